@@ -1,0 +1,133 @@
+//! Command-line arguments (clap derive structs only).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "confluence-sim",
+    version,
+    about = "Simulate Altered Confluence: how often a deck beats the Confluence, at each common/rare mix",
+    long_about = None
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Simulate games for every configuration (deck x policy x rare mix) and write
+    /// summary.csv and summary.parquet (and games.parquet with --per-game).
+    Run(RunArgs),
+    /// Replay one game of a run as a readable day-by-day log (or JSON Lines).
+    Replay(ReplayArgs),
+    /// Measure games per second per core and peak memory on the default matchup.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// Base seed of the run the game belongs to.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Index of the game in the run (0-based).
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    pub game_index: u64,
+    /// When the rare flags give several mixes, which one (0-based, in run order).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub mix_index: usize,
+    /// Write the events as JSON Lines instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Decks, policies and rare mixes: what a configuration is made of.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// Player deck file (repeat for several decks).
+    #[arg(long = "player", value_name = "FILE")]
+    pub players: Vec<PathBuf>,
+    /// Confluence deck file.
+    #[arg(long, value_name = "FILE", default_value = "decks/confluence/reference.toml")]
+    pub confluence: PathBuf,
+    /// Player policy: random, greedy (repeat for several).
+    #[arg(long = "policy", value_name = "NAME")]
+    pub policies: Vec<String>,
+    /// Number of rares: N, or a sweep A..=B (default: 0..=all). Counts strictly between 0
+    /// and all use --subsets random subsets each.
+    #[arg(long, value_name = "N|A..=B")]
+    pub rares: Option<String>,
+    /// An explicit set of rares by name, comma-separated (repeat for several sets).
+    #[arg(long = "rare-set", value_name = "NAME,NAME")]
+    pub rare_sets: Vec<String>,
+    /// Random subsets per rare count in a sweep.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub subsets: u32,
+    /// Stop a game after this many days and record it as a day-cap outcome.
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
+    pub day_cap: u8,
+    /// Simulate decks that break deck-building rules (with a warning).
+    #[arg(long)]
+    pub allow_illegal: bool,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// Games per configuration (default: enough for a 95% interval of at most +-1%).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// Base seed: the same flags and seed give identical outputs on any thread count.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Output directory.
+    #[arg(long, value_name = "DIR", default_value = "reports/latest")]
+    pub out: PathBuf,
+    /// Also write games.parquet, one row per game.
+    #[arg(long)]
+    pub per_game: bool,
+    /// No progress bar and no summary table on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Games per policy.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub games: u64,
+    /// Policies to time (repeatable; default: greedy and random).
+    #[arg(long = "policy", value_name = "NAME")]
+    pub policies: Vec<String>,
+    /// Player deck.
+    #[arg(long = "player", value_name = "FILE", default_value = "decks/player/BR_kojo_booda.txt")]
+    pub player: PathBuf,
+    #[arg(long, value_name = "FILE", default_value = "decks/confluence/reference.toml")]
+    pub confluence: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

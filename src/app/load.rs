@@ -1,0 +1,92 @@
+//! Loading the card library and the decks named on the command line.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use crate::cards::Library;
+use crate::deck::{ConfluenceDeck, PlayerDeck};
+use crate::policy::PolicySpec;
+
+use super::cli::MatchArgs;
+
+pub const DEFAULT_PLAYER: &str = "decks/player/BR_kojo_booda.txt";
+
+pub struct Loaded {
+    pub lib: Library,
+    pub players: Vec<PlayerDeck>,
+    pub confluence: ConfluenceDeck,
+    pub policies: Vec<PolicySpec>,
+    pub warnings: Vec<String>,
+}
+
+pub fn library(dir: &Path) -> Result<Library> {
+    if !dir.join("pool.csv").exists() {
+        bail!(
+            "cannot find {} (run from the repository root, or point --cards at the directory holding pool.csv)",
+            dir.join("pool.csv").display()
+        );
+    }
+    Ok(Library::load(dir)?)
+}
+
+/// Loads a player deck and checks deck-building rules (errors unless `allow_illegal`).
+pub fn player_deck(lib: &Library, path: &Path, allow_illegal: bool, warnings: &mut Vec<String>) -> Result<PlayerDeck> {
+    let deck = match PlayerDeck::load(path, &lib.pool, &lib.db) {
+        Ok(d) => d,
+        Err(e) if e.is_rule() && allow_illegal => {
+            bail!("{e} (this cannot be simulated even with --allow-illegal)")
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let v = deck.violations(&lib.db);
+    if !v.is_empty() {
+        let lines: Vec<String> = v.iter().map(|e| e.to_string()).collect();
+        if allow_illegal {
+            warnings.extend(lines.into_iter().map(|l| format!("{l} (simulated anyway: --allow-illegal)")));
+        } else {
+            bail!("{}\n(pass --allow-illegal to simulate it anyway)", lines.join("\n"));
+        }
+    }
+    Ok(deck)
+}
+
+pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
+    let names: Vec<String> = if names.is_empty() { vec!["greedy".into()] } else { names.to_vec() };
+    names
+        .iter()
+        .map(|n| n.parse::<PolicySpec>().map_err(|e| anyhow::anyhow!("--policy {n}: {e}")))
+        .collect()
+}
+
+pub fn load(m: &MatchArgs) -> Result<Loaded> {
+    let mut lib = library(&m.cards)?;
+    let policies = policies(&m.policies)?;
+    let mut warnings = Vec::new();
+    let paths: Vec<PathBuf> = if m.players.is_empty() {
+        vec![PathBuf::from(DEFAULT_PLAYER)]
+    } else {
+        m.players.clone()
+    };
+    let mut players = Vec::new();
+    for p in &paths {
+        players.push(player_deck(&lib, p, m.allow_illegal, &mut warnings)?);
+    }
+    let confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
+        .with_context(|| format!("loading the Confluence deck {}", m.confluence.display()))?;
+    Ok(Loaded {
+        lib,
+        players,
+        confluence,
+        policies,
+        warnings,
+    })
+}
+
+/// Cards of a deck (hero included) whose abilities are not fully encoded.
+pub fn non_exact(lib: &Library, deck: &PlayerDeck) -> usize {
+    std::iter::once(deck.hero)
+        .chain(deck.cards.iter().copied())
+        .filter(|&c| !lib.db.card(c).coverage.is_exact())
+        .count()
+}

@@ -1,0 +1,40 @@
+//! The command-line application: argument parsing, loading with clear errors, the
+//! commands, and what they print. The only layer that knows clap and the terminal.
+
+mod bench;
+pub mod cli;
+pub mod load;
+pub mod mixes;
+mod replay;
+mod run;
+pub mod summary;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Cli, Command};
+
+/// Runs the program; errors are printed as `confluence-sim: error: ...` and exit 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(a) => run::run(a),
+        Command::Replay(a) => replay::replay(a),
+        Command::Bench(a) => bench::bench(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // A closed pipe (e.g. `| head`) is not an error.
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("confluence-sim: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

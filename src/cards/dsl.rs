@@ -1,0 +1,1445 @@
+//! The text form of the effect language: a lexer and a recursive-descent parser that
+//! compiles one ability line straight into the arenas of [`Arena`].
+//!
+//! The grammar is documented in `decks/cards/EFFECTS.md`; in short:
+//!
+//! ```text
+//! line     := keyword [N] | ["support"] trigger ["if" cond] ":" seq | "static" static ["if" cond]
+//! trigger  := J | H | R | spell | noon | dusk | night | quick(costs) | D[(costs)] | when event
+//! seq      := stmt {";" stmt}
+//! stmt     := may {seq} | pay(costs) {seq} | if cond {seq} [else {seq}]
+//!           | choose {seq} or {seq} ... | roll [{ a-b: seq | c-d: seq }] | repeat N {seq} | call
+//! ```
+
+use super::effect::*;
+use super::types::{Exp, kw, terrain};
+
+/// A parse error: the column (0-based, in characters) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DslError {
+    pub col: usize,
+    pub msg: String,
+}
+
+impl std::fmt::Display for DslError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at column {}: {}", self.col + 1, self.msg)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Int(i32),
+    Punct(&'static str),
+    End,
+}
+
+struct Lexer;
+
+impl Lexer {
+    fn lex(src: &str) -> Result<Vec<(Tok, usize)>, DslError> {
+        let chars: Vec<char> = src.chars().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if c.is_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            if c.is_ascii_digit() {
+                let mut n: i32 = 0;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    n = n.saturating_mul(10).saturating_add(chars[i] as i32 - '0' as i32);
+                    i += 1;
+                }
+                out.push((Tok::Int(n), start));
+                continue;
+            }
+            if c.is_alphabetic() || c == '_' || c == '"' {
+                if c == '"' {
+                    i += 1;
+                    let s = i;
+                    while i < chars.len() && chars[i] != '"' {
+                        i += 1;
+                    }
+                    if i >= chars.len() {
+                        return Err(DslError {
+                            col: start,
+                            msg: "unterminated quoted name".into(),
+                        });
+                    }
+                    let name: String = chars[s..i].iter().collect();
+                    i += 1;
+                    out.push((Tok::Ident(name), start));
+                    continue;
+                }
+                while i < chars.len()
+                    && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '\'')
+                {
+                    i += 1;
+                }
+                let word: String = chars[start..i].iter().collect();
+                out.push((Tok::Ident(word), start));
+                continue;
+            }
+            let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+            let p: &'static str = match two.as_str() {
+                "<=" => "<=",
+                ">=" => ">=",
+                "==" => "==",
+                _ => match c {
+                    '(' => "(",
+                    ')' => ")",
+                    '{' => "{",
+                    '}' => "}",
+                    ',' => ",",
+                    ';' => ";",
+                    ':' => ":",
+                    '|' => "|",
+                    '<' => "<",
+                    '>' => ">",
+                    '=' => "=",
+                    '-' => "-",
+                    '+' => "+",
+                    '/' => "/",
+                    _ => {
+                        return Err(DslError {
+                            col: start,
+                            msg: format!("unexpected character '{c}'"),
+                        });
+                    }
+                },
+            };
+            i += p.len();
+            out.push((Tok::Punct(p), start));
+        }
+        out.push((Tok::End, chars.len()));
+        Ok(out)
+    }
+}
+
+/// The shared arenas abilities compile into, plus the lookups the compiler needs.
+pub trait Arena {
+    fn push_filter(&mut self, f: Filter) -> FilterId;
+    fn push_cond(&mut self, c: Cond) -> CondId;
+    fn subtype_bit(&mut self, name: &str) -> Option<u64>;
+    /// A token card by name; `stats`/`subtypes` describe it when it is not in the pool.
+    fn token(&mut self, name: &str, spec: Option<(i16, i16, i16, Vec<String>)>) -> Option<CardIdx>;
+}
+
+/// What one line compiled to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    Keyword { bits: u32, n: u8 },
+    Ability { ability: Ability, body: Vec<Op> },
+}
+
+pub struct Parser<'a, A: Arena> {
+    toks: Vec<(Tok, usize)>,
+    pos: usize,
+    arena: &'a mut A,
+}
+
+type PResult<T> = Result<T, DslError>;
+
+const STATUS_WORDS: [&str; 8] = [
+    "fleeting", "anchored", "asleep", "eternal", "gigantic", "defender", "seasoned", "tough",
+];
+
+impl<'a, A: Arena> Parser<'a, A> {
+    pub fn compile_line(src: &str, arena: &'a mut A) -> PResult<Line> {
+        let toks = Lexer::lex(src)?;
+        let mut p = Parser {
+            toks,
+            pos: 0,
+            arena,
+        };
+        let line = p.line()?;
+        if p.peek() != &Tok::End {
+            return p.err("end of line");
+        }
+        Ok(line)
+    }
+
+    // ---- token helpers ----
+
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].0
+    }
+
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].0
+    }
+
+    fn col(&self) -> usize {
+        self.toks[self.pos].1
+    }
+
+    fn err<T>(&self, expected: &str) -> PResult<T> {
+        let found = match self.peek() {
+            Tok::Ident(s) => format!("'{s}'"),
+            Tok::Int(n) => format!("'{n}'"),
+            Tok::Punct(p) => format!("'{p}'"),
+            Tok::End => "end of line".to_string(),
+        };
+        Err(DslError {
+            col: self.col(),
+            msg: format!("expected {expected}, found {found}"),
+        })
+    }
+
+    fn fail<T>(&self, msg: String) -> PResult<T> {
+        Err(DslError {
+            col: self.col(),
+            msg,
+        })
+    }
+
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek(), Tok::Punct(q) if *q == p)
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(s) if s == w)
+    }
+
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if self.is_punct(p) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.is_word(w) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_punct(&mut self, p: &str) -> PResult<()> {
+        if self.eat_punct(p) {
+            Ok(())
+        } else {
+            self.err(&format!("'{p}'"))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<String> {
+        match self.peek().clone() {
+            Tok::Ident(s) => {
+                self.pos += 1;
+                Ok(s)
+            }
+            _ => self.err(what),
+        }
+    }
+
+    fn int(&mut self, what: &str) -> PResult<i32> {
+        let neg = self.eat_punct("-");
+        if !neg {
+            self.eat_punct("+");
+        }
+        match *self.peek() {
+            Tok::Int(n) => {
+                self.pos += 1;
+                Ok(if neg { -n } else { n })
+            }
+            _ => self.err(what),
+        }
+    }
+
+    fn small(&mut self, what: &str, lo: i32, hi: i32) -> PResult<i32> {
+        let col = self.col();
+        let n = self.int(what)?;
+        if n < lo || n > hi {
+            return Err(DslError {
+                col,
+                msg: format!("{what} must be between {lo} and {hi}, found {n}"),
+            });
+        }
+        Ok(n)
+    }
+
+    // ---- lines ----
+
+    fn line(&mut self) -> PResult<Line> {
+        if let Tok::Ident(w) = self.peek().clone() {
+            let is_keyword_line = matches!(
+                w.as_str(),
+                "gigantic"
+                    | "defender"
+                    | "eternal"
+                    | "fleeting"
+                    | "cooldown"
+                    | "seasoned"
+                    | "persistent"
+                    | "constant"
+                    | "anchored"
+                    | "asleep"
+                    | "tough"
+                    | "scout"
+            ) && matches!(self.peek_at(1), Tok::End | Tok::Int(_));
+            if is_keyword_line {
+                self.pos += 1;
+                let bits = kw::parse(&w).expect("keyword list matches kw::NAMES");
+                let n = if matches!(self.peek(), Tok::Int(_)) {
+                    self.small("keyword value", 0, 20)? as u8
+                } else if w == "tough" || w == "scout" {
+                    return self.err(&format!("a number after '{w}'"));
+                } else {
+                    0
+                };
+                return Ok(Line::Keyword { bits, n });
+            }
+            if w == "static" {
+                self.pos += 1;
+                let st = self.static_ability()?;
+                let cond = if self.eat_word("if") {
+                    self.cond()?
+                } else {
+                    0
+                };
+                let active = match st {
+                    Static::Cost(_) => ActiveIn::Anywhere,
+                    _ => ActiveIn::Play,
+                };
+                return Ok(Line::Ability {
+                    ability: Ability {
+                        trigger: Trigger::Static(st),
+                        active,
+                        cond,
+                        start: 0,
+                        len: 0,
+                        line: 0,
+                    },
+                    body: Vec::new(),
+                });
+            }
+        }
+        let support = self.eat_word("support");
+        let trigger = self.trigger()?;
+        let active = match trigger {
+            Trigger::Support(_) => ActiveIn::Reserve,
+            _ if support => ActiveIn::Reserve,
+            Trigger::When(EventKind::ToReserve { .. }) | Trigger::When(EventKind::Sacrificed) => {
+                ActiveIn::Anywhere
+            }
+            Trigger::When(EventKind::LeaveExpedition) => ActiveIn::Anywhere,
+            _ => ActiveIn::Play,
+        };
+        let cond = if self.eat_word("if") { self.cond()? } else { 0 };
+        self.expect_punct(":")?;
+        let mut body = Vec::new();
+        self.seq(&mut body)?;
+        if body.len() > u16::MAX as usize / 2 {
+            return self.fail("ability body too long".into());
+        }
+        Ok(Line::Ability {
+            ability: Ability {
+                trigger,
+                active,
+                cond,
+                start: 0,
+                len: body.len() as u16,
+                line: 0,
+            },
+            body,
+        })
+    }
+
+    fn static_ability(&mut self) -> PResult<Static> {
+        let w = self.ident("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one)")?;
+        Ok(match w.as_str() {
+            "cost" => {
+                self.expect_punct("(")?;
+                let n = self.small("cost change", -10, 10)?;
+                self.expect_punct(")")?;
+                Static::Cost(n as i8)
+            }
+            "tough_aura" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(",")?;
+                let n = self.small("tough value", 1, 10)?;
+                self.expect_punct(")")?;
+                Static::ToughAura(f, n as u8)
+            }
+            "aura" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(",")?;
+                let bits = self.status_bits()?;
+                self.expect_punct(")")?;
+                Static::KeywordAura(f, bits)
+            }
+            "keyword" => {
+                self.expect_punct("(")?;
+                let bits = self.status_bits()?;
+                self.expect_punct(")")?;
+                Static::Keyword(bits)
+            }
+            "extra_die" => Static::ExtraDie,
+            "draw_one" => Static::DrawOneInMorning,
+            _ => {
+                self.pos -= 1;
+                return self.err("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one)");
+            }
+        })
+    }
+
+    fn status_bits(&mut self) -> PResult<u32> {
+        let w = self.ident("a status or keyword")?;
+        match kw::parse(&w) {
+            Some(b) => Ok(b),
+            None => {
+                self.pos -= 1;
+                self.err("a status or keyword (fleeting, anchored, asleep, eternal, gigantic, defender, seasoned, persistent, constant)")
+            }
+        }
+    }
+
+    fn trigger(&mut self) -> PResult<Trigger> {
+        const EXPECTED: &str = "a trigger (J, H, R, spell, noon, dusk, night, quick(...), D, when ...)";
+        let w = self.ident(EXPECTED)?;
+        Ok(match w.as_str() {
+            "J" => Trigger::Played(PlayFrom::Any),
+            "H" => Trigger::Played(PlayFrom::Hand),
+            "R" => Trigger::Played(PlayFrom::Reserve),
+            "spell" => Trigger::Spell,
+            "noon" => Trigger::Noon,
+            "dusk" => Trigger::Dusk,
+            "night" => Trigger::Night,
+            "quick" => {
+                self.expect_punct("(")?;
+                let c = self.costs()?;
+                self.simple_cost(&c)?;
+                self.expect_punct(")")?;
+                Trigger::Quick(c)
+            }
+            "D" => {
+                let mut c = if self.eat_punct("(") {
+                    let c = self.costs()?;
+                    self.simple_cost(&c)?;
+                    self.expect_punct(")")?;
+                    c
+                } else {
+                    Cost::default()
+                };
+                c.discard_me = true;
+                Trigger::Support(c)
+            }
+            "when" => Trigger::When(self.event()?),
+            _ => {
+                self.pos -= 1;
+                return self.err(EXPECTED);
+            }
+        })
+    }
+
+    /// Quick-action costs are paid on activation without further choices.
+    fn simple_cost(&self, c: &Cost) -> PResult<()> {
+        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice {
+            return self.fail(
+                "a quick action's cost can only use N, T, D and counters; put card costs in the body with pay(...) { ... }".into(),
+            );
+        }
+        Ok(())
+    }
+
+    fn event(&mut self) -> PResult<EventKind> {
+        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        let w = self.ident(EXPECTED)?;
+        let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
+            p.expect_punct("(")?;
+            let f = p.filter_with(Whose::Any, default_kinds)?;
+            p.expect_punct(")")?;
+            Ok(f)
+        };
+        Ok(match w.as_str() {
+            "leave" => EventKind::LeaveExpedition,
+            "to_reserve" => {
+                let mut from_expedition = true;
+                if self.eat_punct("(") {
+                    let z = self.ident("'expedition' or 'hand'")?;
+                    from_expedition = match z.as_str() {
+                        "expedition" => true,
+                        "hand" => false,
+                        _ => {
+                            self.pos -= 1;
+                            return self.err("'expedition' or 'hand'");
+                        }
+                    };
+                    self.expect_punct(")")?;
+                }
+                EventKind::ToReserve { from_expedition }
+            }
+            "sacrificed" => EventKind::Sacrificed,
+            "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
+            "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
+            "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
+            "joins" => EventKind::Joins(filtered(self, fkind::CHARACTER)?),
+            "joins_facing" => EventKind::JoinsFacing(filtered(self, fkind::CHARACTER)?),
+            "roll" => EventKind::YouRoll,
+            "fails" => EventKind::MyExpFails,
+            "moves" => EventKind::MyExpMoves,
+            "reserve_leaves" => EventKind::LeavesYourReserve,
+            "token_created" => EventKind::YouCreateToken,
+            "boosted" => EventKind::YourCharacterBoosted,
+            "pass_first" => EventKind::YouPassFirst,
+            "opponent_draws" => EventKind::OpponentDraws,
+            _ => {
+                self.pos -= 1;
+                return self.err(EXPECTED);
+            }
+        })
+    }
+
+    fn costs(&mut self) -> PResult<Cost> {
+        let mut c = Cost::default();
+        loop {
+            match self.peek().clone() {
+                Tok::Int(_) => c.mana = c.mana.saturating_add(self.small("mana cost", 0, 20)? as u8),
+                Tok::Ident(w) => {
+                    self.pos += 1;
+                    match w.as_str() {
+                        "T" => c.exhaust = true,
+                        "D" => c.discard_me = true,
+                        "counters" => c.counters = self.small("counters to spend", 1, 20)? as u8,
+                        "discard_reserve" => {
+                            c.discard_reserve = if matches!(self.peek(), Tok::Int(_)) {
+                                self.small("cards", 1, 5)? as u8
+                            } else {
+                                1
+                            }
+                        }
+                        "discard_hand" => {
+                            c.discard_hand = if matches!(self.peek(), Tok::Int(_)) {
+                                self.small("cards", 1, 5)? as u8
+                            } else {
+                                1
+                            }
+                        }
+                        "sacrifice" => c.sacrifice = true,
+                        _ => {
+                            self.pos -= 1;
+                            return self.err("a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)");
+                        }
+                    }
+                }
+                _ => return self.err("a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)"),
+            }
+            if !self.eat_punct(",") {
+                return Ok(c);
+            }
+        }
+    }
+
+    // ---- conditions ----
+
+    fn cond(&mut self) -> PResult<CondId> {
+        let mut left = self.cond_atom()?;
+        loop {
+            if self.eat_word("and") {
+                let right = self.cond_atom()?;
+                left = self.arena.push_cond(Cond::And(left, right));
+            } else if self.eat_word("or") {
+                let right = self.cond_atom()?;
+                left = self.arena.push_cond(Cond::Or(left, right));
+            } else {
+                return Ok(left);
+            }
+        }
+    }
+
+    fn cmp(&mut self) -> PResult<Cmp> {
+        let c = match self.peek() {
+            Tok::Punct(">=") => Cmp::Ge,
+            Tok::Punct("<=") => Cmp::Le,
+            Tok::Punct("==") | Tok::Punct("=") => Cmp::Eq,
+            Tok::Punct(">") => Cmp::Gt,
+            Tok::Punct("<") => Cmp::Lt,
+            _ => return self.err("a comparison (>=, <=, =, >, <)"),
+        };
+        self.pos += 1;
+        Ok(c)
+    }
+
+    fn count_word(&mut self, w: &str) -> PResult<Option<Count>> {
+        Ok(Some(match w {
+            "mana" => Count::ManaOrbs,
+            "hand" => Count::HandSize,
+            "reserve" => Count::ReserveSize,
+            "counters" => Count::MyCounters,
+            "boosts" => Count::MyBoosts,
+            "x" | "X" => Count::X,
+            "opponent_hand" => Count::OpponentHandSize,
+            "count" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                Count::Objects(f)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    fn cond_atom(&mut self) -> PResult<CondId> {
+        const EXPECTED: &str = "a condition (first_player, behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        if self.eat_punct("(") {
+            let c = self.cond()?;
+            self.expect_punct(")")?;
+            return Ok(c);
+        }
+        let w = self.ident(EXPECTED)?;
+        let c = match w.as_str() {
+            "not" => {
+                let inner = self.cond_atom()?;
+                Cond::Not(inner)
+            }
+            "first_player" => Cond::FirstPlayer,
+            "behind" => Cond::Behind,
+            "ahead" => Cond::Ahead,
+            "in_contact" => Cond::InContact,
+            "did" => Cond::Did,
+            "afternoon" => Cond::Afternoon,
+            "boosted" => Cond::MeBoosted,
+            "has" => {
+                self.expect_punct("(")?;
+                let b = self.status_bits()?;
+                self.expect_punct(")")?;
+                Cond::MeHas(b)
+            }
+            "terrain" => {
+                self.expect_punct("(")?;
+                let t = self.ident("F, M or O")?;
+                let bits = match terrain::parse(&t) {
+                    Some(b) => b,
+                    None => {
+                        self.pos -= 1;
+                        return self.err("F, M or O");
+                    }
+                };
+                self.expect_punct(")")?;
+                Cond::MyTerrain(bits)
+            }
+            "roll" => {
+                if self.eat_word("in") {
+                    let lo = self.small("die value", 1, 6)? as u8;
+                    self.expect_punct("-")?;
+                    let hi = self.small("die value", 1, 6)? as u8;
+                    Cond::Roll(lo, hi)
+                } else {
+                    let c = self.cmp()?;
+                    let n = self.small("die value", 0, 7)?;
+                    Cond::Compare(Count::X, c, n as i16)
+                }
+            }
+            "control" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                Cond::Control(f)
+            }
+            "it_is" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Any)?;
+                self.expect_punct(")")?;
+                Cond::ItMatches(f)
+            }
+            other => match self.count_word(other)? {
+                Some(count) => {
+                    let c = self.cmp()?;
+                    let n = self.small("number", -50, 200)?;
+                    Cond::Compare(count, c, n as i16)
+                }
+                None => {
+                    self.pos -= 1;
+                    return self.err(EXPECTED);
+                }
+            },
+        };
+        Ok(self.arena.push_cond(c))
+    }
+
+    // ---- filters ----
+
+    fn filter(&mut self, whose: Whose) -> PResult<FilterId> {
+        self.filter_with(whose, 0)
+    }
+
+    /// Words up to ',' ')' ';' or '}' describe a set of objects.
+    fn filter_with(&mut self, whose: Whose, default_kinds: u8) -> PResult<FilterId> {
+        let mut f = Filter {
+            whose,
+            kinds: 0,
+            ..Filter::default()
+        };
+        let mut zones_set = false;
+        let mut any = false;
+        loop {
+            match self.peek().clone() {
+                Tok::Ident(w) => {
+                    if matches!(w.as_str(), "and" | "or" | "else") {
+                        break;
+                    }
+                    self.pos += 1;
+                    any = true;
+                    let ws = w.strip_suffix('s').unwrap_or(&w).to_string();
+                    match (w.as_str(), ws.as_str()) {
+                        (_, "character") => f.kinds |= fkind::CHARACTER,
+                        (_, "permanent") => f.kinds |= fkind::PERMANENT,
+                        (_, "landmark") => f.kinds |= fkind::LANDMARK,
+                        ("expedition_permanent", _) | (_, "expedition_permanent") => {
+                            f.kinds |= fkind::EXP_PERMANENT
+                        }
+                        (_, "spell") => f.kinds |= fkind::SPELL,
+                        (_, "card") => f.kinds |= fkind::CARD,
+                        (_, "token") => {
+                            f.token = Some(true);
+                        }
+                        ("non_token", _) => f.token = Some(false),
+                        ("yours", _) | ("your", _) => f.whose = Whose::Yours,
+                        ("opposing", _) | ("opponent", _) => f.whose = Whose::Opposing,
+                        ("any", _) => f.whose = Whose::Any,
+                        ("in_reserve", _) => {
+                            f.zones = if zones_set { f.zones | fzone::RESERVE } else { fzone::RESERVE };
+                            zones_set = true;
+                        }
+                        ("in_hand", _) => {
+                            f.zones = if zones_set { f.zones | fzone::HAND } else { fzone::HAND };
+                            zones_set = true;
+                        }
+                        ("in_play", _) => {
+                            f.zones = if zones_set { f.zones | fzone::IN_PLAY } else { fzone::IN_PLAY };
+                            zones_set = true;
+                        }
+                        ("in_expedition", _) => {
+                            f.zones = if zones_set { f.zones | fzone::EXPEDITION } else { fzone::EXPEDITION };
+                            zones_set = true;
+                        }
+                        ("in_landmarks", _) => {
+                            f.zones = if zones_set { f.zones | fzone::LANDMARKS } else { fzone::LANDMARKS };
+                            zones_set = true;
+                        }
+                        ("in_my_expedition", _) => f.place = Where::MyExpedition,
+                        ("in_other_expedition", _) => f.place = Where::OtherExpedition,
+                        ("facing_me", _) => f.place = Where::FacingMe,
+                        ("other", _) | ("another", _) => f.other = true,
+                        ("boosted", _) => f.boosted = Some(true),
+                        ("unboosted", _) => f.boosted = Some(false),
+                        ("exhausted", _) => f.exhausted = Some(true),
+                        ("ready", _) => f.exhausted = Some(false),
+                        ("cost", _) => {
+                            let c = self.cmp()?;
+                            let n = self.small("hand cost", 0, 30)? as u8;
+                            match c {
+                                Cmp::Le => f.cost_max = n,
+                                Cmp::Lt => f.cost_max = n.saturating_sub(1),
+                                Cmp::Ge => f.cost_min = n,
+                                Cmp::Gt => f.cost_min = n + 1,
+                                Cmp::Eq => {
+                                    f.cost_min = n;
+                                    f.cost_max = n;
+                                }
+                            }
+                        }
+                        _ => {
+                            if let Some(neg) = w.strip_prefix("not_") {
+                                if STATUS_WORDS.contains(&neg) || kw::parse(neg).is_some() {
+                                    f.without |= kw::parse(neg).unwrap_or(0);
+                                    continue;
+                                }
+                            }
+                            if let Some(b) = kw::parse(&w) {
+                                f.with |= b;
+                                continue;
+                            }
+                            let bit = self
+                                .arena
+                                .subtype_bit(&w)
+                                .or_else(|| self.arena.subtype_bit(&ws));
+                            match bit {
+                                Some(b) => f.subtypes |= b,
+                                None => {
+                                    self.pos -= 1;
+                                    return self.fail(format!(
+                                        "unknown word '{w}' in an object description (expected character, permanent, landmark, spell, card, token, yours, opposing, in_reserve, in_my_expedition, other, cost<=N, a status or a subtype)"
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => break,
+            }
+        }
+        if !any {
+            return self.err("an object description (e.g. 'character yours cost<=3')");
+        }
+        if f.kinds == 0 {
+            f.kinds = if default_kinds != 0 {
+                default_kinds
+            } else if f.zones & (fzone::RESERVE | fzone::HAND) != 0 {
+                fkind::CARD
+            } else {
+                fkind::CHARACTER
+            };
+        }
+        if f.token == Some(true) {
+            f.kinds |= fkind::CHARACTER;
+        }
+        Ok(self.arena.push_filter(f))
+    }
+
+    // ---- statements ----
+
+    fn seq(&mut self, body: &mut Vec<Op>) -> PResult<()> {
+        self.stmt(body)?;
+        while self.eat_punct(";") {
+            if self.is_punct("}") || self.peek() == &Tok::End {
+                break;
+            }
+            self.stmt(body)?;
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, body: &mut Vec<Op>) -> PResult<()> {
+        self.expect_punct("{")?;
+        self.seq(body)?;
+        self.expect_punct("}")
+    }
+
+    fn here(body: &[Op]) -> u16 {
+        body.len() as u16
+    }
+
+    fn stmt(&mut self, body: &mut Vec<Op>) -> PResult<()> {
+        let Tok::Ident(w) = self.peek().clone() else {
+            return self.err("an effect");
+        };
+        match w.as_str() {
+            "may" => {
+                self.pos += 1;
+                let at = body.len();
+                body.push(Op::May { skip: 0 });
+                self.block(body)?;
+                let end = Self::here(body);
+                body[at] = Op::May { skip: end };
+            }
+            "pay" => {
+                self.pos += 1;
+                self.expect_punct("(")?;
+                let cost = self.costs()?;
+                self.expect_punct(")")?;
+                let at = body.len();
+                body.push(Op::Pay { cost, skip: 0 });
+                self.block(body)?;
+                let end = Self::here(body);
+                body[at] = Op::Pay { cost, skip: end };
+            }
+            "if" => {
+                self.pos += 1;
+                let cond = self.cond()?;
+                let at = body.len();
+                body.push(Op::JumpUnless { cond, to: 0 });
+                self.block(body)?;
+                if self.eat_word("else") {
+                    let jmp = body.len();
+                    body.push(Op::Jump { to: 0 });
+                    let else_start = Self::here(body);
+                    body[at] = Op::JumpUnless {
+                        cond,
+                        to: else_start,
+                    };
+                    if self.is_word("if") {
+                        self.stmt(body)?;
+                    } else {
+                        self.block(body)?;
+                    }
+                    let end = Self::here(body);
+                    body[jmp] = Op::Jump { to: end };
+                } else {
+                    let end = Self::here(body);
+                    body[at] = Op::JumpUnless { cond, to: end };
+                }
+            }
+            "choose" => {
+                self.pos += 1;
+                // Choose{n}, then n jumps to the mode bodies, each mode ending with a jump to the end.
+                let mut modes: Vec<Vec<Op>> = Vec::new();
+                loop {
+                    let mut m = Vec::new();
+                    self.expect_punct("{")?;
+                    self.seq(&mut m)?;
+                    self.expect_punct("}")?;
+                    modes.push(m);
+                    if !self.eat_word("or") {
+                        break;
+                    }
+                }
+                if modes.len() < 2 || modes.len() > 6 {
+                    return self.fail(format!("choose needs 2 to 6 modes, found {}", modes.len()));
+                }
+                let base = body.len();
+                body.push(Op::Choose {
+                    n: modes.len() as u8,
+                });
+                let table = body.len();
+                for _ in &modes {
+                    body.push(Op::Jump { to: 0 });
+                }
+                let mut exits = Vec::new();
+                for (i, m) in modes.into_iter().enumerate() {
+                    let start = body.len() as u16;
+                    body[table + i] = Op::Jump { to: start };
+                    let offset = start;
+                    for op in m {
+                        body.push(relocate(op, offset));
+                    }
+                    exits.push(body.len());
+                    body.push(Op::Jump { to: 0 });
+                }
+                let end = Self::here(body);
+                for e in exits {
+                    body[e] = Op::Jump { to: end };
+                }
+                let _ = base;
+            }
+            "roll" => {
+                self.pos += 1;
+                body.push(Op::Roll);
+                if self.eat_punct("{") {
+                    let mut exits = Vec::new();
+                    loop {
+                        let lo = self.small("die value", 1, 6)? as u8;
+                        let hi = if self.eat_punct("-") {
+                            self.small("die value", 1, 6)? as u8
+                        } else {
+                            lo
+                        };
+                        if hi < lo {
+                            return self.fail(format!("die range {lo}-{hi} is empty"));
+                        }
+                        self.expect_punct(":")?;
+                        let cond = self.arena.push_cond(Cond::Roll(lo, hi));
+                        let at = body.len();
+                        body.push(Op::JumpUnless { cond, to: 0 });
+                        // A branch's body stops at '|' or '}'.
+                        self.stmt(body)?;
+                        while self.eat_punct(";") {
+                            if self.is_punct("|") || self.is_punct("}") {
+                                break;
+                            }
+                            self.stmt(body)?;
+                        }
+                        exits.push(body.len());
+                        body.push(Op::Jump { to: 0 });
+                        let next = Self::here(body);
+                        body[at] = Op::JumpUnless { cond, to: next };
+                        if self.eat_punct("|") {
+                            continue;
+                        }
+                        self.expect_punct("}")?;
+                        break;
+                    }
+                    let end = Self::here(body);
+                    for e in exits {
+                        body[e] = Op::Jump { to: end };
+                    }
+                }
+            }
+            "repeat" => {
+                self.pos += 1;
+                let n = self.small("repeat count", 1, 8)?;
+                let mut inner = Vec::new();
+                self.block(&mut inner)?;
+                for _ in 0..n {
+                    let offset = body.len() as u16;
+                    for op in &inner {
+                        body.push(relocate(*op, offset));
+                    }
+                }
+            }
+            _ => self.call(body)?,
+        }
+        Ok(())
+    }
+
+    /// An object argument: me / it / event / each F / target F / up_to N F / targets N F.
+    /// Target forms emit a `Select` first and act on `it`.
+    fn obj(&mut self, body: &mut Vec<Op>) -> PResult<ObjRef> {
+        const EXPECTED: &str = "an object (me, it, event, each ..., target ..., up_to N ..., targets N ...)";
+        let w = self.ident(EXPECTED)?;
+        Ok(match w.as_str() {
+            "me" => ObjRef::Me,
+            "it" | "them" => ObjRef::It,
+            "event" => ObjRef::Event,
+            "each" => ObjRef::Each(self.filter(Whose::Yours)?),
+            "target" => {
+                let filter = self.filter(Whose::Any)?;
+                body.push(Op::Select {
+                    filter,
+                    min: 1,
+                    max: 1,
+                    total_cost: u8::MAX,
+                });
+                ObjRef::It
+            }
+            "up_to" | "targets" => {
+                let n = self.small("number of targets", 1, 4)? as u8;
+                let filter = self.filter(Whose::Any)?;
+                let mut total_cost = u8::MAX;
+                if self.eat_word("total_cost") {
+                    self.expect_punct("<=")?;
+                    total_cost = self.small("total hand cost", 0, 60)? as u8;
+                }
+                body.push(Op::Select {
+                    filter,
+                    min: if w == "up_to" { 0 } else { n },
+                    max: n,
+                    total_cost,
+                });
+                ObjRef::It
+            }
+            _ => {
+                self.pos -= 1;
+                return self.err(EXPECTED);
+            }
+        })
+    }
+
+    fn amount(&mut self) -> PResult<Amount> {
+        match self.peek().clone() {
+            Tok::Int(_) | Tok::Punct("-") => Ok(Amount::Const(self.small("amount", -20, 20)? as i8)),
+            Tok::Ident(w) => {
+                self.pos += 1;
+                match self.count_word(&w)? {
+                    Some(c) => Ok(Amount::Count(c)),
+                    None => {
+                        self.pos -= 1;
+                        self.err("an amount (N, x, count(...), mana, hand, reserve, counters, boosts)")
+                    }
+                }
+            }
+            _ => self.err("an amount"),
+        }
+    }
+
+    fn opt_amount(&mut self, default: i8) -> PResult<Amount> {
+        if self.eat_punct("(") {
+            let a = self.amount()?;
+            self.expect_punct(")")?;
+            Ok(a)
+        } else {
+            Ok(Amount::Const(default))
+        }
+    }
+
+    fn exp_ref(&mut self) -> PResult<ExpRef> {
+        const EXPECTED: &str = "an expedition (mine, other, hero, companion, each, target, its)";
+        let w = self.ident(EXPECTED)?;
+        Ok(match w.as_str() {
+            "mine" | "my" => ExpRef::Mine,
+            "other" => ExpRef::Other,
+            "hero" => ExpRef::Fixed(Exp::Hero),
+            "companion" => ExpRef::Fixed(Exp::Companion),
+            "each" | "both" => ExpRef::Each,
+            "target" => ExpRef::Target,
+            "its" => ExpRef::OfIt,
+            _ => {
+                self.pos -= 1;
+                return self.err(EXPECTED);
+            }
+        })
+    }
+
+    fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, mana_from_deck, hand_to_reserve, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, ascend, set_x)";
+        let name = self.ident(EXPECTED)?;
+        let col = self.toks[self.pos - 1].1;
+        match name.as_str() {
+            "boost" | "counters" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                let n = if self.eat_punct(",") {
+                    self.amount()?
+                } else {
+                    Amount::Const(1)
+                };
+                self.expect_punct(")")?;
+                body.push(if name == "boost" {
+                    Op::Boost { obj, n }
+                } else {
+                    Op::Counters { obj, n }
+                });
+            }
+            "draw" | "opponent_draws" | "each_draws" => {
+                let n = self.opt_amount(1)?;
+                let who = match name.as_str() {
+                    "draw" => Who::You,
+                    "opponent_draws" => Who::Opponent,
+                    _ => Who::Each,
+                };
+                body.push(Op::Draw { who, n });
+            }
+            "resupply" | "resupply_exhausted" | "opponent_resupply" | "each_resupply" => {
+                let who = match name.as_str() {
+                    "opponent_resupply" => Who::Opponent,
+                    "each_resupply" => Who::Each,
+                    _ => Who::You,
+                };
+                body.push(Op::Resupply {
+                    who,
+                    exhausted: name == "resupply_exhausted",
+                });
+            }
+            "token" => {
+                self.expect_punct("(")?;
+                let tname = self.ident("a token name")?;
+                let mut spec = None;
+                if let Tok::Int(_) = self.peek() {
+                    let f = self.small("forest", 0, 20)? as i16;
+                    self.expect_punct("/")?;
+                    let m = self.small("mountain", 0, 20)? as i16;
+                    self.expect_punct("/")?;
+                    let o = self.small("water", 0, 20)? as i16;
+                    let mut subs = Vec::new();
+                    while let Tok::Ident(s) = self.peek().clone() {
+                        self.pos += 1;
+                        subs.push(s.to_ascii_lowercase());
+                    }
+                    spec = Some((f, m, o, subs));
+                }
+                let card = match self.arena.token(&tname, spec) {
+                    Some(c) => c,
+                    None => {
+                        return Err(DslError {
+                            col,
+                            msg: format!("unknown token '{tname}' (give its statistics: token({tname} 1/1/1 Subtype, ...))"),
+                        });
+                    }
+                };
+                let mut at = ExpRef::Target;
+                let mut n = 1;
+                if self.eat_punct(",") {
+                    at = self.exp_ref()?;
+                    if self.eat_punct(",") {
+                        n = self.small("number of tokens", 1, 8)? as u8;
+                    }
+                }
+                self.expect_punct(")")?;
+                body.push(Op::Token { card, at, n });
+            }
+            "sabotage" => {
+                let whose = if self.eat_punct("(") {
+                    let w = self.ident("yours, opposing or any")?;
+                    self.expect_punct(")")?;
+                    match w.as_str() {
+                        "yours" => Whose::Yours,
+                        "opposing" => Whose::Opposing,
+                        "any" => Whose::Any,
+                        _ => {
+                            self.pos -= 2;
+                            return self.err("yours, opposing or any");
+                        }
+                    }
+                } else {
+                    Whose::Any
+                };
+                let filter = self.arena.push_filter(Filter {
+                    kinds: fkind::CARD,
+                    whose,
+                    zones: fzone::RESERVE,
+                    ..Filter::default()
+                });
+                // Sabotage = discard up to one target card from a Reserve.
+                body.push(Op::Select {
+                    filter,
+                    min: 0,
+                    max: 1,
+                    total_cost: u8::MAX,
+                });
+                body.push(Op::Move {
+                    obj: ObjRef::It,
+                    dest: Dest::Discard,
+                });
+            }
+            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard" | "sacrifice"
+            | "to_mana" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                let dest = match name.as_str() {
+                    "send_reserve" => Dest::Reserve,
+                    "to_hand" => Dest::Hand,
+                    "to_deck_top" => Dest::DeckTop,
+                    "to_deck_bottom" => Dest::DeckBottom,
+                    "discard" => Dest::Discard,
+                    "to_mana" => Dest::Mana,
+                    _ => Dest::Sacrifice,
+                };
+                body.push(Op::Move { obj, dest });
+            }
+            "gain" | "lose" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(",")?;
+                let bits = self.status_bits()?;
+                let tough = if bits == kw::TOUGH {
+                    self.small("tough value", 1, 10)? as u8
+                } else {
+                    0
+                };
+                self.expect_punct(")")?;
+                body.push(if name == "gain" {
+                    Op::Gain {
+                        obj,
+                        status: bits,
+                        tough,
+                    }
+                } else {
+                    Op::Lose { obj, status: bits }
+                });
+            }
+            "exhaust" | "ready" | "switch" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(match name.as_str() {
+                    "exhaust" => Op::Exhaust { obj },
+                    "ready" => Op::Ready { obj },
+                    _ => Op::Switch { obj },
+                });
+            }
+            "discount" | "next_boost" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(",")?;
+                let n = self.small("amount", -10, 10)? as i8;
+                self.expect_punct(")")?;
+                body.push(if name == "discount" {
+                    Op::Discount { filter, n }
+                } else {
+                    Op::NextBoost { filter, n }
+                });
+            }
+            "mana_from_deck" | "mana_from_deck_exhausted" => body.push(Op::ManaFromDeck {
+                exhausted: name.ends_with("exhausted"),
+            }),
+            "hand_to_reserve" | "hand_to_discard" | "hand_to_mana" => {
+                let n = match self.opt_amount(1)? {
+                    Amount::Const(n) if n > 0 => n as u8,
+                    _ => return self.fail(format!("{name} takes a positive number")),
+                };
+                let dest = match name.as_str() {
+                    "hand_to_reserve" => Dest::Reserve,
+                    "hand_to_discard" => Dest::Discard,
+                    _ => Dest::Mana,
+                };
+                body.push(Op::FromHand { dest, n });
+            }
+            "forward" | "back" | "opponent_forward" | "opponent_back" => {
+                self.expect_punct("(")?;
+                let at = self.exp_ref()?;
+                self.expect_punct(")")?;
+                body.push(Op::MoveExp {
+                    at,
+                    opposing: name.starts_with("opponent"),
+                    forward: name.ends_with("forward"),
+                });
+            }
+            "after_you" => body.push(Op::AfterYou),
+            "ascend" => body.push(Op::Ascend),
+            "set_x" => {
+                self.expect_punct("(")?;
+                let a = self.amount()?;
+                self.expect_punct(")")?;
+                body.push(Op::SetX(a));
+            }
+            _ => {
+                return Err(DslError {
+                    col,
+                    msg: format!("unknown effect '{name}'; {}", &EXPECTED[3..]),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Shifts the jump targets of an op compiled in a separate buffer by `offset`.
+fn relocate(op: Op, offset: u16) -> Op {
+    match op {
+        Op::May { skip } => Op::May {
+            skip: skip + offset,
+        },
+        Op::Pay { cost, skip } => Op::Pay {
+            cost,
+            skip: skip + offset,
+        },
+        Op::JumpUnless { cond, to } => Op::JumpUnless {
+            cond,
+            to: to + offset,
+        },
+        Op::Jump { to } => Op::Jump { to: to + offset },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A stand-alone arena for parser tests.
+    #[derive(Default)]
+    pub struct TestArena {
+        pub filters: Vec<Filter>,
+        pub conds: Vec<Cond>,
+        pub subtypes: Vec<String>,
+    }
+
+    impl Arena for TestArena {
+        fn push_filter(&mut self, f: Filter) -> FilterId {
+            self.filters.push(f);
+            (self.filters.len() - 1) as u16
+        }
+        fn push_cond(&mut self, c: Cond) -> CondId {
+            if self.conds.is_empty() {
+                self.conds.push(Cond::True);
+            }
+            self.conds.push(c);
+            (self.conds.len() - 1) as u16
+        }
+        fn subtype_bit(&mut self, name: &str) -> Option<u64> {
+            ["robot", "plant", "soldier"]
+                .iter()
+                .position(|s| *s == name)
+                .map(|i| 1 << i)
+        }
+        fn token(&mut self, name: &str, _spec: Option<(i16, i16, i16, Vec<String>)>) -> Option<CardIdx> {
+            (name == "Brassbug").then_some(7)
+        }
+    }
+
+    fn compile(src: &str) -> (Line, TestArena) {
+        let mut a = TestArena::default();
+        let l = Parser::compile_line(src, &mut a).unwrap_or_else(|e| panic!("{src}: {e}"));
+        (l, a)
+    }
+
+    fn body(src: &str) -> Vec<Op> {
+        match compile(src).0 {
+            Line::Ability { body, .. } => body,
+            other => panic!("not an ability: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn keyword_lines() {
+        assert_eq!(compile("gigantic").0, Line::Keyword { bits: kw::GIGANTIC, n: 0 });
+        assert_eq!(compile("tough 2").0, Line::Keyword { bits: kw::TOUGH, n: 2 });
+    }
+
+    #[test]
+    fn target_forms_select_first() {
+        let b = body("spell: boost(target character, 3)");
+        assert!(matches!(b[0], Op::Select { min: 1, max: 1, .. }));
+        assert_eq!(b[1], Op::Boost { obj: ObjRef::It, n: Amount::Const(3) });
+    }
+
+    #[test]
+    fn may_skips_its_block() {
+        let b = body("H: may { send_reserve(target character) }; draw");
+        assert_eq!(b[0], Op::May { skip: 3 });
+        assert!(matches!(b[3], Op::Draw { .. }));
+    }
+
+    #[test]
+    fn choose_builds_a_jump_table() {
+        let b = body("spell: choose { draw } or { resupply } or { sabotage }");
+        assert_eq!(b[0], Op::Choose { n: 3 });
+        let Op::Jump { to: first } = b[1] else { panic!() };
+        assert!(matches!(b[first as usize], Op::Draw { .. }));
+        let Op::Jump { to: third } = b[3] else { panic!() };
+        assert!(matches!(b[third as usize], Op::Select { min: 0, max: 1, .. }));
+        assert!(matches!(b[third as usize + 1], Op::Move { dest: Dest::Discard, .. }));
+        // every mode ends by jumping past the last mode
+        let end = b.len() as u16;
+        assert_eq!(b[first as usize + 1], Op::Jump { to: end });
+    }
+
+    #[test]
+    fn roll_branches_test_ranges() {
+        let b = body("J: roll { 1-3: boost(me, 1) | 4-6: boost(me, 2) }");
+        assert_eq!(b[0], Op::Roll);
+        let Op::JumpUnless { to, .. } = b[1] else { panic!() };
+        assert!(matches!(b[to as usize], Op::JumpUnless { .. }));
+    }
+
+    #[test]
+    fn conditions_and_filters() {
+        let (l, a) = compile("J if count(landmark yours) >= 2: boost(me)");
+        let Line::Ability { ability, .. } = l else { panic!() };
+        let Cond::Compare(Count::Objects(f), Cmp::Ge, 2) = a.conds[ability.cond as usize] else {
+            panic!("{:?}", a.conds)
+        };
+        assert_eq!(a.filters[f as usize].kinds, fkind::LANDMARK);
+        assert_eq!(a.filters[f as usize].whose, Whose::Yours);
+    }
+
+    #[test]
+    fn subtypes_accept_plurals() {
+        let (_, a) = compile("when joins(robots yours): boost(event)");
+        assert_eq!(a.filters[0].subtypes, 1);
+    }
+
+    #[test]
+    fn errors_name_the_column_and_what_was_expected() {
+        let mut a = TestArena::default();
+        let e = Parser::compile_line("H: boost(me, 2", &mut a).unwrap_err();
+        assert_eq!(e.col, 14);
+        assert!(e.msg.contains("expected ')'"), "{}", e.msg);
+        let e = Parser::compile_line("H: fly(me)", &mut a).unwrap_err();
+        assert!(e.msg.contains("unknown effect 'fly'"), "{}", e.msg);
+        let e = Parser::compile_line("J: boost(target wizard)", &mut a).unwrap_err();
+        assert!(e.msg.contains("unknown word 'wizard'"), "{}", e.msg);
+        let e = Parser::compile_line("token(Nobody)", &mut a).unwrap_err();
+        assert!(e.msg.contains("expected a trigger"), "{}", e.msg);
+    }
+
+    #[test]
+    fn quick_costs() {
+        let (l, _) = compile("quick(1, T): draw");
+        let Line::Ability { ability, .. } = l else { panic!() };
+        assert_eq!(
+            ability.trigger,
+            Trigger::Quick(Cost {
+                mana: 1,
+                exhaust: true,
+                ..Cost::default()
+            })
+        );
+        let (l, _) = compile("D: next_boost(character, 1)");
+        let Line::Ability { ability, .. } = l else { panic!() };
+        assert!(matches!(ability.trigger, Trigger::Support(Cost { discard_me: true, .. })));
+        assert_eq!(ability.active, ActiveIn::Reserve);
+    }
+
+    #[test]
+    fn tokens_resolve_or_fail() {
+        let b = body("R: token(Brassbug, mine, 2)");
+        assert_eq!(b[0], Op::Token { card: 7, at: ExpRef::Mine, n: 2 });
+        let mut a = TestArena::default();
+        let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
+        assert!(e.msg.contains("unknown token 'Nobody'"));
+    }
+}

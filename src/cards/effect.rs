@@ -1,0 +1,506 @@
+//! The compiled effect language: what one interpreter in the engine executes.
+//!
+//! Abilities are written as text in the card data files (see `dsl.rs` and
+//! `decks/cards/EFFECTS.md`), validated at load and compiled once into these small `Copy`
+//! values. An ability is a trigger, an optional condition and a body: a slice of [`Op`]s in
+//! one shared arena, with jumps for `may`, `if`, `choose` and dice branches. Conditions,
+//! filters and token definitions live in side arenas referenced by `u16` ids so that an `Op`
+//! stays small.
+
+use super::types::Exp;
+
+pub type CardIdx = u16;
+pub type FilterId = u16;
+pub type CondId = u16;
+
+/// Where a played card came from ({J} = any, {H} = hand, {R} = reserve).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlayFrom {
+    Any,
+    Hand,
+    Reserve,
+}
+
+/// The costs of a quick action or of an optional "pay" inside an effect.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Cost {
+    /// Mana orbs to exhaust.
+    pub mana: u8,
+    /// {T}: exhaust the source.
+    pub exhaust: bool,
+    /// {D}: discard the source from Reserve.
+    pub discard_me: bool,
+    /// Spend this many of the source's counters.
+    pub counters: u8,
+    /// Discard this many cards of your Reserve (chosen by the controller).
+    pub discard_reserve: u8,
+    /// Discard this many cards of your hand (chosen by the controller).
+    pub discard_hand: u8,
+    /// Sacrifice one of your characters (chosen by the controller).
+    pub sacrifice: bool,
+}
+
+/// Events that "When ..." abilities listen to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// I leave the Expedition zone (any way, including Rest).
+    LeaveExpedition,
+    /// I go to Reserve; `from_expedition` false = from hand.
+    ToReserve { from_expedition: bool },
+    /// I am sacrificed.
+    Sacrificed,
+    /// You play a card matching the filter (the played card is the event object).
+    YouPlay(FilterId),
+    /// The first card matching the filter that you play each Afternoon.
+    YouPlayFirst(FilterId),
+    /// An opponent plays a card matching the filter.
+    OpponentPlays(FilterId),
+    /// A character matching the filter joins your expeditions (played or created).
+    Joins(FilterId),
+    /// A character matching the filter joins the expedition facing me.
+    JoinsFacing(FilterId),
+    /// You roll one or more dice.
+    YouRoll,
+    /// My expedition fails to move forward during Dusk.
+    MyExpFails,
+    /// My expedition moves forward (at Dusk or by an effect).
+    MyExpMoves,
+    /// A card leaves your Reserve during the Afternoon.
+    LeavesYourReserve,
+    /// You create a token character.
+    YouCreateToken,
+    /// A character you control gains one or more boosts (event object = it).
+    YourCharacterBoosted,
+    /// You pass, and the opponent has not passed yet.
+    YouPassFirst,
+    /// An opponent draws a card or Resupplies.
+    OpponentDraws,
+}
+
+/// Passive abilities read by the engine where they apply.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Static {
+    /// I cost this much more (negative: less) to play, while the condition holds.
+    Cost(i8),
+    /// Objects matching the filter that you control have Tough N.
+    ToughAura(FilterId, u8),
+    /// Objects matching the filter that you control gain these keyword bits.
+    KeywordAura(FilterId, u32),
+    /// I have these keyword bits while the ability's condition holds.
+    Keyword(u32),
+    /// When you roll dice, roll one more and ignore one of your choice.
+    ExtraDie,
+    /// During Morning, draw only one card.
+    DrawOneInMorning,
+}
+
+/// When an ability applies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Trigger {
+    /// A Spell's effect as it resolves.
+    Spell,
+    /// {J} / {H} / {R}: I am played (or enter play).
+    Played(PlayFrom),
+    Noon,
+    Dusk,
+    Night,
+    /// A quick action of an object in play ({T} and/or mana, counters...).
+    Quick(Cost),
+    /// A support quick action of a card in Reserve ({D} and/or other costs).
+    Support(Cost),
+    When(EventKind),
+    Static(Static),
+}
+
+impl Trigger {
+    /// Bit used in `CardDef::trigger_mask` so the engine can skip cards quickly.
+    pub fn mask_bit(&self) -> u32 {
+        match self {
+            Trigger::Spell => 1 << 0,
+            Trigger::Played(_) => 1 << 1,
+            Trigger::Noon => 1 << 2,
+            Trigger::Dusk => 1 << 3,
+            Trigger::Night => 1 << 4,
+            Trigger::Quick(_) => 1 << 5,
+            Trigger::Support(_) => 1 << 6,
+            Trigger::When(_) => 1 << 7,
+            Trigger::Static(_) => 1 << 8,
+        }
+    }
+}
+
+pub mod tmask {
+    pub const SPELL: u32 = 1 << 0;
+    pub const PLAYED: u32 = 1 << 1;
+    pub const NOON: u32 = 1 << 2;
+    pub const DUSK: u32 = 1 << 3;
+    pub const NIGHT: u32 = 1 << 4;
+    pub const QUICK: u32 = 1 << 5;
+    pub const SUPPORT: u32 = 1 << 6;
+    pub const WHEN: u32 = 1 << 7;
+    pub const STATIC: u32 = 1 << 8;
+}
+
+/// Where an ability works from. Most work in play; support abilities work from Reserve.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ActiveIn {
+    Play,
+    Reserve,
+    /// Heroes and abilities that say nothing about zones but trigger from anywhere
+    /// (e.g. "when I go to Reserve").
+    Anywhere,
+}
+
+/// Whose objects a filter accepts, relative to the ability's controller.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Whose {
+    Any,
+    Yours,
+    Opposing,
+}
+
+pub mod fkind {
+    pub const CHARACTER: u8 = 1 << 0;
+    pub const LANDMARK: u8 = 1 << 1;
+    pub const EXP_PERMANENT: u8 = 1 << 2;
+    pub const SPELL: u8 = 1 << 3;
+    pub const TOKEN: u8 = 1 << 4;
+    pub const PERMANENT: u8 = LANDMARK | EXP_PERMANENT;
+    pub const CARD: u8 = CHARACTER | PERMANENT | SPELL;
+}
+
+pub mod fzone {
+    pub const EXPEDITION: u8 = 1 << 0;
+    pub const LANDMARKS: u8 = 1 << 1;
+    pub const RESERVE: u8 = 1 << 2;
+    pub const HAND: u8 = 1 << 3;
+    pub const IN_PLAY: u8 = EXPEDITION | LANDMARKS;
+}
+
+/// Which expedition an object must be in, relative to the ability's source.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Where {
+    Anywhere,
+    /// In the source's expedition (either side's objects there).
+    MyExpedition,
+    /// In the source's controller's other expedition.
+    OtherExpedition,
+    /// Facing the source (the opposing objects of the same expedition).
+    FacingMe,
+}
+
+/// A set of objects: card kinds, controller, zones and simple properties.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Filter {
+    /// `fkind` bits; a card matches if its kind is one of them.
+    pub kinds: u8,
+    pub whose: Whose,
+    /// `fzone` bits.
+    pub zones: u8,
+    pub place: Where,
+    /// Any of these subtype bits (0 = no subtype requirement).
+    pub subtypes: u64,
+    pub cost_min: u8,
+    pub cost_max: u8,
+    /// Statuses/keywords it must have (`kw` bits).
+    pub with: u32,
+    /// Statuses/keywords it must not have.
+    pub without: u32,
+    /// Not the source itself.
+    pub other: bool,
+    /// Only tokens / only non-tokens.
+    pub token: Option<bool>,
+    /// Has at least one boost / has none.
+    pub boosted: Option<bool>,
+    /// Exhausted / ready.
+    pub exhausted: Option<bool>,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            kinds: fkind::CHARACTER,
+            whose: Whose::Any,
+            zones: fzone::IN_PLAY,
+            place: Where::Anywhere,
+            subtypes: 0,
+            cost_min: 0,
+            cost_max: u8::MAX,
+            with: 0,
+            without: 0,
+            other: false,
+            token: None,
+            boosted: None,
+            exhausted: None,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Ge,
+    Le,
+    Eq,
+    Gt,
+    Lt,
+}
+
+impl Cmp {
+    #[inline]
+    pub fn test(self, a: i16, b: i16) -> bool {
+        match self {
+            Cmp::Ge => a >= b,
+            Cmp::Le => a <= b,
+            Cmp::Eq => a == b,
+            Cmp::Gt => a > b,
+            Cmp::Lt => a < b,
+        }
+    }
+}
+
+/// A number read from the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Objects matching a filter.
+    Objects(FilterId),
+    /// Your mana orbs (ready or not).
+    ManaOrbs,
+    HandSize,
+    ReserveSize,
+    /// My counters.
+    MyCounters,
+    /// My boosts.
+    MyBoosts,
+    /// The X register (last die roll or computed number).
+    X,
+    /// Cards in the opponent's hand.
+    OpponentHandSize,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cond {
+    True,
+    /// You are the first player (the player is first when the Companion is Threatened).
+    FirstPlayer,
+    Compare(Count, Cmp, i16),
+    /// My expedition is behind / ahead / in contact with the opposing one.
+    Behind,
+    Ahead,
+    InContact,
+    /// The previous optional cost or action was done.
+    Did,
+    /// The source has these status bits.
+    MeHas(u32),
+    MeBoosted,
+    /// The source's region has this terrain.
+    MyTerrain(u8),
+    /// The last die roll is in lo..=hi.
+    Roll(u8, u8),
+    Afternoon,
+    /// The selected object (`it`) matches a filter.
+    ItMatches(FilterId),
+    /// You control an object matching the filter (shorthand for a count >= 1).
+    Control(FilterId),
+    Not(CondId),
+    And(CondId, CondId),
+    Or(CondId, CondId),
+}
+
+/// Which object(s) an op acts on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ObjRef {
+    /// The ability's source.
+    Me,
+    /// The object(s) selected by the last `Select`.
+    It,
+    /// The object the trigger event is about (the card played, the character that joined).
+    Event,
+    /// Every object matching a filter (no targeting).
+    Each(FilterId),
+}
+
+/// A number in an op.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Amount {
+    Const(i8),
+    Count(Count),
+}
+
+/// Who an op concerns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    You,
+    Opponent,
+    Each,
+}
+
+/// Which expedition(s) an op concerns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ExpRef {
+    /// The source's expedition.
+    Mine,
+    /// The controller's other expedition.
+    Other,
+    Fixed(Exp),
+    /// Both of the controller's expeditions.
+    Each,
+    /// Chosen by the controller (the Confluence chooses the Threatened one).
+    Target,
+    /// The expedition of the selected object (`it`).
+    OfIt,
+}
+
+/// Where a moved object goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dest {
+    Reserve,
+    Hand,
+    DeckTop,
+    DeckBottom,
+    Discard,
+    /// Sacrifice: discard from play (tokens cease to exist), with "when sacrificed" triggers.
+    Sacrifice,
+    /// Face down into its owner's mana zone (exhausted).
+    Mana,
+}
+
+/// One instruction of an ability body. Jumps are absolute indices into the ability's body.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Choose between `min` and `max` objects matching the filter into `it`.
+    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath).
+    Select {
+        filter: FilterId,
+        min: u8,
+        max: u8,
+        total_cost: u8,
+    },
+    Boost {
+        obj: ObjRef,
+        n: Amount,
+    },
+    /// Gain (or, negative, lose) named counters.
+    Counters {
+        obj: ObjRef,
+        n: Amount,
+    },
+    Draw {
+        who: Who,
+        n: Amount,
+    },
+    Resupply {
+        who: Who,
+        exhausted: bool,
+    },
+    Token {
+        card: CardIdx,
+        at: ExpRef,
+        n: u8,
+    },
+    Move {
+        obj: ObjRef,
+        dest: Dest,
+    },
+    Gain {
+        obj: ObjRef,
+        status: u32,
+        tough: u8,
+    },
+    Lose {
+        obj: ObjRef,
+        status: u32,
+    },
+    Exhaust {
+        obj: ObjRef,
+    },
+    Ready {
+        obj: ObjRef,
+    },
+    /// The next card matching the filter you play this turn costs `n` less.
+    Discount {
+        filter: FilterId,
+        n: i8,
+    },
+    /// The next character matching the filter you play this turn gains `n` boosts.
+    NextBoost {
+        filter: FilterId,
+        n: i8,
+    },
+    /// Put the top card of your deck into your mana zone.
+    ManaFromDeck {
+        exhausted: bool,
+    },
+    /// Put a card from your hand into another zone (chosen by the controller).
+    FromHand {
+        dest: Dest,
+        n: u8,
+    },
+    /// Move an expedition forward (or backward). `opposing`: the opponent's expedition on
+    /// that side (for the Confluence, the Darkness).
+    MoveExp {
+        at: ExpRef,
+        opposing: bool,
+        forward: bool,
+    },
+    Switch {
+        obj: ObjRef,
+    },
+    AfterYou,
+    /// The source's expedition Ascends until Rest.
+    Ascend,
+    /// Roll a die into X (with "when you roll" triggers).
+    Roll,
+    /// X = amount.
+    SetX(Amount),
+    /// Ask the controller; on "no" jump. Sets `did`.
+    May {
+        skip: u16,
+    },
+    /// Optionally pay a cost; on "no" or when it cannot be paid, jump. Sets `did`.
+    Pay {
+        cost: Cost,
+        skip: u16,
+    },
+    JumpUnless {
+        cond: CondId,
+        to: u16,
+    },
+    Jump {
+        to: u16,
+    },
+    /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode.
+    Choose {
+        n: u8,
+    },
+}
+
+/// One compiled ability of a card.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ability {
+    pub trigger: Trigger,
+    pub active: ActiveIn,
+    pub cond: CondId,
+    /// Body: `ops[start..start+len]` of the effect arena.
+    pub start: u16,
+    pub len: u16,
+    /// Index of the source line in the card's encoding (for display).
+    pub line: u8,
+}
+
+/// A token that effects can create.
+#[derive(Clone, Debug)]
+pub struct TokenDef {
+    pub card: CardIdx,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ops_stay_small() {
+        // The interpreter copies ops out of the arena; keep them at most 16 bytes.
+        assert!(std::mem::size_of::<Op>() <= 16, "{}", std::mem::size_of::<Op>());
+        assert!(std::mem::size_of::<Ability>() <= 24);
+    }
+}

@@ -1,0 +1,32 @@
+//! Card data and the effect language: the pool of real cards (facts), ability encodings
+//! (our own text, compiled once), and the compiled card table the engine reads.
+
+pub mod db;
+pub mod dsl;
+pub mod effect;
+pub mod encoding;
+pub mod pool;
+pub mod types;
+
+use std::path::Path;
+
+use crate::error::CardError;
+pub use db::{CardDb, CardDef, Coverage};
+pub use pool::CardPool;
+
+/// The card pool and the compiled card table built from `decks/cards/`.
+pub struct Library {
+    pub pool: CardPool,
+    pub db: CardDb,
+}
+
+impl Library {
+    /// Loads `dir/pool.csv` and every encoding in `dir/abilities/`.
+    pub fn load(dir: &Path) -> Result<Library, CardError> {
+        let pool = CardPool::load(&dir.join("pool.csv"))?;
+        let mut db = CardDb::from_pool(&pool);
+        let encodings = encoding::read_dir(&dir.join("abilities"))?;
+        encoding::apply(&mut db, &pool, &encodings)?;
+        Ok(Library { pool, db })
+    }
+}

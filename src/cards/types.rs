@@ -1,0 +1,448 @@
+//! Small value types shared by the card data, the effect language and the engine.
+
+use std::fmt;
+
+/// The two sides of a Confluence game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Side {
+    #[default]
+    Player = 0,
+    Confluence = 1,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Player, Side::Confluence];
+
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::Player => Side::Confluence,
+            Side::Confluence => Side::Player,
+        }
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Player => "player",
+            Side::Confluence => "confluence",
+        }
+    }
+}
+
+/// One of a player's two expeditions. The Confluence's objects are grouped by the player
+/// expedition they face, so the same type names "the Hero side" for both.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Exp {
+    #[default]
+    Hero = 0,
+    Companion = 1,
+}
+
+impl Exp {
+    pub const BOTH: [Exp; 2] = [Exp::Hero, Exp::Companion];
+
+    #[inline]
+    pub fn other(self) -> Exp {
+        match self {
+            Exp::Hero => Exp::Companion,
+            Exp::Companion => Exp::Hero,
+        }
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Exp::Hero => "hero",
+            Exp::Companion => "companion",
+        }
+    }
+}
+
+/// A pair of values, one per expedition, read with `get(exp)` (like shakmaty's `ByColor`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct ByExp<T>(pub [T; 2]);
+
+impl<T: Copy> ByExp<T> {
+    #[inline]
+    pub fn get(&self, e: Exp) -> T {
+        self.0[e.index()]
+    }
+    #[inline]
+    pub fn set(&mut self, e: Exp, v: T) {
+        self.0[e.index()] = v;
+    }
+}
+
+impl<T> ByExp<T> {
+    #[inline]
+    pub fn get_mut(&mut self, e: Exp) -> &mut T {
+        &mut self.0[e.index()]
+    }
+}
+
+/// Terrain bits: a region's terrains, or a terrain named by a card.
+pub mod terrain {
+    pub const FOREST: u8 = 1;
+    pub const MOUNTAIN: u8 = 2;
+    pub const WATER: u8 = 4;
+    pub const ALL: u8 = 7;
+
+    /// "F", "M+O", ... for logs and reports.
+    pub fn describe(bits: u8) -> String {
+        let mut out = Vec::new();
+        if bits & FOREST != 0 {
+            out.push("F");
+        }
+        if bits & MOUNTAIN != 0 {
+            out.push("M");
+        }
+        if bits & WATER != 0 {
+            out.push("O");
+        }
+        if out.is_empty() {
+            "-".to_string()
+        } else {
+            out.join("+")
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<u8> {
+        match s.to_ascii_lowercase().as_str() {
+            "f" | "forest" => Some(FOREST),
+            "m" | "mountain" => Some(MOUNTAIN),
+            "o" | "w" | "water" | "ocean" => Some(WATER),
+            _ => None,
+        }
+    }
+}
+
+/// Forest / Mountain / Water statistics. Sums of many objects fit easily in `i16`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Hash)]
+pub struct Stats {
+    pub f: i16,
+    pub m: i16,
+    pub o: i16,
+}
+
+impl Stats {
+    pub const ZERO: Stats = Stats { f: 0, m: 0, o: 0 };
+
+    pub const fn new(f: i16, m: i16, o: i16) -> Stats {
+        Stats { f, m, o }
+    }
+
+    #[inline]
+    pub fn add(self, b: Stats) -> Stats {
+        Stats::new(self.f + b.f, self.m + b.m, self.o + b.o)
+    }
+
+    #[inline]
+    pub fn sub(self, b: Stats) -> Stats {
+        Stats::new(self.f - b.f, self.m - b.m, self.o - b.o)
+    }
+
+    #[inline]
+    pub fn plus_all(self, n: i16) -> Stats {
+        Stats::new(self.f + n, self.m + n, self.o + n)
+    }
+
+    /// Every component at least zero.
+    #[inline]
+    pub fn fits(self) -> bool {
+        self.f >= 0 && self.m >= 0 && self.o >= 0
+    }
+
+    /// `b` can be subtracted without a component going below zero.
+    #[inline]
+    pub fn covers(self, b: Stats) -> bool {
+        self.f >= b.f && self.m >= b.m && self.o >= b.o
+    }
+
+    #[inline]
+    pub fn get(self, t: u8) -> i16 {
+        match t {
+            terrain::FOREST => self.f,
+            terrain::MOUNTAIN => self.m,
+            _ => self.o,
+        }
+    }
+
+    pub fn sum(self) -> i16 {
+        self.f + self.m + self.o
+    }
+
+    pub fn clamp_zero(self) -> Stats {
+        Stats::new(self.f.max(0), self.m.max(0), self.o.max(0))
+    }
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.f, self.m, self.o)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Faction {
+    Axiom,
+    Bravos,
+    Lyra,
+    Muna,
+    Ordis,
+    Yzmir,
+    Neutral,
+    /// The Confluence's own cards.
+    Confluence,
+}
+
+impl Faction {
+    pub fn parse(code: &str) -> Option<Faction> {
+        Some(match code {
+            "AX" => Faction::Axiom,
+            "BR" => Faction::Bravos,
+            "LY" => Faction::Lyra,
+            "MU" => Faction::Muna,
+            "OR" => Faction::Ordis,
+            "YZ" => Faction::Yzmir,
+            "NE" | "" => Faction::Neutral,
+            "CONFLUENCE" => Faction::Confluence,
+            _ => return None,
+        })
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Faction::Axiom => "AX",
+            Faction::Bravos => "BR",
+            Faction::Lyra => "LY",
+            Faction::Muna => "MU",
+            Faction::Ordis => "OR",
+            Faction::Yzmir => "YZ",
+            Faction::Neutral => "NE",
+            Faction::Confluence => "CONFLUENCE",
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rarity {
+    Common,
+    Rare,
+    Unique,
+    Exalted,
+}
+
+impl Rarity {
+    pub fn parse(s: &str) -> Option<Rarity> {
+        Some(match s.to_ascii_uppercase().as_str() {
+            "COMMON" | "C" => Rarity::Common,
+            "RARE" | "R" => Rarity::Rare,
+            "UNIQUE" | "U" => Rarity::Unique,
+            "EXALTED" | "E" => Rarity::Exalted,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rarity::Common => "common",
+            Rarity::Rare => "rare",
+            Rarity::Unique => "unique",
+            Rarity::Exalted => "exalted",
+        }
+    }
+}
+
+/// What a card is, as far as the rules care.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CardKind {
+    Character,
+    Spell,
+    Landmark,
+    ExpeditionPermanent,
+    Hero,
+    Token,
+    /// Mana and landmark tokens of later sets; never in a deck.
+    OtherToken,
+}
+
+impl CardKind {
+    pub fn parse_pool(s: &str) -> Option<CardKind> {
+        Some(match s {
+            "CHARACTER" => CardKind::Character,
+            "SPELL" => CardKind::Spell,
+            "LANDMARK_PERMANENT" | "PERMANENT" => CardKind::Landmark,
+            "EXPEDITION_PERMANENT" => CardKind::ExpeditionPermanent,
+            "HERO" => CardKind::Hero,
+            "TOKEN" => CardKind::Token,
+            "TOKEN_MANA" | "TOKEN_LANDMARK_PERMANENT" => CardKind::OtherToken,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CardKind::Character => "character",
+            CardKind::Spell => "spell",
+            CardKind::Landmark => "landmark",
+            CardKind::ExpeditionPermanent => "expedition permanent",
+            CardKind::Hero => "hero",
+            CardKind::Token => "token",
+            CardKind::OtherToken => "token (non-character)",
+        }
+    }
+
+    /// Characters and tokens live in expeditions and have statistics.
+    #[inline]
+    pub fn is_character(self) -> bool {
+        matches!(self, CardKind::Character | CardKind::Token)
+    }
+
+    #[inline]
+    pub fn is_permanent(self) -> bool {
+        matches!(self, CardKind::Landmark | CardKind::ExpeditionPermanent)
+    }
+
+    /// Played into an expedition (and so needs an expedition choice / placement rule).
+    #[inline]
+    pub fn goes_to_expedition(self) -> bool {
+        matches!(
+            self,
+            CardKind::Character | CardKind::ExpeditionPermanent | CardKind::Token
+        )
+    }
+}
+
+/// Which player expedition a Confluence card faces when played (its placement icon), and
+/// which Darkness a Midnight card advances (interpretation A1 reads the same icon set).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Placement {
+    #[default]
+    Threatened,
+    Hero,
+    Companion,
+    Forest,
+    Mountain,
+    Water,
+    Progressing,
+}
+
+impl Placement {
+    pub const ALL: [Placement; 7] = [
+        Placement::Threatened,
+        Placement::Hero,
+        Placement::Companion,
+        Placement::Forest,
+        Placement::Mountain,
+        Placement::Water,
+        Placement::Progressing,
+    ];
+
+    pub fn parse(s: &str) -> Option<Placement> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "threatened" => Placement::Threatened,
+            "hero" => Placement::Hero,
+            "companion" => Placement::Companion,
+            "forest" | "f" => Placement::Forest,
+            "mountain" | "m" => Placement::Mountain,
+            "water" | "ocean" | "o" => Placement::Water,
+            "progressing" => Placement::Progressing,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Placement::Threatened => "threatened",
+            Placement::Hero => "hero",
+            Placement::Companion => "companion",
+            Placement::Forest => "forest",
+            Placement::Mountain => "mountain",
+            Placement::Water => "water",
+            Placement::Progressing => "progressing",
+        }
+    }
+
+    pub fn terrain(self) -> Option<u8> {
+        match self {
+            Placement::Forest => Some(terrain::FOREST),
+            Placement::Mountain => Some(terrain::MOUNTAIN),
+            Placement::Water => Some(terrain::WATER),
+            _ => None,
+        }
+    }
+}
+
+/// Printed keywords and granted statuses, as bit flags.
+pub mod kw {
+    pub const FLEETING: u32 = 1 << 0;
+    pub const ANCHORED: u32 = 1 << 1;
+    pub const ASLEEP: u32 = 1 << 2;
+    pub const ETERNAL: u32 = 1 << 3;
+    pub const GIGANTIC: u32 = 1 << 4;
+    pub const DEFENDER: u32 = 1 << 5;
+    pub const SEASONED: u32 = 1 << 6;
+    pub const PERSISTENT: u32 = 1 << 7;
+    pub const CONSTANT: u32 = 1 << 8;
+    pub const COOLDOWN: u32 = 1 << 9;
+    pub const TOUGH: u32 = 1 << 10;
+    pub const SCOUT: u32 = 1 << 11;
+    /// Printed keywords that are statuses given on entering play, then lost normally.
+    pub const ENTRY_STATUS: u32 = ASLEEP | ANCHORED;
+
+    pub const NAMES: [(&str, u32); 12] = [
+        ("fleeting", FLEETING),
+        ("anchored", ANCHORED),
+        ("asleep", ASLEEP),
+        ("eternal", ETERNAL),
+        ("gigantic", GIGANTIC),
+        ("defender", DEFENDER),
+        ("seasoned", SEASONED),
+        ("persistent", PERSISTENT),
+        ("constant", CONSTANT),
+        ("cooldown", COOLDOWN),
+        ("tough", TOUGH),
+        ("scout", SCOUT),
+    ];
+
+    pub fn parse(name: &str) -> Option<u32> {
+        NAMES.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+    }
+
+    pub fn describe(bits: u32) -> Vec<&'static str> {
+        NAMES
+            .iter()
+            .filter(|(_, b)| bits & b != 0)
+            .map(|(n, _)| *n)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_cover_and_fit() {
+        let t = Stats::new(6, 5, 4);
+        assert!(t.covers(Stats::new(2, 2, 1)));
+        assert!(!t.covers(Stats::new(3, 1, 5)));
+        assert!(t.sub(Stats::new(6, 5, 4)).fits());
+        assert!(!t.sub(Stats::new(7, 0, 0)).fits());
+    }
+
+    #[test]
+    fn terrain_describes_bits() {
+        assert_eq!(terrain::describe(terrain::MOUNTAIN | terrain::WATER), "M+O");
+        assert_eq!(terrain::describe(terrain::ALL), "F+M+O");
+    }
+}

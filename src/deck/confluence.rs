@@ -1,0 +1,397 @@
+//! Confluence decks: a TOML file with a Confluence hero and 55 cards, up to 15 of which have
+//! a rare twin that can be swapped in. Format documented in README ("Confluence deck format").
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::cards::db::{CardDb, CardDef, Coverage};
+use crate::cards::effect::CardIdx;
+use crate::cards::pool::normalize_name;
+use crate::cards::types::*;
+use crate::error::DeckError;
+
+pub const CONFLUENCE_DECK_SIZE: usize = 55;
+pub const MAX_RARES: usize = 15;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDeck {
+    name: String,
+    #[serde(default)]
+    description: String,
+    hero: FileHero,
+    #[serde(rename = "card")]
+    cards: Vec<Spanned<FileCard>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHero {
+    name: String,
+    #[serde(default = "two")]
+    reserve_limit: u8,
+    #[serde(default = "two")]
+    landmark_limit: u8,
+    #[serde(default)]
+    abilities: Vec<String>,
+}
+
+fn two() -> u8 {
+    2
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileCard {
+    name: String,
+    #[serde(default = "common")]
+    rarity: String,
+    #[serde(default = "one")]
+    count: usize,
+    #[serde(rename = "type")]
+    kind: String,
+    hand_cost: u8,
+    reserve_cost: Option<u8>,
+    #[serde(default)]
+    stats: Option<String>,
+    #[serde(default)]
+    placement: Option<String>,
+    midnight: String,
+    #[serde(default)]
+    keywords: Vec<String>,
+    #[serde(default)]
+    subtypes: Vec<String>,
+    #[serde(default)]
+    abilities: Vec<String>,
+}
+
+fn common() -> String {
+    "common".into()
+}
+fn one() -> usize {
+    1
+}
+
+/// One of the 55 deck positions: its common card and, when it has one, the rare twin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub common: CardIdx,
+    /// Index into `ConfluenceDeck::rares`.
+    pub rare: Option<u8>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConfluenceDeck {
+    pub path: PathBuf,
+    pub name: String,
+    pub description: String,
+    pub hero: CardIdx,
+    pub slots: Vec<Slot>,
+    /// The rare cards, in file order; a rare mix is a bit set over this list.
+    pub rares: Vec<CardIdx>,
+}
+
+/// A choice of rares, one bit per entry of `ConfluenceDeck::rares`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct RareMix(pub u16);
+
+impl RareMix {
+    pub fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+    pub fn has(self, i: usize) -> bool {
+        self.0 & (1 << i) != 0
+    }
+    pub fn all(n: usize) -> RareMix {
+        RareMix(((1u32 << n) - 1) as u16)
+    }
+}
+
+fn line_of(text: &str, byte: usize) -> usize {
+    text[..byte.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+impl ConfluenceDeck {
+    pub fn load(path: &Path, db: &mut CardDb) -> Result<ConfluenceDeck, DeckError> {
+        let text = std::fs::read_to_string(path).map_err(|e| DeckError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Self::parse(&text, path, db)
+    }
+
+    /// Parses and validates a Confluence deck, adding its cards to `db`.
+    pub fn parse(text: &str, path: &Path, db: &mut CardDb) -> Result<ConfluenceDeck, DeckError> {
+        let err = |line: usize, msg: String| DeckError::Line {
+            path: path.to_path_buf(),
+            line,
+            msg,
+        };
+        let file: FileDeck = toml::from_str(text).map_err(|e| {
+            err(
+                e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
+                e.message().trim().to_string(),
+            )
+        })?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "confluence".into());
+
+        let hero_def = CardDef {
+            reference: format!("CONFLUENCE:{stem}:hero"),
+            name: file.hero.name.clone(),
+            set: "CONFLUENCE".into(),
+            faction: Faction::Confluence,
+            rarity: Rarity::Common,
+            kind: CardKind::Hero,
+            subtypes: 0,
+            hand_cost: 0,
+            reserve_cost: 0,
+            stats: Stats::ZERO,
+            keywords: 0,
+            tough: 0,
+            scout: 0,
+            placement: Placement::Threatened,
+            midnight: Placement::Threatened,
+            reserve_limit: file.hero.reserve_limit,
+            landmark_limit: file.hero.landmark_limit,
+            ab_start: 0,
+            ab_len: 0,
+            trigger_mask: 0,
+            coverage: Coverage::Exact,
+            lines: Vec::new(),
+            pool_index: None,
+        };
+        let hero = db.push_card(hero_def);
+        db.encode(hero, &file.hero.abilities, Coverage::Exact)
+            .map_err(|e| err(0, format!("hero '{}': ability \"{}\": {}", file.hero.name, e.source_line, e.err)))?;
+
+        let mut slots: Vec<Slot> = Vec::new();
+        let mut rares: Vec<CardIdx> = Vec::new();
+        let mut commons: HashMap<String, (usize, usize)> = HashMap::new(); // name -> (first slot, count)
+        let mut rare_cards = Vec::new();
+        for spanned in &file.cards {
+            let line = line_of(text, spanned.span().start);
+            let c = spanned.get_ref();
+            let e = |msg: String| err(line, format!("card '{}': {msg}", c.name));
+            let rarity = match c.rarity.to_ascii_lowercase().as_str() {
+                "common" => Rarity::Common,
+                "rare" => Rarity::Rare,
+                other => return Err(e(format!("rarity '{other}' (expected \"common\" or \"rare\")"))),
+            };
+            let kind = match c.kind.to_ascii_lowercase().replace(['_', '-'], " ").as_str() {
+                "character" => CardKind::Character,
+                "spell" => CardKind::Spell,
+                "landmark" => CardKind::Landmark,
+                "expedition permanent" => CardKind::ExpeditionPermanent,
+                other => {
+                    return Err(e(format!(
+                        "type '{other}' (expected character, expedition-permanent, landmark or spell)"
+                    )));
+                }
+            };
+            let stats = match (&c.stats, kind) {
+                (Some(s), _) => parse_stats(s).ok_or_else(|| e(format!("stats '{s}' (expected F/M/O, as in \"2/1/0\")")))?,
+                (None, CardKind::Character | CardKind::ExpeditionPermanent) => {
+                    return Err(e("no stats (characters and expedition permanents need F/M/O stats)".into()));
+                }
+                (None, _) => Stats::ZERO,
+            };
+            let placement = match (&c.placement, kind.goes_to_expedition()) {
+                (Some(p), _) => Placement::parse(p).ok_or_else(|| {
+                    e(format!("placement '{p}' (expected threatened, hero, companion, forest, mountain, water or progressing)"))
+                })?,
+                (None, true) => return Err(e("no placement rule (characters and expedition permanents need one)".into())),
+                (None, false) => Placement::Threatened,
+            };
+            let midnight = Placement::parse(&c.midnight).ok_or_else(|| {
+                e(format!(
+                    "midnight '{}' (expected threatened, hero, companion, forest, mountain, water or progressing)",
+                    c.midnight
+                ))
+            })?;
+            if c.count == 0 || c.count > CONFLUENCE_DECK_SIZE {
+                return Err(e(format!("count {} is out of range", c.count)));
+            }
+            let mut subtypes = 0u64;
+            for s in &c.subtypes {
+                subtypes |= intern(db, s).ok_or_else(|| e("too many distinct subtypes (64 at most)".into()))?;
+            }
+            let reference = format!(
+                "CONFLUENCE:{stem}:{}:{}",
+                c.name,
+                if rarity == Rarity::Rare { "R" } else { "C" }
+            );
+            if db.by_ref(&reference).is_some() {
+                return Err(e(format!("'{}' ({}) is listed twice; give the count instead", c.name, rarity.name())));
+            }
+            let def = CardDef {
+                reference,
+                name: c.name.clone(),
+                set: "CONFLUENCE".into(),
+                faction: Faction::Confluence,
+                rarity,
+                kind,
+                subtypes,
+                hand_cost: c.hand_cost,
+                reserve_cost: c.reserve_cost.unwrap_or(c.hand_cost),
+                stats,
+                keywords: 0,
+                tough: 0,
+                scout: 0,
+                placement,
+                midnight,
+                reserve_limit: 0,
+                landmark_limit: 0,
+                ab_start: 0,
+                ab_len: 0,
+                trigger_mask: 0,
+                coverage: Coverage::Exact,
+                lines: Vec::new(),
+                pool_index: None,
+            };
+            let idx = db.push_card(def);
+            // Keywords and abilities share the effect language.
+            let mut lines: Vec<String> = Vec::new();
+            for k in &c.keywords {
+                let k = k.trim().to_ascii_lowercase();
+                let word = k.split_whitespace().next().unwrap_or("");
+                if kw::parse(word).is_none() {
+                    return Err(e(format!(
+                        "keyword '{k}' (expected persistent, constant, gigantic, fleeting, tough N, defender, eternal, asleep, anchored, seasoned)"
+                    )));
+                }
+                lines.push(k);
+            }
+            lines.extend(c.abilities.iter().cloned());
+            db.encode(idx, &lines, Coverage::Exact)
+                .map_err(|x| e(format!("ability \"{}\": {}", x.source_line, x.err)))?;
+
+            let key = normalize_name(&c.name);
+            match rarity {
+                Rarity::Common => {
+                    if commons.contains_key(&key) {
+                        return Err(e("listed twice as common; give the count instead".into()));
+                    }
+                    commons.insert(key, (slots.len(), c.count));
+                    for _ in 0..c.count {
+                        slots.push(Slot {
+                            common: idx,
+                            rare: None,
+                        });
+                    }
+                }
+                _ => {
+                    if c.count != 1 {
+                        return Err(e(format!("a rare card replaces one copy of its common twin; count must be 1, found {}", c.count)));
+                    }
+                    rare_cards.push((key, idx, line, c.name.clone()));
+                }
+            }
+        }
+        let total = slots.len();
+        if total != CONFLUENCE_DECK_SIZE {
+            return Err(DeckError::Rule {
+                path: path.to_path_buf(),
+                line: None,
+                rule: format!("{total} common cards; a Confluence deck has exactly {CONFLUENCE_DECK_SIZE} (rares are swapped in for commons, not added)"),
+            });
+        }
+        if rare_cards.len() > MAX_RARES {
+            return Err(DeckError::Rule {
+                path: path.to_path_buf(),
+                line: Some(rare_cards[MAX_RARES].2),
+                rule: format!("{} rare cards; a Confluence deck has at most {MAX_RARES} common/rare pairs", rare_cards.len()),
+            });
+        }
+        for (key, idx, line, name) in rare_cards {
+            let Some(&(first, count)) = commons.get(&key) else {
+                return Err(DeckError::Rule {
+                    path: path.to_path_buf(),
+                    line: Some(line),
+                    rule: format!("rare '{name}' has no common twin (a rare must replace a common card of the same name)"),
+                });
+            };
+            // The rare takes the first copy of its twin that has no rare yet.
+            let Some(slot) = (first..first + count).find(|&s| slots[s].rare.is_none()) else {
+                return Err(DeckError::Rule {
+                    path: path.to_path_buf(),
+                    line: Some(line),
+                    rule: format!("more rare copies of '{name}' than common ones"),
+                });
+            };
+            slots[slot].rare = Some(rares.len() as u8);
+            rares.push(idx);
+        }
+        Ok(ConfluenceDeck {
+            path: path.to_path_buf(),
+            name: file.name,
+            description: file.description,
+            hero,
+            slots,
+            rares,
+        })
+    }
+
+    /// The 55 cards for a rare mix, slot by slot (a rare sits in its twin's slot, which is
+    /// what gives common random numbers across mixes).
+    pub fn cards_for(&self, mix: RareMix) -> Vec<CardIdx> {
+        self.slots
+            .iter()
+            .map(|s| match s.rare {
+                Some(r) if mix.has(r as usize) => self.rares[r as usize],
+                _ => s.common,
+            })
+            .collect()
+    }
+
+    /// Resolves rare names (case-insensitive) to a mix.
+    pub fn mix_from_names(&self, names: &[String], db: &CardDb) -> Result<RareMix, String> {
+        let mut mix = 0u16;
+        for n in names {
+            let key = normalize_name(n);
+            let Some(i) = self
+                .rares
+                .iter()
+                .position(|&r| normalize_name(&db.card(r).name) == key)
+            else {
+                let known: Vec<&str> = self.rares.iter().map(|&r| db.card(r).name.as_str()).collect();
+                return Err(format!(
+                    "'{n}' is not a rare of {} (its rares: {})",
+                    self.path.display(),
+                    known.join(", ")
+                ));
+            };
+            mix |= 1 << i;
+        }
+        Ok(RareMix(mix))
+    }
+
+    pub fn mix_names(&self, mix: RareMix, db: &CardDb) -> Vec<String> {
+        (0..self.rares.len())
+            .filter(|&i| mix.has(i))
+            .map(|i| db.card(self.rares[i]).name.clone())
+            .collect()
+    }
+}
+
+fn intern(db: &mut CardDb, name: &str) -> Option<u64> {
+    use crate::cards::dsl::Arena;
+    if let Some(b) = db.subtype_bit(name) {
+        return Some(b);
+    }
+    db.add_subtype(name)
+}
+
+fn parse_stats(s: &str) -> Option<Stats> {
+    let parts: Vec<&str> = s.split('/').map(str::trim).collect();
+    if parts.len() != 3 {
+        return None;
+    }
+    let n = |p: &str| p.parse::<i16>().ok().filter(|v| (0..=30).contains(v));
+    Some(Stats::new(n(parts[0])?, n(parts[1])?, n(parts[2])?))
+}

@@ -1,0 +1,243 @@
+//! Player decks in the community text format: `N REFERENCE` or `N English Name [(C|R|R1|R2)]`,
+//! one entry per line, `#` starts a comment.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::cards::db::CardDb;
+use crate::cards::effect::CardIdx;
+use crate::cards::pool::{CardPool, normalize_name};
+use crate::cards::types::{CardKind, Rarity};
+use crate::error::DeckError;
+
+/// The most cards (hero included) a side can bring; the game state is sized for it.
+pub const MAX_DECK_CARDS: usize = 63;
+
+/// A parsed player deck: one hero and the deck cards in file order (copies expanded).
+#[derive(Clone, Debug)]
+pub struct PlayerDeck {
+    pub path: PathBuf,
+    /// File stem, used as the deck's name in outputs.
+    pub name: String,
+    pub hero: CardIdx,
+    pub cards: Vec<CardIdx>,
+    /// For each card of `cards`, the file line it came from.
+    pub card_lines: Vec<usize>,
+    pub hero_line: usize,
+}
+
+fn is_reference(s: &str) -> bool {
+    s.starts_with("ALT_") && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Splits "Name (R2)" into the name, a rarity and a rare variant.
+fn split_rarity(item: &str) -> Result<(&str, Rarity, Option<u8>), String> {
+    let t = item.trim_end();
+    if let Some(open) = t.rfind('(')
+        && t.ends_with(')')
+    {
+        let tag = t[open + 1..t.len() - 1].trim().to_ascii_uppercase();
+        let name = t[..open].trim_end();
+        let parsed = match tag.as_str() {
+            "C" | "COMMON" => (Rarity::Common, None),
+            "R" | "RARE" | "R1" => (Rarity::Rare, Some(1)),
+            "R2" => (Rarity::Rare, Some(2)),
+            _ => {
+                return Err(format!(
+                    "unknown rarity '({tag})' (expected (C), (R), (R1) or (R2))"
+                ));
+            }
+        };
+        return Ok((name, parsed.0, parsed.1));
+    }
+    Ok((t, Rarity::Common, None))
+}
+
+impl PlayerDeck {
+    pub fn load(path: &Path, pool: &CardPool, db: &CardDb) -> Result<PlayerDeck, DeckError> {
+        let text = std::fs::read_to_string(path).map_err(|e| DeckError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Self::parse(&text, path, pool, db)
+    }
+
+    /// Parses a deck. Syntax and unknown cards are errors; deck-building rules are checked
+    /// separately by [`PlayerDeck::violations`].
+    pub fn parse(
+        text: &str,
+        path: &Path,
+        pool: &CardPool,
+        db: &CardDb,
+    ) -> Result<PlayerDeck, DeckError> {
+        let line_err = |line: usize, msg: String| DeckError::Line {
+            path: path.to_path_buf(),
+            line,
+            msg,
+        };
+        let mut hero: Option<(CardIdx, usize)> = None;
+        let mut cards = Vec::new();
+        let mut card_lines = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let lineno = i + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let (count_str, item) = content.split_once(char::is_whitespace).ok_or_else(|| {
+                line_err(
+                    lineno,
+                    format!("malformed line '{content}' (expected 'N REFERENCE' or 'N Card Name')"),
+                )
+            })?;
+            let count: usize = count_str.trim_end_matches('x').parse().map_err(|_| {
+                line_err(
+                    lineno,
+                    format!("'{count_str}' is not a card count (expected a whole number, as in '3 Kappa')"),
+                )
+            })?;
+            if count == 0 || count > MAX_DECK_CARDS {
+                return Err(line_err(lineno, format!("count {count} is out of range (1 to {MAX_DECK_CARDS})")));
+            }
+            let item = item.trim();
+            let facts = if is_reference(item) {
+                pool.get(item).ok_or_else(|| {
+                    line_err(lineno, format!("unknown card reference '{item}' (not in decks/cards/pool.csv)"))
+                })?
+            } else {
+                let (name, rarity, variant) =
+                    split_rarity(item).map_err(|m| line_err(lineno, m))?;
+                match pool.resolve_name(name, rarity, variant) {
+                    Some(f) => f,
+                    None => {
+                        let known = pool.by_name(name).next().is_some();
+                        return Err(line_err(
+                            lineno,
+                            if known {
+                                format!("'{name}' has no {} version{}", rarity.name(), variant.map(|v| format!(" R{v}")).unwrap_or_default())
+                            } else {
+                                format!("unknown card name '{name}' (not in decks/cards/pool.csv)")
+                            },
+                        ));
+                    }
+                }
+            };
+            let idx = db
+                .by_ref(&facts.reference)
+                .expect("the db holds every pool card");
+            match facts.kind {
+                CardKind::Hero => {
+                    if let Some((_, first)) = hero {
+                        return Err(DeckError::Rule {
+                            path: path.to_path_buf(),
+                            line: Some(lineno),
+                            rule: format!("a second hero '{}' (the hero is on line {first}; a deck has exactly one)", facts.name),
+                        });
+                    }
+                    if count != 1 {
+                        return Err(line_err(lineno, format!("hero '{}' with count {count} (a deck has exactly one hero)", facts.name)));
+                    }
+                    hero = Some((idx, lineno));
+                }
+                CardKind::Token | CardKind::OtherToken => {
+                    return Err(line_err(
+                        lineno,
+                        format!("'{}' is a token; tokens are created by effects and are not part of a deck", facts.name),
+                    ));
+                }
+                _ => {
+                    for _ in 0..count {
+                        cards.push(idx);
+                        card_lines.push(lineno);
+                    }
+                }
+            }
+        }
+        let Some((hero, hero_line)) = hero else {
+            return Err(DeckError::Rule {
+                path: path.to_path_buf(),
+                line: None,
+                rule: "no hero (a deck has exactly one Hero card)".into(),
+            });
+        };
+        if cards.len() > MAX_DECK_CARDS {
+            return Err(line_err(
+                card_lines[MAX_DECK_CARDS],
+                format!("{} cards is more than this simulator supports ({MAX_DECK_CARDS} besides the hero)", cards.len()),
+            ));
+        }
+        Ok(PlayerDeck {
+            path: path.to_path_buf(),
+            name: path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            hero,
+            cards,
+            card_lines,
+            hero_line,
+        })
+    }
+
+    /// Every broken deck-building rule, each naming the file, the line and the rule.
+    pub fn violations(&self, db: &CardDb) -> Vec<DeckError> {
+        let mut out = Vec::new();
+        let rule = |line: Option<usize>, rule: String| DeckError::Rule {
+            path: self.path.clone(),
+            line,
+            rule,
+        };
+        if self.cards.len() < 39 {
+            out.push(rule(None, format!("{} cards besides the hero; a deck needs at least 39", self.cards.len())));
+        }
+        let hero = db.card(self.hero);
+        let mut per_name: HashMap<String, usize> = HashMap::new();
+        let (mut rares, mut uniques) = (0, 0);
+        for (&c, &line) in self.cards.iter().zip(&self.card_lines) {
+            let def = db.card(c);
+            let n = per_name.entry(normalize_name(&def.name)).or_default();
+            *n += 1;
+            if *n == 4 {
+                out.push(rule(Some(line), format!("more than 3 copies of '{}'", def.name)));
+            }
+            if def.rarity == Rarity::Rare {
+                rares += 1;
+                if rares == 16 {
+                    out.push(rule(Some(line), "more than 15 rare cards".into()));
+                }
+            }
+            if def.is_unique() {
+                uniques += 1;
+                if uniques == 4 {
+                    out.push(rule(Some(line), "more than 3 unique cards".into()));
+                }
+            }
+            if def.faction != hero.faction {
+                out.push(rule(
+                    Some(line),
+                    format!(
+                        "'{}' is {} but the hero '{}' is {}; every card must be of the hero's faction",
+                        def.name,
+                        def.faction.code(),
+                        hero.name,
+                        hero.faction.code()
+                    ),
+                ));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_rarity_tags() {
+        assert_eq!(split_rarity("Kappa").unwrap(), ("Kappa", Rarity::Common, None));
+        assert_eq!(split_rarity("Sun Wukong (R)").unwrap(), ("Sun Wukong", Rarity::Rare, Some(1)));
+        assert_eq!(split_rarity("The Frog Prince (R2)").unwrap(), ("The Frog Prince", Rarity::Rare, Some(2)));
+        assert!(split_rarity("Kappa (X)").unwrap_err().contains("unknown rarity"));
+    }
+}

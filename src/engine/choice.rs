@@ -1,0 +1,219 @@
+//! The player's options at each decision point, written into a reused buffer.
+
+use arrayvec::ArrayVec;
+
+use super::flow::MAX_QUICK_PER_DAY;
+use super::list::List;
+use super::query::Ctx;
+use super::state::*;
+use crate::cards::db::CardDb;
+use crate::cards::effect::*;
+use crate::cards::types::*;
+
+/// One option of a decision. Small and `Copy`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Choice {
+    Pass,
+    /// Play a card from hand or Reserve into an expedition (the expedition is ignored for
+    /// Landmarks and Spells, and is then always `Hero`).
+    Play {
+        obj: ObjId,
+        from_reserve: bool,
+        exp: Exp,
+    },
+    /// Use the quick action (or support ability) number `ability` of `obj`.
+    Quick {
+        obj: ObjId,
+        ability: u8,
+    },
+    Card(ObjId),
+    Exp(Exp),
+    Yes,
+    No,
+    Mode(u8),
+    /// Stop choosing (enough targets, or no card for Expand).
+    Done,
+}
+
+/// Enough for a full hand played into either expedition plus the Reserve and quick actions.
+pub type ChoiceList = ArrayVec<Choice, 256>;
+
+#[inline]
+fn push(out: &mut ChoiceList, c: Choice) {
+    let _ = out.try_push(c);
+}
+
+pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+    out.clear();
+    let player = s.side(Side::Player);
+    match s.decision {
+        Decision::None => {}
+        Decision::SetupMana | Decision::HandCard => {
+            for id in player.hand.iter() {
+                push(out, Choice::Card(id));
+            }
+        }
+        Decision::Expand => {
+            push(out, Choice::Done);
+            for id in player.hand.iter() {
+                push(out, Choice::Card(id));
+            }
+        }
+        Decision::Turn => turn_options(s, db, out),
+        Decision::Target => {
+            let f = s.frame.as_ref().expect("target decision without frame");
+            let ab = db.abilities[f.ability as usize];
+            let Op::Select {
+                filter,
+                min,
+                total_cost,
+                ..
+            } = db.op(&ab, f.pc)
+            else {
+                return;
+            };
+            let mut cands: List<64> = List::new();
+            s.select_candidates(db, f, filter, total_cost, &mut cands);
+            if f.it.len() >= min as usize || cands.is_empty() {
+                push(out, Choice::Done);
+            }
+            for id in cands.iter() {
+                push(out, Choice::Card(id));
+            }
+        }
+        Decision::Expedition => {
+            push(out, Choice::Exp(Exp::Hero));
+            push(out, Choice::Exp(Exp::Companion));
+        }
+        Decision::May => {
+            push(out, Choice::Yes);
+            push(out, Choice::No);
+        }
+        Decision::Mode => {
+            let f = s.frame.as_ref().expect("mode decision without frame");
+            let ab = db.abilities[f.ability as usize];
+            if let Op::Choose { n } = db.op(&ab, f.pc) {
+                for k in 0..n {
+                    push(out, Choice::Mode(k));
+                }
+            }
+        }
+        Decision::Die => {
+            let f = s.frame.as_ref().expect("die decision without frame");
+            push(out, Choice::Mode(f.dice[0]));
+            if f.dice[1] != f.dice[0] {
+                push(out, Choice::Mode(f.dice[1]));
+            }
+        }
+        Decision::ReserveCard | Decision::CleanupReserve => {
+            for id in player.reserve.iter() {
+                push(out, Choice::Card(id));
+            }
+        }
+        Decision::CleanupLandmark => {
+            for id in player.landmarks.iter() {
+                push(out, Choice::Card(id));
+            }
+        }
+        Decision::Sacrifice => {
+            for e in 0..2 {
+                for id in player.exp[e].iter() {
+                    if db.card(s.obj(id).card).kind.is_character() {
+                        push(out, Choice::Card(id));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+    push(out, Choice::Pass);
+    let p = s.side(Side::Player);
+    let ready = p.mana_ready;
+    for (list, from_reserve) in [(&p.hand, false), (&p.reserve, true)] {
+        for id in list.iter() {
+            let o = s.obj(id);
+            if from_reserve && o.has(flag::EXHAUSTED) {
+                continue;
+            }
+            if s.play_cost(db, id, from_reserve) > ready {
+                continue;
+            }
+            let kind = db.card(o.card).kind;
+            if kind.goes_to_expedition() {
+                for e in Exp::BOTH {
+                    if !p.exp[e.index()].is_full() {
+                        push(
+                            out,
+                            Choice::Play {
+                                obj: id,
+                                from_reserve,
+                                exp: e,
+                            },
+                        );
+                    }
+                }
+            } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
+                push(
+                    out,
+                    Choice::Play {
+                        obj: id,
+                        from_reserve,
+                        exp: Exp::Hero,
+                    },
+                );
+            }
+        }
+    }
+    if s.today.quick_uses >= MAX_QUICK_PER_DAY {
+        return;
+    }
+    let mut visit = |id: ObjId, in_reserve: bool| {
+        let o = s.obj(id);
+        let def = db.card(o.card);
+        if def.trigger_mask & (tmask::QUICK | tmask::SUPPORT) == 0 {
+            return;
+        }
+        if in_reserve && o.has(flag::EXHAUSTED) {
+            return;
+        }
+        for (k, ab) in db.abilities_of(o.card).iter().enumerate() {
+            let cost = match (ab.trigger, in_reserve) {
+                (Trigger::Quick(c), false) | (Trigger::Support(c), true) => c,
+                _ => continue,
+            };
+            if s.can_pay(db, Side::Player, id, &cost) && s.eval_cond(db, ab.cond, &Ctx::of(Side::Player, id)) {
+                push(
+                    out,
+                    Choice::Quick {
+                        obj: id,
+                        ability: k as u8,
+                    },
+                );
+            }
+        }
+    };
+    visit(p.hero, false);
+    for e in 0..2 {
+        for id in p.exp[e].iter() {
+            visit(id, false);
+        }
+    }
+    for id in p.landmarks.iter() {
+        visit(id, false);
+    }
+    for id in p.reserve.iter() {
+        visit(id, true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_stay_small() {
+        assert!(std::mem::size_of::<Choice>() <= 4, "{}", std::mem::size_of::<Choice>());
+    }
+}

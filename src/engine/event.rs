@@ -1,0 +1,158 @@
+//! Events the engine reports to an [`Observer`]. Observers are static type parameters with
+//! `ENABLED = false` for the hot path, so the simulation loop builds no events at all.
+
+use super::overcome::DuskReport;
+use super::state::{GameState, ObjId, Outcome, Zone};
+use crate::cards::types::{Exp, Placement, Side};
+
+/// Why a card went where it went.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    Setup,
+    Draw,
+    Expand,
+    Play,
+    Effect,
+    Rest,
+    Cleanup,
+    Midnight,
+    Refill,
+    /// The Confluence could not pay for the top card of its hand.
+    CannotPay,
+    Cost,
+    Resupply,
+    Sabotage,
+}
+
+/// The action the Confluence took on one turn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ConfluenceAction {
+    /// Played the top card of its hand.
+    PlayFromHand(ObjId),
+    /// Played this Reserve card (highest Reserve cost it could afford, leftmost on ties).
+    PlayFromReserve(ObjId),
+    Pass,
+}
+
+#[derive(Clone, Debug)]
+pub enum Event<'a> {
+    Setup,
+    DayStart {
+        day: u8,
+    },
+    Reveal {
+        slot: u8,
+    },
+    Moved {
+        obj: ObjId,
+        side: Side,
+        from: Zone,
+        to: Zone,
+        why: Why,
+    },
+    /// The Confluence revealed the top card of its hand.
+    ConfluenceReveals {
+        obj: ObjId,
+        cost: u8,
+        ready_mana: u8,
+        playable: bool,
+    },
+    /// The Confluence's state at the start of its turn (cards with the cost it would pay:
+    /// Hand Cost in hand, Reserve Cost in Reserve, after modifiers), and what it did.
+    ConfluenceTurn {
+        hand: &'a [(ObjId, u8)],
+        ready_mana: u8,
+        reserve: &'a [(ObjId, u8)],
+        action: ConfluenceAction,
+    },
+    Play {
+        obj: ObjId,
+        side: Side,
+        from: Zone,
+        exp: Option<Exp>,
+        cost: u8,
+        /// Confluence placement: the rule used and whether it fell back to Threatened.
+        placement: Option<(Placement, bool)>,
+    },
+    Quick {
+        obj: ObjId,
+        side: Side,
+        ability: u8,
+    },
+    Ability {
+        obj: ObjId,
+        side: Side,
+        ability: u16,
+    },
+    Boost {
+        obj: ObjId,
+        n: i16,
+    },
+    Status {
+        obj: ObjId,
+        bits: u32,
+        gained: bool,
+    },
+    Token {
+        obj: ObjId,
+        side: Side,
+        exp: Exp,
+    },
+    TokenGone {
+        obj: ObjId,
+    },
+    Roll {
+        side: Side,
+        value: u8,
+    },
+    Pass {
+        side: Side,
+    },
+    AfterYou {
+        side: Side,
+    },
+    ExpeditionMoved {
+        exp: Exp,
+        from: i8,
+        to: i8,
+    },
+    DarknessMoved {
+        exp: Exp,
+        from: i8,
+        to: i8,
+    },
+    Dusk(&'a DuskReport),
+    Midnight {
+        card: ObjId,
+        indication: Placement,
+        side: Option<Exp>,
+        blocked: bool,
+        before: [i8; 2],
+        after: [i8; 2],
+    },
+    NewMidnightCard {
+        card: ObjId,
+    },
+    Refill {
+        cards: u8,
+    },
+    End {
+        outcome: Outcome,
+        day: u8,
+    },
+}
+
+pub trait Observer {
+    /// False for observers that ignore events; the engine then builds none.
+    const ENABLED: bool;
+    fn event(&mut self, state: &GameState, ev: &Event<'_>);
+}
+
+/// Ignores everything; compiles away.
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _: &GameState, _: &Event<'_>) {}
+}

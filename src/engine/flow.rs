@@ -1,0 +1,293 @@
+//! The day: Morning, Noon, Afternoon, Dusk and Night as a resumable state machine, and the
+//! player's top-level decisions.
+
+use super::Engine;
+use super::choice::Choice;
+use super::event::{Event, Observer, Why};
+use super::list::List;
+use super::overcome;
+use super::state::*;
+use super::triggers::Fire;
+use crate::cards::effect::*;
+use crate::cards::types::*;
+
+/// Safety net against loops of free quick actions (S1 1.4.6 allows 100 per action per day).
+pub const MAX_QUICK_PER_DAY: u16 = 200;
+
+impl<O: Observer> Engine<'_, O> {
+    pub(super) fn step_phase(&mut self) {
+        match self.s.phase {
+            Phase::SetupMana => {
+                if self.s.setup_left > 0 && !self.s.side(Side::Player).hand.is_empty() {
+                    self.s.decision = Decision::SetupMana;
+                } else {
+                    // Day 1 has no Morning: straight to Noon.
+                    self.s.phase = Phase::Noon;
+                }
+            }
+            Phase::Morning => self.morning(),
+            Phase::Expand => {
+                if self.s.side(Side::Player).hand.is_empty() {
+                    self.s.phase = Phase::ConfluenceDraw;
+                } else {
+                    self.s.decision = Decision::Expand;
+                }
+            }
+            Phase::ConfluenceDraw => {
+                // Drawn cards go under whatever the Confluence still holds.
+                self.draw(Side::Confluence, 2);
+                if self.s.outcome.is_none() {
+                    self.s.phase = Phase::Noon;
+                }
+            }
+            Phase::Noon => {
+                self.queue_timed(Trigger::Noon);
+                self.s.phase = Phase::AfternoonStart;
+            }
+            Phase::AfternoonStart => {
+                self.s.passed = [false, false];
+                self.s.to_act = self.s.first_player();
+                self.s.phase = Phase::Turn;
+            }
+            Phase::Turn => {
+                if self.s.passed[0] && self.s.passed[1] {
+                    self.s.phase = Phase::Dusk;
+                    return;
+                }
+                if self.s.passed[self.s.to_act.index()] {
+                    self.s.to_act = self.s.to_act.other();
+                }
+                match self.s.to_act {
+                    Side::Player => self.s.decision = Decision::Turn,
+                    Side::Confluence => self.s.phase = Phase::ConfluenceQuick(0),
+                }
+            }
+            Phase::ConfluenceQuick(c) => self.confluence_quick(c),
+            Phase::ConfluencePlay => self.confluence_play(),
+            Phase::TurnEnd => {
+                let side = self.s.to_act;
+                self.clear_mods(side);
+                if !self.s.passed[side.other().index()] {
+                    self.s.to_act = side.other();
+                }
+                self.s.phase = Phase::Turn;
+            }
+            Phase::Dusk => {
+                self.queue_timed(Trigger::Dusk);
+                self.s.phase = Phase::Progress;
+            }
+            Phase::Progress => self.progress(),
+            Phase::Night => {
+                self.queue_timed(Trigger::Night);
+                self.s.phase = Phase::Rest;
+            }
+            Phase::Rest => {
+                self.rest();
+                self.s.phase = Phase::Cleanup;
+            }
+            Phase::Cleanup => {
+                if self.cleanup() {
+                    self.s.phase = Phase::Midnight;
+                }
+            }
+            Phase::Midnight => {
+                self.midnight();
+                if self.s.outcome.is_none() {
+                    if self.s.day >= self.s.day_cap {
+                        self.end(Outcome::DayCap);
+                    } else {
+                        self.s.phase = Phase::Morning;
+                    }
+                }
+            }
+        }
+    }
+
+    fn morning(&mut self) {
+        let s = &mut *self.s;
+        s.day += 1;
+        s.threatened = s.threatened.other();
+        s.today = Today::default();
+        s.n_mods = 0;
+        // Prepare: ready orbs and exhausted cards of both sides.
+        for side in Side::BOTH {
+            let st = s.side_mut(side);
+            st.mana_ready = st.mana.len() as u8;
+        }
+        for o in s.objs.iter_mut() {
+            if matches!(
+                o.zone,
+                Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::HeroZone
+            ) {
+                o.flags &= !flag::EXHAUSTED;
+            }
+        }
+        if O::ENABLED {
+            let day = self.s.day;
+            self.emit(Event::DayStart { day });
+        }
+        let n = if self.side_has_static(Side::Player, |st| matches!(st, Static::DrawOneInMorning)) {
+            1
+        } else {
+            2
+        };
+        self.draw(Side::Player, n);
+        self.s.phase = Phase::Expand;
+    }
+
+    /// Queues At Noon / At Dusk / At Night abilities: the first player's first (A21); each
+    /// side in the order hero, expedition characters (left to right), landmarks, Reserve.
+    fn queue_timed(&mut self, trigger: Trigger) {
+        let bit = trigger.mask_bit();
+        let first = self.s.first_player();
+        for side in [first, first.other()] {
+            let st = *self.s.side(side);
+            let mut exp: List<128> = List::new();
+            for e in 0..2 {
+                for id in st.exp[e].iter() {
+                    let _ = exp.push(id);
+                }
+            }
+            exp.as_mut_slice().sort_unstable_by_key(|&id| self.s.obj(id).ts);
+            let groups: [(&[ObjId], bool); 4] = [
+                (std::slice::from_ref(&st.hero), false),
+                (exp.as_slice(), false),
+                (st.landmarks.as_slice(), false),
+                (st.reserve.as_slice(), true),
+            ];
+            for (ids, reserve) in groups {
+                for &id in ids {
+                    let o = *self.s.obj(id);
+                    if self.db.card(o.card).trigger_mask & bit == 0 {
+                        continue;
+                    }
+                    if reserve && o.has(flag::EXHAUSTED) {
+                        continue;
+                    }
+                    self.trigger_own(id, NO_OBJ, |t| *t == trigger);
+                    // Keep only abilities that work from where the object is.
+                    self.drop_inactive(id, reserve);
+                }
+            }
+        }
+    }
+
+    /// Removes just-queued abilities of `id` that do not work in its current zone.
+    fn drop_inactive(&mut self, id: ObjId, in_reserve: bool) {
+        let mut i = 0;
+        while i < self.s.n_pending as usize {
+            let p = self.s.pending[i];
+            let active = self.db.abilities[p.ability as usize].active;
+            let ok = match active {
+                ActiveIn::Play => !in_reserve,
+                ActiveIn::Reserve => in_reserve,
+                ActiveIn::Anywhere => true,
+            };
+            if p.source == id && !ok {
+                let n = self.s.n_pending as usize;
+                self.s.pending.copy_within(i + 1..n, i);
+                self.s.n_pending -= 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn clear_mods(&mut self, side: Side) {
+        let mut i = 0;
+        while i < self.s.n_mods as usize {
+            if self.s.mods[i].side == side {
+                let n = self.s.n_mods as usize;
+                self.s.mods.copy_within(i + 1..n, i);
+                self.s.n_mods -= 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Dusk: work out Overcome for both expeditions, move the advancing ones together, then
+    /// check the win (interpretation A4: before Midnight).
+    fn progress(&mut self) {
+        let report = overcome::evaluate(self.s, self.db);
+        if O::ENABLED {
+            self.emit(Event::Dusk(&report));
+        }
+        for e in Exp::BOTH {
+            let r = &report.exps[e.index()];
+            let bit = match e {
+                Exp::Hero => flag::OVERCOME_HERO,
+                Exp::Companion => flag::OVERCOME_COMPANION,
+            };
+            for f in &r.facing {
+                if f.overcome {
+                    self.s.obj_mut(f.obj).flags |= bit;
+                }
+            }
+            self.s.today.advanced.set(e, r.advanced);
+            self.s.today.cleared.set(e, r.cleared);
+            if r.cleared && r.defender {
+                self.s.today.dark_blocked.set(e, true);
+            }
+        }
+        for e in Exp::BOTH {
+            if report.exps[e.index()].advanced {
+                self.move_expedition(e, true);
+            } else {
+                self.fire(Fire::ExpFailed { exp: e });
+            }
+        }
+        if self.s.pos.get(Exp::Hero) >= self.s.pos.get(Exp::Companion) {
+            self.end(Outcome::WinMet);
+            return;
+        }
+        self.s.phase = Phase::Night;
+    }
+
+    /// Applies a choice to the pending decision.
+    pub(super) fn apply(&mut self, c: Choice) {
+        match self.s.decision {
+            Decision::None => debug_assert!(false, "no decision pending"),
+            Decision::SetupMana => {
+                self.s.decision = Decision::None;
+                if let Choice::Card(id) = c {
+                    self.to_mana(id, true, Why::Setup);
+                    self.s.setup_left -= 1;
+                }
+            }
+            Decision::Expand => {
+                self.s.decision = Decision::None;
+                if let Choice::Card(id) = c {
+                    self.to_mana(id, true, Why::Expand);
+                }
+                self.s.phase = Phase::ConfluenceDraw;
+            }
+            Decision::Turn => {
+                self.s.decision = Decision::None;
+                match c {
+                    Choice::Pass => {
+                        self.pass(Side::Player);
+                        self.s.phase = Phase::TurnEnd;
+                    }
+                    Choice::Play {
+                        obj,
+                        from_reserve,
+                        exp,
+                    } => {
+                        self.play_card(obj, from_reserve, exp, None);
+                        self.s.phase = Phase::TurnEnd;
+                    }
+                    Choice::Quick { obj, ability } => self.activate(obj, ability),
+                    _ => debug_assert!(false, "bad turn choice {c:?}"),
+                }
+            }
+            Decision::CleanupReserve | Decision::CleanupLandmark => {
+                self.s.decision = Decision::None;
+                if let Choice::Card(id) = c {
+                    self.move_to(id, Zone::Discard, Exp::Hero, Why::Cleanup, false);
+                }
+            }
+            _ => self.apply_in_frame(c),
+        }
+    }
+}

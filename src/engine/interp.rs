@@ -1,0 +1,851 @@
+//! The one interpreter that runs every ability: a program counter over compiled ops.
+//!
+//! A running ability is a [`Frame`] in the state. An op that needs the player's choice
+//! sets `state.decision` and returns [`Flow::Wait`]; [`Engine::apply_in_frame`] records the
+//! answer in the frame and the same op runs again. The Confluence's choices are made here
+//! by its fixed rules: leftmost legal target, the Threatened expedition, "may" always
+//! taken, the first mode, the top card of its hand.
+
+use rand::RngExt;
+
+use super::Engine;
+use super::choice::Choice;
+use super::event::{Event, Observer, Why};
+use super::list::List;
+use super::query::Ctx;
+use super::state::*;
+use super::triggers::Fire;
+use crate::cards::effect::*;
+use crate::cards::types::{Exp, Side, kw};
+
+pub(super) enum Flow {
+    Next,
+    Goto(u16),
+    Wait,
+}
+
+/// Objects an op acts on.
+type Targets = List<64>;
+
+impl<O: Observer> Engine<'_, O> {
+    /// Starts a queued reaction if its condition holds now.
+    pub(super) fn start_pending(&mut self, p: Pending) {
+        let today = &mut self.s.today;
+        today.reactions = today.reactions.saturating_add(1);
+        if today.reactions > 1000 {
+            return; // S1 1.4.6: nothing is forever
+        }
+        let ab = self.db.abilities[p.ability as usize];
+        let ctx = Ctx {
+            controller: p.controller,
+            source: p.source,
+            x: 0,
+            did: false,
+            it: p.event_obj,
+        };
+        if !self.s.eval_cond(self.db, ab.cond, &ctx) {
+            return;
+        }
+        self.begin(p.ability, p.source, p.controller, p.event_obj, NO_OBJ);
+    }
+
+    /// Makes an ability the running frame.
+    pub(super) fn begin(&mut self, ability: u16, source: ObjId, controller: Side, event_obj: ObjId, spell: ObjId) {
+        debug_assert!(self.s.frame.is_none(), "nested frame");
+        if O::ENABLED {
+            self.emit(Event::Ability {
+                obj: source,
+                side: controller,
+                ability,
+            });
+        }
+        let mut it = List::new();
+        if event_obj != NO_OBJ {
+            let _ = it.push(event_obj);
+        }
+        self.s.frame = Some(Frame {
+            ability,
+            pc: 0,
+            source,
+            source_ts: self.s.obj(source).ts,
+            controller,
+            event_obj,
+            it,
+            exp_reg: None,
+            x: 0,
+            did: false,
+            spell,
+            step: 0,
+            count: 0,
+            dice: [0; 2],
+        });
+    }
+
+    pub(super) fn run_frame(&mut self) {
+        loop {
+            let Some(f) = self.s.frame else { return };
+            let ab = self.db.abilities[f.ability as usize];
+            if f.pc >= ab.len {
+                self.finish_frame();
+                return;
+            }
+            let op = self.db.op(&ab, f.pc);
+            let flow = self.exec(op, &f);
+            let Some(fr) = self.s.frame.as_mut() else { return };
+            match flow {
+                Flow::Next => {
+                    fr.pc += 1;
+                    fr.step = 0;
+                }
+                Flow::Goto(t) => {
+                    fr.pc = t;
+                    fr.step = 0;
+                }
+                Flow::Wait => return,
+            }
+        }
+    }
+
+    fn finish_frame(&mut self) {
+        let f = self.s.frame.take().expect("finish without frame");
+        if f.spell != NO_OBJ {
+            self.put_away_spell(f.spell);
+        }
+    }
+
+    /// A resolved Spell goes to Reserve (exhausted if Cooldown), or to the discard pile if
+    /// Fleeting (played from Reserve, or printed Fleeting).
+    pub(super) fn put_away_spell(&mut self, spell: ObjId) {
+        let fleeting = self.s.has_kw(self.db, spell, kw::FLEETING);
+        let cooldown = self.s.has_kw(self.db, spell, kw::COOLDOWN);
+        if fleeting {
+            self.move_to(spell, Zone::Discard, Exp::Hero, Why::Play, false);
+        } else {
+            self.move_to(spell, Zone::Reserve, Exp::Hero, Why::Play, false);
+            if cooldown {
+                self.s.obj_mut(spell).flags |= flag::EXHAUSTED;
+            }
+        }
+    }
+
+    fn ctx(&self, f: &Frame) -> Ctx {
+        f.ctx()
+    }
+
+    fn frame_mut(&mut self) -> &mut Frame {
+        self.s.frame.as_mut().expect("running frame")
+    }
+
+    /// The source is still the object that created the ability (not moved since).
+    fn source_alive(&self, f: &Frame) -> bool {
+        let o = self.s.obj(f.source);
+        o.ts == f.source_ts && o.zone != Zone::None
+    }
+
+    fn resolve_objs(&self, obj: ObjRef, f: &Frame) -> Targets {
+        let mut out = Targets::new();
+        match obj {
+            ObjRef::Me => {
+                if self.source_alive(f) {
+                    let _ = out.push(f.source);
+                }
+            }
+            ObjRef::It => {
+                for id in f.it.iter() {
+                    let _ = out.push(id);
+                }
+            }
+            ObjRef::Event => {
+                if f.event_obj != NO_OBJ {
+                    let _ = out.push(f.event_obj);
+                }
+            }
+            ObjRef::Each(fid) => {
+                let ctx = self.ctx(f);
+                self.s.for_each_candidate(self.db, self.db.filter(fid), &ctx, |id| {
+                    let _ = out.push(id);
+                });
+            }
+        }
+        out
+    }
+
+    fn amount(&self, a: Amount, f: &Frame) -> i16 {
+        match a {
+            Amount::Const(n) => n as i16,
+            Amount::Count(c) => self.s.count(self.db, c, &self.ctx(f)),
+        }
+    }
+
+    /// The expedition(s) an op names; `None` in the slot means "ask first".
+    fn resolve_exps(&mut self, at: ExpRef, f: &Frame) -> Option<List<2>> {
+        let mut out = List::<2>::new();
+        let src = self.s.obj(f.source);
+        let push = |l: &mut List<2>, e: Exp| {
+            let _ = l.push(e as u8);
+        };
+        match at {
+            ExpRef::Mine => {
+                if src.zone == Zone::Expedition {
+                    push(&mut out, src.exp);
+                }
+            }
+            ExpRef::Other => {
+                if src.zone == Zone::Expedition && !self.s.has_kw(self.db, f.source, kw::GIGANTIC) {
+                    push(&mut out, src.exp.other());
+                }
+            }
+            ExpRef::Fixed(e) => push(&mut out, e),
+            ExpRef::Each => {
+                push(&mut out, Exp::Hero);
+                push(&mut out, Exp::Companion);
+            }
+            ExpRef::OfIt => {
+                if let Some(id) = f.it.first() {
+                    let o = self.s.obj(id);
+                    if o.zone == Zone::Expedition {
+                        push(&mut out, o.exp);
+                    }
+                }
+            }
+            ExpRef::Target => match (f.controller, f.exp_reg) {
+                (_, Some(e)) => {
+                    push(&mut out, e);
+                    self.frame_mut().exp_reg = None;
+                }
+                (Side::Confluence, None) => push(&mut out, self.s.threatened),
+                (Side::Player, None) => {
+                    self.s.decision = Decision::Expedition;
+                    return None;
+                }
+            },
+        }
+        Some(out)
+    }
+
+    fn exec(&mut self, op: Op, f: &Frame) -> Flow {
+        let db = self.db;
+        match op {
+            Op::Select {
+                filter,
+                min,
+                max,
+                total_cost,
+            } => self.exec_select(f, filter, min, max, total_cost),
+            Op::Boost { obj, n } => {
+                let n = self.amount(n, f);
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.boost(id, n);
+                }
+                Flow::Next
+            }
+            Op::Counters { obj, n } => {
+                let n = self.amount(n, f);
+                for id in self.resolve_objs(obj, f).iter() {
+                    let o = self.s.obj_mut(id);
+                    o.counters = (o.counters as i16 + n).clamp(0, 255) as u8;
+                }
+                Flow::Next
+            }
+            Op::Draw { who, n } => {
+                let n = self.amount(n, f).max(0) as u8;
+                for side in self.sides_of(who, f.controller).iter() {
+                    let side = if side == 0 { Side::Player } else { Side::Confluence };
+                    self.draw(side, n);
+                    self.fire(Fire::Drew { side });
+                }
+                Flow::Next
+            }
+            Op::Resupply { who, exhausted } => {
+                for side in self.sides_of(who, f.controller).iter() {
+                    let side = if side == 0 { Side::Player } else { Side::Confluence };
+                    self.resupply(side, exhausted);
+                    self.fire(Fire::Drew { side });
+                }
+                Flow::Next
+            }
+            Op::Token { card, at, n } => {
+                let Some(exps) = self.resolve_exps(at, f) else {
+                    return Flow::Wait;
+                };
+                for e in exps.iter() {
+                    let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                    for _ in 0..n {
+                        if let Some(t) = self.create_token(f.controller, card, e) {
+                            self.fire(Fire::Joined { obj: t });
+                            self.fire(Fire::TokenCreated { side: f.controller });
+                        }
+                    }
+                }
+                Flow::Next
+            }
+            Op::Move { obj, dest } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.move_obj(id, dest);
+                }
+                Flow::Next
+            }
+            Op::Gain { obj, status, tough } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    let o = self.s.obj_mut(id);
+                    if !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::Limbo) {
+                        continue;
+                    }
+                    o.flags |= status;
+                    if tough > 0 {
+                        o.tough = o.tough.max(tough);
+                    }
+                    if O::ENABLED {
+                        self.emit(Event::Status {
+                            obj: id,
+                            bits: status,
+                            gained: true,
+                        });
+                    }
+                }
+                Flow::Next
+            }
+            Op::Lose { obj, status } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.s.obj_mut(id).flags &= !status;
+                    if O::ENABLED {
+                        self.emit(Event::Status {
+                            obj: id,
+                            bits: status,
+                            gained: false,
+                        });
+                    }
+                }
+                Flow::Next
+            }
+            Op::Exhaust { obj } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+                }
+                Flow::Next
+            }
+            Op::Ready { obj } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.s.obj_mut(id).flags &= !flag::EXHAUSTED;
+                }
+                Flow::Next
+            }
+            Op::Discount { filter, n } | Op::NextBoost { filter, n } => {
+                let i = self.s.n_mods as usize;
+                if i < self.s.mods.len() {
+                    let (discount, boosts) = match op {
+                        Op::Discount { .. } => (n, 0),
+                        _ => (0, n),
+                    };
+                    self.s.mods[i] = TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount,
+                        boosts,
+                    };
+                    self.s.n_mods += 1;
+                }
+                Flow::Next
+            }
+            Op::ManaFromDeck { exhausted } => {
+                if let Some(id) = self.take_top(f.controller) {
+                    self.to_mana(id, !exhausted, Why::Effect);
+                }
+                Flow::Next
+            }
+            Op::FromHand { dest, n } => self.exec_from_hand(f, dest, n),
+            Op::MoveExp { at, opposing, forward } => {
+                let Some(exps) = self.resolve_exps(at, f) else {
+                    return Flow::Wait;
+                };
+                let target = if opposing { f.controller.other() } else { f.controller };
+                for e in exps.iter() {
+                    let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                    match target {
+                        Side::Player => self.move_expedition(e, forward),
+                        Side::Confluence => self.move_darkness(e, forward),
+                    }
+                    if self.s.outcome.is_some() {
+                        break;
+                    }
+                }
+                Flow::Next
+            }
+            Op::Switch { obj } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    let o = *self.s.obj(id);
+                    if o.zone != Zone::Expedition {
+                        continue;
+                    }
+                    let to = o.exp.other();
+                    if self.s.side(o.side).exp[to.index()].is_full() {
+                        continue;
+                    }
+                    self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+                    let ts = self.s.next_ts();
+                    let ob = self.s.obj_mut(id);
+                    ob.exp = to;
+                    ob.ts = ts;
+                    let _ = self.s.side_mut(o.side).exp[to.index()].push(id);
+                }
+                Flow::Next
+            }
+            Op::AfterYou => {
+                if self.s.phase == Phase::Turn && self.s.to_act == f.controller {
+                    self.s.phase = Phase::TurnEnd;
+                    if O::ENABLED {
+                        self.emit(Event::AfterYou { side: f.controller });
+                    }
+                }
+                Flow::Next
+            }
+            Op::Ascend => {
+                let src = *self.s.obj(f.source);
+                if src.side == Side::Player && src.zone == Zone::Expedition {
+                    self.s.today.ascend.set(src.exp, true);
+                }
+                Flow::Next
+            }
+            Op::Roll => self.exec_roll(f),
+            Op::SetX(a) => {
+                let x = self.amount(a, f);
+                self.frame_mut().x = x;
+                Flow::Next
+            }
+            Op::May { skip } => match f.controller {
+                Side::Confluence => {
+                    self.frame_mut().did = true;
+                    Flow::Next
+                }
+                Side::Player => {
+                    self.s.decision = Decision::May;
+                    let _ = skip;
+                    Flow::Wait
+                }
+            },
+            Op::Pay { cost, skip } => self.exec_pay(f, cost, skip),
+            Op::JumpUnless { cond, to } => {
+                if self.s.eval_cond(db, cond, &self.ctx(f)) {
+                    Flow::Next
+                } else {
+                    Flow::Goto(to)
+                }
+            }
+            Op::Jump { to } => Flow::Goto(to),
+            Op::Choose { .. } => match f.controller {
+                Side::Confluence => Flow::Goto(f.pc + 1),
+                Side::Player => {
+                    self.s.decision = Decision::Mode;
+                    Flow::Wait
+                }
+            },
+        }
+    }
+
+    fn sides_of(&self, who: Who, controller: Side) -> List<2> {
+        let mut l = List::new();
+        match who {
+            Who::You => {
+                let _ = l.push(controller as u8);
+            }
+            Who::Opponent => {
+                let _ = l.push(controller.other() as u8);
+            }
+            Who::Each => {
+                let ini = self.s.initiative();
+                let _ = l.push(ini as u8);
+                let _ = l.push(ini.other() as u8);
+            }
+        }
+        l
+    }
+
+    /// Adds (or removes) boosts on a character in play.
+    pub(super) fn boost(&mut self, id: ObjId, n: i16) {
+        let o = self.s.obj_mut(id);
+        if o.zone != Zone::Expedition || n == 0 {
+            return;
+        }
+        o.boosts = (o.boosts as i16 + n).clamp(0, 250) as u8;
+        if O::ENABLED {
+            self.emit(Event::Boost { obj: id, n });
+        }
+        if n > 0 {
+            self.fire(Fire::Boosted { obj: id });
+        }
+    }
+
+    /// Sends an object somewhere by an effect, with its leave triggers.
+    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) {
+        let o = *self.s.obj(id);
+        if matches!(o.zone, Zone::None | Zone::HeroZone | Zone::Limbo) {
+            return;
+        }
+        let from_exp = o.zone == Zone::Expedition;
+        let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
+        let (zone, top) = match dest {
+            Dest::Reserve if fleeting => (Zone::Discard, false),
+            Dest::Reserve => (Zone::Reserve, false),
+            Dest::Hand => (Zone::Hand, false),
+            Dest::DeckTop => (Zone::Deck, true),
+            Dest::DeckBottom => (Zone::Deck, false),
+            Dest::Discard | Dest::Sacrifice => (Zone::Discard, false),
+            Dest::Mana => (Zone::Mana, false),
+        };
+        if zone == o.zone {
+            return;
+        }
+        if o.zone == Zone::Reserve {
+            self.fire(Fire::ReserveLeft { side: o.side });
+        }
+        if zone == Zone::Mana {
+            self.to_mana(id, false, Why::Effect);
+        } else {
+            self.move_to(id, zone, o.exp, Why::Effect, top);
+        }
+        if from_exp {
+            self.trigger_own(id, NO_OBJ, |t| matches!(t, Trigger::When(EventKind::LeaveExpedition)));
+        }
+        if dest == Dest::Sacrifice {
+            self.trigger_own(id, NO_OBJ, |t| matches!(t, Trigger::When(EventKind::Sacrificed)));
+        }
+        if zone == Zone::Reserve && self.s.obj(id).zone == Zone::Reserve {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::ToReserve { from_expedition }) if *from_expedition == from_exp)
+            });
+        }
+    }
+
+    /// Moves a player expedition one region (never past its ends) and reveals what it enters.
+    pub(super) fn move_expedition(&mut self, e: Exp, forward: bool) {
+        let from = self.s.pos.get(e);
+        let step: i8 = match (e, forward) {
+            (Exp::Hero, true) | (Exp::Companion, false) => 1,
+            _ => -1,
+        };
+        let to = from + step;
+        let start = if e == Exp::Hero { 0 } else { 7 };
+        let far = 7 - start;
+        if (forward && from == far) || (!forward && from == start) || !(0..=7).contains(&to) {
+            return;
+        }
+        self.s.pos.set(e, to);
+        self.reveal(to as usize);
+        if O::ENABLED {
+            self.emit(Event::ExpeditionMoved { exp: e, from, to });
+        }
+        if forward {
+            self.s.today.moved.set(e, true);
+            self.fire(Fire::ExpMoved { exp: e });
+        }
+        self.check_caught();
+    }
+
+    pub(super) fn reveal(&mut self, region: usize) {
+        if (1..=6).contains(&region) {
+            let slot = (region - 1) / 2;
+            if self.s.adventure.revealed & (1 << slot) == 0 {
+                self.s.adventure.revealed |= 1 << slot;
+                if O::ENABLED {
+                    self.emit(Event::Reveal { slot: slot as u8 });
+                }
+            }
+        }
+    }
+
+    /// Moves a Darkness one region (forward toward the player's expedition, or back, never
+    /// past its start), then checks whether it caught the expedition.
+    pub(super) fn move_darkness(&mut self, e: Exp, forward: bool) {
+        let from = self.s.dark.get(e);
+        let (start, dir): (i8, i8) = if e == Exp::Hero { (-1, 1) } else { (8, -1) };
+        let to = if forward { from + dir } else { from - dir };
+        let to = if e == Exp::Hero { to.max(start) } else { to.min(start) };
+        if to == from {
+            return;
+        }
+        self.s.dark.set(e, to);
+        if O::ENABLED {
+            self.emit(Event::DarknessMoved { exp: e, from, to });
+        }
+        self.check_caught();
+    }
+
+    /// The player loses when a Darkness enters the region of the expedition on its side
+    /// (interpretation A3).
+    pub(super) fn check_caught(&mut self) {
+        if self.s.outcome.is_some() {
+            return;
+        }
+        if self.s.dark.get(Exp::Hero) >= self.s.pos.get(Exp::Hero) {
+            self.end(Outcome::LossHeroDarkness);
+        } else if self.s.dark.get(Exp::Companion) <= self.s.pos.get(Exp::Companion) {
+            self.end(Outcome::LossCompanionDarkness);
+        }
+    }
+
+    fn exec_roll(&mut self, f: &Frame) -> Flow {
+        let extra = self.side_has_static(f.controller, |s| matches!(s, Static::ExtraDie));
+        if f.step == 0 {
+            let a: u8 = self.rng.random_range(1..=6);
+            if !extra || f.controller == Side::Confluence {
+                return self.rolled(a);
+            }
+            let b: u8 = self.rng.random_range(1..=6);
+            let fr = self.frame_mut();
+            fr.dice = [a, b];
+            fr.step = 1;
+            self.s.decision = Decision::Die;
+            return Flow::Wait;
+        }
+        // The choice stored the kept die in x.
+        let x = f.x as u8;
+        self.rolled(x)
+    }
+
+    fn rolled(&mut self, v: u8) -> Flow {
+        let side = self.s.frame.as_ref().map(|f| f.controller).unwrap_or(Side::Player);
+        self.frame_mut().x = v as i16;
+        if O::ENABLED {
+            self.emit(Event::Roll { side, value: v });
+        }
+        self.fire(Fire::Rolled { side });
+        Flow::Next
+    }
+
+    /// Whether any of a side's objects in play has a static ability matching `pred`.
+    pub(super) fn side_has_static(&self, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
+        let s = self.s.side(side);
+        let check = |id: ObjId| {
+            let c = self.s.obj(id).card;
+            self.db.card(c).trigger_mask & tmask::STATIC != 0
+                && self
+                    .db
+                    .abilities_of(c)
+                    .iter()
+                    .any(|ab| matches!(ab.trigger, Trigger::Static(st) if pred(&st)))
+        };
+        check(s.hero)
+            || s.landmarks.iter().any(check)
+            || s.exp[0].iter().any(check)
+            || s.exp[1].iter().any(check)
+    }
+
+    fn exec_select(&mut self, f: &Frame, filter: FilterId, min: u8, max: u8, total_cost: u8) -> Flow {
+        if f.step == 0 {
+            let fr = self.frame_mut();
+            fr.it.clear();
+            fr.step = 1;
+        }
+        loop {
+            let f = *self.s.frame.as_ref().expect("frame");
+            if f.it.len() >= max as usize {
+                return Flow::Next;
+            }
+            let mut cands = Targets::new();
+            self.s.select_candidates(self.db, &f, filter, total_cost, &mut cands);
+            if cands.is_empty() {
+                return Flow::Next;
+            }
+            match f.controller {
+                Side::Confluence => {
+                    // The Confluence takes the leftmost legal target, as many as allowed.
+                    let id = cands.first().expect("non-empty");
+                    self.choose_target(id);
+                }
+                Side::Player => {
+                    let _ = min;
+                    self.s.decision = Decision::Target;
+                    return Flow::Wait;
+                }
+            }
+        }
+    }
+
+    /// Adds a target to the running selection, paying its Tough when it is opposing.
+    pub(super) fn choose_target(&mut self, id: ObjId) {
+        let f = *self.s.frame.as_ref().expect("frame");
+        let o = *self.s.obj(id);
+        if o.side != f.controller {
+            let t = self.s.tough(self.db, id);
+            let s = self.s.side_mut(f.controller);
+            s.mana_ready = s.mana_ready.saturating_sub(t);
+        }
+        let _ = self.frame_mut().it.push(id);
+    }
+
+    fn exec_from_hand(&mut self, f: &Frame, dest: Dest, n: u8) -> Flow {
+        if f.count >= n || self.s.side(f.controller).hand.is_empty() {
+            return Flow::Next;
+        }
+        match f.controller {
+            Side::Confluence => {
+                let top = self.s.side(Side::Confluence).hand.first().expect("non-empty");
+                self.hand_card_to(top, dest);
+                self.frame_mut().count += 1;
+                self.exec_from_hand(&self.s.frame.expect("frame"), dest, n)
+            }
+            Side::Player => {
+                self.s.decision = Decision::HandCard;
+                Flow::Wait
+            }
+        }
+    }
+
+    fn hand_card_to(&mut self, id: ObjId, dest: Dest) {
+        match dest {
+            Dest::Reserve => {
+                self.move_to(id, Zone::Reserve, Exp::Hero, Why::Effect, false);
+                self.trigger_own(id, NO_OBJ, |t| {
+                    matches!(t, Trigger::When(EventKind::ToReserve { from_expedition: false }))
+                });
+            }
+            Dest::Mana => self.to_mana(id, false, Why::Effect),
+            Dest::DeckTop => self.move_to(id, Zone::Deck, Exp::Hero, Why::Effect, true),
+            Dest::DeckBottom => self.move_to(id, Zone::Deck, Exp::Hero, Why::Effect, false),
+            _ => self.move_to(id, Zone::Discard, Exp::Hero, Why::Effect, false),
+        }
+    }
+
+    /// Optional cost inside an effect. Steps: 0 ask, then card choices for the parts that
+    /// need them (reserve discard, hand discard, sacrifice).
+    fn exec_pay(&mut self, f: &Frame, cost: Cost, skip: u16) -> Flow {
+        match f.step {
+            0 => {
+                if !self.s.can_pay(self.db, f.controller, f.source, &cost) {
+                    self.frame_mut().did = false;
+                    return Flow::Goto(skip);
+                }
+                match f.controller {
+                    Side::Player => {
+                        self.s.decision = Decision::May;
+                        Flow::Wait
+                    }
+                    Side::Confluence => {
+                        self.pay_simple(f.controller, f.source, &cost);
+                        let fr = self.frame_mut();
+                        fr.step = 2;
+                        fr.count = 0;
+                        self.exec_pay(&self.s.frame.expect("frame"), cost, skip)
+                    }
+                }
+            }
+            _ => {
+                // Card-choice parts, in order: reserve discards, hand discards, a sacrifice.
+                let side = f.controller;
+                let c = f.count;
+                let (need_res, need_hand, need_sac) = (
+                    cost.discard_reserve,
+                    cost.discard_hand,
+                    cost.sacrifice as u8,
+                );
+                let decision = if c < need_res {
+                    Decision::ReserveCard
+                } else if c < need_res + need_hand {
+                    Decision::HandCard
+                } else if c < need_res + need_hand + need_sac {
+                    Decision::Sacrifice
+                } else {
+                    self.frame_mut().did = true;
+                    return Flow::Next;
+                };
+                if side == Side::Confluence {
+                    let s = self.s.side(side);
+                    let id = match decision {
+                        Decision::ReserveCard => s.reserve.first(),
+                        Decision::HandCard => s.hand.first(),
+                        _ => self.confluence_sacrifice_choice(),
+                    };
+                    if let Some(id) = id {
+                        self.pay_card(decision, id);
+                    }
+                    self.frame_mut().count += 1;
+                    return self.exec_pay(&self.s.frame.expect("frame"), cost, skip);
+                }
+                self.s.decision = decision;
+                Flow::Wait
+            }
+        }
+    }
+
+    /// Pays mana, exhaust, counters and discard-me parts of a cost.
+    pub(super) fn pay_simple(&mut self, side: Side, source: ObjId, c: &Cost) {
+        let s = self.s.side_mut(side);
+        s.mana_ready -= c.mana;
+        let o = self.s.obj_mut(source);
+        if c.exhaust {
+            o.flags |= flag::EXHAUSTED;
+        }
+        o.counters -= c.counters;
+        if c.discard_me {
+            self.fire(Fire::ReserveLeft { side });
+            self.move_to(source, Zone::Discard, Exp::Hero, Why::Cost, false);
+        }
+    }
+
+    fn pay_card(&mut self, decision: Decision, id: ObjId) {
+        match decision {
+            Decision::ReserveCard => {
+                let side = self.s.obj(id).side;
+                self.fire(Fire::ReserveLeft { side });
+                self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false)
+            }
+            Decision::HandCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
+            _ => self.move_obj(id, Dest::Sacrifice),
+        }
+    }
+
+    /// Applies the player's answer to a decision raised inside a running ability.
+    pub(super) fn apply_in_frame(&mut self, choice: Choice) {
+        let f = *self.s.frame.as_ref().expect("frame decision without frame");
+        let ab = self.db.abilities[f.ability as usize];
+        let op = self.db.op(&ab, f.pc);
+        let decision = self.s.decision;
+        self.s.decision = Decision::None;
+        match (decision, choice, op) {
+            (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
+            (Decision::Target, Choice::Done, _) => {
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (Decision::Expedition, Choice::Exp(e), _) => self.frame_mut().exp_reg = Some(e),
+            (Decision::May, yes_no, Op::May { skip }) => {
+                let fr = self.frame_mut();
+                fr.did = yes_no == Choice::Yes;
+                fr.pc = if fr.did { fr.pc + 1 } else { skip };
+                fr.step = 0;
+            }
+            (Decision::May, yes_no, Op::Pay { cost, skip }) => {
+                if yes_no == Choice::Yes {
+                    self.pay_simple(f.controller, f.source, &cost);
+                    let fr = self.frame_mut();
+                    fr.step = 2;
+                    fr.count = 0;
+                } else {
+                    let fr = self.frame_mut();
+                    fr.did = false;
+                    fr.pc = skip;
+                    fr.step = 0;
+                }
+            }
+            (Decision::Mode, Choice::Mode(k), _) => {
+                let fr = self.frame_mut();
+                fr.pc += 1 + k as u16;
+                fr.step = 0;
+            }
+            (Decision::Die, Choice::Mode(v), _) => {
+                let fr = self.frame_mut();
+                fr.x = v as i16;
+            }
+            (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
+                self.hand_card_to(id, dest);
+                self.frame_mut().count += 1;
+            }
+            (Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice, Choice::Card(id), Op::Pay { .. }) => {
+                self.pay_card(decision, id);
+                self.frame_mut().count += 1;
+            }
+            other => debug_assert!(false, "unexpected frame answer {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The invariant checker. The engine calls it after every step in debug builds (and so in
+//! tests); release builds compile the call out.
+
+use super::state::*;
+use crate::cards::db::CardDb;
+use crate::cards::types::*;
+
+/// Checks the state; returns the first broken invariant.
+pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
+    // Every card object is in exactly one zone, and its zone field agrees with the lists.
+    let mut seen = [0u8; MAX_OBJS];
+    for side in Side::BOTH {
+        let st = s.side(side);
+        let lists: [(&Zone64, Zone, Option<Exp>); 8] = [
+            (&st.deck, Zone::Deck, None),
+            (&st.hand, Zone::Hand, None),
+            (&st.reserve, Zone::Reserve, None),
+            (&st.landmarks, Zone::Landmarks, None),
+            (&st.exp[0], Zone::Expedition, Some(Exp::Hero)),
+            (&st.exp[1], Zone::Expedition, Some(Exp::Companion)),
+            (&st.mana, Zone::Mana, None),
+            (&st.discard, Zone::Discard, None),
+        ];
+        for (list, zone, exp) in lists {
+            let mut last_ts: Option<u16> = None;
+            for id in list.iter() {
+                let o = s.obj(id);
+                seen[id as usize] += 1;
+                if o.zone != zone || o.side != side {
+                    return Err(format!(
+                        "object {id} ({}) is listed in {side:?} {zone:?} but says {:?} {:?}",
+                        db.card(o.card).name,
+                        o.side,
+                        o.zone
+                    ));
+                }
+                if let Some(e) = exp
+                    && o.exp != e
+                {
+                    return Err(format!("object {id} is in the {e:?} expedition list but says {:?}", o.exp));
+                }
+                // Silver Rule: ordered zones keep oldest-first order.
+                if matches!(zone, Zone::Reserve | Zone::Landmarks | Zone::Expedition | Zone::Discard) {
+                    if let Some(t) = last_ts
+                        && o.ts <= t
+                    {
+                        return Err(format!(
+                            "Silver Rule order broken in {side:?} {zone:?}: object {id} (ts {}) after ts {t}",
+                            o.ts
+                        ));
+                    }
+                    last_ts = Some(o.ts);
+                }
+                if o.is_token() && zone != Zone::Expedition {
+                    return Err(format!("token {id} outside the Expedition zone ({zone:?})"));
+                }
+            }
+        }
+        if st.mana_ready as usize > st.mana.len() {
+            return Err(format!(
+                "{side:?} has {} ready mana but only {} orbs",
+                st.mana_ready,
+                st.mana.len()
+            ));
+        }
+        // Cards add up to the deck size (hero included; tokens aside).
+        let first = s.first_obj[side.index()] as usize;
+        let n = s.n_cards[side.index()] as usize;
+        for id in first..first + n {
+            let o = &s.objs[id];
+            let listed = seen[id];
+            let outside = matches!(o.zone, Zone::HeroZone | Zone::Limbo | Zone::Midnight);
+            let ok = if outside { listed == 0 } else { listed == 1 };
+            if !ok || o.zone == Zone::None {
+                return Err(format!(
+                    "card object {id} ({}) of {side:?} is in {:?} and listed {listed} times",
+                    db.card(o.card).name,
+                    o.zone
+                ));
+            }
+            if o.zone == Zone::Midnight && s.midnight_card != id as ObjId {
+                return Err(format!("object {id} is in the Midnight zone but is not the Midnight card"));
+            }
+        }
+    }
+    for id in TOKEN_BASE..MAX_OBJS {
+        let o = &s.objs[id];
+        let listed = seen[id];
+        match o.zone {
+            Zone::None if listed == 0 => {}
+            Zone::Expedition if listed == 1 && o.is_token() => {}
+            z => return Err(format!("token slot {id} is in {z:?} and listed {listed} times")),
+        }
+    }
+    // No statistic goes negative.
+    for (id, o) in s.objs.iter().enumerate() {
+        if o.zone == Zone::Expedition {
+            let st = s.stats(db, id as ObjId);
+            if !st.fits() {
+                return Err(format!("object {id} has negative statistics {st}"));
+            }
+        }
+    }
+    // Positions and the Darkness stay within the track.
+    for e in Exp::BOTH {
+        let p = s.pos.get(e);
+        if !(0..=7).contains(&p) {
+            return Err(format!("{e:?} expedition at region {p}, outside 0..=7"));
+        }
+    }
+    let (dh, dc) = (s.dark.get(Exp::Hero), s.dark.get(Exp::Companion));
+    if !(-1..=7).contains(&dh) || !(0..=8).contains(&dc) {
+        return Err(format!("Darkness out of bounds: hero side {dh}, companion side {dc}"));
+    }
+    if s.outcome.is_none() && (dh >= s.pos.get(Exp::Hero) || dc <= s.pos.get(Exp::Companion)) {
+        return Err("a Darkness caught an expedition but the game goes on".into());
+    }
+    Ok(())
+}
+
+/// Panics with the broken invariant (debug builds call this after every engine step).
+pub fn assert_ok(s: &GameState, db: &CardDb) {
+    if let Err(e) = check(s, db) {
+        panic!("invariant broken on day {} ({:?}): {e}", s.day, s.phase);
+    }
+}

@@ -1,0 +1,409 @@
+//! The Overcome rule (S0 "Core Rule: Overcome", digest §6.5).
+//!
+//! For each player expedition, sum the F/M/O of the player's characters counted there
+//! (Gigantic ones in both, Asleep ones not at all, boosts included). The player overcomes a
+//! subset of the facing Confluence characters and expedition permanents whose statistics fit
+//! within those sums; only if every facing object is overcome does the expedition face the
+//! region's terrain, paying 1 of each terrain type the region has. The subset is chosen, over
+//! both expeditions together, to let the most expeditions advance, then to clear the most
+//! expeditions (which matters for Defender), then to overcome the most Persistent objects.
+//! A Gigantic Confluence character faces both expeditions and must be overcome in both for
+//! either to advance; a Gigantic Persistent one counts as overcome only if it is overcome on
+//! both sides.
+
+use arrayvec::ArrayVec;
+
+use super::state::*;
+use crate::cards::db::CardDb;
+use crate::cards::types::*;
+
+/// Facing objects enumerated exactly up to this many; beyond it a greedy fill is used.
+const EXACT_LIMIT: usize = 12;
+pub const MAX_FACING: usize = 32;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facing {
+    pub obj: ObjId,
+    pub req: Stats,
+    pub persistent: bool,
+    pub constant: bool,
+    pub gigantic: bool,
+    pub asleep: bool,
+    pub overcome: bool,
+}
+
+/// Why an expedition did or did not advance.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Verdict {
+    #[default]
+    Advanced,
+    /// Cleared everything but a Defender keeps it in place (it blocks the Darkness instead).
+    Defender,
+    NotAllOvercome,
+    TerrainNotPaid,
+    /// Everything here was overcome, but a Gigantic Confluence character was not overcome
+    /// on the other side.
+    GiganticElsewhere,
+}
+
+impl Verdict {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Verdict::Advanced => "advanced",
+            Verdict::Defender => "cleared, but Defender: does not advance (the Darkness is stopped on this side)",
+            Verdict::NotAllOvercome => "not every facing object was overcome",
+            Verdict::TerrainNotPaid => "every facing object was overcome, but the terrain could not be paid",
+            Verdict::GiganticElsewhere => "a Gigantic Confluence character was not overcome on the other side",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExpReport {
+    pub region: u8,
+    /// Terrain the region asks to be paid (after replacements).
+    pub requirement: u8,
+    /// Terrain types added to the region (their points pay any requirement).
+    pub added: u8,
+    pub totals: Stats,
+    /// Facing objects; Asleep ones are listed but neither counted nor overcome.
+    pub facing: ArrayVec<Facing, MAX_FACING>,
+    pub ascend: bool,
+    pub defender: bool,
+    pub terrain_paid: bool,
+    /// Everything overcome and the terrain paid (or Ascended).
+    pub cleared: bool,
+    pub advanced: bool,
+    /// Types of the points that paid the region (for "moves forward due to").
+    pub due_to: u8,
+    pub remaining: Stats,
+    pub verdict: Verdict,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DuskReport {
+    pub exps: [ExpReport; 2],
+}
+
+/// Pays one point per required terrain, natural type first, else with an added type.
+/// Returns the types of the points spent.
+pub fn pay_terrain(rem: Stats, requirement: u8, added: u8) -> Option<u8> {
+    fn go(rem: [i16; 3], reqs: &[usize], added: u8, due: u8) -> Option<u8> {
+        let Some((&t, rest)) = reqs.split_first() else {
+            return Some(due);
+        };
+        let try_pay = |p: usize| {
+            if rem[p] < 1 {
+                return None;
+            }
+            let mut r = rem;
+            r[p] -= 1;
+            go(r, rest, added, due | (1 << p))
+        };
+        try_pay(t).or_else(|| {
+            (0..3)
+                .filter(|&a| a != t && added & (1 << a) != 0)
+                .find_map(try_pay)
+        })
+    }
+    let mut reqs = [0usize; 3];
+    let mut n = 0;
+    for t in 0..3 {
+        if requirement & (1 << t) != 0 {
+            reqs[n] = t;
+            n += 1;
+        }
+    }
+    go([rem.f, rem.m, rem.o], &reqs[..n], added, 0)
+}
+
+/// Per-side summary of one feasible subset.
+#[derive(Copy, Clone)]
+struct Entry {
+    complete: bool,
+    gmask: u16,
+    pers: u8,
+    count: u8,
+    mask: u32,
+    due: u8,
+    rem: Stats,
+}
+
+struct SideInput {
+    totals: Stats,
+    facing: ArrayVec<Facing, MAX_FACING>,
+    /// Index of each facing object among the Gigantic Confluence characters, if Gigantic.
+    gidx: ArrayVec<Option<u8>, MAX_FACING>,
+    requirement: u8,
+    added: u8,
+    ascend: bool,
+}
+
+fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
+    let n = inp.facing.len();
+    let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+    // Asleep objects are not counted and cannot be overcome: they are outside every
+    // subset, and "all overcome" means all awake ones.
+    let asleep: u32 = (0..n)
+        .filter(|&i| inp.facing[i].asleep)
+        .fold(0, |m, i| m | (1 << i));
+    let awake = full & !asleep;
+    let consider = |mask: u32, out: &mut ArrayVec<Entry, 64>| {
+        let mut sum = Stats::ZERO;
+        let (mut gmask, mut pers, mut count) = (0u16, 0u8, 0u8);
+        for i in 0..n {
+            if mask & (1 << i) != 0 {
+                let f = &inp.facing[i];
+                sum = sum.add(f.req);
+                count += 1;
+                match inp.gidx[i] {
+                    Some(g) => gmask |= 1 << g,
+                    None => pers += f.persistent as u8,
+                }
+            }
+        }
+        if !inp.totals.covers(sum) {
+            return;
+        }
+        let rem = inp.totals.sub(sum);
+        let (complete, due) = if mask == awake {
+            if inp.ascend {
+                (true, 0)
+            } else {
+                match pay_terrain(rem, inp.requirement, inp.added) {
+                    Some(d) => (true, d),
+                    None => (false, 0),
+                }
+            }
+        } else {
+            (false, 0)
+        };
+        let e = Entry {
+            complete,
+            gmask,
+            pers,
+            count,
+            mask,
+            due,
+            rem,
+        };
+        // Keep the best entry per (complete, gmask).
+        if let Some(slot) = out
+            .iter_mut()
+            .find(|x| x.complete == complete && x.gmask == gmask)
+        {
+            if (e.pers, e.count) > (slot.pers, slot.count) {
+                *slot = e;
+            }
+        } else if !out.is_full() {
+            out.push(e);
+        }
+    };
+    if n <= EXACT_LIMIT {
+        // Enumerate all subsets of the awake objects.
+        let mut sub = awake;
+        loop {
+            consider(sub, out);
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & awake;
+        }
+    } else {
+        // Greedy: add the smallest requirements first while they fit.
+        let mut order: ArrayVec<usize, MAX_FACING> = (0..n).filter(|&i| awake & (1 << i) != 0).collect();
+        order.sort_by_key(|&i| inp.facing[i].req.sum());
+        let mut mask = 0u32;
+        let mut sum = Stats::ZERO;
+        for i in order {
+            let s2 = sum.add(inp.facing[i].req);
+            if inp.totals.covers(s2) {
+                sum = s2;
+                mask |= 1 << i;
+            }
+        }
+        consider(mask, out);
+        consider(0, out);
+    }
+}
+
+/// Works out Dusk for both expeditions from the current state (nothing is changed).
+pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
+    let mut gigantics: ArrayVec<ObjId, 16> = ArrayVec::new();
+    let conf = s.side(Side::Confluence);
+    for e in 0..2 {
+        for id in conf.exp[e].iter() {
+            if db.card(s.obj(id).card).kind.is_character()
+                && s.has_kw(db, id, kw::GIGANTIC)
+                && !s.has_kw(db, id, kw::ASLEEP)
+                && !gigantics.is_full()
+            {
+                gigantics.push(id);
+            }
+        }
+    }
+    let mut inputs: [Option<SideInput>; 2] = [None, None];
+    let mut report = DuskReport::default();
+    for e in Exp::BOTH {
+        let region = s.region(e);
+        let mut totals = Stats::ZERO;
+        let mut defender = false;
+        let pl = s.side(Side::Player);
+        for x in 0..2 {
+            for id in pl.exp[x].iter() {
+                if !db.card(s.obj(id).card).kind.is_character() || !s.counts_in(db, id, e) {
+                    continue;
+                }
+                if s.has_kw(db, id, kw::DEFENDER) {
+                    defender = true;
+                }
+                if s.has_kw(db, id, kw::ASLEEP) {
+                    continue;
+                }
+                totals = totals.add(s.stats(db, id).clamp_zero());
+            }
+        }
+        let mut facing = ArrayVec::new();
+        let mut gidx = ArrayVec::new();
+        for x in Exp::BOTH {
+            for id in conf.exp[x.index()].iter() {
+                let def = db.card(s.obj(id).card);
+                let gig = def.kind.is_character() && s.has_kw(db, id, kw::GIGANTIC);
+                if x != e && !gig {
+                    continue;
+                }
+                if facing.is_full() {
+                    continue;
+                }
+                let asleep = def.kind.is_character() && s.has_kw(db, id, kw::ASLEEP);
+                facing.push(Facing {
+                    obj: id,
+                    req: s.stats(db, id).clamp_zero(),
+                    persistent: s.has_kw(db, id, kw::PERSISTENT),
+                    constant: s.has_kw(db, id, kw::CONSTANT),
+                    gigantic: gig,
+                    asleep,
+                    overcome: false,
+                });
+                gidx.push(if gig && !asleep {
+                    gigantics.iter().position(|&g| g == id).map(|p| p as u8)
+                } else {
+                    None
+                });
+            }
+        }
+        let r = &mut report.exps[e.index()];
+        r.region = region as u8;
+        r.requirement = s.adventure.requirement(region);
+        r.added = s.adventure.added[region];
+        r.totals = totals;
+        r.facing = facing.clone();
+        r.ascend = s.today.ascend.get(e);
+        r.defender = defender;
+        inputs[e.index()] = Some(SideInput {
+            totals,
+            facing,
+            gidx,
+            requirement: r.requirement,
+            added: r.added,
+            ascend: r.ascend,
+        });
+    }
+    let [Some(hin), Some(cin)] = &inputs else {
+        unreachable!("both sides filled")
+    };
+    let mut he = ArrayVec::new();
+    let mut ce = ArrayVec::new();
+    entries(hin, &mut he);
+    entries(cin, &mut ce);
+    let all_g: u16 = if gigantics.is_empty() {
+        0
+    } else {
+        ((1u32 << gigantics.len()) - 1) as u16
+    };
+    let pers_g: u16 = gigantics
+        .iter()
+        .enumerate()
+        .filter(|(_, id)| s.has_kw(db, **id, kw::PERSISTENT))
+        .fold(0, |m, (i, _)| m | (1 << i));
+    let defenders = [report.exps[0].defender, report.exps[1].defender];
+    let mut best: Option<((u8, u8, u8, u8), Entry, Entry)> = None;
+    for h in &he {
+        for c in &ce {
+            let cleared = [
+                h.complete && c.gmask == all_g,
+                c.complete && h.gmask == all_g,
+            ];
+            let adv = [cleared[0] && !defenders[0], cleared[1] && !defenders[1]];
+            let pers = h.pers + c.pers + (h.gmask & c.gmask & pers_g).count_ones() as u8;
+            let score = (
+                adv[0] as u8 + adv[1] as u8,
+                cleared[0] as u8 + cleared[1] as u8,
+                pers,
+                h.count + c.count,
+            );
+            if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
+                best = Some((score, *h, *c));
+            }
+        }
+    }
+    let (_, h, c) = best.expect("the empty subset always fits");
+    for (e, ent, other) in [(Exp::Hero, h, c), (Exp::Companion, c, h)] {
+        let r = &mut report.exps[e.index()];
+        for (i, f) in r.facing.iter_mut().enumerate() {
+            f.overcome = ent.mask & (1 << i) != 0;
+        }
+        r.remaining = ent.rem;
+        let awake_all = r.facing.iter().all(|f| f.overcome || f.asleep);
+        r.terrain_paid = ent.complete && !r.ascend;
+        r.cleared = ent.complete && other.gmask == all_g;
+        r.advanced = r.cleared && !r.defender;
+        r.due_to = if r.cleared { ent.due } else { 0 };
+        r.verdict = if r.advanced {
+            Verdict::Advanced
+        } else if r.cleared {
+            Verdict::Defender
+        } else if !awake_all {
+            Verdict::NotAllOvercome
+        } else if !ent.complete {
+            Verdict::TerrainNotPaid
+        } else {
+            Verdict::GiganticElsewhere
+        };
+    }
+    report
+}
+
+/// Which expeditions would advance if Dusk started now ("Progressing").
+pub fn progressing(s: &GameState, db: &CardDb) -> ByExp<bool> {
+    let r = evaluate(s, db);
+    ByExp([r.exps[0].advanced, r.exps[1].advanced])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::types::terrain::*;
+
+    #[test]
+    fn terrain_paid_naturally() {
+        // Worked example of digest §6.5: 1/2/1 left, M+O region -> 1/1/0 after... pays M and O.
+        assert_eq!(pay_terrain(Stats::new(1, 1, 1), MOUNTAIN | WATER, 0), Some(MOUNTAIN | WATER));
+        assert_eq!(pay_terrain(Stats::new(1, 0, 1), MOUNTAIN | WATER, 0), None);
+    }
+
+    #[test]
+    fn added_terrain_points_pay_any_requirement() {
+        // Magic Beans adds F: one F point pays the region's M.
+        assert_eq!(pay_terrain(Stats::new(1, 0, 0), MOUNTAIN, FOREST), Some(FOREST));
+        assert_eq!(pay_terrain(Stats::new(1, 0, 0), MOUNTAIN, 0), None);
+        // Natural payment is preferred when both work.
+        assert_eq!(pay_terrain(Stats::new(1, 1, 0), MOUNTAIN, FOREST), Some(MOUNTAIN));
+    }
+
+    #[test]
+    fn end_regions_cost_one_of_each() {
+        assert!(pay_terrain(Stats::new(1, 1, 1), ALL, 0).is_some());
+        assert!(pay_terrain(Stats::new(2, 2, 0), ALL, 0).is_none());
+    }
+}

@@ -1,0 +1,143 @@
+//! Playing a card, for either side: pay, move, statuses on arrival, and the triggers.
+
+use super::Engine;
+use super::event::{Event, Observer, Why};
+use super::state::*;
+use super::triggers::Fire;
+use crate::cards::effect::*;
+use crate::cards::types::*;
+
+impl<O: Observer> Engine<'_, O> {
+    /// Plays `id` from hand or Reserve into expedition `exp` (ignored for Landmarks and
+    /// Spells). The cost must have been checked by the caller.
+    pub(super) fn play_card(
+        &mut self,
+        id: ObjId,
+        from_reserve: bool,
+        exp: Exp,
+        placement: Option<(Placement, bool)>,
+    ) {
+        let o = *self.s.obj(id);
+        let side = o.side;
+        let def = self.db.card(o.card);
+        let kind = def.kind;
+        let cost = self.s.play_cost(self.db, id, from_reserve);
+        {
+            let s = self.s.side_mut(side);
+            debug_assert!(s.mana_ready >= cost, "play without mana");
+            s.mana_ready -= cost;
+        }
+        let boosts = self.consume_mods(id, side);
+        if let Some(slot) = self.s.slot_of(id) {
+            self.s.played[side.index()] |= 1u64 << slot;
+        }
+        self.s.plays[side.index()] += 1;
+        if O::ENABLED {
+            self.emit(Event::Play {
+                obj: id,
+                side,
+                from: o.zone,
+                exp: kind.goes_to_expedition().then_some(exp),
+                cost,
+                placement,
+            });
+        }
+        if from_reserve {
+            self.fire(Fire::ReserveLeft { side });
+        }
+        let played_trigger = |t: &Trigger| match t {
+            Trigger::Played(PlayFrom::Any) => true,
+            Trigger::Played(PlayFrom::Hand) => !from_reserve,
+            Trigger::Played(PlayFrom::Reserve) => from_reserve,
+            _ => false,
+        };
+        match kind {
+            CardKind::Character | CardKind::ExpeditionPermanent | CardKind::Token => {
+                self.move_to(id, Zone::Expedition, exp, Why::Play, false);
+                let printed = def.keywords & (kw::ASLEEP | kw::ANCHORED);
+                let ob = self.s.obj_mut(id);
+                // Played from Reserve: Fleeting (BGA gives expedition permanents Fleeting too).
+                if from_reserve {
+                    ob.flags |= kw::FLEETING;
+                }
+                // A printed Asleep/Anchored is a status the object enters with.
+                ob.flags |= printed;
+                if boosts > 0 && kind.is_character() {
+                    self.boost(id, boosts as i16);
+                }
+                self.trigger_own(id, NO_OBJ, played_trigger);
+                self.fire(Fire::Played { card: id });
+                if kind.is_character() {
+                    self.fire(Fire::Joined { obj: id });
+                }
+            }
+            CardKind::Landmark => {
+                self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
+                self.trigger_own(id, NO_OBJ, played_trigger);
+                self.fire(Fire::Played { card: id });
+            }
+            CardKind::Spell => {
+                self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
+                if from_reserve {
+                    self.s.obj_mut(id).flags |= kw::FLEETING;
+                }
+                self.fire(Fire::Played { card: id });
+                let spell_ability = (0..def.ab_len)
+                    .map(|k| def.ab_start + k)
+                    .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
+                match spell_ability {
+                    Some(a) => self.begin(a, id, side, NO_OBJ, id),
+                    None => self.put_away_spell(id),
+                }
+            }
+            CardKind::Hero | CardKind::OtherToken => {
+                debug_assert!(false, "cannot play a {kind:?}");
+            }
+        }
+        self.note_first_play(id);
+    }
+
+    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
+    /// it gains.
+    fn consume_mods(&mut self, id: ObjId, side: Side) -> i8 {
+        let mut boosts = 0;
+        let mut i = 0;
+        while i < self.s.n_mods as usize {
+            let m = self.s.mods[i];
+            if m.side == side && self.s.matches_card(self.db, self.db.filter(m.filter), id, side) {
+                boosts += m.boosts;
+                let n = self.s.n_mods as usize;
+                self.s.mods.copy_within(i + 1..n, i);
+                self.s.n_mods -= 1;
+            } else {
+                i += 1;
+            }
+        }
+        boosts
+    }
+
+    /// Activates a quick action (or a support ability) of `id`: pays, then resolves.
+    pub(super) fn activate(&mut self, id: ObjId, k: u8) {
+        let o = *self.s.obj(id);
+        let def = self.db.card(o.card);
+        let ab_idx = def.ab_start + k as u16;
+        let ab = self.db.abilities[ab_idx as usize];
+        let cost = match ab.trigger {
+            Trigger::Quick(c) | Trigger::Support(c) => c,
+            _ => {
+                debug_assert!(false, "not a quick action");
+                return;
+            }
+        };
+        self.s.today.quick_uses = self.s.today.quick_uses.saturating_add(1);
+        if O::ENABLED {
+            self.emit(Event::Quick {
+                obj: id,
+                side: o.side,
+                ability: k,
+            });
+        }
+        self.pay_simple(o.side, id, &cost);
+        self.begin(ab_idx, id, o.side, NO_OBJ, NO_OBJ);
+    }
+}

@@ -1,0 +1,454 @@
+//! Read-only questions about the state: effective keywords, statistics, costs, filters,
+//! conditions and counts. Shared by the engine, the legal-move generator and the policies.
+
+use super::state::*;
+use crate::cards::db::CardDb;
+use crate::cards::effect::*;
+use crate::cards::types::*;
+
+/// What a condition or filter is evaluated relative to.
+#[derive(Copy, Clone, Debug)]
+pub struct Ctx {
+    pub controller: Side,
+    pub source: ObjId,
+    pub x: i16,
+    pub did: bool,
+    pub it: ObjId,
+}
+
+impl Ctx {
+    pub fn of(controller: Side, source: ObjId) -> Ctx {
+        Ctx {
+            controller,
+            source,
+            x: 0,
+            did: false,
+            it: NO_OBJ,
+        }
+    }
+}
+
+impl Frame {
+    pub fn ctx(&self) -> Ctx {
+        Ctx {
+            controller: self.controller,
+            source: self.source,
+            x: self.x,
+            did: self.did,
+            it: self.it.first().unwrap_or(NO_OBJ),
+        }
+    }
+}
+
+impl GameState {
+    /// Candidates for a running `Select`, in Silver Rule order, not yet chosen, within the
+    /// total hand cost cap, and whose Tough (if opposing) the controller can pay.
+    pub fn select_candidates<const N: usize>(
+        &self,
+        db: &CardDb,
+        f: &Frame,
+        filter: FilterId,
+        total_cost: u8,
+        out: &mut super::list::List<N>,
+    ) {
+        let ctx = f.ctx();
+        let spent: u16 = f
+            .it
+            .iter()
+            .map(|id| db.card(self.obj(id).card).hand_cost as u16)
+            .sum();
+        let mana = self.side(f.controller).mana_ready;
+        self.for_each_candidate(db, db.filter(filter), &ctx, |id| {
+            if f.it.contains(id) {
+                return;
+            }
+            if total_cost != u8::MAX
+                && spent + db.card(self.obj(id).card).hand_cost as u16 > total_cost as u16
+            {
+                return;
+            }
+            if self.obj(id).side != f.controller && self.tough(db, id) > mana {
+                return;
+            }
+            let _ = out.push(id);
+        });
+    }
+
+    /// Keyword or status bits an object has: printed, gained, or granted by a static aura.
+    #[inline]
+    pub fn has_kw(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
+        let o = self.obj(id);
+        // Printed Asleep/Anchored are statuses the object enters with (see play.rs); after
+        // that only the object's flags say whether it still has them.
+        if (o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS)) & bits != 0 {
+            return true;
+        }
+        self.aura_bits(db, id) & bits != 0
+    }
+
+    /// Keyword bits granted by static abilities (auras, conditional keywords).
+    fn aura_bits(&self, db: &CardDb, id: ObjId) -> u32 {
+        let o = self.obj(id);
+        let mut bits = 0;
+        let def = db.card(o.card);
+        if def.trigger_mask & tmask::STATIC != 0 && matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
+            for ab in db.abilities_of(o.card) {
+                if let Trigger::Static(Static::Keyword(b)) = ab.trigger
+                    && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+                {
+                    bits |= b;
+                }
+            }
+        }
+        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
+            return bits;
+        }
+        let side = self.side(o.side);
+        for &l in side.landmarks.as_slice().iter().chain(std::iter::once(&side.hero)) {
+            let lo = self.obj(l);
+            let ld = db.card(lo.card);
+            if ld.trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for ab in db.abilities_of(lo.card) {
+                if let Trigger::Static(Static::KeywordAura(f, b)) = ab.trigger
+                    && self.matches(db, db.filter(f), id, &Ctx::of(lo.side, l))
+                    && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l))
+                {
+                    bits |= b;
+                }
+            }
+        }
+        bits
+    }
+
+    /// Tough of an object in play (printed, gained, or from an aura); 0 elsewhere.
+    pub fn tough(&self, db: &CardDb, id: ObjId) -> u8 {
+        let o = self.obj(id);
+        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
+            return 0;
+        }
+        let mut t = db.card(o.card).tough.max(o.tough);
+        let side = self.side(o.side);
+        for &l in side.landmarks.as_slice().iter().chain(std::iter::once(&side.hero)) {
+            let lo = self.obj(l);
+            if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for ab in db.abilities_of(lo.card) {
+                if let Trigger::Static(Static::ToughAura(f, n)) = ab.trigger
+                    && self.matches(db, db.filter(f), id, &Ctx::of(lo.side, l))
+                {
+                    t = t.max(n);
+                }
+            }
+        }
+        t
+    }
+
+    /// Statistics with boosts.
+    #[inline]
+    pub fn stats(&self, db: &CardDb, id: ObjId) -> Stats {
+        let o = self.obj(id);
+        db.card(o.card).stats.plus_all(o.boosts as i16)
+    }
+
+    /// The object counts in this expedition's sums at Dusk (Gigantic counts in both).
+    #[inline]
+    pub fn counts_in(&self, db: &CardDb, id: ObjId, e: Exp) -> bool {
+        let o = self.obj(id);
+        o.zone == Zone::Expedition && (o.exp == e || self.has_kw(db, id, kw::GIGANTIC))
+    }
+
+    /// The cost to play `id` from hand or reserve, with static changes and this turn's
+    /// reductions, never below zero.
+    pub fn play_cost(&self, db: &CardDb, id: ObjId, from_reserve: bool) -> u8 {
+        let o = self.obj(id);
+        let def = db.card(o.card);
+        let base = if from_reserve {
+            def.reserve_cost
+        } else {
+            def.hand_cost
+        } as i16;
+        let mut delta = 0i16;
+        if def.trigger_mask & tmask::STATIC != 0 {
+            for ab in db.abilities_of(o.card) {
+                if let Trigger::Static(Static::Cost(d)) = ab.trigger
+                    && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+                {
+                    delta += d as i16;
+                }
+            }
+        }
+        for m in self.mods() {
+            if m.side == o.side
+                && m.discount != 0
+                && self.matches_card(db, db.filter(m.filter), id, o.side)
+            {
+                // Several "the next ... costs N less" stack on the same card.
+                delta -= m.discount as i16;
+            }
+        }
+        (base + delta).max(0) as u8
+    }
+
+    /// A card (in hand or reserve, about to be played) matches a filter's card properties.
+    pub fn matches_card(&self, db: &CardDb, f: &Filter, id: ObjId, controller: Side) -> bool {
+        let o = self.obj(id);
+        let def = db.card(o.card);
+        kind_bit(def.kind) & f.kinds != 0
+            && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
+            && def.hand_cost >= f.cost_min
+            && def.hand_cost <= f.cost_max
+            && match f.whose {
+                Whose::Any => true,
+                Whose::Yours => o.side == controller,
+                Whose::Opposing => o.side != controller,
+            }
+    }
+
+    /// Does object `id` match filter `f` for an ability controlled by `ctx.controller`
+    /// whose source is `ctx.source`?
+    pub fn matches(&self, db: &CardDb, f: &Filter, id: ObjId, ctx: &Ctx) -> bool {
+        let o = self.obj(id);
+        let zone_bit = match o.zone {
+            Zone::Expedition => fzone::EXPEDITION,
+            Zone::Landmarks => fzone::LANDMARKS,
+            Zone::Reserve => fzone::RESERVE,
+            Zone::Hand => fzone::HAND,
+            _ => return false,
+        };
+        if f.zones & zone_bit == 0 {
+            return false;
+        }
+        let def = db.card(o.card);
+        if kind_bit(def.kind) & f.kinds == 0 {
+            return false;
+        }
+        match f.whose {
+            Whose::Any => {}
+            Whose::Yours => {
+                if o.side != ctx.controller {
+                    return false;
+                }
+            }
+            Whose::Opposing => {
+                if o.side == ctx.controller {
+                    return false;
+                }
+            }
+        }
+        if f.other && id == ctx.source {
+            return false;
+        }
+        if f.subtypes != 0 && def.subtypes & f.subtypes == 0 {
+            return false;
+        }
+        if def.hand_cost < f.cost_min || def.hand_cost > f.cost_max {
+            return false;
+        }
+        if let Some(t) = f.token
+            && o.is_token() != t
+        {
+            return false;
+        }
+        if let Some(b) = f.boosted
+            && (o.boosts > 0) != b
+        {
+            return false;
+        }
+        if let Some(e) = f.exhausted
+            && o.has(flag::EXHAUSTED) != e
+        {
+            return false;
+        }
+        if f.with != 0 && !self.has_kw(db, id, f.with) {
+            return false;
+        }
+        if f.without != 0 && self.has_kw(db, id, f.without) {
+            return false;
+        }
+        match f.place {
+            Where::Anywhere => true,
+            Where::MyExpedition | Where::FacingMe | Where::OtherExpedition => {
+                let src = self.obj(ctx.source);
+                if o.zone != Zone::Expedition || src.zone != Zone::Expedition {
+                    return false;
+                }
+                match f.place {
+                    Where::MyExpedition => o.exp == src.exp && o.side == src.side,
+                    Where::FacingMe => o.exp == src.exp && o.side != src.side,
+                    _ => o.exp != src.exp && o.side == src.side,
+                }
+            }
+        }
+    }
+
+    /// Calls `f` for every object in the zones a filter looks at, in Silver Rule order
+    /// (by timestamp, oldest first, across zones).
+    pub fn for_each_candidate(&self, db: &CardDb, filter: &Filter, ctx: &Ctx, mut f: impl FnMut(ObjId)) {
+        let mut buf = [NO_OBJ; 128];
+        let mut n = 0;
+        for side in Side::BOTH {
+            match filter.whose {
+                Whose::Yours if side != ctx.controller => continue,
+                Whose::Opposing if side == ctx.controller => continue,
+                _ => {}
+            }
+            let s = self.side(side);
+            let mut add = |l: &super::state::Zone64| {
+                for id in l.iter() {
+                    if n < buf.len() && self.matches(db, filter, id, ctx) {
+                        buf[n] = id;
+                        n += 1;
+                    }
+                }
+            };
+            if filter.zones & fzone::EXPEDITION != 0 {
+                add(&s.exp[0]);
+                add(&s.exp[1]);
+            }
+            if filter.zones & fzone::LANDMARKS != 0 {
+                add(&s.landmarks);
+            }
+            if filter.zones & fzone::RESERVE != 0 {
+                add(&s.reserve);
+            }
+            if filter.zones & fzone::HAND != 0 {
+                add(&s.hand);
+            }
+        }
+        let found = &mut buf[..n];
+        found.sort_unstable_by_key(|&id| self.obj(id).ts);
+        for &id in found.iter() {
+            f(id);
+        }
+    }
+
+    pub fn count(&self, db: &CardDb, c: Count, ctx: &Ctx) -> i16 {
+        let side = self.side(ctx.controller);
+        match c {
+            Count::Objects(fid) => {
+                let mut n = 0;
+                self.for_each_candidate(db, db.filter(fid), ctx, |_| n += 1);
+                n
+            }
+            Count::ManaOrbs => side.mana.len() as i16,
+            Count::HandSize => side.hand.len() as i16,
+            Count::ReserveSize => side.reserve.len() as i16,
+            Count::MyCounters => self.obj(ctx.source).counters as i16,
+            Count::MyBoosts => self.obj(ctx.source).boosts as i16,
+            Count::X => ctx.x,
+            Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
+        }
+    }
+
+    /// The source's expedition (for "my expedition" conditions), if it is in one.
+    fn source_exp(&self, ctx: &Ctx) -> Option<Exp> {
+        let o = self.obj(ctx.source);
+        (o.zone == Zone::Expedition).then_some(o.exp)
+    }
+
+    /// A player expedition is "behind" when the Darkness stands right behind it and the
+    /// revealed Midnight card will advance that Darkness (FAQ "Expedition is Behind").
+    pub fn is_behind(&self, db: &CardDb, e: Exp) -> bool {
+        self.darkness_adjacent(e) && self.midnight_target(db) == Some(e)
+    }
+
+    /// Which Darkness the current Midnight card would advance (interpretation A1), ignoring
+    /// blocks. `None` before the first Midnight card is revealed.
+    pub fn midnight_target(&self, db: &CardDb) -> Option<Exp> {
+        if self.midnight_card == NO_OBJ {
+            return None;
+        }
+        let icon = db.card(self.obj(self.midnight_card).card).midnight;
+        Some(self.icon_target(db, icon, |st, e| st.today.advanced.get(e)))
+    }
+
+    /// Resolves a placement icon to an expedition; ties and no-match go to the Threatened one.
+    /// `progressing` says whether an expedition counts as Progressing at this moment.
+    pub fn icon_target(
+        &self,
+        _db: &CardDb,
+        icon: Placement,
+        progressing: impl Fn(&GameState, Exp) -> bool,
+    ) -> Exp {
+        let q = |e: Exp| match icon {
+            Placement::Threatened => e == self.threatened,
+            Placement::Hero => e == Exp::Hero,
+            Placement::Companion => e == Exp::Companion,
+            Placement::Forest | Placement::Mountain | Placement::Water => {
+                let t = icon.terrain().expect("terrain icon");
+                self.adventure.terrains(self.region(e)) & t != 0
+            }
+            Placement::Progressing => progressing(self, e),
+        };
+        match (q(Exp::Hero), q(Exp::Companion)) {
+            (true, false) => Exp::Hero,
+            (false, true) => Exp::Companion,
+            _ => self.threatened,
+        }
+    }
+
+    pub fn eval_cond(&self, db: &CardDb, id: CondId, ctx: &Ctx) -> bool {
+        match db.cond(id) {
+            Cond::True => true,
+            Cond::FirstPlayer => self.first_player() == ctx.controller,
+            Cond::Compare(c, cmp, n) => cmp.test(self.count(db, c, ctx), n),
+            Cond::Behind => match ctx.controller {
+                // Player expeditions are behind only against the Darkness; the Confluence's
+                // expeditions are never behind (A18 reads "ahead" the same way).
+                Side::Player => self.source_exp(ctx).is_some_and(|e| self.is_behind(db, e)),
+                Side::Confluence => false,
+            },
+            Cond::Ahead => false,
+            Cond::InContact => false,
+            Cond::Did => ctx.did,
+            Cond::MeHas(b) => self.has_kw(db, ctx.source, b),
+            Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
+            Cond::MyTerrain(t) => self
+                .source_exp(ctx)
+                .is_some_and(|e| self.adventure.terrains(self.region(e)) & t != 0),
+            Cond::Roll(lo, hi) => (lo as i16..=hi as i16).contains(&ctx.x),
+            Cond::Afternoon => matches!(
+                self.phase,
+                Phase::Turn | Phase::TurnEnd | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
+            ),
+            Cond::ItMatches(f) => ctx.it != NO_OBJ && self.matches(db, db.filter(f), ctx.it, ctx),
+            Cond::Control(f) => {
+                let mut any = false;
+                self.for_each_candidate(db, db.filter(f), ctx, |_| any = true);
+                any
+            }
+            Cond::Not(c) => !self.eval_cond(db, c, ctx),
+            Cond::And(a, b) => self.eval_cond(db, a, ctx) && self.eval_cond(db, b, ctx),
+            Cond::Or(a, b) => self.eval_cond(db, a, ctx) || self.eval_cond(db, b, ctx),
+        }
+    }
+
+    /// Can this side pay a cost for an ability of `source` right now?
+    pub fn can_pay(&self, db: &CardDb, side: Side, source: ObjId, c: &Cost) -> bool {
+        let s = self.side(side);
+        let o = self.obj(source);
+        (s.mana_ready >= c.mana)
+            && (!c.exhaust || !o.has(flag::EXHAUSTED))
+            && (!c.discard_me || o.zone == Zone::Reserve)
+            && o.counters >= c.counters
+            && s.reserve.len() >= c.discard_reserve as usize + usize::from(c.discard_me)
+            && s.hand.len() >= c.discard_hand as usize
+            && (!c.sacrifice
+                || s.exp[0].iter().chain(s.exp[1].iter()).any(|x| db.card(self.obj(x).card).kind.is_character()))
+    }
+}
+
+#[inline]
+pub fn kind_bit(k: CardKind) -> u8 {
+    match k {
+        CardKind::Character => fkind::CHARACTER,
+        CardKind::Token => fkind::CHARACTER | fkind::TOKEN,
+        CardKind::Landmark => fkind::LANDMARK,
+        CardKind::ExpeditionPermanent => fkind::EXP_PERMANENT,
+        CardKind::Spell => fkind::SPELL,
+        CardKind::Hero | CardKind::OtherToken => 0,
+    }
+}

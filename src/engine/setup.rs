@@ -1,0 +1,170 @@
+//! Setting up a game (S0 "Setup", digest §6.1).
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use super::event::{Event, Observer};
+use super::state::*;
+use super::{Engine, GameRng};
+use crate::cards::db::CardDb;
+use crate::cards::effect::CardIdx;
+use crate::cards::types::*;
+
+/// What one game is played with.
+#[derive(Copy, Clone, Debug)]
+pub struct Matchup<'a> {
+    pub player_hero: CardIdx,
+    pub player_cards: &'a [CardIdx],
+    pub confluence_hero: CardIdx,
+    pub confluence_cards: &'a [CardIdx],
+    pub day_cap: u8,
+}
+
+/// The random streams of one game. Setup (adventure, then the player's deck) and the
+/// Confluence's deck order come from their own streams so that a game index sees the same
+/// shuffles in every configuration that shares those decks (common random numbers); a rare
+/// takes its common twin's deck position.
+pub struct SetupStreams<'a> {
+    pub setup: &'a mut GameRng,
+    pub confluence: &'a mut GameRng,
+}
+
+impl GameState {
+    /// An empty state with nothing in any zone.
+    pub fn empty() -> GameState {
+        let pending = Pending {
+            ability: 0,
+            source: NO_OBJ,
+            source_ts: 0,
+            controller: Side::Player,
+            event_obj: NO_OBJ,
+        };
+        let m = TurnMod {
+            side: Side::Player,
+            filter: 0,
+            discount: 0,
+            boosts: 0,
+        };
+        GameState {
+            objs: [Obj::default(); MAX_OBJS],
+            sides: [SideState::default(); 2],
+            first_obj: [0, 0],
+            n_cards: [0, 0],
+            adventure: Adventure::layout([0, 1, 2], [false; 3]),
+            pos: ByExp([0, 7]),
+            dark: ByExp([-1, 8]),
+            threatened: Exp::Hero,
+            day: 1,
+            day_cap: 30,
+            phase: Phase::SetupMana,
+            to_act: Side::Confluence,
+            passed: [false, false],
+            decision: Decision::None,
+            frame: None,
+            pending: [pending; 32],
+            n_pending: 0,
+            midnight_card: NO_OBJ,
+            ts: 0,
+            outcome: None,
+            end_reported: false,
+            today: Today::default(),
+            mods: [m; 8],
+            n_mods: 0,
+            setup_left: 3,
+            played: [0, 0],
+            plays: [0, 0],
+        }
+    }
+
+    /// Creates the objects of both sides: each hero in its Hero zone and every card in its
+    /// owner's deck in the given order (last = top).
+    pub fn place_decks(
+        &mut self,
+        db: &CardDb,
+        player: (CardIdx, &[CardIdx]),
+        confluence: (CardIdx, &[CardIdx]),
+    ) {
+        let mut next = 0usize;
+        for (side, (hero, cards)) in [(Side::Player, player), (Side::Confluence, confluence)] {
+            assert!(cards.len() < 64, "a side brings at most 63 cards");
+            self.first_obj[side.index()] = next as u8;
+            self.n_cards[side.index()] = (cards.len() + 1) as u8;
+            let hero_def = db.card(hero);
+            let st = self.side_mut(side);
+            st.hero = next as ObjId;
+            st.reserve_limit = hero_def.reserve_limit;
+            st.landmark_limit = hero_def.landmark_limit;
+            self.objs[next] = Obj {
+                card: hero,
+                zone: Zone::HeroZone,
+                side,
+                flags: flag::KNOWN,
+                ..Obj::default()
+            };
+            next += 1;
+            for &c in cards {
+                self.objs[next] = Obj {
+                    card: c,
+                    zone: Zone::Deck,
+                    side,
+                    ..Obj::default()
+                };
+                let ok = self.side_mut(side).deck.push(next as ObjId);
+                debug_assert!(ok);
+                next += 1;
+            }
+        }
+        debug_assert!(next <= TOKEN_BASE);
+    }
+}
+
+/// Sets up a game up to the player's first decision (which 3 opening cards go to Mana).
+pub fn new_game<O: Observer>(
+    db: &CardDb,
+    m: &Matchup<'_>,
+    streams: SetupStreams<'_>,
+    rng: &mut GameRng,
+    obs: &mut O,
+) -> GameState {
+    let mut s = GameState::empty();
+    s.day_cap = m.day_cap;
+    // The adventure: three Tumult cards in random order and orientation.
+    let mut tumult = [0u8, 1, 2];
+    tumult.shuffle(streams.setup);
+    let flipped = [
+        streams.setup.random::<bool>(),
+        streams.setup.random::<bool>(),
+        streams.setup.random::<bool>(),
+    ];
+    s.adventure = Adventure::layout(tumult, flipped);
+    // Object ids follow the deck lists (so per-card statistics can map them back); the
+    // shuffle permutes positions only, so a rare sits where its common twin would.
+    s.place_decks(db, (m.player_hero, m.player_cards), (m.confluence_hero, m.confluence_cards));
+    s.sides[0].deck.as_mut_slice().shuffle(streams.setup);
+    s.sides[1].deck.as_mut_slice().shuffle(streams.confluence);
+    let mut e = Engine {
+        s: &mut s,
+        db,
+        rng,
+        obs,
+    };
+    if O::ENABLED {
+        e.emit(Event::Setup);
+    }
+    // The player draws 6 (3 go to Mana at the first decision).
+    e.draw(Side::Player, 6);
+    // The Confluence: 3 face-down Mana orbs, 1 card in hand, 1 face up in Reserve.
+    for _ in 0..3 {
+        if let Some(id) = e.take_top(Side::Confluence) {
+            e.to_mana(id, true, super::event::Why::Setup);
+        }
+    }
+    e.draw(Side::Confluence, 1);
+    if let Some(id) = e.take_top(Side::Confluence) {
+        e.move_to(id, Zone::Reserve, Exp::Hero, super::event::Why::Setup, false);
+    }
+    s.threatened = Exp::Hero;
+    s.phase = Phase::SetupMana;
+    s.setup_left = 3;
+    s
+}

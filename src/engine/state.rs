@@ -1,0 +1,528 @@
+//! The game state: a plain `Copy` value with fixed-capacity zones and no heap data.
+//!
+//! Every physical card is an object slot (player cards first, then the Confluence's, then
+//! token slots). A slot keeps its id when the card changes zones; "a new zone is a new
+//! object" is modelled by a fresh timestamp and by clearing statuses and counters.
+
+use super::list::List;
+use crate::cards::effect::CardIdx;
+use crate::cards::types::{ByExp, Exp, Side};
+
+pub type ObjId = u8;
+pub const NO_OBJ: ObjId = u8::MAX;
+
+/// Object slots: each side's cards (hero included, at most 64 each) then token slots.
+pub const MAX_OBJS: usize = 192;
+pub const TOKEN_BASE: usize = 128;
+
+/// Zone capacity. A side owns at most 64 cards, so every card zone fits; expeditions also
+/// hold tokens, whose creation fails quietly when an expedition is full.
+pub const ZONE_CAP: usize = 64;
+pub type Zone64 = List<ZONE_CAP>;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum Zone {
+    /// A free token slot, or a card not in this game.
+    #[default]
+    None,
+    Deck,
+    Hand,
+    Reserve,
+    Landmarks,
+    Expedition,
+    Mana,
+    Discard,
+    HeroZone,
+    Limbo,
+    Midnight,
+}
+
+impl Zone {
+    pub fn name(self) -> &'static str {
+        match self {
+            Zone::None => "none",
+            Zone::Deck => "deck",
+            Zone::Hand => "hand",
+            Zone::Reserve => "reserve",
+            Zone::Landmarks => "landmarks",
+            Zone::Expedition => "expedition",
+            Zone::Mana => "mana",
+            Zone::Discard => "discard",
+            Zone::HeroZone => "hero",
+            Zone::Limbo => "limbo",
+            Zone::Midnight => "midnight",
+        }
+    }
+}
+
+/// Object flags. The low bits are the `kw` statuses (fleeting, anchored, asleep, ...) an
+/// object has gained; the high bits are engine bookkeeping.
+pub mod flag {
+    pub use crate::cards::types::kw::*;
+    pub const EXHAUSTED: u32 = 1 << 16;
+    pub const TOKEN: u32 = 1 << 17;
+    /// The player has seen this card's identity (for determinization).
+    pub const KNOWN: u32 = 1 << 18;
+    /// Overcome at this Dusk, facing the Hero / Companion expedition.
+    pub const OVERCOME_HERO: u32 = 1 << 19;
+    pub const OVERCOME_COMPANION: u32 = 1 << 20;
+    /// Statuses that belong to one object and are lost when the card changes zones.
+    pub const ZONE_LOCAL: u32 = FLEETING
+        | ANCHORED
+        | ASLEEP
+        | ETERNAL
+        | GIGANTIC
+        | DEFENDER
+        | SEASONED
+        | PERSISTENT
+        | CONSTANT
+        | TOUGH
+        | EXHAUSTED
+        | OVERCOME_HERO
+        | OVERCOME_COMPANION;
+}
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Obj {
+    pub card: CardIdx,
+    pub flags: u32,
+    pub ts: u16,
+    pub zone: Zone,
+    pub side: Side,
+    /// The expedition, when in the Expedition zone (for the Confluence: the player
+    /// expedition it faces).
+    pub exp: Exp,
+    pub boosts: u8,
+    pub counters: u8,
+    /// Tough granted by an effect (printed Tough is on the card).
+    pub tough: u8,
+}
+
+impl Obj {
+    #[inline]
+    pub fn has(&self, f: u32) -> bool {
+        self.flags & f != 0
+    }
+    #[inline]
+    pub fn is_token(&self) -> bool {
+        self.flags & flag::TOKEN != 0
+    }
+}
+
+/// One side's zones. Orders: deck top = last; the Confluence's hand top = first; Reserve,
+/// Landmarks and expeditions in Silver Rule order (first = leftmost = oldest).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideState {
+    pub deck: Zone64,
+    pub hand: Zone64,
+    pub reserve: Zone64,
+    pub landmarks: Zone64,
+    pub exp: [Zone64; 2],
+    pub mana: Zone64,
+    pub discard: Zone64,
+    pub hero: ObjId,
+    pub mana_ready: u8,
+    pub reserve_limit: u8,
+    pub landmark_limit: u8,
+}
+
+/// The Adventure: 8 regions (0 = Hero region, 7 = Companion region).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Adventure {
+    /// Printed terrain bits of each region.
+    pub terrain: [u8; 8],
+    /// Which Tumult card (0 = F|M+O, 1 = M|F+O, 2 = O|F+M) sits in slot k (regions 2k+1, 2k+2).
+    pub tumult: [u8; 3],
+    /// Slot k's single-terrain half faces the Companion end (region 2k+2).
+    pub flipped: [bool; 3],
+    /// Bit k: Tumult slot k has been revealed.
+    pub revealed: u8,
+    /// Terrain types added to a region by effects (their points pay any requirement).
+    pub added: [u8; 8],
+    /// Non-zero: the region's terrain was replaced by these types only.
+    pub replaced: [u8; 8],
+}
+
+impl Adventure {
+    pub const TUMULT_CARDS: [(u8, u8); 3] = {
+        use crate::cards::types::terrain::*;
+        [
+            (FOREST, MOUNTAIN | WATER),
+            (MOUNTAIN, FOREST | WATER),
+            (WATER, FOREST | MOUNTAIN),
+        ]
+    };
+
+    /// Lays out the printed terrains from the tumult order and orientations.
+    pub fn layout(tumult: [u8; 3], flipped: [bool; 3]) -> Adventure {
+        use crate::cards::types::terrain::ALL;
+        let mut terrain = [ALL; 8];
+        for k in 0..3 {
+            let (single, double) = Self::TUMULT_CARDS[tumult[k] as usize];
+            let (a, b) = if flipped[k] {
+                (double, single)
+            } else {
+                (single, double)
+            };
+            terrain[2 * k + 1] = a;
+            terrain[2 * k + 2] = b;
+        }
+        Adventure {
+            terrain,
+            tumult,
+            flipped,
+            revealed: 0,
+            added: [0; 8],
+            replaced: [0; 8],
+        }
+    }
+
+    /// The region is visible (end regions always; tumult halves once revealed).
+    #[inline]
+    pub fn is_revealed(&self, region: usize) -> bool {
+        region == 0 || region == 7 || self.revealed & (1 << ((region - 1) / 2)) != 0
+    }
+
+    /// Terrains a region asks to be paid at Dusk (after replacement effects).
+    #[inline]
+    pub fn requirement(&self, region: usize) -> u8 {
+        if self.replaced[region] != 0 {
+            self.replaced[region]
+        } else {
+            self.terrain[region]
+        }
+    }
+
+    /// Terrains the region counts as being (for placement icons and "terrain of my region").
+    #[inline]
+    pub fn terrains(&self, region: usize) -> u8 {
+        self.requirement(region) | self.added[region]
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The player puts 3 of their 6 opening cards into Mana.
+    SetupMana,
+    Morning,
+    Expand,
+    ConfluenceDraw,
+    Noon,
+    AfternoonStart,
+    /// `to_act` takes a turn.
+    Turn,
+    /// The Confluence uses its quick actions (cursor over its candidate abilities).
+    ConfluenceQuick(u16),
+    ConfluencePlay,
+    TurnEnd,
+    Dusk,
+    Progress,
+    Night,
+    Rest,
+    Cleanup,
+    Midnight,
+}
+
+/// What the engine is waiting for the player to decide.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    None,
+    /// Choose an opening card to put into Mana (asked three times).
+    SetupMana,
+    /// Put a card from hand into Mana, or not.
+    Expand,
+    /// Afternoon: a quick action, a card to play, or pass.
+    Turn,
+    /// A target for the running ability (or Done when enough are chosen).
+    Target,
+    /// An expedition for the running ability.
+    Expedition,
+    /// A "may" or an optional cost: yes or no.
+    May,
+    /// A mode of a "choose one".
+    Mode,
+    /// Which die to keep when rolling an extra die.
+    Die,
+    /// A card from hand for the running ability (or a cost).
+    HandCard,
+    /// A card from Reserve for a cost.
+    ReserveCard,
+    /// A character to sacrifice for a cost.
+    Sacrifice,
+    /// Clean-up: a Reserve card to discard (asked until at the limit).
+    CleanupReserve,
+    /// Clean-up: a Landmark to discard.
+    CleanupLandmark,
+}
+
+/// A triggered ability waiting to resolve.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub ability: u16,
+    pub source: ObjId,
+    pub source_ts: u16,
+    pub controller: Side,
+    pub event_obj: ObjId,
+}
+
+/// The ability being resolved: a program counter into its body and a few registers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub ability: u16,
+    pub pc: u16,
+    pub source: ObjId,
+    pub source_ts: u16,
+    pub controller: Side,
+    pub event_obj: ObjId,
+    /// Objects selected by the last `Select`.
+    pub it: List<4>,
+    /// A chosen expedition, consumed by the op that asked for it.
+    pub exp_reg: Option<Exp>,
+    pub x: i16,
+    pub did: bool,
+    /// A Spell in Limbo, put away when the body ends.
+    pub spell: ObjId,
+    /// Multi-step op in progress (selection, optional cost payment, repeated choices).
+    pub step: u8,
+    pub count: u8,
+    /// Dice rolled for an extra-die choice.
+    pub dice: [u8; 2],
+}
+
+/// Per-turn cost reductions and boosts ("the next Permanent you play this turn ...").
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TurnMod {
+    pub side: Side,
+    pub filter: u16,
+    pub discount: i8,
+    pub boosts: i8,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The player's expeditions met or crossed.
+    WinMet,
+    /// The Confluence had to draw with an empty deck and an empty discard pile.
+    WinDeckOut,
+    /// The Darkness behind the Hero expedition caught it.
+    LossHeroDarkness,
+    /// The Darkness behind the Companion expedition caught it.
+    LossCompanionDarkness,
+    /// The day cap was reached without a result.
+    DayCap,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 5] = [
+        Outcome::WinMet,
+        Outcome::WinDeckOut,
+        Outcome::LossHeroDarkness,
+        Outcome::LossCompanionDarkness,
+        Outcome::DayCap,
+    ];
+
+    pub fn is_win(self) -> bool {
+        matches!(self, Outcome::WinMet | Outcome::WinDeckOut)
+    }
+
+    pub fn result(self) -> &'static str {
+        match self {
+            Outcome::WinMet | Outcome::WinDeckOut => "win",
+            Outcome::LossHeroDarkness | Outcome::LossCompanionDarkness => "loss",
+            Outcome::DayCap => "day_cap",
+        }
+    }
+
+    pub fn cause(self) -> &'static str {
+        match self {
+            Outcome::WinMet => "expeditions_met",
+            Outcome::WinDeckOut => "confluence_deck_out",
+            Outcome::LossHeroDarkness => "hero_darkness",
+            Outcome::LossCompanionDarkness => "companion_darkness",
+            Outcome::DayCap => "day_cap",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What happened today that later steps read.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Today {
+    /// The player expedition moved forward today (at Dusk or by an effect).
+    pub moved: ByExp<bool>,
+    /// It advanced at this Dusk (Midnight "Progressing", interpretation A16).
+    pub advanced: ByExp<bool>,
+    /// It overcame everything including the terrain at this Dusk.
+    pub cleared: ByExp<bool>,
+    /// It Ascends until Rest.
+    pub ascend: ByExp<bool>,
+    /// The Darkness cannot advance on this side at the coming Midnight.
+    pub dark_blocked: ByExp<bool>,
+    /// Bit per side: a card matching a "first ... each Afternoon" trigger was played.
+    pub first_play_seen: u8,
+    /// Quick actions used today (a loop guard, S1 1.4.6).
+    pub quick_uses: u16,
+    /// Reactions resolved today (a loop guard, S1 1.4.6).
+    pub reactions: u16,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    pub objs: [Obj; MAX_OBJS],
+    pub sides: [SideState; 2],
+    /// First object id of each side's cards, and how many cards (hero included).
+    pub first_obj: [u8; 2],
+    pub n_cards: [u8; 2],
+    pub adventure: Adventure,
+    /// Player expedition regions: Hero moves 0 → 7, Companion 7 → 0.
+    pub pos: ByExp<i8>,
+    /// Darkness positions: behind the Hero at -1 (moving up), behind the Companion at 8.
+    pub dark: ByExp<i8>,
+    pub threatened: Exp,
+    pub day: u8,
+    pub day_cap: u8,
+    pub phase: Phase,
+    pub to_act: Side,
+    pub passed: [bool; 2],
+    pub decision: Decision,
+    pub frame: Option<Frame>,
+    pub pending: [Pending; 32],
+    pub n_pending: u8,
+    pub midnight_card: ObjId,
+    pub ts: u16,
+    pub outcome: Option<Outcome>,
+    /// The end has been reported to the observer.
+    pub end_reported: bool,
+    pub today: Today,
+    pub mods: [TurnMod; 8],
+    pub n_mods: u8,
+    pub setup_left: u8,
+    /// Bit per deck slot (object id minus the side's first id) that was played this game.
+    pub played: [u64; 2],
+    /// Cards played this game, per side.
+    pub plays: [u16; 2],
+}
+
+impl GameState {
+    #[inline]
+    pub fn obj(&self, id: ObjId) -> &Obj {
+        &self.objs[id as usize]
+    }
+
+    #[inline]
+    pub fn obj_mut(&mut self, id: ObjId) -> &mut Obj {
+        &mut self.objs[id as usize]
+    }
+
+    #[inline]
+    pub fn side(&self, s: Side) -> &SideState {
+        &self.sides[s.index()]
+    }
+
+    #[inline]
+    pub fn side_mut(&mut self, s: Side) -> &mut SideState {
+        &mut self.sides[s.index()]
+    }
+
+    /// The player is first player exactly when the Companion expedition is Threatened.
+    #[inline]
+    pub fn first_player(&self) -> Side {
+        match self.threatened {
+            Exp::Companion => Side::Player,
+            Exp::Hero => Side::Confluence,
+        }
+    }
+
+    /// Whose reactions resolve first: the side taking its turn in the Afternoon, else the
+    /// first player (initiative, S1 1.4.5).
+    #[inline]
+    pub fn initiative(&self) -> Side {
+        match self.phase {
+            Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay => self.to_act,
+            _ => self.first_player(),
+        }
+    }
+
+    #[inline]
+    pub fn next_ts(&mut self) -> u16 {
+        self.ts = self.ts.wrapping_add(1);
+        self.ts
+    }
+
+    pub fn pending(&self) -> &[Pending] {
+        &self.pending[..self.n_pending as usize]
+    }
+
+    pub fn mods(&self) -> &[TurnMod] {
+        &self.mods[..self.n_mods as usize]
+    }
+
+    /// The zone list an object in `zone` of `side` lives in.
+    pub fn zone_list(&self, side: Side, zone: Zone, exp: Exp) -> Option<&Zone64> {
+        let s = self.side(side);
+        Some(match zone {
+            Zone::Deck => &s.deck,
+            Zone::Hand => &s.hand,
+            Zone::Reserve => &s.reserve,
+            Zone::Landmarks => &s.landmarks,
+            Zone::Expedition => &s.exp[exp.index()],
+            Zone::Mana => &s.mana,
+            Zone::Discard => &s.discard,
+            _ => return None,
+        })
+    }
+
+    pub fn zone_list_mut(&mut self, side: Side, zone: Zone, exp: Exp) -> Option<&mut Zone64> {
+        let s = self.side_mut(side);
+        Some(match zone {
+            Zone::Deck => &mut s.deck,
+            Zone::Hand => &mut s.hand,
+            Zone::Reserve => &mut s.reserve,
+            Zone::Landmarks => &mut s.landmarks,
+            Zone::Expedition => &mut s.exp[exp.index()],
+            Zone::Mana => &mut s.mana,
+            Zone::Discard => &mut s.discard,
+            _ => return None,
+        })
+    }
+
+    /// Deck slot of a card object, for the per-game "played" bit sets.
+    #[inline]
+    pub fn slot_of(&self, id: ObjId) -> Option<usize> {
+        let o = self.obj(id);
+        if o.is_token() {
+            return None;
+        }
+        let first = self.first_obj[o.side.index()] as usize;
+        let idx = id as usize;
+        (idx > first && idx < first + self.n_cards[o.side.index()] as usize).then(|| idx - first - 1)
+    }
+
+    /// The region a player expedition stands in.
+    #[inline]
+    pub fn region(&self, e: Exp) -> usize {
+        self.pos.get(e) as usize
+    }
+
+    /// Regions travelled by a player expedition from its start.
+    #[inline]
+    pub fn progress(&self, e: Exp) -> i8 {
+        match e {
+            Exp::Hero => self.pos.get(e),
+            Exp::Companion => 7 - self.pos.get(e),
+        }
+    }
+
+    /// The Darkness stands in the region right behind the expedition.
+    #[inline]
+    pub fn darkness_adjacent(&self, e: Exp) -> bool {
+        match e {
+            Exp::Hero => self.dark.get(e) == self.pos.get(e) - 1,
+            Exp::Companion => self.dark.get(e) == self.pos.get(e) + 1,
+        }
+    }
+}

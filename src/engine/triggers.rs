@@ -1,0 +1,201 @@
+//! Queuing triggered abilities. Reactions wait in `pending` and resolve one at a time when
+//! no ability is running; the side with initiative resolves all of its own first.
+
+use super::Engine;
+use super::event::Observer;
+use super::query::{Ctx, kind_bit};
+use super::state::*;
+use crate::cards::effect::*;
+use crate::cards::types::{Exp, Side};
+
+/// Something that happened that "When ..." abilities may listen to.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Fire {
+    Played { card: ObjId },
+    Joined { obj: ObjId },
+    Rolled { side: Side },
+    ExpFailed { exp: Exp },
+    ExpMoved { exp: Exp },
+    ReserveLeft { side: Side },
+    TokenCreated { side: Side },
+    Boosted { obj: ObjId },
+    PassedFirst { side: Side },
+    Drew { side: Side },
+}
+
+impl<O: Observer> Engine<'_, O> {
+    pub(super) fn push_pending(&mut self, p: Pending) {
+        let n = self.s.n_pending as usize;
+        if n < self.s.pending.len() {
+            self.s.pending[n] = p;
+            self.s.n_pending += 1;
+        } else {
+            debug_assert!(false, "pending reactions overflow");
+        }
+    }
+
+    /// The next reaction: the first queued one of the side with initiative, else the first.
+    pub(super) fn take_pending(&mut self) -> Option<Pending> {
+        let n = self.s.n_pending as usize;
+        if n == 0 {
+            return None;
+        }
+        let ini = self.s.initiative();
+        let i = (0..n)
+            .find(|&i| self.s.pending[i].controller == ini)
+            .unwrap_or(0);
+        let p = self.s.pending[i];
+        self.s.pending.copy_within(i + 1..n, i);
+        self.s.n_pending -= 1;
+        Some(p)
+    }
+
+    /// Queues an object's own abilities whose trigger satisfies `pred`.
+    pub(super) fn trigger_own(&mut self, id: ObjId, event_obj: ObjId, pred: impl Fn(&Trigger) -> bool) {
+        let o = *self.s.obj(id);
+        let def = self.db.card(o.card);
+        if def.ab_len == 0 {
+            return;
+        }
+        for k in 0..def.ab_len {
+            let ab_idx = def.ab_start + k;
+            let ab = &self.db.abilities[ab_idx as usize];
+            if pred(&ab.trigger) {
+                self.push_pending(Pending {
+                    ability: ab_idx,
+                    source: id,
+                    source_ts: o.ts,
+                    controller: o.side,
+                    event_obj,
+                });
+            }
+        }
+    }
+
+    /// Calls `f` on every object whose abilities can listen now: heroes, characters and
+    /// permanents in play, and Reserve cards (for abilities active in Reserve).
+    fn listeners(&self, side: Side, mut f: impl FnMut(ObjId, bool)) {
+        let s = self.s.side(side);
+        let mut visit = |id: ObjId, in_reserve: bool| {
+            if self.db.card(self.s.obj(id).card).trigger_mask & tmask::WHEN != 0 {
+                f(id, in_reserve);
+            }
+        };
+        visit(s.hero, false);
+        for e in 0..2 {
+            for id in s.exp[e].iter() {
+                visit(id, false);
+            }
+        }
+        for id in s.landmarks.iter() {
+            visit(id, false);
+        }
+        for id in s.reserve.iter() {
+            if !self.s.obj(id).has(flag::EXHAUSTED) {
+                visit(id, true);
+            }
+        }
+    }
+
+    /// Queues every "When ..." ability that listens to `ev`.
+    pub(super) fn fire(&mut self, ev: Fire) {
+        let mut found: [(ObjId, u16, ObjId); 16] = [(0, 0, 0); 16];
+        let mut n = 0;
+        let order = [self.s.initiative(), self.s.initiative().other()];
+        for side in order {
+            self.listeners(side, |id, in_reserve| {
+                let o = self.s.obj(id);
+                let def = self.db.card(o.card);
+                for k in 0..def.ab_len {
+                    let ab_idx = def.ab_start + k;
+                    let ab = &self.db.abilities[ab_idx as usize];
+                    let Trigger::When(event) = ab.trigger else { continue };
+                    let active = match ab.active {
+                        ActiveIn::Reserve => in_reserve,
+                        ActiveIn::Play => !in_reserve,
+                        ActiveIn::Anywhere => true,
+                    };
+                    if !active {
+                        continue;
+                    }
+                    if let Some(event_obj) = self.listens(id, event, ev)
+                        && n < found.len()
+                    {
+                        found[n] = (id, ab_idx, event_obj);
+                        n += 1;
+                    }
+                }
+            });
+        }
+        for &(id, ab_idx, event_obj) in &found[..n] {
+            let o = *self.s.obj(id);
+            self.push_pending(Pending {
+                ability: ab_idx,
+                source: id,
+                source_ts: o.ts,
+                controller: o.side,
+                event_obj,
+            });
+        }
+    }
+
+    /// Does listener `id` with trigger `event` react to `ev`? Returns the event object.
+    fn listens(&self, id: ObjId, event: EventKind, ev: Fire) -> Option<ObjId> {
+        let me = self.s.obj(id);
+        let db = self.db;
+        let ctx = Ctx::of(me.side, id);
+        let in_exp = |e: Exp| me.zone == Zone::Expedition && (me.exp == e || self.s.has_kw(db, id, flag::GIGANTIC));
+        match (event, ev) {
+            (EventKind::YouPlay(f), Fire::Played { card }) => {
+                (self.s.obj(card).side == me.side && card != id && self.s.matches_card(db, db.filter(f), card, me.side))
+                    .then_some(card)
+            }
+            (EventKind::YouPlayFirst(f), Fire::Played { card }) => {
+                let c = self.s.obj(card);
+                let kinds = kind_bit(db.card(c.card).kind) & db.filter(f).kinds;
+                (c.side == me.side
+                    && self.s.matches_card(db, db.filter(f), card, me.side)
+                    && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
+                    .then_some(card)
+            }
+            (EventKind::OpponentPlays(f), Fire::Played { card }) => {
+                (self.s.obj(card).side != me.side && self.s.matches_card(db, db.filter(f), card, me.side))
+                    .then_some(card)
+            }
+            (EventKind::Joins(f), Fire::Joined { obj }) => {
+                (self.s.obj(obj).side == me.side && self.s.matches(db, db.filter(f), obj, &ctx)).then_some(obj)
+            }
+            (EventKind::JoinsFacing(f), Fire::Joined { obj }) => {
+                let o = self.s.obj(obj);
+                (o.side != me.side && in_exp(o.exp) && self.s.matches(db, db.filter(f), obj, &ctx)).then_some(obj)
+            }
+            (EventKind::YouRoll, Fire::Rolled { side }) => (side == me.side).then_some(NO_OBJ),
+            (EventKind::MyExpFails, Fire::ExpFailed { exp }) => (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ),
+            (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ),
+            (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => (side == me.side).then_some(NO_OBJ),
+            (EventKind::YouCreateToken, Fire::TokenCreated { side }) => (side == me.side).then_some(NO_OBJ),
+            (EventKind::YourCharacterBoosted, Fire::Boosted { obj }) => {
+                (self.s.obj(obj).side == me.side).then_some(obj)
+            }
+            (EventKind::YouPassFirst, Fire::PassedFirst { side }) => (side == me.side).then_some(NO_OBJ),
+            (EventKind::OpponentDraws, Fire::Drew { side }) => (side != me.side).then_some(NO_OBJ),
+            _ => None,
+        }
+    }
+
+    /// Records the kinds of a card played this Afternoon (for "the first ... each Afternoon").
+    pub(super) fn note_first_play(&mut self, card: ObjId) {
+        let c = self.s.obj(card);
+        let kinds = kind_bit(self.db.card(c.card).kind);
+        self.s.today.first_play_seen |= kinds_mask(c.side, kinds);
+    }
+}
+
+/// `first_play_seen` keeps character/permanent/spell bits per side in one byte.
+#[inline]
+fn kinds_mask(side: Side, kinds: u8) -> u8 {
+    let k = (kinds & fkind::CHARACTER != 0) as u8
+        | (((kinds & fkind::PERMANENT) != 0) as u8) << 1
+        | (((kinds & fkind::SPELL) != 0) as u8) << 2;
+    k << (side.index() * 4)
+}

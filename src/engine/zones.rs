@@ -1,0 +1,209 @@
+//! Moving objects between zones: the only code that edits zone lists.
+
+use rand::seq::SliceRandom;
+
+use super::Engine;
+use super::event::{Event, Observer, Why};
+use super::state::*;
+use crate::cards::effect::CardIdx;
+use crate::cards::types::{Exp, Side};
+
+impl<O: Observer> Engine<'_, O> {
+    /// Takes an object out of its zone list (it stays "in" its zone field until placed).
+    pub(super) fn detach(&mut self, id: ObjId) {
+        let o = *self.s.obj(id);
+        if let Some(l) = self.s.zone_list_mut(o.side, o.zone, o.exp) {
+            l.remove_item(id);
+        }
+        match o.zone {
+            Zone::Midnight => self.s.midnight_card = NO_OBJ,
+            Zone::Mana => {
+                let s = self.s.side_mut(o.side);
+                s.mana_ready = s.mana_ready.min(s.mana.len() as u8);
+            }
+            _ => {}
+        }
+    }
+
+    /// Moves an object to one of its owner's zones (cards always go to their owner's
+    /// zones). Leaving the Expedition or Landmark zone loses boosts and counters (a
+    /// Seasoned character keeps its boosts on the way to Reserve); a token that leaves the
+    /// Expedition zone ceases to exist. The moved card is a new object: new timestamp, no
+    /// statuses. `top` puts it on top of a deck or at the top of the Confluence's hand.
+    pub(super) fn move_to(&mut self, id: ObjId, to: Zone, exp: Exp, why: Why, top: bool) {
+        let before = *self.s.obj(id);
+        self.detach(id);
+        let leaving_play = matches!(before.zone, Zone::Expedition | Zone::Landmarks);
+        let seasoned = leaving_play && self.s.has_kw(self.db, id, flag::SEASONED);
+        if before.is_token() && before.zone == Zone::Expedition && to != Zone::Expedition {
+            let o = self.s.obj_mut(id);
+            o.zone = Zone::None;
+            o.flags = 0;
+            if O::ENABLED {
+                self.emit(Event::TokenGone { obj: id });
+            }
+            return;
+        }
+        let ts = self.s.next_ts();
+        let o = self.s.obj_mut(id);
+        o.flags &= !flag::ZONE_LOCAL;
+        if leaving_play {
+            o.counters = 0;
+            if !(seasoned && to == Zone::Reserve) {
+                o.boosts = 0;
+            }
+        }
+        o.tough = 0;
+        o.zone = to;
+        o.exp = exp;
+        o.ts = ts;
+        // What the player can see: visible zones, and their own hand.
+        let side = o.side;
+        match to {
+            Zone::Reserve | Zone::Landmarks | Zone::Expedition | Zone::Discard | Zone::Midnight | Zone::Limbo => {
+                o.flags |= flag::KNOWN
+            }
+            Zone::Hand if side == Side::Player => o.flags |= flag::KNOWN,
+            Zone::Deck => o.flags &= !flag::KNOWN,
+            _ => {}
+        }
+        match to {
+            Zone::Midnight => self.s.midnight_card = id,
+            Zone::Limbo | Zone::None | Zone::HeroZone => {}
+            _ => {
+                let list = self
+                    .s
+                    .zone_list_mut(side, to, exp)
+                    .expect("card zones have lists");
+                let ok = if top && to == Zone::Hand {
+                    list.insert(0, id)
+                } else if !top && to == Zone::Deck {
+                    list.insert(0, id)
+                } else {
+                    list.push(id)
+                };
+                debug_assert!(ok, "zone {to:?} full");
+            }
+        }
+        if O::ENABLED {
+            self.emit(Event::Moved {
+                obj: id,
+                side,
+                from: before.zone,
+                to,
+                why,
+            });
+        }
+    }
+
+    /// Puts a card into its owner's Mana zone as an orb, ready or exhausted.
+    pub(super) fn to_mana(&mut self, id: ObjId, ready: bool, why: Why) {
+        let side = self.s.obj(id).side;
+        let from = self.s.obj(id).zone;
+        self.move_to(id, Zone::Mana, Exp::Hero, why, false);
+        // Face down: from the deck it is unseen; a revealed card stays known.
+        if from == Zone::Deck || (from == Zone::Hand && why == Why::Setup && side == Side::Confluence) {
+            self.s.obj_mut(id).flags &= !flag::KNOWN;
+        }
+        if ready {
+            self.s.side_mut(side).mana_ready += 1;
+        }
+    }
+
+    /// Shuffles the discard pile into an empty deck. False when there is nothing to shuffle.
+    pub(super) fn refill(&mut self, side: Side) -> bool {
+        let n = self.s.side(side).discard.len();
+        if n == 0 {
+            return false;
+        }
+        let s = self.s.side_mut(side);
+        let mut ids = s.discard;
+        s.discard.clear();
+        ids.as_mut_slice().shuffle(self.rng);
+        for id in ids.iter() {
+            let ts = self.s.next_ts();
+            let o = self.s.obj_mut(id);
+            o.zone = Zone::Deck;
+            o.flags &= !(flag::ZONE_LOCAL | flag::KNOWN);
+            o.ts = ts;
+            let ok = self.s.side_mut(side).deck.push(id);
+            debug_assert!(ok);
+        }
+        if O::ENABLED {
+            self.emit(Event::Refill { cards: n as u8 });
+        }
+        true
+    }
+
+    /// Takes the top card of a deck, refilling from the discard pile when empty. When the
+    /// Confluence cannot, it loses (FAQ "The Confluence's Deck").
+    pub(super) fn take_top(&mut self, side: Side) -> Option<ObjId> {
+        if self.s.side(side).deck.is_empty() && !self.refill(side) {
+            if side == Side::Confluence && self.s.outcome.is_none() {
+                self.end(Outcome::WinDeckOut);
+            }
+            return None;
+        }
+        self.s.side(side).deck.last()
+    }
+
+    /// Draws `n` cards. The Confluence's draws go to the bottom of its hand, in order.
+    pub(super) fn draw(&mut self, side: Side, n: u8) {
+        for _ in 0..n {
+            let Some(id) = self.take_top(side) else { return };
+            self.move_to(id, Zone::Hand, Exp::Hero, Why::Draw, false);
+            if side == Side::Confluence {
+                self.s.obj_mut(id).flags &= !flag::KNOWN;
+            }
+        }
+    }
+
+    /// Resupply: the top card of the deck into Reserve (refilling an empty deck first).
+    pub(super) fn resupply(&mut self, side: Side, exhausted: bool) {
+        if self.s.side(side).deck.is_empty() && !self.refill(side) {
+            return;
+        }
+        let id = self.s.side(side).deck.last().expect("refilled");
+        self.move_to(id, Zone::Reserve, Exp::Hero, Why::Resupply, false);
+        if exhausted {
+            self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+        }
+    }
+
+    /// Creates a token character in an expedition. None when no slot or room is left.
+    pub(super) fn create_token(&mut self, side: Side, card: CardIdx, exp: Exp) -> Option<ObjId> {
+        let slot = (TOKEN_BASE..MAX_OBJS).find(|&i| self.s.objs[i].zone == Zone::None)? as ObjId;
+        if self.s.side(side).exp[exp.index()].is_full() {
+            return None;
+        }
+        let ts = self.s.next_ts();
+        *self.s.obj_mut(slot) = Obj {
+            card,
+            flags: flag::TOKEN | flag::KNOWN,
+            ts,
+            zone: Zone::Expedition,
+            side,
+            exp,
+            boosts: 0,
+            counters: 0,
+            tough: 0,
+        };
+        let ok = self.s.side_mut(side).exp[exp.index()].push(slot);
+        debug_assert!(ok);
+        if O::ENABLED {
+            self.emit(Event::Token { obj: slot, side, exp });
+        }
+        Some(slot)
+    }
+
+    pub(super) fn end(&mut self, o: Outcome) {
+        if self.s.outcome.is_some() {
+            return;
+        }
+        // The phase stays where the game ended (the log reports it).
+        self.s.outcome = Some(o);
+        self.s.decision = Decision::None;
+        self.s.frame = None;
+        self.s.n_pending = 0;
+    }
+}

@@ -1,0 +1,153 @@
+//! Outputs: a column table model with one exporter per format (CSV, Parquet), and an
+//! output set that writes every file under a temporary name and renames them all only
+//! when everything succeeded, so a failed run leaves no partial files.
+
+pub mod csv;
+pub mod parquet;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::ExportError;
+
+/// The values of one column.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ColumnData {
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    F64(Vec<f64>),
+    Str(Vec<String>),
+    /// A list of counts per row (CSV writes it as `;`-separated numbers).
+    ListU64(Vec<Vec<u64>>),
+}
+
+impl ColumnData {
+    pub fn len(&self) -> usize {
+        match self {
+            ColumnData::U32(v) => v.len(),
+            ColumnData::U64(v) => v.len(),
+            ColumnData::F64(v) => v.len(),
+            ColumnData::Str(v) => v.len(),
+            ColumnData::ListU64(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Parquet/polars type name, for the schema documentation and tests.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ColumnData::U32(_) => "u32",
+            ColumnData::U64(_) => "u64",
+            ColumnData::F64(_) => "f64",
+            ColumnData::Str(_) => "string",
+            ColumnData::ListU64(_) => "list<u64>",
+        }
+    }
+}
+
+/// Named columns of equal length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    pub columns: Vec<(String, ColumnData)>,
+}
+
+impl Table {
+    pub fn new() -> Table {
+        Table::default()
+    }
+
+    pub fn push(&mut self, name: &str, data: ColumnData) -> &mut Self {
+        debug_assert!(
+            self.columns.is_empty() || self.columns[0].1.len() == data.len(),
+            "column {name} has {} rows, others {}",
+            data.len(),
+            self.columns[0].1.len()
+        );
+        self.columns.push((name.to_string(), data));
+        self
+    }
+
+    pub fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |c| c.1.len())
+    }
+
+    pub fn column(&self, name: &str) -> Option<&ColumnData> {
+        self.columns.iter().find(|(n, _)| n == name).map(|(_, c)| c)
+    }
+}
+
+/// Files written under temporary names in the destination directory, renamed into place
+/// by [`OutputSet::commit`]. Dropping the set without committing removes them.
+pub struct OutputSet {
+    dir: PathBuf,
+    pending: Vec<(tempfile::NamedTempFile, PathBuf)>,
+}
+
+impl OutputSet {
+    /// Creates the directory if needed and checks that it can be written.
+    pub fn new(dir: &Path) -> Result<OutputSet, ExportError> {
+        std::fs::create_dir_all(dir).map_err(|e| ExportError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+        // Fail now, before any game runs, if the directory is not writable.
+        tempfile::NamedTempFile::new_in(dir).map_err(|e| ExportError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+        Ok(OutputSet {
+            dir: dir.to_path_buf(),
+            pending: Vec::new(),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// A new temporary file that will become `dir/name` on commit.
+    pub fn create(&mut self, name: &str) -> Result<&mut std::fs::File, ExportError> {
+        let target = self.dir.join(name);
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(&self.dir)
+            .map_err(|e| ExportError::Io {
+                path: target.clone(),
+                source: e,
+            })?;
+        self.pending.push((tmp, target));
+        Ok(self.pending.last_mut().expect("just pushed").0.as_file_mut())
+    }
+
+    pub fn write_csv(&mut self, name: &str, t: &Table) -> Result<(), ExportError> {
+        let path = self.dir.join(name);
+        let f = self.create(name)?;
+        csv::write(t, f).map_err(|msg| ExportError::Format { path, msg })
+    }
+
+    pub fn write_parquet(&mut self, name: &str, t: &Table) -> Result<(), ExportError> {
+        let path = self.dir.join(name);
+        let f = self.create(name)?;
+        parquet::write(t, f).map_err(|msg| ExportError::Format { path, msg })
+    }
+
+    /// Renames every file into place.
+    pub fn commit(self) -> Result<Vec<PathBuf>, ExportError> {
+        let mut done = Vec::new();
+        for (tmp, target) in self.pending {
+            tmp.as_file().sync_all().map_err(|e| ExportError::Io {
+                path: target.clone(),
+                source: e,
+            })?;
+            tmp.persist(&target).map_err(|e| ExportError::Io {
+                path: target.clone(),
+                source: e.error,
+            })?;
+            done.push(target);
+        }
+        Ok(done)
+    }
+}

@@ -1,0 +1,513 @@
+//! A game log: an [`Observer`] that turns engine events into readable lines and into JSON
+//! Lines records (schema in README, "Replay JSON"). Used by `replay` and `scenario`.
+
+use serde_json::{Value, json};
+
+use crate::cards::db::CardDb;
+use crate::cards::types::*;
+use crate::engine::event::{ConfluenceAction, Event, Observer, Why};
+use crate::engine::overcome::ExpReport;
+use crate::engine::Choice;
+use crate::engine::state::*;
+
+/// A choice in words ("play Kappa from hand into the hero expedition").
+pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
+    let name = |id: ObjId| db.card(s.obj(id).card).name.clone();
+    match c {
+        Choice::Pass => "pass".into(),
+        Choice::Play { obj, from_reserve, exp } => {
+            let kind = db.card(s.obj(obj).card).kind;
+            format!(
+                "play {} from {}{}",
+                name(obj),
+                if from_reserve { "reserve" } else { "hand" },
+                if kind.goes_to_expedition() { format!(" into the {} expedition", exp.name()) } else { String::new() }
+            )
+        }
+        Choice::Quick { obj, ability } => format!("use ability {ability} of {}", name(obj)),
+        Choice::Card(id) => name(id),
+        Choice::Exp(e) => format!("the {} expedition", e.name()),
+        Choice::Yes => "yes".into(),
+        Choice::No => "no".into(),
+        Choice::Mode(k) => format!("option {k}"),
+        Choice::Done => "done".into(),
+    }
+}
+
+pub struct GameLog<'a> {
+    db: &'a CardDb,
+    pub lines: Vec<String>,
+    pub records: Vec<Value>,
+    last_phase: &'static str,
+}
+
+fn stats_json(s: Stats) -> Value {
+    json!({"f": s.f, "m": s.m, "o": s.o})
+}
+
+fn zone_name(z: Zone) -> &'static str {
+    z.name()
+}
+
+fn why_name(w: Why) -> &'static str {
+    match w {
+        Why::Setup => "setup",
+        Why::Draw => "draw",
+        Why::Expand => "expand",
+        Why::Play => "play",
+        Why::Effect => "effect",
+        Why::Rest => "rest",
+        Why::Cleanup => "cleanup",
+        Why::Midnight => "midnight",
+        Why::Refill => "refill",
+        Why::CannotPay => "cannot_pay",
+        Why::Cost => "cost",
+        Why::Resupply => "resupply",
+        Why::Sabotage => "sabotage",
+    }
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::SetupMana => "setup",
+        Phase::Morning | Phase::Expand | Phase::ConfluenceDraw => "morning",
+        // Noon reactions resolve just after the Noon step, before the first turn.
+        Phase::Noon | Phase::AfternoonStart => "noon",
+        Phase::Turn
+        | Phase::ConfluenceQuick(_)
+        | Phase::ConfluencePlay
+        | Phase::TurnEnd => "afternoon",
+        Phase::Dusk | Phase::Progress => "dusk",
+        Phase::Night | Phase::Rest | Phase::Cleanup | Phase::Midnight => "night",
+    }
+}
+
+impl<'a> GameLog<'a> {
+    pub fn new(db: &'a CardDb) -> GameLog<'a> {
+        GameLog {
+            db,
+            lines: Vec::new(),
+            records: Vec::new(),
+            last_phase: "",
+        }
+    }
+
+    fn name(&self, s: &GameState, id: ObjId) -> String {
+        if id == NO_OBJ {
+            return "-".into();
+        }
+        self.db.card(s.obj(id).card).name.clone()
+    }
+
+    fn card(&self, s: &GameState, id: ObjId) -> Value {
+        json!({"id": id, "name": self.name(s, id)})
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::Player => "Player",
+            Side::Confluence => "Confluence",
+        }
+    }
+
+    fn push(&mut self, s: &GameState, kind: &str, mut v: Value, line: String) {
+        if let Value::Object(m) = &mut v {
+            m.insert("day".into(), json!(s.day));
+            m.insert("phase".into(), json!(phase_name(s.phase)));
+            m.insert("event".into(), json!(kind));
+        }
+        self.records.push(v);
+        if !line.is_empty() {
+            let phase = phase_name(s.phase);
+            if phase != self.last_phase && kind != "day_start" && kind != "setup" && kind != "end" {
+                self.lines.push(format!("- {phase} -"));
+                self.last_phase = phase;
+            }
+            self.lines.push(line);
+        }
+    }
+
+    /// Notes a player decision (made outside the engine, by the policy).
+    pub fn decision(&mut self, s: &GameState, options: usize, choice: Choice) {
+        let text = describe_choice(self.db, s, choice);
+        let shown = match s.decision {
+            // Plays, passes and moves are logged by the engine's own events.
+            Decision::Turn | Decision::SetupMana | Decision::Expand | Decision::CleanupReserve | Decision::CleanupLandmark => {
+                String::new()
+            }
+            d => format!("    Player decides ({d:?}, {options} options): {text}"),
+        };
+        self.push(
+            s,
+            "decision",
+            json!({"decision": format!("{:?}", s.decision), "options": options, "choice": text}),
+            shown,
+        );
+    }
+
+    fn exp_report(&self, s: &GameState, e: Exp, r: &ExpReport) -> (Value, Vec<String>) {
+        let facing: Vec<Value> = r
+            .facing
+            .iter()
+            .map(|f| {
+                json!({
+                    "id": f.obj, "name": self.name(s, f.obj),
+                    "f": f.req.f, "m": f.req.m, "o": f.req.o,
+                    "asleep": f.asleep, "gigantic": f.gigantic,
+                    "persistent": f.persistent, "constant": f.constant,
+                    "overcome": f.overcome,
+                })
+            })
+            .collect();
+        let v = json!({
+            "expedition": e.name(),
+            "region": r.region,
+            "terrains": terrain::describe(s.adventure.terrains(r.region as usize)),
+            "requirement": terrain::describe(r.requirement),
+            "added": terrain::describe(r.added),
+            "totals": stats_json(r.totals),
+            "facing": facing,
+            "ascend": r.ascend,
+            "defender": r.defender,
+            "terrain_paid": r.terrain_paid,
+            "remaining": stats_json(r.remaining),
+            "cleared": r.cleared,
+            "advanced": r.advanced,
+            "why": r.verdict.describe(),
+            "due_to": terrain::describe(r.due_to),
+        });
+        let mut lines = vec![format!(
+            "  {} expedition, region {} ({}): player's totals {}",
+            e.name(),
+            r.region,
+            terrain::describe(s.adventure.terrains(r.region as usize)),
+            r.totals
+        )];
+        for f in &r.facing {
+            let mut tags = Vec::new();
+            if f.asleep {
+                tags.push("asleep: not counted");
+            }
+            if f.gigantic {
+                tags.push("gigantic");
+            }
+            if f.persistent {
+                tags.push("persistent");
+            }
+            if f.constant {
+                tags.push("constant");
+            }
+            lines.push(format!(
+                "    facing {} {}{}: {}",
+                self.name(s, f.obj),
+                f.req,
+                if tags.is_empty() { String::new() } else { format!(" [{}]", tags.join(", ")) },
+                if f.asleep {
+                    "ignored"
+                } else if f.overcome {
+                    "overcome"
+                } else {
+                    "NOT overcome"
+                }
+            ));
+        }
+        lines.push(format!(
+            "    terrain to pay: {}{}; left after subtracting: {}",
+            terrain::describe(r.requirement),
+            if r.ascend { " (Ascended: skipped)" } else { "" },
+            r.remaining
+        ));
+        lines.push(format!(
+            "    => {}",
+            if r.advanced {
+                "advances".to_string()
+            } else {
+                format!("stays: {}", r.verdict.describe())
+            }
+        ));
+        (v, lines)
+    }
+}
+
+impl Observer for GameLog<'_> {
+    const ENABLED: bool = true;
+
+    fn event(&mut self, s: &GameState, ev: &Event<'_>) {
+        match ev {
+            Event::Setup => {
+                let a = &s.adventure;
+                let regions: Vec<Value> = (0..8)
+                    .map(|r| json!({"region": r, "terrains": terrain::describe(a.terrain[r]), "revealed": a.is_revealed(r)}))
+                    .collect();
+                let laid: Vec<String> = (0..8)
+                    .map(|r| format!("{r}:{}{}", terrain::describe(a.terrain[r]), if a.is_revealed(r) { "" } else { "(face down)" }))
+                    .collect();
+                self.push(
+                    s,
+                    "setup",
+                    json!({"adventure": regions, "darkness": {"hero": s.dark.get(Exp::Hero), "companion": s.dark.get(Exp::Companion)}}),
+                    format!(
+                        "Adventure as laid out: {}\nDarkness behind the Hero (at -1) and behind the Companion (at 8).",
+                        laid.join("  ")
+                    ),
+                );
+            }
+            Event::DayStart { day } => self.push(
+                s,
+                "day_start",
+                json!({"threatened": s.threatened.name(), "first_player": s.first_player().name()}),
+                format!(
+                    "\n=== Day {day} === Threatened: {} expedition; first player: {}. Positions: Hero {}, Companion {}; Darkness {} / {}",
+                    s.threatened.name(),
+                    Self::side_name(s.first_player()),
+                    s.pos.get(Exp::Hero),
+                    s.pos.get(Exp::Companion),
+                    s.dark.get(Exp::Hero),
+                    s.dark.get(Exp::Companion)
+                ),
+            ),
+            Event::Reveal { slot } => {
+                let r1 = 2 * *slot as usize + 1;
+                self.push(
+                    s,
+                    "reveal",
+                    json!({"slot": slot, "regions": [
+                        {"region": r1, "terrains": terrain::describe(s.adventure.terrain[r1])},
+                        {"region": r1 + 1, "terrains": terrain::describe(s.adventure.terrain[r1 + 1])}]}),
+                    format!(
+                        "  Tumult card revealed: region {r1} is {}, region {} is {}",
+                        terrain::describe(s.adventure.terrain[r1]),
+                        r1 + 1,
+                        terrain::describe(s.adventure.terrain[r1 + 1])
+                    ),
+                );
+            }
+            Event::Moved { obj, side, from, to, why } => {
+                let hidden = *side == Side::Confluence
+                    && matches!(to, Zone::Hand | Zone::Deck | Zone::Mana)
+                    && !s.obj(*obj).has(flag::KNOWN);
+                let name = if hidden { "a face-down card".to_string() } else { self.name(s, *obj) };
+                let line = match why {
+                    Why::Play => String::new(),
+                    _ => format!(
+                        "  {}: {} {} -> {} ({})",
+                        Self::side_name(*side),
+                        name,
+                        zone_name(*from),
+                        zone_name(*to),
+                        why_name(*why)
+                    ),
+                };
+                self.push(
+                    s,
+                    "moved",
+                    json!({"card": {"id": obj, "name": name}, "side": side.name(), "from": zone_name(*from), "to": zone_name(*to), "why": why_name(*why)}),
+                    line,
+                );
+            }
+            Event::ConfluenceReveals { obj, cost, ready_mana, playable } => self.push(
+                s,
+                "confluence_reveals",
+                json!({"card": self.card(s, *obj), "cost": cost, "ready_mana": ready_mana, "playable": playable}),
+                format!(
+                    "  Confluence reveals the top card of its hand: {} (cost {cost}, {ready_mana} ready mana): {}",
+                    self.name(s, *obj),
+                    if *playable { "plays it" } else { "cannot pay, goes to Mana (ready)" }
+                ),
+            ),
+            Event::ConfluenceTurn { hand, ready_mana, reserve, action } => {
+                let list = |l: &[(ObjId, u8)]| -> Vec<Value> {
+                    l.iter().map(|&(id, c)| json!({"id": id, "name": self.name(s, id), "cost": c})).collect()
+                };
+                let (kind, card) = match action {
+                    ConfluenceAction::PlayFromHand(id) => ("play_from_hand", Some(*id)),
+                    ConfluenceAction::PlayFromReserve(id) => ("play_from_reserve", Some(*id)),
+                    ConfluenceAction::Pass => ("pass", None),
+                };
+                let line = match action {
+                    ConfluenceAction::PlayFromReserve(id) => format!(
+                        "  Confluence's hand is empty: plays {} from Reserve (highest Reserve cost it can pay; reserve was [{}])",
+                        self.name(s, *id),
+                        reserve.iter().map(|&(r, c)| format!("{} ({c})", self.name(s, r))).collect::<Vec<_>>().join(", ")
+                    ),
+                    ConfluenceAction::Pass => "  Confluence passes (empty hand, nothing affordable in Reserve).".into(),
+                    ConfluenceAction::PlayFromHand(_) => String::new(),
+                };
+                self.push(
+                    s,
+                    "confluence_turn",
+                    json!({"hand": list(hand), "ready_mana": ready_mana, "reserve": list(reserve),
+                           "action": {"type": kind, "card": card.map(|c| self.card(s, c))}}),
+                    line,
+                );
+            }
+            Event::Play { obj, side, from, exp, cost, placement } => {
+                let def = self.db.card(s.obj(*obj).card);
+                let place = match (exp, placement) {
+                    (Some(e), Some((icon, fell_back))) => format!(
+                        " facing the {} expedition (placement: {}{})",
+                        e.name(),
+                        icon.name(),
+                        if *fell_back { "; no expedition qualifies, so the Threatened one" } else { "" }
+                    ),
+                    (Some(e), None) => format!(" into the {} expedition", e.name()),
+                    _ => String::new(),
+                };
+                self.push(
+                    s,
+                    "play",
+                    json!({"card": self.card(s, *obj), "type": def.kind.name(), "side": side.name(), "from": zone_name(*from),
+                           "expedition": exp.map(|e| e.name()), "cost": cost,
+                           "placement": placement.map(|(p, f)| json!({"rule": p.name(), "fell_back_to_threatened": f}))}),
+                    format!(
+                        "  {} plays {} ({} {}) from {} for {cost} mana{place}",
+                        Self::side_name(*side),
+                        def.name,
+                        def.kind.name(),
+                        if def.kind.is_character() || def.kind == CardKind::ExpeditionPermanent {
+                            def.stats.to_string()
+                        } else {
+                            String::new()
+                        },
+                        zone_name(*from)
+                    ),
+                );
+            }
+            Event::Quick { obj, side, ability } => self.push(
+                s,
+                "quick",
+                json!({"card": self.card(s, *obj), "side": side.name(), "ability": ability}),
+                format!("  {} uses a quick action of {}", Self::side_name(*side), self.name(s, *obj)),
+            ),
+            Event::Ability { obj, side, ability } => {
+                let ab = self.db.abilities[*ability as usize];
+                let text = self
+                    .db
+                    .card(s.obj(*obj).card)
+                    .lines
+                    .get(ab.line as usize)
+                    .cloned()
+                    .unwrap_or_default();
+                self.push(
+                    s,
+                    "ability",
+                    json!({"card": self.card(s, *obj), "side": side.name(), "ability": text}),
+                    format!("    {}'s ability resolves: {text}", self.name(s, *obj)),
+                );
+            }
+            Event::Boost { obj, n } => self.push(
+                s,
+                "boost",
+                json!({"card": self.card(s, *obj), "boosts": n, "now": s.obj(*obj).boosts}),
+                format!("    {} gains {n} boost(s) (now {})", self.name(s, *obj), s.stats(self.db, *obj)),
+            ),
+            Event::Status { obj, bits, gained } => self.push(
+                s,
+                "status",
+                json!({"card": self.card(s, *obj), "status": kw::describe(*bits), "gained": gained}),
+                format!(
+                    "    {} {} {}",
+                    self.name(s, *obj),
+                    if *gained { "gains" } else { "loses" },
+                    kw::describe(*bits).join(", ")
+                ),
+            ),
+            Event::Token { obj, side, exp } => self.push(
+                s,
+                "token",
+                json!({"card": self.card(s, *obj), "side": side.name(), "expedition": exp.name()}),
+                format!(
+                    "    {} creates a {} {} token in the {} expedition",
+                    Self::side_name(*side),
+                    self.name(s, *obj),
+                    s.stats(self.db, *obj),
+                    exp.name()
+                ),
+            ),
+            Event::TokenGone { obj } => self.push(
+                s,
+                "token_gone",
+                json!({"card": self.card(s, *obj)}),
+                format!("    token {} leaves the Expedition zone and ceases to exist", self.name(s, *obj)),
+            ),
+            Event::Roll { side, value } => self.push(
+                s,
+                "roll",
+                json!({"side": side.name(), "value": value}),
+                format!("    {} rolls a die: {value}", Self::side_name(*side)),
+            ),
+            Event::Pass { side } => self.push(
+                s,
+                "pass",
+                json!({"side": side.name()}),
+                if *side == Side::Player { "  Player passes.".into() } else { String::new() },
+            ),
+            Event::AfterYou { side } => self.push(
+                s,
+                "after_you",
+                json!({"side": side.name()}),
+                format!("  {} ends its turn (After You)", Self::side_name(*side)),
+            ),
+            Event::ExpeditionMoved { exp, from, to } => self.push(
+                s,
+                "expedition_moved",
+                json!({"expedition": exp.name(), "from": from, "to": to}),
+                format!("  {} expedition moves from region {from} to {to}", exp.name()),
+            ),
+            Event::DarknessMoved { exp, from, to } => self.push(
+                s,
+                "darkness_moved",
+                json!({"side": exp.name(), "from": from, "to": to}),
+                format!("  Darkness behind the {} expedition moves from {from} to {to}", exp.name()),
+            ),
+            Event::Dusk(report) => {
+                let mut exps = Vec::new();
+                let mut lines = vec!["Dusk:".to_string()];
+                for e in Exp::BOTH {
+                    let (v, l) = self.exp_report(s, e, &report.exps[e.index()]);
+                    exps.push(v);
+                    lines.extend(l);
+                }
+                self.push(s, "dusk", json!({"expeditions": exps}), lines.join("\n"));
+            }
+            Event::Midnight { card, indication, side, blocked, before, after } => self.push(
+                s,
+                "midnight",
+                json!({"card": self.card(s, *card), "indication": indication.name(), "side": side.map(|e| e.name()),
+                       "blocked": blocked,
+                       "before": {"hero": before[0], "companion": before[1]},
+                       "after": {"hero": after[0], "companion": after[1]}}),
+                format!(
+                    "  Midnight: {} (indication: {}) {} the Darkness behind the {} expedition: {} -> {}",
+                    self.name(s, *card),
+                    indication.name(),
+                    if *blocked { "cannot advance" } else { "advances" },
+                    side.map_or("?", |e| e.name()),
+                    side.map_or(0, |e| before[e.index()]),
+                    side.map_or(0, |e| after[e.index()])
+                ),
+            ),
+            Event::NewMidnightCard { card } => {
+                let ind = self.db.card(s.obj(*card).card).midnight;
+                self.push(
+                    s,
+                    "new_midnight_card",
+                    json!({"card": self.card(s, *card), "indication": ind.name()}),
+                    format!("  New Midnight card: {} (indication: {})", self.name(s, *card), ind.name()),
+                );
+            }
+            Event::Refill { cards } => self.push(
+                s,
+                "refill",
+                json!({"cards": cards}),
+                format!("  Deck empty: {cards} cards of the discard pile shuffled into a new deck"),
+            ),
+            Event::End { outcome, day } => self.push(
+                s,
+                "end",
+                json!({"result": outcome.result(), "cause": outcome.cause(), "days": day}),
+                format!("\n=== End on day {day}: {} ({}) ===", outcome.result(), outcome.cause().replace('_', " ")),
+            ),
+        }
+    }
+}

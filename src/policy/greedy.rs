@@ -1,0 +1,225 @@
+//! `greedy`: a casual player who plays to Overcome, one decision at a time, no look-ahead.
+//!
+//! - **Opening Mana / Expand.** Puts its most expensive cards into Mana (Expand only while
+//!   it has fewer than 5 orbs and at least 3 cards in hand).
+//! - **Turn.** Scores every playable card by how much of an expedition's missing F/M/O it
+//!   would cover (with a large bonus when that clears the expedition, a Gigantic character
+//!   counting in both), minus its cost; a card from Reserve pays a small penalty for
+//!   becoming Fleeting. Spells and Landmarks get a small flat score while some expedition
+//!   still lacks statistics. It passes when nothing scores above zero. It does not use
+//!   quick actions.
+//! - **Targets.** Reads the effect that follows the target choice: boosts and protective
+//!   statuses go on its own character in the neediest expedition; removal and harmful
+//!   statuses go on the opposing object with the largest statistics.
+//! - **Other choices.** "May": yes. Modes: the first. Dice: the highest. Clean-up: keeps
+//!   the Reserve cards with the best statistics for their Reserve cost.
+
+use super::needs::{Needs, card_stats};
+use super::{Policy, PolicyRng};
+use crate::cards::effect::{Dest, Op};
+use crate::cards::types::*;
+use crate::engine::Choice;
+use crate::engine::state::{Decision, ObjId};
+use crate::engine::view::View;
+
+pub struct Greedy;
+
+/// Whether an effect that follows a target choice helps or hurts its target.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Intent {
+    Friendly,
+    Hostile,
+    Neutral,
+}
+
+/// Reads the op after the pending `Select` to guess what the target is for.
+pub fn target_intent(view: &View<'_>) -> Intent {
+    let Some(f) = view.frame() else {
+        return Intent::Neutral;
+    };
+    let db = view.db();
+    let ab = db.abilities[f.ability as usize];
+    if f.pc + 1 >= ab.len {
+        return Intent::Neutral;
+    }
+    match db.op(&ab, f.pc + 1) {
+        Op::Boost { .. } | Op::Counters { .. } | Op::Ready { .. } => Intent::Friendly,
+        Op::Gain { status, .. } => {
+            if status & (kw::ASLEEP | kw::FLEETING) != 0 {
+                Intent::Hostile
+            } else {
+                Intent::Friendly
+            }
+        }
+        Op::Move { dest, .. } => match dest {
+            Dest::Reserve | Dest::Hand | Dest::DeckTop | Dest::DeckBottom | Dest::Discard | Dest::Sacrifice | Dest::Mana => {
+                Intent::Hostile
+            }
+        },
+        Op::Exhaust { .. } | Op::Lose { .. } => Intent::Hostile,
+        _ => Intent::Neutral,
+    }
+}
+
+fn argmax_by<F: Fn(&Choice) -> i32>(options: &[Choice], score: F) -> usize {
+    let mut best = 0;
+    let mut best_s = i32::MIN;
+    for (i, c) in options.iter().enumerate() {
+        let s = score(c);
+        if s > best_s {
+            best_s = s;
+            best = i;
+        }
+    }
+    best
+}
+
+fn card_of(c: &Choice) -> Option<ObjId> {
+    match *c {
+        Choice::Card(id) => Some(id),
+        _ => None,
+    }
+}
+
+/// Reserve value of a card: statistics for their Reserve cost.
+pub fn reserve_value(view: &View<'_>, id: ObjId) -> i32 {
+    let def = view.card(id);
+    let st = def.stats.clamp_zero().sum() as i32;
+    let base = if def.kind.is_character() { st * 10 } else { 25 };
+    base / (def.reserve_cost as i32 + 1)
+}
+
+impl Greedy {
+    fn turn(view: &View<'_>, options: &[Choice]) -> usize {
+        let needs = Needs::of(view);
+        let lacking = Exp::BOTH.iter().any(|&e| !needs.clear(e));
+        let mut best = 0;
+        let mut best_s = 0i32;
+        for (i, c) in options.iter().enumerate() {
+            let s = match *c {
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                } => {
+                    let def = view.card(obj);
+                    let cost = view.play_cost(obj, from_reserve) as i32;
+                    if def.kind.is_character() {
+                        let st = card_stats(view, obj);
+                        let gig = view.has_kw(obj, kw::GIGANTIC);
+                        let mut score = 0;
+                        for e in Exp::BOTH {
+                            if e == exp || gig {
+                                let (g, clears) = needs.gain(e, st);
+                                score += g as i32 * 10 + if clears { 100 } else { 0 };
+                            }
+                        }
+                        if score == 0 {
+                            continue;
+                        }
+                        score - cost - if from_reserve { 3 } else { 0 }
+                    } else if lacking && exp == Exp::Hero {
+                        8 - cost
+                    } else {
+                        continue;
+                    }
+                }
+                _ => continue,
+            };
+            if s > best_s {
+                best_s = s;
+                best = i;
+            }
+        }
+        // Index 0 is Pass when nothing scores above zero.
+        if best_s <= 0 {
+            options.iter().position(|c| *c == Choice::Pass).unwrap_or(0)
+        } else {
+            best
+        }
+    }
+
+    fn target(view: &View<'_>, options: &[Choice]) -> usize {
+        let intent = target_intent(view);
+        let needs = Needs::of(view);
+        let done = options.iter().position(|c| *c == Choice::Done);
+        let score = |c: &Choice| -> i32 {
+            let Some(id) = card_of(c) else {
+                return 0;
+            };
+            let o = view.obj(id);
+            let mine = o.side == Side::Player;
+            let size = view.stats(id).clamp_zero().sum() as i32;
+            match (intent, mine) {
+                (Intent::Friendly, true) => {
+                    let need = needs.deficit(o.exp).sum() as i32;
+                    100 + need * 10 + size
+                }
+                (Intent::Hostile, false) => 100 + size * 10 + view.card(id).reserve_cost as i32,
+                (Intent::Neutral, _) => 50,
+                _ => -100 - size,
+            }
+        };
+        let best = argmax_by(options, score);
+        match done {
+            Some(d) if score(&options[best]) <= 0 => d,
+            _ => best,
+        }
+    }
+}
+
+impl Policy for Greedy {
+    fn choose(&mut self, view: &View<'_>, options: &[Choice], _rng: &mut PolicyRng) -> usize {
+        if options.len() == 1 {
+            return 0;
+        }
+        match view.decision() {
+            Decision::Turn => Self::turn(view, options),
+            Decision::SetupMana => argmax_by(options, |c| {
+                card_of(c).map_or(i32::MIN, |id| {
+                    let d = view.card(id);
+                    d.hand_cost as i32 * 100 - d.stats.sum() as i32
+                })
+            }),
+            Decision::Expand => {
+                let (orbs, _) = view.mana(Side::Player);
+                if orbs >= 5 || view.hand().len() < 3 {
+                    return options.iter().position(|c| *c == Choice::Done).unwrap_or(0);
+                }
+                argmax_by(options, |c| {
+                    card_of(c).map_or(i32::MIN, |id| view.card(id).hand_cost as i32)
+                })
+            }
+            Decision::Target => Self::target(view, options),
+            Decision::Expedition => {
+                let needs = Needs::of(view);
+                argmax_by(options, |c| match *c {
+                    Choice::Exp(e) if !needs.clear(e) => needs.deficit(e).sum() as i32,
+                    _ => -1,
+                })
+            }
+            Decision::May => options.iter().position(|c| *c == Choice::Yes).unwrap_or(0),
+            Decision::Mode => 0,
+            Decision::Die => argmax_by(options, |c| match *c {
+                Choice::Mode(v) => v as i32,
+                _ => 0,
+            }),
+            Decision::HandCard => argmax_by(options, |c| {
+                card_of(c).map_or(i32::MIN, |id| -(view.card(id).reserve_cost as i32))
+            }),
+            Decision::ReserveCard | Decision::CleanupReserve => {
+                argmax_by(options, |c| card_of(c).map_or(i32::MIN, |id| -reserve_value(view, id)))
+            }
+            Decision::CleanupLandmark => argmax_by(options, |c| {
+                card_of(c).map_or(i32::MIN, |id| -(view.card(id).hand_cost as i32))
+            }),
+            Decision::Sacrifice => argmax_by(options, |c| {
+                card_of(c).map_or(i32::MIN, |id| {
+                    let o = view.obj(id);
+                    if o.is_token() { 1000 } else { -(view.card(id).hand_cost as i32) }
+                })
+            }),
+            Decision::None => 0,
+        }
+    }
+}

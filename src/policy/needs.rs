@@ -1,0 +1,92 @@
+//! What each expedition still needs to clear Dusk, read from the player's view. Shared by
+//! the heuristic policies.
+
+use crate::cards::types::*;
+use crate::engine::state::ObjId;
+use crate::engine::view::View;
+
+/// Per expedition: what the facing objects and the region ask for in total, and what the
+/// player's characters there already bring.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Needs {
+    pub ask: ByExp<Stats>,
+    pub have: ByExp<Stats>,
+}
+
+fn terrain_vec(bits: u8) -> Stats {
+    Stats::new(
+        (bits & terrain::FOREST != 0) as i16,
+        (bits & terrain::MOUNTAIN != 0) as i16,
+        (bits & terrain::WATER != 0) as i16,
+    )
+}
+
+impl Needs {
+    pub fn of(view: &View<'_>) -> Needs {
+        let mut n = Needs::default();
+        for e in Exp::BOTH {
+            *n.ask.get_mut(e) = terrain_vec(view.requirement(e));
+        }
+        for x in Exp::BOTH {
+            for &id in view.expedition(Side::Confluence, x) {
+                if view.has_kw(id, kw::ASLEEP) {
+                    continue;
+                }
+                let st = view.stats(id).clamp_zero();
+                let gig = view.card(id).kind.is_character() && view.has_kw(id, kw::GIGANTIC);
+                for e in Exp::BOTH {
+                    if e == x || gig {
+                        let a = n.ask.get_mut(e);
+                        *a = a.add(st);
+                    }
+                }
+            }
+            for &id in view.expedition(Side::Player, x) {
+                if !view.card(id).kind.is_character() || view.has_kw(id, kw::ASLEEP) {
+                    continue;
+                }
+                let st = view.stats(id).clamp_zero();
+                let gig = view.has_kw(id, kw::GIGANTIC);
+                for e in Exp::BOTH {
+                    if e == x || gig {
+                        let h = n.have.get_mut(e);
+                        *h = h.add(st);
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// What is still missing, per terrain (never negative).
+    pub fn deficit(&self, e: Exp) -> Stats {
+        self.ask.get(e).sub(self.have.get(e)).clamp_zero()
+    }
+
+    /// The expedition already has everything it needs.
+    pub fn clear(&self, e: Exp) -> bool {
+        self.deficit(e) == Stats::ZERO
+    }
+
+    /// How much of the deficit `add` would cover, and whether that clears the expedition.
+    pub fn gain(&self, e: Exp, add: Stats) -> (i16, bool) {
+        let d = self.deficit(e);
+        let after = d.sub(add).clamp_zero();
+        (d.sum() - after.sum(), after == Stats::ZERO && d != Stats::ZERO)
+    }
+
+    /// Adds a character's statistics to an expedition (both, when Gigantic).
+    pub fn add(&mut self, e: Exp, st: Stats, gigantic: bool) {
+        for x in Exp::BOTH {
+            if x == e || gigantic {
+                let h = self.have.get_mut(x);
+                *h = h.add(st);
+            }
+        }
+    }
+}
+
+/// The statistics a card would bring if played now (boosts it would gain are ignored).
+pub fn card_stats(view: &View<'_>, id: ObjId) -> Stats {
+    view.card(id).stats.clamp_zero()
+}

@@ -1,0 +1,91 @@
+//! Plays one game to the end with a policy.
+
+use crate::cards::db::CardDb;
+use crate::engine::event::Observer;
+use crate::engine::setup::{Matchup, SetupStreams, new_game};
+use crate::engine::view::View;
+use crate::engine::{ChoiceList, GameState, Outcome, Step, advance, apply_unchecked, legal_choices};
+use crate::policy::Policy;
+
+use super::seed::GameSeeds;
+use crate::stats::accum::GameTally;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    pub outcome: Outcome,
+    pub days: u8,
+    pub played: [u64; 2],
+    pub plays: [u16; 2],
+}
+
+impl GameResult {
+    pub fn tally(&self) -> GameTally {
+        GameTally {
+            outcome: self.outcome.index(),
+            win: self.outcome.is_win(),
+            days: self.days,
+            played: self.played,
+            plays: self.plays,
+        }
+    }
+}
+
+/// Plays a game from setup to the end. `buf` is reused between decisions and games.
+pub fn play_game<P: Policy + ?Sized, O: Observer>(
+    db: &CardDb,
+    m: &Matchup<'_>,
+    seeds: &GameSeeds,
+    policy: &mut P,
+    buf: &mut ChoiceList,
+    obs: &mut O,
+) -> GameResult {
+    let mut setup = GameSeeds::rng(seeds.setup);
+    let mut conf = GameSeeds::rng(seeds.confluence);
+    let mut rng = GameSeeds::rng(seeds.events);
+    let mut prng = seeds.policy_rng();
+    let mut s = new_game(
+        db,
+        m,
+        SetupStreams {
+            setup: &mut setup,
+            confluence: &mut conf,
+        },
+        &mut rng,
+        obs,
+    );
+    finish_game(db, &mut s, &mut rng, policy, &mut prng, buf, obs)
+}
+
+/// Plays an already set-up game to its end.
+pub fn finish_game<P: Policy + ?Sized, O: Observer>(
+    db: &CardDb,
+    s: &mut GameState,
+    rng: &mut crate::engine::GameRng,
+    policy: &mut P,
+    prng: &mut crate::policy::PolicyRng,
+    buf: &mut ChoiceList,
+    obs: &mut O,
+) -> GameResult {
+    loop {
+        match advance(s, db, rng, obs) {
+            Step::Over(outcome) => {
+                return GameResult {
+                    outcome,
+                    days: s.day,
+                    played: s.played,
+                    plays: s.plays,
+                };
+            }
+            Step::Decide => {
+                legal_choices(s, db, buf);
+                debug_assert!(!buf.is_empty(), "decision {:?} with no options", s.decision);
+                let k = if buf.len() == 1 {
+                    0
+                } else {
+                    policy.choose(&View::new(s, db), buf, prng)
+                };
+                apply_unchecked(s, db, rng, obs, buf[k]);
+            }
+        }
+    }
+}

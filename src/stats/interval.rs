@@ -1,0 +1,78 @@
+//! Confidence intervals.
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Interval {
+    pub estimate: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// The two-sided standard normal quantile for a confidence level (0.95 -> 1.96).
+pub fn z_for(level: f64) -> f64 {
+    Normal::new(0.0, 1.0)
+        .expect("standard normal")
+        .inverse_cdf(0.5 + level / 2.0)
+}
+
+/// Wilson score interval for `k` successes in `n` trials (Wilson 1927; Brown, Cai &
+/// DasGupta 2001, "Interval Estimation for a Binomial Proportion"). Keeps its bounds in
+/// [0, 1] and behaves at 0 and n, unlike the normal approximation. `n = 0` gives [0, 1].
+pub fn wilson(k: u64, n: u64, level: f64) -> Interval {
+    if n == 0 {
+        return Interval {
+            estimate: 0.0,
+            lo: 0.0,
+            hi: 1.0,
+        };
+    }
+    let z = z_for(level);
+    let n_f = n as f64;
+    let p = k as f64 / n_f;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n_f;
+    let center = (p + z2 / (2.0 * n_f)) / denom;
+    let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    Interval {
+        estimate: p,
+        lo: (center - half).max(0.0),
+        hi: (center + half).min(1.0),
+    }
+}
+
+/// Games needed for a Wilson half-width of at most `half` at p = 0.5 (the worst case).
+pub fn games_for_half_width(half: f64, level: f64) -> u64 {
+    let z = z_for(level);
+    (z * z * 0.25 / (half * half)).ceil() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn matches_a_published_value() {
+        // Brown, Cai & DasGupta: k = 0 of n = 20 -> Wilson 95% upper bound ~0.161.
+        let i = wilson(0, 20, 0.95);
+        assert_eq!(i.lo, 0.0);
+        assert!((i.hi - 0.1611).abs() < 1e-3, "{i:?}");
+        let i = wilson(50, 100, 0.95);
+        assert!((i.lo - 0.4038).abs() < 1e-3 && (i.hi - 0.5962).abs() < 1e-3, "{i:?}");
+    }
+
+    #[test]
+    fn sizes_a_one_percent_run() {
+        assert_eq!(games_for_half_width(0.01, 0.95), 9604);
+    }
+
+    proptest! {
+        #[test]
+        fn bounds_hold_the_estimate(n in 1u64..100_000, frac in 0.0f64..=1.0) {
+            let k = ((n as f64) * frac).round() as u64;
+            let i = wilson(k.min(n), n, 0.95);
+            prop_assert!(0.0 <= i.lo && i.lo <= i.estimate && i.estimate <= i.hi && i.hi <= 1.0);
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Plain statistics over numbers: mergeable accumulators, intervals, quantiles. Knows
+//! nothing of cards or games beyond the outcome codes it counts.
+
+pub mod accum;
+pub mod interval;
+
+pub use accum::Accum;
+pub use interval::{Interval, wilson};
