@@ -15,13 +15,18 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
     let name = |id: ObjId| db.card(s.obj(id).card).name.clone();
     match c {
         Choice::Pass => "pass".into(),
-        Choice::Play { obj, from_reserve, exp } => {
+        Choice::Play { obj, from_reserve, exp, alt } => {
             let kind = db.card(s.obj(obj).card).kind;
             format!(
-                "play {} from {}{}",
+                "play {} from {}{}{}",
                 name(obj),
                 if from_reserve { "reserve" } else { "hand" },
-                if kind.goes_to_expedition() { format!(" into the {} expedition", exp.name()) } else { String::new() }
+                if kind.goes_to_expedition() { format!(" into the {} expedition", exp.name()) } else { String::new() },
+                match alt {
+                    crate::engine::choice::Alt::None => String::new(),
+                    crate::engine::choice::Alt::Scout => " (Scout)".into(),
+                    crate::engine::choice::Alt::Discard(r) => format!(" (discarding {} from Reserve to pay less)", name(r)),
+                }
             )
         }
         Choice::Quick { obj, ability } => format!("use ability {ability} of {}", name(obj)),

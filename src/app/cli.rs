@@ -21,10 +21,42 @@ pub enum Command {
     /// Simulate games for every configuration (deck x policy x rare mix) and write
     /// summary.csv and summary.parquet (and games.parquet with --per-game).
     Run(RunArgs),
+    /// Card pool coverage: which cards have every ability encoded.
+    Cards(CardsArgs),
     /// Replay one game of a run as a readable day-by-day log (or JSON Lines).
     Replay(ReplayArgs),
     /// Measure games per second per core and peak memory on the default matchup.
     Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CardsArgs {
+    #[command(subcommand)]
+    pub command: CardsCommand,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards", global = true)]
+    pub cards: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CardsCommand {
+    /// Exact / partial / stats-only counts per set and per faction (and per deck).
+    Coverage {
+        /// Also list the cards of one class: exact, partial or stats-only.
+        #[arg(long, value_name = "CLASS", value_parser = ["exact", "partial", "stats-only"])]
+        list: Option<String>,
+        /// Restrict --list to one set (e.g. CORE).
+        #[arg(long, value_name = "SET")]
+        set: Option<String>,
+        /// Report these player decks card by card.
+        #[arg(long = "deck", value_name = "FILE")]
+        decks: Vec<PathBuf>,
+    },
+    /// A card's facts and its encoded abilities.
+    Show {
+        /// Card reference (ALT_...) or English name.
+        card: String,
+    },
 }
 
 #[derive(Args, Debug)]

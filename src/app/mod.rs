@@ -2,6 +2,7 @@
 //! commands, and what they print. The only layer that knows clap and the terminal.
 
 mod bench;
+mod cards;
 pub mod cli;
 pub mod load;
 pub mod mixes;
@@ -20,6 +21,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(a) => run::run(a),
+        Command::Cards(a) => cards::cards(a),
         Command::Replay(a) => replay::replay(a),
         Command::Bench(a) => bench::bench(a),
     };

@@ -87,6 +87,8 @@ pub struct CardDb {
     pub subtype_names: Vec<String>,
     by_ref: HashMap<String, CardIdx>,
     token_by_name: HashMap<String, CardIdx>,
+    /// The ability a card played with Scout gains: "{H}: send me to Reserve".
+    pub scout_ability: u16,
 }
 
 /// Raised while compiling one card's encoding.
@@ -102,6 +104,19 @@ impl CardDb {
     pub fn new() -> CardDb {
         CardDb {
             conds: vec![Cond::True],
+            ops: vec![Op::Move {
+                obj: ObjRef::Me,
+                dest: Dest::Reserve,
+            }],
+            abilities: vec![Ability {
+                trigger: Trigger::Played(PlayFrom::Hand),
+                active: ActiveIn::Play,
+                cond: 0,
+                start: 0,
+                len: 1,
+                line: u8::MAX,
+            }],
+            scout_ability: 0,
             ..Default::default()
         }
     }

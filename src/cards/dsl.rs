@@ -308,7 +308,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     0
                 };
                 let active = match st {
-                    Static::Cost(_) => ActiveIn::Anywhere,
+                    Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => ActiveIn::Anywhere,
                     _ => ActiveIn::Play,
                 };
                 return Ok(Line::Ability {
@@ -356,7 +356,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one)")?;
+        let w = self.ident("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -388,9 +388,32 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "extra_die" => Static::ExtraDie,
             "draw_one" => Static::DrawOneInMorning,
+            "discard_discount" => {
+                self.expect_punct("(")?;
+                let n = self.small("cost reduction", 1, 10)?;
+                self.expect_punct(")")?;
+                Static::DiscardDiscount(n as u8)
+            }
+            "resupply_two" => Static::ResupplyRevealTwo,
+            "cost_aura" => {
+                self.expect_punct("(")?;
+                let f = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(",")?;
+                let n = self.small("cost change", -10, 10)?;
+                self.expect_punct(")")?;
+                Static::CostAura(f, n as i8)
+            }
+            "start_counters" => {
+                self.expect_punct("(")?;
+                let n = self.small("counters", 1, 50)?;
+                self.expect_punct(")")?;
+                Static::StartCounters(n as u8)
+            }
+            "playable_if" => Static::PlayableIf,
+            "play_exhausted" => Static::PlayExhausted,
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one)");
+                return self.err("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted)");
             }
         })
     }
@@ -581,6 +604,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "boosts" => Count::MyBoosts,
             "x" | "X" => Count::X,
             "opponent_hand" => Count::OpponentHandSize,
+            "day" => Count::Day,
             "count" => {
                 self.expect_punct("(")?;
                 let f = self.filter(Whose::Yours)?;
@@ -687,7 +711,7 @@ impl<'a, A: Arena> Parser<'a, A> {
         loop {
             match self.peek().clone() {
                 Tok::Ident(w) => {
-                    if matches!(w.as_str(), "and" | "or" | "else") {
+                    if matches!(w.as_str(), "and" | "or" | "else" | "total_cost") {
                         break;
                     }
                     self.pos += 1;
@@ -735,6 +759,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                         ("other", _) | ("another", _) => f.other = true,
                         ("boosted", _) => f.boosted = Some(true),
                         ("unboosted", _) => f.boosted = Some(false),
+                        ("zero_stat", _) => f.zero_stat = Some(true),
                         ("exhausted", _) => f.exhausted = Some(true),
                         ("ready", _) => f.exhausted = Some(false),
                         ("cost", _) => {
@@ -1063,7 +1088,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, mana_from_deck, hand_to_reserve, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, mana_from_deck, lose_mana, hand_to_reserve, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1104,7 +1129,13 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "token" => {
                 self.expect_punct("(")?;
-                let tname = self.ident("a token name")?;
+                // A token name may have several words ("Ordis Recruit") or be quoted.
+                let mut tname = self.ident("a token name")?;
+                while let Tok::Ident(w) = self.peek().clone() {
+                    self.pos += 1;
+                    tname.push(' ');
+                    tname.push_str(&w);
+                }
                 let mut spec = None;
                 if let Tok::Int(_) = self.peek() {
                     let f = self.small("forest", 0, 20)? as i16;
@@ -1235,6 +1266,13 @@ impl<'a, A: Arena> Parser<'a, A> {
             "mana_from_deck" | "mana_from_deck_exhausted" => body.push(Op::ManaFromDeck {
                 exhausted: name.ends_with("exhausted"),
             }),
+            "lose_mana" => {
+                let n = match self.opt_amount(1)? {
+                    Amount::Const(n) if n > 0 => n as u8,
+                    _ => return self.fail("lose_mana takes a positive number".into()),
+                };
+                body.push(Op::LoseMana { n });
+            }
             "hand_to_reserve" | "hand_to_discard" | "hand_to_mana" => {
                 let n = match self.opt_amount(1)? {
                     Amount::Const(n) if n > 0 => n as u8,
@@ -1258,6 +1296,24 @@ impl<'a, A: Arena> Parser<'a, A> {
                 });
             }
             "after_you" => body.push(Op::AfterYou),
+            "select" => {
+                // A target chosen on its own, for the effects that follow ("it").
+                self.expect_punct("(")?;
+                let filter = self.filter(Whose::Any)?;
+                self.expect_punct(")")?;
+                body.push(Op::Select {
+                    filter,
+                    min: 1,
+                    max: 1,
+                    total_cost: u8::MAX,
+                });
+            }
+            "activate_j" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(Op::ActivateJ { obj });
+            }
             "ascend" => body.push(Op::Ascend),
             "set_x" => {
                 self.expect_punct("(")?;

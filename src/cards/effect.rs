@@ -92,6 +92,20 @@ pub enum Static {
     ExtraDie,
     /// During Morning, draw only one card.
     DrawOneInMorning,
+    /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
+    /// way to pay, offered as its own play option).
+    DiscardDiscount(u8),
+    /// "If you would Resupply, instead reveal the top two cards of your deck; put one in
+    /// Reserve and discard the other."
+    ResupplyRevealTwo,
+    /// Cards matching the filter that you play cost this much more (negative: less).
+    CostAura(FilterId, i8),
+    /// I begin the game with N counters (heroes).
+    StartCounters(u8),
+    /// I can only be played while the ability's condition holds.
+    PlayableIf,
+    /// You may play exhausted cards from your Reserve.
+    PlayExhausted,
 }
 
 /// When an ability applies.
@@ -214,6 +228,8 @@ pub struct Filter {
     pub boosted: Option<bool>,
     /// Exhausted / ready.
     pub exhausted: Option<bool>,
+    /// Has a printed (base) statistic of 0 / has none.
+    pub zero_stat: Option<bool>,
 }
 
 impl Default for Filter {
@@ -232,6 +248,7 @@ impl Default for Filter {
             token: None,
             boosted: None,
             exhausted: None,
+            zero_stat: None,
         }
     }
 }
@@ -275,6 +292,8 @@ pub enum Count {
     X,
     /// Cards in the opponent's hand.
     OpponentHandSize,
+    /// The current day.
+    Day,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -430,6 +449,10 @@ pub enum Op {
     ManaFromDeck {
         exhausted: bool,
     },
+    /// Discard N of your mana orbs (exhausted ones first).
+    LoseMana {
+        n: u8,
+    },
     /// Put a card from your hand into another zone (chosen by the controller).
     FromHand {
         dest: Dest,
@@ -446,6 +469,10 @@ pub enum Op {
         obj: ObjRef,
     },
     AfterYou,
+    /// Activate the {J} abilities of the object(s).
+    ActivateJ {
+        obj: ObjRef,
+    },
     /// The source's expedition Ascends until Rest.
     Ascend,
     /// Roll a die into X (with "when you roll" triggers).

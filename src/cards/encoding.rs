@@ -77,26 +77,33 @@ pub fn read_file(path: &Path) -> Result<Vec<Encoding>, CardError> {
     parse(&text, path)
 }
 
+/// The `[REFERENCE]` header in force at `line` (for error messages).
+fn header_before(text: &str, line: usize) -> String {
+    text.lines()
+        .take(line)
+        .filter_map(|l| {
+            let t = l.trim();
+            t.strip_prefix('[')
+                .and_then(|r| r.split(']').next())
+                .map(|r| r.trim().trim_matches('"').to_string())
+        })
+        .last()
+        .unwrap_or_default()
+}
+
 pub fn parse(text: &str, path: &Path) -> Result<Vec<Encoding>, CardError> {
-    let table: BTreeMap<String, Spanned<toml::Value>> =
-        toml::from_str(text).map_err(|e| CardError::Encoding {
+    let table: BTreeMap<String, Spanned<Entry>> = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+        CardError::Encoding {
             path: path.to_path_buf(),
-            line: e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
-            reference: String::new(),
-            msg: e.message().to_string(),
-        })?;
+            line,
+            reference: header_before(text, line),
+            msg: e.message().trim().to_string(),
+        }
+    })?;
     let mut out = Vec::new();
-    for (reference, value) in table {
-        let line = line_of(text, value.span().start);
-        let entry: Entry = value
-            .into_inner()
-            .try_into()
-            .map_err(|e: toml::de::Error| CardError::Encoding {
-                path: path.to_path_buf(),
-                line,
-                reference: reference.clone(),
-                msg: e.message().to_string(),
-            })?;
+    for (reference, entry) in table {
+        let entry = entry.into_inner();
         out.push(Encoding {
             line_numbers: entry
                 .abilities
@@ -192,7 +199,7 @@ mod tests {
     fn rejects_unknown_fields_with_the_card() {
         let text = "[ALT_X]\nabilitys = []\n";
         let err = parse(text, Path::new("t.toml")).unwrap_err().to_string();
-        assert!(err.contains("t.toml:1"), "{err}");
+        assert!(err.contains("t.toml:2"), "{err}");
         assert!(err.contains("ALT_X"), "{err}");
         assert!(err.contains("abilitys"), "{err}");
     }

@@ -10,6 +10,16 @@ use crate::cards::db::CardDb;
 use crate::cards::effect::*;
 use crate::cards::types::*;
 
+/// How a card is paid for when it is not simply its Hand or Reserve cost.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Alt {
+    None,
+    /// Scout X from hand: pay X; the card gains "{H}: send me to Reserve".
+    Scout,
+    /// Discard this Reserve card to reduce the cost (e.g. Paint Prison).
+    Discard(ObjId),
+}
+
 /// One option of a decision. Small and `Copy`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Choice {
@@ -20,6 +30,7 @@ pub enum Choice {
         obj: ObjId,
         from_reserve: bool,
         exp: Exp,
+        alt: Alt,
     },
     /// Use the quick action (or support ability) number `ability` of `obj`.
     Quick {
@@ -105,6 +116,13 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 push(out, Choice::Mode(f.dice[1]));
             }
         }
+        Decision::ResupplyPick => {
+            // The two revealed top cards of the player's deck.
+            let d = &player.deck;
+            for k in 0..d.len().min(2) {
+                push(out, Choice::Card(d.as_slice()[d.len() - 1 - k]));
+            }
+        }
         Decision::ReserveCard | Decision::CleanupReserve => {
             for id in player.reserve.iter() {
                 push(out, Choice::Card(id));
@@ -127,42 +145,60 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     }
 }
 
+/// The ways `id` can be paid for now, with their costs.
+fn pay_options(s: &GameState, db: &CardDb, id: ObjId, from_reserve: bool, out: &mut ArrayVec<Alt, 66>) {
+    let ready = s.side(Side::Player).mana_ready;
+    let cost = s.play_cost(db, id, from_reserve);
+    if cost <= ready {
+        out.push(Alt::None);
+    }
+    let def = db.card(s.obj(id).card);
+    if !from_reserve && def.scout > 0 && def.scout < cost && def.scout <= ready {
+        out.push(Alt::Scout);
+    }
+    if def.trigger_mask & tmask::STATIC != 0 {
+        for ab in db.abilities_of(s.obj(id).card) {
+            if let Trigger::Static(Static::DiscardDiscount(n)) = ab.trigger
+                && cost > ready
+                && cost.saturating_sub(n) <= ready
+            {
+                for r in s.side(Side::Player).reserve.iter() {
+                    if r != id && !out.is_full() {
+                        out.push(Alt::Discard(r));
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     push(out, Choice::Pass);
     let p = s.side(Side::Player);
-    let ready = p.mana_ready;
+    let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();
+    let play_exhausted = s.side_has_static(db, Side::Player, |st| matches!(st, Static::PlayExhausted));
     for (list, from_reserve) in [(&p.hand, false), (&p.reserve, true)] {
         for id in list.iter() {
             let o = s.obj(id);
-            if from_reserve && o.has(flag::EXHAUSTED) {
+            if from_reserve && o.has(flag::EXHAUSTED) && !play_exhausted {
                 continue;
             }
-            if s.play_cost(db, id, from_reserve) > ready {
+            if !s.playable(db, id) {
                 continue;
             }
+            alts.clear();
+            pay_options(s, db, id, from_reserve, &mut alts);
             let kind = db.card(o.card).kind;
-            if kind.goes_to_expedition() {
-                for e in Exp::BOTH {
-                    if !p.exp[e.index()].is_full() {
-                        push(
-                            out,
-                            Choice::Play {
-                                obj: id,
-                                from_reserve,
-                                exp: e,
-                            },
-                        );
+            for &alt in &alts {
+                if kind.goes_to_expedition() {
+                    for e in Exp::BOTH {
+                        if !p.exp[e.index()].is_full() {
+                            push(out, Choice::Play { obj: id, from_reserve, exp: e, alt });
+                        }
                     }
+                } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
+                    push(out, Choice::Play { obj: id, from_reserve, exp: Exp::Hero, alt });
                 }
-            } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
-                push(
-                    out,
-                    Choice::Play {
-                        obj: id,
-                        from_reserve,
-                        exp: Exp::Hero,
-                    },
-                );
             }
         }
     }
@@ -214,6 +250,6 @@ mod tests {
 
     #[test]
     fn choices_stay_small() {
-        assert!(std::mem::size_of::<Choice>() <= 4, "{}", std::mem::size_of::<Choice>());
+        assert!(std::mem::size_of::<Choice>() <= 8, "{}", std::mem::size_of::<Choice>());
     }
 }

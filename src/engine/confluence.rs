@@ -2,6 +2,7 @@
 //! digest §6.4), placement (§6.8), extra costs, and sacrifice choice (FAQ "Sacrifice").
 
 use super::Engine;
+use super::choice::Alt;
 use super::event::{ConfluenceAction, Event, Observer, Why};
 use super::list::List;
 use super::overcome;
@@ -147,7 +148,7 @@ impl<O: Observer> Engine<'_, O> {
 
     fn confluence_play_it(&mut self, id: ObjId, from_reserve: bool) {
         let (exp, icon, fell_back) = self.placement(id);
-        self.play_card(id, from_reserve, exp, Some((icon, fell_back)));
+        self.play_card(id, from_reserve, exp, Some((icon, fell_back)), Alt::None);
     }
 
     /// The Confluence's play step: top card of hand if affordable, else into Mana and look

@@ -273,8 +273,9 @@ impl<O: Observer> Engine<'_, O> {
                         obj,
                         from_reserve,
                         exp,
+                        alt,
                     } => {
-                        self.play_card(obj, from_reserve, exp, None);
+                        self.play_card(obj, from_reserve, exp, None, alt);
                         self.s.phase = Phase::TurnEnd;
                     }
                     Choice::Quick { obj, ability } => self.activate(obj, ability),

@@ -257,6 +257,13 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::Resupply { who, exhausted } => {
+                // The Ouroboros (R2): the player's own Resupply reveals two and keeps one.
+                if who == Who::You
+                    && f.controller == Side::Player
+                    && self.side_has_static(Side::Player, |st| matches!(st, Static::ResupplyRevealTwo))
+                {
+                    return self.exec_resupply_two(f);
+                }
                 for side in self.sides_of(who, f.controller).iter() {
                     let side = if side == 0 { Side::Player } else { Side::Confluence };
                     self.resupply(side, exhausted);
@@ -353,6 +360,15 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::LoseMana { n } => {
+                // Orbs are interchangeable: exhausted ones go first, so the ready count only
+                // drops when no exhausted orb is left (detach clamps it).
+                for _ in 0..n {
+                    let Some(id) = self.s.side(f.controller).mana.last() else { break };
+                    self.move_to(id, Zone::Discard, Exp::Hero, Why::Effect, false);
+                }
+                Flow::Next
+            }
             Op::FromHand { dest, n } => self.exec_from_hand(f, dest, n),
             Op::MoveExp { at, opposing, forward } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
@@ -387,6 +403,14 @@ impl<O: Observer> Engine<'_, O> {
                     ob.exp = to;
                     ob.ts = ts;
                     let _ = self.s.side_mut(o.side).exp[to.index()].push(id);
+                }
+                Flow::Next
+            }
+            Op::ActivateJ { obj } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks) {
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                    }
                 }
                 Flow::Next
             }
@@ -583,6 +607,28 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// Reveals the top two cards of the player's deck; the player keeps one in Reserve and
+    /// discards the other (one card revealed: it goes to Reserve).
+    fn exec_resupply_two(&mut self, f: &Frame) -> Flow {
+        let _ = f;
+        let deck_len = self.s.side(Side::Player).deck.len();
+        if deck_len < 2 && !self.refill(Side::Player) && deck_len == 0 {
+            return Flow::Next;
+        }
+        let d = self.s.side(Side::Player).deck;
+        if d.len() == 1 {
+            self.resupply(Side::Player, false);
+            self.fire(Fire::Drew { side: Side::Player });
+            return Flow::Next;
+        }
+        for k in 0..2 {
+            let id = d.as_slice()[d.len() - 1 - k];
+            self.s.obj_mut(id).flags |= flag::KNOWN;
+        }
+        self.s.decision = Decision::ResupplyPick;
+        Flow::Wait
+    }
+
     fn exec_roll(&mut self, f: &Frame) -> Flow {
         let extra = self.side_has_static(f.controller, |s| matches!(s, Static::ExtraDie));
         if f.step == 0 {
@@ -614,20 +660,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Whether any of a side's objects in play has a static ability matching `pred`.
     pub(super) fn side_has_static(&self, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
-        let s = self.s.side(side);
-        let check = |id: ObjId| {
-            let c = self.s.obj(id).card;
-            self.db.card(c).trigger_mask & tmask::STATIC != 0
-                && self
-                    .db
-                    .abilities_of(c)
-                    .iter()
-                    .any(|ab| matches!(ab.trigger, Trigger::Static(st) if pred(&st)))
-        };
-        check(s.hero)
-            || s.landmarks.iter().any(check)
-            || s.exp[0].iter().any(check)
-            || s.exp[1].iter().any(check)
+        self.s.side_has_static(self.db, side, pred)
     }
 
     fn exec_select(&mut self, f: &Frame, filter: FilterId, min: u8, max: u8, total_cost: u8) -> Flow {
@@ -836,6 +869,19 @@ impl<O: Observer> Engine<'_, O> {
             (Decision::Die, Choice::Mode(v), _) => {
                 let fr = self.frame_mut();
                 fr.x = v as i16;
+            }
+            (Decision::ResupplyPick, Choice::Card(keep), _) => {
+                let d = self.s.side(Side::Player).deck;
+                let other = (0..2)
+                    .map(|k| d.as_slice()[d.len() - 1 - k])
+                    .find(|&x| x != keep)
+                    .expect("two revealed cards");
+                self.move_to(keep, Zone::Reserve, Exp::Hero, Why::Resupply, false);
+                self.move_to(other, Zone::Discard, Exp::Hero, Why::Resupply, false);
+                self.fire(Fire::Drew { side: Side::Player });
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
             }
             (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
                 self.hand_card_to(id, dest);

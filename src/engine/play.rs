@@ -1,6 +1,7 @@
 //! Playing a card, for either side: pay, move, statuses on arrival, and the triggers.
 
 use super::Engine;
+use super::choice::Alt;
 use super::event::{Event, Observer, Why};
 use super::state::*;
 use super::triggers::Fire;
@@ -16,12 +17,32 @@ impl<O: Observer> Engine<'_, O> {
         from_reserve: bool,
         exp: Exp,
         placement: Option<(Placement, bool)>,
+        alt: Alt,
     ) {
         let o = *self.s.obj(id);
         let side = o.side;
         let def = self.db.card(o.card);
         let kind = def.kind;
-        let cost = self.s.play_cost(self.db, id, from_reserve);
+        let cost = match alt {
+            Alt::None => self.s.play_cost(self.db, id, from_reserve),
+            Alt::Scout => def.scout,
+            Alt::Discard(_) => {
+                let n = self
+                    .db
+                    .abilities_of(o.card)
+                    .iter()
+                    .find_map(|ab| match ab.trigger {
+                        Trigger::Static(Static::DiscardDiscount(n)) => Some(n),
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                self.s.play_cost(self.db, id, from_reserve).saturating_sub(n)
+            }
+        };
+        if let Alt::Discard(r) = alt {
+            self.fire(Fire::ReserveLeft { side });
+            self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
+        }
         {
             let s = self.s.side_mut(side);
             debug_assert!(s.mana_ready >= cost, "play without mana");
@@ -66,6 +87,17 @@ impl<O: Observer> Engine<'_, O> {
                     self.boost(id, boosts as i16);
                 }
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                if alt == Alt::Scout {
+                    // Scout: the card gains "{H}: send me to Reserve".
+                    let ts = self.s.obj(id).ts;
+                    self.push_pending(Pending {
+                        ability: self.db.scout_ability,
+                        source: id,
+                        source_ts: ts,
+                        controller: side,
+                        event_obj: NO_OBJ,
+                    });
+                }
                 self.fire(Fire::Played { card: id });
                 if kind.is_character() {
                     self.fire(Fire::Joined { obj: id });

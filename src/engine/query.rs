@@ -180,6 +180,20 @@ impl GameState {
                 }
             }
         }
+        let side = self.side(o.side);
+        for &l in side.landmarks.as_slice().iter().chain(side.exp[0].as_slice()).chain(side.exp[1].as_slice()).chain(std::iter::once(&side.hero)) {
+            let lo = self.obj(l);
+            if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for ab in db.abilities_of(lo.card) {
+                if let Trigger::Static(Static::CostAura(f, d)) = ab.trigger
+                    && self.matches_card(db, db.filter(f), id, lo.side)
+                {
+                    delta += d as i16;
+                }
+            }
+        }
         for m in self.mods() {
             if m.side == o.side
                 && m.discount != 0
@@ -192,12 +206,38 @@ impl GameState {
         (base + delta).max(0) as u8
     }
 
+    /// Whether a static "I can only be played if ..." allows playing `id` now.
+    pub fn playable(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        if db.card(o.card).trigger_mask & tmask::STATIC == 0 {
+            return true;
+        }
+        db.abilities_of(o.card).iter().all(|ab| {
+            !matches!(ab.trigger, Trigger::Static(Static::PlayableIf)) || self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+        })
+    }
+
+    /// A side has a static ability matching `pred` on its hero or an object in play.
+    pub fn side_has_static(&self, db: &CardDb, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
+        let s = self.side(side);
+        let check = |id: ObjId| {
+            let c = self.obj(id).card;
+            db.card(c).trigger_mask & tmask::STATIC != 0
+                && db
+                    .abilities_of(c)
+                    .iter()
+                    .any(|ab| matches!(ab.trigger, Trigger::Static(st) if pred(&st)))
+        };
+        check(s.hero) || s.landmarks.iter().any(check) || s.exp[0].iter().any(check) || s.exp[1].iter().any(check)
+    }
+
     /// A card (in hand or reserve, about to be played) matches a filter's card properties.
     pub fn matches_card(&self, db: &CardDb, f: &Filter, id: ObjId, controller: Side) -> bool {
         let o = self.obj(id);
         let def = db.card(o.card);
         kind_bit(def.kind) & f.kinds != 0
             && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
+            && f.zero_stat.is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
             && def.hand_cost >= f.cost_min
             && def.hand_cost <= f.cost_max
             && match f.whose {
@@ -261,6 +301,12 @@ impl GameState {
             && o.has(flag::EXHAUSTED) != e
         {
             return false;
+        }
+        if let Some(z) = f.zero_stat {
+            let st = def.stats;
+            if (st.f == 0 || st.m == 0 || st.o == 0) != z {
+                return false;
+            }
         }
         if f.with != 0 && !self.has_kw(db, id, f.with) {
             return false;
@@ -340,6 +386,7 @@ impl GameState {
             Count::MyBoosts => self.obj(ctx.source).boosts as i16,
             Count::X => ctx.x,
             Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
+            Count::Day => self.day as i16,
         }
     }
 

@@ -140,6 +140,14 @@ pub fn new_game<O: Observer>(
     // Object ids follow the deck lists (so per-card statistics can map them back); the
     // shuffle permutes positions only, so a rare sits where its common twin would.
     s.place_decks(db, (m.player_hero, m.player_cards), (m.confluence_hero, m.confluence_cards));
+    for side in Side::BOTH {
+        let hero = s.side(side).hero;
+        for ab in db.abilities_of(s.obj(hero).card) {
+            if let crate::cards::effect::Trigger::Static(crate::cards::effect::Static::StartCounters(n)) = ab.trigger {
+                s.obj_mut(hero).counters = n;
+            }
+        }
+    }
     s.sides[0].deck.as_mut_slice().shuffle(streams.setup);
     s.sides[1].deck.as_mut_slice().shuffle(streams.confluence);
     let mut e = Engine {

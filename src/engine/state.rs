@@ -248,6 +248,8 @@ pub enum Decision {
     HandCard,
     /// A card from Reserve for a cost.
     ReserveCard,
+    /// Which of the two revealed top cards goes to Reserve (the other is discarded).
+    ResupplyPick,
     /// A character to sacrifice for a cost.
     Sacrifice,
     /// Clean-up: a Reserve card to discard (asked until at the limit).

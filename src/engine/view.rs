@@ -130,7 +130,7 @@ impl<'a> View<'a> {
     /// Is this object's identity visible to the player?
     pub fn is_visible(&self, id: ObjId) -> bool {
         let o = self.s.obj(id);
-        o.side == Side::Player && o.zone != Zone::Deck || o.has(flag::KNOWN) && o.zone != Zone::Deck && o.zone != Zone::Hand
+        (o.side == Side::Player && o.zone != Zone::Deck) || o.has(flag::KNOWN)
     }
 
     /// The object, when visible. Panics in debug builds when a policy peeks.

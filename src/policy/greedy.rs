@@ -19,6 +19,7 @@ use super::{Policy, PolicyRng};
 use crate::cards::effect::{Dest, Op};
 use crate::cards::types::*;
 use crate::engine::Choice;
+use crate::engine::choice::Alt;
 use crate::engine::state::{Decision, ObjId};
 use crate::engine::view::View;
 
@@ -101,9 +102,14 @@ impl Greedy {
                     obj,
                     from_reserve,
                     exp,
+                    alt,
                 } => {
                     let def = view.card(obj);
-                    let cost = view.play_cost(obj, from_reserve) as i32;
+                    let cost = match alt {
+                        Alt::None => view.play_cost(obj, from_reserve) as i32,
+                        Alt::Scout => def.scout as i32 + 3,
+                        Alt::Discard(_) => view.play_cost(obj, from_reserve) as i32 + 2,
+                    };
                     if def.kind.is_character() {
                         let st = card_stats(view, obj);
                         let gig = view.has_kw(obj, kw::GIGANTIC);
@@ -207,6 +213,7 @@ impl Policy for Greedy {
             Decision::HandCard => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -(view.card(id).reserve_cost as i32))
             }),
+            Decision::ResupplyPick => argmax_by(options, |c| card_of(c).map_or(i32::MIN, |id| reserve_value(view, id))),
             Decision::ReserveCard | Decision::CleanupReserve => {
                 argmax_by(options, |c| card_of(c).map_or(i32::MIN, |id| -reserve_value(view, id)))
             }

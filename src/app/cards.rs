@@ -1,0 +1,191 @@
+//! `confluence-sim cards`: coverage of the effect language over the card pool.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use anyhow::{Result, bail};
+
+use super::cli::{CardsArgs, CardsCommand};
+use super::load;
+use crate::cards::types::CardKind;
+use crate::cards::{CardDef, Coverage, Library};
+
+#[derive(Default, Clone, Copy)]
+struct Count {
+    exact: usize,
+    partial: usize,
+    stats: usize,
+}
+
+impl Count {
+    fn add(&mut self, c: &Coverage) {
+        match c {
+            Coverage::NoText | Coverage::Exact => self.exact += 1,
+            Coverage::Partial(_) => self.partial += 1,
+            Coverage::StatsOnly => self.stats += 1,
+        }
+    }
+    fn total(&self) -> usize {
+        self.exact + self.partial + self.stats
+    }
+    fn pct(&self) -> f64 {
+        100.0 * self.exact as f64 / self.total().max(1) as f64
+    }
+}
+
+/// Cards that can appear in a game (mana and landmark tokens of later sets cannot).
+fn counted(def: &CardDef) -> bool {
+    def.pool_index.is_some() && def.kind != CardKind::OtherToken
+}
+
+fn missing(def: &CardDef) -> String {
+    match &def.coverage {
+        Coverage::Partial(m) => m.clone(),
+        Coverage::StatsOnly => "no encoding".into(),
+        _ => String::new(),
+    }
+}
+
+pub fn cards(a: CardsArgs) -> Result<()> {
+    let lib = load::library(&a.cards)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match a.command {
+        CardsCommand::Coverage { list, set, decks } => coverage(&lib, &mut out, list, set, decks)?,
+        CardsCommand::Show { card } => show(&lib, &mut out, &card)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn row(out: &mut impl Write, label: &str, c: &Count) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>7.1}%",
+        c.total(),
+        c.exact,
+        c.partial,
+        c.stats,
+        c.pct()
+    )
+}
+
+fn coverage(
+    lib: &Library,
+    out: &mut impl Write,
+    list: Option<String>,
+    set: Option<String>,
+    decks: Vec<std::path::PathBuf>,
+) -> Result<()> {
+    let mut by_set: BTreeMap<String, Count> = BTreeMap::new();
+    let mut by_faction: BTreeMap<String, Count> = BTreeMap::new();
+    let mut core_cr = Count::default();
+    let mut all = Count::default();
+    for def in lib.db.cards.iter().filter(|d| counted(d)) {
+        by_set.entry(def.set.clone()).or_default().add(&def.coverage);
+        by_faction
+            .entry(def.faction.code().to_string())
+            .or_default()
+            .add(&def.coverage);
+        all.add(&def.coverage);
+        if def.set == "CORE" && def.kind != CardKind::Token {
+            core_cr.add(&def.coverage);
+        }
+    }
+    writeln!(out, "Coverage of the card pool ({}): exact = every ability encoded (cards without ability text count as exact); partial = some abilities encoded; stats-only = none.", lib.pool.source.display())?;
+    writeln!(out, "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}", "set", "cards", "exact", "partial", "stats-only", "exact%")?;
+    for (s, c) in &by_set {
+        row(out, s, c)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}", "faction", "cards", "exact", "partial", "stats-only", "exact%")?;
+    for (f, c) in &by_faction {
+        row(out, f, c)?;
+    }
+    writeln!(out)?;
+    row(out, "CORE C+R", &core_cr)?;
+    row(out, "all sets", &all)?;
+    for path in &decks {
+        let mut w = Vec::new();
+        let deck = load::player_deck(lib, path, true, &mut w)?;
+        let mut c = Count::default();
+        let mut lines = Vec::new();
+        for idx in std::iter::once(deck.hero).chain(deck.cards.iter().copied()) {
+            let def = lib.db.card(idx);
+            c.add(&def.coverage);
+            if !def.coverage.is_exact() {
+                lines.push(format!("  {:<24} {:<32} {}", def.reference, def.name, missing(def)));
+            }
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "deck {}: {} of {} cards exact ({:.1}%)",
+            path.display(),
+            c.exact,
+            c.total(),
+            c.pct()
+        )?;
+        lines.sort();
+        lines.dedup();
+        for l in lines {
+            writeln!(out, "{l}")?;
+        }
+    }
+    if let Some(class) = list {
+        writeln!(out)?;
+        writeln!(out, "{class} cards{}:", set.as_ref().map(|s| format!(" of {s}")).unwrap_or_default())?;
+        for def in lib.db.cards.iter().filter(|d| counted(d)) {
+            if set.as_ref().is_some_and(|s| &def.set != s) || def.coverage.class() != class {
+                continue;
+            }
+            writeln!(out, "  {:<24} {:<32} {}", def.reference, def.name, missing(def))?;
+        }
+    }
+    Ok(())
+}
+
+fn show(lib: &Library, out: &mut impl Write, card: &str) -> Result<()> {
+    let found: Vec<&CardDef> = match lib.db.by_ref(card) {
+        Some(i) => vec![lib.db.card(i)],
+        None => lib
+            .db
+            .cards
+            .iter()
+            .filter(|d| crate::cards::pool::normalize_name(&d.name) == crate::cards::pool::normalize_name(card))
+            .collect(),
+    };
+    if found.is_empty() {
+        bail!("no card with reference or name '{card}' in {}", lib.pool.source.display());
+    }
+    for def in found {
+        writeln!(out, "{} ({})", def.name, def.reference)?;
+        writeln!(
+            out,
+            "  {} {} {}, set {}, subtypes: {}",
+            def.faction.code(),
+            def.rarity.name(),
+            def.kind.name(),
+            def.set,
+            lib.db.subtype_names(def.subtypes).join(", ")
+        )?;
+        match def.kind {
+            CardKind::Hero => writeln!(out, "  reserve limit {}, landmark limit {}", def.reserve_limit, def.landmark_limit)?,
+            _ => writeln!(
+                out,
+                "  hand cost {}, reserve cost {}, statistics {}",
+                def.hand_cost, def.reserve_cost, def.stats
+            )?,
+        }
+        writeln!(out, "  coverage: {}{}", def.coverage.class(), match &def.coverage {
+            Coverage::Partial(m) => format!(" (missing: {m})"),
+            Coverage::NoText => " (no ability text)".into(),
+            _ => String::new(),
+        })?;
+        for l in &def.lines {
+            writeln!(out, "  | {l}")?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
