@@ -1100,9 +1100,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 } else {
                     Amount::Const(1)
                 };
+                let mut max = 0;
+                if name == "boost" && self.eat_punct(",") {
+                    if !self.eat_word("max") {
+                        return self.err("'max N' (as in boost(me, 1, max 2))");
+                    }
+                    max = self.small("maximum", 1, 50)? as u8;
+                }
                 self.expect_punct(")")?;
                 body.push(if name == "boost" {
-                    Op::Boost { obj, n }
+                    Op::Boost { obj, n, max }
                 } else {
                     Op::Counters { obj, n }
                 });
@@ -1409,7 +1416,7 @@ pub(crate) mod tests {
     fn target_forms_select_first() {
         let b = body("spell: boost(target character, 3)");
         assert!(matches!(b[0], Op::Select { min: 1, max: 1, .. }));
-        assert_eq!(b[1], Op::Boost { obj: ObjRef::It, n: Amount::Const(3) });
+        assert_eq!(b[1], Op::Boost { obj: ObjRef::It, n: Amount::Const(3), max: 0 });
     }
 
     #[test]

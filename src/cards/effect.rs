@@ -394,9 +394,11 @@ pub enum Op {
         max: u8,
         total_cost: u8,
     },
+    /// Gain boosts (lose them if negative), never above `max` when it is non-zero.
     Boost {
         obj: ObjRef,
         n: Amount,
+        max: u8,
     },
     /// Gain (or, negative, lose) named counters.
     Counters {

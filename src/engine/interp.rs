@@ -232,9 +232,14 @@ impl<O: Observer> Engine<'_, O> {
                 max,
                 total_cost,
             } => self.exec_select(f, filter, min, max, total_cost),
-            Op::Boost { obj, n } => {
+            Op::Boost { obj, n, max } => {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
+                    let n = if max > 0 {
+                        n.min(max as i16 - self.s.obj(id).boosts as i16)
+                    } else {
+                        n
+                    };
                     self.boost(id, n);
                 }
                 Flow::Next
@@ -484,10 +489,11 @@ impl<O: Observer> Engine<'_, O> {
         l
     }
 
-    /// Adds (or removes) boosts on a character in play.
+    /// Adds (or removes) boosts on a character in play, or on a card in Reserve (support
+    /// abilities; a card leaving the Reserve keeps its counters, digest 5.5).
     pub(super) fn boost(&mut self, id: ObjId, n: i16) {
         let o = self.s.obj_mut(id);
-        if o.zone != Zone::Expedition || n == 0 {
+        if !matches!(o.zone, Zone::Expedition | Zone::Reserve) || n == 0 {
             return;
         }
         o.boosts = (o.boosts as i16 + n).clamp(0, 250) as u8;

@@ -54,6 +54,11 @@ impl<O: Observer> Engine<'_, O> {
             }
         }
         o.tough = 0;
+        // Cards in hidden zones are not objects (S2 2.1.g): nothing stays on them.
+        if matches!(to, Zone::Deck | Zone::Hand | Zone::Mana) {
+            o.boosts = 0;
+            o.counters = 0;
+        }
         o.zone = to;
         o.exp = exp;
         o.ts = ts;
@@ -125,6 +130,8 @@ impl<O: Observer> Engine<'_, O> {
             let o = self.s.obj_mut(id);
             o.zone = Zone::Deck;
             o.flags &= !(flag::ZONE_LOCAL | flag::KNOWN);
+            o.boosts = 0;
+            o.counters = 0;
             o.ts = ts;
             let ok = self.s.side_mut(side).deck.push(id);
             debug_assert!(ok);
