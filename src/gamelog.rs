@@ -26,6 +26,7 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
                     crate::engine::choice::Alt::None => String::new(),
                     crate::engine::choice::Alt::Scout => " (Scout)".into(),
                     crate::engine::choice::Alt::Discard(r) => format!(" (discarding {} from Reserve to pay less)", name(r)),
+                    crate::engine::choice::Alt::Free => " for free".into(),
                 }
             )
         }
@@ -167,7 +168,7 @@ impl<'a> GameLog<'a> {
         let v = json!({
             "expedition": e.name(),
             "region": r.region,
-            "terrains": terrain::describe(s.adventure.terrains(r.region as usize)),
+            "terrains": terrain::describe(s.region_terrains(self.db, r.region as usize)),
             "requirement": terrain::describe(r.requirement),
             "added": terrain::describe(r.added),
             "totals": stats_json(r.totals),
@@ -185,7 +186,7 @@ impl<'a> GameLog<'a> {
             "  {} expedition, region {} ({}): player's totals {}",
             e.name(),
             r.region,
-            terrain::describe(s.adventure.terrains(r.region as usize)),
+            terrain::describe(s.region_terrains(self.db, r.region as usize)),
             r.totals
         )];
         for f in &r.facing {

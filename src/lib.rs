@@ -22,5 +22,6 @@ pub mod error;
 pub mod export;
 pub mod gamelog;
 pub mod policy;
+pub mod scenario;
 pub mod sim;
 pub mod stats;

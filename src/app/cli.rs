@@ -23,6 +23,8 @@ pub enum Command {
     Run(RunArgs),
     /// Card pool coverage: which cards have every ability encoded.
     Cards(CardsArgs),
+    /// Run a scenario file: a position, steps, and expectations checked afterwards.
+    Scenario(ScenarioArgs),
     /// Replay one game of a run as a readable day-by-day log (or JSON Lines).
     Replay(ReplayArgs),
     /// Measure games per second per core and peak memory on the default matchup.
@@ -57,6 +59,21 @@ pub enum CardsCommand {
         /// Card reference (ALT_...) or English name.
         card: String,
     },
+}
+
+#[derive(Args, Debug)]
+pub struct ScenarioArgs {
+    /// Scenario file (TOML).
+    pub file: PathBuf,
+    /// Print the events as JSON Lines, then the final state as one JSON line.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the readable game log of the steps on stderr.
+    #[arg(long)]
+    pub log: bool,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
 }
 
 #[derive(Args, Debug)]

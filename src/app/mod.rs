@@ -8,6 +8,7 @@ pub mod load;
 pub mod mixes;
 mod replay;
 mod run;
+mod scenario;
 pub mod summary;
 
 use std::process::ExitCode;
@@ -23,6 +24,7 @@ pub fn main() -> ExitCode {
         Command::Run(a) => run::run(a),
         Command::Cards(a) => cards::cards(a),
         Command::Replay(a) => replay::replay(a),
+        Command::Scenario(a) => scenario::scenario(a),
         Command::Bench(a) => bench::bench(a),
     };
     match result {

@@ -78,7 +78,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let mut buf = ChoiceList::new();
     loop {
         match advance(&mut s, db, &mut rng, &mut log) {
-            Step::Over(_) => break,
+            Step::Over(_) | Step::Stopped => break,
             Step::Decide => {
                 legal_choices(&s, db, &mut buf);
                 let k = if buf.len() == 1 {

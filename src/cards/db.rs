@@ -77,7 +77,7 @@ impl CardDef {
 }
 
 /// Compiled cards and the arenas their abilities point into.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct CardDb {
     pub cards: Vec<CardDef>,
     pub abilities: Vec<Ability>,

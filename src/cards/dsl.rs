@@ -356,7 +356,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted)")?;
+        let w = self.ident("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -411,11 +411,40 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "playable_if" => Static::PlayableIf,
             "play_exhausted" => Static::PlayExhausted,
+            "terrain_add" | "terrain_set" | "all_regions" | "darkness_only_due" => {
+                self.expect_punct("(")?;
+                let t = self.terrain_word()?;
+                self.expect_punct(")")?;
+                match w.as_str() {
+                    "terrain_add" => Static::TerrainAdd(t),
+                    "terrain_set" => Static::TerrainSet(t),
+                    "all_regions" => Static::AllRegions(t),
+                    _ => Static::DarknessOnlyDueTo(t),
+                }
+            }
+            "no_forward" => {
+                self.expect_punct("(")?;
+                let e = self.exp_ref()?;
+                self.expect_punct(")")?;
+                Static::NoForward(e)
+            }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted)");
+                return self.err("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
+    }
+
+    /// A terrain letter or word: F/forest, M/mountain, O/water.
+    fn terrain_word(&mut self) -> PResult<u8> {
+        let t = self.ident("F, M or O")?;
+        match terrain::parse(&t) {
+            Some(b) => Ok(b),
+            None => {
+                self.pos -= 1;
+                self.err("F, M or O")
+            }
+        }
     }
 
     fn status_bits(&mut self) -> PResult<u32> {
@@ -478,7 +507,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -513,6 +542,16 @@ impl<'a, A: Arena> Parser<'a, A> {
             "roll" => EventKind::YouRoll,
             "fails" => EventKind::MyExpFails,
             "moves" => EventKind::MyExpMoves,
+            "moves_due" | "exp_moves_due" => {
+                self.expect_punct("(")?;
+                let t = self.terrain_word()?;
+                self.expect_punct(")")?;
+                if w == "moves_due" {
+                    EventKind::MyExpMovesDue(t)
+                } else {
+                    EventKind::YourExpMovesDue(t)
+                }
+            }
             "reserve_leaves" => EventKind::LeavesYourReserve,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
@@ -605,6 +644,12 @@ impl<'a, A: Arena> Parser<'a, A> {
             "x" | "X" => Count::X,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
+            "exps_in" => {
+                self.expect_punct("(")?;
+                let t = self.terrain_word()?;
+                self.expect_punct(")")?;
+                Count::ExpsInTerrain(t)
+            }
             "count" => {
                 self.expect_punct("(")?;
                 let f = self.filter(Whose::Yours)?;
@@ -634,6 +679,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
             "afternoon" => Cond::Afternoon,
+            "your_turn" => Cond::YourTurn,
             "boosted" => Cond::MeBoosted,
             "has" => {
                 self.expect_punct("(")?;
@@ -760,6 +806,9 @@ impl<'a, A: Arena> Parser<'a, A> {
                         ("boosted", _) => f.boosted = Some(true),
                         ("unboosted", _) => f.boosted = Some(false),
                         ("zero_stat", _) => f.zero_stat = Some(true),
+                        ("in_forest", _) => f.region_terrain |= terrain::FOREST,
+                        ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
+                        ("in_water", _) => f.region_terrain |= terrain::WATER,
                         ("exhausted", _) => f.exhausted = Some(true),
                         ("ready", _) => f.exhausted = Some(false),
                         ("cost", _) => {
@@ -1088,7 +1137,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, mana_from_deck, lose_mana, hand_to_reserve, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1270,9 +1319,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Op::NextBoost { filter, n }
                 });
             }
-            "mana_from_deck" | "mana_from_deck_exhausted" => body.push(Op::ManaFromDeck {
-                exhausted: name.ends_with("exhausted"),
-            }),
+            "mana_from_deck" | "mana_from_deck_exhausted" | "opponent_mana_from_deck"
+            | "opponent_mana_from_deck_exhausted" | "each_mana_from_deck" | "each_mana_from_deck_exhausted" => {
+                body.push(Op::ManaFromDeck {
+                    who: who_prefix(&name),
+                    exhausted: name.ends_with("exhausted"),
+                })
+            }
             "lose_mana" => {
                 let n = match self.opt_amount(1)? {
                     Amount::Const(n) if n > 0 => n as u8,
@@ -1280,17 +1333,58 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::LoseMana { n });
             }
-            "hand_to_reserve" | "hand_to_discard" | "hand_to_mana" => {
+            "hand_to_reserve" | "hand_to_discard" | "hand_to_mana" | "opponent_hand_to_reserve"
+            | "opponent_hand_to_discard" | "each_hand_to_reserve" | "each_hand_to_discard" => {
                 let n = match self.opt_amount(1)? {
                     Amount::Const(n) if n > 0 => n as u8,
                     _ => return self.fail(format!("{name} takes a positive number")),
                 };
-                let dest = match name.as_str() {
-                    "hand_to_reserve" => Dest::Reserve,
-                    "hand_to_discard" => Dest::Discard,
-                    _ => Dest::Mana,
+                let dest = if name.ends_with("reserve") {
+                    Dest::Reserve
+                } else if name.ends_with("discard") {
+                    Dest::Discard
+                } else {
+                    Dest::Mana
                 };
-                body.push(Op::FromHand { dest, n });
+                body.push(Op::FromHand {
+                    who: who_prefix(&name),
+                    dest,
+                    n,
+                });
+            }
+            "next_gain" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                self.expect_punct(",")?;
+                let status = self.status_bits()?;
+                self.expect_punct(")")?;
+                body.push(Op::NextGain { filter, status });
+            }
+            "sacrifice_one" | "opponent_sacrifices" | "each_sacrifices" => {
+                let who = match name.as_str() {
+                    "sacrifice_one" => Who::You,
+                    "opponent_sacrifices" => Who::Opponent,
+                    _ => Who::Each,
+                };
+                body.push(Op::SacrificeOne { who });
+            }
+            "play_free" | "each_play_free" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Any, fkind::CARD)?;
+                self.expect_punct(")")?;
+                body.push(Op::PlayFree {
+                    who: if name == "play_free" { Who::You } else { Who::Each },
+                    filter,
+                });
+            }
+            "block_forward" | "block_opponent_forward" => {
+                self.expect_punct("(")?;
+                let at = self.exp_ref()?;
+                self.expect_punct(")")?;
+                body.push(Op::BlockForward {
+                    at,
+                    opposing: name == "block_opponent_forward",
+                });
             }
             "forward" | "back" | "opponent_forward" | "opponent_back" => {
                 self.expect_punct("(")?;
@@ -1336,6 +1430,17 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
         }
         Ok(())
+    }
+}
+
+/// `opponent_...` and `each_...` call names.
+fn who_prefix(name: &str) -> Who {
+    if name.starts_with("opponent_") {
+        Who::Opponent
+    } else if name.starts_with("each_") {
+        Who::Each
+    } else {
+        Who::You
     }
 }
 

@@ -65,6 +65,10 @@ pub enum EventKind {
     MyExpFails,
     /// My expedition moves forward (at Dusk or by an effect).
     MyExpMoves,
+    /// My expedition moves forward at Dusk due to a terrain (it paid its region with it).
+    MyExpMovesDue(u8),
+    /// One of your expeditions moves forward at Dusk due to a terrain.
+    YourExpMovesDue(u8),
     /// A card leaves your Reserve during the Afternoon.
     LeavesYourReserve,
     /// You create a token character.
@@ -106,6 +110,17 @@ pub enum Static {
     PlayableIf,
     /// You may play exhausted cards from your Reserve.
     PlayExhausted,
+    /// My region also has these terrains (their points pay any requirement there).
+    TerrainAdd(u8),
+    /// My region (and so the region of the expedition facing me) has only these terrains.
+    TerrainSet(u8),
+    /// Every region has only these terrains.
+    AllRegions(u8),
+    /// This expedition of yours, and the opposing expedition facing it, can't move forward.
+    NoForward(ExpRef),
+    /// The opposing expedition facing me may only move forward (the Darkness advance) if the
+    /// player failed to overcome every requirement of this terrain facing my expedition.
+    DarknessOnlyDueTo(u8),
 }
 
 /// When an ability applies.
@@ -230,6 +245,8 @@ pub struct Filter {
     pub exhausted: Option<bool>,
     /// Has a printed (base) statistic of 0 / has none.
     pub zero_stat: Option<bool>,
+    /// Stands in an expedition whose region has one of these terrains (0 = any).
+    pub region_terrain: u8,
 }
 
 impl Default for Filter {
@@ -249,6 +266,7 @@ impl Default for Filter {
             boosted: None,
             exhausted: None,
             zero_stat: None,
+            region_terrain: 0,
         }
     }
 }
@@ -294,6 +312,8 @@ pub enum Count {
     OpponentHandSize,
     /// The current day.
     Day,
+    /// Your expeditions standing in a region with this terrain.
+    ExpsInTerrain(u8),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -316,6 +336,8 @@ pub enum Cond {
     /// The last die roll is in lo..=hi.
     Roll(u8, u8),
     Afternoon,
+    /// It is the controller's own turn.
+    YourTurn,
     /// The selected object (`it`) matches a filter.
     ItMatches(FilterId),
     /// You control an object matching the filter (shorthand for a count >= 1).
@@ -447,18 +469,44 @@ pub enum Op {
         filter: FilterId,
         n: i8,
     },
-    /// Put the top card of your deck into your mana zone.
+    /// Put the top card of a deck into its owner's mana zone.
     ManaFromDeck {
+        who: Who,
         exhausted: bool,
     },
     /// Discard N of your mana orbs (exhausted ones first).
     LoseMana {
         n: u8,
     },
-    /// Put a card from your hand into another zone (chosen by the controller).
+    /// Put cards from a hand into another zone (the owner chooses; the Confluence gives the
+    /// top of its hand).
     FromHand {
+        who: Who,
         dest: Dest,
         n: u8,
+    },
+    /// The next character matching the filter you play this turn gains these statuses.
+    NextGain {
+        filter: FilterId,
+        status: u32,
+    },
+    /// Characters of `who` are sacrificed: the player chooses one of theirs, the Confluence
+    /// follows its sacrifice rule; all happen together.
+    SacrificeOne {
+        who: Who,
+    },
+    /// `who` may immediately play a card from hand matching the filter for free (the
+    /// controller first). The Confluence reveals from the top of its hand until one
+    /// qualifies, plays it, then shuffles its hand (FAQ "Play Limitations").
+    PlayFree {
+        who: Who,
+        filter: FilterId,
+    },
+    /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
+    /// forward for the rest of the day.
+    BlockForward {
+        at: ExpRef,
+        opposing: bool,
     },
     /// Move an expedition forward (or backward). `opposing`: the opponent's expedition on
     /// that side (for the Confluence, the Darkness).

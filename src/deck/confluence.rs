@@ -43,29 +43,31 @@ fn two() -> u8 {
     2
 }
 
-#[derive(Deserialize)]
+/// One card as written in a Confluence deck (or a scenario's `[[card]]`).
+#[derive(Deserialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-struct FileCard {
-    name: String,
+pub struct FileCard {
+    pub name: String,
     #[serde(default = "common")]
-    rarity: String,
+    pub rarity: String,
     #[serde(default = "one")]
-    count: usize,
+    pub count: usize,
     #[serde(rename = "type")]
-    kind: String,
-    hand_cost: u8,
-    reserve_cost: Option<u8>,
+    pub kind: String,
+    pub hand_cost: u8,
+    pub reserve_cost: Option<u8>,
     #[serde(default)]
-    stats: Option<String>,
+    pub stats: Option<String>,
     #[serde(default)]
-    placement: Option<String>,
-    midnight: String,
+    pub placement: Option<String>,
     #[serde(default)]
-    keywords: Vec<String>,
+    pub midnight: Option<String>,
     #[serde(default)]
-    subtypes: Vec<String>,
+    pub keywords: Vec<String>,
     #[serde(default)]
-    abilities: Vec<String>,
+    pub subtypes: Vec<String>,
+    #[serde(default)]
+    pub abilities: Vec<String>,
 }
 
 fn common() -> String {
@@ -178,99 +180,7 @@ impl ConfluenceDeck {
             let line = line_of(text, spanned.span().start);
             let c = spanned.get_ref();
             let e = |msg: String| err(line, format!("card '{}': {msg}", c.name));
-            let rarity = match c.rarity.to_ascii_lowercase().as_str() {
-                "common" => Rarity::Common,
-                "rare" => Rarity::Rare,
-                other => return Err(e(format!("rarity '{other}' (expected \"common\" or \"rare\")"))),
-            };
-            let kind = match c.kind.to_ascii_lowercase().replace(['_', '-'], " ").as_str() {
-                "character" => CardKind::Character,
-                "spell" => CardKind::Spell,
-                "landmark" => CardKind::Landmark,
-                "expedition permanent" => CardKind::ExpeditionPermanent,
-                other => {
-                    return Err(e(format!(
-                        "type '{other}' (expected character, expedition-permanent, landmark or spell)"
-                    )));
-                }
-            };
-            let stats = match (&c.stats, kind) {
-                (Some(s), _) => parse_stats(s).ok_or_else(|| e(format!("stats '{s}' (expected F/M/O, as in \"2/1/0\")")))?,
-                (None, CardKind::Character | CardKind::ExpeditionPermanent) => {
-                    return Err(e("no stats (characters and expedition permanents need F/M/O stats)".into()));
-                }
-                (None, _) => Stats::ZERO,
-            };
-            let placement = match (&c.placement, kind.goes_to_expedition()) {
-                (Some(p), _) => Placement::parse(p).ok_or_else(|| {
-                    e(format!("placement '{p}' (expected threatened, hero, companion, forest, mountain, water or progressing)"))
-                })?,
-                (None, true) => return Err(e("no placement rule (characters and expedition permanents need one)".into())),
-                (None, false) => Placement::Threatened,
-            };
-            let midnight = Placement::parse(&c.midnight).ok_or_else(|| {
-                e(format!(
-                    "midnight '{}' (expected threatened, hero, companion, forest, mountain, water or progressing)",
-                    c.midnight
-                ))
-            })?;
-            if c.count == 0 || c.count > CONFLUENCE_DECK_SIZE {
-                return Err(e(format!("count {} is out of range", c.count)));
-            }
-            let mut subtypes = 0u64;
-            for s in &c.subtypes {
-                subtypes |= intern(db, s).ok_or_else(|| e("too many distinct subtypes (64 at most)".into()))?;
-            }
-            let reference = format!(
-                "CONFLUENCE:{stem}:{}:{}",
-                c.name,
-                if rarity == Rarity::Rare { "R" } else { "C" }
-            );
-            if db.by_ref(&reference).is_some() {
-                return Err(e(format!("'{}' ({}) is listed twice; give the count instead", c.name, rarity.name())));
-            }
-            let def = CardDef {
-                reference,
-                name: c.name.clone(),
-                set: "CONFLUENCE".into(),
-                faction: Faction::Confluence,
-                rarity,
-                kind,
-                subtypes,
-                hand_cost: c.hand_cost,
-                reserve_cost: c.reserve_cost.unwrap_or(c.hand_cost),
-                stats,
-                keywords: 0,
-                tough: 0,
-                scout: 0,
-                placement,
-                midnight,
-                reserve_limit: 0,
-                landmark_limit: 0,
-                ab_start: 0,
-                ab_len: 0,
-                trigger_mask: 0,
-                coverage: Coverage::Exact,
-                lines: Vec::new(),
-                pool_index: None,
-            };
-            let idx = db.push_card(def);
-            // Keywords and abilities share the effect language.
-            let mut lines: Vec<String> = Vec::new();
-            for k in &c.keywords {
-                let k = k.trim().to_ascii_lowercase();
-                let word = k.split_whitespace().next().unwrap_or("");
-                if kw::parse(word).is_none() {
-                    return Err(e(format!(
-                        "keyword '{k}' (expected persistent, constant, gigantic, fleeting, tough N, defender, eternal, asleep, anchored, seasoned)"
-                    )));
-                }
-                lines.push(k);
-            }
-            lines.extend(c.abilities.iter().cloned());
-            db.encode(idx, &lines, Coverage::Exact)
-                .map_err(|x| e(format!("ability \"{}\": {}", x.source_line, x.err)))?;
-
+            let (idx, rarity) = build_card(db, &stem, c, true).map_err(e)?;
             let key = normalize_name(&c.name);
             match rarity {
                 Rarity::Common => {
@@ -377,6 +287,107 @@ impl ConfluenceDeck {
             .map(|i| db.card(self.rares[i]).name.clone())
             .collect()
     }
+}
+
+/// Validates one card description and adds it to the db. Errors say what is wrong with
+/// which field (the caller adds the file and line).
+/// `strict` (Confluence deck files) requires the Confluence-only fields: placement for
+/// cards that go to an expedition, and the Midnight indication.
+pub fn build_card(db: &mut CardDb, stem: &str, c: &FileCard, strict: bool) -> Result<(CardIdx, Rarity), String> {
+    let rarity = match c.rarity.to_ascii_lowercase().as_str() {
+        "common" => Rarity::Common,
+        "rare" => Rarity::Rare,
+        other => return Err(format!("rarity '{other}' (expected \"common\" or \"rare\")")),
+    };
+    let kind = match c.kind.to_ascii_lowercase().replace(['_', '-'], " ").as_str() {
+        "character" => CardKind::Character,
+        "spell" => CardKind::Spell,
+        "landmark" => CardKind::Landmark,
+        "expedition permanent" => CardKind::ExpeditionPermanent,
+        other => {
+            return Err(format!(
+                "type '{other}' (expected character, expedition-permanent, landmark or spell)"
+            ));
+        }
+    };
+    let stats = match (&c.stats, kind) {
+        (Some(s), _) => parse_stats(s).ok_or_else(|| format!("stats '{s}' (expected F/M/O, as in \"2/1/0\")"))?,
+        (None, CardKind::Character | CardKind::ExpeditionPermanent) => {
+            return Err("no stats (characters and expedition permanents need F/M/O stats)".into());
+        }
+        (None, _) => Stats::ZERO,
+    };
+    let placement = match (&c.placement, kind.goes_to_expedition()) {
+        (Some(p), _) => Placement::parse(p).ok_or_else(|| {
+            format!("placement '{p}' (expected threatened, hero, companion, forest, mountain, water or progressing)")
+        })?,
+        (None, true) if strict => return Err("no placement rule (characters and expedition permanents need one)".into()),
+        (None, _) => Placement::Threatened,
+    };
+    let midnight = match &c.midnight {
+        Some(m) => Placement::parse(m).ok_or_else(|| {
+            format!("midnight '{m}' (expected threatened, hero, companion, forest, mountain, water or progressing)")
+        })?,
+        None if strict => return Err("no midnight indication (which Darkness it advances as the Midnight card)".into()),
+        None => Placement::Threatened,
+    };
+    if c.count == 0 || c.count > CONFLUENCE_DECK_SIZE {
+        return Err(format!("count {} is out of range", c.count));
+    }
+    let mut subtypes = 0u64;
+    for s in &c.subtypes {
+        subtypes |= intern(db, s).ok_or_else(|| "too many distinct subtypes (64 at most)".to_string())?;
+    }
+    let reference = format!(
+        "CONFLUENCE:{stem}:{}:{}",
+        c.name,
+        if rarity == Rarity::Rare { "R" } else { "C" }
+    );
+    if db.by_ref(&reference).is_some() {
+        return Err(format!("'{}' ({}) is listed twice; give the count instead", c.name, rarity.name()));
+    }
+    let def = CardDef {
+        reference,
+        name: c.name.clone(),
+        set: "CONFLUENCE".into(),
+        faction: Faction::Confluence,
+        rarity,
+        kind,
+        subtypes,
+        hand_cost: c.hand_cost,
+        reserve_cost: c.reserve_cost.unwrap_or(c.hand_cost),
+        stats,
+        keywords: 0,
+        tough: 0,
+        scout: 0,
+        placement,
+        midnight,
+        reserve_limit: 0,
+        landmark_limit: 0,
+        ab_start: 0,
+        ab_len: 0,
+        trigger_mask: 0,
+        coverage: Coverage::Exact,
+        lines: Vec::new(),
+        pool_index: None,
+    };
+    let idx = db.push_card(def);
+    // Keywords and abilities share the effect language.
+    let mut lines: Vec<String> = Vec::new();
+    for k in &c.keywords {
+        let k = k.trim().to_ascii_lowercase();
+        let word = k.split_whitespace().next().unwrap_or("");
+        if kw::parse(word).is_none() {
+            return Err(format!(
+                "keyword '{k}' (expected persistent, constant, gigantic, fleeting, tough N, defender, eternal, asleep, anchored, seasoned)"
+            ));
+        }
+        lines.push(k);
+    }
+    lines.extend(c.abilities.iter().cloned());
+    db.encode(idx, &lines, Coverage::Exact)
+        .map_err(|x| format!("ability \"{}\": {}", x.source_line, x.err))?;
+    Ok((idx, rarity))
 }
 
 fn intern(db: &mut CardDb, name: &str) -> Option<u64> {

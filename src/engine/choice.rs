@@ -18,6 +18,8 @@ pub enum Alt {
     Scout,
     /// Discard this Reserve card to reduce the cost (e.g. Paint Prison).
     Discard(ObjId),
+    /// Played for free by an effect.
+    Free,
 }
 
 /// One option of a decision. Small and `Copy`.
@@ -72,7 +74,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         }
         Decision::Turn => turn_options(s, db, out),
         Decision::Target => {
-            let f = s.frame.as_ref().expect("target decision without frame");
+            let f = s.frame().expect("target decision without frame");
             let ab = db.abilities[f.ability as usize];
             let Op::Select {
                 filter,
@@ -92,6 +94,29 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 push(out, Choice::Card(id));
             }
         }
+        Decision::PlayFree => {
+            push(out, Choice::Done);
+            let f = s.frame().expect("play-free decision without frame");
+            let ab = db.abilities[f.ability as usize];
+            let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
+                return;
+            };
+            for id in player.hand.iter() {
+                if !s.matches_card(db, db.filter(filter), id, f.controller) || !s.playable(db, id) {
+                    continue;
+                }
+                let kind = db.card(s.obj(id).card).kind;
+                if kind.goes_to_expedition() {
+                    for e in Exp::BOTH {
+                        if !player.exp[e.index()].is_full() {
+                            push(out, Choice::Play { obj: id, from_reserve: false, exp: e, alt: Alt::Free });
+                        }
+                    }
+                } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
+                    push(out, Choice::Play { obj: id, from_reserve: false, exp: Exp::Hero, alt: Alt::Free });
+                }
+            }
+        }
         Decision::Expedition => {
             push(out, Choice::Exp(Exp::Hero));
             push(out, Choice::Exp(Exp::Companion));
@@ -101,7 +126,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             push(out, Choice::No);
         }
         Decision::Mode => {
-            let f = s.frame.as_ref().expect("mode decision without frame");
+            let f = s.frame().expect("mode decision without frame");
             let ab = db.abilities[f.ability as usize];
             if let Op::Choose { n } = db.op(&ab, f.pc) {
                 for k in 0..n {
@@ -110,7 +135,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Die => {
-            let f = s.frame.as_ref().expect("die decision without frame");
+            let f = s.frame().expect("die decision without frame");
             push(out, Choice::Mode(f.dice[0]));
             if f.dice[1] != f.dice[0] {
                 push(out, Choice::Mode(f.dice[1]));

@@ -140,10 +140,16 @@ impl<O: Observer> Engine<'_, O> {
             Placement::Progressing => prog.get(e),
             _ => {
                 let t = icon.terrain().expect("terrain icon");
-                self.s.adventure.terrains(self.s.region(e)) & t != 0
+                self.s.region_terrains(self.db, self.s.region(e)) & t != 0
             }
         };
         (e, icon, !matched)
+    }
+
+    /// Plays a card of the Confluence's hand for free (an effect let it), by its placement.
+    pub(super) fn confluence_play_free(&mut self, id: ObjId) {
+        let (exp, icon, fell_back) = self.placement(id);
+        self.play_card(id, false, exp, Some((icon, fell_back)), Alt::Free);
     }
 
     fn confluence_play_it(&mut self, id: ObjId, from_reserve: bool) {

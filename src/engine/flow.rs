@@ -226,13 +226,18 @@ impl<O: Observer> Engine<'_, O> {
             }
             self.s.today.advanced.set(e, r.advanced);
             self.s.today.cleared.set(e, r.cleared);
+            self.s.today.fully_overcome.set(e, overcome::fully_overcome(r));
             if r.cleared && r.defender {
                 self.s.today.dark_blocked.set(e, true);
             }
         }
         for e in Exp::BOTH {
-            if report.exps[e.index()].advanced {
+            let r = &report.exps[e.index()];
+            if r.advanced {
                 self.move_expedition(e, true);
+                if r.due_to != 0 {
+                    self.fire(Fire::ExpMovedDue { exp: e, due: r.due_to });
+                }
             } else {
                 self.fire(Fire::ExpFailed { exp: e });
             }

@@ -9,7 +9,7 @@
 use rand::RngExt;
 
 use super::Engine;
-use super::choice::Choice;
+use super::choice::{Alt, Choice};
 use super::event::{Event, Observer, Why};
 use super::list::List;
 use super::query::Ctx;
@@ -22,6 +22,8 @@ pub(super) enum Flow {
     Next,
     Goto(u16),
     Wait,
+    /// The op already moved its own program counter (it started a nested ability).
+    Moved,
 }
 
 /// Objects an op acts on.
@@ -42,6 +44,7 @@ impl<O: Observer> Engine<'_, O> {
             x: 0,
             did: false,
             it: p.event_obj,
+            base_only: false,
         };
         if !self.s.eval_cond(self.db, ab.cond, &ctx) {
             return;
@@ -51,7 +54,13 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Makes an ability the running frame.
     pub(super) fn begin(&mut self, ability: u16, source: ObjId, controller: Side, event_obj: ObjId, spell: ObjId) {
-        debug_assert!(self.s.frame.is_none(), "nested frame");
+        if self.s.depth as usize >= MAX_FRAMES {
+            // Nesting deeper than any card needs: the ability is skipped (a Spell is put away).
+            if spell != NO_OBJ {
+                self.put_away_spell(spell);
+            }
+            return;
+        }
         if O::ENABLED {
             self.emit(Event::Ability {
                 obj: source,
@@ -63,7 +72,9 @@ impl<O: Observer> Engine<'_, O> {
         if event_obj != NO_OBJ {
             let _ = it.push(event_obj);
         }
-        self.s.frame = Some(Frame {
+        let d = self.s.depth as usize;
+        self.s.depth += 1;
+        self.s.frames[d] = Frame {
             ability,
             pc: 0,
             source,
@@ -78,20 +89,28 @@ impl<O: Observer> Engine<'_, O> {
             step: 0,
             count: 0,
             dice: [0; 2],
-        });
+        };
     }
 
     pub(super) fn run_frame(&mut self) {
         loop {
-            let Some(f) = self.s.frame else { return };
+            let d = self.s.depth as usize;
+            if d == 0 {
+                return;
+            }
+            let f = self.s.frames[d - 1];
             let ab = self.db.abilities[f.ability as usize];
             if f.pc >= ab.len {
                 self.finish_frame();
-                return;
+                continue;
             }
             let op = self.db.op(&ab, f.pc);
             let flow = self.exec(op, &f);
-            let Some(fr) = self.s.frame.as_mut() else { return };
+            if self.s.outcome.is_some() || self.s.depth < d as u8 {
+                return;
+            }
+            // The flow applies to the frame that ran the op, even if it started a nested one.
+            let fr = &mut self.s.frames[d - 1];
             match flow {
                 Flow::Next => {
                     fr.pc += 1;
@@ -101,13 +120,16 @@ impl<O: Observer> Engine<'_, O> {
                     fr.pc = t;
                     fr.step = 0;
                 }
+                Flow::Moved => {}
                 Flow::Wait => return,
             }
         }
     }
 
     fn finish_frame(&mut self) {
-        let f = self.s.frame.take().expect("finish without frame");
+        let d = self.s.depth as usize;
+        let f = self.s.frames[d - 1];
+        self.s.depth -= 1;
         if f.spell != NO_OBJ {
             self.put_away_spell(f.spell);
         }
@@ -133,7 +155,9 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     fn frame_mut(&mut self) -> &mut Frame {
-        self.s.frame.as_mut().expect("running frame")
+        let d = self.s.depth as usize;
+        assert!(d > 0, "no running frame");
+        &mut self.s.frames[d - 1]
     }
 
     /// The source is still the object that created the ability (not moved since).
@@ -354,14 +378,48 @@ impl<O: Observer> Engine<'_, O> {
                         filter,
                         discount,
                         boosts,
+                        status: 0,
                     };
                     self.s.n_mods += 1;
                 }
                 Flow::Next
             }
-            Op::ManaFromDeck { exhausted } => {
-                if let Some(id) = self.take_top(f.controller) {
-                    self.to_mana(id, !exhausted, Why::Effect);
+            Op::ManaFromDeck { who, exhausted } => {
+                for side in self.sides_of(who, f.controller).iter() {
+                    let side = if side == 0 { Side::Player } else { Side::Confluence };
+                    if let Some(id) = self.take_top(side) {
+                        self.to_mana(id, !exhausted, Why::Effect);
+                    }
+                }
+                Flow::Next
+            }
+            Op::NextGain { filter, status } => {
+                let i = self.s.n_mods as usize;
+                if i < self.s.mods.len() {
+                    self.s.mods[i] = TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status,
+                    };
+                    self.s.n_mods += 1;
+                }
+                Flow::Next
+            }
+            Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
+            Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
+            Op::BlockForward { at, opposing } => {
+                let Some(exps) = self.resolve_exps(at, f) else {
+                    return Flow::Wait;
+                };
+                let target = if opposing { f.controller.other() } else { f.controller };
+                for e in exps.iter() {
+                    let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                    match target {
+                        Side::Player => self.s.today.no_forward.set(e, true),
+                        Side::Confluence => self.s.today.dark_blocked.set(e, true),
+                    }
                 }
                 Flow::Next
             }
@@ -374,7 +432,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::FromHand { dest, n } => self.exec_from_hand(f, dest, n),
+            Op::FromHand { who, dest, n } => self.exec_from_hand(f, who, dest, n),
             Op::MoveExp { at, opposing, forward } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -559,6 +617,9 @@ impl<O: Observer> Engine<'_, O> {
         if (forward && from == far) || (!forward && from == start) || !(0..=7).contains(&to) {
             return;
         }
+        if forward && self.s.expedition_blocked(self.db, e) {
+            return;
+        }
         self.s.pos.set(e, to);
         self.reveal(to as usize);
         if O::ENABLED {
@@ -590,7 +651,7 @@ impl<O: Observer> Engine<'_, O> {
         let (start, dir): (i8, i8) = if e == Exp::Hero { (-1, 1) } else { (8, -1) };
         let to = if forward { from + dir } else { from - dir };
         let to = if e == Exp::Hero { to.max(start) } else { to.min(start) };
-        if to == from {
+        if to == from || (forward && self.s.darkness_blocked(self.db, e)) {
             return;
         }
         self.s.dark.set(e, to);
@@ -655,7 +716,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     fn rolled(&mut self, v: u8) -> Flow {
-        let side = self.s.frame.as_ref().map(|f| f.controller).unwrap_or(Side::Player);
+        let side = self.s.frame().map(|f| f.controller).unwrap_or(Side::Player);
         self.frame_mut().x = v as i16;
         if O::ENABLED {
             self.emit(Event::Roll { side, value: v });
@@ -676,7 +737,7 @@ impl<O: Observer> Engine<'_, O> {
             fr.step = 1;
         }
         loop {
-            let f = *self.s.frame.as_ref().expect("frame");
+            let f = *self.s.frame().expect("frame");
             if f.it.len() >= max as usize {
                 return Flow::Next;
             }
@@ -702,7 +763,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Adds a target to the running selection, paying its Tough when it is opposing.
     pub(super) fn choose_target(&mut self, id: ObjId) {
-        let f = *self.s.frame.as_ref().expect("frame");
+        let f = *self.s.frame().expect("frame");
         let o = *self.s.obj(id);
         if o.side != f.controller {
             let t = self.s.tough(self.db, id);
@@ -712,20 +773,129 @@ impl<O: Observer> Engine<'_, O> {
         let _ = self.frame_mut().it.push(id);
     }
 
-    fn exec_from_hand(&mut self, f: &Frame, dest: Dest, n: u8) -> Flow {
-        if f.count >= n || self.s.side(f.controller).hand.is_empty() {
-            return Flow::Next;
-        }
-        match f.controller {
-            Side::Confluence => {
-                let top = self.s.side(Side::Confluence).hand.first().expect("non-empty");
-                self.hand_card_to(top, dest);
-                self.frame_mut().count += 1;
-                self.exec_from_hand(&self.s.frame.expect("frame"), dest, n)
+    /// Cards from hand, side by side (`step` = sides done, `count` = cards of this side):
+    /// the player chooses, the Confluence gives the top of its hand.
+    fn exec_from_hand(&mut self, f: &Frame, who: Who, dest: Dest, n: u8) -> Flow {
+        let sides = self.sides_of(who, f.controller);
+        let mut step = f.step as usize;
+        let mut count = f.count;
+        loop {
+            let Some(side) = sides.get(step) else {
+                return Flow::Next;
+            };
+            let side = if side == 0 { Side::Player } else { Side::Confluence };
+            if count >= n || self.s.side(side).hand.is_empty() {
+                step += 1;
+                count = 0;
+                let fr = self.frame_mut();
+                fr.step = step as u8;
+                fr.count = 0;
+                continue;
             }
+            match side {
+                Side::Confluence => {
+                    let top = self.s.side(Side::Confluence).hand.first().expect("non-empty");
+                    self.hand_card_to(top, dest);
+                    count += 1;
+                    self.frame_mut().count = count;
+                }
+                Side::Player => {
+                    self.s.decision = Decision::HandCard;
+                    return Flow::Wait;
+                }
+            }
+        }
+    }
+
+    /// Each side of `who` sacrifices a character (the player chooses; the Confluence by its
+    /// rule); the choices are made in initiative order and happen together.
+    fn exec_sacrifice(&mut self, f: &Frame, who: Who) -> Flow {
+        if f.step == 0 {
+            let fr = self.frame_mut();
+            fr.it.clear();
+            fr.step = 1;
+            fr.count = 0;
+        }
+        let sides = self.sides_of(who, f.controller);
+        loop {
+            let k = self.s.frame().expect("frame").count as usize;
+            let Some(side) = sides.get(k) else { break };
+            let side = if side == 0 { Side::Player } else { Side::Confluence };
+            let has_char = self.s.side(side).exp.iter().any(|l| {
+                l.iter().any(|id| self.db.card(self.s.obj(id).card).kind.is_character())
+            });
+            if !has_char {
+                self.frame_mut().count += 1;
+                continue;
+            }
+            match side {
+                Side::Player => {
+                    self.s.decision = Decision::Sacrifice;
+                    return Flow::Wait;
+                }
+                Side::Confluence => {
+                    if let Some(id) = self.confluence_sacrifice_choice() {
+                        let _ = self.frame_mut().it.push(id);
+                    }
+                    self.frame_mut().count += 1;
+                }
+            }
+        }
+        let chosen = self.s.frame().expect("frame").it;
+        for id in chosen.iter() {
+            self.move_obj(id, Dest::Sacrifice);
+        }
+        Flow::Next
+    }
+
+    /// "Each player may immediately play a card ... for free", the controller first. The
+    /// player chooses (or not); the Confluence reveals from the top of its hand until a card
+    /// qualifies, plays it and shuffles its hand (FAQ "Play Limitations").
+    fn exec_play_free(&mut self, f: &Frame, who: Who, filter: FilterId) -> Flow {
+        let mut sides = List::<2>::new();
+        let _ = sides.push(f.controller as u8);
+        if who == Who::Each {
+            let _ = sides.push(f.controller.other() as u8);
+        }
+        let k = f.count as usize;
+        let Some(side) = sides.get(k) else {
+            return Flow::Next;
+        };
+        let side = if side == 0 { Side::Player } else { Side::Confluence };
+        match side {
             Side::Player => {
-                self.s.decision = Decision::HandCard;
-                Flow::Wait
+                let any = self
+                    .s
+                    .side(Side::Player)
+                    .hand
+                    .iter()
+                    .any(|id| self.s.matches_card(self.db, self.db.filter(filter), id, f.controller) && self.s.playable(self.db, id));
+                if any {
+                    self.s.decision = Decision::PlayFree;
+                    return Flow::Wait;
+                }
+                self.frame_mut().count += 1;
+                Flow::Moved
+            }
+            Side::Confluence => {
+                self.frame_mut().count += 1;
+                let hand = self.s.side(Side::Confluence).hand;
+                let found = hand
+                    .iter()
+                    .find(|&id| self.s.matches_card(self.db, self.db.filter(filter), id, f.controller));
+                if let Some(id) = found {
+                    self.s.obj_mut(id).flags |= flag::KNOWN;
+                    self.confluence_play_free(id);
+                }
+                // The revealed hand is shuffled face down again.
+                let rng = &mut *self.rng;
+                let side = self.s.side_mut(Side::Confluence);
+                rand::seq::SliceRandom::shuffle(side.hand.as_mut_slice(), rng);
+                let hand = self.s.side(Side::Confluence).hand;
+                for id in hand.iter() {
+                    self.s.obj_mut(id).flags &= !flag::KNOWN;
+                }
+                Flow::Moved
             }
         }
     }
@@ -764,7 +934,7 @@ impl<O: Observer> Engine<'_, O> {
                         let fr = self.frame_mut();
                         fr.step = 2;
                         fr.count = 0;
-                        self.exec_pay(&self.s.frame.expect("frame"), cost, skip)
+                        self.exec_pay(&self.s.frame().copied().expect("frame"), cost, skip)
                     }
                 }
             }
@@ -798,7 +968,7 @@ impl<O: Observer> Engine<'_, O> {
                         self.pay_card(decision, id);
                     }
                     self.frame_mut().count += 1;
-                    return self.exec_pay(&self.s.frame.expect("frame"), cost, skip);
+                    return self.exec_pay(&self.s.frame().copied().expect("frame"), cost, skip);
                 }
                 self.s.decision = decision;
                 Flow::Wait
@@ -835,7 +1005,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Applies the player's answer to a decision raised inside a running ability.
     pub(super) fn apply_in_frame(&mut self, choice: Choice) {
-        let f = *self.s.frame.as_ref().expect("frame decision without frame");
+        let f = *self.s.frame().expect("frame decision without frame");
         let ab = self.db.abilities[f.ability as usize];
         let op = self.db.op(&ab, f.pc);
         let decision = self.s.decision;
@@ -892,6 +1062,17 @@ impl<O: Observer> Engine<'_, O> {
             (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
                 self.hand_card_to(id, dest);
                 self.frame_mut().count += 1;
+            }
+            (Decision::Sacrifice, Choice::Card(id), Op::SacrificeOne { .. }) => {
+                let fr = self.frame_mut();
+                let _ = fr.it.push(id);
+                fr.count += 1;
+            }
+            (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
+            (Decision::PlayFree, Choice::Play { obj, exp, .. }, _) => {
+                // Move on before playing: a Spell starts its own (nested) ability.
+                self.frame_mut().count += 1;
+                self.play_card(obj, false, exp, None, Alt::Free);
             }
             (Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice, Choice::Card(id), Op::Pay { .. }) => {
                 self.pay_card(decision, id);

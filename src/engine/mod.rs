@@ -39,6 +39,8 @@ pub enum Step {
     /// The player must choose: see `state.decision` and [`legal_choices`].
     Decide,
     Over(Outcome),
+    /// [`advance_until`]'s stop condition held between two steps of the day.
+    Stopped,
 }
 
 /// A choice that is not among the legal ones.
@@ -65,6 +67,18 @@ pub fn advance<O: Observer>(
     obs: &mut O,
 ) -> Step {
     Engine { s, db, rng, obs }.advance()
+}
+
+/// Like [`advance`], but also stops (before the next step of the day, with no ability
+/// running or waiting) as soon as `stop` holds. Used to run scenarios phase by phase.
+pub fn advance_until<O: Observer>(
+    s: &mut GameState,
+    db: &CardDb,
+    rng: &mut GameRng,
+    obs: &mut O,
+    stop: &dyn Fn(&GameState) -> bool,
+) -> Step {
+    Engine { s, db, rng, obs }.run(Some(stop))
 }
 
 /// Applies a choice after checking that it is legal.
@@ -116,6 +130,10 @@ pub fn legal_choices(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
 
 impl<O: Observer> Engine<'_, O> {
     fn advance(&mut self) -> Step {
+        self.run(None)
+    }
+
+    fn run(&mut self, stop: Option<&dyn Fn(&GameState) -> bool>) -> Step {
         loop {
             if self.s.decision != Decision::None {
                 return Step::Decide;
@@ -129,13 +147,16 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 return Step::Over(o);
             }
-            if self.s.frame.is_some() {
+            if self.s.depth > 0 {
                 self.run_frame();
                 continue;
             }
             if let Some(p) = self.take_pending() {
                 self.start_pending(p);
                 continue;
+            }
+            if stop.is_some_and(|f| f(self.s)) {
+                return Step::Stopped;
             }
             self.step_phase();
             #[cfg(debug_assertions)]

@@ -137,7 +137,7 @@ impl<O: Observer> Engine<'_, O> {
         if card != NO_OBJ {
             let icon = self.db.card(self.s.obj(card).card).midnight;
             let e = self.s.icon_target(self.db, icon, |st, e| st.today.advanced.get(e));
-            let blocked = self.s.today.dark_blocked.get(e) || self.confluence_defender(e);
+            let blocked = self.s.darkness_blocked(self.db, e) || self.only_due_to_blocks(e);
             let before = self.s.dark.0;
             if !blocked {
                 self.move_darkness(e, true);
@@ -166,11 +166,21 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// FAQ: an effect that prevents a Confluence expedition from advancing stops the
-    /// Darkness on that side; a Confluence Defender facing that expedition is such an effect.
-    fn confluence_defender(&self, e: Exp) -> bool {
-        self.s.side(Side::Confluence).exp[e.index()]
-            .iter()
-            .any(|id| self.s.has_kw(self.db, id, kw::DEFENDER))
+    /// Will-o'-the-Wisp: "an expedition facing me in O can't move forward except due to O".
+    /// The Darkness on that side may advance only if the player failed to overcome every
+    /// O requirement facing that expedition (FAQ "The Confluence's Expedition").
+    fn only_due_to_blocks(&self, e: Exp) -> bool {
+        let db = self.db;
+        let region_t = self.s.region_terrains(db, self.s.region(e));
+        let overcome = self.s.today.fully_overcome.get(e);
+        self.s.side(Side::Player).exp.iter().flat_map(|l| l.iter()).any(|id| {
+            let o = self.s.obj(id);
+            if !self.s.counts_in(db, id, e) || db.card(o.card).trigger_mask & tmask::STATIC == 0 {
+                return false;
+            }
+            db.abilities_of(o.card).iter().any(|ab| {
+                matches!(ab.trigger, Trigger::Static(Static::DarknessOnlyDueTo(t)) if region_t & t != 0 && overcome & t != 0)
+            })
+        })
     }
 }

@@ -44,6 +44,8 @@ pub enum Verdict {
     /// Everything here was overcome, but a Gigantic Confluence character was not overcome
     /// on the other side.
     GiganticElsewhere,
+    /// Cleared, but an effect prevents this expedition from moving forward.
+    Blocked,
 }
 
 impl Verdict {
@@ -54,6 +56,7 @@ impl Verdict {
             Verdict::NotAllOvercome => "not every facing object was overcome",
             Verdict::TerrainNotPaid => "every facing object was overcome, but the terrain could not be paid",
             Verdict::GiganticElsewhere => "a Gigantic Confluence character was not overcome on the other side",
+            Verdict::Blocked => "cleared, but an effect prevents it from moving forward",
         }
     }
 }
@@ -70,6 +73,8 @@ pub struct ExpReport {
     pub facing: ArrayVec<Facing, MAX_FACING>,
     pub ascend: bool,
     pub defender: bool,
+    /// An effect prevents it from moving forward.
+    pub blocked: bool,
     pub terrain_paid: bool,
     /// Everything overcome and the terrain paid (or Ascended).
     pub cleared: bool,
@@ -294,12 +299,12 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
         }
         let r = &mut report.exps[e.index()];
         r.region = region as u8;
-        r.requirement = s.adventure.requirement(region);
-        r.added = s.adventure.added[region];
+        (r.requirement, r.added) = s.region_requirement(db, region);
         r.totals = totals;
         r.facing = facing.clone();
         r.ascend = s.today.ascend.get(e);
         r.defender = defender;
+        r.blocked = s.expedition_blocked(db, e);
         inputs[e.index()] = Some(SideInput {
             totals,
             facing,
@@ -326,7 +331,12 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
         .enumerate()
         .filter(|(_, id)| s.has_kw(db, **id, kw::PERSISTENT))
         .fold(0, |m, (i, _)| m | (1 << i));
-    let defenders = [report.exps[0].defender, report.exps[1].defender];
+    // A blocked expedition is treated like a Defender one when choosing what to overcome:
+    // it cannot advance, but clearing still matters.
+    let defenders = [
+        report.exps[0].defender || report.exps[0].blocked,
+        report.exps[1].defender || report.exps[1].blocked,
+    ];
     let mut best: Option<((u8, u8, u8, u8), Entry, Entry)> = None;
     for h in &he {
         for c in &ce {
@@ -357,12 +367,14 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
         let awake_all = r.facing.iter().all(|f| f.overcome || f.asleep);
         r.terrain_paid = ent.complete && !r.ascend;
         r.cleared = ent.complete && other.gmask == all_g;
-        r.advanced = r.cleared && !r.defender;
+        r.advanced = r.cleared && !r.defender && !r.blocked;
         r.due_to = if r.cleared { ent.due } else { 0 };
         r.verdict = if r.advanced {
             Verdict::Advanced
-        } else if r.cleared {
+        } else if r.cleared && r.defender {
             Verdict::Defender
+        } else if r.cleared {
+            Verdict::Blocked
         } else if !awake_all {
             Verdict::NotAllOvercome
         } else if !ent.complete {
@@ -375,6 +387,22 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
 }
 
 /// Which expeditions would advance if Dusk started now ("Progressing").
+/// Terrain types whose every requirement facing this expedition was overcome: every facing
+/// object asking for that type, and the region's requirement of it (FAQ "The Confluence's
+/// Expedition", "moves forward due to").
+pub fn fully_overcome(r: &ExpReport) -> u8 {
+    let mut bits = 0;
+    for t in [terrain::FOREST, terrain::MOUNTAIN, terrain::WATER] {
+        let objects = r.facing.iter().all(|f| f.asleep || f.overcome || f.req.get(t) == 0);
+        let all = r.facing.iter().all(|f| f.asleep || f.overcome);
+        let region = r.requirement & t == 0 || r.cleared || (r.ascend && all);
+        if objects && region {
+            bits |= t;
+        }
+    }
+    bits
+}
+
 pub fn progressing(s: &GameState, db: &CardDb) -> ByExp<bool> {
     let r = evaluate(s, db);
     ByExp([r.exps[0].advanced, r.exps[1].advanced])

@@ -26,6 +26,7 @@ impl<O: Observer> Engine<'_, O> {
         let cost = match alt {
             Alt::None => self.s.play_cost(self.db, id, from_reserve),
             Alt::Scout => def.scout,
+            Alt::Free => 0,
             Alt::Discard(_) => {
                 let n = self
                     .db
@@ -48,7 +49,7 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let boosts = self.consume_mods(id, side);
+        let (boosts, statuses) = self.consume_mods(id, side);
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -81,8 +82,9 @@ impl<O: Observer> Engine<'_, O> {
                 if from_reserve {
                     ob.flags |= kw::FLEETING;
                 }
-                // A printed Asleep/Anchored is a status the object enters with.
-                ob.flags |= printed;
+                // A printed Asleep/Anchored is a status the object enters with, as are
+                // statuses from "the next Character you play ... gains".
+                ob.flags |= printed | statuses;
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);
                 }
@@ -131,13 +133,15 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
     /// it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side) -> i8 {
+    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32) {
         let mut boosts = 0;
+        let mut statuses = 0;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
             if m.side == side && self.s.matches_card(self.db, self.db.filter(m.filter), id, side) {
                 boosts += m.boosts;
+                statuses |= m.status;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -145,7 +149,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        boosts
+        (boosts, statuses)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

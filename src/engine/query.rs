@@ -14,6 +14,9 @@ pub struct Ctx {
     pub x: i16,
     pub did: bool,
     pub it: ObjId,
+    /// Evaluating a static's own condition: keywords are read without statics, so that
+    /// "I am Gigantic if I am Fleeting" cannot recurse.
+    pub base_only: bool,
 }
 
 impl Ctx {
@@ -24,6 +27,14 @@ impl Ctx {
             x: 0,
             did: false,
             it: NO_OBJ,
+            base_only: false,
+        }
+    }
+
+    fn base(controller: Side, source: ObjId) -> Ctx {
+        Ctx {
+            base_only: true,
+            ..Ctx::of(controller, source)
         }
     }
 }
@@ -36,11 +47,123 @@ impl Frame {
             x: self.x,
             did: self.did,
             it: self.it.first().unwrap_or(NO_OBJ),
+            base_only: false,
         }
     }
 }
 
+/// Terrain modifications from static abilities in play, per region.
+#[derive(Copy, Clone, Default)]
+pub struct TerrainMods {
+    pub added: [u8; 8],
+    pub replaced: [u8; 8],
+}
+
 impl GameState {
+    /// Terrain changes from statics of objects in the expeditions ("my region is also F",
+    /// "all regions are O"), on top of the adventure's own (markers, one-shot effects).
+    pub fn terrain_mods(&self, db: &CardDb) -> TerrainMods {
+        let mut m = TerrainMods {
+            added: self.adventure.added,
+            replaced: self.adventure.replaced,
+        };
+        let mut all = 0u8;
+        for side in Side::BOTH {
+            let st = self.side(side);
+            for e in 0..2 {
+                for id in st.exp[e].iter() {
+                    let o = self.obj(id);
+                    if db.card(o.card).trigger_mask & tmask::STATIC == 0 {
+                        continue;
+                    }
+                    let r = self.region(o.exp);
+                    for ab in db.abilities_of(o.card) {
+                        if !self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) {
+                            continue;
+                        }
+                        match ab.trigger {
+                            Trigger::Static(Static::TerrainAdd(t)) => m.added[r] |= t,
+                            Trigger::Static(Static::TerrainSet(t)) => m.replaced[r] = t,
+                            Trigger::Static(Static::AllRegions(t)) => all = t,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        if all != 0 {
+            m.replaced = [all; 8];
+        }
+        m
+    }
+
+    /// Sides where a static ability prevents moving forward: both the player's expedition
+    /// and the Darkness on that side ("your other Expedition and the Expedition facing it
+    /// can't move forward").
+    pub fn static_no_forward(&self, db: &CardDb) -> ByExp<bool> {
+        let mut out = ByExp([false, false]);
+        for side in Side::BOTH {
+            let st = self.side(side);
+            for e in 0..2 {
+                for id in st.exp[e].iter() {
+                    let o = self.obj(id);
+                    if db.card(o.card).trigger_mask & tmask::STATIC == 0 {
+                        continue;
+                    }
+                    for ab in db.abilities_of(o.card) {
+                        let Trigger::Static(Static::NoForward(at)) = ab.trigger else { continue };
+                        if !self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) {
+                            continue;
+                        }
+                        match at {
+                            ExpRef::Mine => out.set(o.exp, true),
+                            ExpRef::Other => out.set(o.exp.other(), true),
+                            ExpRef::Fixed(x) => out.set(x, true),
+                            _ => {
+                                out.set(Exp::Hero, true);
+                                out.set(Exp::Companion, true);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The player's expedition can't move forward now.
+    pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
+        self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
+    }
+
+    /// The Darkness on this side can't advance now: a day-long block, a player Defender
+    /// expedition that cleared Dusk, a static block, or a Confluence Defender facing it
+    /// (FAQ: an effect preventing a Confluence expedition from advancing stops it).
+    pub fn darkness_blocked(&self, db: &CardDb, e: Exp) -> bool {
+        self.today.dark_blocked.get(e)
+            || self.static_no_forward(db).get(e)
+            || self.side(Side::Confluence).exp[e.index()]
+                .iter()
+                .any(|id| self.has_kw(db, id, kw::DEFENDER))
+    }
+
+    /// Terrain a region asks to be paid at Dusk, and the terrain types added to it.
+    pub fn region_requirement(&self, db: &CardDb, region: usize) -> (u8, u8) {
+        let m = self.terrain_mods(db);
+        let base = if m.replaced[region] != 0 {
+            m.replaced[region]
+        } else {
+            self.adventure.terrain[region]
+        };
+        (base, m.added[region])
+    }
+
+    /// The terrains a region counts as having (placement icons, "terrain of my region").
+    pub fn region_terrains(&self, db: &CardDb, region: usize) -> u8 {
+        let (req, added) = self.region_requirement(db, region);
+        req | added
+    }
+
     /// Candidates for a running `Select`, in Silver Rule order, not yet chosen, within the
     /// total hand cost cap, and whose Tough (if opposing) the controller can pay.
     pub fn select_candidates<const N: usize>(
@@ -77,13 +200,24 @@ impl GameState {
     /// Keyword or status bits an object has: printed, gained, or granted by a static aura.
     #[inline]
     pub fn has_kw(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
+        self.has_kw_base(db, id, bits) || self.aura_bits(db, id) & bits != 0
+    }
+
+    /// Printed and gained keywords only. Printed Asleep/Anchored are statuses the object
+    /// enters with (see play.rs); after that only its flags say whether it still has them.
+    #[inline]
+    fn has_kw_base(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
         let o = self.obj(id);
-        // Printed Asleep/Anchored are statuses the object enters with (see play.rs); after
-        // that only the object's flags say whether it still has them.
-        if (o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS)) & bits != 0 {
-            return true;
+        (o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS)) & bits != 0
+    }
+
+    #[inline]
+    fn has_kw_in(&self, db: &CardDb, id: ObjId, bits: u32, ctx: &Ctx) -> bool {
+        if ctx.base_only {
+            self.has_kw_base(db, id, bits)
+        } else {
+            self.has_kw(db, id, bits)
         }
-        self.aura_bits(db, id) & bits != 0
     }
 
     /// Keyword bits granted by static abilities (auras, conditional keywords).
@@ -94,7 +228,7 @@ impl GameState {
         if def.trigger_mask & tmask::STATIC != 0 && matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
             for ab in db.abilities_of(o.card) {
                 if let Trigger::Static(Static::Keyword(b)) = ab.trigger
-                    && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+                    && self.eval_cond(db, ab.cond, &Ctx::base(o.side, id))
                 {
                     bits |= b;
                 }
@@ -104,7 +238,14 @@ impl GameState {
             return bits;
         }
         let side = self.side(o.side);
-        for &l in side.landmarks.as_slice().iter().chain(std::iter::once(&side.hero)) {
+        for &l in side
+            .landmarks
+            .as_slice()
+            .iter()
+            .chain(side.exp[0].as_slice())
+            .chain(side.exp[1].as_slice())
+            .chain(std::iter::once(&side.hero))
+        {
             let lo = self.obj(l);
             let ld = db.card(lo.card);
             if ld.trigger_mask & tmask::STATIC == 0 {
@@ -112,8 +253,8 @@ impl GameState {
             }
             for ab in db.abilities_of(lo.card) {
                 if let Trigger::Static(Static::KeywordAura(f, b)) = ab.trigger
-                    && self.matches(db, db.filter(f), id, &Ctx::of(lo.side, l))
-                    && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l))
+                    && self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
+                    && self.eval_cond(db, ab.cond, &Ctx::base(lo.side, l))
                 {
                     bits |= b;
                 }
@@ -130,14 +271,21 @@ impl GameState {
         }
         let mut t = db.card(o.card).tough.max(o.tough);
         let side = self.side(o.side);
-        for &l in side.landmarks.as_slice().iter().chain(std::iter::once(&side.hero)) {
+        for &l in side
+            .landmarks
+            .as_slice()
+            .iter()
+            .chain(side.exp[0].as_slice())
+            .chain(side.exp[1].as_slice())
+            .chain(std::iter::once(&side.hero))
+        {
             let lo = self.obj(l);
             if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
                 continue;
             }
             for ab in db.abilities_of(lo.card) {
                 if let Trigger::Static(Static::ToughAura(f, n)) = ab.trigger
-                    && self.matches(db, db.filter(f), id, &Ctx::of(lo.side, l))
+                    && self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
                 {
                     t = t.max(n);
                 }
@@ -308,10 +456,15 @@ impl GameState {
                 return false;
             }
         }
-        if f.with != 0 && !self.has_kw(db, id, f.with) {
+        if f.with != 0 && !self.has_kw_in(db, id, f.with, ctx) {
             return false;
         }
-        if f.without != 0 && self.has_kw(db, id, f.without) {
+        if f.without != 0 && self.has_kw_in(db, id, f.without, ctx) {
+            return false;
+        }
+        if f.region_terrain != 0
+            && (o.zone != Zone::Expedition || self.region_terrains(db, self.region(o.exp)) & f.region_terrain == 0)
+        {
             return false;
         }
         match f.place {
@@ -387,6 +540,10 @@ impl GameState {
             Count::X => ctx.x,
             Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
             Count::Day => self.day as i16,
+            Count::ExpsInTerrain(t) => Exp::BOTH
+                .iter()
+                .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
+                .count() as i16,
         }
     }
 
@@ -416,7 +573,7 @@ impl GameState {
     /// `progressing` says whether an expedition counts as Progressing at this moment.
     pub fn icon_target(
         &self,
-        _db: &CardDb,
+        db: &CardDb,
         icon: Placement,
         progressing: impl Fn(&GameState, Exp) -> bool,
     ) -> Exp {
@@ -426,7 +583,7 @@ impl GameState {
             Placement::Companion => e == Exp::Companion,
             Placement::Forest | Placement::Mountain | Placement::Water => {
                 let t = icon.terrain().expect("terrain icon");
-                self.adventure.terrains(self.region(e)) & t != 0
+                self.region_terrains(db, self.region(e)) & t != 0
             }
             Placement::Progressing => progressing(self, e),
         };
@@ -451,11 +608,14 @@ impl GameState {
             Cond::Ahead => false,
             Cond::InContact => false,
             Cond::Did => ctx.did,
-            Cond::MeHas(b) => self.has_kw(db, ctx.source, b),
+            Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
             Cond::MyTerrain(t) => self
                 .source_exp(ctx)
-                .is_some_and(|e| self.adventure.terrains(self.region(e)) & t != 0),
+                .is_some_and(|e| self.region_terrains(db, self.region(e)) & t != 0),
+            Cond::YourTurn => {
+                matches!(self.phase, Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay) && self.to_act == ctx.controller
+            }
             Cond::Roll(lo, hi) => (lo as i16..=hi as i16).contains(&ctx.x),
             Cond::Afternoon => matches!(
                 self.phase,

@@ -44,6 +44,7 @@ impl GameState {
             filter: 0,
             discount: 0,
             boosts: 0,
+            status: 0,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],
@@ -60,7 +61,8 @@ impl GameState {
             to_act: Side::Confluence,
             passed: [false, false],
             decision: Decision::None,
-            frame: None,
+            frames: [Frame::EMPTY; MAX_FRAMES],
+            depth: 0,
             pending: [pending; 32],
             n_pending: 0,
             midnight_card: NO_OBJ,

@@ -183,22 +183,6 @@ impl Adventure {
     pub fn is_revealed(&self, region: usize) -> bool {
         region == 0 || region == 7 || self.revealed & (1 << ((region - 1) / 2)) != 0
     }
-
-    /// Terrains a region asks to be paid at Dusk (after replacement effects).
-    #[inline]
-    pub fn requirement(&self, region: usize) -> u8 {
-        if self.replaced[region] != 0 {
-            self.replaced[region]
-        } else {
-            self.terrain[region]
-        }
-    }
-
-    /// Terrains the region counts as being (for placement icons and "terrain of my region").
-    #[inline]
-    pub fn terrains(&self, region: usize) -> u8 {
-        self.requirement(region) | self.added[region]
-    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -244,6 +228,8 @@ pub enum Decision {
     Mode,
     /// Which die to keep when rolling an extra die.
     Die,
+    /// A card from hand to play for free (or Done to play none).
+    PlayFree,
     /// A card from hand for the running ability (or a cost).
     HandCard,
     /// A card from Reserve for a cost.
@@ -292,6 +278,28 @@ pub struct Frame {
     pub dice: [u8; 2],
 }
 
+impl Frame {
+    pub const EMPTY: Frame = Frame {
+        ability: 0,
+        pc: 0,
+        source: NO_OBJ,
+        source_ts: 0,
+        controller: Side::Player,
+        event_obj: NO_OBJ,
+        it: List::new(),
+        exp_reg: None,
+        x: 0,
+        did: false,
+        spell: NO_OBJ,
+        step: 0,
+        count: 0,
+        dice: [0; 2],
+    };
+}
+
+/// Abilities can nest (an ability that plays a Spell for free): at most this deep.
+pub const MAX_FRAMES: usize = 4;
+
 /// Per-turn cost reductions and boosts ("the next Permanent you play this turn ...").
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TurnMod {
@@ -299,6 +307,8 @@ pub struct TurnMod {
     pub filter: u16,
     pub discount: i8,
     pub boosts: i8,
+    /// Statuses the next matching character gains.
+    pub status: u32,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -364,6 +374,11 @@ pub struct Today {
     pub ascend: ByExp<bool>,
     /// The Darkness cannot advance on this side at the coming Midnight.
     pub dark_blocked: ByExp<bool>,
+    /// This player expedition can't move forward for the rest of the day.
+    pub no_forward: ByExp<bool>,
+    /// Terrain types whose every requirement facing this expedition (objects and region)
+    /// was overcome at this Dusk (for "moves forward except due to").
+    pub fully_overcome: ByExp<u8>,
     /// Bit per side: a card matching a "first ... each Afternoon" trigger was played.
     pub first_play_seen: u8,
     /// Quick actions used today (a loop guard, S1 1.4.6).
@@ -391,7 +406,9 @@ pub struct GameState {
     pub to_act: Side,
     pub passed: [bool; 2],
     pub decision: Decision,
-    pub frame: Option<Frame>,
+    /// Running abilities, innermost last (`depth` of them).
+    pub frames: [Frame; MAX_FRAMES],
+    pub depth: u8,
     pub pending: [Pending; 32],
     pub n_pending: u8,
     pub midnight_card: ObjId,
@@ -453,6 +470,12 @@ impl GameState {
     pub fn next_ts(&mut self) -> u16 {
         self.ts = self.ts.wrapping_add(1);
         self.ts
+    }
+
+    /// The innermost running ability, if any.
+    #[inline]
+    pub fn frame(&self) -> Option<&Frame> {
+        (self.depth > 0).then(|| &self.frames[self.depth as usize - 1])
     }
 
     pub fn pending(&self) -> &[Pending] {

@@ -16,6 +16,7 @@ pub(super) enum Fire {
     Rolled { side: Side },
     ExpFailed { exp: Exp },
     ExpMoved { exp: Exp },
+    ExpMovedDue { exp: Exp, due: u8 },
     ReserveLeft { side: Side },
     TokenCreated { side: Side },
     Boosted { obj: ObjId },
@@ -172,6 +173,12 @@ impl<O: Observer> Engine<'_, O> {
             (EventKind::YouRoll, Fire::Rolled { side }) => (side == me.side).then_some(NO_OBJ),
             (EventKind::MyExpFails, Fire::ExpFailed { exp }) => (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ),
             (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ),
+            (EventKind::MyExpMovesDue(t), Fire::ExpMovedDue { exp, due }) => {
+                (me.side == Side::Player && in_exp(exp) && due & t != 0).then_some(NO_OBJ)
+            }
+            (EventKind::YourExpMovesDue(t), Fire::ExpMovedDue { due, .. }) => {
+                (me.side == Side::Player && due & t != 0).then_some(NO_OBJ)
+            }
             (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => (side == me.side).then_some(NO_OBJ),
             (EventKind::YouCreateToken, Fire::TokenCreated { side }) => (side == me.side).then_some(NO_OBJ),
             (EventKind::YourCharacterBoosted, Fire::Boosted { obj }) => {

@@ -74,12 +74,12 @@ impl<'a> View<'a> {
         self.s
             .adventure
             .is_revealed(region)
-            .then(|| self.s.adventure.terrains(region))
+            .then(|| self.s.region_terrains(self.db, region))
     }
 
     /// The terrain the region of an expedition asks to be paid (always visible).
     pub fn requirement(&self, e: Exp) -> u8 {
-        self.s.adventure.requirement(self.s.region(e))
+        self.s.region_requirement(self.db, self.s.region(e)).0
     }
 
     pub fn hand(&self) -> &'a [ObjId] {
@@ -168,7 +168,7 @@ impl<'a> View<'a> {
 
     /// The running ability's source and controller, while a decision is inside one.
     pub fn frame(&self) -> Option<&'a Frame> {
-        self.s.frame.as_ref()
+        self.s.frame()
     }
 
     /// A full state consistent with what the player has seen: both decks reshuffled, the

@@ -210,7 +210,7 @@ impl<O: Observer> Engine<'_, O> {
         // The phase stays where the game ended (the log reports it).
         self.s.outcome = Some(o);
         self.s.decision = Decision::None;
-        self.s.frame = None;
+        self.s.depth = 0;
         self.s.n_pending = 0;
     }
 }

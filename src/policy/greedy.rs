@@ -107,6 +107,7 @@ impl Greedy {
                     let def = view.card(obj);
                     let cost = match alt {
                         Alt::None => view.play_cost(obj, from_reserve) as i32,
+                        Alt::Free => 0,
                         Alt::Scout => def.scout as i32 + 3,
                         Alt::Discard(_) => view.play_cost(obj, from_reserve) as i32 + 2,
                     };
@@ -137,9 +138,12 @@ impl Greedy {
                 best = i;
             }
         }
-        // Index 0 is Pass when nothing scores above zero.
+        // Pass (or, for a free play, Done) when nothing scores above zero.
         if best_s <= 0 {
-            options.iter().position(|c| *c == Choice::Pass).unwrap_or(0)
+            options
+                .iter()
+                .position(|c| matches!(c, Choice::Pass | Choice::Done))
+                .unwrap_or(0)
         } else {
             best
         }
@@ -180,7 +184,7 @@ impl Policy for Greedy {
             return 0;
         }
         match view.decision() {
-            Decision::Turn => Self::turn(view, options),
+            Decision::Turn | Decision::PlayFree => Self::turn(view, options),
             Decision::SetupMana => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| {
                     let d = view.card(id);

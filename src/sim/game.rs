@@ -76,6 +76,7 @@ pub fn finish_game<P: Policy + ?Sized, O: Observer>(
                     plays: s.plays,
                 };
             }
+            Step::Stopped => unreachable!("advance never stops early"),
             Step::Decide => {
                 legal_choices(s, db, buf);
                 debug_assert!(!buf.is_empty(), "decision {:?} with no options", s.decision);

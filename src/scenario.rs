@@ -1,0 +1,688 @@
+//! Scenarios: a game position written in a small TOML file, steps to run from it, and an
+//! optional `[expect]` table checked afterwards. Format documented in README ("Scenario
+//! files"); `tests/scenarios/` holds one per rule.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+use rand::SeedableRng;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::cards::db::{CardDb, CardDef, Coverage};
+use crate::cards::effect::CardIdx;
+use crate::cards::pool::normalize_name;
+use crate::cards::types::*;
+use crate::cards::{CardPool, Library};
+use crate::deck::ConfluenceDeck;
+use crate::deck::confluence::{FileCard, build_card};
+use crate::engine::event::Observer;
+use crate::engine::state::*;
+use crate::engine::view::View;
+use crate::engine::{ChoiceList, GameRng, Step, advance_until, apply_unchecked, invariants, legal_choices};
+use crate::gamelog::describe_choice;
+use crate::policy::{AnyPolicy, Policy, PolicyRng, PolicySpec};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    description: String,
+    #[serde(default = "one")]
+    seed: u64,
+    #[serde(default)]
+    policy: Option<String>,
+    /// A Confluence deck whose cards can be named (path relative to the scenario file).
+    #[serde(default)]
+    confluence_deck: Option<String>,
+    #[serde(default, rename = "card")]
+    cards: Vec<FileCard>,
+    #[serde(default)]
+    game: GameSpec,
+    #[serde(default)]
+    player: SideSpec,
+    #[serde(default)]
+    confluence: SideSpec,
+    steps: Vec<String>,
+    /// Scripted player choices, in order, as `describe_choice` words (e.g. "play Kappa
+    /// from hand into the hero expedition", "yes", "the companion expedition").
+    #[serde(default)]
+    choices: Vec<String>,
+    #[serde(default)]
+    expect: toml::Table,
+}
+
+fn one() -> u64 {
+    1
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct GameSpec {
+    day: Option<u8>,
+    threatened: Option<String>,
+    /// Terrains of the 8 regions, e.g. ["FMO", "M", "FO", "MO", "F", "FM", "O", "FMO"].
+    adventure: Option<Vec<String>>,
+    /// Tumult slots (0, 1, 2 for regions 1-2, 3-4, 5-6) already revealed.
+    revealed: Option<Vec<u8>>,
+    hero_position: Option<i8>,
+    companion_position: Option<i8>,
+    darkness_hero: Option<i8>,
+    darkness_companion: Option<i8>,
+    midnight_card: Option<String>,
+    day_cap: Option<u8>,
+    /// Expeditions that advanced at today's Dusk (for Midnight "progressing", Rest).
+    #[serde(default)]
+    advanced_today: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SideSpec {
+    hero: Option<String>,
+    #[serde(default)]
+    deck: Vec<Entry>,
+    #[serde(default)]
+    hand: Vec<Entry>,
+    #[serde(default)]
+    reserve: Vec<Entry>,
+    #[serde(default)]
+    landmarks: Vec<Entry>,
+    #[serde(default)]
+    hero_expedition: Vec<Entry>,
+    #[serde(default)]
+    companion_expedition: Vec<Entry>,
+    #[serde(default)]
+    discard: Vec<Entry>,
+    #[serde(default)]
+    mana: u8,
+    mana_ready: Option<u8>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+enum Entry {
+    Name(String),
+    Full(FullEntry),
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct FullEntry {
+    card: String,
+    #[serde(default)]
+    rarity: Option<String>,
+    #[serde(default)]
+    boosts: u8,
+    #[serde(default)]
+    counters: u8,
+    #[serde(default)]
+    status: Vec<String>,
+    #[serde(default)]
+    exhausted: bool,
+    #[serde(default)]
+    token: bool,
+}
+
+impl Entry {
+    fn full(&self) -> FullEntry {
+        match self {
+            Entry::Name(n) => FullEntry {
+                card: n.clone(),
+                rarity: None,
+                boosts: 0,
+                counters: 0,
+                status: vec![],
+                exhausted: false,
+                token: false,
+            },
+            Entry::Full(f) => f.clone(),
+        }
+    }
+}
+
+/// A loaded scenario, ready to run.
+pub struct Scenario {
+    pub path: PathBuf,
+    pub description: String,
+    pub db: CardDb,
+    pub state: GameState,
+    pub steps: Vec<String>,
+    pub choices: VecDeque<String>,
+    pub expect: toml::Table,
+    pub rng: GameRng,
+    pub policy: AnyPolicy,
+    pub prng: PolicyRng,
+}
+
+/// A scenario error: the file and what is wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {msg}", path.display())]
+pub struct ScenarioError {
+    pub path: PathBuf,
+    pub msg: String,
+}
+
+struct Resolver<'a> {
+    pool: &'a CardPool,
+    inline: Vec<CardIdx>,
+    confluence: Vec<CardIdx>,
+}
+
+impl Resolver<'_> {
+    fn find(&self, db: &CardDb, name: &str, rarity: Option<&str>) -> Result<CardIdx, String> {
+        let want = match rarity.map(|r| r.to_ascii_lowercase()) {
+            None => None,
+            Some(r) => Some(Rarity::parse(&r).ok_or_else(|| format!("rarity '{r}' (expected common or rare)"))?),
+        };
+        let key = normalize_name(name);
+        for list in [&self.inline, &self.confluence] {
+            if let Some(&c) = list.iter().find(|&&c| {
+                let d = db.card(c);
+                normalize_name(&d.name) == key && want.is_none_or(|r| d.rarity == r)
+            }) {
+                return Ok(c);
+            }
+        }
+        if let Some(c) = db.by_ref(name) {
+            return Ok(c);
+        }
+        let facts = match want {
+            Some(r) => self.pool.resolve_name(name, r, None),
+            None => self
+                .pool
+                .resolve_name(name, Rarity::Common, None)
+                .or_else(|| self.pool.by_name(name).next()),
+        };
+        facts
+            .and_then(|f| db.by_ref(&f.reference))
+            .ok_or_else(|| format!("unknown card '{name}' (not a scenario card, not in the Confluence deck, not in the pool)"))
+    }
+}
+
+fn side_hero(db: &mut CardDb, name: &str) -> CardIdx {
+    let def = CardDef {
+        reference: format!("SCENARIO:hero:{name}"),
+        name: name.to_string(),
+        set: "SCENARIO".into(),
+        faction: Faction::Neutral,
+        rarity: Rarity::Common,
+        kind: CardKind::Hero,
+        subtypes: 0,
+        hand_cost: 0,
+        reserve_cost: 0,
+        stats: Stats::ZERO,
+        keywords: 0,
+        tough: 0,
+        scout: 0,
+        placement: Placement::Threatened,
+        midnight: Placement::Threatened,
+        reserve_limit: 2,
+        landmark_limit: 2,
+        ab_start: 0,
+        ab_len: 0,
+        trigger_mask: 0,
+        coverage: Coverage::Exact,
+        lines: Vec::new(),
+        pool_index: None,
+    };
+    db.by_ref(&def.reference).unwrap_or_else(|| db.push_card(def))
+}
+
+fn filler(db: &mut CardDb) -> CardIdx {
+    let h = side_hero(db, "Mana orb");
+    let mut def = db.card(h).clone();
+    def.reference = "SCENARIO:mana".into();
+    def.name = "Mana orb".into();
+    def.kind = CardKind::Spell;
+    db.by_ref(&def.reference).unwrap_or_else(|| db.push_card(def))
+}
+
+fn terrain_bits(s: &str) -> Option<u8> {
+    let mut b = 0;
+    for c in s.chars().filter(|c| c.is_alphabetic()) {
+        b |= terrain::parse(&c.to_string())?;
+    }
+    (b != 0).then_some(b)
+}
+
+fn exp_of(s: &str) -> Result<Exp, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "hero" => Ok(Exp::Hero),
+        "companion" => Ok(Exp::Companion),
+        _ => Err(format!("'{s}' is not an expedition (expected hero or companion)")),
+    }
+}
+
+impl Scenario {
+    pub fn load(path: &Path, lib: &Library) -> Result<Scenario, ScenarioError> {
+        let err = |msg: String| ScenarioError {
+            path: path.to_path_buf(),
+            msg,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+        let file: File = toml::from_str(&text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start].bytes().filter(|&b| b == b'\n').count() + 1)
+                .unwrap_or(0);
+            err(format!("line {line}: {}", e.message().trim()))
+        })?;
+        let mut db = lib.db.clone();
+        let mut resolver = Resolver {
+            pool: &lib.pool,
+            inline: Vec::new(),
+            confluence: Vec::new(),
+        };
+        let mut conf_hero = None;
+        if let Some(d) = &file.confluence_deck {
+            let p = path.parent().unwrap_or(Path::new(".")).join(d);
+            let deck = ConfluenceDeck::load(&p, &mut db).map_err(|e| err(e.to_string()))?;
+            resolver.confluence = deck.slots.iter().map(|s| s.common).chain(deck.rares.iter().copied()).collect();
+            conf_hero = Some(deck.hero);
+        }
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for c in &file.cards {
+            let (idx, _) = build_card(&mut db, &format!("scenario-{stem}"), c, false)
+                .map_err(|m| err(format!("card '{}': {m}", c.name)))?;
+            resolver.inline.push(idx);
+        }
+        let player_hero = match &file.player.hero {
+            Some(h) => resolver.find(&db, h, None).map_err(&err)?,
+            None => side_hero(&mut db, "No hero (2/2 limits)"),
+        };
+        let confluence_hero = match (&file.confluence.hero, conf_hero) {
+            (Some(h), _) => resolver.find(&db, h, None).map_err(&err)?,
+            (None, Some(h)) => h,
+            (None, None) => side_hero(&mut db, "The Confluence"),
+        };
+        let mana_card = filler(&mut db);
+
+        // Every card of a side, with the zone it starts in.
+        type Placed = (CardIdx, Zone, Exp, FullEntry);
+        let mut placed: [Vec<Placed>; 2] = [Vec::new(), Vec::new()];
+        let mut tokens: Vec<(Side, CardIdx, Exp, FullEntry)> = Vec::new();
+        for (side, spec) in [(Side::Player, &file.player), (Side::Confluence, &file.confluence)] {
+            let zones: [(&Vec<Entry>, Zone, Exp); 7] = [
+                (&spec.deck, Zone::Deck, Exp::Hero),
+                (&spec.hand, Zone::Hand, Exp::Hero),
+                (&spec.reserve, Zone::Reserve, Exp::Hero),
+                (&spec.landmarks, Zone::Landmarks, Exp::Hero),
+                (&spec.hero_expedition, Zone::Expedition, Exp::Hero),
+                (&spec.companion_expedition, Zone::Expedition, Exp::Companion),
+                (&spec.discard, Zone::Discard, Exp::Hero),
+            ];
+            for (list, zone, exp) in zones {
+                for e in list {
+                    let f = e.full();
+                    let c = resolver.find(&db, &f.card, f.rarity.as_deref()).map_err(&err)?;
+                    if f.token || db.card(c).kind == CardKind::Token {
+                        if zone != Zone::Expedition {
+                            return Err(err(format!("token '{}' can only be in an expedition", f.card)));
+                        }
+                        tokens.push((side, c, exp, f));
+                    } else {
+                        placed[side.index()].push((c, zone, exp, f));
+                    }
+                }
+            }
+            for _ in 0..spec.mana {
+                placed[side.index()].push((mana_card, Zone::Mana, Exp::Hero, Entry::Name(String::new()).full()));
+            }
+        }
+        let mut midnight = None;
+        if let Some(m) = &file.game.midnight_card {
+            let c = resolver.find(&db, m, None).map_err(&err)?;
+            placed[1].push((c, Zone::Midnight, Exp::Hero, Entry::Name(m.clone()).full()));
+            midnight = Some(placed[1].len() - 1);
+        }
+        for side in 0..2 {
+            if placed[side].len() > 63 {
+                return Err(err("more than 63 cards on one side".into()));
+            }
+        }
+        let mut s = GameState::empty();
+        let pc: Vec<CardIdx> = placed[0].iter().map(|p| p.0).collect();
+        let cc: Vec<CardIdx> = placed[1].iter().map(|p| p.0).collect();
+        s.place_decks(&db, (player_hero, &pc), (confluence_hero, &cc));
+        for side in Side::BOTH {
+            s.side_mut(side).deck.clear();
+            let first = s.first_obj[side.index()] as usize + 1;
+            // Decks are listed top first; the list's last element is the top.
+            let mut deck_ids = Vec::new();
+            for (i, (_, zone, exp, f)) in placed[side.index()].iter().enumerate() {
+                let id = (first + i) as ObjId;
+                let ts = s.next_ts();
+                let o = s.obj_mut(id);
+                o.zone = *zone;
+                o.exp = *exp;
+                o.ts = ts;
+                o.boosts = f.boosts;
+                o.counters = f.counters;
+                for st in &f.status {
+                    o.flags |= kw::parse(&st.to_ascii_lowercase()).ok_or_else(|| err(format!("unknown status '{st}'")))?;
+                }
+                if f.exhausted {
+                    o.flags |= flag::EXHAUSTED;
+                }
+                if !matches!(zone, Zone::Deck | Zone::Mana) && !(side == Side::Confluence && *zone == Zone::Hand) {
+                    o.flags |= flag::KNOWN;
+                }
+                match zone {
+                    Zone::Deck => deck_ids.push(id),
+                    Zone::Midnight => s.midnight_card = id,
+                    _ => {
+                        let ok = s.zone_list_mut(side, *zone, *exp).expect("list").push(id);
+                        if !ok {
+                            return Err(err("a zone is over capacity".into()));
+                        }
+                    }
+                }
+            }
+            for id in deck_ids.into_iter().rev() {
+                let _ = s.side_mut(side).deck.push(id);
+            }
+            let spec = if side == Side::Player { &file.player } else { &file.confluence };
+            let st = s.side_mut(side);
+            st.mana_ready = spec.mana_ready.unwrap_or(spec.mana).min(spec.mana);
+        }
+        let _ = midnight;
+        for (k, (side, card, exp, f)) in tokens.into_iter().enumerate() {
+            let id = (TOKEN_BASE + k) as ObjId;
+            let ts = s.next_ts();
+            let mut flags = flag::TOKEN | flag::KNOWN;
+            for st in &f.status {
+                flags |= kw::parse(&st.to_ascii_lowercase()).ok_or_else(|| err(format!("unknown status '{st}'")))?;
+            }
+            *s.obj_mut(id) = Obj {
+                card,
+                flags,
+                ts,
+                zone: Zone::Expedition,
+                side,
+                exp,
+                boosts: f.boosts,
+                counters: f.counters,
+                tough: 0,
+            };
+            let _ = s.side_mut(side).exp[exp.index()].push(id);
+        }
+        let g = &file.game;
+        s.day = g.day.unwrap_or(1);
+        s.day_cap = g.day_cap.unwrap_or(30);
+        s.threatened = exp_of(g.threatened.as_deref().unwrap_or("hero")).map_err(&err)?;
+        if let Some(a) = &g.adventure {
+            if a.len() != 8 {
+                return Err(err(format!("adventure has {} regions; it needs 8", a.len())));
+            }
+            for (r, t) in a.iter().enumerate() {
+                s.adventure.terrain[r] = terrain_bits(t).ok_or_else(|| err(format!("region {r}: terrain '{t}' (expected letters F, M, O)")))?;
+            }
+        }
+        s.pos = ByExp([g.hero_position.unwrap_or(0), g.companion_position.unwrap_or(7)]);
+        s.dark = ByExp([g.darkness_hero.unwrap_or(-1), g.darkness_companion.unwrap_or(8)]);
+        s.adventure.revealed = match &g.revealed {
+            Some(v) => v.iter().fold(0, |m, &k| m | (1 << k.min(2))),
+            None => {
+                let mut m = 0;
+                for e in Exp::BOTH {
+                    let r = s.region(e);
+                    if (1..=6).contains(&r) {
+                        m |= 1 << ((r - 1) / 2);
+                    }
+                }
+                m
+            }
+        };
+        for a in &g.advanced_today {
+            let e = exp_of(a).map_err(&err)?;
+            s.today.advanced.set(e, true);
+            s.today.moved.set(e, true);
+        }
+        s.phase = Phase::Turn;
+        s.setup_left = 0;
+        invariants::check(&s, &db).map_err(|m| err(format!("the described position is not consistent: {m}")))?;
+        let policy: PolicySpec = file
+            .policy
+            .as_deref()
+            .unwrap_or("greedy")
+            .parse()
+            .map_err(|m: String| err(m))?;
+        for step in &file.steps {
+            if !STEPS.contains(&step.as_str()) {
+                return Err(err(format!("unknown step '{step}' (expected one of: {})", STEPS.join(", "))));
+            }
+        }
+        Ok(Scenario {
+            path: path.to_path_buf(),
+            description: file.description,
+            db,
+            state: s,
+            steps: file.steps,
+            choices: file.choices.into(),
+            expect: file.expect,
+            rng: GameRng::seed_from_u64(file.seed),
+            policy: policy.build(),
+            prng: PolicyRng::seed_from_u64(file.seed ^ 0x9011),
+        })
+    }
+
+    /// Runs every step; the observer sees the events.
+    pub fn run<O: Observer>(&mut self, obs: &mut O) -> Result<(), ScenarioError> {
+        let steps = self.steps.clone();
+        for step in &steps {
+            if self.state.outcome.is_some() {
+                break;
+            }
+            self.step(step, obs)?;
+        }
+        Ok(())
+    }
+
+    fn step<O: Observer>(&mut self, step: &str, obs: &mut O) -> Result<(), ScenarioError> {
+        let s = &mut self.state;
+        let start_day = s.day;
+        let stop: Box<dyn Fn(&GameState) -> bool> = match step {
+            "morning" => {
+                s.phase = Phase::Morning;
+                Box::new(|g| g.phase == Phase::Noon)
+            }
+            "noon" => {
+                s.phase = Phase::Noon;
+                Box::new(|g| g.phase == Phase::Turn)
+            }
+            "afternoon" => {
+                s.phase = Phase::AfternoonStart;
+                Box::new(|g| g.phase == Phase::Dusk)
+            }
+            "confluence-turn" | "player-turn" => {
+                let side = if step == "player-turn" { Side::Player } else { Side::Confluence };
+                s.phase = Phase::Turn;
+                s.to_act = side;
+                s.passed[side.index()] = false;
+                Box::new(move |g| g.phase == Phase::TurnEnd)
+            }
+            "dusk" => {
+                s.phase = Phase::Dusk;
+                Box::new(|g| g.phase == Phase::Night)
+            }
+            "rest" => {
+                s.phase = Phase::Rest;
+                Box::new(|g| g.phase == Phase::Cleanup)
+            }
+            "cleanup" => {
+                s.phase = Phase::Cleanup;
+                Box::new(|g| g.phase == Phase::Midnight)
+            }
+            "midnight" => {
+                s.phase = Phase::Midnight;
+                Box::new(|g| g.phase == Phase::Morning)
+            }
+            "night" => {
+                s.phase = Phase::Night;
+                Box::new(|g| g.phase == Phase::Morning)
+            }
+            "day" => {
+                // A whole day, from its Morning to the next Morning.
+                s.phase = Phase::Morning;
+                Box::new(move |g| g.phase == Phase::Morning && g.day > start_day)
+            }
+            "until-end" => Box::new(|_| false),
+            _ => unreachable!("steps are checked at load"),
+        };
+        let mut buf = ChoiceList::new();
+        let mut guard = 0u32;
+        loop {
+            guard += 1;
+            if guard > 100_000 {
+                return Err(ScenarioError {
+                    path: self.path.clone(),
+                    msg: format!("step '{step}' did not finish"),
+                });
+            }
+            let res = advance_until(&mut self.state, &self.db, &mut self.rng, obs, &*stop);
+            match res {
+                Step::Over(_) | Step::Stopped => break,
+                Step::Decide => {
+                    legal_choices(&self.state, &self.db, &mut buf);
+                    let k = match self.choices.pop_front() {
+                        Some(want) => {
+                            let w = want.trim().to_ascii_lowercase();
+                            buf.iter()
+                                .position(|&c| describe_choice(&self.db, &self.state, c).to_ascii_lowercase() == w)
+                                .ok_or_else(|| ScenarioError {
+                                    path: self.path.clone(),
+                                    msg: format!(
+                                        "scripted choice '{want}' is not legal for decision {:?}; legal: {}",
+                                        self.state.decision,
+                                        buf.iter()
+                                            .map(|&c| format!("'{}'", describe_choice(&self.db, &self.state, c)))
+                                            .collect::<Vec<_>>()
+                                            .join(", ")
+                                    ),
+                                })?
+                        }
+                        None if buf.len() == 1 => 0,
+                        None => self.policy.choose(&View::new(&self.state, &self.db), &buf, &mut self.prng),
+                    };
+                    apply_unchecked(&mut self.state, &self.db, &mut self.rng, obs, buf[k]);
+                }
+            }
+        }
+        if step == "confluence-turn" || step == "player-turn" {
+            // Let the turn end (its reactions have resolved) without starting the next one.
+            if self.state.phase == Phase::TurnEnd {
+                self.state.phase = Phase::Turn;
+            }
+        }
+        Ok(())
+    }
+
+    /// The state as JSON (what `scenario` prints and `[expect]` is checked against).
+    pub fn state_json(&self) -> Value {
+        state_json(&self.state, &self.db)
+    }
+
+    /// Mismatches between `[expect]` and the state: `key: expected X, found Y`.
+    pub fn check(&self) -> Vec<String> {
+        let state = self.state_json();
+        let mut out = Vec::new();
+        for (key, want) in &self.expect {
+            let want: Value = serde_json::to_value(want).unwrap_or(Value::Null);
+            let got = key
+                .split('.')
+                .try_fold(&state, |v, k| v.get(k))
+                .cloned()
+                .unwrap_or(Value::Null);
+            if !matches(&want, &got) {
+                out.push(format!("{key}: expected {want}, found {got}"));
+            }
+        }
+        out
+    }
+}
+
+pub const STEPS: [&str; 12] = [
+    "morning",
+    "noon",
+    "afternoon",
+    "confluence-turn",
+    "player-turn",
+    "dusk",
+    "rest",
+    "cleanup",
+    "midnight",
+    "night",
+    "day",
+    "until-end",
+];
+
+/// `want` matches `got` when equal, when a list of names matches a list of objects by
+/// name, or when a table's fields all match.
+fn matches(want: &Value, got: &Value) -> bool {
+    match (want, got) {
+        (Value::Array(w), Value::Array(g)) => w.len() == g.len() && w.iter().zip(g).all(|(a, b)| matches(a, b)),
+        (Value::String(name), Value::Object(o)) => o.get("name") == Some(&Value::String(name.clone())),
+        (Value::Object(w), Value::Object(g)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|x| matches(v, x))),
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        _ => want == got,
+    }
+}
+
+fn obj_json(s: &GameState, db: &CardDb, id: ObjId) -> Value {
+    let o = s.obj(id);
+    let def = db.card(o.card);
+    let statuses: Vec<&str> = kw::describe(o.flags & 0xffff);
+    json!({
+        "name": def.name,
+        "id": id,
+        "stats": s.stats(db, id).to_string(),
+        "boosts": o.boosts,
+        "counters": o.counters,
+        "status": statuses,
+        "exhausted": o.has(flag::EXHAUSTED),
+        "token": o.is_token(),
+    })
+}
+
+pub fn state_json(s: &GameState, db: &CardDb) -> Value {
+    let list = |l: &Zone64| -> Value { Value::Array(l.iter().map(|id| obj_json(s, db, id)).collect()) };
+    let side_json = |side: Side| {
+        let st = s.side(side);
+        let deck_top_first: Vec<Value> = st.deck.as_slice().iter().rev().map(|&id| obj_json(s, db, id)).collect();
+        json!({
+            "hero": db.card(s.obj(st.hero).card).name,
+            "hero_counters": s.obj(st.hero).counters,
+            "hero_exhausted": s.obj(st.hero).has(flag::EXHAUSTED),
+            "deck": deck_top_first,
+            "deck_size": st.deck.len(),
+            "hand": list(&st.hand),
+            "reserve": list(&st.reserve),
+            "landmarks": list(&st.landmarks),
+            "hero_expedition": list(&st.exp[0]),
+            "companion_expedition": list(&st.exp[1]),
+            "discard": list(&st.discard),
+            "mana": st.mana.len(),
+            "mana_ready": st.mana_ready,
+        })
+    };
+    json!({
+        "day": s.day,
+        "threatened": s.threatened.name(),
+        "first_player": s.first_player().name(),
+        "outcome": s.outcome.map(|o| o.result()),
+        "cause": s.outcome.map(|o| o.cause()),
+        "hero_position": s.pos.get(Exp::Hero),
+        "companion_position": s.pos.get(Exp::Companion),
+        "darkness_hero": s.dark.get(Exp::Hero),
+        "darkness_companion": s.dark.get(Exp::Companion),
+        "midnight_card": (s.midnight_card != NO_OBJ).then(|| db.card(s.obj(s.midnight_card).card).name.clone()),
+        "advanced_today": Exp::BOTH.iter().filter(|&&e| s.today.advanced.get(e)).map(|e| e.name()).collect::<Vec<_>>(),
+        "adventure": (0..8).map(|r| json!({"region": r, "terrains": terrain::describe(s.region_terrains(db, r)), "revealed": s.adventure.is_revealed(r)})).collect::<Vec<_>>(),
+        "passed": {"player": s.passed[0], "confluence": s.passed[1]},
+        "player": side_json(Side::Player),
+        "confluence": side_json(Side::Confluence),
+    })
+}
