@@ -593,7 +593,10 @@ impl Scenario {
             let want: Value = serde_json::to_value(want).unwrap_or(Value::Null);
             let got = key
                 .split('.')
-                .try_fold(&state, |v, k| v.get(k))
+                .try_fold(&state, |v, k| match (v, k.parse::<usize>()) {
+                    (Value::Array(a), Ok(i)) => a.get(i),
+                    _ => v.get(k),
+                })
                 .cloned()
                 .unwrap_or(Value::Null);
             if !matches(&want, &got) {
@@ -658,6 +661,7 @@ pub fn state_json(s: &GameState, db: &CardDb) -> Value {
             "hero_exhausted": s.obj(st.hero).has(flag::EXHAUSTED),
             "deck": deck_top_first,
             "deck_size": st.deck.len(),
+            "hand_size": st.hand.len(),
             "hand": list(&st.hand),
             "reserve": list(&st.reserve),
             "landmarks": list(&st.landmarks),
@@ -672,8 +676,8 @@ pub fn state_json(s: &GameState, db: &CardDb) -> Value {
         "day": s.day,
         "threatened": s.threatened.name(),
         "first_player": s.first_player().name(),
-        "outcome": s.outcome.map(|o| o.result()),
-        "cause": s.outcome.map(|o| o.cause()),
+        "outcome": s.outcome.map_or("none", |o| o.result()),
+        "cause": s.outcome.map_or("none", |o| o.cause()),
         "hero_position": s.pos.get(Exp::Hero),
         "companion_position": s.pos.get(Exp::Companion),
         "darkness_hero": s.dark.get(Exp::Hero),

@@ -36,6 +36,7 @@ impl<O: Observer> Engine<'_, O> {
             Phase::ConfluenceDraw => {
                 // Drawn cards go under whatever the Confluence still holds.
                 self.draw(Side::Confluence, 2);
+                self.fire(Fire::Drew { side: Side::Confluence });
                 if self.s.outcome.is_none() {
                     self.s.phase = Phase::Noon;
                 }
@@ -132,6 +133,7 @@ impl<O: Observer> Engine<'_, O> {
             2
         };
         self.draw(Side::Player, n);
+        self.fire(Fire::Drew { side: Side::Player });
         self.s.phase = Phase::Expand;
     }
 

@@ -110,15 +110,18 @@ impl<O: Observer> Engine<'_, O> {
                 return;
             }
             // The flow applies to the frame that ran the op, even if it started a nested one.
+            // An op's multi-step state (step, count) belongs to that op only.
             let fr = &mut self.s.frames[d - 1];
             match flow {
                 Flow::Next => {
                     fr.pc += 1;
                     fr.step = 0;
+                    fr.count = 0;
                 }
                 Flow::Goto(t) => {
                     fr.pc = t;
                     fr.step = 0;
+                    fr.count = 0;
                 }
                 Flow::Moved => {}
                 Flow::Wait => return,

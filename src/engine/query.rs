@@ -78,13 +78,20 @@ impl GameState {
                     }
                     let r = self.region(o.exp);
                     for ab in db.abilities_of(o.card) {
-                        if !self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) {
+                        // Only terrain statics' conditions are read here (reading others,
+                        // e.g. "behind", would read the terrain again).
+                        let Trigger::Static(st @ (Static::TerrainAdd(_) | Static::TerrainSet(_) | Static::AllRegions(_))) =
+                            ab.trigger
+                        else {
+                            continue;
+                        };
+                        if !self.eval_cond(db, ab.cond, &Ctx::base(o.side, id)) {
                             continue;
                         }
-                        match ab.trigger {
-                            Trigger::Static(Static::TerrainAdd(t)) => m.added[r] |= t,
-                            Trigger::Static(Static::TerrainSet(t)) => m.replaced[r] = t,
-                            Trigger::Static(Static::AllRegions(t)) => all = t,
+                        match st {
+                            Static::TerrainAdd(t) => m.added[r] |= t,
+                            Static::TerrainSet(t) => m.replaced[r] = t,
+                            Static::AllRegions(t) => all = t,
                             _ => {}
                         }
                     }
@@ -112,7 +119,7 @@ impl GameState {
                     }
                     for ab in db.abilities_of(o.card) {
                         let Trigger::Static(Static::NoForward(at)) = ab.trigger else { continue };
-                        if !self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) {
+                        if !self.eval_cond(db, ab.cond, &Ctx::base(o.side, id)) {
                             continue;
                         }
                         match at {
@@ -474,10 +481,15 @@ impl GameState {
                 if o.zone != Zone::Expedition || src.zone != Zone::Expedition {
                     return false;
                 }
+                // A Gigantic object is in both of its controller's expeditions (S3 7.4.3): it
+                // shares an expedition with anything of its side, faces everything opposing,
+                // and has no "other" expedition.
+                let gig = |x: ObjId| self.has_kw_in(db, x, kw::GIGANTIC, ctx);
+                let same = o.exp == src.exp || gig(id) || gig(ctx.source);
                 match f.place {
-                    Where::MyExpedition => o.exp == src.exp && o.side == src.side,
-                    Where::FacingMe => o.exp == src.exp && o.side != src.side,
-                    _ => o.exp != src.exp && o.side == src.side,
+                    Where::MyExpedition => same && o.side == src.side,
+                    Where::FacingMe => same && o.side != src.side,
+                    _ => o.exp != src.exp && o.side == src.side && !gig(id) && !gig(ctx.source),
                 }
             }
         }
