@@ -11,7 +11,11 @@ pub enum CardError {
         source: std::io::Error,
     },
     #[error("{}:{line}: {msg}", path.display())]
-    Pool { path: PathBuf, line: u64, msg: String },
+    Pool {
+        path: PathBuf,
+        line: u64,
+        msg: String,
+    },
     #[error("{}:{line}: {reference}: {msg}", path.display())]
     Encoding {
         path: PathBuf,

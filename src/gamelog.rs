@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 
 use crate::cards::db::CardDb;
 use crate::cards::types::*;
+use crate::engine::Choice;
 use crate::engine::event::{ConfluenceAction, Event, Observer, Why};
 use crate::engine::overcome::ExpReport;
-use crate::engine::Choice;
 use crate::engine::state::*;
 
 /// A choice in words ("play Kappa from hand into the hero expedition").
@@ -15,17 +15,27 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
     let name = |id: ObjId| db.card(s.obj(id).card).name.clone();
     match c {
         Choice::Pass => "pass".into(),
-        Choice::Play { obj, from_reserve, exp, alt } => {
+        Choice::Play {
+            obj,
+            from_reserve,
+            exp,
+            alt,
+        } => {
             let kind = db.card(s.obj(obj).card).kind;
             format!(
                 "play {} from {}{}{}",
                 name(obj),
                 if from_reserve { "reserve" } else { "hand" },
-                if kind.goes_to_expedition() { format!(" into the {} expedition", exp.name()) } else { String::new() },
+                if kind.goes_to_expedition() {
+                    format!(" into the {} expedition", exp.name())
+                } else {
+                    String::new()
+                },
                 match alt {
                     crate::engine::choice::Alt::None => String::new(),
                     crate::engine::choice::Alt::Scout => " (Scout)".into(),
-                    crate::engine::choice::Alt::Discard(r) => format!(" (discarding {} from Reserve to pay less)", name(r)),
+                    crate::engine::choice::Alt::Discard(r) =>
+                        format!(" (discarding {} from Reserve to pay less)", name(r)),
                     crate::engine::choice::Alt::Free => " for free".into(),
                 }
             )
@@ -79,10 +89,9 @@ fn phase_name(p: Phase) -> &'static str {
         Phase::Morning | Phase::Expand | Phase::ConfluenceDraw => "morning",
         // Noon reactions resolve just after the Noon step, before the first turn.
         Phase::Noon | Phase::AfternoonStart => "noon",
-        Phase::Turn
-        | Phase::ConfluenceQuick(_)
-        | Phase::ConfluencePlay
-        | Phase::TurnEnd => "afternoon",
+        Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay | Phase::TurnEnd => {
+            "afternoon"
+        }
         Phase::Dusk | Phase::Progress => "dusk",
         Phase::Night | Phase::Rest | Phase::Cleanup | Phase::Midnight => "night",
     }
@@ -138,9 +147,11 @@ impl<'a> GameLog<'a> {
         let text = describe_choice(self.db, s, choice);
         let shown = match s.decision {
             // Plays, passes and moves are logged by the engine's own events.
-            Decision::Turn | Decision::SetupMana | Decision::Expand | Decision::CleanupReserve | Decision::CleanupLandmark => {
-                String::new()
-            }
+            Decision::Turn
+            | Decision::SetupMana
+            | Decision::Expand
+            | Decision::CleanupReserve
+            | Decision::CleanupLandmark => String::new(),
             d => format!("    Player decides ({d:?}, {options} options): {text}"),
         };
         self.push(
@@ -207,7 +218,11 @@ impl<'a> GameLog<'a> {
                 "    facing {} {}{}: {}",
                 self.name(s, f.obj),
                 f.req,
-                if tags.is_empty() { String::new() } else { format!(" [{}]", tags.join(", ")) },
+                if tags.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", tags.join(", "))
+                },
                 if f.asleep {
                     "ignored"
                 } else if f.overcome {

@@ -19,7 +19,9 @@ use crate::deck::confluence::{FileCard, build_card};
 use crate::engine::event::Observer;
 use crate::engine::state::*;
 use crate::engine::view::View;
-use crate::engine::{ChoiceList, GameRng, Step, advance_until, apply_unchecked, invariants, legal_choices};
+use crate::engine::{
+    ChoiceList, GameRng, Step, advance_until, apply_unchecked, invariants, legal_choices,
+};
 use crate::gamelog::describe_choice;
 use crate::policy::{AnyPolicy, Policy, PolicyRng, PolicySpec};
 
@@ -172,7 +174,10 @@ impl Resolver<'_> {
     fn find(&self, db: &CardDb, name: &str, rarity: Option<&str>) -> Result<CardIdx, String> {
         let want = match rarity.map(|r| r.to_ascii_lowercase()) {
             None => None,
-            Some(r) => Some(Rarity::parse(&r).ok_or_else(|| format!("rarity '{r}' (expected common or rare)"))?),
+            Some(r) => Some(
+                Rarity::parse(&r)
+                    .ok_or_else(|| format!("rarity '{r}' (expected common or rare)"))?,
+            ),
         };
         let key = normalize_name(name);
         for list in [&self.inline, &self.confluence] {
@@ -225,7 +230,8 @@ fn side_hero(db: &mut CardDb, name: &str) -> CardIdx {
         lines: Vec::new(),
         pool_index: None,
     };
-    db.by_ref(&def.reference).unwrap_or_else(|| db.push_card(def))
+    db.by_ref(&def.reference)
+        .unwrap_or_else(|| db.push_card(def))
 }
 
 fn filler(db: &mut CardDb) -> CardIdx {
@@ -234,7 +240,8 @@ fn filler(db: &mut CardDb) -> CardIdx {
     def.reference = "SCENARIO:mana".into();
     def.name = "Mana orb".into();
     def.kind = CardKind::Spell;
-    db.by_ref(&def.reference).unwrap_or_else(|| db.push_card(def))
+    db.by_ref(&def.reference)
+        .unwrap_or_else(|| db.push_card(def))
 }
 
 fn terrain_bits(s: &str) -> Option<u8> {
@@ -249,7 +256,9 @@ fn exp_of(s: &str) -> Result<Exp, String> {
     match s.to_ascii_lowercase().as_str() {
         "hero" => Ok(Exp::Hero),
         "companion" => Ok(Exp::Companion),
-        _ => Err(format!("'{s}' is not an expedition (expected hero or companion)")),
+        _ => Err(format!(
+            "'{s}' is not an expedition (expected hero or companion)"
+        )),
     }
 }
 
@@ -277,7 +286,12 @@ impl Scenario {
         if let Some(d) = &file.confluence_deck {
             let p = path.parent().unwrap_or(Path::new(".")).join(d);
             let deck = ConfluenceDeck::load(&p, &mut db).map_err(|e| err(e.to_string()))?;
-            resolver.confluence = deck.slots.iter().map(|s| s.common).chain(deck.rares.iter().copied()).collect();
+            resolver.confluence = deck
+                .slots
+                .iter()
+                .map(|s| s.common)
+                .chain(deck.rares.iter().copied())
+                .collect();
             conf_hero = Some(deck.hero);
         }
         let stem = path
@@ -304,7 +318,10 @@ impl Scenario {
         type Placed = (CardIdx, Zone, Exp, FullEntry);
         let mut placed: [Vec<Placed>; 2] = [Vec::new(), Vec::new()];
         let mut tokens: Vec<(Side, CardIdx, Exp, FullEntry)> = Vec::new();
-        for (side, spec) in [(Side::Player, &file.player), (Side::Confluence, &file.confluence)] {
+        for (side, spec) in [
+            (Side::Player, &file.player),
+            (Side::Confluence, &file.confluence),
+        ] {
             let zones: [(&Vec<Entry>, Zone, Exp); 7] = [
                 (&spec.deck, Zone::Deck, Exp::Hero),
                 (&spec.hand, Zone::Hand, Exp::Hero),
@@ -317,10 +334,15 @@ impl Scenario {
             for (list, zone, exp) in zones {
                 for e in list {
                     let f = e.full();
-                    let c = resolver.find(&db, &f.card, f.rarity.as_deref()).map_err(&err)?;
+                    let c = resolver
+                        .find(&db, &f.card, f.rarity.as_deref())
+                        .map_err(&err)?;
                     if f.token || db.card(c).kind == CardKind::Token {
                         if zone != Zone::Expedition {
-                            return Err(err(format!("token '{}' can only be in an expedition", f.card)));
+                            return Err(err(format!(
+                                "token '{}' can only be in an expedition",
+                                f.card
+                            )));
                         }
                         tokens.push((side, c, exp, f));
                     } else {
@@ -329,7 +351,12 @@ impl Scenario {
                 }
             }
             for _ in 0..spec.mana {
-                placed[side.index()].push((mana_card, Zone::Mana, Exp::Hero, Entry::Name(String::new()).full()));
+                placed[side.index()].push((
+                    mana_card,
+                    Zone::Mana,
+                    Exp::Hero,
+                    Entry::Name(String::new()).full(),
+                ));
             }
         }
         let mut midnight = None;
@@ -338,10 +365,8 @@ impl Scenario {
             placed[1].push((c, Zone::Midnight, Exp::Hero, Entry::Name(m.clone()).full()));
             midnight = Some(placed[1].len() - 1);
         }
-        for side in 0..2 {
-            if placed[side].len() > 63 {
-                return Err(err("more than 63 cards on one side".into()));
-            }
+        if placed.iter().any(|p| p.len() > 63) {
+            return Err(err("more than 63 cards on one side".into()));
         }
         let mut s = GameState::empty();
         let pc: Vec<CardIdx> = placed[0].iter().map(|p| p.0).collect();
@@ -362,12 +387,15 @@ impl Scenario {
                 o.boosts = f.boosts;
                 o.counters = f.counters;
                 for st in &f.status {
-                    o.flags |= kw::parse(&st.to_ascii_lowercase()).ok_or_else(|| err(format!("unknown status '{st}'")))?;
+                    o.flags |= kw::parse(&st.to_ascii_lowercase())
+                        .ok_or_else(|| err(format!("unknown status '{st}'")))?;
                 }
                 if f.exhausted {
                     o.flags |= flag::EXHAUSTED;
                 }
-                if !matches!(zone, Zone::Deck | Zone::Mana) && !(side == Side::Confluence && *zone == Zone::Hand) {
+                let hidden = matches!(zone, Zone::Deck | Zone::Mana)
+                    || (side == Side::Confluence && *zone == Zone::Hand);
+                if !hidden {
                     o.flags |= flag::KNOWN;
                 }
                 match zone {
@@ -384,7 +412,11 @@ impl Scenario {
             for id in deck_ids.into_iter().rev() {
                 let _ = s.side_mut(side).deck.push(id);
             }
-            let spec = if side == Side::Player { &file.player } else { &file.confluence };
+            let spec = if side == Side::Player {
+                &file.player
+            } else {
+                &file.confluence
+            };
             let st = s.side_mut(side);
             st.mana_ready = spec.mana_ready.unwrap_or(spec.mana).min(spec.mana);
         }
@@ -394,7 +426,8 @@ impl Scenario {
             let ts = s.next_ts();
             let mut flags = flag::TOKEN | flag::KNOWN;
             for st in &f.status {
-                flags |= kw::parse(&st.to_ascii_lowercase()).ok_or_else(|| err(format!("unknown status '{st}'")))?;
+                flags |= kw::parse(&st.to_ascii_lowercase())
+                    .ok_or_else(|| err(format!("unknown status '{st}'")))?;
             }
             *s.obj_mut(id) = Obj {
                 card,
@@ -415,14 +448,27 @@ impl Scenario {
         s.threatened = exp_of(g.threatened.as_deref().unwrap_or("hero")).map_err(&err)?;
         if let Some(a) = &g.adventure {
             if a.len() != 8 {
-                return Err(err(format!("adventure has {} regions; it needs 8", a.len())));
+                return Err(err(format!(
+                    "adventure has {} regions; it needs 8",
+                    a.len()
+                )));
             }
             for (r, t) in a.iter().enumerate() {
-                s.adventure.terrain[r] = terrain_bits(t).ok_or_else(|| err(format!("region {r}: terrain '{t}' (expected letters F, M, O)")))?;
+                s.adventure.terrain[r] = terrain_bits(t).ok_or_else(|| {
+                    err(format!(
+                        "region {r}: terrain '{t}' (expected letters F, M, O)"
+                    ))
+                })?;
             }
         }
-        s.pos = ByExp([g.hero_position.unwrap_or(0), g.companion_position.unwrap_or(7)]);
-        s.dark = ByExp([g.darkness_hero.unwrap_or(-1), g.darkness_companion.unwrap_or(8)]);
+        s.pos = ByExp([
+            g.hero_position.unwrap_or(0),
+            g.companion_position.unwrap_or(7),
+        ]);
+        s.dark = ByExp([
+            g.darkness_hero.unwrap_or(-1),
+            g.darkness_companion.unwrap_or(8),
+        ]);
         s.adventure.revealed = match &g.revealed {
             Some(v) => v.iter().fold(0, |m, &k| m | (1 << k.min(2))),
             None => {
@@ -443,7 +489,9 @@ impl Scenario {
         }
         s.phase = Phase::Turn;
         s.setup_left = 0;
-        invariants::check(&s, &db).map_err(|m| err(format!("the described position is not consistent: {m}")))?;
+        s.recount_statics(&db);
+        invariants::check(&s, &db)
+            .map_err(|m| err(format!("the described position is not consistent: {m}")))?;
         let policy: PolicySpec = file
             .policy
             .as_deref()
@@ -452,7 +500,10 @@ impl Scenario {
             .map_err(|m: String| err(m))?;
         for step in &file.steps {
             if !STEPS.contains(&step.as_str()) {
-                return Err(err(format!("unknown step '{step}' (expected one of: {})", STEPS.join(", "))));
+                return Err(err(format!(
+                    "unknown step '{step}' (expected one of: {})",
+                    STEPS.join(", ")
+                )));
             }
         }
         Ok(Scenario {
@@ -498,7 +549,11 @@ impl Scenario {
                 Box::new(|g| g.phase == Phase::Dusk)
             }
             "confluence-turn" | "player-turn" => {
-                let side = if step == "player-turn" { Side::Player } else { Side::Confluence };
+                let side = if step == "player-turn" {
+                    Side::Player
+                } else {
+                    Side::Confluence
+                };
                 s.phase = Phase::Turn;
                 s.to_act = side;
                 s.passed[side.index()] = false;
@@ -565,7 +620,11 @@ impl Scenario {
                                 })?
                         }
                         None if buf.len() == 1 => 0,
-                        None => self.policy.choose(&View::new(&self.state, &self.db), &buf, &mut self.prng),
+                        None => self.policy.choose(
+                            &View::new(&self.state, &self.db),
+                            &buf,
+                            &mut self.prng,
+                        ),
                     };
                     apply_unchecked(&mut self.state, &self.db, &mut self.rng, obs, buf[k]);
                 }
@@ -626,9 +685,15 @@ pub const STEPS: [&str; 12] = [
 /// name, or when a table's fields all match.
 fn matches(want: &Value, got: &Value) -> bool {
     match (want, got) {
-        (Value::Array(w), Value::Array(g)) => w.len() == g.len() && w.iter().zip(g).all(|(a, b)| matches(a, b)),
-        (Value::String(name), Value::Object(o)) => o.get("name") == Some(&Value::String(name.clone())),
-        (Value::Object(w), Value::Object(g)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|x| matches(v, x))),
+        (Value::Array(w), Value::Array(g)) => {
+            w.len() == g.len() && w.iter().zip(g).all(|(a, b)| matches(a, b))
+        }
+        (Value::String(name), Value::Object(o)) => {
+            o.get("name") == Some(&Value::String(name.clone()))
+        }
+        (Value::Object(w), Value::Object(g)) => w
+            .iter()
+            .all(|(k, v)| g.get(k).is_some_and(|x| matches(v, x))),
         (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
         _ => want == got,
     }
@@ -651,10 +716,17 @@ fn obj_json(s: &GameState, db: &CardDb, id: ObjId) -> Value {
 }
 
 pub fn state_json(s: &GameState, db: &CardDb) -> Value {
-    let list = |l: &Zone64| -> Value { Value::Array(l.iter().map(|id| obj_json(s, db, id)).collect()) };
+    let list =
+        |l: &Zone64| -> Value { Value::Array(l.iter().map(|id| obj_json(s, db, id)).collect()) };
     let side_json = |side: Side| {
         let st = s.side(side);
-        let deck_top_first: Vec<Value> = st.deck.as_slice().iter().rev().map(|&id| obj_json(s, db, id)).collect();
+        let deck_top_first: Vec<Value> = st
+            .deck
+            .as_slice()
+            .iter()
+            .rev()
+            .map(|&id| obj_json(s, db, id))
+            .collect();
         json!({
             "hero": db.card(s.obj(st.hero).card).name,
             "hero_counters": s.obj(st.hero).counters,

@@ -82,7 +82,10 @@ fn coverage(
     let mut core_cr = Count::default();
     let mut all = Count::default();
     for def in lib.db.cards.iter().filter(|d| counted(d)) {
-        by_set.entry(def.set.clone()).or_default().add(&def.coverage);
+        by_set
+            .entry(def.set.clone())
+            .or_default()
+            .add(&def.coverage);
         by_faction
             .entry(def.faction.code().to_string())
             .or_default()
@@ -92,13 +95,25 @@ fn coverage(
             core_cr.add(&def.coverage);
         }
     }
-    writeln!(out, "Coverage of the card pool ({}): exact = every ability encoded (cards without ability text count as exact); partial = some abilities encoded; stats-only = none.", lib.pool.source.display())?;
-    writeln!(out, "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}", "set", "cards", "exact", "partial", "stats-only", "exact%")?;
+    writeln!(
+        out,
+        "Coverage of the card pool ({}): exact = every ability encoded (cards without ability text count as exact); partial = some abilities encoded; stats-only = none.",
+        lib.pool.source.display()
+    )?;
+    writeln!(
+        out,
+        "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}",
+        "set", "cards", "exact", "partial", "stats-only", "exact%"
+    )?;
     for (s, c) in &by_set {
         row(out, s, c)?;
     }
     writeln!(out)?;
-    writeln!(out, "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}", "faction", "cards", "exact", "partial", "stats-only", "exact%")?;
+    writeln!(
+        out,
+        "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}",
+        "faction", "cards", "exact", "partial", "stats-only", "exact%"
+    )?;
     for (f, c) in &by_faction {
         row(out, f, c)?;
     }
@@ -114,7 +129,12 @@ fn coverage(
             let def = lib.db.card(idx);
             c.add(&def.coverage);
             if !def.coverage.is_exact() {
-                lines.push(format!("  {:<24} {:<32} {}", def.reference, def.name, missing(def)));
+                lines.push(format!(
+                    "  {:<24} {:<32} {}",
+                    def.reference,
+                    def.name,
+                    missing(def)
+                ));
             }
         }
         writeln!(out)?;
@@ -134,12 +154,22 @@ fn coverage(
     }
     if let Some(class) = list {
         writeln!(out)?;
-        writeln!(out, "{class} cards{}:", set.as_ref().map(|s| format!(" of {s}")).unwrap_or_default())?;
+        writeln!(
+            out,
+            "{class} cards{}:",
+            set.as_ref().map(|s| format!(" of {s}")).unwrap_or_default()
+        )?;
         for def in lib.db.cards.iter().filter(|d| counted(d)) {
             if set.as_ref().is_some_and(|s| &def.set != s) || def.coverage.class() != class {
                 continue;
             }
-            writeln!(out, "  {:<24} {:<32} {}", def.reference, def.name, missing(def))?;
+            writeln!(
+                out,
+                "  {:<24} {:<32} {}",
+                def.reference,
+                def.name,
+                missing(def)
+            )?;
         }
     }
     Ok(())
@@ -152,11 +182,17 @@ fn show(lib: &Library, out: &mut impl Write, card: &str) -> Result<()> {
             .db
             .cards
             .iter()
-            .filter(|d| crate::cards::pool::normalize_name(&d.name) == crate::cards::pool::normalize_name(card))
+            .filter(|d| {
+                crate::cards::pool::normalize_name(&d.name)
+                    == crate::cards::pool::normalize_name(card)
+            })
             .collect(),
     };
     if found.is_empty() {
-        bail!("no card with reference or name '{card}' in {}", lib.pool.source.display());
+        bail!(
+            "no card with reference or name '{card}' in {}",
+            lib.pool.source.display()
+        );
     }
     for def in found {
         writeln!(out, "{} ({})", def.name, def.reference)?;
@@ -170,18 +206,27 @@ fn show(lib: &Library, out: &mut impl Write, card: &str) -> Result<()> {
             lib.db.subtype_names(def.subtypes).join(", ")
         )?;
         match def.kind {
-            CardKind::Hero => writeln!(out, "  reserve limit {}, landmark limit {}", def.reserve_limit, def.landmark_limit)?,
+            CardKind::Hero => writeln!(
+                out,
+                "  reserve limit {}, landmark limit {}",
+                def.reserve_limit, def.landmark_limit
+            )?,
             _ => writeln!(
                 out,
                 "  hand cost {}, reserve cost {}, statistics {}",
                 def.hand_cost, def.reserve_cost, def.stats
             )?,
         }
-        writeln!(out, "  coverage: {}{}", def.coverage.class(), match &def.coverage {
-            Coverage::Partial(m) => format!(" (missing: {m})"),
-            Coverage::NoText => " (no ability text)".into(),
-            _ => String::new(),
-        })?;
+        writeln!(
+            out,
+            "  coverage: {}{}",
+            def.coverage.class(),
+            match &def.coverage {
+                Coverage::Partial(m) => format!(" (missing: {m})"),
+                Coverage::NoText => " (no ability text)".into(),
+                _ => String::new(),
+            }
+        )?;
         for l in &def.lines {
             writeln!(out, "  | {l}")?;
         }

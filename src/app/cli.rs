@@ -101,7 +101,11 @@ pub struct MatchArgs {
     #[arg(long = "player", value_name = "FILE")]
     pub players: Vec<PathBuf>,
     /// Confluence deck file.
-    #[arg(long, value_name = "FILE", default_value = "decks/confluence/reference.toml")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/confluence/reference.toml"
+    )]
     pub confluence: PathBuf,
     /// Player policy: random, greedy (repeat for several).
     #[arg(long = "policy", value_name = "NAME")]
@@ -160,9 +164,17 @@ pub struct BenchArgs {
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Player deck.
-    #[arg(long = "player", value_name = "FILE", default_value = "decks/player/BR_kojo_booda.txt")]
+    #[arg(
+        long = "player",
+        value_name = "FILE",
+        default_value = "decks/player/BR_kojo_booda.txt"
+    )]
     pub player: PathBuf,
-    #[arg(long, value_name = "FILE", default_value = "decks/confluence/reference.toml")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/confluence/reference.toml"
+    )]
     pub confluence: PathBuf,
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,

@@ -31,7 +31,12 @@ pub fn library(dir: &Path) -> Result<Library> {
 }
 
 /// Loads a player deck and checks deck-building rules (errors unless `allow_illegal`).
-pub fn player_deck(lib: &Library, path: &Path, allow_illegal: bool, warnings: &mut Vec<String>) -> Result<PlayerDeck> {
+pub fn player_deck(
+    lib: &Library,
+    path: &Path,
+    allow_illegal: bool,
+    warnings: &mut Vec<String>,
+) -> Result<PlayerDeck> {
     let deck = match PlayerDeck::load(path, &lib.pool, &lib.db) {
         Ok(d) => d,
         Err(e) if e.is_rule() && allow_illegal => {
@@ -43,19 +48,33 @@ pub fn player_deck(lib: &Library, path: &Path, allow_illegal: bool, warnings: &m
     if !v.is_empty() {
         let lines: Vec<String> = v.iter().map(|e| e.to_string()).collect();
         if allow_illegal {
-            warnings.extend(lines.into_iter().map(|l| format!("{l} (simulated anyway: --allow-illegal)")));
+            warnings.extend(
+                lines
+                    .into_iter()
+                    .map(|l| format!("{l} (simulated anyway: --allow-illegal)")),
+            );
         } else {
-            bail!("{}\n(pass --allow-illegal to simulate it anyway)", lines.join("\n"));
+            bail!(
+                "{}\n(pass --allow-illegal to simulate it anyway)",
+                lines.join("\n")
+            );
         }
     }
     Ok(deck)
 }
 
 pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
-    let names: Vec<String> = if names.is_empty() { vec!["greedy".into()] } else { names.to_vec() };
+    let names: Vec<String> = if names.is_empty() {
+        vec!["greedy".into()]
+    } else {
+        names.to_vec()
+    };
     names
         .iter()
-        .map(|n| n.parse::<PolicySpec>().map_err(|e| anyhow::anyhow!("--policy {n}: {e}")))
+        .map(|n| {
+            n.parse::<PolicySpec>()
+                .map_err(|e| anyhow::anyhow!("--policy {n}: {e}"))
+        })
         .collect()
 }
 

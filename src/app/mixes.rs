@@ -11,13 +11,21 @@ use crate::sim::seed::splitmix64;
 /// Parses `N` or `A..=B` (also `A..B`, exclusive) into an inclusive range of rare counts.
 pub fn parse_counts(s: &str, max: usize) -> Result<(usize, usize)> {
     let bad = || {
-        anyhow::anyhow!("--rares {s}: expected a count N or a sweep A..=B with 0 <= A <= B <= {max}")
+        anyhow::anyhow!(
+            "--rares {s}: expected a count N or a sweep A..=B with 0 <= A <= B <= {max}"
+        )
     };
     let (a, b) = if let Some((a, b)) = s.split_once("..=") {
-        (a.trim().parse::<usize>().map_err(|_| bad())?, b.trim().parse::<usize>().map_err(|_| bad())?)
+        (
+            a.trim().parse::<usize>().map_err(|_| bad())?,
+            b.trim().parse::<usize>().map_err(|_| bad())?,
+        )
     } else if let Some((a, b)) = s.split_once("..") {
         let b = b.trim().parse::<usize>().map_err(|_| bad())?;
-        (a.trim().parse::<usize>().map_err(|_| bad())?, b.checked_sub(1).ok_or_else(bad)?)
+        (
+            a.trim().parse::<usize>().map_err(|_| bad())?,
+            b.checked_sub(1).ok_or_else(bad)?,
+        )
     } else {
         let n = s.trim().parse::<usize>().map_err(|_| bad())?;
         (n, n)
@@ -49,7 +57,8 @@ pub fn subsets(n: usize, k: usize, per_count: u32, seed: u64) -> Vec<RareMix> {
             .map(|m| RareMix(m as u16))
             .collect();
     }
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x5ab5_e700 ^ k as u64));
+    let mut rng =
+        rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x5ab5_e700 ^ k as u64));
     let mut out: Vec<RareMix> = Vec::new();
     let mut idx: Vec<usize> = (0..n).collect();
     while out.len() < per_count as usize {
@@ -87,7 +96,11 @@ pub fn mixes(
         }
     }
     for s in sets {
-        let names: Vec<String> = s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
+        let names: Vec<String> = s
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect();
         let mix = deck
             .mix_from_names(&names, db)
             .map_err(|e| anyhow::anyhow!("--rare-set {s}: {e}"))?;
@@ -109,7 +122,12 @@ mod tests {
         assert_eq!(parse_counts("2..5", 15).unwrap(), (2, 4));
         assert!(parse_counts("16", 15).is_err());
         assert!(parse_counts("5..=2", 15).is_err());
-        assert!(parse_counts("x", 15).unwrap_err().to_string().contains("--rares x"));
+        assert!(
+            parse_counts("x", 15)
+                .unwrap_err()
+                .to_string()
+                .contains("--rares x")
+        );
     }
 
     #[test]
@@ -124,7 +142,11 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), 5);
-        assert_eq!(subsets(15, 1, 20, 0).len(), 15, "all 15 singletons when fewer than asked");
+        assert_eq!(
+            subsets(15, 1, 20, 0).len(),
+            15,
+            "all 15 singletons when fewer than asked"
+        );
         assert_eq!(subsets(15, 15, 3, 0), vec![RareMix::all(15)]);
     }
 }

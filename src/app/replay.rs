@@ -57,7 +57,11 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         loaded.confluence.name,
         {
             let names = loaded.confluence.mix_names(mix, db);
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
         }
     ));
     let mut setup = GameSeeds::rng(seeds.setup);

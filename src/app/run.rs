@@ -19,24 +19,46 @@ pub const GAMES_SCHEMA_VERSION: u32 = 1;
 
 fn games_table(rows: &[GameRow]) -> Table {
     let mut t = Table::new();
-    t.push("schema_version", ColumnData::U32(vec![GAMES_SCHEMA_VERSION; rows.len()]))
-        .push("config_id", ColumnData::U32(rows.iter().map(|r| r.config).collect()))
-        .push("game_index", ColumnData::U64(rows.iter().map(|r| r.game).collect()))
-        .push("game_seed", ColumnData::U64(rows.iter().map(|r| r.seed).collect()))
-        .push(
-            "result",
-            ColumnData::Str(rows.iter().map(|r| r.outcome.result().to_string()).collect()),
-        )
-        .push(
-            "cause",
-            ColumnData::Str(rows.iter().map(|r| r.outcome.cause().to_string()).collect()),
-        )
-        .push("days", ColumnData::U32(rows.iter().map(|r| r.days as u32).collect()))
-        .push("player_plays", ColumnData::U32(rows.iter().map(|r| r.player_plays as u32).collect()))
-        .push(
-            "confluence_plays",
-            ColumnData::U32(rows.iter().map(|r| r.confluence_plays as u32).collect()),
-        );
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![GAMES_SCHEMA_VERSION; rows.len()]),
+    )
+    .push(
+        "config_id",
+        ColumnData::U32(rows.iter().map(|r| r.config).collect()),
+    )
+    .push(
+        "game_index",
+        ColumnData::U64(rows.iter().map(|r| r.game).collect()),
+    )
+    .push(
+        "game_seed",
+        ColumnData::U64(rows.iter().map(|r| r.seed).collect()),
+    )
+    .push(
+        "result",
+        ColumnData::Str(
+            rows.iter()
+                .map(|r| r.outcome.result().to_string())
+                .collect(),
+        ),
+    )
+    .push(
+        "cause",
+        ColumnData::Str(rows.iter().map(|r| r.outcome.cause().to_string()).collect()),
+    )
+    .push(
+        "days",
+        ColumnData::U32(rows.iter().map(|r| r.days as u32).collect()),
+    )
+    .push(
+        "player_plays",
+        ColumnData::U32(rows.iter().map(|r| r.player_plays as u32).collect()),
+    )
+    .push(
+        "confluence_plays",
+        ColumnData::U32(rows.iter().map(|r| r.confluence_plays as u32).collect()),
+    );
     t
 }
 
@@ -70,7 +92,9 @@ pub fn run(a: RunArgs) -> Result<()> {
     if games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
-    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
         anyhow::bail!("--threads must be at least 1");
     }
@@ -87,7 +111,11 @@ pub fn run(a: RunArgs) -> Result<()> {
     for player in 0..loaded.players.len() {
         for policy in 0..loaded.policies.len() {
             for &mix in &mixes {
-                configs.push(ConfigSpec { player, policy, mix });
+                configs.push(ConfigSpec {
+                    player,
+                    policy,
+                    mix,
+                });
             }
         }
     }
@@ -109,11 +137,17 @@ pub fn run(a: RunArgs) -> Result<()> {
     let started = Instant::now();
     let progress = |n: u64| pb.inc(n);
     let result = if a.per_game {
-        let file = out.create("games.parquet")?.try_clone().context("games.parquet")?;
+        let file = out
+            .create("games.parquet")?
+            .try_clone()
+            .context("games.parquet")?;
         let mut writer = BatchWriter::new(std::io::BufWriter::new(file));
         let mut sink = |rows: &[GameRow]| writer.write(&games_table(rows));
-        let r = crate::sim::run(&plan, &progress, Some(&mut sink)).map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
-        writer.finish().map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
+        let r = crate::sim::run(&plan, &progress, Some(&mut sink))
+            .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
+        writer
+            .finish()
+            .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
         r
     } else {
         crate::sim::run::<String>(&plan, &progress, None).map_err(|e| anyhow::anyhow!(e))?
@@ -138,7 +172,11 @@ pub fn run(a: RunArgs) -> Result<()> {
     eprintln!(
         "confluence-sim: {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {}",
         total as f64 / elapsed.max(1e-9),
-        written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        written
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     Ok(())
 }
@@ -158,11 +196,23 @@ fn print_summary(t: &Table) {
         _ => vec![],
     };
     let (deck, policy, mix) = (get_s("player_deck"), get_s("policy"), get_s("rare_mix"));
-    let (rate, lo, hi, days) = (get_f("win_rate"), get_f("win_rate_lo"), get_f("win_rate_hi"), get_f("days_mean"));
+    let (rate, lo, hi, days) = (
+        get_f("win_rate"),
+        get_f("win_rate_lo"),
+        get_f("win_rate_hi"),
+        get_f("days_mean"),
+    );
     let (rares, games) = (get_u("rare_count"), get_u("games"));
-    println!("{:<28} {:<8} {:>5} {:>8} {:>8} {:>17} {:>5}  rares", "player deck", "policy", "rares", "games", "win", "95% interval", "days");
+    println!(
+        "{:<28} {:<8} {:>5} {:>8} {:>8} {:>17} {:>5}  rares",
+        "player deck", "policy", "rares", "games", "win", "95% interval", "days"
+    );
     for i in 0..t.rows() {
-        let mix_short = if mix[i].len() > 40 { format!("{}...", &mix[i][..37]) } else { mix[i].clone() };
+        let mix_short = if mix[i].len() > 40 {
+            format!("{}...", &mix[i][..37])
+        } else {
+            mix[i].clone()
+        };
         println!(
             "{:<28} {:<8} {:>5} {:>8} {:>7.1}% [{:>5.1}%, {:>5.1}%] {:>5.1}  {}",
             deck[i],

@@ -23,7 +23,11 @@ pub fn scenario(a: ScenarioArgs) -> Result<()> {
         for r in &log.records {
             writeln!(out, "{r}")?;
         }
-        writeln!(out, "{}", serde_json::json!({"event": "state", "state": state}))?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({"event": "state", "state": state})
+        )?;
     } else {
         writeln!(out, "{}", serde_json::to_string_pretty(&state)?)?;
     }
@@ -43,7 +47,11 @@ pub fn scenario(a: ScenarioArgs) -> Result<()> {
         );
     }
     if !sc.expect.is_empty() {
-        eprintln!("{}: {} expectation(s) hold", a.file.display(), sc.expect.len());
+        eprintln!(
+            "{}: {} expectation(s) hold",
+            a.file.display(),
+            sc.expect.len()
+        );
     }
     Ok(())
 }

@@ -29,27 +29,40 @@ pub fn summary_table(meta: &RunMeta<'_>, configs: &[ConfigSpec], accums: &[Accum
     let config_id = c_u32(&|i| i as u32);
     let rare_count = c_u32(&|i| configs[i].mix.count());
     let rare_mask = c_u32(&|i| configs[i].mix.0 as u32);
-    let non_exact = c_u32(&|i| super::load::non_exact(meta.lib, &meta.players[configs[i].player]) as u32);
+    let non_exact =
+        c_u32(&|i| super::load::non_exact(meta.lib, &meta.players[configs[i].player]) as u32);
     let median = c_u32(&|i| accums[i].days_quantile(0.5) as u32);
     let p10 = c_u32(&|i| accums[i].days_quantile(0.1) as u32);
     let p90 = c_u32(&|i| accums[i].days_quantile(0.9) as u32);
     let day_cap = c_u32(&|_| meta.day_cap as u32);
     let u64s = |f: &dyn Fn(&Accum) -> u64| ColumnData::U64(accums.iter().map(f).collect());
     let f64s = |f: &dyn Fn(&Accum) -> f64| ColumnData::F64(accums.iter().map(f).collect());
-    let wins = |a: &Accum| a.outcomes[Outcome::WinMet.index()] + a.outcomes[Outcome::WinDeckOut.index()];
-    let losses =
-        |a: &Accum| a.outcomes[Outcome::LossHeroDarkness.index()] + a.outcomes[Outcome::LossCompanionDarkness.index()];
+    let wins =
+        |a: &Accum| a.outcomes[Outcome::WinMet.index()] + a.outcomes[Outcome::WinDeckOut.index()];
+    let losses = |a: &Accum| {
+        a.outcomes[Outcome::LossHeroDarkness.index()]
+            + a.outcomes[Outcome::LossCompanionDarkness.index()]
+    };
     let strs = |f: &dyn Fn(&ConfigSpec) -> String| ColumnData::Str(configs.iter().map(f).collect());
     let mut t = Table::new();
     t.push("schema_version", version)
         .push("config_id", config_id)
-        .push("player_deck", strs(&|c| meta.players[c.player].name.clone()))
-        .push("player_hero", strs(&|c| db.card(meta.players[c.player].hero).name.clone()))
+        .push(
+            "player_deck",
+            strs(&|c| meta.players[c.player].name.clone()),
+        )
+        .push(
+            "player_hero",
+            strs(&|c| db.card(meta.players[c.player].hero).name.clone()),
+        )
         .push("policy", strs(&|c| meta.policies[c.policy].to_string()))
         .push("confluence_deck", strs(&|_| meta.confluence.name.clone()))
         .push("rare_count", rare_count)
         .push("rare_mask", rare_mask)
-        .push("rare_mix", strs(&|c| meta.confluence.mix_names(c.mix, db).join(";")))
+        .push(
+            "rare_mix",
+            strs(&|c| meta.confluence.mix_names(c.mix, db).join(";")),
+        )
         .push("games", u64s(&|a| a.games))
         .push("wins", u64s(&wins))
         .push("losses", u64s(&losses))
@@ -63,18 +76,47 @@ pub fn summary_table(meta: &RunMeta<'_>, configs: &[ConfigSpec], accums: &[Accum
         .push("days_p90", p90)
         .push(
             "win_days_mean",
-            f64s(&|a| if wins(a) == 0 { f64::NAN } else { a.win_day_sum as f64 / wins(a) as f64 }),
+            f64s(&|a| {
+                if wins(a) == 0 {
+                    f64::NAN
+                } else {
+                    a.win_day_sum as f64 / wins(a) as f64
+                }
+            }),
         )
         .push(
             "day_histogram",
-            ColumnData::ListU64(accums.iter().map(|a| a.day_histogram(meta.day_cap as usize)).collect()),
+            ColumnData::ListU64(
+                accums
+                    .iter()
+                    .map(|a| a.day_histogram(meta.day_cap as usize))
+                    .collect(),
+            ),
         )
-        .push("wins_expeditions_met", u64s(&|a| a.outcomes[Outcome::WinMet.index()]))
-        .push("wins_confluence_deck_out", u64s(&|a| a.outcomes[Outcome::WinDeckOut.index()]))
-        .push("losses_hero_darkness", u64s(&|a| a.outcomes[Outcome::LossHeroDarkness.index()]))
-        .push("losses_companion_darkness", u64s(&|a| a.outcomes[Outcome::LossCompanionDarkness.index()]))
-        .push("player_plays_mean", f64s(&|a| a.plays[0] as f64 / a.games.max(1) as f64))
-        .push("confluence_plays_mean", f64s(&|a| a.plays[1] as f64 / a.games.max(1) as f64))
+        .push(
+            "wins_expeditions_met",
+            u64s(&|a| a.outcomes[Outcome::WinMet.index()]),
+        )
+        .push(
+            "wins_confluence_deck_out",
+            u64s(&|a| a.outcomes[Outcome::WinDeckOut.index()]),
+        )
+        .push(
+            "losses_hero_darkness",
+            u64s(&|a| a.outcomes[Outcome::LossHeroDarkness.index()]),
+        )
+        .push(
+            "losses_companion_darkness",
+            u64s(&|a| a.outcomes[Outcome::LossCompanionDarkness.index()]),
+        )
+        .push(
+            "player_plays_mean",
+            f64s(&|a| a.plays[0] as f64 / a.games.max(1) as f64),
+        )
+        .push(
+            "confluence_plays_mean",
+            f64s(&|a| a.plays[1] as f64 / a.games.max(1) as f64),
+        )
         .push("player_cards_not_exact", non_exact)
         .push("seed", u64s(&|_| meta.seed))
         .push("day_cap", day_cap);

@@ -52,7 +52,9 @@ impl Lexer {
             if c.is_ascii_digit() {
                 let mut n: i32 = 0;
                 while i < chars.len() && chars[i].is_ascii_digit() {
-                    n = n.saturating_mul(10).saturating_add(chars[i] as i32 - '0' as i32);
+                    n = n
+                        .saturating_mul(10)
+                        .saturating_add(chars[i] as i32 - '0' as i32);
                     i += 1;
                 }
                 out.push((Tok::Int(n), start));
@@ -302,13 +304,11 @@ impl<'a, A: Arena> Parser<'a, A> {
             if w == "static" {
                 self.pos += 1;
                 let st = self.static_ability()?;
-                let cond = if self.eat_word("if") {
-                    self.cond()?
-                } else {
-                    0
-                };
+                let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
-                    Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => ActiveIn::Anywhere,
+                    Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
+                        ActiveIn::Anywhere
+                    }
                     _ => ActiveIn::Play,
                 };
                 return Ok(Line::Ability {
@@ -459,7 +459,8 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn trigger(&mut self) -> PResult<Trigger> {
-        const EXPECTED: &str = "a trigger (J, H, R, spell, noon, dusk, night, quick(...), D, when ...)";
+        const EXPECTED: &str =
+            "a trigger (J, H, R, spell, noon, dusk, night, quick(...), D, when ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "J" => Trigger::Played(PlayFrom::Any),
@@ -568,7 +569,9 @@ impl<'a, A: Arena> Parser<'a, A> {
         let mut c = Cost::default();
         loop {
             match self.peek().clone() {
-                Tok::Int(_) => c.mana = c.mana.saturating_add(self.small("mana cost", 0, 20)? as u8),
+                Tok::Int(_) => {
+                    c.mana = c.mana.saturating_add(self.small("mana cost", 0, 20)? as u8)
+                }
                 Tok::Ident(w) => {
                     self.pos += 1;
                     match w.as_str() {
@@ -596,7 +599,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                         }
                     }
                 }
-                _ => return self.err("a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)"),
+                _ => {
+                    return self.err(
+                        "a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)",
+                    );
+                }
             }
             if !self.eat_punct(",") {
                 return Ok(c);
@@ -754,105 +761,120 @@ impl<'a, A: Arena> Parser<'a, A> {
         };
         let mut zones_set = false;
         let mut any = false;
-        loop {
-            match self.peek().clone() {
-                Tok::Ident(w) => {
-                    if matches!(w.as_str(), "and" | "or" | "else" | "total_cost") {
-                        break;
-                    }
-                    self.pos += 1;
-                    any = true;
-                    let ws = w.strip_suffix('s').unwrap_or(&w).to_string();
-                    match (w.as_str(), ws.as_str()) {
-                        (_, "character") => f.kinds |= fkind::CHARACTER,
-                        (_, "permanent") => f.kinds |= fkind::PERMANENT,
-                        (_, "landmark") => f.kinds |= fkind::LANDMARK,
-                        ("expedition_permanent", _) | (_, "expedition_permanent") => {
-                            f.kinds |= fkind::EXP_PERMANENT
-                        }
-                        (_, "spell") => f.kinds |= fkind::SPELL,
-                        (_, "card") => f.kinds |= fkind::CARD,
-                        (_, "token") => {
-                            f.token = Some(true);
-                        }
-                        ("non_token", _) => f.token = Some(false),
-                        ("yours", _) | ("your", _) => f.whose = Whose::Yours,
-                        ("opposing", _) | ("opponent", _) => f.whose = Whose::Opposing,
-                        ("any", _) => f.whose = Whose::Any,
-                        ("in_reserve", _) => {
-                            f.zones = if zones_set { f.zones | fzone::RESERVE } else { fzone::RESERVE };
-                            zones_set = true;
-                        }
-                        ("in_hand", _) => {
-                            f.zones = if zones_set { f.zones | fzone::HAND } else { fzone::HAND };
-                            zones_set = true;
-                        }
-                        ("in_play", _) => {
-                            f.zones = if zones_set { f.zones | fzone::IN_PLAY } else { fzone::IN_PLAY };
-                            zones_set = true;
-                        }
-                        ("in_expedition", _) => {
-                            f.zones = if zones_set { f.zones | fzone::EXPEDITION } else { fzone::EXPEDITION };
-                            zones_set = true;
-                        }
-                        ("in_landmarks", _) => {
-                            f.zones = if zones_set { f.zones | fzone::LANDMARKS } else { fzone::LANDMARKS };
-                            zones_set = true;
-                        }
-                        ("in_my_expedition", _) => f.place = Where::MyExpedition,
-                        ("in_other_expedition", _) => f.place = Where::OtherExpedition,
-                        ("facing_me", _) => f.place = Where::FacingMe,
-                        ("other", _) | ("another", _) => f.other = true,
-                        ("boosted", _) => f.boosted = Some(true),
-                        ("unboosted", _) => f.boosted = Some(false),
-                        ("zero_stat", _) => f.zero_stat = Some(true),
-                        ("in_forest", _) => f.region_terrain |= terrain::FOREST,
-                        ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
-                        ("in_water", _) => f.region_terrain |= terrain::WATER,
-                        ("exhausted", _) => f.exhausted = Some(true),
-                        ("ready", _) => f.exhausted = Some(false),
-                        ("cost", _) => {
-                            let c = self.cmp()?;
-                            let n = self.small("hand cost", 0, 30)? as u8;
-                            match c {
-                                Cmp::Le => f.cost_max = n,
-                                Cmp::Lt => f.cost_max = n.saturating_sub(1),
-                                Cmp::Ge => f.cost_min = n,
-                                Cmp::Gt => f.cost_min = n + 1,
-                                Cmp::Eq => {
-                                    f.cost_min = n;
-                                    f.cost_max = n;
-                                }
-                            }
-                        }
-                        _ => {
-                            if let Some(neg) = w.strip_prefix("not_") {
-                                if STATUS_WORDS.contains(&neg) || kw::parse(neg).is_some() {
-                                    f.without |= kw::parse(neg).unwrap_or(0);
-                                    continue;
-                                }
-                            }
-                            if let Some(b) = kw::parse(&w) {
-                                f.with |= b;
-                                continue;
-                            }
-                            let bit = self
-                                .arena
-                                .subtype_bit(&w)
-                                .or_else(|| self.arena.subtype_bit(&ws));
-                            match bit {
-                                Some(b) => f.subtypes |= b,
-                                None => {
-                                    self.pos -= 1;
-                                    return self.fail(format!(
-                                        "unknown word '{w}' in an object description (expected character, permanent, landmark, spell, card, token, yours, opposing, in_reserve, in_my_expedition, other, cost<=N, a status or a subtype)"
-                                    ));
-                                }
-                            }
+        while let Tok::Ident(w) = self.peek().clone() {
+            if matches!(w.as_str(), "and" | "or" | "else" | "total_cost") {
+                break;
+            }
+            self.pos += 1;
+            any = true;
+            let ws = w.strip_suffix('s').unwrap_or(&w).to_string();
+            match (w.as_str(), ws.as_str()) {
+                (_, "character") => f.kinds |= fkind::CHARACTER,
+                (_, "permanent") => f.kinds |= fkind::PERMANENT,
+                (_, "landmark") => f.kinds |= fkind::LANDMARK,
+                ("expedition_permanent", _) | (_, "expedition_permanent") => {
+                    f.kinds |= fkind::EXP_PERMANENT
+                }
+                (_, "spell") => f.kinds |= fkind::SPELL,
+                (_, "card") => f.kinds |= fkind::CARD,
+                (_, "token") => {
+                    f.token = Some(true);
+                }
+                ("non_token", _) => f.token = Some(false),
+                ("yours", _) | ("your", _) => f.whose = Whose::Yours,
+                ("opposing", _) | ("opponent", _) => f.whose = Whose::Opposing,
+                ("any", _) => f.whose = Whose::Any,
+                ("in_reserve", _) => {
+                    f.zones = if zones_set {
+                        f.zones | fzone::RESERVE
+                    } else {
+                        fzone::RESERVE
+                    };
+                    zones_set = true;
+                }
+                ("in_hand", _) => {
+                    f.zones = if zones_set {
+                        f.zones | fzone::HAND
+                    } else {
+                        fzone::HAND
+                    };
+                    zones_set = true;
+                }
+                ("in_play", _) => {
+                    f.zones = if zones_set {
+                        f.zones | fzone::IN_PLAY
+                    } else {
+                        fzone::IN_PLAY
+                    };
+                    zones_set = true;
+                }
+                ("in_expedition", _) => {
+                    f.zones = if zones_set {
+                        f.zones | fzone::EXPEDITION
+                    } else {
+                        fzone::EXPEDITION
+                    };
+                    zones_set = true;
+                }
+                ("in_landmarks", _) => {
+                    f.zones = if zones_set {
+                        f.zones | fzone::LANDMARKS
+                    } else {
+                        fzone::LANDMARKS
+                    };
+                    zones_set = true;
+                }
+                ("in_my_expedition", _) => f.place = Where::MyExpedition,
+                ("in_other_expedition", _) => f.place = Where::OtherExpedition,
+                ("facing_me", _) => f.place = Where::FacingMe,
+                ("other", _) | ("another", _) => f.other = true,
+                ("boosted", _) => f.boosted = Some(true),
+                ("unboosted", _) => f.boosted = Some(false),
+                ("zero_stat", _) => f.zero_stat = Some(true),
+                ("in_forest", _) => f.region_terrain |= terrain::FOREST,
+                ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
+                ("in_water", _) => f.region_terrain |= terrain::WATER,
+                ("exhausted", _) => f.exhausted = Some(true),
+                ("ready", _) => f.exhausted = Some(false),
+                ("cost", _) => {
+                    let c = self.cmp()?;
+                    let n = self.small("hand cost", 0, 30)? as u8;
+                    match c {
+                        Cmp::Le => f.cost_max = n,
+                        Cmp::Lt => f.cost_max = n.saturating_sub(1),
+                        Cmp::Ge => f.cost_min = n,
+                        Cmp::Gt => f.cost_min = n + 1,
+                        Cmp::Eq => {
+                            f.cost_min = n;
+                            f.cost_max = n;
                         }
                     }
                 }
-                _ => break,
+                _ => {
+                    if let Some(neg) = w.strip_prefix("not_")
+                        && (STATUS_WORDS.contains(&neg) || kw::parse(neg).is_some())
+                    {
+                        f.without |= kw::parse(neg).unwrap_or(0);
+                        continue;
+                    }
+                    if let Some(b) = kw::parse(&w) {
+                        f.with |= b;
+                        continue;
+                    }
+                    let bit = self
+                        .arena
+                        .subtype_bit(&w)
+                        .or_else(|| self.arena.subtype_bit(&ws));
+                    match bit {
+                        Some(b) => f.subtypes |= b,
+                        None => {
+                            self.pos -= 1;
+                            return self.fail(format!(
+                                "unknown word '{w}' in an object description (expected character, permanent, landmark, spell, card, token, yours, opposing, in_reserve, in_my_expedition, other, cost<=N, a status or a subtype)"
+                            ));
+                        }
+                    }
+                }
             }
         }
         if !any {
@@ -1051,7 +1073,8 @@ impl<'a, A: Arena> Parser<'a, A> {
     /// An object argument: me / it / event / each F / target F / up_to N F / targets N F.
     /// Target forms emit a `Select` first and act on `it`.
     fn obj(&mut self, body: &mut Vec<Op>) -> PResult<ObjRef> {
-        const EXPECTED: &str = "an object (me, it, event, each ..., target ..., up_to N ..., targets N ...)";
+        const EXPECTED: &str =
+            "an object (me, it, event, each ..., target ..., up_to N ..., targets N ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "me" => ObjRef::Me,
@@ -1093,14 +1116,18 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     fn amount(&mut self) -> PResult<Amount> {
         match self.peek().clone() {
-            Tok::Int(_) | Tok::Punct("-") => Ok(Amount::Const(self.small("amount", -20, 20)? as i8)),
+            Tok::Int(_) | Tok::Punct("-") => {
+                Ok(Amount::Const(self.small("amount", -20, 20)? as i8))
+            }
             Tok::Ident(w) => {
                 self.pos += 1;
                 match self.count_word(&w)? {
                     Some(c) => Ok(Amount::Count(c)),
                     None => {
                         self.pos -= 1;
-                        self.err("an amount (N, x, count(...), mana, hand, reserve, counters, boosts)")
+                        self.err(
+                            "an amount (N, x, count(...), mana, hand, reserve, counters, boosts)",
+                        )
                     }
                 }
             }
@@ -1211,7 +1238,9 @@ impl<'a, A: Arena> Parser<'a, A> {
                     None => {
                         return Err(DslError {
                             col,
-                            msg: format!("unknown token '{tname}' (give its statistics: token({tname} 1/1/1 Subtype, ...))"),
+                            msg: format!(
+                                "unknown token '{tname}' (give its statistics: token({tname} 1/1/1 Subtype, ...))"
+                            ),
                         });
                     }
                 };
@@ -1260,8 +1289,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                     dest: Dest::Discard,
                 });
             }
-            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard" | "sacrifice"
-            | "to_mana" => {
+            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard"
+            | "sacrifice" | "to_mana" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
@@ -1319,13 +1348,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Op::NextBoost { filter, n }
                 });
             }
-            "mana_from_deck" | "mana_from_deck_exhausted" | "opponent_mana_from_deck"
-            | "opponent_mana_from_deck_exhausted" | "each_mana_from_deck" | "each_mana_from_deck_exhausted" => {
-                body.push(Op::ManaFromDeck {
-                    who: who_prefix(&name),
-                    exhausted: name.ends_with("exhausted"),
-                })
-            }
+            "mana_from_deck"
+            | "mana_from_deck_exhausted"
+            | "opponent_mana_from_deck"
+            | "opponent_mana_from_deck_exhausted"
+            | "each_mana_from_deck"
+            | "each_mana_from_deck_exhausted" => body.push(Op::ManaFromDeck {
+                who: who_prefix(&name),
+                exhausted: name.ends_with("exhausted"),
+            }),
             "lose_mana" => {
                 let n = match self.opt_amount(1)? {
                     Amount::Const(n) if n > 0 => n as u8,
@@ -1333,8 +1364,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::LoseMana { n });
             }
-            "hand_to_reserve" | "hand_to_discard" | "hand_to_mana" | "opponent_hand_to_reserve"
-            | "opponent_hand_to_discard" | "each_hand_to_reserve" | "each_hand_to_discard" => {
+            "hand_to_reserve"
+            | "hand_to_discard"
+            | "hand_to_mana"
+            | "opponent_hand_to_reserve"
+            | "opponent_hand_to_discard"
+            | "each_hand_to_reserve"
+            | "each_hand_to_discard" => {
                 let n = match self.opt_amount(1)? {
                     Amount::Const(n) if n > 0 => n as u8,
                     _ => return self.fail(format!("{name} takes a positive number")),
@@ -1373,7 +1409,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let filter = self.filter_with(Whose::Any, fkind::CARD)?;
                 self.expect_punct(")")?;
                 body.push(Op::PlayFree {
-                    who: if name == "play_free" { Who::You } else { Who::Each },
+                    who: if name == "play_free" {
+                        Who::You
+                    } else {
+                        Who::Each
+                    },
                     filter,
                 });
             }
@@ -1472,7 +1512,6 @@ pub(crate) mod tests {
     pub struct TestArena {
         pub filters: Vec<Filter>,
         pub conds: Vec<Cond>,
-        pub subtypes: Vec<String>,
     }
 
     impl Arena for TestArena {
@@ -1493,7 +1532,11 @@ pub(crate) mod tests {
                 .position(|s| *s == name)
                 .map(|i| 1 << i)
         }
-        fn token(&mut self, name: &str, _spec: Option<(i16, i16, i16, Vec<String>)>) -> Option<CardIdx> {
+        fn token(
+            &mut self,
+            name: &str,
+            _spec: Option<(i16, i16, i16, Vec<String>)>,
+        ) -> Option<CardIdx> {
             (name == "Brassbug").then_some(7)
         }
     }
@@ -1513,15 +1556,34 @@ pub(crate) mod tests {
 
     #[test]
     fn keyword_lines() {
-        assert_eq!(compile("gigantic").0, Line::Keyword { bits: kw::GIGANTIC, n: 0 });
-        assert_eq!(compile("tough 2").0, Line::Keyword { bits: kw::TOUGH, n: 2 });
+        assert_eq!(
+            compile("gigantic").0,
+            Line::Keyword {
+                bits: kw::GIGANTIC,
+                n: 0
+            }
+        );
+        assert_eq!(
+            compile("tough 2").0,
+            Line::Keyword {
+                bits: kw::TOUGH,
+                n: 2
+            }
+        );
     }
 
     #[test]
     fn target_forms_select_first() {
         let b = body("spell: boost(target character, 3)");
         assert!(matches!(b[0], Op::Select { min: 1, max: 1, .. }));
-        assert_eq!(b[1], Op::Boost { obj: ObjRef::It, n: Amount::Const(3), max: 0 });
+        assert_eq!(
+            b[1],
+            Op::Boost {
+                obj: ObjRef::It,
+                n: Amount::Const(3),
+                max: 0
+            }
+        );
     }
 
     #[test]
@@ -1535,11 +1597,24 @@ pub(crate) mod tests {
     fn choose_builds_a_jump_table() {
         let b = body("spell: choose { draw } or { resupply } or { sabotage }");
         assert_eq!(b[0], Op::Choose { n: 3 });
-        let Op::Jump { to: first } = b[1] else { panic!() };
+        let Op::Jump { to: first } = b[1] else {
+            panic!()
+        };
         assert!(matches!(b[first as usize], Op::Draw { .. }));
-        let Op::Jump { to: third } = b[3] else { panic!() };
-        assert!(matches!(b[third as usize], Op::Select { min: 0, max: 1, .. }));
-        assert!(matches!(b[third as usize + 1], Op::Move { dest: Dest::Discard, .. }));
+        let Op::Jump { to: third } = b[3] else {
+            panic!()
+        };
+        assert!(matches!(
+            b[third as usize],
+            Op::Select { min: 0, max: 1, .. }
+        ));
+        assert!(matches!(
+            b[third as usize + 1],
+            Op::Move {
+                dest: Dest::Discard,
+                ..
+            }
+        ));
         // every mode ends by jumping past the last mode
         let end = b.len() as u16;
         assert_eq!(b[first as usize + 1], Op::Jump { to: end });
@@ -1549,14 +1624,18 @@ pub(crate) mod tests {
     fn roll_branches_test_ranges() {
         let b = body("J: roll { 1-3: boost(me, 1) | 4-6: boost(me, 2) }");
         assert_eq!(b[0], Op::Roll);
-        let Op::JumpUnless { to, .. } = b[1] else { panic!() };
+        let Op::JumpUnless { to, .. } = b[1] else {
+            panic!()
+        };
         assert!(matches!(b[to as usize], Op::JumpUnless { .. }));
     }
 
     #[test]
     fn conditions_and_filters() {
         let (l, a) = compile("J if count(landmark yours) >= 2: boost(me)");
-        let Line::Ability { ability, .. } = l else { panic!() };
+        let Line::Ability { ability, .. } = l else {
+            panic!()
+        };
         let Cond::Compare(Count::Objects(f), Cmp::Ge, 2) = a.conds[ability.cond as usize] else {
             panic!("{:?}", a.conds)
         };
@@ -1587,7 +1666,9 @@ pub(crate) mod tests {
     #[test]
     fn quick_costs() {
         let (l, _) = compile("quick(1, T): draw");
-        let Line::Ability { ability, .. } = l else { panic!() };
+        let Line::Ability { ability, .. } = l else {
+            panic!()
+        };
         assert_eq!(
             ability.trigger,
             Trigger::Quick(Cost {
@@ -1597,15 +1678,30 @@ pub(crate) mod tests {
             })
         );
         let (l, _) = compile("D: next_boost(character, 1)");
-        let Line::Ability { ability, .. } = l else { panic!() };
-        assert!(matches!(ability.trigger, Trigger::Support(Cost { discard_me: true, .. })));
+        let Line::Ability { ability, .. } = l else {
+            panic!()
+        };
+        assert!(matches!(
+            ability.trigger,
+            Trigger::Support(Cost {
+                discard_me: true,
+                ..
+            })
+        ));
         assert_eq!(ability.active, ActiveIn::Reserve);
     }
 
     #[test]
     fn tokens_resolve_or_fail() {
         let b = body("R: token(Brassbug, mine, 2)");
-        assert_eq!(b[0], Op::Token { card: 7, at: ExpRef::Mine, n: 2 });
+        assert_eq!(
+            b[0],
+            Op::Token {
+                card: 7,
+                at: ExpRef::Mine,
+                n: 2
+            }
+        );
         let mut a = TestArena::default();
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));

@@ -577,7 +577,11 @@ mod tests {
     #[test]
     fn ops_stay_small() {
         // The interpreter copies ops out of the arena; keep them at most 16 bytes.
-        assert!(std::mem::size_of::<Op>() <= 16, "{}", std::mem::size_of::<Op>());
+        assert!(
+            std::mem::size_of::<Op>() <= 16,
+            "{}",
+            std::mem::size_of::<Op>()
+        );
         assert!(std::mem::size_of::<Ability>() <= 24);
     }
 }

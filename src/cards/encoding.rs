@@ -43,7 +43,11 @@ pub struct Encoding {
 }
 
 fn line_of(text: &str, byte: usize) -> usize {
-    text[..byte.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+    text[..byte.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// Reads every `*.toml` in `dir` (sorted by file name, so later files never depend on order).
@@ -110,7 +114,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Encoding>, CardError> {
                 .iter()
                 .map(|s| line_of(text, s.span().start))
                 .collect(),
-            lines: entry.abilities.into_iter().map(|s| s.into_inner()).collect(),
+            lines: entry
+                .abilities
+                .into_iter()
+                .map(|s| s.into_inner())
+                .collect(),
             missing: entry.missing,
             file: path.to_path_buf(),
             name: entry.name,
@@ -134,7 +142,9 @@ pub fn apply(db: &mut CardDb, pool: &CardPool, encodings: &[Encoding]) -> Result
             msg,
         };
         let Some(facts) = pool.get(reference) else {
-            return Err(err(format!("unknown card reference '{reference}' (not in the card pool)")));
+            return Err(err(format!(
+                "unknown card reference '{reference}' (not in the card pool)"
+            )));
         };
         if !name.is_empty() && normalize_name(name) != normalize_name(&facts.name) {
             return Err(err(format!(

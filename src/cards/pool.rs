@@ -108,18 +108,28 @@ impl CardPool {
             source: path.to_path_buf(),
             ..Default::default()
         };
-        let mut records = rdr.deserialize::<Row>();
-        while let Some(rec) = records.next() {
+        let headers = rdr
+            .headers()
+            .map_err(|e| CardError::Pool {
+                path: path.to_path_buf(),
+                line: 1,
+                msg: e.to_string(),
+            })?
+            .clone();
+        for rec in rdr.records() {
             let bad = |line: u64, msg: String| CardError::Pool {
                 path: path.to_path_buf(),
                 line,
                 msg,
             };
-            let row = rec.map_err(|e| {
+            let rec = rec.map_err(|e| {
                 let line = e.position().map(|p| p.line()).unwrap_or(0);
                 bad(line, e.to_string())
             })?;
-            let line = records.reader().position().line();
+            let line = rec.position().map(|p| p.line()).unwrap_or(0);
+            let row: Row = rec
+                .deserialize(Some(&headers))
+                .map_err(|e| bad(line, e.to_string()))?;
             let faction = Faction::parse(&row.faction)
                 .ok_or_else(|| bad(line, format!("unknown faction '{}'", row.faction)))?;
             let rarity = Rarity::parse(&row.rarity)
@@ -133,7 +143,10 @@ impl CardPool {
                 )
             })?;
             if pool.by_ref.contains_key(&row.reference) {
-                return Err(bad(line, format!("duplicate reference '{}'", row.reference)));
+                return Err(bad(
+                    line,
+                    format!("duplicate reference '{}'", row.reference),
+                ));
             }
             let facts = CardFacts {
                 subtypes: row
@@ -229,7 +242,9 @@ ALT_CORE_B_BR_04_R1,CORE,Ratatoskr,BR,RARE,CHARACTER,MESSENGER,1,3,1,1,1,,,00000
     #[test]
     fn resolves_names_to_the_original_common_printing() {
         let pool = CardPool::parse(CSV, Path::new("t.csv")).unwrap();
-        let c = pool.resolve_name("ratatoskr", Rarity::Common, None).unwrap();
+        let c = pool
+            .resolve_name("ratatoskr", Rarity::Common, None)
+            .unwrap();
         assert_eq!(c.reference, "ALT_CORE_B_BR_04_C");
         let r = pool.resolve_name("Ratatoskr", Rarity::Rare, None).unwrap();
         assert_eq!(r.reference, "ALT_CORE_B_BR_04_R1");
@@ -237,8 +252,13 @@ ALT_CORE_B_BR_04_R1,CORE,Ratatoskr,BR,RARE,CHARACTER,MESSENGER,1,3,1,1,1,,,00000
 
     #[test]
     fn reports_bad_values_with_line() {
-        let bad = CSV.replace("MESSENGER,1,3,1,1,1,,,0000000000000002", "MESSENGER,1,3,1,1,1,,,zz");
-        let err = CardPool::parse(&bad, Path::new("t.csv")).unwrap_err().to_string();
+        let bad = CSV.replace(
+            "MESSENGER,1,3,1,1,1,,,0000000000000002",
+            "MESSENGER,1,3,1,1,1,,,zz",
+        );
+        let err = CardPool::parse(&bad, Path::new("t.csv"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("t.csv:5"), "{err}");
         assert!(err.contains("text_hash 'zz'"), "{err}");
     }

@@ -141,16 +141,6 @@ impl Stats {
     }
 
     #[inline]
-    pub fn add(self, b: Stats) -> Stats {
-        Stats::new(self.f + b.f, self.m + b.m, self.o + b.o)
-    }
-
-    #[inline]
-    pub fn sub(self, b: Stats) -> Stats {
-        Stats::new(self.f - b.f, self.m - b.m, self.o - b.o)
-    }
-
-    #[inline]
     pub fn plus_all(self, n: i16) -> Stats {
         Stats::new(self.f + n, self.m + n, self.o + n)
     }
@@ -182,6 +172,22 @@ impl Stats {
 
     pub fn clamp_zero(self) -> Stats {
         Stats::new(self.f.max(0), self.m.max(0), self.o.max(0))
+    }
+}
+
+impl std::ops::Add for Stats {
+    type Output = Stats;
+    #[inline]
+    fn add(self, b: Stats) -> Stats {
+        Stats::new(self.f + b.f, self.m + b.m, self.o + b.o)
+    }
+}
+
+impl std::ops::Sub for Stats {
+    type Output = Stats;
+    #[inline]
+    fn sub(self, b: Stats) -> Stats {
+        Stats::new(self.f - b.f, self.m - b.m, self.o - b.o)
     }
 }
 
@@ -436,8 +442,8 @@ mod tests {
         let t = Stats::new(6, 5, 4);
         assert!(t.covers(Stats::new(2, 2, 1)));
         assert!(!t.covers(Stats::new(3, 1, 5)));
-        assert!(t.sub(Stats::new(6, 5, 4)).fits());
-        assert!(!t.sub(Stats::new(7, 0, 0)).fits());
+        assert!((t - Stats::new(6, 5, 4)).fits());
+        assert!(!(t - Stats::new(7, 0, 0)).fits());
     }
 
     #[test]

@@ -113,7 +113,11 @@ impl RareMix {
 }
 
 fn line_of(text: &str, byte: usize) -> usize {
-    text[..byte.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+    text[..byte.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
 }
 
 impl ConfluenceDeck {
@@ -170,7 +174,15 @@ impl ConfluenceDeck {
         };
         let hero = db.push_card(hero_def);
         db.encode(hero, &file.hero.abilities, Coverage::Exact)
-            .map_err(|e| err(0, format!("hero '{}': ability \"{}\": {}", file.hero.name, e.source_line, e.err)))?;
+            .map_err(|e| {
+                err(
+                    0,
+                    format!(
+                        "hero '{}': ability \"{}\": {}",
+                        file.hero.name, e.source_line, e.err
+                    ),
+                )
+            })?;
 
         let mut slots: Vec<Slot> = Vec::new();
         let mut rares: Vec<CardIdx> = Vec::new();
@@ -197,7 +209,10 @@ impl ConfluenceDeck {
                 }
                 _ => {
                     if c.count != 1 {
-                        return Err(e(format!("a rare card replaces one copy of its common twin; count must be 1, found {}", c.count)));
+                        return Err(e(format!(
+                            "a rare card replaces one copy of its common twin; count must be 1, found {}",
+                            c.count
+                        )));
                     }
                     rare_cards.push((key, idx, line, c.name.clone()));
                 }
@@ -208,14 +223,19 @@ impl ConfluenceDeck {
             return Err(DeckError::Rule {
                 path: path.to_path_buf(),
                 line: None,
-                rule: format!("{total} common cards; a Confluence deck has exactly {CONFLUENCE_DECK_SIZE} (rares are swapped in for commons, not added)"),
+                rule: format!(
+                    "{total} common cards; a Confluence deck has exactly {CONFLUENCE_DECK_SIZE} (rares are swapped in for commons, not added)"
+                ),
             });
         }
         if rare_cards.len() > MAX_RARES {
             return Err(DeckError::Rule {
                 path: path.to_path_buf(),
                 line: Some(rare_cards[MAX_RARES].2),
-                rule: format!("{} rare cards; a Confluence deck has at most {MAX_RARES} common/rare pairs", rare_cards.len()),
+                rule: format!(
+                    "{} rare cards; a Confluence deck has at most {MAX_RARES} common/rare pairs",
+                    rare_cards.len()
+                ),
             });
         }
         for (key, idx, line, name) in rare_cards {
@@ -223,7 +243,9 @@ impl ConfluenceDeck {
                 return Err(DeckError::Rule {
                     path: path.to_path_buf(),
                     line: Some(line),
-                    rule: format!("rare '{name}' has no common twin (a rare must replace a common card of the same name)"),
+                    rule: format!(
+                        "rare '{name}' has no common twin (a rare must replace a common card of the same name)"
+                    ),
                 });
             };
             // The rare takes the first copy of its twin that has no rare yet.
@@ -269,7 +291,11 @@ impl ConfluenceDeck {
                 .iter()
                 .position(|&r| normalize_name(&db.card(r).name) == key)
             else {
-                let known: Vec<&str> = self.rares.iter().map(|&r| db.card(r).name.as_str()).collect();
+                let known: Vec<&str> = self
+                    .rares
+                    .iter()
+                    .map(|&r| db.card(r).name.as_str())
+                    .collect();
                 return Err(format!(
                     "'{n}' is not a rare of {} (its rares: {})",
                     self.path.display(),
@@ -293,13 +319,27 @@ impl ConfluenceDeck {
 /// which field (the caller adds the file and line).
 /// `strict` (Confluence deck files) requires the Confluence-only fields: placement for
 /// cards that go to an expedition, and the Midnight indication.
-pub fn build_card(db: &mut CardDb, stem: &str, c: &FileCard, strict: bool) -> Result<(CardIdx, Rarity), String> {
+pub fn build_card(
+    db: &mut CardDb,
+    stem: &str,
+    c: &FileCard,
+    strict: bool,
+) -> Result<(CardIdx, Rarity), String> {
     let rarity = match c.rarity.to_ascii_lowercase().as_str() {
         "common" => Rarity::Common,
         "rare" => Rarity::Rare,
-        other => return Err(format!("rarity '{other}' (expected \"common\" or \"rare\")")),
+        other => {
+            return Err(format!(
+                "rarity '{other}' (expected \"common\" or \"rare\")"
+            ));
+        }
     };
-    let kind = match c.kind.to_ascii_lowercase().replace(['_', '-'], " ").as_str() {
+    let kind = match c
+        .kind
+        .to_ascii_lowercase()
+        .replace(['_', '-'], " ")
+        .as_str()
+    {
         "character" => CardKind::Character,
         "spell" => CardKind::Spell,
         "landmark" => CardKind::Landmark,
@@ -311,7 +351,8 @@ pub fn build_card(db: &mut CardDb, stem: &str, c: &FileCard, strict: bool) -> Re
         }
     };
     let stats = match (&c.stats, kind) {
-        (Some(s), _) => parse_stats(s).ok_or_else(|| format!("stats '{s}' (expected F/M/O, as in \"2/1/0\")"))?,
+        (Some(s), _) => parse_stats(s)
+            .ok_or_else(|| format!("stats '{s}' (expected F/M/O, as in \"2/1/0\")"))?,
         (None, CardKind::Character | CardKind::ExpeditionPermanent) => {
             return Err("no stats (characters and expedition permanents need F/M/O stats)".into());
         }
@@ -336,7 +377,8 @@ pub fn build_card(db: &mut CardDb, stem: &str, c: &FileCard, strict: bool) -> Re
     }
     let mut subtypes = 0u64;
     for s in &c.subtypes {
-        subtypes |= intern(db, s).ok_or_else(|| "too many distinct subtypes (64 at most)".to_string())?;
+        subtypes |=
+            intern(db, s).ok_or_else(|| "too many distinct subtypes (64 at most)".to_string())?;
     }
     let reference = format!(
         "CONFLUENCE:{stem}:{}:{}",
@@ -344,7 +386,11 @@ pub fn build_card(db: &mut CardDb, stem: &str, c: &FileCard, strict: bool) -> Re
         if rarity == Rarity::Rare { "R" } else { "C" }
     );
     if db.by_ref(&reference).is_some() {
-        return Err(format!("'{}' ({}) is listed twice; give the count instead", c.name, rarity.name()));
+        return Err(format!(
+            "'{}' ({}) is listed twice; give the count instead",
+            c.name,
+            rarity.name()
+        ));
     }
     let def = CardDef {
         reference,

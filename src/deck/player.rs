@@ -97,12 +97,18 @@ impl PlayerDeck {
                 )
             })?;
             if count == 0 || count > MAX_DECK_CARDS {
-                return Err(line_err(lineno, format!("count {count} is out of range (1 to {MAX_DECK_CARDS})")));
+                return Err(line_err(
+                    lineno,
+                    format!("count {count} is out of range (1 to {MAX_DECK_CARDS})"),
+                ));
             }
             let item = item.trim();
             let facts = if is_reference(item) {
                 pool.get(item).ok_or_else(|| {
-                    line_err(lineno, format!("unknown card reference '{item}' (not in decks/cards/pool.csv)"))
+                    line_err(
+                        lineno,
+                        format!("unknown card reference '{item}' (not in decks/cards/pool.csv)"),
+                    )
                 })?
             } else {
                 let (name, rarity, variant) =
@@ -114,7 +120,11 @@ impl PlayerDeck {
                         return Err(line_err(
                             lineno,
                             if known {
-                                format!("'{name}' has no {} version{}", rarity.name(), variant.map(|v| format!(" R{v}")).unwrap_or_default())
+                                format!(
+                                    "'{name}' has no {} version{}",
+                                    rarity.name(),
+                                    variant.map(|v| format!(" R{v}")).unwrap_or_default()
+                                )
                             } else {
                                 format!("unknown card name '{name}' (not in decks/cards/pool.csv)")
                             },
@@ -131,18 +141,30 @@ impl PlayerDeck {
                         return Err(DeckError::Rule {
                             path: path.to_path_buf(),
                             line: Some(lineno),
-                            rule: format!("a second hero '{}' (the hero is on line {first}; a deck has exactly one)", facts.name),
+                            rule: format!(
+                                "a second hero '{}' (the hero is on line {first}; a deck has exactly one)",
+                                facts.name
+                            ),
                         });
                     }
                     if count != 1 {
-                        return Err(line_err(lineno, format!("hero '{}' with count {count} (a deck has exactly one hero)", facts.name)));
+                        return Err(line_err(
+                            lineno,
+                            format!(
+                                "hero '{}' with count {count} (a deck has exactly one hero)",
+                                facts.name
+                            ),
+                        ));
                     }
                     hero = Some((idx, lineno));
                 }
                 CardKind::Token | CardKind::OtherToken => {
                     return Err(line_err(
                         lineno,
-                        format!("'{}' is a token; tokens are created by effects and are not part of a deck", facts.name),
+                        format!(
+                            "'{}' is a token; tokens are created by effects and are not part of a deck",
+                            facts.name
+                        ),
                     ));
                 }
                 _ => {
@@ -163,7 +185,10 @@ impl PlayerDeck {
         if cards.len() > MAX_DECK_CARDS {
             return Err(line_err(
                 card_lines[MAX_DECK_CARDS],
-                format!("{} cards is more than this simulator supports ({MAX_DECK_CARDS} besides the hero)", cards.len()),
+                format!(
+                    "{} cards is more than this simulator supports ({MAX_DECK_CARDS} besides the hero)",
+                    cards.len()
+                ),
             ));
         }
         Ok(PlayerDeck {
@@ -188,7 +213,13 @@ impl PlayerDeck {
             rule,
         };
         if self.cards.len() < 39 {
-            out.push(rule(None, format!("{} cards besides the hero; a deck needs at least 39", self.cards.len())));
+            out.push(rule(
+                None,
+                format!(
+                    "{} cards besides the hero; a deck needs at least 39",
+                    self.cards.len()
+                ),
+            ));
         }
         let hero = db.card(self.hero);
         let mut per_name: HashMap<String, usize> = HashMap::new();
@@ -198,7 +229,10 @@ impl PlayerDeck {
             let n = per_name.entry(normalize_name(&def.name)).or_default();
             *n += 1;
             if *n == 4 {
-                out.push(rule(Some(line), format!("more than 3 copies of '{}'", def.name)));
+                out.push(rule(
+                    Some(line),
+                    format!("more than 3 copies of '{}'", def.name),
+                ));
             }
             if def.rarity == Rarity::Rare {
                 rares += 1;
@@ -235,9 +269,22 @@ mod tests {
 
     #[test]
     fn splits_rarity_tags() {
-        assert_eq!(split_rarity("Kappa").unwrap(), ("Kappa", Rarity::Common, None));
-        assert_eq!(split_rarity("Sun Wukong (R)").unwrap(), ("Sun Wukong", Rarity::Rare, Some(1)));
-        assert_eq!(split_rarity("The Frog Prince (R2)").unwrap(), ("The Frog Prince", Rarity::Rare, Some(2)));
-        assert!(split_rarity("Kappa (X)").unwrap_err().contains("unknown rarity"));
+        assert_eq!(
+            split_rarity("Kappa").unwrap(),
+            ("Kappa", Rarity::Common, None)
+        );
+        assert_eq!(
+            split_rarity("Sun Wukong (R)").unwrap(),
+            ("Sun Wukong", Rarity::Rare, Some(1))
+        );
+        assert_eq!(
+            split_rarity("The Frog Prince (R2)").unwrap(),
+            ("The Frog Prince", Rarity::Rare, Some(2))
+        );
+        assert!(
+            split_rarity("Kappa (X)")
+                .unwrap_err()
+                .contains("unknown rarity")
+        );
     }
 }

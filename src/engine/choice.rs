@@ -109,11 +109,27 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {
                         if !player.exp[e.index()].is_full() {
-                            push(out, Choice::Play { obj: id, from_reserve: false, exp: e, alt: Alt::Free });
+                            push(
+                                out,
+                                Choice::Play {
+                                    obj: id,
+                                    from_reserve: false,
+                                    exp: e,
+                                    alt: Alt::Free,
+                                },
+                            );
                         }
                     }
                 } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
-                    push(out, Choice::Play { obj: id, from_reserve: false, exp: Exp::Hero, alt: Alt::Free });
+                    push(
+                        out,
+                        Choice::Play {
+                            obj: id,
+                            from_reserve: false,
+                            exp: Exp::Hero,
+                            alt: Alt::Free,
+                        },
+                    );
                 }
             }
         }
@@ -171,7 +187,13 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
 }
 
 /// The ways `id` can be paid for now, with their costs.
-fn pay_options(s: &GameState, db: &CardDb, id: ObjId, from_reserve: bool, out: &mut ArrayVec<Alt, 66>) {
+fn pay_options(
+    s: &GameState,
+    db: &CardDb,
+    id: ObjId,
+    from_reserve: bool,
+    out: &mut ArrayVec<Alt, 66>,
+) {
     let ready = s.side(Side::Player).mana_ready;
     let cost = s.play_cost(db, id, from_reserve);
     if cost <= ready {
@@ -201,7 +223,8 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     push(out, Choice::Pass);
     let p = s.side(Side::Player);
     let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();
-    let play_exhausted = s.side_has_static(db, Side::Player, |st| matches!(st, Static::PlayExhausted));
+    let play_exhausted =
+        s.side_has_static(db, Side::Player, |st| matches!(st, Static::PlayExhausted));
     for (list, from_reserve) in [(&p.hand, false), (&p.reserve, true)] {
         for id in list.iter() {
             let o = s.obj(id);
@@ -218,11 +241,27 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {
                         if !p.exp[e.index()].is_full() {
-                            push(out, Choice::Play { obj: id, from_reserve, exp: e, alt });
+                            push(
+                                out,
+                                Choice::Play {
+                                    obj: id,
+                                    from_reserve,
+                                    exp: e,
+                                    alt,
+                                },
+                            );
                         }
                     }
                 } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
-                    push(out, Choice::Play { obj: id, from_reserve, exp: Exp::Hero, alt });
+                    push(
+                        out,
+                        Choice::Play {
+                            obj: id,
+                            from_reserve,
+                            exp: Exp::Hero,
+                            alt,
+                        },
+                    );
                 }
             }
         }
@@ -244,7 +283,9 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 (Trigger::Quick(c), false) | (Trigger::Support(c), true) => c,
                 _ => continue,
             };
-            if s.can_pay(db, Side::Player, id, &cost) && s.eval_cond(db, ab.cond, &Ctx::of(Side::Player, id)) {
+            if s.can_pay(db, Side::Player, id, &cost)
+                && s.eval_cond(db, ab.cond, &Ctx::of(Side::Player, id))
+            {
                 push(
                     out,
                     Choice::Quick {
@@ -275,6 +316,10 @@ mod tests {
 
     #[test]
     fn choices_stay_small() {
-        assert!(std::mem::size_of::<Choice>() <= 8, "{}", std::mem::size_of::<Choice>());
+        assert!(
+            std::mem::size_of::<Choice>() <= 8,
+            "{}",
+            std::mem::size_of::<Choice>()
+        );
     }
 }

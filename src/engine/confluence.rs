@@ -23,7 +23,8 @@ impl<O: Observer> Engine<'_, O> {
                 let _ = exp.push(id);
             }
         }
-        exp.as_mut_slice().sort_unstable_by_key(|&id| self.s.obj(id).ts);
+        exp.as_mut_slice()
+            .sort_unstable_by_key(|&id| self.s.obj(id).ts);
         let mut n = 0u16;
         let groups: [(&[ObjId], bool); 4] = [
             (std::slice::from_ref(&side.hero), false),
@@ -68,7 +69,9 @@ impl<O: Observer> Engine<'_, O> {
             };
             if (o.zone == Zone::Reserve && o.has(flag::EXHAUSTED))
                 || !self.s.can_pay(self.db, Side::Confluence, id, &cost)
-                || !self.s.eval_cond(self.db, ab.cond, &Ctx::of(Side::Confluence, id))
+                || !self
+                    .s
+                    .eval_cond(self.db, ab.cond, &Ctx::of(Side::Confluence, id))
             {
                 continue;
             }
@@ -206,7 +209,7 @@ impl<O: Observer> Engine<'_, O> {
                 action = ConfluenceAction::PlayFromHand(top);
                 break;
             }
-            self.to_mana(top, true, Why::CannotPay);
+            self.put_in_mana(top, true, Why::CannotPay);
         }
         if O::ENABLED {
             self.emit(Event::ConfluenceTurn {

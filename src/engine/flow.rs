@@ -36,7 +36,9 @@ impl<O: Observer> Engine<'_, O> {
             Phase::ConfluenceDraw => {
                 // Drawn cards go under whatever the Confluence still holds.
                 self.draw(Side::Confluence, 2);
-                self.fire(Fire::Drew { side: Side::Confluence });
+                self.fire(Fire::Drew {
+                    side: Side::Confluence,
+                });
                 if self.s.outcome.is_none() {
                     self.s.phase = Phase::Noon;
                 }
@@ -150,7 +152,8 @@ impl<O: Observer> Engine<'_, O> {
                     let _ = exp.push(id);
                 }
             }
-            exp.as_mut_slice().sort_unstable_by_key(|&id| self.s.obj(id).ts);
+            exp.as_mut_slice()
+                .sort_unstable_by_key(|&id| self.s.obj(id).ts);
             let groups: [(&[ObjId], bool); 4] = [
                 (std::slice::from_ref(&st.hero), false),
                 (exp.as_slice(), false),
@@ -228,7 +231,10 @@ impl<O: Observer> Engine<'_, O> {
             }
             self.s.today.advanced.set(e, r.advanced);
             self.s.today.cleared.set(e, r.cleared);
-            self.s.today.fully_overcome.set(e, overcome::fully_overcome(r));
+            self.s
+                .today
+                .fully_overcome
+                .set(e, overcome::fully_overcome(r));
             if r.cleared && r.defender {
                 self.s.today.dark_blocked.set(e, true);
             }
@@ -238,7 +244,10 @@ impl<O: Observer> Engine<'_, O> {
             if r.advanced {
                 self.move_expedition(e, true);
                 if r.due_to != 0 {
-                    self.fire(Fire::ExpMovedDue { exp: e, due: r.due_to });
+                    self.fire(Fire::ExpMovedDue {
+                        exp: e,
+                        due: r.due_to,
+                    });
                 }
             } else {
                 self.fire(Fire::ExpFailed { exp: e });
@@ -258,14 +267,14 @@ impl<O: Observer> Engine<'_, O> {
             Decision::SetupMana => {
                 self.s.decision = Decision::None;
                 if let Choice::Card(id) = c {
-                    self.to_mana(id, true, Why::Setup);
+                    self.put_in_mana(id, true, Why::Setup);
                     self.s.setup_left -= 1;
                 }
             }
             Decision::Expand => {
                 self.s.decision = Decision::None;
                 if let Choice::Card(id) = c {
-                    self.to_mana(id, true, Why::Expand);
+                    self.put_in_mana(id, true, Why::Expand);
                 }
                 self.s.phase = Phase::ConfluenceDraw;
             }

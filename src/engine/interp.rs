@@ -50,10 +50,21 @@ impl<O: Observer> Engine<'_, O> {
             return;
         }
         self.begin(p.ability, p.source, p.controller, p.event_obj, NO_OBJ);
+        if p.free && self.s.depth > 0 {
+            let d = self.s.depth as usize;
+            self.s.frames[d - 1].free = true;
+        }
     }
 
     /// Makes an ability the running frame.
-    pub(super) fn begin(&mut self, ability: u16, source: ObjId, controller: Side, event_obj: ObjId, spell: ObjId) {
+    pub(super) fn begin(
+        &mut self,
+        ability: u16,
+        source: ObjId,
+        controller: Side,
+        event_obj: ObjId,
+        spell: ObjId,
+    ) {
         if self.s.depth as usize >= MAX_FRAMES {
             // Nesting deeper than any card needs: the ability is skipped (a Spell is put away).
             if spell != NO_OBJ {
@@ -89,6 +100,7 @@ impl<O: Observer> Engine<'_, O> {
             step: 0,
             count: 0,
             dice: [0; 2],
+            free: false,
         };
     }
 
@@ -189,9 +201,10 @@ impl<O: Observer> Engine<'_, O> {
             }
             ObjRef::Each(fid) => {
                 let ctx = self.ctx(f);
-                self.s.for_each_candidate(self.db, self.db.filter(fid), &ctx, |id| {
-                    let _ = out.push(id);
-                });
+                self.s
+                    .for_each_candidate(self.db, self.db.filter(fid), &ctx, |id| {
+                        let _ = out.push(id);
+                    });
             }
         }
         out
@@ -213,8 +226,14 @@ impl<O: Observer> Engine<'_, O> {
         };
         match at {
             ExpRef::Mine => {
+                // A Gigantic character's expedition is both of them (S3 7.4.3.f).
                 if src.zone == Zone::Expedition {
-                    push(&mut out, src.exp);
+                    if self.s.has_kw(self.db, f.source, kw::GIGANTIC) {
+                        push(&mut out, Exp::Hero);
+                        push(&mut out, Exp::Companion);
+                    } else {
+                        push(&mut out, src.exp);
+                    }
                 }
             }
             ExpRef::Other => {
@@ -262,8 +281,9 @@ impl<O: Observer> Engine<'_, O> {
             Op::Boost { obj, n, max } => {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
-                    let n = if max > 0 {
-                        n.min(max as i16 - self.s.obj(id).boosts as i16)
+                    // "Up to a max of N" never takes boosts away.
+                    let n = if max > 0 && n > 0 {
+                        n.min(max as i16 - self.s.obj(id).boosts as i16).max(0)
                     } else {
                         n
                     };
@@ -282,7 +302,11 @@ impl<O: Observer> Engine<'_, O> {
             Op::Draw { who, n } => {
                 let n = self.amount(n, f).max(0) as u8;
                 for side in self.sides_of(who, f.controller).iter() {
-                    let side = if side == 0 { Side::Player } else { Side::Confluence };
+                    let side = if side == 0 {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
                     self.draw(side, n);
                     self.fire(Fire::Drew { side });
                 }
@@ -292,12 +316,17 @@ impl<O: Observer> Engine<'_, O> {
                 // The Ouroboros (R2): the player's own Resupply reveals two and keeps one.
                 if who == Who::You
                     && f.controller == Side::Player
-                    && self.side_has_static(Side::Player, |st| matches!(st, Static::ResupplyRevealTwo))
+                    && self
+                        .side_has_static(Side::Player, |st| matches!(st, Static::ResupplyRevealTwo))
                 {
                     return self.exec_resupply_two(f);
                 }
                 for side in self.sides_of(who, f.controller).iter() {
-                    let side = if side == 0 { Side::Player } else { Side::Confluence };
+                    let side = if side == 0 {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
                     self.resupply(side, exhausted);
                     self.fire(Fire::Drew { side });
                 }
@@ -327,7 +356,10 @@ impl<O: Observer> Engine<'_, O> {
             Op::Gain { obj, status, tough } => {
                 for id in self.resolve_objs(obj, f).iter() {
                     let o = self.s.obj_mut(id);
-                    if !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::Limbo) {
+                    if !matches!(
+                        o.zone,
+                        Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::Limbo
+                    ) {
                         continue;
                     }
                     o.flags |= status;
@@ -389,9 +421,13 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::ManaFromDeck { who, exhausted } => {
                 for side in self.sides_of(who, f.controller).iter() {
-                    let side = if side == 0 { Side::Player } else { Side::Confluence };
+                    let side = if side == 0 {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
                     if let Some(id) = self.take_top(side) {
-                        self.to_mana(id, !exhausted, Why::Effect);
+                        self.put_in_mana(id, !exhausted, Why::Effect);
                     }
                 }
                 Flow::Next
@@ -416,7 +452,11 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                let target = if opposing { f.controller.other() } else { f.controller };
+                let target = if opposing {
+                    f.controller.other()
+                } else {
+                    f.controller
+                };
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     match target {
@@ -430,17 +470,27 @@ impl<O: Observer> Engine<'_, O> {
                 // Orbs are interchangeable: exhausted ones go first, so the ready count only
                 // drops when no exhausted orb is left (detach clamps it).
                 for _ in 0..n {
-                    let Some(id) = self.s.side(f.controller).mana.last() else { break };
+                    let Some(id) = self.s.side(f.controller).mana.last() else {
+                        break;
+                    };
                     self.move_to(id, Zone::Discard, Exp::Hero, Why::Effect, false);
                 }
                 Flow::Next
             }
             Op::FromHand { who, dest, n } => self.exec_from_hand(f, who, dest, n),
-            Op::MoveExp { at, opposing, forward } => {
+            Op::MoveExp {
+                at,
+                opposing,
+                forward,
+            } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                let target = if opposing { f.controller.other() } else { f.controller };
+                let target = if opposing {
+                    f.controller.other()
+                } else {
+                    f.controller
+                };
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     match target {
@@ -586,19 +636,20 @@ impl<O: Observer> Engine<'_, O> {
         if zone == o.zone {
             return;
         }
-        if o.zone == Zone::Reserve {
-            self.fire(Fire::ReserveLeft { side: o.side });
-        }
         if zone == Zone::Mana {
-            self.to_mana(id, false, Why::Effect);
+            self.put_in_mana(id, false, Why::Effect);
         } else {
             self.move_to(id, zone, o.exp, Why::Effect, top);
         }
         if from_exp {
-            self.trigger_own(id, NO_OBJ, |t| matches!(t, Trigger::When(EventKind::LeaveExpedition)));
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::LeaveExpedition))
+            });
         }
         if dest == Dest::Sacrifice {
-            self.trigger_own(id, NO_OBJ, |t| matches!(t, Trigger::When(EventKind::Sacrificed)));
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::Sacrificed))
+            });
         }
         if zone == Zone::Reserve && self.s.obj(id).zone == Zone::Reserve {
             self.trigger_own(id, NO_OBJ, |t| {
@@ -653,7 +704,11 @@ impl<O: Observer> Engine<'_, O> {
         let from = self.s.dark.get(e);
         let (start, dir): (i8, i8) = if e == Exp::Hero { (-1, 1) } else { (8, -1) };
         let to = if forward { from + dir } else { from - dir };
-        let to = if e == Exp::Hero { to.max(start) } else { to.min(start) };
+        let to = if e == Exp::Hero {
+            to.max(start)
+        } else {
+            to.min(start)
+        };
         if to == from || (forward && self.s.darkness_blocked(self.db, e)) {
             return;
         }
@@ -733,7 +788,14 @@ impl<O: Observer> Engine<'_, O> {
         self.s.side_has_static(self.db, side, pred)
     }
 
-    fn exec_select(&mut self, f: &Frame, filter: FilterId, min: u8, max: u8, total_cost: u8) -> Flow {
+    fn exec_select(
+        &mut self,
+        f: &Frame,
+        filter: FilterId,
+        min: u8,
+        max: u8,
+        total_cost: u8,
+    ) -> Flow {
         if f.step == 0 {
             let fr = self.frame_mut();
             fr.it.clear();
@@ -745,7 +807,8 @@ impl<O: Observer> Engine<'_, O> {
                 return Flow::Next;
             }
             let mut cands = Targets::new();
-            self.s.select_candidates(self.db, &f, filter, total_cost, &mut cands);
+            self.s
+                .select_candidates(self.db, &f, filter, total_cost, &mut cands);
             if cands.is_empty() {
                 return Flow::Next;
             }
@@ -768,7 +831,7 @@ impl<O: Observer> Engine<'_, O> {
     pub(super) fn choose_target(&mut self, id: ObjId) {
         let f = *self.s.frame().expect("frame");
         let o = *self.s.obj(id);
-        if o.side != f.controller {
+        if o.side != f.controller && !f.free {
             let t = self.s.tough(self.db, id);
             let s = self.s.side_mut(f.controller);
             s.mana_ready = s.mana_ready.saturating_sub(t);
@@ -786,7 +849,11 @@ impl<O: Observer> Engine<'_, O> {
             let Some(side) = sides.get(step) else {
                 return Flow::Next;
             };
-            let side = if side == 0 { Side::Player } else { Side::Confluence };
+            let side = if side == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            };
             if count >= n || self.s.side(side).hand.is_empty() {
                 step += 1;
                 count = 0;
@@ -797,7 +864,12 @@ impl<O: Observer> Engine<'_, O> {
             }
             match side {
                 Side::Confluence => {
-                    let top = self.s.side(Side::Confluence).hand.first().expect("non-empty");
+                    let top = self
+                        .s
+                        .side(Side::Confluence)
+                        .hand
+                        .first()
+                        .expect("non-empty");
                     self.hand_card_to(top, dest);
                     count += 1;
                     self.frame_mut().count = count;
@@ -823,9 +895,14 @@ impl<O: Observer> Engine<'_, O> {
         loop {
             let k = self.s.frame().expect("frame").count as usize;
             let Some(side) = sides.get(k) else { break };
-            let side = if side == 0 { Side::Player } else { Side::Confluence };
+            let side = if side == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            };
             let has_char = self.s.side(side).exp.iter().any(|l| {
-                l.iter().any(|id| self.db.card(self.s.obj(id).card).kind.is_character())
+                l.iter()
+                    .any(|id| self.db.card(self.s.obj(id).card).kind.is_character())
             });
             if !has_char {
                 self.frame_mut().count += 1;
@@ -864,15 +941,18 @@ impl<O: Observer> Engine<'_, O> {
         let Some(side) = sides.get(k) else {
             return Flow::Next;
         };
-        let side = if side == 0 { Side::Player } else { Side::Confluence };
+        let side = if side == 0 {
+            Side::Player
+        } else {
+            Side::Confluence
+        };
         match side {
             Side::Player => {
-                let any = self
-                    .s
-                    .side(Side::Player)
-                    .hand
-                    .iter()
-                    .any(|id| self.s.matches_card(self.db, self.db.filter(filter), id, f.controller) && self.s.playable(self.db, id));
+                let any = self.s.side(Side::Player).hand.iter().any(|id| {
+                    self.s
+                        .matches_card(self.db, self.db.filter(filter), id, f.controller)
+                        && self.s.playable(self.db, id)
+                });
                 if any {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
@@ -883,9 +963,10 @@ impl<O: Observer> Engine<'_, O> {
             Side::Confluence => {
                 self.frame_mut().count += 1;
                 let hand = self.s.side(Side::Confluence).hand;
-                let found = hand
-                    .iter()
-                    .find(|&id| self.s.matches_card(self.db, self.db.filter(filter), id, f.controller));
+                let found = hand.iter().find(|&id| {
+                    self.s
+                        .matches_card(self.db, self.db.filter(filter), id, f.controller)
+                });
                 if let Some(id) = found {
                     self.s.obj_mut(id).flags |= flag::KNOWN;
                     self.confluence_play_free(id);
@@ -908,10 +989,15 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Reserve => {
                 self.move_to(id, Zone::Reserve, Exp::Hero, Why::Effect, false);
                 self.trigger_own(id, NO_OBJ, |t| {
-                    matches!(t, Trigger::When(EventKind::ToReserve { from_expedition: false }))
+                    matches!(
+                        t,
+                        Trigger::When(EventKind::ToReserve {
+                            from_expedition: false
+                        })
+                    )
                 });
             }
-            Dest::Mana => self.to_mana(id, false, Why::Effect),
+            Dest::Mana => self.put_in_mana(id, false, Why::Effect),
             Dest::DeckTop => self.move_to(id, Zone::Deck, Exp::Hero, Why::Effect, true),
             Dest::DeckBottom => self.move_to(id, Zone::Deck, Exp::Hero, Why::Effect, false),
             _ => self.move_to(id, Zone::Discard, Exp::Hero, Why::Effect, false),
@@ -989,18 +1075,13 @@ impl<O: Observer> Engine<'_, O> {
         }
         o.counters -= c.counters;
         if c.discard_me {
-            self.fire(Fire::ReserveLeft { side });
             self.move_to(source, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
     }
 
     fn pay_card(&mut self, decision: Decision, id: ObjId) {
         match decision {
-            Decision::ReserveCard => {
-                let side = self.s.obj(id).side;
-                self.fire(Fire::ReserveLeft { side });
-                self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false)
-            }
+            Decision::ReserveCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
             Decision::HandCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
             _ => self.move_obj(id, Dest::Sacrifice),
         }
@@ -1077,7 +1158,11 @@ impl<O: Observer> Engine<'_, O> {
                 self.frame_mut().count += 1;
                 self.play_card(obj, false, exp, None, Alt::Free);
             }
-            (Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice, Choice::Card(id), Op::Pay { .. }) => {
+            (
+                Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice,
+                Choice::Card(id),
+                Op::Pay { .. },
+            ) => {
                 self.pay_card(decision, id);
                 self.frame_mut().count += 1;
             }

@@ -25,7 +25,9 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
             let mut last_ts: Option<u16> = None;
             for id in list.iter() {
                 let o = s.obj(id);
-                seen[id as usize] += 1;
+                if let Some(n) = seen.get_mut(id as usize) {
+                    *n += 1;
+                }
                 if o.zone != zone || o.side != side {
                     return Err(format!(
                         "object {id} ({}) is listed in {side:?} {zone:?} but says {:?} {:?}",
@@ -37,10 +39,16 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
                 if let Some(e) = exp
                     && o.exp != e
                 {
-                    return Err(format!("object {id} is in the {e:?} expedition list but says {:?}", o.exp));
+                    return Err(format!(
+                        "object {id} is in the {e:?} expedition list but says {:?}",
+                        o.exp
+                    ));
                 }
                 // Silver Rule: ordered zones keep oldest-first order.
-                if matches!(zone, Zone::Reserve | Zone::Landmarks | Zone::Expedition | Zone::Discard) {
+                if matches!(
+                    zone,
+                    Zone::Reserve | Zone::Landmarks | Zone::Expedition | Zone::Discard
+                ) {
                     if let Some(t) = last_ts
                         && o.ts <= t
                     {
@@ -66,9 +74,14 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
         // Cards add up to the deck size (hero included; tokens aside).
         let first = s.first_obj[side.index()] as usize;
         let n = s.n_cards[side.index()] as usize;
-        for id in first..first + n {
-            let o = &s.objs[id];
-            let listed = seen[id];
+        for (id, (o, &listed)) in s
+            .objs
+            .iter()
+            .zip(seen.iter())
+            .enumerate()
+            .skip(first)
+            .take(n)
+        {
             let outside = matches!(o.zone, Zone::HeroZone | Zone::Limbo | Zone::Midnight);
             let ok = if outside { listed == 0 } else { listed == 1 };
             if !ok || o.zone == Zone::None {
@@ -79,18 +92,31 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
                 ));
             }
             if o.zone == Zone::Midnight && s.midnight_card != id as ObjId {
-                return Err(format!("object {id} is in the Midnight zone but is not the Midnight card"));
+                return Err(format!(
+                    "object {id} is in the Midnight zone but is not the Midnight card"
+                ));
             }
         }
     }
-    for id in TOKEN_BASE..MAX_OBJS {
-        let o = &s.objs[id];
-        let listed = seen[id];
+    for (id, (o, &listed)) in s.objs.iter().zip(seen.iter()).enumerate().skip(TOKEN_BASE) {
         match o.zone {
             Zone::None if listed == 0 => {}
             Zone::Expedition if listed == 1 && o.is_token() => {}
-            z => return Err(format!("token slot {id} is in {z:?} and listed {listed} times")),
+            z => {
+                return Err(format!(
+                    "token slot {id} is in {z:?} and listed {listed} times"
+                ));
+            }
         }
+    }
+    // The count of objects in play with statics matches.
+    let mut copy = *s;
+    copy.recount_statics(db);
+    if copy.statics != s.statics {
+        return Err(format!(
+            "static-ability count {:?} but {:?} objects in play have statics",
+            s.statics, copy.statics
+        ));
     }
     // No statistic goes negative.
     for (id, o) in s.objs.iter().enumerate() {
@@ -110,7 +136,9 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
     }
     let (dh, dc) = (s.dark.get(Exp::Hero), s.dark.get(Exp::Companion));
     if !(-1..=7).contains(&dh) || !(0..=8).contains(&dc) {
-        return Err(format!("Darkness out of bounds: hero side {dh}, companion side {dc}"));
+        return Err(format!(
+            "Darkness out of bounds: hero side {dh}, companion side {dc}"
+        ));
     }
     if s.outcome.is_none() && (dh >= s.pos.get(Exp::Hero) || dc <= s.pos.get(Exp::Companion)) {
         return Err("a Darkness caught an expedition but the game goes on".into());

@@ -41,13 +41,10 @@ impl<O: Observer> Engine<'_, O> {
             }
             return;
         }
+        // Asleep and Anchored each keep the character in play and are lost; with both, both go.
         let o = self.s.obj_mut(id);
-        if o.flags & kw::ASLEEP != 0 {
-            o.flags &= !kw::ASLEEP;
-            return;
-        }
-        if o.flags & kw::ANCHORED != 0 {
-            o.flags &= !kw::ANCHORED;
+        if o.flags & (kw::ASLEEP | kw::ANCHORED) != 0 {
+            o.flags &= !(kw::ASLEEP | kw::ANCHORED);
             return;
         }
         if has(self.s, kw::ETERNAL) {
@@ -83,10 +80,17 @@ impl<O: Observer> Engine<'_, O> {
         } else {
             self.move_to(id, Zone::Reserve, e, Why::Rest, false);
         }
-        self.trigger_own(id, NO_OBJ, |t| matches!(t, Trigger::When(EventKind::LeaveExpedition)));
+        self.trigger_own(id, NO_OBJ, |t| {
+            matches!(t, Trigger::When(EventKind::LeaveExpedition))
+        });
         if !fleeting && self.s.obj(id).zone == Zone::Reserve {
             self.trigger_own(id, NO_OBJ, |t| {
-                matches!(t, Trigger::When(EventKind::ToReserve { from_expedition: true }))
+                matches!(
+                    t,
+                    Trigger::When(EventKind::ToReserve {
+                        from_expedition: true
+                    })
+                )
             });
         }
     }
@@ -136,7 +140,9 @@ impl<O: Observer> Engine<'_, O> {
         let card = self.s.midnight_card;
         if card != NO_OBJ {
             let icon = self.db.card(self.s.obj(card).card).midnight;
-            let e = self.s.icon_target(self.db, icon, |st, e| st.today.advanced.get(e));
+            let e = self
+                .s
+                .icon_target(self.db, icon, |st, e| st.today.advanced.get(e));
             let blocked = self.s.darkness_blocked(self.db, e) || self.only_due_to_blocks(e);
             let before = self.s.dark.0;
             if !blocked {

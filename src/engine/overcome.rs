@@ -52,10 +52,16 @@ impl Verdict {
     pub fn describe(self) -> &'static str {
         match self {
             Verdict::Advanced => "advanced",
-            Verdict::Defender => "cleared, but Defender: does not advance (the Darkness is stopped on this side)",
+            Verdict::Defender => {
+                "cleared, but Defender: does not advance (the Darkness is stopped on this side)"
+            }
             Verdict::NotAllOvercome => "not every facing object was overcome",
-            Verdict::TerrainNotPaid => "every facing object was overcome, but the terrain could not be paid",
-            Verdict::GiganticElsewhere => "a Gigantic Confluence character was not overcome on the other side",
+            Verdict::TerrainNotPaid => {
+                "every facing object was overcome, but the terrain could not be paid"
+            }
+            Verdict::GiganticElsewhere => {
+                "a Gigantic Confluence character was not overcome on the other side"
+            }
             Verdict::Blocked => "cleared, but an effect prevents it from moving forward",
         }
     }
@@ -159,7 +165,7 @@ fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
         for i in 0..n {
             if mask & (1 << i) != 0 {
                 let f = &inp.facing[i];
-                sum = sum.add(f.req);
+                sum = sum + f.req;
                 count += 1;
                 match inp.gidx[i] {
                     Some(g) => gmask |= 1 << g,
@@ -170,7 +176,7 @@ fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
         if !inp.totals.covers(sum) {
             return;
         }
-        let rem = inp.totals.sub(sum);
+        let rem = inp.totals - sum;
         let (complete, due) = if mask == awake {
             if inp.ascend {
                 (true, 0)
@@ -216,12 +222,13 @@ fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
         }
     } else {
         // Greedy: add the smallest requirements first while they fit.
-        let mut order: ArrayVec<usize, MAX_FACING> = (0..n).filter(|&i| awake & (1 << i) != 0).collect();
+        let mut order: ArrayVec<usize, MAX_FACING> =
+            (0..n).filter(|&i| awake & (1 << i) != 0).collect();
         order.sort_by_key(|&i| inp.facing[i].req.sum());
         let mut mask = 0u32;
         let mut sum = Stats::ZERO;
         for i in order {
-            let s2 = sum.add(inp.facing[i].req);
+            let s2 = sum + inp.facing[i].req;
             if inp.totals.covers(s2) {
                 sum = s2;
                 mask |= 1 << i;
@@ -265,7 +272,7 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
                 if s.has_kw(db, id, kw::ASLEEP) {
                     continue;
                 }
-                totals = totals.add(s.stats(db, id).clamp_zero());
+                totals = totals + s.stats(db, id).clamp_zero();
             }
         }
         let mut facing = ArrayVec::new();
@@ -337,7 +344,8 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
         report.exps[0].defender || report.exps[0].blocked,
         report.exps[1].defender || report.exps[1].blocked,
     ];
-    let mut best: Option<((u8, u8, u8, u8), Entry, Entry)> = None;
+    type Scored = ((u8, u8, u8, u8), Entry, Entry);
+    let mut best: Option<Scored> = None;
     for h in &he {
         for c in &ce {
             let cleared = [
@@ -393,7 +401,10 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
 pub fn fully_overcome(r: &ExpReport) -> u8 {
     let mut bits = 0;
     for t in [terrain::FOREST, terrain::MOUNTAIN, terrain::WATER] {
-        let objects = r.facing.iter().all(|f| f.asleep || f.overcome || f.req.get(t) == 0);
+        let objects = r
+            .facing
+            .iter()
+            .all(|f| f.asleep || f.overcome || f.req.get(t) == 0);
         let all = r.facing.iter().all(|f| f.asleep || f.overcome);
         let region = r.requirement & t == 0 || r.cleared || (r.ascend && all);
         if objects && region {
@@ -416,17 +427,26 @@ mod tests {
     #[test]
     fn terrain_paid_naturally() {
         // Worked example of digest §6.5: 1/2/1 left, M+O region -> 1/1/0 after... pays M and O.
-        assert_eq!(pay_terrain(Stats::new(1, 1, 1), MOUNTAIN | WATER, 0), Some(MOUNTAIN | WATER));
+        assert_eq!(
+            pay_terrain(Stats::new(1, 1, 1), MOUNTAIN | WATER, 0),
+            Some(MOUNTAIN | WATER)
+        );
         assert_eq!(pay_terrain(Stats::new(1, 0, 1), MOUNTAIN | WATER, 0), None);
     }
 
     #[test]
     fn added_terrain_points_pay_any_requirement() {
         // Magic Beans adds F: one F point pays the region's M.
-        assert_eq!(pay_terrain(Stats::new(1, 0, 0), MOUNTAIN, FOREST), Some(FOREST));
+        assert_eq!(
+            pay_terrain(Stats::new(1, 0, 0), MOUNTAIN, FOREST),
+            Some(FOREST)
+        );
         assert_eq!(pay_terrain(Stats::new(1, 0, 0), MOUNTAIN, 0), None);
         // Natural payment is preferred when both work.
-        assert_eq!(pay_terrain(Stats::new(1, 1, 0), MOUNTAIN, FOREST), Some(MOUNTAIN));
+        assert_eq!(
+            pay_terrain(Stats::new(1, 1, 0), MOUNTAIN, FOREST),
+            Some(MOUNTAIN)
+        );
     }
 
     #[test]

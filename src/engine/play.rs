@@ -37,11 +37,12 @@ impl<O: Observer> Engine<'_, O> {
                         _ => None,
                     })
                     .unwrap_or(0);
-                self.s.play_cost(self.db, id, from_reserve).saturating_sub(n)
+                self.s
+                    .play_cost(self.db, id, from_reserve)
+                    .saturating_sub(n)
             }
         };
         if let Alt::Discard(r) = alt {
-            self.fire(Fire::ReserveLeft { side });
             self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
         {
@@ -64,9 +65,6 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
-        if from_reserve {
-            self.fire(Fire::ReserveLeft { side });
-        }
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
             Trigger::Played(PlayFrom::Hand) => !from_reserve,
@@ -88,7 +86,9 @@ impl<O: Observer> Engine<'_, O> {
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);
                 }
+                let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.mark_free(before, alt);
                 if alt == Alt::Scout {
                     // Scout: the card gains "{H}: send me to Reserve".
                     let ts = self.s.obj(id).ts;
@@ -98,6 +98,7 @@ impl<O: Observer> Engine<'_, O> {
                         source_ts: ts,
                         controller: side,
                         event_obj: NO_OBJ,
+                        free: false,
                     });
                 }
                 self.fire(Fire::Played { card: id });
@@ -107,7 +108,9 @@ impl<O: Observer> Engine<'_, O> {
             }
             CardKind::Landmark => {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
+                let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.mark_free(before, alt);
                 self.fire(Fire::Played { card: id });
             }
             CardKind::Spell => {
@@ -120,7 +123,13 @@ impl<O: Observer> Engine<'_, O> {
                     .map(|k| def.ab_start + k)
                     .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
                 match spell_ability {
-                    Some(a) => self.begin(a, id, side, NO_OBJ, id),
+                    Some(a) => {
+                        self.begin(a, id, side, NO_OBJ, id);
+                        if alt == Alt::Free && self.s.depth > 0 {
+                            let d = self.s.depth as usize;
+                            self.s.frames[d - 1].free = true;
+                        }
+                    }
                     None => self.put_away_spell(id),
                 }
             }
@@ -131,6 +140,16 @@ impl<O: Observer> Engine<'_, O> {
         self.note_first_play(id);
     }
 
+    /// A card played for free waives its targets' Tough (digest 5.6): mark the reactions it
+    /// just queued.
+    fn mark_free(&mut self, from: u8, alt: Alt) {
+        if alt == Alt::Free {
+            for p in &mut self.s.pending[from as usize..self.s.n_pending as usize] {
+                p.free = true;
+            }
+        }
+    }
+
     /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
     /// it gains.
     fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32) {
@@ -139,7 +158,11 @@ impl<O: Observer> Engine<'_, O> {
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
-            if m.side == side && self.s.matches_card(self.db, self.db.filter(m.filter), id, side) {
+            if m.side == side
+                && self
+                    .s
+                    .matches_card(self.db, self.db.filter(m.filter), id, side)
+            {
                 boosts += m.boosts;
                 statuses |= m.status;
                 let n = self.s.n_mods as usize;

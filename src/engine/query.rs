@@ -67,6 +67,9 @@ impl GameState {
             added: self.adventure.added,
             replaced: self.adventure.replaced,
         };
+        if !self.any_statics() {
+            return m;
+        }
         let mut all = 0u8;
         for side in Side::BOTH {
             let st = self.side(side);
@@ -80,8 +83,11 @@ impl GameState {
                     for ab in db.abilities_of(o.card) {
                         // Only terrain statics' conditions are read here (reading others,
                         // e.g. "behind", would read the terrain again).
-                        let Trigger::Static(st @ (Static::TerrainAdd(_) | Static::TerrainSet(_) | Static::AllRegions(_))) =
-                            ab.trigger
+                        let Trigger::Static(
+                            st @ (Static::TerrainAdd(_)
+                            | Static::TerrainSet(_)
+                            | Static::AllRegions(_)),
+                        ) = ab.trigger
                         else {
                             continue;
                         };
@@ -109,6 +115,9 @@ impl GameState {
     /// can't move forward").
     pub fn static_no_forward(&self, db: &CardDb) -> ByExp<bool> {
         let mut out = ByExp([false, false]);
+        if !self.any_statics() {
+            return out;
+        }
         for side in Side::BOTH {
             let st = self.side(side);
             for e in 0..2 {
@@ -118,7 +127,9 @@ impl GameState {
                         continue;
                     }
                     for ab in db.abilities_of(o.card) {
-                        let Trigger::Static(Static::NoForward(at)) = ab.trigger else { continue };
+                        let Trigger::Static(Static::NoForward(at)) = ab.trigger else {
+                            continue;
+                        };
                         if !self.eval_cond(db, ab.cond, &Ctx::base(o.side, id)) {
                             continue;
                         }
@@ -182,11 +193,10 @@ impl GameState {
         out: &mut super::list::List<N>,
     ) {
         let ctx = f.ctx();
-        let spent: u16 = f
-            .it
-            .iter()
-            .map(|id| db.card(self.obj(id).card).hand_cost as u16)
-            .sum();
+        let spent: u16 =
+            f.it.iter()
+                .map(|id| db.card(self.obj(id).card).hand_cost as u16)
+                .sum();
         let mana = self.side(f.controller).mana_ready;
         self.for_each_candidate(db, db.filter(filter), &ctx, |id| {
             if f.it.contains(id) {
@@ -197,7 +207,7 @@ impl GameState {
             {
                 return;
             }
-            if self.obj(id).side != f.controller && self.tough(db, id) > mana {
+            if self.obj(id).side != f.controller && !f.free && self.tough(db, id) > mana {
                 return;
             }
             let _ = out.push(id);
@@ -207,7 +217,8 @@ impl GameState {
     /// Keyword or status bits an object has: printed, gained, or granted by a static aura.
     #[inline]
     pub fn has_kw(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
-        self.has_kw_base(db, id, bits) || self.aura_bits(db, id) & bits != 0
+        self.has_kw_base(db, id, bits)
+            || (self.statics[self.obj(id).side.index()] > 0 && self.aura_bits(db, id) & bits != 0)
     }
 
     /// Printed and gained keywords only. Printed Asleep/Anchored are statuses the object
@@ -232,7 +243,9 @@ impl GameState {
         let o = self.obj(id);
         let mut bits = 0;
         let def = db.card(o.card);
-        if def.trigger_mask & tmask::STATIC != 0 && matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
+        if def.trigger_mask & tmask::STATIC != 0
+            && matches!(o.zone, Zone::Expedition | Zone::Landmarks)
+        {
             for ab in db.abilities_of(o.card) {
                 if let Trigger::Static(Static::Keyword(b)) = ab.trigger
                     && self.eval_cond(db, ab.cond, &Ctx::base(o.side, id))
@@ -277,6 +290,9 @@ impl GameState {
             return 0;
         }
         let mut t = db.card(o.card).tough.max(o.tough);
+        if self.statics[o.side.index()] == 0 {
+            return t;
+        }
         let side = self.side(o.side);
         for &l in side
             .landmarks
@@ -336,9 +352,17 @@ impl GameState {
             }
         }
         let side = self.side(o.side);
-        for &l in side.landmarks.as_slice().iter().chain(side.exp[0].as_slice()).chain(side.exp[1].as_slice()).chain(std::iter::once(&side.hero)) {
+        let statics = self.statics[o.side.index()] > 0;
+        for &l in side
+            .landmarks
+            .as_slice()
+            .iter()
+            .chain(side.exp[0].as_slice())
+            .chain(side.exp[1].as_slice())
+            .chain(std::iter::once(&side.hero))
+        {
             let lo = self.obj(l);
-            if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
+            if !statics || db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
                 continue;
             }
             for ab in db.abilities_of(lo.card) {
@@ -368,12 +392,16 @@ impl GameState {
             return true;
         }
         db.abilities_of(o.card).iter().all(|ab| {
-            !matches!(ab.trigger, Trigger::Static(Static::PlayableIf)) || self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+            !matches!(ab.trigger, Trigger::Static(Static::PlayableIf))
+                || self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
         })
     }
 
     /// A side has a static ability matching `pred` on its hero or an object in play.
     pub fn side_has_static(&self, db: &CardDb, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
+        if self.statics[side.index()] == 0 {
+            return false;
+        }
         let s = self.side(side);
         let check = |id: ObjId| {
             let c = self.obj(id).card;
@@ -383,7 +411,10 @@ impl GameState {
                     .iter()
                     .any(|ab| matches!(ab.trigger, Trigger::Static(st) if pred(&st)))
         };
-        check(s.hero) || s.landmarks.iter().any(check) || s.exp[0].iter().any(check) || s.exp[1].iter().any(check)
+        check(s.hero)
+            || s.landmarks.iter().any(check)
+            || s.exp[0].iter().any(check)
+            || s.exp[1].iter().any(check)
     }
 
     /// A card (in hand or reserve, about to be played) matches a filter's card properties.
@@ -392,7 +423,8 @@ impl GameState {
         let def = db.card(o.card);
         kind_bit(def.kind) & f.kinds != 0
             && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
-            && f.zero_stat.is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
+            && f.zero_stat
+                .is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
             && def.hand_cost >= f.cost_min
             && def.hand_cost <= f.cost_max
             && match f.whose {
@@ -470,7 +502,8 @@ impl GameState {
             return false;
         }
         if f.region_terrain != 0
-            && (o.zone != Zone::Expedition || self.region_terrains(db, self.region(o.exp)) & f.region_terrain == 0)
+            && (o.zone != Zone::Expedition
+                || self.region_terrains(db, self.region(o.exp)) & f.region_terrain == 0)
         {
             return false;
         }
@@ -497,7 +530,13 @@ impl GameState {
 
     /// Calls `f` for every object in the zones a filter looks at, in Silver Rule order
     /// (by timestamp, oldest first, across zones).
-    pub fn for_each_candidate(&self, db: &CardDb, filter: &Filter, ctx: &Ctx, mut f: impl FnMut(ObjId)) {
+    pub fn for_each_candidate(
+        &self,
+        db: &CardDb,
+        filter: &Filter,
+        ctx: &Ctx,
+        mut f: impl FnMut(ObjId),
+    ) {
         let mut buf = [NO_OBJ; 128];
         let mut n = 0;
         for side in Side::BOTH {
@@ -626,7 +665,10 @@ impl GameState {
                 .source_exp(ctx)
                 .is_some_and(|e| self.region_terrains(db, self.region(e)) & t != 0),
             Cond::YourTurn => {
-                matches!(self.phase, Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay) && self.to_act == ctx.controller
+                matches!(
+                    self.phase,
+                    Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
+                ) && self.to_act == ctx.controller
             }
             Cond::Roll(lo, hi) => (lo as i16..=hi as i16).contains(&ctx.x),
             Cond::Afternoon => matches!(
@@ -656,7 +698,10 @@ impl GameState {
             && s.reserve.len() >= c.discard_reserve as usize + usize::from(c.discard_me)
             && s.hand.len() >= c.discard_hand as usize
             && (!c.sacrifice
-                || s.exp[0].iter().chain(s.exp[1].iter()).any(|x| db.card(self.obj(x).card).kind.is_character()))
+                || s.exp[0]
+                    .iter()
+                    .chain(s.exp[1].iter())
+                    .any(|x| db.card(self.obj(x).card).kind.is_character()))
     }
 }
 

@@ -38,6 +38,7 @@ impl GameState {
             source_ts: 0,
             controller: Side::Player,
             event_obj: NO_OBJ,
+            free: false,
         };
         let m = TurnMod {
             side: Side::Player,
@@ -75,6 +76,7 @@ impl GameState {
             setup_left: 3,
             played: [0, 0],
             plays: [0, 0],
+            statics: [0, 0],
         }
     }
 
@@ -117,6 +119,7 @@ impl GameState {
             }
         }
         debug_assert!(next <= TOKEN_BASE);
+        self.recount_statics(db);
     }
 }
 
@@ -141,11 +144,18 @@ pub fn new_game<O: Observer>(
     s.adventure = Adventure::layout(tumult, flipped);
     // Object ids follow the deck lists (so per-card statistics can map them back); the
     // shuffle permutes positions only, so a rare sits where its common twin would.
-    s.place_decks(db, (m.player_hero, m.player_cards), (m.confluence_hero, m.confluence_cards));
+    s.place_decks(
+        db,
+        (m.player_hero, m.player_cards),
+        (m.confluence_hero, m.confluence_cards),
+    );
     for side in Side::BOTH {
         let hero = s.side(side).hero;
         for ab in db.abilities_of(s.obj(hero).card) {
-            if let crate::cards::effect::Trigger::Static(crate::cards::effect::Static::StartCounters(n)) = ab.trigger {
+            if let crate::cards::effect::Trigger::Static(
+                crate::cards::effect::Static::StartCounters(n),
+            ) = ab.trigger
+            {
                 s.obj_mut(hero).counters = n;
             }
         }
@@ -166,12 +176,18 @@ pub fn new_game<O: Observer>(
     // The Confluence: 3 face-down Mana orbs, 1 card in hand, 1 face up in Reserve.
     for _ in 0..3 {
         if let Some(id) = e.take_top(Side::Confluence) {
-            e.to_mana(id, true, super::event::Why::Setup);
+            e.put_in_mana(id, true, super::event::Why::Setup);
         }
     }
     e.draw(Side::Confluence, 1);
     if let Some(id) = e.take_top(Side::Confluence) {
-        e.move_to(id, Zone::Reserve, Exp::Hero, super::event::Why::Setup, false);
+        e.move_to(
+            id,
+            Zone::Reserve,
+            Exp::Hero,
+            super::event::Why::Setup,
+            false,
+        );
     }
     s.threatened = Exp::Hero;
     s.phase = Phase::SetupMana;

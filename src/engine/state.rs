@@ -252,6 +252,8 @@ pub struct Pending {
     pub source_ts: u16,
     pub controller: Side,
     pub event_obj: ObjId,
+    /// From a card played for free: its targets' Tough is waived.
+    pub free: bool,
 }
 
 /// The ability being resolved: a program counter into its body and a few registers.
@@ -276,6 +278,8 @@ pub struct Frame {
     pub count: u8,
     /// Dice rolled for an extra-die choice.
     pub dice: [u8; 2],
+    /// From a card played for free: its targets' Tough is waived (digest 5.6).
+    pub free: bool,
 }
 
 impl Frame {
@@ -294,6 +298,7 @@ impl Frame {
         step: 0,
         count: 0,
         dice: [0; 2],
+        free: false,
     };
 }
 
@@ -424,6 +429,9 @@ pub struct GameState {
     pub played: [u64; 2],
     /// Cards played this game, per side.
     pub plays: [u16; 2],
+    /// Objects in play (hero, expeditions, landmarks) with static abilities, per side. When
+    /// zero, the engine skips every scan for auras, cost and terrain statics.
+    pub statics: [u8; 2],
 }
 
 impl GameState {
@@ -524,7 +532,26 @@ impl GameState {
         }
         let first = self.first_obj[o.side.index()] as usize;
         let idx = id as usize;
-        (idx > first && idx < first + self.n_cards[o.side.index()] as usize).then(|| idx - first - 1)
+        (idx > first && idx < first + self.n_cards[o.side.index()] as usize)
+            .then(|| idx - first - 1)
+    }
+
+    /// Whether any object in play has static abilities (auras, terrain, blocks...).
+    #[inline]
+    pub fn any_statics(&self) -> bool {
+        self.statics != [0, 0]
+    }
+
+    /// Recounts `statics` from scratch (after building a state by hand).
+    pub fn recount_statics(&mut self, db: &crate::cards::db::CardDb) {
+        self.statics = [0, 0];
+        for o in self.objs.iter() {
+            if matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::HeroZone)
+                && db.card(o.card).trigger_mask & crate::cards::effect::tmask::STATIC != 0
+            {
+                self.statics[o.side.index()] += 1;
+            }
+        }
     }
 
     /// The region a player expedition stands in.

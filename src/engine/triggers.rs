@@ -52,7 +52,12 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Queues an object's own abilities whose trigger satisfies `pred`.
-    pub(super) fn trigger_own(&mut self, id: ObjId, event_obj: ObjId, pred: impl Fn(&Trigger) -> bool) {
+    pub(super) fn trigger_own(
+        &mut self,
+        id: ObjId,
+        event_obj: ObjId,
+        pred: impl Fn(&Trigger) -> bool,
+    ) {
         let o = *self.s.obj(id);
         let def = self.db.card(o.card);
         if def.ab_len == 0 {
@@ -68,6 +73,7 @@ impl<O: Observer> Engine<'_, O> {
                     source_ts: o.ts,
                     controller: o.side,
                     event_obj,
+                    free: false,
                 });
             }
         }
@@ -110,7 +116,9 @@ impl<O: Observer> Engine<'_, O> {
                 for k in 0..def.ab_len {
                     let ab_idx = def.ab_start + k;
                     let ab = &self.db.abilities[ab_idx as usize];
-                    let Trigger::When(event) = ab.trigger else { continue };
+                    let Trigger::When(event) = ab.trigger else {
+                        continue;
+                    };
                     let active = match ab.active {
                         ActiveIn::Reserve => in_reserve,
                         ActiveIn::Play => !in_reserve,
@@ -136,6 +144,7 @@ impl<O: Observer> Engine<'_, O> {
                 source_ts: o.ts,
                 controller: o.side,
                 event_obj,
+                free: false,
             });
         }
     }
@@ -145,12 +154,14 @@ impl<O: Observer> Engine<'_, O> {
         let me = self.s.obj(id);
         let db = self.db;
         let ctx = Ctx::of(me.side, id);
-        let in_exp = |e: Exp| me.zone == Zone::Expedition && (me.exp == e || self.s.has_kw(db, id, flag::GIGANTIC));
+        let in_exp = |e: Exp| {
+            me.zone == Zone::Expedition && (me.exp == e || self.s.has_kw(db, id, flag::GIGANTIC))
+        };
         match (event, ev) {
-            (EventKind::YouPlay(f), Fire::Played { card }) => {
-                (self.s.obj(card).side == me.side && card != id && self.s.matches_card(db, db.filter(f), card, me.side))
-                    .then_some(card)
-            }
+            (EventKind::YouPlay(f), Fire::Played { card }) => (self.s.obj(card).side == me.side
+                && card != id
+                && self.s.matches_card(db, db.filter(f), card, me.side))
+            .then_some(card),
             (EventKind::YouPlayFirst(f), Fire::Played { card }) => {
                 let c = self.s.obj(card);
                 let kinds = kind_bit(db.card(c.card).kind) & db.filter(f).kinds;
@@ -159,32 +170,46 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
                     .then_some(card)
             }
-            (EventKind::OpponentPlays(f), Fire::Played { card }) => {
-                (self.s.obj(card).side != me.side && self.s.matches_card(db, db.filter(f), card, me.side))
-                    .then_some(card)
-            }
-            (EventKind::Joins(f), Fire::Joined { obj }) => {
-                (self.s.obj(obj).side == me.side && self.s.matches(db, db.filter(f), obj, &ctx)).then_some(obj)
-            }
+            (EventKind::OpponentPlays(f), Fire::Played { card }) => (self.s.obj(card).side
+                != me.side
+                && self.s.matches_card(db, db.filter(f), card, me.side))
+            .then_some(card),
+            (EventKind::Joins(f), Fire::Joined { obj }) => (self.s.obj(obj).side == me.side
+                && self.s.matches(db, db.filter(f), obj, &ctx))
+            .then_some(obj),
             (EventKind::JoinsFacing(f), Fire::Joined { obj }) => {
+                // A Gigantic character joins (and faces) both expeditions (S3 7.4.3.h).
                 let o = self.s.obj(obj);
-                (o.side != me.side && in_exp(o.exp) && self.s.matches(db, db.filter(f), obj, &ctx)).then_some(obj)
+                let facing = in_exp(o.exp)
+                    || (me.zone == Zone::Expedition && self.s.has_kw(db, obj, flag::GIGANTIC));
+                (o.side != me.side && facing && self.s.matches(db, db.filter(f), obj, &ctx))
+                    .then_some(obj)
             }
             (EventKind::YouRoll, Fire::Rolled { side }) => (side == me.side).then_some(NO_OBJ),
-            (EventKind::MyExpFails, Fire::ExpFailed { exp }) => (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ),
-            (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ),
+            (EventKind::MyExpFails, Fire::ExpFailed { exp }) => {
+                (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
+            }
+            (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => {
+                (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
+            }
             (EventKind::MyExpMovesDue(t), Fire::ExpMovedDue { exp, due }) => {
                 (me.side == Side::Player && in_exp(exp) && due & t != 0).then_some(NO_OBJ)
             }
             (EventKind::YourExpMovesDue(t), Fire::ExpMovedDue { due, .. }) => {
                 (me.side == Side::Player && due & t != 0).then_some(NO_OBJ)
             }
-            (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => (side == me.side).then_some(NO_OBJ),
-            (EventKind::YouCreateToken, Fire::TokenCreated { side }) => (side == me.side).then_some(NO_OBJ),
+            (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => {
+                (side == me.side).then_some(NO_OBJ)
+            }
+            (EventKind::YouCreateToken, Fire::TokenCreated { side }) => {
+                (side == me.side).then_some(NO_OBJ)
+            }
             (EventKind::YourCharacterBoosted, Fire::Boosted { obj }) => {
                 (self.s.obj(obj).side == me.side).then_some(obj)
             }
-            (EventKind::YouPassFirst, Fire::PassedFirst { side }) => (side == me.side).then_some(NO_OBJ),
+            (EventKind::YouPassFirst, Fire::PassedFirst { side }) => {
+                (side == me.side).then_some(NO_OBJ)
+            }
             (EventKind::OpponentDraws, Fire::Drew { side }) => (side != me.side).then_some(NO_OBJ),
             _ => None,
         }

@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use super::Engine;
 use super::event::{Event, Observer, Why};
 use super::state::*;
-use crate::cards::effect::CardIdx;
+use crate::cards::effect::{CardIdx, tmask};
 use crate::cards::types::{Exp, Side};
 
 impl<O: Observer> Engine<'_, O> {
@@ -35,6 +35,17 @@ impl<O: Observer> Engine<'_, O> {
         self.detach(id);
         let leaving_play = matches!(before.zone, Zone::Expedition | Zone::Landmarks);
         let seasoned = leaving_play && self.s.has_kw(self.db, id, flag::SEASONED);
+        let in_play = |z: Zone| matches!(z, Zone::Expedition | Zone::Landmarks | Zone::HeroZone);
+        if self.db.card(before.card).trigger_mask & tmask::STATIC != 0
+            && in_play(before.zone) != in_play(to)
+        {
+            let n = &mut self.s.statics[before.side.index()];
+            if in_play(to) {
+                *n += 1;
+            } else {
+                *n -= 1;
+            }
+        }
         if before.is_token() && before.zone == Zone::Expedition && to != Zone::Expedition {
             let o = self.s.obj_mut(id);
             o.zone = Zone::None;
@@ -65,9 +76,12 @@ impl<O: Observer> Engine<'_, O> {
         // What the player can see: visible zones, and their own hand.
         let side = o.side;
         match to {
-            Zone::Reserve | Zone::Landmarks | Zone::Expedition | Zone::Discard | Zone::Midnight | Zone::Limbo => {
-                o.flags |= flag::KNOWN
-            }
+            Zone::Reserve
+            | Zone::Landmarks
+            | Zone::Expedition
+            | Zone::Discard
+            | Zone::Midnight
+            | Zone::Limbo => o.flags |= flag::KNOWN,
             Zone::Hand if side == Side::Player => o.flags |= flag::KNOWN,
             Zone::Deck => o.flags &= !flag::KNOWN,
             _ => {}
@@ -80,9 +94,9 @@ impl<O: Observer> Engine<'_, O> {
                     .s
                     .zone_list_mut(side, to, exp)
                     .expect("card zones have lists");
-                let ok = if top && to == Zone::Hand {
-                    list.insert(0, id)
-                } else if !top && to == Zone::Deck {
+                // The Confluence's hand top and a deck's bottom are the front of their lists.
+                let at_front = (top && to == Zone::Hand) || (!top && to == Zone::Deck);
+                let ok = if at_front {
                     list.insert(0, id)
                 } else {
                     list.push(id)
@@ -99,15 +113,21 @@ impl<O: Observer> Engine<'_, O> {
                 why,
             });
         }
+        // "When a card leaves your Reserve": every way out (play, costs, Sabotage, Clean-up).
+        if before.zone == Zone::Reserve {
+            self.fire(super::triggers::Fire::ReserveLeft { side });
+        }
     }
 
     /// Puts a card into its owner's Mana zone as an orb, ready or exhausted.
-    pub(super) fn to_mana(&mut self, id: ObjId, ready: bool, why: Why) {
+    pub(super) fn put_in_mana(&mut self, id: ObjId, ready: bool, why: Why) {
         let side = self.s.obj(id).side;
         let from = self.s.obj(id).zone;
         self.move_to(id, Zone::Mana, Exp::Hero, why, false);
         // Face down: from the deck it is unseen; a revealed card stays known.
-        if from == Zone::Deck || (from == Zone::Hand && why == Why::Setup && side == Side::Confluence) {
+        if from == Zone::Deck
+            || (from == Zone::Hand && why == Why::Setup && side == Side::Confluence)
+        {
             self.s.obj_mut(id).flags &= !flag::KNOWN;
         }
         if ready {
@@ -157,7 +177,9 @@ impl<O: Observer> Engine<'_, O> {
     /// Draws `n` cards. The Confluence's draws go to the bottom of its hand, in order.
     pub(super) fn draw(&mut self, side: Side, n: u8) {
         for _ in 0..n {
-            let Some(id) = self.take_top(side) else { return };
+            let Some(id) = self.take_top(side) else {
+                return;
+            };
             self.move_to(id, Zone::Hand, Exp::Hero, Why::Draw, false);
             if side == Side::Confluence {
                 self.s.obj_mut(id).flags &= !flag::KNOWN;
@@ -197,8 +219,15 @@ impl<O: Observer> Engine<'_, O> {
         };
         let ok = self.s.side_mut(side).exp[exp.index()].push(slot);
         debug_assert!(ok);
+        if self.db.card(card).trigger_mask & tmask::STATIC != 0 {
+            self.s.statics[side.index()] += 1;
+        }
         if O::ENABLED {
-            self.emit(Event::Token { obj: slot, side, exp });
+            self.emit(Event::Token {
+                obj: slot,
+                side,
+                exp,
+            });
         }
         Some(slot)
     }

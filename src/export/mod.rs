@@ -119,7 +119,12 @@ impl OutputSet {
                 source: e,
             })?;
         self.pending.push((tmp, target));
-        Ok(self.pending.last_mut().expect("just pushed").0.as_file_mut())
+        Ok(self
+            .pending
+            .last_mut()
+            .expect("just pushed")
+            .0
+            .as_file_mut())
     }
 
     pub fn write_csv(&mut self, name: &str, t: &Table) -> Result<(), ExportError> {

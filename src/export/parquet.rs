@@ -15,7 +15,10 @@ fn to_column(name: &str, c: &ColumnData) -> Column {
         ColumnData::F64(v) => Column::new(name, v),
         ColumnData::Str(v) => Column::new(name, v),
         ColumnData::ListU64(v) => {
-            let series: Vec<Series> = v.iter().map(|l| Series::new(PlSmallStr::EMPTY, l)).collect();
+            let series: Vec<Series> = v
+                .iter()
+                .map(|l| Series::new(PlSmallStr::EMPTY, l))
+                .collect();
             Column::new(name, series)
         }
     }
@@ -84,8 +87,20 @@ pub fn read(path: &Path) -> Result<Table, String> {
     for col in df.columns() {
         let name = col.name().to_string();
         let data = match col.dtype() {
-            DataType::UInt32 => ColumnData::U32(col.u32().map_err(|e| e.to_string())?.iter().map(|x| x.unwrap_or(0)).collect()),
-            DataType::UInt64 => ColumnData::U64(col.u64().map_err(|e| e.to_string())?.iter().map(|x| x.unwrap_or(0)).collect()),
+            DataType::UInt32 => ColumnData::U32(
+                col.u32()
+                    .map_err(|e| e.to_string())?
+                    .iter()
+                    .map(|x| x.unwrap_or(0))
+                    .collect(),
+            ),
+            DataType::UInt64 => ColumnData::U64(
+                col.u64()
+                    .map_err(|e| e.to_string())?
+                    .iter()
+                    .map(|x| x.unwrap_or(0))
+                    .collect(),
+            ),
             DataType::Float64 => ColumnData::F64(
                 col.f64()
                     .map_err(|e| e.to_string())?
@@ -104,7 +119,12 @@ pub fn read(path: &Path) -> Result<Table, String> {
                 let mut rows = Vec::new();
                 for s in col.list().map_err(|e| e.to_string())?.series_iter() {
                     let v = match s {
-                        Some(s) => s.u64().map_err(|e| e.to_string())?.iter().map(|x| x.unwrap_or(0)).collect(),
+                        Some(s) => s
+                            .u64()
+                            .map_err(|e| e.to_string())?
+                            .iter()
+                            .map(|x| x.unwrap_or(0))
+                            .collect(),
                         None => Vec::new(),
                     };
                     rows.push(v);
@@ -147,6 +167,9 @@ mod tests {
             w.write(&t).unwrap();
         }
         w.finish().unwrap();
-        assert_eq!(read(&p).unwrap().column("g"), Some(&ColumnData::U64(vec![0, 1, 2, 3, 4, 5])));
+        assert_eq!(
+            read(&p).unwrap().column("g"),
+            Some(&ColumnData::U64(vec![0, 1, 2, 3, 4, 5]))
+        );
     }
 }

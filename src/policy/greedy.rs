@@ -53,9 +53,13 @@ pub fn target_intent(view: &View<'_>) -> Intent {
             }
         }
         Op::Move { dest, .. } => match dest {
-            Dest::Reserve | Dest::Hand | Dest::DeckTop | Dest::DeckBottom | Dest::Discard | Dest::Sacrifice | Dest::Mana => {
-                Intent::Hostile
-            }
+            Dest::Reserve
+            | Dest::Hand
+            | Dest::DeckTop
+            | Dest::DeckBottom
+            | Dest::Discard
+            | Dest::Sacrifice
+            | Dest::Mana => Intent::Hostile,
         },
         Op::Exhaust { .. } | Op::Lose { .. } => Intent::Hostile,
         _ => Intent::Neutral,
@@ -217,17 +221,23 @@ impl Policy for Greedy {
             Decision::HandCard => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -(view.card(id).reserve_cost as i32))
             }),
-            Decision::ResupplyPick => argmax_by(options, |c| card_of(c).map_or(i32::MIN, |id| reserve_value(view, id))),
-            Decision::ReserveCard | Decision::CleanupReserve => {
-                argmax_by(options, |c| card_of(c).map_or(i32::MIN, |id| -reserve_value(view, id)))
-            }
+            Decision::ResupplyPick => argmax_by(options, |c| {
+                card_of(c).map_or(i32::MIN, |id| reserve_value(view, id))
+            }),
+            Decision::ReserveCard | Decision::CleanupReserve => argmax_by(options, |c| {
+                card_of(c).map_or(i32::MIN, |id| -reserve_value(view, id))
+            }),
             Decision::CleanupLandmark => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -(view.card(id).hand_cost as i32))
             }),
             Decision::Sacrifice => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| {
                     let o = view.obj(id);
-                    if o.is_token() { 1000 } else { -(view.card(id).hand_cost as i32) }
+                    if o.is_token() {
+                        1000
+                    } else {
+                        -(view.card(id).hand_cost as i32)
+                    }
                 })
             }),
             Decision::None => 0,

@@ -3,8 +3,8 @@
 //! its own stream.
 
 mod greedy;
-mod random;
 pub mod needs;
+mod random;
 
 use std::fmt;
 
@@ -71,7 +71,10 @@ impl std::str::FromStr for PolicySpec {
             .find(|k| k.name() == name.trim())
             .ok_or_else(|| {
                 let names: Vec<&str> = PolicyKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown policy '{name}' (expected one of: {})", names.join(", "))
+                format!(
+                    "unknown policy '{name}' (expected one of: {})",
+                    names.join(", ")
+                )
             })?;
         let mut params = Vec::new();
         for p in rest.split(',').filter(|p| !p.trim().is_empty()) {

@@ -37,7 +37,7 @@ impl Needs {
                 for e in Exp::BOTH {
                     if e == x || gig {
                         let a = n.ask.get_mut(e);
-                        *a = a.add(st);
+                        *a = *a + st;
                     }
                 }
             }
@@ -50,7 +50,7 @@ impl Needs {
                 for e in Exp::BOTH {
                     if e == x || gig {
                         let h = n.have.get_mut(e);
-                        *h = h.add(st);
+                        *h = *h + st;
                     }
                 }
             }
@@ -60,7 +60,7 @@ impl Needs {
 
     /// What is still missing, per terrain (never negative).
     pub fn deficit(&self, e: Exp) -> Stats {
-        self.ask.get(e).sub(self.have.get(e)).clamp_zero()
+        (self.ask.get(e) - self.have.get(e)).clamp_zero()
     }
 
     /// The expedition already has everything it needs.
@@ -71,8 +71,11 @@ impl Needs {
     /// How much of the deficit `add` would cover, and whether that clears the expedition.
     pub fn gain(&self, e: Exp, add: Stats) -> (i16, bool) {
         let d = self.deficit(e);
-        let after = d.sub(add).clamp_zero();
-        (d.sum() - after.sum(), after == Stats::ZERO && d != Stats::ZERO)
+        let after = (d - add).clamp_zero();
+        (
+            d.sum() - after.sum(),
+            after == Stats::ZERO && d != Stats::ZERO,
+        )
     }
 
     /// Adds a character's statistics to an expedition (both, when Gigantic).
@@ -80,7 +83,7 @@ impl Needs {
         for x in Exp::BOTH {
             if x == e || gigantic {
                 let h = self.have.get_mut(x);
-                *h = h.add(st);
+                *h = *h + st;
             }
         }
     }

@@ -4,7 +4,9 @@ use crate::cards::db::CardDb;
 use crate::engine::event::Observer;
 use crate::engine::setup::{Matchup, SetupStreams, new_game};
 use crate::engine::view::View;
-use crate::engine::{ChoiceList, GameState, Outcome, Step, advance, apply_unchecked, legal_choices};
+use crate::engine::{
+    ChoiceList, GameState, Outcome, Step, advance, apply_unchecked, legal_choices,
+};
 use crate::policy::Policy;
 
 use super::seed::GameSeeds;

@@ -13,6 +13,7 @@ use crate::engine::setup::Matchup;
 use crate::engine::{ChoiceList, Outcome};
 use crate::policy::{AnyPolicy, PolicySpec};
 use crate::stats::Accum;
+use crate::stats::accum::GameTally;
 
 /// Games per chunk: the unit of progress reporting and of per-game output (one Parquet row
 /// group), so memory stays flat however many games run.
@@ -66,9 +67,16 @@ fn play_one(
     config: u32,
     w: &mut Worker,
     game: u64,
-) -> (GameRow, crate::stats::accum::GameTally) {
+) -> (GameRow, GameTally) {
     let seeds = GameSeeds::new(plan.seed, game);
-    let r = play_game(plan.db, m, &seeds, &mut w.policy, &mut w.buf, &mut NoObserver);
+    let r = play_game(
+        plan.db,
+        m,
+        &seeds,
+        &mut w.policy,
+        &mut w.buf,
+        &mut NoObserver,
+    );
     (
         GameRow {
             config,
@@ -90,12 +98,15 @@ impl RunPlan<'_> {
     }
 }
 
+/// Receives the per-game rows of each chunk, in game order.
+pub type GameSink<'a, E> = &'a mut dyn FnMut(&[GameRow]) -> Result<(), E>;
+
 /// Runs every configuration of the plan. `progress` is called with the number of games
 /// finished after each chunk; `sink`, when given, receives every game in index order.
 pub fn run<E: Send>(
     plan: &RunPlan<'_>,
     progress: &(dyn Fn(u64) + Sync),
-    mut sink: Option<&mut dyn FnMut(&[GameRow]) -> Result<(), E>>,
+    mut sink: Option<GameSink<'_, E>>,
 ) -> Result<RunResult, E> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(plan.threads)
@@ -123,7 +134,7 @@ pub fn run<E: Send>(
             let end = (start + CHUNK).min(plan.games);
             match sink.as_mut() {
                 Some(sink) => {
-                    let rows: Vec<(GameRow, _)> = pool.install(|| {
+                    let rows: Vec<(GameRow, GameTally)> = pool.install(|| {
                         (start..end)
                             .into_par_iter()
                             .map_init(new_worker, |w, g| play_one(plan, &m, ci as u32, w, g))

@@ -34,10 +34,19 @@ pub fn wilson(k: u64, n: u64, level: f64) -> Interval {
     let denom = 1.0 + z2 / n_f;
     let center = (p + z2 / (2.0 * n_f)) / denom;
     let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    // At k = 0 (k = n) the lower (upper) bound is exactly 0 (1); rounding would miss it.
     Interval {
         estimate: p,
-        lo: (center - half).max(0.0),
-        hi: (center + half).min(1.0),
+        lo: if k == 0 {
+            0.0
+        } else {
+            (center - half).max(0.0)
+        },
+        hi: if k == n {
+            1.0
+        } else {
+            (center + half).min(1.0)
+        },
     }
 }
 
@@ -59,7 +68,10 @@ mod tests {
         assert_eq!(i.lo, 0.0);
         assert!((i.hi - 0.1611).abs() < 1e-3, "{i:?}");
         let i = wilson(50, 100, 0.95);
-        assert!((i.lo - 0.4038).abs() < 1e-3 && (i.hi - 0.5962).abs() < 1e-3, "{i:?}");
+        assert!(
+            (i.lo - 0.4038).abs() < 1e-3 && (i.hi - 0.5962).abs() < 1e-3,
+            "{i:?}"
+        );
     }
 
     #[test]

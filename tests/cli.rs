@@ -1,0 +1,462 @@
+//! Drives the real binary: outputs, determinism, replay, and every kind of bad input.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The binary, run from the repository root (where `decks/` is).
+fn sim() -> Command {
+    let mut c = Command::cargo_bin("confluence-sim").expect("binary builds");
+    c.current_dir(root());
+    c
+}
+
+fn fixture(p: &str) -> String {
+    root().join("tests/fixtures").join(p).display().to_string()
+}
+
+fn outputs(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn run_writes_summary_csv_and_parquet_that_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "run",
+            "--games",
+            "300",
+            "--rares",
+            "0..=1",
+            "--subsets",
+            "2",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(outputs(dir.path()), vec!["summary.csv", "summary.parquet"]);
+    // 1 (no rares) + 2 subsets of one rare = 3 configurations.
+    let csv = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    let headers = rdr.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 3);
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    for r in &rows {
+        let games: u64 = r[col("games")].parse().unwrap();
+        let wins: u64 = r[col("wins")].parse().unwrap();
+        let losses: u64 = r[col("losses")].parse().unwrap();
+        let caps: u64 = r[col("day_caps")].parse().unwrap();
+        assert_eq!(games, 300);
+        assert_eq!(wins + losses + caps, games);
+        let (lo, p, hi): (f64, f64, f64) = (
+            r[col("win_rate_lo")].parse().unwrap(),
+            r[col("win_rate")].parse().unwrap(),
+            r[col("win_rate_hi")].parse().unwrap(),
+        );
+        assert!(lo <= p && p <= hi);
+        let hist: u64 = r[col("day_histogram")]
+            .split(';')
+            .map(|x| x.parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(hist, games);
+    }
+    let t = confluence_sim::export::parquet::read(&dir.path().join("summary.parquet")).unwrap();
+    assert_eq!(t.rows(), 3);
+    let names: Vec<&str> = t.columns.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        headers.iter().collect::<Vec<_>>(),
+        "CSV and Parquet carry the same columns"
+    );
+    match t.column("games") {
+        Some(confluence_sim::export::ColumnData::U64(v)) => assert_eq!(v, &vec![300, 300, 300]),
+        other => panic!("games column: {other:?}"),
+    }
+}
+
+#[test]
+fn same_seed_gives_identical_outputs_on_one_and_two_threads() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    for (dir, threads) in [(&a, "1"), (&b, "2")] {
+        sim()
+            .args([
+                "run",
+                "--games",
+                "700",
+                "--rares",
+                "0..=2",
+                "--subsets",
+                "1",
+                "--seed",
+                "7",
+                "-q",
+            ])
+            .args([
+                "--policy",
+                "greedy",
+                "--policy",
+                "random",
+                "--threads",
+                threads,
+                "--per-game",
+                "--out",
+            ])
+            .arg(dir.path())
+            .assert()
+            .success();
+    }
+    for f in ["summary.csv", "summary.parquet", "games.parquet"] {
+        let x = std::fs::read(a.path().join(f)).unwrap();
+        let y = std::fs::read(b.path().join(f)).unwrap();
+        assert!(x == y, "{f} differs between 1 and 2 threads");
+    }
+}
+
+#[test]
+fn per_game_rows_cover_every_game_and_replay_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "run",
+            "--games",
+            "40",
+            "--rares",
+            "15",
+            "--seed",
+            "3",
+            "-q",
+            "--per-game",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let t = confluence_sim::export::parquet::read(&dir.path().join("games.parquet")).unwrap();
+    assert_eq!(t.rows(), 40);
+    let (
+        Some(confluence_sim::export::ColumnData::Str(results)),
+        Some(confluence_sim::export::ColumnData::U32(days)),
+    ) = (t.column("result"), t.column("days"))
+    else {
+        panic!("games.parquet columns")
+    };
+    for i in [0usize, 11, 39] {
+        let out = sim()
+            .args([
+                "replay",
+                "--rares",
+                "15",
+                "--seed",
+                "3",
+                "--game-index",
+                &i.to_string(),
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        assert_eq!(end["event"], "end");
+        assert_eq!(end["result"], results[i].as_str(), "game {i}");
+        assert_eq!(end["days"], days[i], "game {i}");
+    }
+}
+
+#[test]
+fn replay_prints_a_readable_log() {
+    sim()
+        .args(["replay", "--rares", "0", "--game-index", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Adventure as laid out"))
+        .stdout(predicate::str::contains("=== Day 1 ===").or(predicate::str::contains("Dusk:")))
+        .stdout(predicate::str::contains(
+            "Confluence reveals the top card of its hand",
+        ))
+        .stdout(predicate::str::contains("=== End on day"));
+}
+
+#[test]
+fn replay_json_logs_dusk_confluence_turns_and_midnight_in_full() {
+    let out = sim()
+        .args(["replay", "--rares", "0", "--game-index", "5", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let events: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let dusk = events
+        .iter()
+        .find(|e| e["event"] == "dusk")
+        .expect("a dusk event");
+    let exp = &dusk["expeditions"][0];
+    for k in [
+        "region",
+        "terrains",
+        "totals",
+        "facing",
+        "requirement",
+        "advanced",
+        "why",
+    ] {
+        assert!(!exp[k].is_null(), "dusk lacks {k}");
+    }
+    let turn = events
+        .iter()
+        .find(|e| e["event"] == "confluence_turn")
+        .expect("a Confluence turn");
+    for k in ["hand", "ready_mana", "reserve", "action"] {
+        assert!(!turn[k].is_null(), "confluence_turn lacks {k}");
+    }
+    if let Some(m) = events.iter().find(|e| e["event"] == "midnight") {
+        for k in ["card", "indication", "before", "after"] {
+            assert!(!m[k].is_null(), "midnight lacks {k}");
+        }
+    }
+}
+
+/// A bad input: exit code 1, the message names what is wrong, and nothing is written.
+fn rejects(args: &[&str], needles: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    let mut cmd = sim();
+    cmd.args(args)
+        .args(["--games", "10", "-q", "--out"])
+        .arg(&out_dir);
+    let assert = cmd.assert().failure().code(1);
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    for n in needles {
+        assert!(err.contains(n), "stderr lacks {n:?}:\n{err}");
+    }
+    assert!(
+        outputs(&out_dir)
+            .iter()
+            .all(|f| !f.starts_with("summary") && !f.starts_with("games")),
+        "partial output left behind: {:?}",
+        outputs(&out_dir)
+    );
+}
+
+#[test]
+fn unknown_card_reference_names_file_and_line() {
+    let f = fixture("decks/unknown_ref.txt");
+    rejects(
+        &["run", "--player", &f],
+        &[
+            "unknown_ref.txt:7",
+            "unknown card reference 'ALT_CORE_B_BR_99_C'",
+        ],
+    );
+}
+
+#[test]
+fn malformed_line_names_file_line_and_value() {
+    let f = fixture("decks/malformed.txt");
+    rejects(
+        &["run", "--player", &f],
+        &["malformed.txt:7", "'three' is not a card count"],
+    );
+}
+
+#[test]
+fn deck_building_rules_are_checked() {
+    rejects(
+        &["run", "--player", &fixture("decks/too_few.txt")],
+        &["too_few.txt", "37 cards", "at least 39"],
+    );
+    rejects(
+        &["run", "--player", &fixture("decks/four_copies.txt")],
+        &["four_copies.txt:7", "more than 3 copies of 'Atlas'"],
+    );
+    rejects(
+        &["run", "--player", &fixture("decks/too_many_rares.txt")],
+        &["too_many_rares.txt", "more than 15 rare cards"],
+    );
+    rejects(
+        &["run", "--player", &fixture("decks/wrong_faction.txt")],
+        &[
+            "wrong_faction.txt:7",
+            "'Kelon Elemental' is AX",
+            "hero's faction",
+        ],
+    );
+    rejects(
+        &["run", "--player", &fixture("decks/no_hero.txt")],
+        &["no_hero.txt", "no hero"],
+    );
+    rejects(
+        &["run", "--player", &fixture("decks/two_heroes.txt")],
+        &["two_heroes.txt:28", "a second hero"],
+    );
+}
+
+#[test]
+fn allow_illegal_simulates_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "run",
+            "--games",
+            "20",
+            "--rares",
+            "0",
+            "-q",
+            "--allow-illegal",
+            "--player",
+        ])
+        .arg(fixture("decks/four_copies.txt"))
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("more than 3 copies of 'Atlas'"))
+        .stderr(predicate::str::contains("--allow-illegal"));
+    assert!(dir.path().join("summary.csv").exists());
+}
+
+#[test]
+fn decks_can_name_cards_in_english() {
+    let dir = tempfile::tempdir().unwrap();
+    let by_ref = tempfile::tempdir().unwrap();
+    for (d, deck) in [(&dir, "decks/by_name.txt"), (&by_ref, "decks/legal.txt")] {
+        sim()
+            .args(["run", "--games", "50", "--rares", "0", "-q", "--player"])
+            .arg(fixture(deck))
+            .arg("--out")
+            .arg(d.path())
+            .assert()
+            .success();
+    }
+    // Same cards, same seed: the same results (the deck name column aside).
+    let strip = |p: &Path| {
+        std::fs::read_to_string(p.join("summary.csv"))
+            .unwrap()
+            .replace("by_name", "X")
+            .replace("legal", "X")
+    };
+    assert_eq!(strip(dir.path()), strip(by_ref.path()));
+}
+
+#[test]
+fn bad_confluence_decks_are_rejected() {
+    rejects(
+        &["run", "--confluence", &fixture("confluence/not_55.toml")],
+        &["not_55.toml", "54 common cards", "exactly 55"],
+    );
+    rejects(
+        &[
+            "run",
+            "--confluence",
+            &fixture("confluence/orphan_rare.toml"),
+        ],
+        &[
+            "orphan_rare.toml",
+            "rare 'Grasping Shadowz' has no common twin",
+        ],
+    );
+    rejects(
+        &[
+            "run",
+            "--confluence",
+            &fixture("confluence/bad_ability.toml"),
+        ],
+        &["bad_ability.toml", "Dusk Herald", "unknown effect 'drawe'"],
+    );
+}
+
+#[test]
+fn unknown_policy_and_rare_names_are_rejected() {
+    rejects(
+        &["run", "--policy", "wizard"],
+        &["--policy wizard", "unknown policy 'wizard'"],
+    );
+    rejects(
+        &["run", "--rare-set", "Gloom Wisp,Nobody"],
+        &["--rare-set", "'Nobody' is not a rare"],
+    );
+    rejects(&["run", "--rares", "16"], &["--rares 16", "<= 15"]);
+}
+
+#[test]
+fn unwritable_output_directory_is_reported_before_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    sim()
+        .args(["run", "--games", "10", "--rares", "0", "-q", "--out"])
+        .arg(blocker.join("sub"))
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("--out"))
+        .stderr(predicate::str::contains("file/sub"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    sim()
+        .args(["run", "--games", "many"])
+        .assert()
+        .failure()
+        .code(2);
+    sim().args(["frobnicate"]).assert().failure().code(2);
+}
+
+#[test]
+fn starter_decks_are_fully_encoded() {
+    let mut cmd = sim();
+    cmd.args(["cards", "coverage"]);
+    for d in std::fs::read_dir(root().join("decks/player")).unwrap() {
+        cmd.arg("--deck").arg(d.unwrap().path());
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let decks: Vec<&str> = text.lines().filter(|l| l.starts_with("deck ")).collect();
+    assert_eq!(decks.len(), 6, "{text}");
+    for l in decks {
+        assert!(l.contains("(100.0%)"), "not fully exact: {l}");
+    }
+}
+
+#[test]
+fn scenario_reports_broken_expectations() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("s.toml");
+    std::fs::write(
+        &f,
+        "description = \"a wrong expectation\"\nsteps = [\"dusk\"]\n[expect]\nhero_position = 5\n",
+    )
+    .unwrap();
+    sim()
+        .arg("scenario")
+        .arg(&f)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "hero_position: expected 5, found 0",
+        ));
+}

@@ -1,0 +1,54 @@
+//! RULES.md cites a scenario for every rule: each cited scenario must exist (and so run in
+//! tests/scenarios.rs), and every rule scenario must be cited.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+#[test]
+fn rules_md_cites_existing_scenarios_and_every_rule_scenario() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("RULES.md")).unwrap();
+    let cited: BTreeSet<String> = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|w| {
+            (w.starts_with("rule_") || w.starts_with("effect_") || w.starts_with("card_"))
+                && !w.contains('*')
+        })
+        .map(str::to_string)
+        .collect();
+    assert!(
+        cited.len() > 50,
+        "RULES.md cites only {} scenarios",
+        cited.len()
+    );
+    let missing: Vec<&String> = cited
+        .iter()
+        .filter(|c| {
+            !root
+                .join("tests/scenarios")
+                .join(format!("{c}.toml"))
+                .exists()
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "RULES.md cites scenarios that do not exist: {missing:?}"
+    );
+    let uncited: Vec<String> = std::fs::read_dir(root.join("tests/scenarios"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .trim_end_matches(".toml")
+                .to_string()
+        })
+        .filter(|n| n.starts_with("rule_") && !cited.contains(n))
+        .collect();
+    assert!(
+        uncited.is_empty(),
+        "rule scenarios not cited in RULES.md: {uncited:?}"
+    );
+}
