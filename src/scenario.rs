@@ -631,9 +631,20 @@ impl Scenario {
             }
         }
         if step == "confluence-turn" || step == "player-turn" {
-            // Let the turn end (its reactions have resolved) without starting the next one.
+            // End the turn (its reactions have resolved, "this turn" modifiers expire) without
+            // starting the next one.
             if self.state.phase == Phase::TurnEnd {
-                self.state.phase = Phase::Turn;
+                let side = self.state.to_act;
+                let s = &mut self.state;
+                let kept: Vec<TurnMod> = s
+                    .mods()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.side != side)
+                    .collect();
+                s.n_mods = kept.len() as u8;
+                s.mods[..kept.len()].copy_from_slice(&kept);
+                s.phase = Phase::Turn;
             }
         }
         Ok(())

@@ -110,10 +110,10 @@ pub struct MatchArgs {
     /// Player policy: random, greedy (repeat for several).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
-    /// Number of rares: N, or a sweep A..=B (default: 0..=all). Counts strictly between 0
-    /// and all use --subsets random subsets each.
+    /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). Counts
+    /// strictly between 0 and all use --subsets random subsets each.
     #[arg(long, value_name = "N|A..=B")]
-    pub rares: Option<String>,
+    pub rares: Vec<String>,
     /// An explicit set of rares by name, comma-separated (repeat for several sets).
     #[arg(long = "rare-set", value_name = "NAME,NAME")]
     pub rare_sets: Vec<String>,

@@ -75,24 +75,30 @@ pub fn subsets(n: usize, k: usize, per_count: u32, seed: u64) -> Vec<RareMix> {
 pub fn mixes(
     deck: &ConfluenceDeck,
     db: &CardDb,
-    rares: Option<&str>,
+    rares: &[String],
     sets: &[String],
     per_count: u32,
     seed: u64,
 ) -> Result<Vec<RareMix>> {
     let n = deck.rares.len();
     let mut out = Vec::new();
-    let counts = match (rares, sets.is_empty()) {
-        (Some(r), _) => Some(parse_counts(r, n)?),
-        (None, true) => Some((0, n)),
-        (None, false) => None,
-    };
-    if let Some((a, b)) = counts {
-        if per_count == 0 {
-            bail!("--subsets must be at least 1");
-        }
+    let mut counts = Vec::new();
+    for r in rares {
+        counts.push(parse_counts(r, n)?);
+    }
+    if rares.is_empty() && sets.is_empty() {
+        counts.push((0, n));
+    }
+    if per_count == 0 {
+        bail!("--subsets must be at least 1");
+    }
+    for (a, b) in counts {
         for k in a..=b {
-            out.extend(subsets(n, k, per_count, seed));
+            for m in subsets(n, k, per_count, seed) {
+                if !out.contains(&m) {
+                    out.push(m);
+                }
+            }
         }
     }
     for s in sets {

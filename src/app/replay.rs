@@ -22,7 +22,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let mixes = mixes::mixes(
         &loaded.confluence,
         &loaded.lib.db,
-        a.m.rares.as_deref(),
+        &a.m.rares,
         &a.m.rare_sets,
         a.m.subsets,
         a.seed,
