@@ -460,3 +460,146 @@ fn scenario_reports_broken_expectations() {
             "hero_position: expected 5, found 0",
         ));
 }
+
+/// Re-derives every Dusk verdict and every Confluence turn of several games from the logged
+/// JSON alone (no engine), and checks they agree with what the log says happened.
+#[test]
+fn replay_json_is_enough_to_rederive_dusks_and_confluence_turns() {
+    let mut dusks = 0;
+    let mut turns = 0;
+    for (mix, game) in [("0", 1), ("0", 4), ("15", 2), ("15", 9), ("0..=15", 3)] {
+        let out = sim()
+            .args([
+                "replay",
+                "--rares",
+                mix,
+                "--mix-index",
+                "0",
+                "--game-index",
+                &game.to_string(),
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let events: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        for (i, e) in events.iter().enumerate() {
+            if e["event"] == "dusk" {
+                for x in e["expeditions"].as_array().unwrap() {
+                    dusks += 1;
+                    let t = &x["totals"];
+                    let (mut f, mut m, mut o) = (
+                        t["f"].as_i64().unwrap(),
+                        t["m"].as_i64().unwrap(),
+                        t["o"].as_i64().unwrap(),
+                    );
+                    let mut all = true;
+                    for fo in x["facing"].as_array().unwrap() {
+                        if fo["asleep"].as_bool().unwrap() {
+                            continue;
+                        }
+                        if fo["overcome"].as_bool().unwrap() {
+                            f -= fo["f"].as_i64().unwrap();
+                            m -= fo["m"].as_i64().unwrap();
+                            o -= fo["o"].as_i64().unwrap();
+                        } else {
+                            all = false;
+                        }
+                    }
+                    assert!(
+                        f >= 0 && m >= 0 && o >= 0,
+                        "overcome objects exceed the totals: {x}"
+                    );
+                    assert_eq!(
+                        (f, m, o),
+                        (
+                            x["remaining"]["f"].as_i64().unwrap(),
+                            x["remaining"]["m"].as_i64().unwrap(),
+                            x["remaining"]["o"].as_i64().unwrap()
+                        )
+                    );
+                    let req = x["requirement"].as_str().unwrap();
+                    let pays = (!req.contains('F') || f >= 1)
+                        && (!req.contains('M') || m >= 1)
+                        && (!req.contains('O') || o >= 1);
+                    let plain = x["added"] == "-" && !x["ascend"].as_bool().unwrap();
+                    if plain
+                        && !x["facing"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|fo| fo["gigantic"].as_bool().unwrap())
+                    {
+                        let cleared = all && pays;
+                        assert_eq!(x["cleared"].as_bool().unwrap(), cleared, "{x}");
+                        let advanced = cleared
+                            && !x["defender"].as_bool().unwrap()
+                            && x["why"] != "cleared, but an effect prevents it from moving forward";
+                        assert_eq!(x["advanced"].as_bool().unwrap(), advanced, "{x}");
+                    }
+                }
+            }
+            if e["event"] == "confluence_turn" {
+                turns += 1;
+                // The reveals logged just before this record, in order, with their full cost.
+                let reveals: Vec<&serde_json::Value> = events[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|r| {
+                        r["event"] != "confluence_turn" && r["event"] != "pass"
+                            || r["event"] == "confluence_reveals"
+                    })
+                    .filter(|r| r["event"] == "confluence_reveals")
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let mut ready = e["ready_mana"].as_i64().unwrap();
+                let hand = e["hand"].as_array().unwrap();
+                let mut expected = None;
+                for (k, card) in hand.iter().enumerate() {
+                    let cost = reveals.get(k).map_or(card["cost"].as_i64().unwrap(), |r| {
+                        r["cost"].as_i64().unwrap()
+                    });
+                    if cost <= ready
+                        && reveals
+                            .get(k)
+                            .is_none_or(|r| r["playable"].as_bool().unwrap())
+                    {
+                        expected = Some(("play_from_hand", card["id"].clone()));
+                        break;
+                    }
+                    ready += 1; // into Mana, ready
+                }
+                if expected.is_none() {
+                    // Highest Reserve cost it can afford, leftmost on ties.
+                    let mut best: Option<&serde_json::Value> = None;
+                    for r in e["reserve"].as_array().unwrap() {
+                        let c = r["cost"].as_i64().unwrap();
+                        if c <= ready && best.is_none_or(|b| c > b["cost"].as_i64().unwrap()) {
+                            best = Some(r);
+                        }
+                    }
+                    expected = Some(match best {
+                        Some(b) => ("play_from_reserve", b["id"].clone()),
+                        None => ("pass", serde_json::Value::Null),
+                    });
+                }
+                let (kind, id) = expected.unwrap();
+                let action = &e["action"];
+                assert_eq!(action["type"], kind, "turn {e}");
+                if kind != "pass" {
+                    assert_eq!(action["card"]["id"], id, "turn {e}");
+                }
+            }
+        }
+    }
+    assert!(
+        dusks > 20 && turns > 20,
+        "too few events checked: {dusks} dusks, {turns} turns"
+    );
+}

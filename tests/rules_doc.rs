@@ -52,3 +52,40 @@ fn rules_md_cites_existing_scenarios_and_every_rule_scenario() {
         "rule scenarios not cited in RULES.md: {uncited:?}"
     );
 }
+
+/// Every starter-deck card with an ability is exercised by a scenario that names it (by
+/// reference or English name) and asserts its effect.
+#[test]
+fn every_starter_card_with_an_ability_has_a_scenario() {
+    use confluence_sim::cards::{Coverage, Library};
+    use confluence_sim::deck::PlayerDeck;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = Library::load(&root.join("decks/cards")).unwrap();
+    let mut text = String::new();
+    for e in std::fs::read_dir(root.join("tests/scenarios")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            let t = std::fs::read_to_string(&p).unwrap();
+            if t.contains("[expect]") {
+                text.push_str(&t);
+            }
+        }
+    }
+    let mut missing = BTreeSet::new();
+    for e in std::fs::read_dir(root.join("decks/player")).unwrap() {
+        let deck = PlayerDeck::load(&e.unwrap().path(), &lib.pool, &lib.db).unwrap();
+        for c in std::iter::once(deck.hero).chain(deck.cards.iter().copied()) {
+            let def = lib.db.card(c);
+            if def.coverage == Coverage::NoText {
+                continue;
+            }
+            if !text.contains(&def.reference) && !text.contains(&format!("\"{}\"", def.name)) {
+                missing.insert(format!("{} ({})", def.name, def.reference));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "starter cards without a scenario: {missing:?}"
+    );
+}
