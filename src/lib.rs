@@ -14,6 +14,7 @@
 //! - [`export`]: CSV and Parquet;
 //! - [`app`]: the command-line interface.
 
+pub mod analysis;
 pub mod app;
 pub mod cards;
 pub mod deck;

@@ -50,7 +50,20 @@ fn run_writes_summary_csv_and_parquet_that_read_back() {
         .arg(dir.path())
         .assert()
         .success();
-    assert_eq!(outputs(dir.path()), vec!["summary.csv", "summary.parquet"]);
+    assert_eq!(
+        outputs(dir.path()),
+        vec![
+            "cards.csv",
+            "cards.parquet",
+            "diffs.csv",
+            "diffs.parquet",
+            "meta.json",
+            "rares.csv",
+            "rares.parquet",
+            "summary.csv",
+            "summary.parquet"
+        ]
+    );
     // 1 (no rares) + 2 subsets of one rare = 3 configurations.
     let csv = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
     let mut rdr = csv::Reader::from_reader(csv.as_bytes());
@@ -602,4 +615,171 @@ fn replay_json_is_enough_to_rederive_dusks_and_confluence_turns() {
         dusks > 20 && turns > 20,
         "too few events checked: {dusks} dusks, {turns} turns"
     );
+}
+
+fn read_table(p: &Path) -> confluence_sim::export::Table {
+    confluence_sim::export::parquet::read(p).unwrap()
+}
+
+fn f64s(t: &confluence_sim::export::Table, c: &str) -> Vec<f64> {
+    match t.column(c) {
+        Some(confluence_sim::export::ColumnData::F64(v)) => v.clone(),
+        other => panic!("{c}: {other:?}"),
+    }
+}
+
+fn u32s(t: &confluence_sim::export::Table, c: &str) -> Vec<u32> {
+    match t.column(c) {
+        Some(confluence_sim::export::ColumnData::U32(v)) => v.clone(),
+        other => panic!("{c}: {other:?}"),
+    }
+}
+
+#[test]
+fn paired_differences_match_the_win_rates_and_rares_are_estimated() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "run",
+            "--games",
+            "400",
+            "--rares",
+            "0..=15",
+            "--subsets",
+            "2",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let summary = read_table(&dir.path().join("summary.parquet"));
+    let diffs = read_table(&dir.path().join("diffs.parquet"));
+    let rate = f64s(&summary, "win_rate");
+    let (id, base, d) = (
+        u32s(&diffs, "config_id"),
+        u32s(&diffs, "baseline_config_id"),
+        f64s(&diffs, "diff"),
+    );
+    assert_eq!(
+        id.len(),
+        summary.rows() - 1,
+        "every configuration but the baseline is paired"
+    );
+    for i in 0..id.len() {
+        // Same games on the same indices: the mean of the differences is the difference.
+        let want = rate[id[i] as usize] - rate[base[i] as usize];
+        assert!(
+            (d[i] - want).abs() < 1e-12,
+            "config {}: {} vs {want}",
+            id[i],
+            d[i]
+        );
+        assert!(f64s(&diffs, "diff_lo")[i] <= d[i] && d[i] <= f64s(&diffs, "diff_hi")[i]);
+    }
+    let rares = read_table(&dir.path().join("rares.parquet"));
+    assert_eq!(
+        rares.rows(),
+        15,
+        "one effect per rare from the sweep's regression"
+    );
+    let cards = read_table(&dir.path().join("cards.parquet"));
+    let rates = f64s(&cards, "play_rate");
+    assert!(rates.iter().all(|r| (0.0..=1.0).contains(r)));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["seed"], 1);
+    assert_eq!(meta["decks"][0]["not_exact"], 0);
+}
+
+#[test]
+fn experiment_files_run_to_a_precision_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("e.toml");
+    std::fs::write(
+        &exp,
+        "name = \"t\"\nplayers = [\"decks/player/OR_sigismar_wingspan.txt\"]\npolicies = [\"random\", \"greedy\"]\n\
+         [games]\ntarget_half_width = 0.04\nmax_per_config = 5000\nbatch = 300\n\
+         [mixes]\ncounts = [\"0\"]\none_at_a_time = [\"from_rare\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    sim()
+        .args(["run", "-q", "--experiment"])
+        .arg(&exp)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("precision reached"));
+    let summary = read_table(&out.join("summary.parquet"));
+    // 2 policies x (all-common + all-rare + 15 all-but-one).
+    assert_eq!(summary.rows(), 34);
+    let (lo, hi) = (f64s(&summary, "win_rate_lo"), f64s(&summary, "win_rate_hi"));
+    assert!(lo.iter().zip(&hi).all(|(l, h)| (h - l) / 2.0 <= 0.04));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["experiment"], "t");
+}
+
+#[test]
+fn bad_experiment_files_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("e.toml");
+    std::fs::write(&exp, "name = \"t\"\nplayers = [\"decks/player/BR_kojo_booda.txt\"]\n[games]\n[mixes]\ncounts = [\"0\"]\n").unwrap();
+    sim()
+        .args(["run", "-q", "--experiment"])
+        .arg(&exp)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("needs either per_config"));
+    std::fs::write(&exp, "name = \"t\"\nplayer = []\n").unwrap();
+    sim()
+        .args(["run", "-q", "--experiment"])
+        .arg(&exp)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("e.toml:2"))
+        .stderr(predicate::str::contains("player"));
+}
+
+#[test]
+fn tune_finds_candidates_and_ranks_rares() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "tune",
+            "--target",
+            "0.4",
+            "--games",
+            "300",
+            "--candidates",
+            "3",
+            "--confirm",
+            "500",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Closest mixes"))
+        .stdout(predicate::str::contains("Rares by effect"));
+    let cand = read_table(&dir.path().join("tune_candidates.parquet"));
+    assert_eq!(cand.rows(), 3);
+    let dist = f64s(&cand, "distance");
+    assert!(
+        dist.windows(2).all(|w| w[0] <= w[1]),
+        "candidates sorted by distance: {dist:?}"
+    );
+    let rares = read_table(&dir.path().join("tune_rares.parquet"));
+    assert_eq!(rares.rows(), 15);
+    let eff = f64s(&rares, "effect");
+    assert!(
+        eff.windows(2).all(|w| w[0] <= w[1]),
+        "rares sorted by effect"
+    );
+    assert!(dir.path().join("tune_screening.csv").exists());
 }

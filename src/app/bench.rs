@@ -44,6 +44,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 mix: RareMix(0),
             }],
             games: a.games,
+            first_game: 0,
             seed: a.seed,
             threads: 1,
             day_cap: 30,

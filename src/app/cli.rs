@@ -21,6 +21,8 @@ pub enum Command {
     /// Simulate games for every configuration (deck x policy x rare mix) and write
     /// summary.csv and summary.parquet (and games.parquet with --per-game).
     Run(RunArgs),
+    /// Find the rare mixes whose win rate is closest to a target, and rank the rares.
+    Tune(TuneArgs),
     /// Card pool coverage: which cards have every ability encoded.
     Cards(CardsArgs),
     /// Run a scenario file: a position, steps, and expectations checked afterwards.
@@ -29,6 +31,56 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Measure games per second per core and peak memory on the default matchup.
     Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Target win rate (0-1).
+    #[arg(long, value_name = "P")]
+    pub target: f64,
+    /// Player deck.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/player/BR_kojo_booda.txt"
+    )]
+    pub player: PathBuf,
+    /// Player policy.
+    #[arg(long, value_name = "NAME", default_value = "greedy")]
+    pub policy: String,
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/confluence/reference.toml"
+    )]
+    pub confluence: PathBuf,
+    /// Games per configuration of the screening design.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub games: u64,
+    /// Random subsets per rare count in the screening design (besides the all-common,
+    /// all-rare and one-at-a-time mixes).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub subsets: u32,
+    /// Candidate mixes to confirm.
+    #[arg(long, value_name = "K", default_value_t = 8)]
+    pub candidates: usize,
+    /// Games per candidate when confirming (default: enough for +-1%).
+    #[arg(long, value_name = "N")]
+    pub confirm: Option<u64>,
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(long, value_name = "DIR", default_value = "reports/tune")]
+    pub out: PathBuf,
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
+    pub day_cap: u8,
+    #[arg(long)]
+    pub allow_illegal: bool,
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -135,6 +187,10 @@ pub struct MatchArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub m: MatchArgs,
+    /// Run the experiment described in this TOML file (decks, policies, mixes, games);
+    /// --out, --threads, --per-game and --quiet still apply.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "policies", "rares", "rare_sets", "games", "seed"])]
+    pub experiment: Option<PathBuf>,
     /// Games per configuration (default: enough for a 95% interval of at most +-1%).
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,

@@ -4,12 +4,15 @@
 mod bench;
 mod cards;
 pub mod cli;
+mod experiment;
 pub mod load;
+mod meta;
 pub mod mixes;
 mod replay;
 mod run;
 mod scenario;
 pub mod summary;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -25,6 +28,7 @@ pub fn main() -> ExitCode {
         Command::Cards(a) => cards::cards(a),
         Command::Replay(a) => replay::replay(a),
         Command::Scenario(a) => scenario::scenario(a),
+        Command::Tune(a) => tune::tune(a),
         Command::Bench(a) => bench::bench(a),
     };
     match result {

@@ -1,21 +1,54 @@
-//! `confluence-sim run`.
+//! `confluence-sim run`: from flags or an experiment file to a job, then the job to outputs.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::cli::RunArgs;
-use super::load;
+use super::experiment;
+use super::load::{self, Loaded};
+use super::meta;
 use super::mixes;
 use super::summary::{RunMeta, summary_table};
+use crate::analysis::{RunData, cards_table, diffs_table, rares_table};
+use crate::deck::RareMix;
 use crate::export::parquet::BatchWriter;
 use crate::export::{ColumnData, OutputSet, Table};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
-use crate::stats::interval::games_for_half_width;
+use crate::stats::Accum;
+use crate::stats::interval::{games_for_half_width, wilson};
 
 pub const GAMES_SCHEMA_VERSION: u32 = 1;
+
+/// How many games each configuration plays.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GamesRule {
+    Fixed(u64),
+    /// Batches until every configuration's 95% half-width is at most `half_width`, or each
+    /// configuration has played `max` games.
+    Precision {
+        half_width: f64,
+        max: u64,
+        batch: u64,
+    },
+}
+
+/// Everything a run needs, from flags or from an experiment file.
+pub struct Job {
+    pub loaded: Loaded,
+    pub mixes: Vec<RareMix>,
+    pub games: GamesRule,
+    pub seed: u64,
+    pub day_cap: u8,
+    pub out: PathBuf,
+    pub threads: usize,
+    pub per_game: bool,
+    pub quiet: bool,
+    pub experiment: Option<String>,
+}
 
 fn games_table(rows: &[GameRow]) -> Table {
     let mut t = Table::new();
@@ -75,28 +108,53 @@ pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     pb
 }
 
-pub fn run(a: RunArgs) -> Result<()> {
-    let loaded = load::load(&a.m)?;
-    for w in &loaded.warnings {
-        eprintln!("confluence-sim: warning: {w}");
-    }
-    let mixes = mixes::mixes(
-        &loaded.confluence,
-        &loaded.lib.db,
-        &a.m.rares,
-        &a.m.rare_sets,
-        a.m.subsets,
-        a.seed,
-    )?;
-    let games = a.games.unwrap_or_else(|| games_for_half_width(0.01, 0.95));
-    if games == 0 {
-        anyhow::bail!("--games must be at least 1");
-    }
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+pub fn default_threads(t: Option<usize>) -> Result<usize> {
+    let threads = t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
         anyhow::bail!("--threads must be at least 1");
+    }
+    Ok(threads)
+}
+
+pub fn run(a: RunArgs) -> Result<()> {
+    let job = match &a.experiment {
+        Some(path) => experiment::job(path, &a)?,
+        None => {
+            let loaded = load::load(&a.m)?;
+            let mixes = mixes::mixes(
+                &loaded.confluence,
+                &loaded.lib.db,
+                &a.m.rares,
+                &a.m.rare_sets,
+                a.m.subsets,
+                a.seed,
+            )?;
+            let games = a.games.unwrap_or_else(|| games_for_half_width(0.01, 0.95));
+            if games == 0 {
+                anyhow::bail!("--games must be at least 1");
+            }
+            Job {
+                loaded,
+                mixes,
+                games: GamesRule::Fixed(games),
+                seed: a.seed,
+                day_cap: a.m.day_cap,
+                out: a.out.clone(),
+                threads: default_threads(a.threads)?,
+                per_game: a.per_game,
+                quiet: a.quiet,
+                experiment: None,
+            }
+        }
+    };
+    execute(job)
+}
+
+/// Runs a job and writes all its outputs.
+pub fn execute(job: Job) -> Result<()> {
+    let loaded = &job.loaded;
+    for w in &loaded.warnings {
+        eprintln!("confluence-sim: warning: {w}");
     }
     for deck in &loaded.players {
         let n = load::non_exact(&loaded.lib, deck);
@@ -110,7 +168,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     let mut configs = Vec::new();
     for player in 0..loaded.players.len() {
         for policy in 0..loaded.policies.len() {
-            for &mix in &mixes {
+            for &mix in &job.mixes {
                 configs.push(ConfigSpec {
                     player,
                     policy,
@@ -120,63 +178,145 @@ pub fn run(a: RunArgs) -> Result<()> {
         }
     }
     // Check the output directory before running anything.
-    let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
-    let plan = RunPlan {
+    let mut out =
+        OutputSet::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?;
+    let mut plan = RunPlan {
         db: &loaded.lib.db,
         players: &loaded.players,
         confluence: &loaded.confluence,
         policies: &loaded.policies,
         configs,
-        games,
-        seed: a.seed,
-        threads,
-        day_cap: a.m.day_cap,
+        games: 0,
+        first_game: 0,
+        seed: job.seed,
+        threads: job.threads,
+        day_cap: job.day_cap,
     };
-    let total = games * plan.configs.len() as u64;
-    let pb = progress_bar(total, a.quiet);
+    let n_configs = plan.configs.len() as u64;
+    let (first_batch, total_hint) = match job.games {
+        GamesRule::Fixed(g) => (g, g * n_configs),
+        GamesRule::Precision { batch, max, .. } => (batch.min(max), max * n_configs),
+    };
+    let pb = progress_bar(total_hint, job.quiet);
     let started = Instant::now();
     let progress = |n: u64| pb.inc(n);
-    let result = if a.per_game {
+    let mut writer = if job.per_game {
         let file = out
             .create("games.parquet")?
             .try_clone()
             .context("games.parquet")?;
-        let mut writer = BatchWriter::new(std::io::BufWriter::new(file));
-        let mut sink = |rows: &[GameRow]| writer.write(&games_table(rows));
-        let r = crate::sim::run(&plan, &progress, Some(&mut sink))
-            .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
-        writer
-            .finish()
-            .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
-        r
+        Some(BatchWriter::new(std::io::BufWriter::new(file)))
     } else {
-        crate::sim::run::<String>(&plan, &progress, None).map_err(|e| anyhow::anyhow!(e))?
+        None
     };
+    let mut accums = vec![Accum::default(); plan.configs.len()];
+    let mut stop_note = String::new();
+    plan.games = first_batch;
+    loop {
+        let result = match writer.as_mut() {
+            Some(w) => {
+                let mut sink = |rows: &[GameRow]| w.write(&games_table(rows));
+                crate::sim::run(&plan, &progress, Some(&mut sink))
+                    .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?
+            }
+            None => {
+                crate::sim::run::<String>(&plan, &progress, None).map_err(|e| anyhow::anyhow!(e))?
+            }
+        };
+        for (acc, r) in accums.iter_mut().zip(&result.accums) {
+            *acc += r;
+        }
+        plan.first_game += plan.games;
+        let GamesRule::Precision {
+            half_width,
+            max,
+            batch,
+        } = job.games
+        else {
+            break;
+        };
+        let widest = accums
+            .iter()
+            .map(|a| {
+                let i = wilson(a.outcomes[0] + a.outcomes[1], a.games, 0.95);
+                (i.hi - i.lo) / 2.0
+            })
+            .fold(0.0, f64::max);
+        if widest <= half_width {
+            stop_note = format!(
+                "precision reached: every configuration's 95% half-width is at most {half_width} (widest {widest:.4}) after {} games each",
+                plan.first_game
+            );
+            break;
+        }
+        if plan.first_game >= max {
+            stop_note = format!(
+                "stopped at the cap of {max} games per configuration; the widest 95% half-width is {widest:.4} (target {half_width})"
+            );
+            break;
+        }
+        plan.games = batch.min(max - plan.first_game);
+    }
+    if let Some(w) = writer {
+        w.finish()
+            .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
+    }
     pb.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
-    let meta = RunMeta {
+    let total: u64 = accums.iter().map(|a| a.games).sum();
+    let meta_in = RunMeta {
         lib: &loaded.lib,
         players: &loaded.players,
         confluence: &loaded.confluence,
         policies: &loaded.policies,
-        seed: a.seed,
-        day_cap: a.m.day_cap,
+        seed: job.seed,
+        day_cap: job.day_cap,
     };
-    let table = summary_table(&meta, &plan.configs, &result.accums);
+    let table = summary_table(&meta_in, &plan.configs, &accums);
+    let data = RunData {
+        db: &loaded.lib.db,
+        players: &loaded.players,
+        confluence: &loaded.confluence,
+        policies: &loaded.policies,
+        configs: &plan.configs,
+        accums: &accums,
+    };
     out.write_csv("summary.csv", &table)?;
     out.write_parquet("summary.parquet", &table)?;
+    let cards = cards_table(&data);
+    out.write_csv("cards.csv", &cards)?;
+    out.write_parquet("cards.parquet", &cards)?;
+    let diffs = diffs_table(&data);
+    out.write_csv("diffs.csv", &diffs)?;
+    out.write_parquet("diffs.parquet", &diffs)?;
+    let rares = rares_table(&data);
+    out.write_csv("rares.csv", &rares)?;
+    out.write_parquet("rares.parquet", &rares)?;
+    let games_note = match job.games {
+        GamesRule::Fixed(g) => format!("{g} per configuration"),
+        GamesRule::Precision { .. } => stop_note.clone(),
+    };
+    let m = meta::meta(
+        &meta_in,
+        job.experiment.as_deref(),
+        &games_note,
+        plan.configs.len(),
+    );
+    let f = out.create("meta.json")?;
+    serde_json::to_writer_pretty(&mut *f, &m).context("meta.json")?;
     let written = out.commit()?;
-    if !a.quiet {
+    if !job.quiet {
         print_summary(&table);
     }
+    if !stop_note.is_empty() {
+        eprintln!("confluence-sim: {stop_note}");
+    }
     eprintln!(
-        "confluence-sim: {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {}",
+        "confluence-sim: {total} games in {elapsed:.1}s ({:.0} games/s on {} thread(s)); wrote {} files in {}",
         total as f64 / elapsed.max(1e-9),
-        written
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
+        job.threads,
+        written.len(),
+        job.out.display()
     );
     Ok(())
 }
@@ -208,8 +348,8 @@ fn print_summary(t: &Table) {
         "player deck", "policy", "rares", "games", "win", "95% interval", "days"
     );
     for i in 0..t.rows() {
-        let mix_short = if mix[i].len() > 40 {
-            format!("{}...", &mix[i][..37])
+        let mix_short = if mix[i].chars().count() > 40 {
+            format!("{}...", mix[i].chars().take(37).collect::<String>())
         } else {
             mix[i].clone()
         };

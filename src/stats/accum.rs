@@ -23,6 +23,12 @@ pub struct Accum {
     pub played_wins: [[u64; SLOTS]; 2],
     /// Cards played, per side, over all games.
     pub plays: [u64; 2],
+    /// Paired comparison with a baseline configuration on the same game indices (common
+    /// random numbers): games paired, sum of (win - baseline win), sum of its absolute value
+    /// (the square, since it is -1, 0 or 1).
+    pub paired_games: u64,
+    pub paired_sum: i64,
+    pub paired_abs: u64,
 }
 
 impl Default for Accum {
@@ -35,6 +41,9 @@ impl Default for Accum {
             played: [[0; SLOTS]; 2],
             played_wins: [[0; SLOTS]; 2],
             plays: [0; 2],
+            paired_games: 0,
+            paired_sum: 0,
+            paired_abs: 0,
         }
     }
 }
@@ -70,6 +79,28 @@ impl Accum {
             }
             self.plays[side] += g.plays[side] as u64;
         }
+    }
+
+    /// Records the pairing of one game with the baseline's game of the same index.
+    #[inline]
+    pub fn push_pair(&mut self, win: bool, baseline_win: bool) {
+        let d = win as i64 - baseline_win as i64;
+        self.paired_games += 1;
+        self.paired_sum += d;
+        self.paired_abs += d.unsigned_abs();
+    }
+
+    /// The paired difference in win rate against the baseline, with its standard error:
+    /// mean and standard error of the per-game differences (each -1, 0 or 1).
+    pub fn paired_difference(&self) -> Option<(f64, f64)> {
+        let n = self.paired_games;
+        if n < 2 {
+            return None;
+        }
+        let nf = n as f64;
+        let mean = self.paired_sum as f64 / nf;
+        let var = (self.paired_abs as f64 - nf * mean * mean) / (nf - 1.0);
+        Some((mean, (var.max(0.0) / nf).sqrt()))
     }
 
     pub fn merge(mut self, o: Accum) -> Accum {
@@ -141,6 +172,9 @@ impl std::ops::AddAssign<&Accum> for Accum {
             }
             self.plays[s] += o.plays[s];
         }
+        self.paired_games += o.paired_games;
+        self.paired_sum += o.paired_sum;
+        self.paired_abs += o.paired_abs;
     }
 }
 

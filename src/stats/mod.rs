@@ -3,6 +3,7 @@
 
 pub mod accum;
 pub mod interval;
+pub mod regression;
 
 pub use accum::Accum;
 pub use interval::{Interval, wilson};

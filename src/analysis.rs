@@ -1,0 +1,218 @@
+//! Tables computed from a run's accumulators: per-card statistics, paired differences against
+//! each group's all-common baseline, and the marginal effect of each rare (regression). The
+//! columns are documented in README ("Outputs").
+
+use crate::cards::db::CardDb;
+use crate::deck::{ConfluenceDeck, PlayerDeck};
+use crate::export::{ColumnData, Table};
+use crate::policy::PolicySpec;
+use crate::sim::ConfigSpec;
+use crate::sim::runner::baselines;
+use crate::stats::Accum;
+use crate::stats::interval::z_for;
+use crate::stats::regression::{Observation, fit};
+
+pub const CARDS_SCHEMA_VERSION: u32 = 1;
+pub const DIFFS_SCHEMA_VERSION: u32 = 1;
+pub const RARES_SCHEMA_VERSION: u32 = 1;
+
+/// What the tables are computed from.
+pub struct RunData<'a> {
+    pub db: &'a CardDb,
+    pub players: &'a [PlayerDeck],
+    pub confluence: &'a ConfluenceDeck,
+    pub policies: &'a [PolicySpec],
+    pub configs: &'a [ConfigSpec],
+    pub accums: &'a [Accum],
+}
+
+fn wins(a: &Accum) -> u64 {
+    a.outcomes[0] + a.outcomes[1]
+}
+
+/// One row per configuration, side and card name.
+pub fn cards_table(d: &RunData<'_>) -> Table {
+    let mut cols: (Vec<u32>, Vec<String>, Vec<String>, Vec<u32>, Vec<String>) = Default::default();
+    let mut side_c: Vec<String> = Vec::new();
+    let mut card_c: Vec<String> = Vec::new();
+    let mut ref_c: Vec<String> = Vec::new();
+    let mut copies_c: Vec<u32> = Vec::new();
+    let mut games_c: Vec<u64> = Vec::new();
+    let mut played_c: Vec<u64> = Vec::new();
+    let mut wwp_c: Vec<u64> = Vec::new();
+    let mut rate_c: Vec<f64> = Vec::new();
+    let mut wr_played: Vec<f64> = Vec::new();
+    let mut wr_not: Vec<f64> = Vec::new();
+    for (ci, c) in d.configs.iter().enumerate() {
+        let a = &d.accums[ci];
+        let decks: [(&str, Vec<_>); 2] = [
+            ("player", d.players[c.player].cards.clone()),
+            ("confluence", d.confluence.cards_for(c.mix)),
+        ];
+        for (side, (side_name, cards)) in decks.iter().enumerate() {
+            let mut seen: Vec<&str> = Vec::new();
+            for (slot, &card) in cards.iter().enumerate().take(64) {
+                let def = d.db.card(card);
+                if seen.contains(&def.name.as_str()) {
+                    continue;
+                }
+                seen.push(&def.name);
+                let copies = cards
+                    .iter()
+                    .filter(|&&x| d.db.card(x).name == def.name)
+                    .count();
+                // Copies are folded onto the first slot of the name (see runner::canonical_slots).
+                let played = a.played[side][slot];
+                let wwp = a.played_wins[side][slot];
+                cols.0.push(ci as u32);
+                cols.1.push(d.players[c.player].name.clone());
+                cols.2.push(d.policies[c.policy].to_string());
+                cols.3.push(c.mix.count());
+                cols.4.push(d.confluence.mix_names(c.mix, d.db).join(";"));
+                side_c.push(side_name.to_string());
+                card_c.push(def.name.clone());
+                ref_c.push(def.reference.clone());
+                copies_c.push(copies as u32);
+                games_c.push(a.games);
+                played_c.push(played);
+                wwp_c.push(wwp);
+                rate_c.push(played as f64 / a.games.max(1) as f64);
+                wr_played.push(if played == 0 {
+                    f64::NAN
+                } else {
+                    wwp as f64 / played as f64
+                });
+                let not = a.games - played;
+                wr_not.push(if not == 0 {
+                    f64::NAN
+                } else {
+                    (wins(a) - wwp) as f64 / not as f64
+                });
+            }
+        }
+    }
+    let n = cols.0.len();
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![CARDS_SCHEMA_VERSION; n]),
+    )
+    .push("config_id", ColumnData::U32(cols.0))
+    .push("player_deck", ColumnData::Str(cols.1))
+    .push("policy", ColumnData::Str(cols.2))
+    .push("rare_count", ColumnData::U32(cols.3))
+    .push("rare_mix", ColumnData::Str(cols.4))
+    .push("side", ColumnData::Str(side_c))
+    .push("card", ColumnData::Str(card_c))
+    .push("reference", ColumnData::Str(ref_c))
+    .push("copies", ColumnData::U32(copies_c))
+    .push("games", ColumnData::U64(games_c))
+    .push("games_played", ColumnData::U64(played_c))
+    .push("wins_when_played", ColumnData::U64(wwp_c))
+    .push("play_rate", ColumnData::F64(rate_c))
+    .push("win_rate_when_played", ColumnData::F64(wr_played))
+    .push("win_rate_when_not_played", ColumnData::F64(wr_not));
+    t
+}
+
+/// One row per configuration that was compared with a different baseline configuration.
+pub fn diffs_table(d: &RunData<'_>) -> Table {
+    let base = baselines(d.configs);
+    let z = z_for(0.95);
+    let (mut id, mut bid, mut diff, mut se, mut lo, mut hi) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    for (ci, a) in d.accums.iter().enumerate() {
+        if base[ci] == ci {
+            continue;
+        }
+        let Some((m, s)) = a.paired_difference() else {
+            continue;
+        };
+        id.push(ci as u32);
+        bid.push(base[ci] as u32);
+        diff.push(m);
+        se.push(s);
+        lo.push(m - z * s);
+        hi.push(m + z * s);
+    }
+    let n = id.len();
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![DIFFS_SCHEMA_VERSION; n]),
+    )
+    .push("config_id", ColumnData::U32(id))
+    .push("baseline_config_id", ColumnData::U32(bid))
+    .push("diff", ColumnData::F64(diff))
+    .push("diff_se", ColumnData::F64(se))
+    .push("diff_lo", ColumnData::F64(lo))
+    .push("diff_hi", ColumnData::F64(hi));
+    t
+}
+
+/// The marginal effect of each rare, per (player deck, policy), by weighted regression over
+/// that group's configurations (see `stats::regression`). Groups whose mixes cannot identify
+/// an effect give no row for it.
+pub fn rares_table(d: &RunData<'_>) -> Table {
+    let z = z_for(0.95);
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    for c in d.configs {
+        if !groups.contains(&(c.player, c.policy)) {
+            groups.push((c.player, c.policy));
+        }
+    }
+    let (mut deck, mut pol, mut rare, mut eff, mut lo, mut hi, mut method, mut cfgs, mut games) = (
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+    );
+    for (p, q) in groups {
+        let obs: Vec<Observation> = d
+            .configs
+            .iter()
+            .zip(d.accums)
+            .filter(|(c, _)| c.player == p && c.policy == q)
+            .map(|(c, a)| Observation {
+                mix: c.mix.0,
+                wins: wins(a),
+                games: a.games,
+            })
+            .collect();
+        let Some(f) = fit(&obs, d.confluence.rares.len()) else {
+            continue;
+        };
+        for e in &f.effects {
+            deck.push(d.players[p].name.clone());
+            pol.push(d.policies[q].to_string());
+            rare.push(d.db.card(d.confluence.rares[e.rare]).name.clone());
+            eff.push(e.estimate);
+            lo.push(e.estimate - z * e.se);
+            hi.push(e.estimate + z * e.se);
+            method.push("regression".to_string());
+            cfgs.push(f.configs as u32);
+            games.push(f.games);
+        }
+    }
+    let n = deck.len();
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![RARES_SCHEMA_VERSION; n]),
+    )
+    .push("player_deck", ColumnData::Str(deck))
+    .push("policy", ColumnData::Str(pol))
+    .push("rare", ColumnData::Str(rare))
+    .push("effect", ColumnData::F64(eff))
+    .push("effect_lo", ColumnData::F64(lo))
+    .push("effect_hi", ColumnData::F64(hi))
+    .push("method", ColumnData::Str(method))
+    .push("configs", ColumnData::U32(cfgs))
+    .push("games", ColumnData::U64(games));
+    t
+}

@@ -1,0 +1,48 @@
+//! `meta.json`: what a run was (version, commit, command, seed, games, decks' coverage).
+
+use serde_json::{Value, json};
+
+use super::load;
+use super::summary::RunMeta;
+
+/// The short git commit of the working directory's repository, if there is one.
+fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usize) -> Value {
+    let decks: Vec<Value> = m
+        .players
+        .iter()
+        .map(|d| {
+            json!({
+                "deck": d.name,
+                "hero": m.lib.db.card(d.hero).name,
+                "cards": d.cards.len() + 1,
+                "not_exact": load::non_exact(m.lib, d),
+            })
+        })
+        .collect();
+    json!({
+        "tool": "confluence-sim",
+        "version": env!("CARGO_PKG_VERSION"),
+        "git_commit": git_commit(),
+        "created": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        "command": std::env::args().collect::<Vec<_>>().join(" "),
+        "experiment": experiment,
+        "seed": m.seed,
+        "games": games,
+        "configs": configs,
+        "day_cap": m.day_cap,
+        "confluence_deck": m.confluence.name,
+        "policies": m.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "decks": decks,
+    })
+}

@@ -1,0 +1,315 @@
+//! `confluence-sim tune`: which rare mixes give a target win rate, and which rares matter.
+//!
+//! 1. Screening: all-common, all-rare, each rare alone, all rares but one, and random
+//!    subsets of every size, with `--games` each.
+//! 2. A weighted regression over the screening results (additive in the rares) predicts the
+//!    win rate of all 2^15 mixes; the `--candidates` mixes predicted closest to the target
+//!    are simulated again with `--confirm` games each.
+//! 3. The candidates are ranked by their measured distance to the target, the rares by their
+//!    marginal effect.
+
+use anyhow::{Context, Result, bail};
+
+use super::cli::{MatchArgs, TuneArgs};
+use super::load;
+use super::mixes;
+use super::run::{default_threads, progress_bar};
+use super::summary::{RunMeta, summary_table};
+use crate::deck::RareMix;
+use crate::export::{ColumnData, OutputSet, Table};
+use crate::sim::{ConfigSpec, RunPlan};
+use crate::stats::Accum;
+use crate::stats::interval::{games_for_half_width, wilson, z_for};
+use crate::stats::regression::{Observation, fit};
+
+pub const TUNE_SCHEMA_VERSION: u32 = 1;
+
+fn wins(a: &Accum) -> u64 {
+    a.outcomes[0] + a.outcomes[1]
+}
+
+pub fn tune(a: TuneArgs) -> Result<()> {
+    if !(0.0..=1.0).contains(&a.target) {
+        bail!("--target {} is not a win rate between 0 and 1", a.target);
+    }
+    if a.games == 0 || a.candidates == 0 {
+        bail!("--games and --candidates must be at least 1");
+    }
+    let m = MatchArgs {
+        players: vec![a.player.clone()],
+        confluence: a.confluence.clone(),
+        policies: vec![a.policy.clone()],
+        rares: Vec::new(),
+        rare_sets: Vec::new(),
+        subsets: a.subsets,
+        day_cap: a.day_cap,
+        allow_illegal: a.allow_illegal,
+        cards: a.cards.clone(),
+    };
+    let loaded = load::load(&m)?;
+    for w in &loaded.warnings {
+        eprintln!("confluence-sim: warning: {w}");
+    }
+    let n = loaded.confluence.rares.len();
+    if n == 0 {
+        bail!("{} has no rare cards to tune", a.confluence.display());
+    }
+    let threads = default_threads(a.threads)?;
+    let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+
+    // 1. Screening design.
+    let mut design: Vec<RareMix> = Vec::new();
+    let mut add = |x: RareMix| {
+        if !design.contains(&x) {
+            design.push(x);
+        }
+    };
+    let all = RareMix::all(n);
+    add(RareMix(0));
+    add(all);
+    for j in 0..n {
+        add(RareMix(1 << j));
+        add(RareMix(all.0 & !(1 << j)));
+    }
+    for k in 1..n {
+        for x in mixes::subsets(n, k, a.subsets.max(1), a.seed) {
+            add(x);
+        }
+    }
+    let confirm = a
+        .confirm
+        .unwrap_or_else(|| games_for_half_width(0.01, 0.95));
+    let total = design.len() as u64 * a.games + a.candidates as u64 * confirm;
+    let pb = progress_bar(total, a.quiet);
+    let progress = |k: u64| pb.inc(k);
+    let plan_for = |mixes: &[RareMix], games: u64, first_game: u64| RunPlan {
+        db: &loaded.lib.db,
+        players: &loaded.players,
+        confluence: &loaded.confluence,
+        policies: &loaded.policies,
+        configs: mixes
+            .iter()
+            .map(|&mix| ConfigSpec {
+                player: 0,
+                policy: 0,
+                mix,
+            })
+            .collect(),
+        games,
+        first_game,
+        seed: a.seed,
+        threads,
+        day_cap: a.day_cap,
+    };
+    let screen_plan = plan_for(&design, a.games, 0);
+    let screen =
+        crate::sim::run::<String>(&screen_plan, &progress, None).map_err(|e| anyhow::anyhow!(e))?;
+    let obs: Vec<Observation> = design
+        .iter()
+        .zip(&screen.accums)
+        .map(|(mix, acc)| Observation {
+            mix: mix.0,
+            wins: wins(acc),
+            games: acc.games,
+        })
+        .collect();
+    let f = fit(&obs, n).context("the screening design does not identify the rares' effects")?;
+
+    // 2. Predict every mix; confirm the closest to the target (fresh games, on new indices).
+    let mut predicted: Vec<(u16, f64)> = (0..(1u32 << n))
+        .map(|b| (b as u16, f.predict(b as u16)))
+        .collect();
+    predicted.sort_by(|x, y| {
+        (x.1 - a.target)
+            .abs()
+            .total_cmp(&(y.1 - a.target).abs())
+            .then(x.0.count_ones().cmp(&y.0.count_ones()))
+            .then(x.0.cmp(&y.0))
+    });
+    let cands: Vec<RareMix> = predicted
+        .iter()
+        .take(a.candidates)
+        .map(|&(b, _)| RareMix(b))
+        .collect();
+    let confirm_plan = plan_for(&cands, confirm, a.games);
+    let confirmed = crate::sim::run::<String>(&confirm_plan, &progress, None)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    pb.finish_and_clear();
+
+    // 3. Tables.
+    let db = &loaded.lib.db;
+    let mut rows: Vec<(RareMix, f64, &Accum)> = cands
+        .iter()
+        .zip(&confirmed.accums)
+        .map(|(&mix, acc)| (mix, f.predict(mix.0), acc))
+        .collect();
+    rows.sort_by(|x, y| {
+        let dx = (wins(x.2) as f64 / x.2.games as f64 - a.target).abs();
+        let dy = (wins(y.2) as f64 / y.2.games as f64 - a.target).abs();
+        dx.total_cmp(&dy)
+    });
+    let mut cand = Table::new();
+    let k = rows.len();
+    let ivals: Vec<_> = rows
+        .iter()
+        .map(|r| wilson(wins(r.2), r.2.games, 0.95))
+        .collect();
+    cand.push(
+        "schema_version",
+        ColumnData::U32(vec![TUNE_SCHEMA_VERSION; k]),
+    )
+    .push("rank", ColumnData::U32((1..=k as u32).collect()))
+    .push(
+        "player_deck",
+        ColumnData::Str(vec![loaded.players[0].name.clone(); k]),
+    )
+    .push(
+        "policy",
+        ColumnData::Str(vec![loaded.policies[0].to_string(); k]),
+    )
+    .push("target", ColumnData::F64(vec![a.target; k]))
+    .push(
+        "rare_count",
+        ColumnData::U32(rows.iter().map(|r| r.0.count()).collect()),
+    )
+    .push(
+        "rare_mask",
+        ColumnData::U32(rows.iter().map(|r| r.0.0 as u32).collect()),
+    )
+    .push(
+        "rare_mix",
+        ColumnData::Str(
+            rows.iter()
+                .map(|r| loaded.confluence.mix_names(r.0, db).join(";"))
+                .collect(),
+        ),
+    )
+    .push(
+        "predicted",
+        ColumnData::F64(rows.iter().map(|r| r.1).collect()),
+    )
+    .push(
+        "games",
+        ColumnData::U64(rows.iter().map(|r| r.2.games).collect()),
+    )
+    .push(
+        "win_rate",
+        ColumnData::F64(ivals.iter().map(|i| i.estimate).collect()),
+    )
+    .push(
+        "win_rate_lo",
+        ColumnData::F64(ivals.iter().map(|i| i.lo).collect()),
+    )
+    .push(
+        "win_rate_hi",
+        ColumnData::F64(ivals.iter().map(|i| i.hi).collect()),
+    )
+    .push(
+        "distance",
+        ColumnData::F64(
+            ivals
+                .iter()
+                .map(|i| (i.estimate - a.target).abs())
+                .collect(),
+        ),
+    );
+    let z = z_for(0.95);
+    let mut effects = f.effects.clone();
+    effects.sort_by(|x, y| x.estimate.total_cmp(&y.estimate));
+    let r = effects.len();
+    let mut rares = Table::new();
+    rares
+        .push(
+            "schema_version",
+            ColumnData::U32(vec![TUNE_SCHEMA_VERSION; r]),
+        )
+        .push("rank", ColumnData::U32((1..=r as u32).collect()))
+        .push(
+            "rare",
+            ColumnData::Str(
+                effects
+                    .iter()
+                    .map(|e| db.card(loaded.confluence.rares[e.rare]).name.clone())
+                    .collect(),
+            ),
+        )
+        .push(
+            "effect",
+            ColumnData::F64(effects.iter().map(|e| e.estimate).collect()),
+        )
+        .push(
+            "effect_lo",
+            ColumnData::F64(effects.iter().map(|e| e.estimate - z * e.se).collect()),
+        )
+        .push(
+            "effect_hi",
+            ColumnData::F64(effects.iter().map(|e| e.estimate + z * e.se).collect()),
+        )
+        .push("configs", ColumnData::U32(vec![f.configs as u32; r]))
+        .push("games", ColumnData::U64(vec![f.games; r]));
+    let meta = RunMeta {
+        lib: &loaded.lib,
+        players: &loaded.players,
+        confluence: &loaded.confluence,
+        policies: &loaded.policies,
+        seed: a.seed,
+        day_cap: a.day_cap,
+    };
+    let screening = summary_table(&meta, &screen_plan.configs, &screen.accums);
+    out.write_csv("tune_candidates.csv", &cand)?;
+    out.write_parquet("tune_candidates.parquet", &cand)?;
+    out.write_csv("tune_rares.csv", &rares)?;
+    out.write_parquet("tune_rares.parquet", &rares)?;
+    out.write_csv("tune_screening.csv", &screening)?;
+    out.write_parquet("tune_screening.parquet", &screening)?;
+    out.commit()?;
+
+    println!(
+        "Target {:.1}% for {} ({}) against {}: screened {} mixes x {} games, confirmed {} x {} games.",
+        a.target * 100.0,
+        loaded.players[0].name,
+        loaded.policies[0],
+        loaded.confluence.name,
+        design.len(),
+        a.games,
+        k,
+        confirm
+    );
+    println!("\nClosest mixes (measured; 95% interval):");
+    for (i, (r, iv)) in rows.iter().zip(&ivals).enumerate() {
+        println!(
+            "{:>2}. {:>5.1}% [{:>5.1}%, {:>5.1}%] (predicted {:>5.1}%)  {} rare(s): {}",
+            i + 1,
+            iv.estimate * 100.0,
+            iv.lo * 100.0,
+            iv.hi * 100.0,
+            r.1 * 100.0,
+            r.0.count(),
+            {
+                let names = loaded.confluence.mix_names(r.0, db);
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            }
+        );
+    }
+    println!(
+        "\nRares by effect on the win rate (most difficulty first; percentage points, 95% interval):"
+    );
+    for e in &effects {
+        println!(
+            "  {:>+6.2} [{:>+6.2}, {:>+6.2}]  {}",
+            e.estimate * 100.0,
+            (e.estimate - z * e.se) * 100.0,
+            (e.estimate + z * e.se) * 100.0,
+            db.card(loaded.confluence.rares[e.rare]).name
+        );
+    }
+    eprintln!(
+        "confluence-sim: wrote tune_candidates, tune_rares and tune_screening (CSV and Parquet) in {}",
+        a.out.display()
+    );
+    Ok(())
+}
