@@ -32,7 +32,11 @@ fn wins(a: &Accum) -> u64 {
 
 /// One row per configuration, side and card name.
 pub fn cards_table(d: &RunData<'_>) -> Table {
-    let mut cols: (Vec<u32>, Vec<String>, Vec<String>, Vec<u32>, Vec<String>) = Default::default();
+    let mut config_c: Vec<u32> = Vec::new();
+    let mut deck_c: Vec<String> = Vec::new();
+    let mut policy_c: Vec<String> = Vec::new();
+    let mut rares_c: Vec<u32> = Vec::new();
+    let mut mix_c: Vec<String> = Vec::new();
     let mut side_c: Vec<String> = Vec::new();
     let mut card_c: Vec<String> = Vec::new();
     let mut ref_c: Vec<String> = Vec::new();
@@ -64,11 +68,11 @@ pub fn cards_table(d: &RunData<'_>) -> Table {
                 // Copies are folded onto the first slot of the name (see runner::canonical_slots).
                 let played = a.played[side][slot];
                 let wwp = a.played_wins[side][slot];
-                cols.0.push(ci as u32);
-                cols.1.push(d.players[c.player].name.clone());
-                cols.2.push(d.policies[c.policy].to_string());
-                cols.3.push(c.mix.count());
-                cols.4.push(d.confluence.mix_names(c.mix, d.db).join(";"));
+                config_c.push(ci as u32);
+                deck_c.push(d.players[c.player].name.clone());
+                policy_c.push(d.policies[c.policy].to_string());
+                rares_c.push(c.mix.count());
+                mix_c.push(d.confluence.mix_names(c.mix, d.db).join(";"));
                 side_c.push(side_name.to_string());
                 card_c.push(def.name.clone());
                 ref_c.push(def.reference.clone());
@@ -91,17 +95,17 @@ pub fn cards_table(d: &RunData<'_>) -> Table {
             }
         }
     }
-    let n = cols.0.len();
+    let n = config_c.len();
     let mut t = Table::new();
     t.push(
         "schema_version",
         ColumnData::U32(vec![CARDS_SCHEMA_VERSION; n]),
     )
-    .push("config_id", ColumnData::U32(cols.0))
-    .push("player_deck", ColumnData::Str(cols.1))
-    .push("policy", ColumnData::Str(cols.2))
-    .push("rare_count", ColumnData::U32(cols.3))
-    .push("rare_mix", ColumnData::Str(cols.4))
+    .push("config_id", ColumnData::U32(config_c))
+    .push("player_deck", ColumnData::Str(deck_c))
+    .push("policy", ColumnData::Str(policy_c))
+    .push("rare_count", ColumnData::U32(rares_c))
+    .push("rare_mix", ColumnData::Str(mix_c))
     .push("side", ColumnData::Str(side_c))
     .push("card", ColumnData::Str(card_c))
     .push("reference", ColumnData::Str(ref_c))
