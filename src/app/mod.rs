@@ -7,6 +7,7 @@ pub mod cli;
 pub mod load;
 pub mod mixes;
 mod replay;
+mod report;
 mod run;
 mod scenario;
 pub mod summary;
@@ -26,6 +27,7 @@ pub fn main() -> ExitCode {
         Command::Replay(a) => replay::replay(a),
         Command::Scenario(a) => scenario::scenario(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Report(a) => report::report(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
