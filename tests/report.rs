@@ -600,7 +600,9 @@ fn report_module_depends_on_export_and_stats_only() {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        for m in ["app", "sim", "engine", "policy", "deck", "cards", "scenario"] {
+        for m in [
+            "app", "sim", "engine", "policy", "deck", "cards", "scenario",
+        ] {
             assert!(
                 !text.contains(&format!("crate::{m}")),
                 "{} uses crate::{m}",
