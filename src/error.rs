@@ -67,3 +67,25 @@ pub enum ExportError {
     #[error("cannot read {}: {msg}", path.display())]
     Read { path: PathBuf, msg: String },
 }
+
+/// Errors of `confluence-sim report`: every message names the file and says what the
+/// report expected to find there.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(
+        "{} not found: the report reads the outputs of a run; run `confluence-sim run --out {}` first",
+        path.display(),
+        dir.display()
+    )]
+    MissingSummary { path: PathBuf, dir: PathBuf },
+    #[error("cannot read {}: {msg}; {expected}", path.display())]
+    Read {
+        path: PathBuf,
+        msg: String,
+        expected: String,
+    },
+    #[error("{}: {msg}", path.display())]
+    Content { path: PathBuf, msg: String },
+    #[error(transparent)]
+    Export(#[from] ExportError),
+}

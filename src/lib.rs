@@ -12,6 +12,7 @@
 //! - [`sim`]: seeding and the parallel runner;
 //! - [`stats`]: accumulators and intervals;
 //! - [`export`]: CSV and Parquet;
+//! - [`report`]: the HTML and Markdown report with SVG charts, from a run's outputs;
 //! - [`app`]: the command-line interface.
 
 pub mod analysis;
@@ -23,6 +24,7 @@ pub mod error;
 pub mod export;
 pub mod gamelog;
 pub mod policy;
+pub mod report;
 pub mod scenario;
 pub mod sim;
 pub mod stats;

@@ -31,6 +31,17 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Measure games per second per core and peak memory on the default matchup.
     Bench(BenchArgs),
+    /// Write report.html, report.md and charts/*.svg from the outputs of a run in DIR.
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The run's output directory (the --out of `confluence-sim run`), holding
+    /// summary.parquet and, when present, cards.parquet, rares.parquet, diffs.parquet and
+    /// meta.json. The report is written there.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 #[derive(Args, Debug)]

@@ -9,6 +9,7 @@ pub mod load;
 mod meta;
 pub mod mixes;
 mod replay;
+mod report;
 mod run;
 mod scenario;
 pub mod summary;
@@ -30,6 +31,7 @@ pub fn main() -> ExitCode {
         Command::Scenario(a) => scenario::scenario(a),
         Command::Tune(a) => tune::tune(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Report(a) => report::report(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

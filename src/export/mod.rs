@@ -107,13 +107,23 @@ impl OutputSet {
         &self.dir
     }
 
-    /// A new temporary file that will become `dir/name` on commit.
+    /// A new temporary file that will become `dir/name` on commit. `name` may hold
+    /// subdirectories (`charts/a.svg`): they are created, and the temporary file is made
+    /// next to its target so that the rename stays on one file system.
     pub fn create(&mut self, name: &str) -> Result<&mut std::fs::File, ExportError> {
         let target = self.dir.join(name);
+        let parent = target.parent().unwrap_or(&self.dir).to_path_buf();
+        std::fs::create_dir_all(&parent).map_err(|e| ExportError::Io {
+            path: parent.clone(),
+            source: e,
+        })?;
+        let file_name = target
+            .file_name()
+            .map_or_else(|| name.to_string(), |f| f.to_string_lossy().into_owned());
         let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
+            .prefix(&format!(".{file_name}."))
             .suffix(".tmp")
-            .tempfile_in(&self.dir)
+            .tempfile_in(&parent)
             .map_err(|e| ExportError::Io {
                 path: target.clone(),
                 source: e,
@@ -139,6 +149,15 @@ impl OutputSet {
         parquet::write(t, f).map_err(|msg| ExportError::Format { path, msg })
     }
 
+    /// Writes `bytes` as `dir/name` (on commit).
+    pub fn write_bytes(&mut self, name: &str, bytes: &[u8]) -> Result<(), ExportError> {
+        use std::io::Write;
+        let path = self.dir.join(name);
+        let f = self.create(name)?;
+        f.write_all(bytes)
+            .map_err(|e| ExportError::Io { path, source: e })
+    }
+
     /// Renames every file into place.
     pub fn commit(self) -> Result<Vec<PathBuf>, ExportError> {
         let mut done = Vec::new();
@@ -154,5 +173,47 @@ impl OutputSet {
             done.push(target);
         }
         Ok(done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn writes_into_subdirectories_only_on_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = OutputSet::new(dir.path()).unwrap();
+        out.write_bytes("charts/a.svg", b"<svg/>").unwrap();
+        out.write_bytes("report.md", b"# r").unwrap();
+        assert!(!dir.path().join("charts/a.svg").exists());
+        assert!(!dir.path().join("report.md").exists());
+        out.commit().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("charts/a.svg")).unwrap(),
+            "<svg/>"
+        );
+        assert_eq!(names(&dir.path().join("charts")), vec!["a.svg"]);
+        assert_eq!(names(dir.path()), vec!["charts", "report.md"]);
+    }
+
+    #[test]
+    fn dropping_without_commit_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = OutputSet::new(dir.path()).unwrap();
+        out.write_bytes("charts/a.svg", b"<svg/>").unwrap();
+        out.write_bytes("report.md", b"# r").unwrap();
+        drop(out);
+        assert_eq!(names(dir.path()), vec!["charts"]);
+        assert!(names(&dir.path().join("charts")).is_empty());
     }
 }

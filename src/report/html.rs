@@ -1,0 +1,115 @@
+//! The report as one self-contained HTML file: inline CSS and inline SVG, no script and
+//! no external reference, so it opens offline in any browser.
+
+use std::fmt::Write;
+
+use super::{Block, DocTable, Document, Inline, Rich};
+
+const STYLE: &str = include_str!("style.css");
+
+/// Escapes text for HTML content and attribute values.
+pub fn esc(s: &str) -> String {
+    super::svg::esc(s)
+}
+
+fn rich(r: &Rich) -> String {
+    r.0.iter()
+        .map(|i| match i {
+            Inline::Text(s) => esc(s),
+            Inline::Code(s) => format!("<code>{}</code>", esc(s)),
+            Inline::Strong(s) => format!("<strong>{}</strong>", esc(s)),
+        })
+        .collect()
+}
+
+fn table(out: &mut String, t: &DocTable) {
+    let class = |i: usize| {
+        if t.numeric.get(i).copied().unwrap_or(false) {
+            " class=\"num\""
+        } else {
+            ""
+        }
+    };
+    out.push_str("<div class=\"table-wrap\"><table>\n<thead><tr>");
+    for (i, h) in t.header.iter().enumerate() {
+        write!(out, "<th{}>{}</th>", class(i), esc(h)).expect("write to String");
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for row in &t.rows {
+        out.push_str("<tr>");
+        for (i, cell) in row.iter().enumerate() {
+            write!(out, "<td{}>{}</td>", class(i), rich(cell)).expect("write to String");
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table></div>\n");
+}
+
+/// Renders the document as HTML.
+pub fn render(doc: &Document) -> String {
+    let mut out = String::new();
+    write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n<main>\n<h1>{}</h1>\n<p class=\"lead\">{}</p>\n",
+        esc(&doc.title),
+        STYLE,
+        esc(&doc.title),
+        rich(&doc.lead)
+    )
+    .expect("write to String");
+    out.push_str("<nav class=\"toc\">");
+    for s in &doc.sections {
+        write!(out, "\n<a href=\"#{}\">{}</a>", esc(&s.id), esc(&s.title)).expect("write");
+    }
+    out.push_str("\n</nav>\n");
+    for s in &doc.sections {
+        write!(
+            out,
+            "<section id=\"{}\">\n<h2>{}</h2>\n",
+            esc(&s.id),
+            esc(&s.title)
+        )
+        .expect("write to String");
+        for b in &s.blocks {
+            match b {
+                Block::Heading { level, text } => {
+                    let l = (*level).clamp(3, 6);
+                    writeln!(out, "<h{l}>{}</h{l}>", esc(text)).expect("write");
+                }
+                Block::Paragraph(r) => {
+                    writeln!(out, "<p>{}</p>", rich(r)).expect("write");
+                }
+                Block::Note(r) => {
+                    writeln!(out, "<p class=\"note\">{}</p>", rich(r)).expect("write");
+                }
+                Block::Facts(facts) => {
+                    out.push_str("<table class=\"facts\">\n<tbody>\n");
+                    for (k, v) in facts {
+                        writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", esc(k), rich(v))
+                            .expect("write");
+                    }
+                    out.push_str("</tbody>\n</table>\n");
+                }
+                Block::Table(t) => table(&mut out, t),
+                Block::Figure { chart, caption } => {
+                    write!(
+                        out,
+                        "<figure id=\"{}\">\n{}\n<figcaption>{}</figcaption>\n</figure>\n",
+                        esc(chart.file.trim_end_matches(".svg")),
+                        chart.svg,
+                        rich(caption)
+                    )
+                    .expect("write");
+                }
+            }
+        }
+        out.push_str("</section>\n");
+    }
+    write!(
+        out,
+        "<footer>{}</footer>\n</main>\n</body>\n</html>\n",
+        rich(&doc.footer)
+    )
+    .expect("write to String");
+    out
+}

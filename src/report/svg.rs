@@ -1,0 +1,801 @@
+//! The report's charts: plain functions from data to an SVG string, drawn by hand.
+//!
+//! The SVG is written for inlining in HTML: it has no `xmlns` (see
+//! [`super::Chart::standalone`] for the file version), no external reference and no script.
+//! Every data mark carries `data-*` attributes with the exact numbers it shows (written with
+//! Rust's shortest round-trip formatting), so tests can check the chart against the tables,
+//! and a `<title>` child, which browsers show as a tooltip.
+
+use std::fmt::Write;
+
+use super::{pct, signed, thousands};
+
+/// Colour-blind-safe series colours (Okabe & Ito 2008), darkest first; yellow is left out
+/// because it does not read on white.
+pub const PALETTE: [&str; 8] = [
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#6A3D9A", "#4D4D4D",
+];
+
+/// Histogram colours for the configurations with the fewest rares (blues)...
+pub const LOW_COLORS: [&str; 3] = ["#0072B2", "#56B4E9", "#1F4E79"];
+/// ...and with the most rares (oranges and reds).
+pub const HIGH_COLORS: [&str; 3] = ["#D55E00", "#E69F00", "#A6401A"];
+
+const FONT: &str =
+    "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+const WIDTH: f64 = 800.0;
+const TEXT: &str = "#1d232b";
+const MUTED: &str = "#5b6570";
+const GRID: &str = "#e3e6ea";
+const AXIS: &str = "#8a939c";
+
+/// The colour of series `i` (cycling through [`PALETTE`]).
+pub fn color(i: usize) -> &'static str {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// Escapes text for XML content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A coordinate, to 0.1 px.
+fn n(x: f64) -> String {
+    let s = format!("{x:.1}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// A number in a data attribute: exact (shortest representation that reads back equal).
+fn d(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else {
+        format!("{x}")
+    }
+}
+
+/// Rough width of a text in px: good enough to lay out labels and legends.
+fn text_width(s: &str, size: f64) -> f64 {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() || c == 'm' || c == 'w' {
+                0.72
+            } else if c == ' ' || c == '.' || c == ',' || c == 'i' || c == 'l' || c == 'j' {
+                0.3
+            } else {
+                0.6
+            }
+        })
+        .sum::<f64>()
+        * size
+}
+
+/// Builds one SVG document.
+struct Canvas {
+    buf: String,
+}
+
+impl Canvas {
+    fn new(width: f64, height: f64, title: &str) -> Canvas {
+        let mut buf = String::new();
+        write!(
+            buf,
+            "<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"{t}\" font-family=\"{f}\" font-size=\"13\" fill=\"{c}\">\n<title>{t}</title>\n<rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n",
+            w = n(width),
+            h = n(height),
+            t = esc(title),
+            f = FONT,
+            c = TEXT
+        )
+        .expect("write to String");
+        let mut c = Canvas { buf };
+        c.text(16.0, 26.0, title, "start", 16.0, "600", TEXT);
+        c
+    }
+
+    fn raw(&mut self, s: &str) {
+        self.buf.push_str(s);
+        self.buf.push('\n');
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn text(&mut self, x: f64, y: f64, s: &str, anchor: &str, size: f64, weight: &str, fill: &str) {
+        let weight = if weight == "normal" {
+            String::new()
+        } else {
+            format!(" font-weight=\"{weight}\"")
+        };
+        self.raw(&format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\" font-size=\"{}\"{weight} fill=\"{fill}\">{}</text>",
+            n(x),
+            n(y),
+            n(size),
+            esc(s)
+        ));
+    }
+
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, width: f64) {
+        self.raw(&format!(
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            n(x1),
+            n(y1),
+            n(x2),
+            n(y2),
+            n(width)
+        ));
+    }
+
+    fn finish(mut self) -> String {
+        self.buf.push_str("</svg>");
+        self.buf
+    }
+}
+
+/// Legend entries laid out left to right, wrapping; returns the y below the last row.
+/// Each entry is drawn by `swatch(canvas, x, y_middle, i)` in 28 px, then its text.
+fn legend(
+    c: &mut Canvas,
+    top: f64,
+    left: f64,
+    right: f64,
+    names: &[String],
+    swatch: &dyn Fn(&mut Canvas, f64, f64, usize),
+) -> f64 {
+    let row_h = 22.0;
+    let (mut x, mut y) = (left, top + row_h / 2.0);
+    for (i, name) in names.iter().enumerate() {
+        let w = 34.0 + text_width(name, 13.0) + 22.0;
+        if x > left && x + w > right {
+            x = left;
+            y += row_h;
+        }
+        swatch(c, x, y, i);
+        c.text(x + 34.0, y + 4.5, name, "start", 13.0, "normal", TEXT);
+        x += w;
+    }
+    y + row_h / 2.0
+}
+
+/// Ticks at a "nice" step (1, 2 or 5 times a power of ten) covering `[lo, hi]`, about
+/// `target` of them; returns (first, last, step).
+fn nice_ticks(lo: f64, hi: f64, target: f64) -> (f64, f64, f64) {
+    let span = (hi - lo).max(1e-9);
+    let raw = span / target;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| span / s <= target)
+        .unwrap_or(10.0 * mag);
+    ((lo / step).floor() * step, (hi / step).ceil() * step, step)
+}
+
+fn tick_values(first: f64, last: f64, step: f64) -> Vec<f64> {
+    let k = ((last - first) / step).round() as i64;
+    (0..=k).map(|i| first + i as f64 * step).collect()
+}
+
+/// A tick label with as many decimals as the step needs.
+fn tick_label(v: f64, step: f64) -> String {
+    let decimals = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10()).ceil() as usize
+    };
+    let s = format!("{:.*}", decimals, v);
+    let s = if s.starts_with('-') && s.trim_start_matches(['-', '0', '.']).is_empty() {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    };
+    s.replace('-', "−")
+}
+
+// ---------------------------------------------------------------------------------------
+// Win rate against the number of rares
+// ---------------------------------------------------------------------------------------
+
+/// A pooled point: the win rate of every configuration with `x` rares.
+#[derive(Clone, Debug)]
+pub struct LinePoint {
+    pub x: u32,
+    pub y: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub games: u64,
+    pub configs: usize,
+}
+
+/// One configuration, drawn as a small dot.
+#[derive(Clone, Debug)]
+pub struct ConfigDot {
+    pub config_id: u32,
+    pub x: u32,
+    pub y: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub mix: String,
+}
+
+/// One (deck, policy) line.
+#[derive(Clone, Debug)]
+pub struct LineSeries {
+    pub name: String,
+    pub color: &'static str,
+    /// Ascending in `x`.
+    pub points: Vec<LinePoint>,
+    pub dots: Vec<ConfigDot>,
+}
+
+/// Win rate (0–100%) against the number of rares: a line per series through its pooled
+/// points, a shaded band for their intervals, and a dot per configuration.
+///
+/// Pooled points are `<circle data-kind="pooled">` and configuration dots
+/// `<circle data-kind="config" data-config="ID">`; both carry `data-series`, `data-x`,
+/// `data-y`, `data-lo` and `data-hi` (rates as fractions).
+pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
+    let (left, right, top) = (70.0, WIDTH - 28.0, 50.0);
+    let plot_h = 320.0;
+    let bottom = top + plot_h;
+    let x_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.x))
+        .max()
+        .unwrap_or(0)
+        .max(1) as f64;
+    let pad = 0.45;
+    let xs = |x: f64| left + (x + pad) / (x_max + 2.0 * pad) * (right - left);
+    let ys = |y: f64| bottom - y.clamp(0.0, 1.0) * plot_h;
+
+    // Lay out the legend first to know the height.
+    let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
+    let mut probe = Canvas { buf: String::new() };
+    let legend_top = bottom + 56.0;
+    let legend_end = legend(
+        &mut probe,
+        legend_top,
+        left,
+        right,
+        &names,
+        &|_, _, _, _| {},
+    );
+    let key_y = legend_end + 14.0;
+    let height = key_y + 22.0;
+
+    let mut c = Canvas::new(WIDTH, height, title);
+    // Grid and y axis.
+    for k in 0..=10 {
+        let v = k as f64 / 10.0;
+        let y = ys(v);
+        c.line(left, y, right, y, if k == 0 { AXIS } else { GRID }, 1.0);
+        c.text(
+            left - 8.0,
+            y + 4.5,
+            &format!("{}%", k * 10),
+            "end",
+            12.0,
+            "normal",
+            MUTED,
+        );
+    }
+    // x ticks.
+    let step = if x_max <= 20.0 {
+        1
+    } else {
+        (x_max / 15.0).ceil() as u32
+    };
+    let mut x = 0;
+    while x as f64 <= x_max {
+        let px = xs(x as f64);
+        c.line(px, bottom, px, bottom + 5.0, AXIS, 1.0);
+        c.text(
+            px,
+            bottom + 20.0,
+            &x.to_string(),
+            "middle",
+            12.0,
+            "normal",
+            MUTED,
+        );
+        x += step;
+    }
+    c.text(
+        (left + right) / 2.0,
+        bottom + 42.0,
+        "Number of rares in the Confluence deck",
+        "middle",
+        13.0,
+        "600",
+        TEXT,
+    );
+    c.raw(&format!(
+        "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"600\">Win rate</text>",
+        n((top + bottom) / 2.0)
+    ));
+    // Bands.
+    for s in series {
+        if s.points.len() >= 2 {
+            let mut pts: Vec<String> = s
+                .points
+                .iter()
+                .map(|p| format!("{},{}", n(xs(p.x as f64)), n(ys(p.hi))))
+                .collect();
+            pts.extend(
+                s.points
+                    .iter()
+                    .rev()
+                    .map(|p| format!("{},{}", n(xs(p.x as f64)), n(ys(p.lo)))),
+            );
+            c.raw(&format!(
+                "<polygon points=\"{}\" fill=\"{}\" fill-opacity=\"0.16\" stroke=\"none\"/>",
+                pts.join(" "),
+                s.color
+            ));
+        } else if let Some(p) = s.points.first() {
+            let px = xs(p.x as f64);
+            c.raw(&format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.16\"/>",
+                n(px - 5.0),
+                n(ys(p.hi)),
+                n((ys(p.lo) - ys(p.hi)).max(0.5)),
+                s.color
+            ));
+        }
+    }
+    // Lines.
+    for s in series {
+        if s.points.len() >= 2 {
+            let pts: Vec<String> = s
+                .points
+                .iter()
+                .map(|p| format!("{},{}", n(xs(p.x as f64)), n(ys(p.y))))
+                .collect();
+            c.raw(&format!(
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>",
+                pts.join(" "),
+                s.color
+            ));
+        }
+    }
+    // Configuration dots, nudged sideways per series so that they do not hide each other.
+    let k = series.len() as f64;
+    for (i, s) in series.iter().enumerate() {
+        let nudge = if k > 1.0 {
+            (i as f64 - (k - 1.0) / 2.0) * (12.0 / k).min(5.0)
+        } else {
+            0.0
+        } + 7.0;
+        for dot in &s.dots {
+            let mix = if dot.mix.is_empty() {
+                "no rare".to_string()
+            } else {
+                dot.mix.clone()
+            };
+            c.raw(&format!(
+                "<circle data-kind=\"config\" data-config=\"{}\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" data-lo=\"{}\" data-hi=\"{}\" cx=\"{}\" cy=\"{}\" r=\"2.6\" fill=\"{}\" fill-opacity=\"0.75\"><title>{} — config {}, {} rares ({}): {} {}</title></circle>",
+                dot.config_id,
+                esc(&s.name),
+                dot.x,
+                d(dot.y),
+                d(dot.lo),
+                d(dot.hi),
+                n(xs(dot.x as f64) + nudge),
+                n(ys(dot.y)),
+                s.color,
+                esc(&s.name),
+                dot.config_id,
+                dot.x,
+                esc(&mix),
+                pct(dot.y),
+                super::pct_interval(dot.lo, dot.hi),
+            ));
+        }
+    }
+    // Pooled points on top.
+    for s in series {
+        for p in &s.points {
+            c.raw(&format!(
+                "<circle data-kind=\"pooled\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" data-lo=\"{}\" data-hi=\"{}\" cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1.5\"><title>{} — {} rares: {} {} ({} games, {} configuration{})</title></circle>",
+                esc(&s.name),
+                p.x,
+                d(p.y),
+                d(p.lo),
+                d(p.hi),
+                n(xs(p.x as f64)),
+                n(ys(p.y)),
+                s.color,
+                esc(&s.name),
+                p.x,
+                pct(p.y),
+                super::pct_interval(p.lo, p.hi),
+                thousands(p.games),
+                p.configs,
+                if p.configs == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    // Legend: one entry per series, then a key to the marks.
+    let colors: Vec<&str> = series.iter().map(|s| s.color).collect();
+    legend(&mut c, legend_top, left, right, &names, &|c, x, y, i| {
+        c.raw(&format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"26\" height=\"12\" fill=\"{col}\" fill-opacity=\"0.16\"/><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{col}\" stroke-width=\"2.5\"/><circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{col}\" stroke=\"#ffffff\" stroke-width=\"1.2\"/>",
+            n(x),
+            n(y - 6.0),
+            n(x),
+            n(y),
+            n(x + 26.0),
+            n(y),
+            n(x + 13.0),
+            n(y),
+            col = colors[i]
+        ));
+    });
+    c.text(
+        left,
+        key_y + 4.0,
+        "Points and line: win rate pooled over the mixes with that number of rares · band: 95% interval · small dots: single mixes",
+        "start",
+        11.0,
+        "normal",
+        MUTED,
+    );
+    c.finish()
+}
+
+// ---------------------------------------------------------------------------------------
+// Effects of the rares
+// ---------------------------------------------------------------------------------------
+
+/// One horizontal bar: a value with its interval (win-rate fractions; drawn in
+/// percentage points).
+#[derive(Clone, Debug)]
+pub struct Bar {
+    pub label: String,
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// Horizontal bars in the given order (top to bottom), each with an error bar, around a
+/// zero line. Bars are `<rect data-label data-value data-lo data-hi>` (fractions, as given).
+pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
+    let label_w = bars
+        .iter()
+        .map(|b| text_width(&b.label, 13.0))
+        .fold(80.0, f64::max)
+        .min(280.0);
+    let values: Vec<String> = bars
+        .iter()
+        .map(|b| {
+            format!(
+                "{} [{}, {}]",
+                signed(b.value * 100.0),
+                signed(b.lo * 100.0),
+                signed(b.hi * 100.0)
+            )
+        })
+        .collect();
+    let value_w = values
+        .iter()
+        .map(|v| text_width(v, 12.0))
+        .fold(60.0, f64::max);
+    let left = 16.0 + label_w + 12.0;
+    let right = WIDTH - 20.0 - value_w - 12.0;
+    let top = 60.0;
+    let row_h = 28.0;
+    let bottom = top + row_h * bars.len().max(1) as f64;
+    let height = bottom + 92.0;
+    // Scale in percentage points, always showing zero.
+    let finite = |x: f64| if x.is_finite() { Some(x * 100.0) } else { None };
+    let all: Vec<f64> = bars
+        .iter()
+        .flat_map(|b| [finite(b.value), finite(b.lo), finite(b.hi)])
+        .flatten()
+        .collect();
+    let lo = all.iter().copied().fold(0.0, f64::min);
+    let hi = all.iter().copied().fold(0.0, f64::max);
+    let (first, last, step) = nice_ticks(lo, hi.max(lo + 0.5), 6.0);
+    let xs = |v: f64| left + (v - first) / (last - first) * (right - left);
+
+    let mut c = Canvas::new(WIDTH, height, title);
+    c.text(
+        right + 12.0,
+        top - 10.0,
+        "pp [95% interval]",
+        "start",
+        12.0,
+        "normal",
+        MUTED,
+    );
+    for v in tick_values(first, last, step) {
+        let x = xs(v);
+        c.line(x, top - 4.0, x, bottom, GRID, 1.0);
+        c.text(
+            x,
+            bottom + 18.0,
+            &tick_label(v, step),
+            "middle",
+            12.0,
+            "normal",
+            MUTED,
+        );
+    }
+    c.line(left, bottom, right, bottom, AXIS, 1.0);
+    c.text(
+        (left + right) / 2.0,
+        bottom + 40.0,
+        "Change in win rate when the rare replaces its common twin (percentage points)",
+        "middle",
+        13.0,
+        "600",
+        TEXT,
+    );
+    let zero = xs(0.0);
+    for (i, b) in bars.iter().enumerate() {
+        let yc = top + row_h * (i as f64 + 0.5);
+        if i % 2 == 1 {
+            c.raw(&format!(
+                "<rect x=\"16\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f4f6f8\"/>",
+                n(yc - row_h / 2.0),
+                n(WIDTH - 32.0),
+                n(row_h)
+            ));
+        }
+        c.text(left - 10.0, yc + 4.5, &b.label, "end", 13.0, "normal", TEXT);
+        let v = if b.value.is_finite() {
+            b.value * 100.0
+        } else {
+            0.0
+        };
+        let (x0, x1) = if v < 0.0 {
+            (xs(v), zero)
+        } else {
+            (zero, xs(v))
+        };
+        let fill = if v < 0.0 { "#D55E00" } else { "#0072B2" };
+        c.raw(&format!(
+            "<rect data-label=\"{}\" data-value=\"{}\" data-lo=\"{}\" data-hi=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{fill}\" fill-opacity=\"0.85\"><title>{}: {} pp, 95% interval [{}, {}]</title></rect>",
+            esc(&b.label),
+            d(b.value),
+            d(b.lo),
+            d(b.hi),
+            n(x0),
+            n(yc - 8.0),
+            n((x1 - x0).max(0.0)),
+            esc(&b.label),
+            signed(b.value * 100.0),
+            signed(b.lo * 100.0),
+            signed(b.hi * 100.0),
+        ));
+        if b.lo.is_finite() && b.hi.is_finite() {
+            let (xl, xh) = (xs(b.lo * 100.0), xs(b.hi * 100.0));
+            c.line(xl, yc, xh, yc, TEXT, 1.4);
+            c.line(xl, yc - 5.0, xl, yc + 5.0, TEXT, 1.4);
+            c.line(xh, yc - 5.0, xh, yc + 5.0, TEXT, 1.4);
+        }
+        c.text(
+            right + 12.0,
+            yc + 4.5,
+            &values[i],
+            "start",
+            12.0,
+            "normal",
+            TEXT,
+        );
+    }
+    c.line(zero, top - 4.0, zero, bottom, TEXT, 1.5);
+    // Key.
+    let ky = bottom + 66.0;
+    c.raw(&format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" fill=\"#D55E00\" fill-opacity=\"0.85\"/>",
+        n(left),
+        n(ky - 10.0)
+    ));
+    c.text(
+        left + 20.0,
+        ky,
+        "the rare makes the Confluence harder",
+        "start",
+        12.0,
+        "normal",
+        TEXT,
+    );
+    let x2 = left + 20.0 + text_width("the rare makes the Confluence harder", 12.0) + 24.0;
+    c.raw(&format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" fill=\"#0072B2\" fill-opacity=\"0.85\"/>",
+        n(x2),
+        n(ky - 10.0)
+    ));
+    c.text(x2 + 20.0, ky, "easier", "start", 12.0, "normal", TEXT);
+    c.finish()
+}
+
+// ---------------------------------------------------------------------------------------
+// Day histograms
+// ---------------------------------------------------------------------------------------
+
+/// One histogram series: games ended on day 1, 2, ...
+#[derive(Clone, Debug)]
+pub struct HistSeries {
+    pub name: String,
+    pub color: &'static str,
+    /// The summary configurations it sums (one, or several pooled).
+    pub config_ids: Vec<u32>,
+    pub counts: Vec<u64>,
+    pub games: u64,
+}
+
+/// Grouped bars: for each day up to the last one any game ended on, one bar per series,
+/// as a share of that series' games. Bars are `<rect data-series data-config data-day
+/// data-count data-share>`; `data-config` lists the configuration ids it sums.
+pub fn day_histogram(title: &str, series: &[HistSeries]) -> String {
+    let (left, right, top) = (70.0, WIDTH - 28.0, 50.0);
+    let plot_h = 260.0;
+    let bottom = top + plot_h;
+    let days = series
+        .iter()
+        .filter_map(|s| s.counts.iter().rposition(|&c| c > 0))
+        .max()
+        .map_or(1, |i| i + 1);
+    let share = |s: &HistSeries, day: usize| {
+        let c = s.counts.get(day).copied().unwrap_or(0);
+        if s.games == 0 {
+            0.0
+        } else {
+            c as f64 / s.games as f64
+        }
+    };
+    let max_share = series
+        .iter()
+        .flat_map(|s| (0..days).map(move |d| (s, d)))
+        .map(|(s, d)| share(s, d))
+        .fold(0.0, f64::max);
+    let (_, top_v, step) = nice_ticks(0.0, (max_share * 100.0).max(1.0), 5.0);
+    let ys = |pct_v: f64| bottom - pct_v / top_v * plot_h;
+
+    let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
+    let mut probe = Canvas { buf: String::new() };
+    let legend_top = bottom + 54.0;
+    let legend_end = legend(
+        &mut probe,
+        legend_top,
+        left,
+        right,
+        &names,
+        &|_, _, _, _| {},
+    );
+    let height = legend_end + 12.0;
+
+    let mut c = Canvas::new(WIDTH, height, title);
+    for v in tick_values(0.0, top_v, step) {
+        let y = ys(v);
+        c.line(left, y, right, y, if v == 0.0 { AXIS } else { GRID }, 1.0);
+        c.text(
+            left - 8.0,
+            y + 4.5,
+            &format!("{}%", tick_label(v, step)),
+            "end",
+            12.0,
+            "normal",
+            MUTED,
+        );
+    }
+    c.raw(&format!(
+        "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"600\">Share of games</text>",
+        n((top + bottom) / 2.0)
+    ));
+    c.text(
+        (left + right) / 2.0,
+        bottom + 40.0,
+        "Day on which the game ended",
+        "middle",
+        13.0,
+        "600",
+        TEXT,
+    );
+    let group_w = (right - left) / days as f64;
+    let k = series.len().max(1) as f64;
+    let bar_w = group_w * 0.8 / k;
+    let label_every = (28.0 / group_w).ceil().max(1.0) as usize;
+    for day in 0..days {
+        let gx = left + group_w * day as f64;
+        if (day + 1) % label_every == 0 || day == 0 {
+            c.text(
+                gx + group_w / 2.0,
+                bottom + 18.0,
+                &(day + 1).to_string(),
+                "middle",
+                12.0,
+                "normal",
+                MUTED,
+            );
+        }
+        for (i, s) in series.iter().enumerate() {
+            let count = s.counts.get(day).copied().unwrap_or(0);
+            let sh = share(s, day);
+            let y = ys(sh * 100.0);
+            let ids: Vec<String> = s.config_ids.iter().map(|i| i.to_string()).collect();
+            c.raw(&format!(
+                "<rect data-series=\"{}\" data-config=\"{}\" data-day=\"{}\" data-count=\"{}\" data-share=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: day {}, {} of {} games ({})</title></rect>",
+                esc(&s.name),
+                ids.join(","),
+                day + 1,
+                count,
+                d(sh),
+                n(gx + group_w * 0.1 + bar_w * i as f64),
+                n(y),
+                n((bar_w - 1.0).max(1.0)),
+                n(bottom - y),
+                s.color,
+                esc(&s.name),
+                day + 1,
+                thousands(count),
+                thousands(s.games),
+                pct(sh)
+            ));
+        }
+    }
+    let colors: Vec<&str> = series.iter().map(|s| s.color).collect();
+    legend(&mut c, legend_top, left, right, &names, &|c, x, y, i| {
+        c.raw(&format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"26\" height=\"12\" fill=\"{}\"/>",
+            n(x),
+            n(y - 6.0),
+            colors[i]
+        ));
+    });
+    c.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_ticks_cover_the_range() {
+        let (a, b, s) = nice_ticks(-3.2, 1.1, 6.0);
+        assert!(a <= -3.2 && b >= 1.1, "{a} {b} {s}");
+        assert_eq!(s, 1.0);
+        let (a, b, s) = nice_ticks(0.0, 37.0, 5.0);
+        assert_eq!((a, b, s), (0.0, 40.0, 10.0));
+    }
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+
+    #[test]
+    fn tick_labels_use_a_true_minus() {
+        assert_eq!(tick_label(-2.0, 1.0), "−2");
+        assert_eq!(tick_label(-0.0, 1.0), "0");
+        assert_eq!(tick_label(2.5, 0.5), "2.5");
+    }
+
+    #[test]
+    fn histogram_marks_carry_their_counts() {
+        let s = day_histogram(
+            "t",
+            &[HistSeries {
+                name: "0 rares".into(),
+                color: "#000",
+                config_ids: vec![3],
+                counts: vec![0, 5, 15, 0, 0],
+                games: 20,
+            }],
+        );
+        assert!(s.contains("data-day=\"3\" data-count=\"15\" data-share=\"0.75\""));
+        assert!(!s.contains("data-day=\"4\""), "trailing empty days are cut");
+    }
+}

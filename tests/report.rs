@@ -1,0 +1,613 @@
+//! `confluence-sim report`: drives the real binary on a small real run, with the optional
+//! tables written by the test, and checks the files, the charts' XML and the numbers the
+//! charts carry against the Parquet tables.
+//!
+//! Set `CONFLUENCE_SIM_KEEP_REPORT=1` to keep the directory of the full report (its path is
+//! printed) and look at it in a browser.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use confluence_sim::export::{ColumnData, Table, parquet};
+use predicates::prelude::*;
+use quick_xml::events::Event;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The binary, run from the repository root (where `decks/` is).
+fn sim() -> Command {
+    let mut c = Command::cargo_bin("confluence-sim").expect("binary builds");
+    c.current_dir(root());
+    c
+}
+
+/// A small real experiment: 1 deck x 1 policy x (1 + 2 + 2 + 2) rare mixes, 300 games each.
+fn run_small(dir: &Path) {
+    sim()
+        .args([
+            "run",
+            "--games",
+            "300",
+            "--rares",
+            "0..=3",
+            "--subsets",
+            "2",
+            "-q",
+            "--out",
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+}
+
+fn report(dir: &Path) -> assert_cmd::assert::Assert {
+    sim().arg("report").arg(dir).assert()
+}
+
+/// The summary, by column.
+struct Summary {
+    config_id: Vec<u32>,
+    deck: Vec<String>,
+    policy: Vec<String>,
+    rare_count: Vec<u32>,
+    rare_mix: Vec<String>,
+    games: Vec<u64>,
+    wins: Vec<u64>,
+    win_rate: Vec<f64>,
+    hist: Vec<Vec<u64>>,
+}
+
+fn summary(dir: &Path) -> Summary {
+    let t = parquet::read(&dir.join("summary.parquet")).unwrap();
+    let u32s = |n: &str| match t.column(n) {
+        Some(ColumnData::U32(v)) => v.clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    let u64s = |n: &str| match t.column(n) {
+        Some(ColumnData::U64(v)) => v.clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    let strs = |n: &str| match t.column(n) {
+        Some(ColumnData::Str(v)) => v.clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    Summary {
+        config_id: u32s("config_id"),
+        deck: strs("player_deck"),
+        policy: strs("policy"),
+        rare_count: u32s("rare_count"),
+        rare_mix: strs("rare_mix"),
+        games: u64s("games"),
+        wins: u64s("wins"),
+        win_rate: match t.column("win_rate") {
+            Some(ColumnData::F64(v)) => v.clone(),
+            other => panic!("win_rate: {other:?}"),
+        },
+        hist: match t.column("day_histogram") {
+            Some(ColumnData::ListU64(v)) => v.clone(),
+            other => panic!("day_histogram: {other:?}"),
+        },
+    }
+}
+
+fn write_parquet(path: &Path, t: &Table) {
+    parquet::write(t, std::fs::File::create(path).unwrap()).unwrap();
+}
+
+/// The rares named in the run's mixes, in order of first appearance.
+fn rares_of(s: &Summary) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for mix in &s.rare_mix {
+        for r in mix.split(';').filter(|r| !r.is_empty()) {
+            if !v.iter().any(|x| x == r) {
+                v.push(r.to_string());
+            }
+        }
+    }
+    v
+}
+
+/// The rares.parquet the test writes: made-up effects, one positive, one with a tiny
+/// interval, one with a name that needs escaping.
+fn write_rares(dir: &Path, s: &Summary) -> Vec<(String, f64, f64, f64)> {
+    let mut names = rares_of(s);
+    names.push("Quote \"&\" <Test>".to_string());
+    let rows: Vec<(String, f64, f64, f64)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let effect = 0.0123 - 0.00731 * i as f64;
+            (n.clone(), effect, effect - 0.0152, effect + 0.0149)
+        })
+        .collect();
+    let k = rows.len();
+    let mut t = Table::new();
+    t.push("schema_version", ColumnData::U32(vec![1; k]))
+        .push("player_deck", ColumnData::Str(vec![s.deck[0].clone(); k]))
+        .push("policy", ColumnData::Str(vec![s.policy[0].clone(); k]))
+        .push(
+            "rare",
+            ColumnData::Str(rows.iter().map(|r| r.0.clone()).collect()),
+        )
+        .push(
+            "effect",
+            ColumnData::F64(rows.iter().map(|r| r.1).collect()),
+        )
+        .push(
+            "effect_lo",
+            ColumnData::F64(rows.iter().map(|r| r.2).collect()),
+        )
+        .push(
+            "effect_hi",
+            ColumnData::F64(rows.iter().map(|r| r.3).collect()),
+        )
+        .push("method", ColumnData::Str(vec!["regression".into(); k]))
+        .push("configs", ColumnData::U32(vec![7; k]))
+        .push("games", ColumnData::U64(vec![2100; k]));
+    write_parquet(&dir.join("rares.parquet"), &t);
+    rows
+}
+
+/// diffs.parquet: each configuration against the all-common one.
+fn write_diffs(dir: &Path, s: &Summary) {
+    let base = s.rare_count.iter().position(|&r| r == 0).unwrap();
+    let n = s.config_id.len();
+    let diff: Vec<f64> = (0..n).map(|i| s.win_rate[i] - s.win_rate[base]).collect();
+    let se: Vec<f64> = vec![0.01; n];
+    let mut t = Table::new();
+    t.push("schema_version", ColumnData::U32(vec![1; n]))
+        .push("config_id", ColumnData::U32(s.config_id.clone()))
+        .push(
+            "baseline_config_id",
+            ColumnData::U32(vec![s.config_id[base]; n]),
+        )
+        .push("diff", ColumnData::F64(diff.clone()))
+        .push("diff_se", ColumnData::F64(se))
+        .push(
+            "diff_lo",
+            ColumnData::F64(diff.iter().map(|d| d - 0.0196).collect()),
+        )
+        .push(
+            "diff_hi",
+            ColumnData::F64(diff.iter().map(|d| d + 0.0196).collect()),
+        );
+    write_parquet(&dir.join("diffs.parquet"), &t);
+}
+
+/// cards.parquet: a few cards of each side for the all-common configuration, one never
+/// played (NaN win rate when played).
+fn write_cards(dir: &Path, s: &Summary) {
+    let base = s.rare_count.iter().position(|&r| r == 0).unwrap();
+    let cards = [
+        ("confluence", "Gloom Wisp", 4, 0.91, 0.41),
+        ("confluence", "Shard Colossus", 2, 0.37, 0.52),
+        ("confluence", "Never Seen", 1, 0.0, f64::NAN),
+        ("player", "Kojo & Booda", 1, 1.0, 0.47),
+        ("player", "Atlas", 3, 0.78, 0.5),
+    ];
+    let k = cards.len();
+    let games = s.games[base];
+    let mut t = Table::new();
+    t.push("schema_version", ColumnData::U32(vec![1; k]))
+        .push("config_id", ColumnData::U32(vec![s.config_id[base]; k]))
+        .push(
+            "player_deck",
+            ColumnData::Str(vec![s.deck[base].clone(); k]),
+        )
+        .push("policy", ColumnData::Str(vec![s.policy[base].clone(); k]))
+        .push("rare_count", ColumnData::U32(vec![0; k]))
+        .push("rare_mix", ColumnData::Str(vec![String::new(); k]))
+        .push(
+            "side",
+            ColumnData::Str(cards.iter().map(|c| c.0.to_string()).collect()),
+        )
+        .push(
+            "card",
+            ColumnData::Str(cards.iter().map(|c| c.1.to_string()).collect()),
+        )
+        .push(
+            "reference",
+            ColumnData::Str(cards.iter().map(|c| format!("REF_{}", c.1)).collect()),
+        )
+        .push(
+            "copies",
+            ColumnData::U32(cards.iter().map(|c| c.2).collect()),
+        )
+        .push("games", ColumnData::U64(vec![games; k]))
+        .push(
+            "games_played",
+            ColumnData::U64(
+                cards
+                    .iter()
+                    .map(|c| (c.3 * games as f64).round() as u64)
+                    .collect(),
+            ),
+        )
+        .push(
+            "wins_when_played",
+            ColumnData::U64(
+                cards
+                    .iter()
+                    .map(|c| {
+                        if c.4.is_nan() {
+                            0
+                        } else {
+                            (c.3 * c.4 * games as f64).round() as u64
+                        }
+                    })
+                    .collect(),
+            ),
+        )
+        .push(
+            "play_rate",
+            ColumnData::F64(cards.iter().map(|c| c.3).collect()),
+        )
+        .push(
+            "win_rate_when_played",
+            ColumnData::F64(cards.iter().map(|c| c.4).collect()),
+        )
+        .push("win_rate_when_not_played", ColumnData::F64(vec![0.4; k]));
+    write_parquet(&dir.join("cards.parquet"), &t);
+}
+
+fn write_meta(dir: &Path) {
+    let meta = serde_json::json!({
+        "tool": "confluence-sim",
+        "version": "0.1.0",
+        "git_commit": "0123456789abcdef",
+        "created": "2025-01-02T03:04:05Z",
+        "command": "confluence-sim run --games 300 --rares 0..=3 --subsets 2",
+        "experiment": null,
+        "seed": 1,
+        "games": "300",
+        "day_cap": 30,
+        "confluence_deck": "Reference Confluence",
+        "decks": [{"deck": "BR_kojo_booda", "hero": "Kojo & Booda", "cards": 40, "not_exact": 0}]
+    });
+    std::fs::write(dir.join("meta.json"), meta.to_string()).unwrap();
+}
+
+/// Every element of an SVG file with its attributes; panics unless the file is well-formed
+/// XML with a single `<svg>` root.
+fn svg_elements(path: &Path) -> Vec<(String, HashMap<String, String>)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut reader = quick_xml::Reader::from_str(&text);
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut roots = 0;
+    loop {
+        let ev = reader
+            .read_event()
+            .unwrap_or_else(|e| panic!("{} is not well-formed XML: {e}", path.display()));
+        let (e, opens) = match ev {
+            Event::Start(e) => (e, true),
+            Event::Empty(e) => (e, false),
+            Event::End(_) => {
+                depth -= 1;
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        if depth == 0 {
+            roots += 1;
+            assert_eq!(e.name().as_ref(), b"svg", "{}: root", path.display());
+        }
+        let name = String::from_utf8(e.name().as_ref().to_vec()).unwrap();
+        let attrs = e
+            .attributes()
+            .map(|a| {
+                let a = a.unwrap();
+                (
+                    String::from_utf8(a.key.as_ref().to_vec()).unwrap(),
+                    a.decode_and_unescape_value(reader.decoder())
+                        .unwrap()
+                        .into_owned(),
+                )
+            })
+            .collect();
+        out.push((name, attrs));
+        if opens {
+            depth += 1;
+        }
+    }
+    assert_eq!(depth, 0, "{}: unclosed elements", path.display());
+    assert_eq!(roots, 1, "{}: one root element", path.display());
+    out
+}
+
+fn marks<'a>(
+    els: &'a [(String, HashMap<String, String>)],
+    attr: &str,
+) -> Vec<&'a HashMap<String, String>> {
+    els.iter()
+        .filter(|(_, a)| a.contains_key(attr))
+        .map(|(_, a)| a)
+        .collect()
+}
+
+fn f(a: &HashMap<String, String>, k: &str) -> f64 {
+    a[k].parse()
+        .unwrap_or_else(|_| panic!("{k} = {:?} is not a number", a[k]))
+}
+
+fn chart_files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir.join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn report_writes_html_markdown_and_charts_that_match_the_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    run_small(dir);
+    let s = summary(dir);
+    let rares = write_rares(dir, &s);
+    write_diffs(dir, &s);
+    write_cards(dir, &s);
+    write_meta(dir);
+    report(dir)
+        .success()
+        .stderr(predicate::str::contains("report.html"));
+
+    // The files.
+    assert_eq!(
+        chart_files(dir),
+        vec!["days_1.svg", "rare_impact_1.svg", "win_rate_by_rares.svg"]
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+
+    // Self-contained HTML: every chart inline, no URL, no script.
+    for file in chart_files(dir) {
+        let svg = std::fs::read_to_string(dir.join("charts").join(&file)).unwrap();
+        let inline = svg
+            .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+            .trim_end()
+            .replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1);
+        assert!(html.contains(&inline), "{file} is inline in report.html");
+        assert!(
+            md.contains(&format!("](charts/{file})")),
+            "report.md links {file}"
+        );
+    }
+    assert_eq!(html.matches("<svg ").count(), 3);
+    for bad in ["http://", "https://", "<script", "<link", "src=\""] {
+        assert!(!html.contains(bad), "report.html contains {bad}");
+    }
+    assert!(!md.contains("http://") && !md.contains("https://"));
+    // The sections, in order, in both formats.
+    let titles = [
+        "Win rate against the number of rares",
+        "Deck comparison",
+        "Which rares make it hardest",
+        "How long games last",
+        "Cards",
+    ];
+    for text in [&html, &md] {
+        let pos: Vec<usize> = titles
+            .iter()
+            .map(|t| text.find(t).unwrap_or_else(|| panic!("{t} missing")))
+            .collect();
+        assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
+        assert!(text.contains("0123456789abcdef"), "git commit shown");
+        assert!(text.contains("Gloom Wisp") && text.contains("Atlas"));
+    }
+    assert!(html.contains("Quote &quot;&amp;&quot; &lt;Test&gt;"));
+
+    // Win-rate chart: the pooled points are sum(wins) / sum(games) per rare count.
+    let els = svg_elements(&dir.join("charts/win_rate_by_rares.svg"));
+    let points = marks(&els, "data-y");
+    let mut pooled: BTreeMap<(String, u32), (u64, u64)> = BTreeMap::new();
+    for i in 0..s.config_id.len() {
+        let e = pooled
+            .entry((format!("{} · {}", s.deck[i], s.policy[i]), s.rare_count[i]))
+            .or_default();
+        e.0 += s.wins[i];
+        e.1 += s.games[i];
+    }
+    let pooled_marks: Vec<_> = points
+        .iter()
+        .filter(|a| a["data-kind"] == "pooled")
+        .collect();
+    assert_eq!(pooled_marks.len(), pooled.len());
+    for a in &pooled_marks {
+        let key = (
+            a["data-series"].clone(),
+            a["data-x"].parse::<u32>().unwrap(),
+        );
+        let (w, g) = pooled[&key];
+        let want = w as f64 / g as f64;
+        assert!((f(a, "data-y") - want).abs() < 1e-9, "{key:?}");
+        let ci = confluence_sim::stats::wilson(w, g, 0.95);
+        assert!((f(a, "data-lo") - ci.lo).abs() < 1e-9, "{key:?}");
+        assert!((f(a, "data-hi") - ci.hi).abs() < 1e-9, "{key:?}");
+    }
+    // ... and one dot per configuration with its own win rate.
+    let dots: Vec<_> = points
+        .iter()
+        .filter(|a| a["data-kind"] == "config")
+        .collect();
+    assert_eq!(dots.len(), s.config_id.len());
+    for a in dots {
+        let id: u32 = a["data-config"].parse().unwrap();
+        let i = s.config_id.iter().position(|&c| c == id).unwrap();
+        assert_eq!(a["data-x"], s.rare_count[i].to_string());
+        assert!((f(a, "data-y") - s.win_rate[i]).abs() < 1e-12);
+    }
+
+    // Day histogram: every bar's count is the summed day_histogram of its configurations,
+    // and it shows the all-common configuration and the highest-rare ones.
+    let els = svg_elements(&dir.join("charts/days_1.svg"));
+    let bars = marks(&els, "data-count");
+    assert!(!bars.is_empty());
+    let mut configs_shown: Vec<u32> = Vec::new();
+    let mut total: BTreeMap<String, u64> = BTreeMap::new();
+    for a in &bars {
+        let day: usize = a["data-day"].parse().unwrap();
+        let ids: Vec<u32> = a["data-config"]
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let want: u64 = ids
+            .iter()
+            .map(|id| {
+                let i = s.config_id.iter().position(|c| c == id).unwrap();
+                s.hist[i].get(day - 1).copied().unwrap_or(0)
+            })
+            .sum();
+        assert_eq!(a["data-count"].parse::<u64>().unwrap(), want, "{a:?}");
+        *total.entry(a["data-series"].clone()).or_default() += want;
+        for id in ids {
+            if !configs_shown.contains(&id) {
+                configs_shown.push(id);
+            }
+        }
+    }
+    configs_shown.sort();
+    let mut expected: Vec<u32> = (0..s.config_id.len())
+        .filter(|&i| s.rare_count[i] == 0 || s.rare_count[i] == 3)
+        .map(|i| s.config_id[i])
+        .collect();
+    expected.sort();
+    assert_eq!(configs_shown, expected);
+    // The days shown hold every game: nothing is cut off.
+    for (series, n) in &total {
+        assert_eq!(*n, 300, "{series}");
+    }
+
+    // Rare effects: one bar per rare, with the numbers of rares.parquet, sorted from the
+    // most negative.
+    let els = svg_elements(&dir.join("charts/rare_impact_1.svg"));
+    let bars = marks(&els, "data-value");
+    assert_eq!(bars.len(), rares.len());
+    let values: Vec<f64> = bars.iter().map(|a| f(a, "data-value")).collect();
+    assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
+    for a in bars {
+        let r = rares.iter().find(|r| r.0 == a["data-label"]).unwrap();
+        assert_eq!(
+            (f(a, "data-value"), f(a, "data-lo"), f(a, "data-hi")),
+            (r.1, r.2, r.3)
+        );
+    }
+
+    // Paired difference in the comparison table (mean of the two 3-rare configurations).
+    let i3: Vec<usize> = (0..s.config_id.len())
+        .filter(|&i| s.rare_count[i] == 3)
+        .collect();
+    let base = s.rare_count.iter().position(|&r| r == 0).unwrap();
+    let mean = i3
+        .iter()
+        .map(|&i| s.win_rate[i] - s.win_rate[base])
+        .sum::<f64>()
+        / i3.len() as f64;
+    let shown = format!("{:+.1}\u{a0}pp", mean * 100.0).replace('-', "−");
+    assert!(
+        html.contains(&shown),
+        "paired difference {shown} in report.html"
+    );
+    assert!(
+        md.contains(&shown),
+        "paired difference {shown} in report.md"
+    );
+
+    if std::env::var_os("CONFLUENCE_SIM_KEEP_REPORT").is_some() {
+        let kept = tmp.keep();
+        eprintln!("report kept in {}", kept.display());
+    }
+}
+
+#[test]
+fn report_without_optional_tables_says_what_each_section_needs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    run_small(dir);
+    // A chart of an earlier report that this one no longer draws is removed; a file of
+    // the user's is not.
+    std::fs::create_dir_all(dir.join("charts")).unwrap();
+    std::fs::write(dir.join("charts/rare_impact_4.svg"), "<svg/>").unwrap();
+    std::fs::write(dir.join("charts/mine.svg"), "<svg/>").unwrap();
+    report(dir).success();
+    assert_eq!(
+        chart_files(dir),
+        vec!["days_1.svg", "mine.svg", "win_rate_by_rares.svg"]
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for text in [&html, &md] {
+        assert!(text.contains("This section needs a sweep"));
+        assert!(text.contains("rares.parquet"));
+        assert!(text.contains("cards.parquet"));
+        assert!(text.contains("diffs.parquet"));
+    }
+    for file in ["days_1.svg", "win_rate_by_rares.svg"] {
+        svg_elements(&dir.join("charts").join(file));
+    }
+}
+
+#[test]
+fn report_fails_clearly_without_a_summary_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    report(tmp.path())
+        .code(1)
+        .stderr(predicate::str::contains("summary.parquet not found"))
+        .stderr(predicate::str::contains("run `confluence-sim run --out"));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn report_fails_clearly_on_an_unreadable_summary_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("summary.parquet"), "not parquet").unwrap();
+    report(tmp.path())
+        .code(1)
+        .stderr(predicate::str::contains("cannot read"))
+        .stderr(predicate::str::contains("summary.parquet"))
+        .stderr(predicate::str::contains("confluence-sim run --out"));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn report_rejects_a_summary_without_its_columns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut t = Table::new();
+    t.push("schema_version", ColumnData::U32(vec![1]))
+        .push("config_id", ColumnData::U32(vec![0]));
+    write_parquet(&tmp.path().join("summary.parquet"), &t);
+    report(tmp.path()).code(1).stderr(predicate::str::contains(
+        "summary.parquet: no column `player_deck`",
+    ));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn report_needs_a_directory() {
+    sim().arg("report").assert().code(2);
+}
+
+#[test]
+fn report_module_depends_on_export_and_stats_only() {
+    for entry in std::fs::read_dir(root().join("src/report")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for m in [
+            "app", "sim", "engine", "policy", "deck", "cards", "scenario",
+        ] {
+            assert!(
+                !text.contains(&format!("crate::{m}")),
+                "{} uses crate::{m}",
+                path.display()
+            );
+        }
+    }
+}
