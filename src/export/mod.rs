@@ -120,14 +120,20 @@ impl OutputSet {
         let file_name = target
             .file_name()
             .map_or_else(|| name.to_string(), |f| f.to_string_lossy().into_owned());
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{file_name}."))
-            .suffix(".tmp")
-            .tempfile_in(&parent)
-            .map_err(|e| ExportError::Io {
-                path: target.clone(),
-                source: e,
-            })?;
+        let prefix = format!(".{file_name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // Outputs are meant to be shared: the usual file mode (less the umask), not
+        // tempfile's private 0600.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o644));
+        }
+        let tmp = builder.tempfile_in(&parent).map_err(|e| ExportError::Io {
+            path: target.clone(),
+            source: e,
+        })?;
         self.pending.push((tmp, target));
         Ok(self
             .pending
@@ -204,6 +210,24 @@ mod tests {
         );
         assert_eq!(names(&dir.path().join("charts")), vec!["a.svg"]);
         assert_eq!(names(dir.path()), vec!["charts", "report.md"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_get_the_usual_mode_not_a_private_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = OutputSet::new(dir.path()).unwrap();
+        out.write_bytes("report.md", b"# r").unwrap();
+        out.commit().unwrap();
+        let mode = std::fs::metadata(dir.path().join("report.md"))
+            .unwrap()
+            .permissions()
+            .mode();
+        // 0644 less the umask: at least the owner can read and write, and it is never
+        // more open than 0644.
+        assert_eq!(mode & 0o600, 0o600, "{mode:o}");
+        assert_eq!(mode & !0o644 & 0o777, 0, "{mode:o}");
     }
 
     #[test]
