@@ -23,7 +23,7 @@ use crate::engine::{
     ChoiceList, GameRng, Step, advance_until, apply_unchecked, invariants, legal_choices,
 };
 use crate::gamelog::describe_choice;
-use crate::policy::{AnyPolicy, Policy, PolicyRng, PolicySpec};
+use crate::policy::{AnyPolicy, Policy, PolicyData, PolicyRng, PolicySpec};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -506,6 +506,7 @@ impl Scenario {
                 )));
             }
         }
+        let policy = policy.build(&PolicyData::new(&db));
         Ok(Scenario {
             path: path.to_path_buf(),
             description: file.description,
@@ -515,7 +516,7 @@ impl Scenario {
             choices: file.choices.into(),
             expect: file.expect,
             rng: GameRng::seed_from_u64(file.seed),
-            policy: policy.build(),
+            policy,
             prng: PolicyRng::seed_from_u64(file.seed ^ 0x9011),
         })
     }

@@ -12,7 +12,7 @@ use confluence_sim::deck::{ConfluenceDeck, PlayerDeck, RareMix};
 use confluence_sim::engine::ChoiceList;
 use confluence_sim::engine::event::NoObserver;
 use confluence_sim::engine::setup::Matchup;
-use confluence_sim::policy::PolicySpec;
+use confluence_sim::policy::{PolicyData, PolicySpec};
 use confluence_sim::sim::{GameSeeds, play_game};
 
 struct Setup {
@@ -71,7 +71,7 @@ fn first_failure(
             day_cap: 30,
         };
         let mut buf = ChoiceList::new();
-        let mut pol = spec.build();
+        let mut pol = spec.build(&PolicyData::new(&s.lib.db));
         (0..games).find_map(|i| {
             let seeds = GameSeeds::new(seed, i);
             catch_unwind(AssertUnwindSafe(|| {
@@ -97,9 +97,10 @@ fn first_failure(
 #[test]
 fn a_hundred_thousand_games_keep_every_invariant() {
     let s = setup();
-    // 6 starter decks x 2 policies x 2 mixes x 4,200 games = 100,800 games.
+    // 6 starter decks x 3 policies x 2 mixes x 2,800 games = 100,800 games.
     let mixes = [RareMix(0), RareMix::all(s.confluence.rares.len())];
-    if let Some(f) = first_failure(&s, &["greedy", "random"], &mixes, 4_200, 20_261_122) {
+    let policies = ["greedy", "random", "planner"];
+    if let Some(f) = first_failure(&s, &policies, &mixes, 2_800, 20_261_122) {
         panic!("invariant broken: {f}");
     }
 }
@@ -116,7 +117,7 @@ fn the_same_seeds_replay_the_same_game() {
         confluence_cards: &conf,
         day_cap: 30,
     };
-    for policy in ["greedy", "random"] {
+    for policy in ["greedy", "random", "planner"] {
         let spec: PolicySpec = policy.parse().unwrap();
         for i in 0..50 {
             let seeds = GameSeeds::new(99, i);
@@ -125,7 +126,7 @@ fn the_same_seeds_replay_the_same_game() {
                 &s.lib.db,
                 &m,
                 &seeds,
-                &mut spec.build(),
+                &mut spec.build(&PolicyData::new(&s.lib.db)),
                 &mut buf,
                 &mut NoObserver,
             );
@@ -133,7 +134,7 @@ fn the_same_seeds_replay_the_same_game() {
                 &s.lib.db,
                 &m,
                 &seeds,
-                &mut spec.build(),
+                &mut spec.build(&PolicyData::new(&s.lib.db)),
                 &mut buf,
                 &mut NoObserver,
             );
@@ -165,7 +166,7 @@ fn rare_swaps_keep_common_random_numbers() {
                     &s.lib.db,
                     &m,
                     &GameSeeds::new(5, i),
-                    &mut spec.build(),
+                    &mut spec.build(&PolicyData::new(&s.lib.db)),
                     &mut buf,
                     &mut NoObserver,
                 )

@@ -524,11 +524,72 @@ fn report_writes_html_markdown_and_charts_that_match_the_summary() {
     }
 }
 
+/// The tables `run` itself writes (not made-up ones) end up in the charts as they are.
+#[test]
+fn report_draws_the_tables_run_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // A full sweep, so that the regression identifies every rare.
+    sim()
+        .args([
+            "run",
+            "--games",
+            "200",
+            "--rares",
+            "0..=15",
+            "--subsets",
+            "2",
+            "-q",
+            "--out",
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+    report(dir).success();
+    let rares = parquet::read(&dir.join("rares.parquet")).unwrap();
+    let col_s = |n: &str| match rares.column(n) {
+        Some(ColumnData::Str(v)) => v.clone(),
+        _ => panic!("rares.parquet: {n}"),
+    };
+    let col_f = |n: &str| match rares.column(n) {
+        Some(ColumnData::F64(v)) => v.clone(),
+        _ => panic!("rares.parquet: {n}"),
+    };
+    let (names, eff, lo, hi) = (
+        col_s("rare"),
+        col_f("effect"),
+        col_f("effect_lo"),
+        col_f("effect_hi"),
+    );
+    assert!(!names.is_empty());
+    let els = svg_elements(&dir.join("charts/rare_impact_1.svg"));
+    let bars = marks(&els, "data-value");
+    assert_eq!(bars.len(), names.len());
+    for a in bars {
+        let i = names.iter().position(|n| *n == a["data-label"]).unwrap();
+        assert_eq!(
+            (f(a, "data-value"), f(a, "data-lo"), f(a, "data-hi")),
+            (eff[i], lo[i], hi[i])
+        );
+    }
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(!md.contains("This section needs"), "every table is there");
+}
+
 #[test]
 fn report_without_optional_tables_says_what_each_section_needs() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     run_small(dir);
+    // Only the summary, as from an older version or a copied file.
+    for f in [
+        "rares.parquet",
+        "cards.parquet",
+        "diffs.parquet",
+        "meta.json",
+    ] {
+        std::fs::remove_file(dir.join(f)).unwrap();
+    }
     // A chart of an earlier report that this one no longer draws is removed; a file of
     // the user's is not.
     std::fs::create_dir_all(dir.join("charts")).unwrap();

@@ -25,7 +25,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let deck = load::player_deck(&lib, &a.player, false, &mut warnings)?;
     let confluence = ConfluenceDeck::load(&a.confluence, &mut lib.db)?;
     let names = if a.policies.is_empty() {
-        vec!["greedy".to_string(), "random".to_string()]
+        vec![
+            "random".to_string(),
+            "greedy".to_string(),
+            "planner".to_string(),
+        ]
     } else {
         a.policies.clone()
     };

@@ -33,6 +33,59 @@ pub enum Command {
     Bench(BenchArgs),
     /// Write report.html, report.md and charts/*.svg from the outputs of a run in DIR.
     Report(ReportArgs),
+    /// Every policy on one matchup, with all commons and with all rares: win rate, 95%
+    /// interval, mean days and games per second, as ladder.csv and ladder.parquet.
+    Ladder(LadderArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct LadderArgs {
+    /// Player deck.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/player/BR_kojo_booda.txt"
+    )]
+    pub player: PathBuf,
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/confluence/reference.toml"
+    )]
+    pub confluence: PathBuf,
+    /// Policies, weakest first (repeatable; default: random, greedy, planner, search with
+    /// their default parameters).
+    #[arg(long = "policy", value_name = "NAME")]
+    pub policies: Vec<String>,
+    /// Games per policy and mix (default: batches of --batch until the 95% interval is at
+    /// most +-1%, or --max-games).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// Games per batch when --games is not given.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub batch: u64,
+    /// Most games per policy and mix when --games is not given.
+    #[arg(long, value_name = "N", default_value_t = 40_000)]
+    pub max_games: u64,
+    /// Target 95% half-width when --games is not given.
+    #[arg(long, value_name = "W", default_value_t = 0.01)]
+    pub half_width: f64,
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(long, value_name = "DIR", default_value = "reports/ladder")]
+    pub out: PathBuf,
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
+    pub day_cap: u8,
+    #[arg(long)]
+    pub allow_illegal: bool,
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+    /// No progress bar and no table on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -56,7 +109,7 @@ pub struct TuneArgs {
         default_value = "decks/player/BR_kojo_booda.txt"
     )]
     pub player: PathBuf,
-    /// Player policy.
+    /// Player policy (random, greedy, planner, search; see `run --help`).
     #[arg(long, value_name = "NAME", default_value = "greedy")]
     pub policy: String,
     #[arg(
@@ -170,7 +223,8 @@ pub struct MatchArgs {
         default_value = "decks/confluence/reference.toml"
     )]
     pub confluence: PathBuf,
-    /// Player policy: random, greedy (repeat for several).
+    /// Player policy: random, greedy, planner or search, with parameters as
+    /// NAME:KEY=N,KEY=N (e.g. search:rollouts=64); repeat for several.
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). Counts
@@ -227,7 +281,7 @@ pub struct BenchArgs {
     /// Games per policy.
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub games: u64,
-    /// Policies to time (repeatable; default: greedy and random).
+    /// Policies to time (repeatable; default: random, greedy and planner).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Player deck.

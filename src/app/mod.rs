@@ -5,6 +5,7 @@ mod bench;
 mod cards;
 pub mod cli;
 mod experiment;
+mod ladder;
 pub mod load;
 mod meta;
 pub mod mixes;
@@ -32,6 +33,7 @@ pub fn main() -> ExitCode {
         Command::Tune(a) => tune::tune(a),
         Command::Bench(a) => bench::bench(a),
         Command::Report(a) => report::report(a),
+        Command::Ladder(a) => ladder::ladder(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

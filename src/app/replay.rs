@@ -68,7 +68,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let mut conf = GameSeeds::rng(seeds.confluence);
     let mut rng = GameSeeds::rng(seeds.events);
     let mut prng = seeds.policy_rng();
-    let mut policy = loaded.policies[0].build();
+    let mut policy = loaded.policies[0].build(&crate::policy::PolicyData::new(db));
     let mut s = new_game(
         db,
         &m,

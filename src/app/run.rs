@@ -108,6 +108,17 @@ pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     pb
 }
 
+/// The widest 95% half-width of the win rate over these configurations.
+pub fn widest_half_width(accums: &[Accum]) -> f64 {
+    accums
+        .iter()
+        .map(|a| {
+            let i = wilson(a.outcomes[0] + a.outcomes[1], a.games, 0.95);
+            (i.hi - i.lo) / 2.0
+        })
+        .fold(0.0, f64::max)
+}
+
 pub fn default_threads(t: Option<usize>) -> Result<usize> {
     let threads = t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
@@ -235,13 +246,7 @@ pub fn execute(job: Job) -> Result<()> {
         else {
             break;
         };
-        let widest = accums
-            .iter()
-            .map(|a| {
-                let i = wilson(a.outcomes[0] + a.outcomes[1], a.games, 0.95);
-                (i.hi - i.lo) / 2.0
-            })
-            .fold(0.0, f64::max);
+        let widest = widest_half_width(&accums);
         if widest <= half_width {
             stop_note = format!(
                 "precision reached: every configuration's 95% half-width is at most {half_width} (widest {widest:.4}) after {} games each",

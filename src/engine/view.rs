@@ -2,6 +2,7 @@
 //! decks' order, the Confluence's hand and face-down mana, unrevealed Tumult cards, the
 //! future of the random stream) are out of reach except through counts.
 
+use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 
 use super::GameRng;
@@ -161,6 +162,23 @@ impl<'a> View<'a> {
         self.s.tough(self.db, id)
     }
 
+    /// Does the visible object `id` have the kind, cost and side a filter asks for (for an
+    /// ability the player controls)? Where it stands is not checked.
+    pub fn matches_card(&self, filter: crate::cards::effect::FilterId, id: ObjId) -> bool {
+        debug_assert!(self.is_visible(id));
+        self.s
+            .matches_card(self.db, self.db.filter(filter), id, Side::Player)
+    }
+
+    /// Boosts the player's next character will get from "next character" effects.
+    pub fn pending_next_boosts(&self) -> i16 {
+        self.s.mods[..self.s.n_mods as usize]
+            .iter()
+            .filter(|m| m.side == Side::Player)
+            .map(|m| m.boosts as i16)
+            .sum()
+    }
+
     /// What Dusk would do if it started now (all of it is visible information).
     pub fn dusk_preview(&self) -> DuskReport {
         overcome::evaluate(self.s, self.db)
@@ -173,48 +191,40 @@ impl<'a> View<'a> {
 
     /// A full state consistent with what the player has seen: both decks reshuffled, the
     /// Confluence's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
-    /// places, unrevealed Tumult cards re-dealt. Used by search policies; the hidden parts
-    /// of the real state are never read beyond their sizes.
+    /// places, unrevealed Tumult cards re-dealt. Used by search policies.
+    ///
+    /// The result depends only on what the player can see and on `rng`: every hidden list
+    /// is put in a canonical order (sorted) before it is shuffled, so two states that differ
+    /// only in their hidden order give the same sample. No allocation.
     pub fn determinize(&self, rng: &mut GameRng) -> GameState {
         let mut g = *self.s;
         // The player's own deck order is unknown to them.
-        g.sides[0].deck.as_mut_slice().shuffle(rng);
-        // The Confluence's unseen cards: pool them, shuffle the identities, put back.
-        let mut slots: Vec<(Zone, usize)> = Vec::new();
-        let mut ids: Vec<ObjId> = Vec::new();
+        let deck = &mut g.sides[0].deck;
+        deck.as_mut_slice().sort_unstable();
+        deck.as_mut_slice().shuffle(rng);
+        // The Confluence's deck: which object sits where is as hidden as which card each
+        // object is; sort the objects, then deal the unseen cards over them.
+        g.sides[1].deck.as_mut_slice().sort_unstable();
+        let mut ids: ArrayVec<ObjId, { MAX_OBJS }> = ArrayVec::new();
         let c = g.sides[1];
-        for (i, id) in c.deck.iter().enumerate() {
-            slots.push((Zone::Deck, i));
-            ids.push(id);
+        ids.extend(c.deck.iter());
+        for list in [&c.hand, &c.mana] {
+            ids.extend(list.iter().filter(|&id| !g.obj(id).has(flag::KNOWN)));
         }
-        for (i, id) in c.hand.iter().enumerate() {
-            if !g.obj(id).has(flag::KNOWN) {
-                slots.push((Zone::Hand, i));
-                ids.push(id);
-            }
-        }
-        for (i, id) in c.mana.iter().enumerate() {
-            if !g.obj(id).has(flag::KNOWN) {
-                slots.push((Zone::Mana, i));
-                ids.push(id);
-            }
-        }
-        // Object ids are deck-list positions; what is hidden is which card each holds.
-        let mut cards: Vec<_> = ids.iter().map(|&id| g.obj(id).card).collect();
+        let mut cards: ArrayVec<_, { MAX_OBJS }> = ids.iter().map(|&id| g.obj(id).card).collect();
+        cards.sort_unstable();
         cards.shuffle(rng);
         for (&id, card) in ids.iter().zip(cards) {
             g.obj_mut(id).card = card;
         }
-        let _ = slots;
         // Unrevealed Tumult cards: re-deal the unseen ones among the unseen slots.
         let adv = &mut g.adventure;
-        let hidden: Vec<usize> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
-        if hidden.len() > 1 {
-            let mut cards: Vec<u8> = hidden.iter().map(|&k| adv.tumult[k]).collect();
-            cards.shuffle(rng);
-            for (&k, c) in hidden.iter().zip(cards) {
-                adv.tumult[k] = c;
-            }
+        let hidden: ArrayVec<usize, 3> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
+        let mut tumult: ArrayVec<u8, 3> = hidden.iter().map(|&k| adv.tumult[k]).collect();
+        tumult.sort_unstable();
+        tumult.shuffle(rng);
+        for (&k, t) in hidden.iter().zip(tumult) {
+            adv.tumult[k] = t;
         }
         for &k in &hidden {
             adv.flipped[k] = rand::RngExt::random::<bool>(rng);

@@ -17,6 +17,7 @@ fn cell(c: &ColumnData, row: usize) -> String {
             }
         }
         ColumnData::Str(v) => v[row].clone(),
+        ColumnData::Bool(v) => v[row].to_string(),
         ColumnData::ListU64(v) => v[row]
             .iter()
             .map(|n| n.to_string())

@@ -16,6 +16,7 @@ pub enum ColumnData {
     U64(Vec<u64>),
     F64(Vec<f64>),
     Str(Vec<String>),
+    Bool(Vec<bool>),
     /// A list of counts per row (CSV writes it as `;`-separated numbers).
     ListU64(Vec<Vec<u64>>),
 }
@@ -27,6 +28,7 @@ impl ColumnData {
             ColumnData::U64(v) => v.len(),
             ColumnData::F64(v) => v.len(),
             ColumnData::Str(v) => v.len(),
+            ColumnData::Bool(v) => v.len(),
             ColumnData::ListU64(v) => v.len(),
         }
     }
@@ -42,6 +44,7 @@ impl ColumnData {
             ColumnData::U64(_) => "u64",
             ColumnData::F64(_) => "f64",
             ColumnData::Str(_) => "string",
+            ColumnData::Bool(_) => "bool",
             ColumnData::ListU64(_) => "list<u64>",
         }
     }

@@ -14,6 +14,7 @@ fn to_column(name: &str, c: &ColumnData) -> Column {
         ColumnData::U64(v) => Column::new(name, v),
         ColumnData::F64(v) => Column::new(name, v),
         ColumnData::Str(v) => Column::new(name, v),
+        ColumnData::Bool(v) => Column::new(name, v),
         ColumnData::ListU64(v) => {
             let series: Vec<Series> = v
                 .iter()
@@ -115,6 +116,13 @@ pub fn read(path: &Path) -> Result<Table, String> {
                     .map(|x| x.unwrap_or("").to_string())
                     .collect(),
             ),
+            DataType::Boolean => ColumnData::Bool(
+                col.bool()
+                    .map_err(|e| e.to_string())?
+                    .iter()
+                    .map(|x| x.unwrap_or(false))
+                    .collect(),
+            ),
             DataType::List(inner) if **inner == DataType::UInt64 => {
                 let mut rows = Vec::new();
                 for s in col.list().map_err(|e| e.to_string())?.series_iter() {
@@ -149,7 +157,8 @@ mod tests {
             .push("b", ColumnData::U64(vec![3, 4]))
             .push("c", ColumnData::F64(vec![0.25, 1.5]))
             .push("d", ColumnData::Str(vec!["x".into(), "".into()]))
-            .push("e", ColumnData::ListU64(vec![vec![1, 2, 3], vec![]]));
+            .push("e", ColumnData::ListU64(vec![vec![1, 2, 3], vec![]]))
+            .push("f", ColumnData::Bool(vec![true, false]));
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("t.parquet");
         write(&t, std::fs::File::create(&p).unwrap()).unwrap();

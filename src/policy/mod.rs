@@ -4,12 +4,21 @@
 
 mod greedy;
 pub mod needs;
+mod planner;
+pub mod profile;
 mod random;
+mod search;
 
 use std::fmt;
+use std::sync::Arc;
 
 pub use greedy::Greedy;
+pub use planner::{Planner, PlannerParams};
 pub use random::Random;
+pub use search::{Search, SearchParams};
+
+use crate::cards::db::CardDb;
+use profile::Profiles;
 
 use crate::engine::Choice;
 use crate::engine::view::View;
@@ -34,20 +43,33 @@ pub struct PolicySpec {
 pub enum PolicyKind {
     Random,
     Greedy,
+    Planner,
+    Search,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 2] = [PolicyKind::Random, PolicyKind::Greedy];
+    pub const ALL: [PolicyKind; 4] = [
+        PolicyKind::Random,
+        PolicyKind::Greedy,
+        PolicyKind::Planner,
+        PolicyKind::Search,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
             PolicyKind::Greedy => "greedy",
+            PolicyKind::Planner => "planner",
+            PolicyKind::Search => "search",
         }
     }
 
     fn known_params(self) -> &'static [&'static str] {
-        &[]
+        match self {
+            PolicyKind::Random | PolicyKind::Greedy => &[],
+            PolicyKind::Planner => &["keep", "mana"],
+            PolicyKind::Search => &["rollouts", "width", "keep", "mana"],
+        }
     }
 }
 
@@ -108,13 +130,60 @@ impl std::str::FromStr for PolicySpec {
 pub enum AnyPolicy {
     Random(Random),
     Greedy(Greedy),
+    Planner(Planner),
+    Search(Box<Search>),
+}
+
+/// What policies read from the card database, computed once per run and shared by every
+/// worker.
+#[derive(Clone)]
+pub struct PolicyData {
+    profiles: Arc<Profiles>,
+}
+
+impl PolicyData {
+    pub fn new(db: &CardDb) -> PolicyData {
+        PolicyData {
+            profiles: Arc::new(Profiles::new(db)),
+        }
+    }
 }
 
 impl PolicySpec {
-    pub fn build(&self) -> AnyPolicy {
+    /// A parameter's value, or its default.
+    pub fn param(&self, key: &str, default: u32) -> u32 {
+        self.params
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map_or(default, |&(_, v)| v)
+    }
+
+    pub fn build(&self, data: &PolicyData) -> AnyPolicy {
         match self.kind {
             PolicyKind::Random => AnyPolicy::Random(Random),
             PolicyKind::Greedy => AnyPolicy::Greedy(Greedy),
+            PolicyKind::Planner => {
+                AnyPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params()))
+            }
+            PolicyKind::Search => {
+                let d = SearchParams::default();
+                AnyPolicy::Search(Box::new(Search::new(
+                    Planner::new(data.profiles.clone(), self.planner_params()),
+                    SearchParams {
+                        rollouts: self.param("rollouts", d.rollouts),
+                        width: self.param("width", d.width as u32).clamp(1, 16) as u8,
+                    },
+                )))
+            }
+        }
+    }
+
+    fn planner_params(&self) -> PlannerParams {
+        let d = PlannerParams::default();
+        PlannerParams {
+            keep: self.param("keep", d.keep as u32).min(255) as u8,
+            mana: self.param("mana", d.mana as u32).min(255) as u8,
         }
     }
 }
@@ -125,6 +194,8 @@ impl Policy for AnyPolicy {
         match self {
             AnyPolicy::Random(p) => p.choose(view, options, rng),
             AnyPolicy::Greedy(p) => p.choose(view, options, rng),
+            AnyPolicy::Planner(p) => p.choose(view, options, rng),
+            AnyPolicy::Search(p) => p.choose(view, options, rng),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::deck::{ConfluenceDeck, PlayerDeck, RareMix};
 use crate::engine::event::NoObserver;
 use crate::engine::setup::Matchup;
 use crate::engine::{ChoiceList, Outcome};
-use crate::policy::{AnyPolicy, PolicySpec};
+use crate::policy::{AnyPolicy, PolicyData, PolicySpec};
 use crate::stats::Accum;
 use crate::stats::accum::GameTally;
 
@@ -166,6 +166,7 @@ pub fn run<E: Send>(
         .build()
         .expect("thread pool");
     let base = baselines(&plan.configs);
+    let pdata = PolicyData::new(plan.db);
     // Baselines first, so that their results exist when the others are paired with them.
     let mut order: Vec<usize> = (0..plan.configs.len()).collect();
     order.sort_by_key(|&i| (base[i], i != base[i], i));
@@ -188,7 +189,7 @@ pub fn run<E: Send>(
         ];
         let spec = &plan.policies[c.policy];
         let new_worker = || Worker {
-            policy: spec.build(),
+            policy: spec.build(&pdata),
             buf: ChoiceList::new(),
         };
         let is_base = base[ci] == ci;

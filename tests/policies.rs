@@ -1,0 +1,281 @@
+//! Policies: legal choices from many random states, determinism given their stream, and
+//! the search policy's blindness to hidden information.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+
+use confluence_sim::cards::Library;
+use confluence_sim::deck::{ConfluenceDeck, PlayerDeck, RareMix};
+use confluence_sim::engine::event::NoObserver;
+use confluence_sim::engine::setup::{Matchup, SetupStreams, new_game};
+use confluence_sim::engine::state::{Adventure, flag};
+use confluence_sim::engine::view::View;
+use confluence_sim::engine::{
+    ChoiceList, Decision, GameRng, GameState, Step, advance, apply, apply_unchecked, legal_choices,
+};
+use confluence_sim::policy::{Policy, PolicyData, PolicyRng, PolicySpec};
+use confluence_sim::sim::{GameSeeds, play_game};
+
+struct Setup {
+    lib: Library,
+    decks: Vec<PlayerDeck>,
+    confluence: ConfluenceDeck,
+    data: PolicyData,
+}
+
+fn setup() -> &'static Setup {
+    static S: std::sync::OnceLock<Setup> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut lib = Library::load(&root.join("decks/cards")).expect("library");
+        let mut paths: Vec<_> = std::fs::read_dir(root.join("decks/player"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        let decks = paths
+            .iter()
+            .map(|p| PlayerDeck::load(p, &lib.pool, &lib.db).expect("starter deck"))
+            .collect();
+        let confluence =
+            ConfluenceDeck::load(&root.join("decks/confluence/reference.toml"), &mut lib.db)
+                .expect("reference deck");
+        let data = PolicyData::new(&lib.db);
+        Setup {
+            lib,
+            decks,
+            confluence,
+            data,
+        }
+    })
+}
+
+/// Policies under test; `search` with a small budget so that debug builds stay quick.
+const POLICIES: [&str; 4] = ["random", "greedy", "planner", "search:rollouts=3,width=3"];
+
+/// A state reached by `steps` random decisions from the start of a game, stopped at a
+/// decision (or `None` if the game ended first).
+fn random_state(deck: usize, mix: RareMix, seed: u64, steps: u32) -> Option<GameState> {
+    let s = setup();
+    let d = &s.decks[deck];
+    let conf = s.confluence.cards_for(mix);
+    let m = Matchup {
+        player_hero: d.hero,
+        player_cards: &d.cards,
+        confluence_hero: s.confluence.hero,
+        confluence_cards: &conf,
+        day_cap: 30,
+    };
+    let seeds = GameSeeds::new(seed, 0);
+    let mut setup_rng = GameSeeds::rng(seeds.setup);
+    let mut conf_rng = GameSeeds::rng(seeds.confluence);
+    let mut rng = GameSeeds::rng(seeds.events);
+    let mut pick = PolicyRng::seed_from_u64(seeds.policy);
+    let db = &s.lib.db;
+    let mut g = new_game(
+        db,
+        &m,
+        SetupStreams {
+            setup: &mut setup_rng,
+            confluence: &mut conf_rng,
+        },
+        &mut rng,
+        &mut NoObserver,
+    );
+    let mut buf = ChoiceList::new();
+    for _ in 0..steps {
+        match advance(&mut g, db, &mut rng, &mut NoObserver) {
+            Step::Decide => {
+                legal_choices(&g, db, &mut buf);
+                let k = pick.random_range(0..buf.len());
+                apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, buf[k]);
+            }
+            _ => return None,
+        }
+    }
+    match advance(&mut g, db, &mut rng, &mut NoObserver) {
+        Step::Decide => Some(g),
+        _ => None,
+    }
+}
+
+fn choose(spec: &str, g: &GameState, seed: u64) -> (usize, ChoiceList) {
+    let s = setup();
+    let spec: PolicySpec = spec.parse().unwrap();
+    let mut pol = spec.build(&s.data);
+    let mut buf = ChoiceList::new();
+    legal_choices(g, &s.lib.db, &mut buf);
+    let k = pol.choose(
+        &View::new(g, &s.lib.db),
+        &buf,
+        &mut PolicyRng::seed_from_u64(seed),
+    );
+    (k, buf)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Every policy picks one of the legal options, and the engine accepts it.
+    #[test]
+    fn every_policy_picks_a_legal_option(
+        deck in 0usize..6,
+        all_rares in any::<bool>(),
+        seed in any::<u64>(),
+        steps in 0u32..120,
+    ) {
+        let s = setup();
+        let mix = if all_rares { RareMix::all(s.confluence.rares.len()) } else { RareMix(0) };
+        if let Some(g) = random_state(deck, mix, seed, steps) {
+            for spec in POLICIES {
+                let (k, options) = choose(spec, &g, seed);
+                prop_assert!(k < options.len(), "{spec} chose {k} of {} options", options.len());
+                let mut after = g;
+                let mut rng = GameRng::seed_from_u64(seed);
+                prop_assert!(
+                    apply(&mut after, &s.lib.db, &mut rng, &mut NoObserver, options[k]).is_ok(),
+                    "{spec} chose {:?}, which the engine refused", options[k]
+                );
+            }
+        }
+    }
+
+    /// Given the same state and the same stream, a policy makes the same choice.
+    #[test]
+    fn policies_are_deterministic_given_their_stream(
+        deck in 0usize..6,
+        seed in any::<u64>(),
+        steps in 0u32..120,
+    ) {
+        if let Some(g) = random_state(deck, RareMix(0), seed, steps) {
+            for spec in POLICIES {
+                prop_assert_eq!(choose(spec, &g, seed).0, choose(spec, &g, seed).0, "{}", spec);
+            }
+        }
+    }
+}
+
+/// Whole games: the same seeds give the same game for the planner and the search.
+#[test]
+fn planner_and_search_games_repeat_exactly() {
+    let s = setup();
+    let d = &s.decks[1];
+    let conf = s.confluence.cards_for(RareMix(0));
+    let m = Matchup {
+        player_hero: d.hero,
+        player_cards: &d.cards,
+        confluence_hero: s.confluence.hero,
+        confluence_cards: &conf,
+        day_cap: 30,
+    };
+    for spec in ["planner", "search:rollouts=2,width=3"] {
+        let spec: PolicySpec = spec.parse().unwrap();
+        for i in 0..4 {
+            let seeds = GameSeeds::new(11, i);
+            let mut buf = ChoiceList::new();
+            let a = play_game(
+                &s.lib.db,
+                &m,
+                &seeds,
+                &mut spec.build(&s.data),
+                &mut buf,
+                &mut NoObserver,
+            );
+            let b = play_game(
+                &s.lib.db,
+                &m,
+                &seeds,
+                &mut spec.build(&s.data),
+                &mut buf,
+                &mut NoObserver,
+            );
+            assert_eq!(a, b, "{spec} game {i}");
+        }
+    }
+}
+
+/// The same game with its hidden information rearranged: the player's deck order, the
+/// Confluence's deck order, which unseen card is where among the Confluence's deck, hand
+/// and face-down Mana, and the unrevealed Tumult cards.
+fn permute_hidden(g: &GameState, seed: u64) -> GameState {
+    let mut h = *g;
+    let mut rng = GameRng::seed_from_u64(seed);
+    use rand::seq::SliceRandom;
+    h.sides[0].deck.as_mut_slice().shuffle(&mut rng);
+    h.sides[1].deck.as_mut_slice().shuffle(&mut rng);
+    let c = h.sides[1];
+    let mut ids: Vec<_> = c.deck.iter().collect();
+    for list in [&c.hand, &c.mana] {
+        ids.extend(list.iter().filter(|&id| !h.obj(id).has(flag::KNOWN)));
+    }
+    let mut cards: Vec<_> = ids.iter().map(|&id| h.obj(id).card).collect();
+    cards.shuffle(&mut rng);
+    for (&id, card) in ids.iter().zip(cards) {
+        h.obj_mut(id).card = card;
+    }
+    let adv = &mut h.adventure;
+    let hidden: Vec<usize> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
+    let mut t: Vec<u8> = hidden.iter().map(|&k| adv.tumult[k]).collect();
+    t.shuffle(&mut rng);
+    for (&k, v) in hidden.iter().zip(t) {
+        adv.tumult[k] = v;
+        adv.flipped[k] = rng.random();
+    }
+    adv.terrain = Adventure::layout(adv.tumult, adv.flipped).terrain;
+    h
+}
+
+#[test]
+fn search_is_blind_to_hidden_information() {
+    let spec = "search:rollouts=4,width=4";
+    let mut turns = 0;
+    let mut hidden_changed = 0;
+    let mut seed_sensitive = 0;
+    for seed in 0..400u64 {
+        let Some(g) = random_state((seed % 6) as usize, RareMix(0), seed, (seed % 40) as u32)
+        else {
+            continue;
+        };
+        if g.decision != Decision::Turn {
+            continue;
+        }
+        let (k, options) = choose(spec, &g, seed);
+        if options.len() < 3 {
+            continue;
+        }
+        turns += 1;
+        for p in 0..3 {
+            let h = permute_hidden(&g, seed * 7 + p);
+            if h != g {
+                hidden_changed += 1;
+            }
+            let (k2, options2) = choose(spec, &h, seed);
+            assert_eq!(
+                options, options2,
+                "the legal options must not depend on hidden state"
+            );
+            assert_eq!(
+                k, k2,
+                "state {seed}: the search chose differently after its hidden information was rearranged"
+            );
+        }
+        // The test has teeth: a different sampling seed can change the decision.
+        if (1..4).any(|d| choose(spec, &g, seed + 1000 * d).0 != k) {
+            seed_sensitive += 1;
+        }
+        if turns >= 40 {
+            break;
+        }
+    }
+    assert!(turns >= 20, "only {turns} turn decisions sampled");
+    assert!(
+        hidden_changed >= turns,
+        "the permutations did not change the hidden state"
+    );
+    assert!(
+        seed_sensitive > 0,
+        "no decision depended on the sampling seed; the blindness check proves nothing"
+    );
+}
