@@ -783,3 +783,80 @@ fn tune_finds_candidates_and_ranks_rares() {
     );
     assert!(dir.path().join("tune_screening.csv").exists());
 }
+
+#[test]
+fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
+    let run = |threads: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        sim()
+            .args([
+                "ladder",
+                "--games",
+                "200",
+                "--policy",
+                "random",
+                "--policy",
+                "planner",
+                "--policy",
+                "search:rollouts=2,width=2",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(dir.path())
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("search:rollouts=2,width=2"))
+            .stderr(predicate::str::contains("strictly ordered"));
+        assert_eq!(outputs(dir.path()), vec!["ladder.csv", "ladder.parquet"]);
+        let t = read_table(&dir.path().join("ladder.parquet"));
+        let csv = std::fs::read_to_string(dir.path().join("ladder.csv")).unwrap();
+        (t, csv, dir)
+    };
+    let (a, csv, _d1) = run("1");
+    let (b, _, _d2) = run("2");
+    assert_eq!(a.rows(), 6, "3 policies x (all common, all rare)");
+    assert_eq!(u32s(&a, "rare_count"), vec![0, 15, 0, 15, 0, 15]);
+    let games = match a.column("games") {
+        Some(confluence_sim::export::ColumnData::U64(v)) => v.clone(),
+        _ => panic!("games column"),
+    };
+    assert!(games.iter().all(|&g| g == 200));
+    let (rate, lo, hi) = (
+        f64s(&a, "win_rate"),
+        f64s(&a, "win_rate_lo"),
+        f64s(&a, "win_rate_hi"),
+    );
+    for i in 0..6 {
+        assert!(lo[i] <= rate[i] && rate[i] <= hi[i]);
+    }
+    assert!(f64s(&a, "games_per_second").iter().all(|&g| g > 0.0));
+    assert!(csv.starts_with("schema_version,policy,"));
+    // Every column but the measured speed is the same on one and two threads.
+    for (name, col) in &a.columns {
+        if name != "games_per_second" && name != "threads" {
+            assert_eq!(Some(col), b.column(name), "{name}");
+        }
+    }
+}
+
+#[test]
+fn ladder_rejects_bad_options() {
+    rejects(
+        &["ladder", "--policy", "wizard"],
+        &["unknown policy 'wizard'"],
+    );
+    rejects(
+        &["ladder", "--half-width", "0"],
+        &["--half-width 0", "between 0 and 0.5"],
+    );
+    sim()
+        .args(["ladder", "--games", "0", "-q"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--games must be at least 1"));
+    rejects(
+        &["ladder", "--player", "no/such/deck.txt"],
+        &["no/such/deck.txt"],
+    );
+}
