@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput per core (greedy, random) and peak memory for 100k and 10M games.
+# Throughput per core (random, greedy, planner, search) and peak memory for 100k and 10M games.
 # Run from the repository root; prints the figures quoted in README ("Performance").
 set -euo pipefail
 cargo build --release --quiet
@@ -7,6 +7,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/confluence-sim"
 echo "== machine"; nproc; grep -m1 "model name" /proc/cpuinfo || true
 echo "== throughput (single thread)"
 "$bin" bench --games "${BENCH_GAMES:-200000}"
+"$bin" bench --games "${SEARCH_GAMES:-1000}" --policy search
 out=$(mktemp -d)
 for n in 100000 10000000; do
   echo "== peak memory, run --rares 0 --games $n"

@@ -860,3 +860,28 @@ fn ladder_rejects_bad_options() {
         &["no/such/deck.txt"],
     );
 }
+
+/// The experiment file shown in README runs as written (with fewer games, elsewhere).
+#[test]
+fn readme_experiment_example_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("```toml\nname = ")
+        .expect("README shows an experiment file");
+    let body = &readme[start + "```toml\n".len()..];
+    let body = &body[..body.find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let text = body
+        .replace("per_config = 4000", "per_config = 20")
+        .replace("reports/starter-decks", &out.display().to_string());
+    assert_ne!(text, body, "the example's games and out lines changed");
+    let file = dir.path().join("exp.toml");
+    std::fs::write(&file, text).unwrap();
+    sim()
+        .args(["run", "-q", "--experiment"])
+        .arg(&file)
+        .assert()
+        .success();
+    assert!(out.join("summary.parquet").exists());
+}

@@ -574,6 +574,44 @@ fn report_draws_the_tables_run_writes() {
     }
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(!md.contains("This section needs"), "every table is there");
+
+    // The target section lists first the configuration closest to the target.
+    sim()
+        .args(["report", "--target", "0.4"])
+        .arg(dir)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let start = md
+        .find("## Which mixes give 40.0%")
+        .expect("target section");
+    let section = &md[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let s = summary(dir);
+    let best = (0..s.win_rate.len())
+        .min_by(|&a, &b| {
+            (s.win_rate[a] - 0.4)
+                .abs()
+                .total_cmp(&(s.win_rate[b] - 0.4).abs())
+                .then(s.config_id[a].cmp(&s.config_id[b]))
+        })
+        .unwrap();
+    let mix = if s.rare_mix[best].is_empty() {
+        "all common".to_string()
+    } else {
+        s.rare_mix[best].split(';').collect::<Vec<_>>().join(", ")
+    };
+    let first_row = section
+        .lines()
+        .find(|l| l.starts_with("| BR_kojo_booda"))
+        .expect("a row");
+    assert!(first_row.contains(&mix), "{first_row} lacks {mix}");
+    sim()
+        .args(["report", "--target", "1.5"])
+        .arg(dir)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--target 1.5"));
 }
 
 #[test]

@@ -95,6 +95,9 @@ pub struct ReportArgs {
     /// meta.json. The report is written there.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// The win rate the "which mixes give ..." section looks for (0-1).
+    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    pub target: f64,
 }
 
 #[derive(Args, Debug)]

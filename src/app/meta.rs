@@ -11,10 +11,21 @@ fn git_commit() -> Option<String> {
         .args(["rev-parse", "--short", "HEAD"])
         .output()
         .ok()?;
-    out.status
+    let commit = out
+        .status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-        .filter(|s| !s.is_empty())
+        .filter(|s| !s.is_empty())?;
+    // Local changes to the code or data (outputs under reports/ aside) make it "-dirty".
+    let dirty = std::process::Command::new("git")
+        .args(["diff", "--quiet", "HEAD", "--", ".", ":(exclude)reports"])
+        .status()
+        .is_ok_and(|s| s.code() == Some(1));
+    Some(if dirty {
+        format!("{commit}-dirty")
+    } else {
+        commit
+    })
 }
 
 pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usize) -> Value {
@@ -35,7 +46,7 @@ pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usi
         "version": env!("CARGO_PKG_VERSION"),
         "git_commit": git_commit(),
         "created": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        "command": std::env::args().collect::<Vec<_>>().join(" "),
+        "command": command_line(),
         "experiment": experiment,
         "seed": m.seed,
         "games": games,
@@ -45,4 +56,21 @@ pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usi
         "policies": m.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         "decks": decks,
     })
+}
+
+/// The command line, with the program as its bare name (not the path it was run from).
+fn command_line() -> String {
+    let mut args = std::env::args();
+    let program = args
+        .next()
+        .map(|p| {
+            std::path::Path::new(&p)
+                .file_name()
+                .map_or(p.clone(), |f| f.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "confluence-sim".into());
+    std::iter::once(program)
+        .chain(args)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

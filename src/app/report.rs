@@ -5,7 +5,13 @@ use anyhow::Result;
 use super::cli::ReportArgs;
 
 pub fn report(a: ReportArgs) -> Result<()> {
-    let written = crate::report::write_report(&a.dir)?;
+    if !(a.target > 0.0 && a.target < 1.0) {
+        anyhow::bail!(
+            "--target {}: expected a win rate between 0 and 1 (e.g. 0.5)",
+            a.target
+        );
+    }
+    let written = crate::report::write_report(&a.dir, a.target)?;
     for w in &written.warnings {
         eprintln!("confluence-sim: warning: {w}");
     }

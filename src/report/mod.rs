@@ -658,6 +658,8 @@ pub struct Model {
     pub has_cards: bool,
     pub has_rares: bool,
     pub has_diffs: bool,
+    /// The win rate the "closest to a target" section looks for.
+    pub target: f64,
     /// Things the reader should know about the inputs (also printed on stderr).
     pub warnings: Vec<String>,
 }
@@ -726,7 +728,7 @@ fn day_series(rare_count: u32, rows: &[&ConfigRow]) -> Vec<DaySeries> {
 impl Model {
     /// Groups the configurations by (player deck, policy), in order of first appearance,
     /// and computes what every section shows.
-    pub fn build(inputs: &Inputs) -> Model {
+    pub fn build(inputs: &Inputs, target: f64) -> Model {
         let configs = inputs.summary.clone();
         let mut warnings = Vec::new();
         let mut keys: Vec<(String, String)> = Vec::new();
@@ -858,6 +860,7 @@ impl Model {
             has_cards: inputs.cards.is_some(),
             has_rares: inputs.rares.is_some(),
             has_diffs: inputs.diffs.is_some(),
+            target,
             warnings,
         }
     }
@@ -1337,6 +1340,89 @@ fn win_rate_section(m: &Model) -> Section {
     }
 }
 
+/// How many configurations per (deck, policy) the target section lists.
+const TARGET_ROWS: usize = 3;
+
+/// Per deck and policy, the rare mixes whose win rate is closest to the target.
+fn target_section(m: &Model) -> Section {
+    let t = m.target;
+    let mut blocks = vec![Block::Paragraph(
+        Rich::default()
+            .t(format!(
+                "Per player deck and policy, the {TARGET_ROWS} configurations of this run whose win rate is closest to {} (set with ",
+                pct(t)
+            ))
+            .code("confluence-sim report --target P")
+            .t("), and whether their 95% interval contains it. To search more mixes than the run holds, use ")
+            .code(format!("confluence-sim tune --target {t}"))
+            .t("."),
+    )];
+    let mut rows = Vec::new();
+    for g in &m.groups {
+        let mut idx: Vec<usize> = g.rows.clone();
+        idx.sort_by(|&a, &b| {
+            let (x, y) = (&m.configs[a], &m.configs[b]);
+            (x.win_rate - t)
+                .abs()
+                .total_cmp(&(y.win_rate - t).abs())
+                .then(x.config_id.cmp(&y.config_id))
+        });
+        if idx.iter().all(|&i| m.configs[i].win_rate_hi < t) {
+            blocks.push(Block::Note(Rich::text(format!(
+                "{}: no configuration of this run reaches {}; even the easiest is below it.",
+                g.label(),
+                pct(t)
+            ))));
+        } else if idx.iter().all(|&i| m.configs[i].win_rate_lo > t) {
+            blocks.push(Block::Note(Rich::text(format!(
+                "{}: every configuration of this run is above {}; even the hardest is too easy.",
+                g.label(),
+                pct(t)
+            ))));
+        }
+        for &i in idx.iter().take(TARGET_ROWS) {
+            let c = &m.configs[i];
+            let mix = if c.rare_mix.is_empty() {
+                "all common".to_string()
+            } else {
+                c.rare_mix.join(", ")
+            };
+            let contains = c.win_rate_lo <= t && t <= c.win_rate_hi;
+            rows.push(vec![
+                Rich::text(g.player_deck.clone()),
+                Rich::text(g.policy.clone()),
+                Rich::text(c.rare_count.to_string()),
+                Rich::text(mix),
+                Rich::text(format!(
+                    "{} {}",
+                    pct(c.win_rate),
+                    pct_interval(c.win_rate_lo, c.win_rate_hi)
+                )),
+                Rich::text(if contains { "yes" } else { "no" }),
+            ]);
+        }
+    }
+    blocks.push(Block::Table(DocTable {
+        header: [
+            "Deck",
+            "Policy",
+            "Rares",
+            "Rare mix",
+            "Win rate",
+            &format!("Contains {}", pct(t)),
+        ]
+        .map(String::from)
+        .to_vec(),
+        numeric: vec![false, false, true, false, true, false],
+        rows,
+    }));
+    Section {
+        id: "target".into(),
+        title: format!("Which mixes give {}", pct(t)),
+        blocks,
+    }
+}
+
 fn comparison_section(m: &Model) -> Section {
     let mut rows = Vec::new();
     for g in &m.groups {
@@ -1748,6 +1834,7 @@ pub fn document(m: &Model) -> Document {
         );
     }
     sections.push(win_rate_section(m));
+    sections.push(target_section(m));
     sections.push(comparison_section(m));
     sections.push(rares_section(m));
     sections.push(days_section(m));
@@ -1795,9 +1882,9 @@ fn is_report_chart(name: &str) -> bool {
 /// # Errors
 ///
 /// See [`Inputs::read`]; and any error writing the files.
-pub fn write_report(dir: &Path) -> Result<Written, ReportError> {
+pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
     let inputs = Inputs::read(dir)?;
-    let model = Model::build(&inputs);
+    let model = Model::build(&inputs, target);
     let doc = document(&model);
     let html = html::render(&doc);
     let md = markdown::render(&doc);
