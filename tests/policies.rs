@@ -1,15 +1,12 @@
 //! Policies: legal choices from many random states, determinism given their stream, and
 //! the search policy's blindness to hidden information.
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 
-use confluence_sim::cards::Library;
-use confluence_sim::deck::{ConfluenceDeck, PlayerDeck, RareMix};
+use confluence_sim::deck::RareMix;
 use confluence_sim::engine::event::NoObserver;
-use confluence_sim::engine::setup::{Matchup, SetupStreams, new_game};
+use confluence_sim::engine::setup::{SetupStreams, new_game};
 use confluence_sim::engine::state::{Adventure, flag};
 use confluence_sim::engine::view::View;
 use confluence_sim::engine::{
@@ -18,37 +15,20 @@ use confluence_sim::engine::{
 use confluence_sim::policy::{Policy, PolicyData, PolicyRng, PolicySpec};
 use confluence_sim::sim::{GameSeeds, play_game};
 
-struct Setup {
-    lib: Library,
-    decks: Vec<PlayerDeck>,
-    confluence: ConfluenceDeck,
+mod common;
+use common::{Setup, matchup};
+
+struct Shared {
+    s: Setup,
     data: PolicyData,
 }
 
-fn setup() -> &'static Setup {
-    static S: std::sync::OnceLock<Setup> = std::sync::OnceLock::new();
+fn shared() -> &'static Shared {
+    static S: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
     S.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut lib = Library::load(&root.join("decks/cards")).expect("library");
-        let mut paths: Vec<_> = std::fs::read_dir(root.join("decks/player"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        paths.sort();
-        let decks = paths
-            .iter()
-            .map(|p| PlayerDeck::load(p, &lib.pool, &lib.db).expect("starter deck"))
-            .collect();
-        let confluence =
-            ConfluenceDeck::load(&root.join("decks/confluence/reference.toml"), &mut lib.db)
-                .expect("reference deck");
-        let data = PolicyData::new(&lib.db);
-        Setup {
-            lib,
-            decks,
-            confluence,
-            data,
-        }
+        let s = common::setup();
+        let data = PolicyData::new(&s.lib.db);
+        Shared { s, data }
     })
 }
 
@@ -58,16 +38,11 @@ const POLICIES: [&str; 4] = ["random", "greedy", "planner", "search:rollouts=3,w
 /// A state reached by `steps` random decisions from the start of a game, stopped at a
 /// decision (or `None` if the game ended first).
 fn random_state(deck: usize, mix: RareMix, seed: u64, steps: u32) -> Option<GameState> {
-    let s = setup();
+    let sh = shared();
+    let s = &sh.s;
     let d = &s.decks[deck];
     let conf = s.confluence.cards_for(mix);
-    let m = Matchup {
-        player_hero: d.hero,
-        player_cards: &d.cards,
-        confluence_hero: s.confluence.hero,
-        confluence_cards: &conf,
-        day_cap: 30,
-    };
+    let m = matchup(d, s, &conf);
     let seeds = GameSeeds::new(seed, 0);
     let mut setup_rng = GameSeeds::rng(seeds.setup);
     let mut conf_rng = GameSeeds::rng(seeds.confluence);
@@ -102,9 +77,10 @@ fn random_state(deck: usize, mix: RareMix, seed: u64, steps: u32) -> Option<Game
 }
 
 fn choose(spec: &str, g: &GameState, seed: u64) -> (usize, ChoiceList) {
-    let s = setup();
+    let sh = shared();
+    let s = &sh.s;
     let spec: PolicySpec = spec.parse().unwrap();
-    let mut pol = spec.build(&s.data);
+    let mut pol = spec.build(&sh.data);
     let mut buf = ChoiceList::new();
     legal_choices(g, &s.lib.db, &mut buf);
     let k = pol.choose(
@@ -126,7 +102,8 @@ proptest! {
         seed in any::<u64>(),
         steps in 0u32..120,
     ) {
-        let s = setup();
+        let sh = shared();
+    let s = &sh.s;
         let mix = if all_rares { RareMix::all(s.confluence.rares.len()) } else { RareMix(0) };
         if let Some(g) = random_state(deck, mix, seed, steps) {
             for spec in POLICIES {
@@ -160,16 +137,11 @@ proptest! {
 /// Whole games: the same seeds give the same game for the planner and the search.
 #[test]
 fn planner_and_search_games_repeat_exactly() {
-    let s = setup();
+    let sh = shared();
+    let s = &sh.s;
     let d = &s.decks[1];
     let conf = s.confluence.cards_for(RareMix(0));
-    let m = Matchup {
-        player_hero: d.hero,
-        player_cards: &d.cards,
-        confluence_hero: s.confluence.hero,
-        confluence_cards: &conf,
-        day_cap: 30,
-    };
+    let m = matchup(d, s, &conf);
     for spec in ["planner", "search:rollouts=2,width=3"] {
         let spec: PolicySpec = spec.parse().unwrap();
         for i in 0..4 {
@@ -179,7 +151,7 @@ fn planner_and_search_games_repeat_exactly() {
                 &s.lib.db,
                 &m,
                 &seeds,
-                &mut spec.build(&s.data),
+                &mut spec.build(&sh.data),
                 &mut buf,
                 &mut NoObserver,
             );
@@ -187,7 +159,7 @@ fn planner_and_search_games_repeat_exactly() {
                 &s.lib.db,
                 &m,
                 &seeds,
-                &mut spec.build(&s.data),
+                &mut spec.build(&sh.data),
                 &mut buf,
                 &mut NoObserver,
             );

@@ -3,45 +3,17 @@
 //! index that broke it.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
 
 use rayon::prelude::*;
 
-use confluence_sim::cards::Library;
-use confluence_sim::deck::{ConfluenceDeck, PlayerDeck, RareMix};
+mod common;
+use common::{Setup, matchup, setup};
+
+use confluence_sim::deck::RareMix;
 use confluence_sim::engine::ChoiceList;
 use confluence_sim::engine::event::NoObserver;
-use confluence_sim::engine::setup::Matchup;
 use confluence_sim::policy::{PolicyData, PolicySpec};
 use confluence_sim::sim::{GameSeeds, play_game};
-
-struct Setup {
-    lib: Library,
-    decks: Vec<PlayerDeck>,
-    confluence: ConfluenceDeck,
-}
-
-fn setup() -> Setup {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut lib = Library::load(&root.join("decks/cards")).expect("library");
-    let mut decks = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(root.join("decks/player"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    for p in paths {
-        decks.push(PlayerDeck::load(&p, &lib.pool, &lib.db).expect("starter deck"));
-    }
-    let confluence =
-        ConfluenceDeck::load(&root.join("decks/confluence/reference.toml"), &mut lib.db)
-            .expect("reference deck");
-    Setup {
-        lib,
-        decks,
-        confluence,
-    }
-}
 
 /// Plays `games` games per (deck, policy, mix) and returns the first failure, if any, with
 /// what it takes to reproduce it.
@@ -63,13 +35,7 @@ fn first_failure(
     jobs.par_iter().find_map_any(|&(_, deck, policy, mix)| {
         let spec: PolicySpec = policy.parse().unwrap();
         let conf = s.confluence.cards_for(mix);
-        let m = Matchup {
-            player_hero: deck.hero,
-            player_cards: &deck.cards,
-            confluence_hero: s.confluence.hero,
-            confluence_cards: &conf,
-            day_cap: 30,
-        };
+        let m = matchup(deck, s, &conf);
         let mut buf = ChoiceList::new();
         let mut pol = spec.build(&PolicyData::new(&s.lib.db));
         (0..games).find_map(|i| {
@@ -110,13 +76,7 @@ fn the_same_seeds_replay_the_same_game() {
     let s = setup();
     let deck = &s.decks[0];
     let conf = s.confluence.cards_for(RareMix(0b101));
-    let m = Matchup {
-        player_hero: deck.hero,
-        player_cards: &deck.cards,
-        confluence_hero: s.confluence.hero,
-        confluence_cards: &conf,
-        day_cap: 30,
-    };
+    let m = matchup(deck, &s, &conf);
     for policy in ["greedy", "random", "planner"] {
         let spec: PolicySpec = policy.parse().unwrap();
         for i in 0..50 {
@@ -151,13 +111,7 @@ fn rare_swaps_keep_common_random_numbers() {
     let deck = &s.decks[1];
     let run = |mix: RareMix| {
         let conf = s.confluence.cards_for(mix);
-        let m = Matchup {
-            player_hero: deck.hero,
-            player_cards: &deck.cards,
-            confluence_hero: s.confluence.hero,
-            confluence_cards: &conf,
-            day_cap: 30,
-        };
+        let m = matchup(deck, &s, &conf);
         let spec: PolicySpec = "greedy".parse().unwrap();
         (0..400)
             .map(|i| {

@@ -20,10 +20,10 @@ pub fn peak_rss_kib() -> Option<u64> {
 }
 
 pub fn bench(a: BenchArgs) -> Result<()> {
-    let mut lib = load::library(&a.cards)?;
+    let mut lib = load::library(&a.deck.cards)?;
     let mut warnings = Vec::new();
-    let deck = load::player_deck(&lib, &a.player, false, &mut warnings)?;
-    let confluence = ConfluenceDeck::load(&a.confluence, &mut lib.db)?;
+    let deck = load::player_deck(&lib, &a.deck.player, false, &mut warnings)?;
+    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db)?;
     let names = if a.policies.is_empty() {
         vec![
             "random".to_string(),

@@ -40,19 +40,8 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct LadderArgs {
-    /// Player deck.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/player/BR_kojo_booda.txt"
-    )]
-    pub player: PathBuf,
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/confluence/reference.toml"
-    )]
-    pub confluence: PathBuf,
+    #[command(flatten)]
+    pub deck: DeckArgs,
     /// Policies, weakest first (repeatable; default: random, greedy, planner, search with
     /// their default parameters).
     #[arg(long = "policy", value_name = "NAME")]
@@ -81,8 +70,6 @@ pub struct LadderArgs {
     pub day_cap: u8,
     #[arg(long)]
     pub allow_illegal: bool,
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
-    pub cards: PathBuf,
     /// No progress bar and no table on the terminal.
     #[arg(long, short)]
     pub quiet: bool,
@@ -105,22 +92,11 @@ pub struct TuneArgs {
     /// Target win rate (0-1).
     #[arg(long, value_name = "P")]
     pub target: f64,
-    /// Player deck.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/player/BR_kojo_booda.txt"
-    )]
-    pub player: PathBuf,
+    #[command(flatten)]
+    pub deck: DeckArgs,
     /// Player policy (random, greedy, planner, search; see `run --help`).
     #[arg(long, value_name = "NAME", default_value = "greedy")]
     pub policy: String,
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/confluence/reference.toml"
-    )]
-    pub confluence: PathBuf,
     /// Games per configuration of the screening design.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub games: u64,
@@ -144,8 +120,6 @@ pub struct TuneArgs {
     pub day_cap: u8,
     #[arg(long)]
     pub allow_illegal: bool,
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
-    pub cards: PathBuf,
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -211,6 +185,28 @@ pub struct ReplayArgs {
     /// Write the events as JSON Lines instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// One player deck against one Confluence deck (tune, ladder, bench).
+#[derive(Args, Debug, Clone)]
+pub struct DeckArgs {
+    /// Player deck.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/player/BR_kojo_booda.txt"
+    )]
+    pub player: PathBuf,
+    /// Confluence deck file.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/confluence/reference.toml"
+    )]
+    pub confluence: PathBuf,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
 }
 
 /// Decks, policies and rare mixes: what a configuration is made of.
@@ -287,21 +283,8 @@ pub struct BenchArgs {
     /// Policies to time (repeatable; default: random, greedy and planner).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
-    /// Player deck.
-    #[arg(
-        long = "player",
-        value_name = "FILE",
-        default_value = "decks/player/BR_kojo_booda.txt"
-    )]
-    pub player: PathBuf,
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/confluence/reference.toml"
-    )]
-    pub confluence: PathBuf,
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
-    pub cards: PathBuf,
+    #[command(flatten)]
+    pub deck: DeckArgs,
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 }

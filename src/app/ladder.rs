@@ -40,14 +40,18 @@ fn default_policies() -> Vec<String> {
 }
 
 pub fn ladder(a: LadderArgs) -> Result<()> {
-    let mut lib = load::library(&a.cards)?;
+    let mut lib = load::library(&a.deck.cards)?;
     let mut warnings = Vec::new();
-    let deck = load::player_deck(&lib, &a.player, a.allow_illegal, &mut warnings)?;
+    let deck = load::player_deck(&lib, &a.deck.player, a.allow_illegal, &mut warnings)?;
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
-    let confluence = ConfluenceDeck::load(&a.confluence, &mut lib.db)
-        .with_context(|| format!("loading the Confluence deck {}", a.confluence.display()))?;
+    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db).with_context(|| {
+        format!(
+            "loading the Confluence deck {}",
+            a.deck.confluence.display()
+        )
+    })?;
     let names = if a.policies.is_empty() {
         default_policies()
     } else {

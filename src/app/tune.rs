@@ -36,15 +36,15 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         bail!("--games and --candidates must be at least 1");
     }
     let m = MatchArgs {
-        players: vec![a.player.clone()],
-        confluence: a.confluence.clone(),
+        players: vec![a.deck.player.clone()],
+        confluence: a.deck.confluence.clone(),
         policies: vec![a.policy.clone()],
         rares: Vec::new(),
         rare_sets: Vec::new(),
         subsets: a.subsets,
         day_cap: a.day_cap,
         allow_illegal: a.allow_illegal,
-        cards: a.cards.clone(),
+        cards: a.deck.cards.clone(),
     };
     let loaded = load::load(&m)?;
     for w in &loaded.warnings {
@@ -52,7 +52,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     }
     let n = loaded.confluence.rares.len();
     if n == 0 {
-        bail!("{} has no rare cards to tune", a.confluence.display());
+        bail!("{} has no rare cards to tune", a.deck.confluence.display());
     }
     let threads = default_threads(a.threads)?;
     let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;

@@ -15,7 +15,7 @@
 //!   the Reserve cards with the best statistics for their Reserve cost.
 
 use super::needs::{Needs, card_stats};
-use super::{Policy, PolicyRng};
+use super::{Policy, PolicyRng, argmax_by, card_of, routine};
 use crate::cards::effect::{Dest, Op};
 use crate::cards::types::*;
 use crate::engine::Choice;
@@ -63,26 +63,6 @@ pub fn target_intent(view: &View<'_>) -> Intent {
         },
         Op::Exhaust { .. } | Op::Lose { .. } => Intent::Hostile,
         _ => Intent::Neutral,
-    }
-}
-
-fn argmax_by<F: Fn(&Choice) -> i32>(options: &[Choice], score: F) -> usize {
-    let mut best = 0;
-    let mut best_s = i32::MIN;
-    for (i, c) in options.iter().enumerate() {
-        let s = score(c);
-        if s > best_s {
-            best_s = s;
-            best = i;
-        }
-    }
-    best
-}
-
-fn card_of(c: &Choice) -> Option<ObjId> {
-    match *c {
-        Choice::Card(id) => Some(id),
-        _ => None,
     }
 }
 
@@ -212,12 +192,9 @@ impl Policy for Greedy {
                     _ => -1,
                 })
             }
-            Decision::May => options.iter().position(|c| *c == Choice::Yes).unwrap_or(0),
-            Decision::Mode => 0,
-            Decision::Die => argmax_by(options, |c| match *c {
-                Choice::Mode(v) => v as i32,
-                _ => 0,
-            }),
+            Decision::May | Decision::Mode | Decision::Die => {
+                routine(view.decision(), options).unwrap_or(0)
+            }
             Decision::HandCard => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -(view.card(id).reserve_cost as i32))
             }),

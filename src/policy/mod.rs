@@ -31,6 +31,43 @@ pub trait Policy: Send {
     fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize;
 }
 
+/// The index of the option with the highest score (the first on ties).
+pub(crate) fn argmax_by<F: Fn(&Choice) -> i32>(options: &[Choice], score: F) -> usize {
+    let mut best = 0;
+    let mut best_s = i32::MIN;
+    for (i, c) in options.iter().enumerate() {
+        let s = score(c);
+        if s > best_s {
+            best_s = s;
+            best = i;
+        }
+    }
+    best
+}
+
+/// The choices every heuristic player makes alike: "may" yes, the first mode, the highest
+/// die. `None` for any other decision.
+pub(crate) fn routine(decision: crate::engine::Decision, options: &[Choice]) -> Option<usize> {
+    use crate::engine::Decision;
+    match decision {
+        Decision::May => Some(options.iter().position(|c| *c == Choice::Yes).unwrap_or(0)),
+        Decision::Mode => Some(0),
+        Decision::Die => Some(argmax_by(options, |c| match *c {
+            Choice::Mode(v) => v as i32,
+            _ => 0,
+        })),
+        _ => None,
+    }
+}
+
+/// The card an option names, if it is a card choice.
+pub(crate) fn card_of(c: &Choice) -> Option<crate::engine::ObjId> {
+    match *c {
+        Choice::Card(id) => Some(id),
+        _ => None,
+    }
+}
+
 /// A policy named on the command line, with its parameters: `greedy`, `random`,
 /// `search:rollouts=64`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -29,7 +29,7 @@ use arrayvec::ArrayVec;
 use super::greedy::{Intent, target_intent};
 use super::needs::Needs;
 use super::profile::{PlayProfile, Profiles};
-use super::{Policy, PolicyRng};
+use super::{Policy, PolicyRng, argmax_by, card_of, routine};
 use crate::cards::effect::Op;
 use crate::cards::types::*;
 use crate::engine::Choice;
@@ -555,26 +555,6 @@ impl Planner {
     }
 }
 
-fn argmax_by<F: Fn(&Choice) -> i32>(options: &[Choice], score: F) -> usize {
-    let mut best = 0;
-    let mut best_s = i32::MIN;
-    for (i, c) in options.iter().enumerate() {
-        let s = score(c);
-        if s > best_s {
-            best_s = s;
-            best = i;
-        }
-    }
-    best
-}
-
-fn card_of(c: &Choice) -> Option<ObjId> {
-    match *c {
-        Choice::Card(id) => Some(id),
-        _ => None,
-    }
-}
-
 impl Policy for Planner {
     fn choose(&mut self, view: &View<'_>, options: &[Choice], _rng: &mut PolicyRng) -> usize {
         if options.len() == 1 {
@@ -622,12 +602,9 @@ impl Policy for Planner {
                     _ => i32::MIN,
                 })
             }
-            Decision::May => options.iter().position(|c| *c == Choice::Yes).unwrap_or(0),
-            Decision::Mode => 0,
-            Decision::Die => argmax_by(options, |c| match *c {
-                Choice::Mode(v) => v as i32,
-                _ => 0,
-            }),
+            Decision::May | Decision::Mode | Decision::Die => {
+                routine(view.decision(), options).unwrap_or(0)
+            }
             Decision::HandCard => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -self.worth(view, id))
             }),

@@ -1,0 +1,51 @@
+//! What the game-level test files share: the card library, the six starter decks and the
+//! reference Confluence deck, loaded from the repository.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use confluence_sim::cards::Library;
+use confluence_sim::cards::effect::CardIdx;
+use confluence_sim::deck::{ConfluenceDeck, PlayerDeck};
+use confluence_sim::engine::setup::Matchup;
+
+pub struct Setup {
+    pub lib: Library,
+    /// The starter decks, sorted by file name (AX, BR, LY, MU, OR, YZ).
+    pub decks: Vec<PlayerDeck>,
+    pub confluence: ConfluenceDeck,
+}
+
+pub fn setup() -> Setup {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut lib = Library::load(&root.join("decks/cards")).expect("library");
+    let mut paths: Vec<_> = std::fs::read_dir(root.join("decks/player"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    let decks = paths
+        .iter()
+        .map(|p| PlayerDeck::load(p, &lib.pool, &lib.db).expect("starter deck"))
+        .collect();
+    let confluence =
+        ConfluenceDeck::load(&root.join("decks/confluence/reference.toml"), &mut lib.db)
+            .expect("reference deck");
+    Setup {
+        lib,
+        decks,
+        confluence,
+    }
+}
+
+/// A starter deck against the given Confluence cards, with the default day cap.
+pub fn matchup<'a>(deck: &'a PlayerDeck, s: &'a Setup, conf: &'a [CardIdx]) -> Matchup<'a> {
+    Matchup {
+        player_hero: deck.hero,
+        player_cards: &deck.cards,
+        confluence_hero: s.confluence.hero,
+        confluence_cards: conf,
+        day_cap: 30,
+    }
+}
