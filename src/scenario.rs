@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::cards::db::{CardDb, CardDef, Coverage};
+use crate::cards::db::{CardDb, CardDef};
 use crate::cards::effect::CardIdx;
 use crate::cards::pool::normalize_name;
 use crate::cards::types::*;
@@ -205,31 +205,14 @@ impl Resolver<'_> {
 }
 
 fn side_hero(db: &mut CardDb, name: &str) -> CardIdx {
-    let def = CardDef {
-        reference: format!("SCENARIO:hero:{name}"),
-        name: name.to_string(),
-        set: "SCENARIO".into(),
-        faction: Faction::Neutral,
-        rarity: Rarity::Common,
-        kind: CardKind::Hero,
-        subtypes: 0,
-        hand_cost: 0,
-        reserve_cost: 0,
-        stats: Stats::ZERO,
-        keywords: 0,
-        tough: 0,
-        scout: 0,
-        placement: Placement::Threatened,
-        midnight: Placement::Threatened,
-        reserve_limit: 2,
-        landmark_limit: 2,
-        ab_start: 0,
-        ab_len: 0,
-        trigger_mask: 0,
-        coverage: Coverage::Exact,
-        lines: Vec::new(),
-        pool_index: None,
-    };
+    let def = CardDef::hero(
+        format!("SCENARIO:hero:{name}"),
+        name.to_string(),
+        "SCENARIO",
+        Faction::Neutral,
+        2,
+        2,
+    );
     db.by_ref(&def.reference)
         .unwrap_or_else(|| db.push_card(def))
 }

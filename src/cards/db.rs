@@ -71,6 +71,43 @@ pub struct CardDef {
 }
 
 impl CardDef {
+    /// A hero card made outside the pool (the Confluence's, a scenario's): no statistics,
+    /// no abilities yet, only its limits.
+    pub fn hero(
+        reference: String,
+        name: String,
+        set: &str,
+        faction: Faction,
+        reserve_limit: u8,
+        landmark_limit: u8,
+    ) -> CardDef {
+        CardDef {
+            reference,
+            name,
+            set: set.into(),
+            faction,
+            rarity: Rarity::Common,
+            kind: CardKind::Hero,
+            subtypes: 0,
+            hand_cost: 0,
+            reserve_cost: 0,
+            stats: Stats::ZERO,
+            keywords: 0,
+            tough: 0,
+            scout: 0,
+            placement: Placement::Threatened,
+            midnight: Placement::Threatened,
+            reserve_limit,
+            landmark_limit,
+            ab_start: 0,
+            ab_len: 0,
+            trigger_mask: 0,
+            coverage: Coverage::Exact,
+            lines: Vec::new(),
+            pool_index: None,
+        }
+    }
+
     pub fn is_unique(&self) -> bool {
         self.rarity == Rarity::Unique
     }

@@ -147,31 +147,14 @@ impl ConfluenceDeck {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "confluence".into());
 
-        let hero_def = CardDef {
-            reference: format!("CONFLUENCE:{stem}:hero"),
-            name: file.hero.name.clone(),
-            set: "CONFLUENCE".into(),
-            faction: Faction::Confluence,
-            rarity: Rarity::Common,
-            kind: CardKind::Hero,
-            subtypes: 0,
-            hand_cost: 0,
-            reserve_cost: 0,
-            stats: Stats::ZERO,
-            keywords: 0,
-            tough: 0,
-            scout: 0,
-            placement: Placement::Threatened,
-            midnight: Placement::Threatened,
-            reserve_limit: file.hero.reserve_limit,
-            landmark_limit: file.hero.landmark_limit,
-            ab_start: 0,
-            ab_len: 0,
-            trigger_mask: 0,
-            coverage: Coverage::Exact,
-            lines: Vec::new(),
-            pool_index: None,
-        };
+        let hero_def = CardDef::hero(
+            format!("CONFLUENCE:{stem}:hero"),
+            file.hero.name.clone(),
+            "CONFLUENCE",
+            Faction::Confluence,
+            file.hero.reserve_limit,
+            file.hero.landmark_limit,
+        );
         let hero = db.push_card(hero_def);
         db.encode(hero, &file.hero.abilities, Coverage::Exact)
             .map_err(|e| {
