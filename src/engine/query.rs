@@ -60,17 +60,18 @@ pub struct TerrainMods {
 }
 
 impl GameState {
-    /// Terrain changes from statics of objects in the expeditions ("my region is also F",
-    /// "all regions are O"), on top of the adventure's own (markers, one-shot effects).
-    pub fn terrain_mods(&self, db: &CardDb) -> TerrainMods {
-        let mut m = TerrainMods {
-            added: self.adventure.added,
-            replaced: self.adventure.replaced,
-        };
+    /// Calls `f` with each static ability of an object in either side's expeditions that
+    /// `keep` selects and whose condition holds. Only the selected statics' conditions are
+    /// read (a terrain static's reader must not evaluate "behind", which reads the terrain).
+    fn each_expedition_static(
+        &self,
+        db: &CardDb,
+        keep: impl Fn(&Static) -> bool,
+        mut f: impl FnMut(&Obj, Static),
+    ) {
         if !self.any_statics() {
-            return m;
+            return;
         }
-        let mut all = 0u8;
         for side in Side::BOTH {
             let st = self.side(side);
             for e in 0..2 {
@@ -79,31 +80,45 @@ impl GameState {
                     if db.card(o.card).trigger_mask & tmask::STATIC == 0 {
                         continue;
                     }
-                    let r = self.region(o.exp);
                     for ab in db.abilities_of(o.card) {
-                        // Only terrain statics' conditions are read here (reading others,
-                        // e.g. "behind", would read the terrain again).
-                        let Trigger::Static(
-                            st @ (Static::TerrainAdd(_)
-                            | Static::TerrainSet(_)
-                            | Static::AllRegions(_)),
-                        ) = ab.trigger
-                        else {
+                        let Trigger::Static(sa) = ab.trigger else {
                             continue;
                         };
-                        if !self.eval_cond(db, ab.cond, &Ctx::base(o.side, id)) {
-                            continue;
-                        }
-                        match st {
-                            Static::TerrainAdd(t) => m.added[r] |= t,
-                            Static::TerrainSet(t) => m.replaced[r] = t,
-                            Static::AllRegions(t) => all = t,
-                            _ => {}
+                        if keep(&sa) && self.eval_cond(db, ab.cond, &Ctx::base(o.side, id)) {
+                            f(o, sa);
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Terrain changes from statics of objects in the expeditions ("my region is also F",
+    /// "all regions are O"), on top of the adventure's own (markers, one-shot effects).
+    pub fn terrain_mods(&self, db: &CardDb) -> TerrainMods {
+        let mut m = TerrainMods {
+            added: self.adventure.added,
+            replaced: self.adventure.replaced,
+        };
+        let mut all = 0u8;
+        self.each_expedition_static(
+            db,
+            |st| {
+                matches!(
+                    st,
+                    Static::TerrainAdd(_) | Static::TerrainSet(_) | Static::AllRegions(_)
+                )
+            },
+            |o, st| {
+                let r = self.region(o.exp);
+                match st {
+                    Static::TerrainAdd(t) => m.added[r] |= t,
+                    Static::TerrainSet(t) => m.replaced[r] = t,
+                    Static::AllRegions(t) => all = t,
+                    _ => {}
+                }
+            },
+        );
         if all != 0 {
             m.replaced = [all; 8];
         }
@@ -115,37 +130,22 @@ impl GameState {
     /// can't move forward").
     pub fn static_no_forward(&self, db: &CardDb) -> ByExp<bool> {
         let mut out = ByExp([false, false]);
-        if !self.any_statics() {
-            return out;
-        }
-        for side in Side::BOTH {
-            let st = self.side(side);
-            for e in 0..2 {
-                for id in st.exp[e].iter() {
-                    let o = self.obj(id);
-                    if db.card(o.card).trigger_mask & tmask::STATIC == 0 {
-                        continue;
-                    }
-                    for ab in db.abilities_of(o.card) {
-                        let Trigger::Static(Static::NoForward(at)) = ab.trigger else {
-                            continue;
-                        };
-                        if !self.eval_cond(db, ab.cond, &Ctx::base(o.side, id)) {
-                            continue;
-                        }
-                        match at {
-                            ExpRef::Mine => out.set(o.exp, true),
-                            ExpRef::Other => out.set(o.exp.other(), true),
-                            ExpRef::Fixed(x) => out.set(x, true),
-                            _ => {
-                                out.set(Exp::Hero, true);
-                                out.set(Exp::Companion, true);
-                            }
-                        }
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::NoForward(_)),
+            |o, st| {
+                let Static::NoForward(at) = st else { return };
+                match at {
+                    ExpRef::Mine => out.set(o.exp, true),
+                    ExpRef::Other => out.set(o.exp.other(), true),
+                    ExpRef::Fixed(x) => out.set(x, true),
+                    _ => {
+                        out.set(Exp::Hero, true);
+                        out.set(Exp::Companion, true);
                     }
                 }
-            }
-        }
+            },
+        );
         out
     }
 
