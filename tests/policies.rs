@@ -32,8 +32,16 @@ fn shared() -> &'static Shared {
     })
 }
 
-/// Policies under test; `search` with a small budget so that debug builds stay quick.
-const POLICIES: [&str; 4] = ["random", "greedy", "planner", "search:rollouts=3,width=3"];
+/// Policies under test; `search` and `clairvoyant` with a small budget so that debug
+/// builds stay quick.
+const POLICIES: [&str; 6] = [
+    "random",
+    "greedy",
+    "planner",
+    "expert",
+    "search:rollouts=3,width=3",
+    "clairvoyant:rollouts=3,width=3",
+];
 
 /// A state reached by `steps` random decisions from the start of a game, stopped at a
 /// decision (or `None` if the game ended first).
@@ -199,55 +207,102 @@ fn permute_hidden(g: &GameState, seed: u64) -> GameState {
     h
 }
 
-#[test]
-fn search_is_blind_to_hidden_information() {
-    let spec = "search:rollouts=4,width=4";
-    let mut turns = 0;
-    let mut hidden_changed = 0;
-    let mut seed_sensitive = 0;
-    for seed in 0..400u64 {
-        let Some(g) = random_state((seed % 6) as usize, RareMix(0), seed, (seed % 40) as u32)
+/// Decisions of every kind with at least three options, from random states: (seed, state).
+fn varied_decisions() -> Vec<(u64, GameState)> {
+    let mut out = Vec::new();
+    let mut per_kind: Vec<(Decision, usize)> = Vec::new();
+    for seed in 0..1200u64 {
+        let Some(g) = random_state((seed % 6) as usize, RareMix(0), seed, (seed % 60) as u32)
         else {
             continue;
         };
-        if g.decision != Decision::Turn {
+        let mut buf = ChoiceList::new();
+        legal_choices(&g, &shared().s.lib.db, &mut buf);
+        if buf.len() < 3 {
             continue;
         }
-        let (k, options) = choose(spec, &g, seed);
-        if options.len() < 3 {
-            continue;
-        }
-        turns += 1;
-        for p in 0..3 {
-            let h = permute_hidden(&g, seed * 7 + p);
-            if h != g {
-                hidden_changed += 1;
+        // At most 24 states of one kind, so that the rarer kinds get their share.
+        let n = match per_kind.iter_mut().find(|(d, _)| *d == g.decision) {
+            Some((_, n)) => n,
+            None => {
+                per_kind.push((g.decision, 0));
+                &mut per_kind.last_mut().unwrap().1
             }
-            let (k2, options2) = choose(spec, &h, seed);
+        };
+        if *n < 24 {
+            *n += 1;
+            out.push((seed, g));
+        }
+        if out.len() >= 72 {
+            break;
+        }
+    }
+    out
+}
+
+/// How many of the states a policy decides differently once their hidden information is
+/// rearranged (three rearrangements each).
+fn hidden_sensitivity(spec: &str, states: &[(u64, GameState)]) -> usize {
+    let mut changed = 0;
+    for (seed, g) in states {
+        let (k, options) = choose(spec, g, *seed);
+        let mut differs = false;
+        for p in 0..3 {
+            let h = permute_hidden(g, seed * 7 + p);
+            let (k2, options2) = choose(spec, &h, *seed);
             assert_eq!(
                 options, options2,
                 "the legal options must not depend on hidden state"
             );
-            assert_eq!(
-                k, k2,
-                "state {seed}: the search chose differently after its hidden information was rearranged"
-            );
+            differs |= k != k2;
         }
-        // The test has teeth: a different sampling seed can change the decision.
-        if (1..4).any(|d| choose(spec, &g, seed + 1000 * d).0 != k) {
-            seed_sensitive += 1;
-        }
-        if turns >= 40 {
-            break;
-        }
+        changed += differs as usize;
     }
-    assert!(turns >= 20, "only {turns} turn decisions sampled");
+    changed
+}
+
+#[test]
+fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
+    let states = varied_decisions();
+    let kinds: std::collections::HashSet<_> = states.iter().map(|(_, g)| g.decision).collect();
     assert!(
-        hidden_changed >= turns,
+        states.len() >= 40 && kinds.len() >= 3,
+        "only {} states of {} decision kinds sampled",
+        states.len(),
+        kinds.len()
+    );
+    assert!(states.iter().any(|(_, g)| g.decision == Decision::Turn));
+    assert!(states.iter().any(|(_, g)| g.decision != Decision::Turn));
+    let hidden_changed = states
+        .iter()
+        .filter(|(seed, g)| permute_hidden(g, seed * 7) != *g)
+        .count();
+    assert!(
+        hidden_changed * 2 >= states.len(),
         "the permutations did not change the hidden state"
     );
+    for spec in ["search:rollouts=4,width=4", "expert"] {
+        assert_eq!(
+            hidden_sensitivity(spec, &states),
+            0,
+            "{spec} chose differently after the hidden information was rearranged"
+        );
+    }
+    // The test has teeth: a different sampling seed changes some decisions of the search,
+    // and the clairvoyant bound, which does look at the hidden cards, is caught.
+    let seed_sensitive = states
+        .iter()
+        .filter(|(seed, g)| {
+            let k = choose("search:rollouts=4,width=4", g, *seed).0;
+            (1..4).any(|d| choose("search:rollouts=4,width=4", g, seed + 1000 * d).0 != k)
+        })
+        .count();
     assert!(
         seed_sensitive > 0,
         "no decision depended on the sampling seed; the blindness check proves nothing"
+    );
+    assert!(
+        hidden_sensitivity("clairvoyant:rollouts=4,width=4", &states) > 0,
+        "the clairvoyant bound never reacted to the hidden cards; the check proves nothing"
     );
 }

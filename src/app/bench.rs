@@ -29,12 +29,16 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             "random".to_string(),
             "greedy".to_string(),
             "planner".to_string(),
+            "expert".to_string(),
         ]
     } else {
         a.policies.clone()
     };
     let policies = load::policies(&names)?;
     let players = [deck];
+    if a.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
     println!("policy   games      seconds  games/s/core  win_rate");
     for (pi, p) in policies.iter().enumerate() {
         let plan = RunPlan {

@@ -36,14 +36,94 @@ pub enum Command {
     /// Every policy on one matchup, with all commons and with all rares: win rate, 95%
     /// interval, mean days and games per second, as ladder.csv and ladder.parquet.
     Ladder(LadderArgs),
+    /// Policies on the same games, each compared game by game with the first (paired
+    /// differences): skill gaps, and whether the search has converged.
+    Compare(CompareArgs),
+    /// Where a fast policy and the search choose differently: per decision kind, and the
+    /// positions where the search expects to gain most.
+    Disagree(DisagreeArgs),
+    /// Fit the expert policy's weights to the search's choices and write them
+    /// (decks/policies/expert.toml; rebuild afterwards: the binary embeds it).
+    TrainExpert(TrainArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Decks (default: the six starter decks), the player whose games are studied
+    /// (--policy, default planner) and options.
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// The search asked at every decision.
+    #[arg(long, value_name = "NAME", default_value = "search:rollouts=32")]
+    pub search: String,
+    /// Games per deck, at all commons and at all rares.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: u64,
+    #[arg(long, value_name = "S", default_value_t = 1001)]
+    pub seed: u64,
+    /// L2 penalty of the logistic fit.
+    #[arg(long, value_name = "A", default_value_t = 0.01)]
+    pub alpha: f64,
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/policies/expert.toml"
+    )]
+    pub out: PathBuf,
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DisagreeArgs {
+    /// The deck (the first --player), the fast policy (--policy, default planner) and
+    /// options.
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// The search asked at every decision.
+    #[arg(long, value_name = "NAME", default_value = "search")]
+    pub search: String,
+    /// Against all rares instead of all commons.
+    #[arg(long)]
+    pub all_rares: bool,
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub games: u64,
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Positions to print, largest expected gain first.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub show: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Decks, policies (at least two; the first is the baseline), rare mixes (default:
+    /// all commons and all rares) and options; with no --player, the six starter decks.
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// Games per deck, mix and policy (the same game indices for every policy).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub games: u64,
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(long, value_name = "DIR", default_value = "reports/compare")]
+    pub out: PathBuf,
+    /// No progress bar and no table on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct LadderArgs {
     #[command(flatten)]
     pub deck: DeckArgs,
-    /// Policies, weakest first (repeatable; default: random, greedy, planner, search with
-    /// their default parameters).
+    /// Policies, weakest first (repeatable; default: random, greedy, planner, expert,
+    /// search and the clairvoyant bound, with their default parameters).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Games per policy and mix (default: batches of --batch until the 95% interval is at
@@ -94,7 +174,7 @@ pub struct TuneArgs {
     pub target: f64,
     #[command(flatten)]
     pub deck: DeckArgs,
-    /// Player policy (random, greedy, planner, search; see `run --help`).
+    /// Player policy (random, greedy, planner, expert, search, clairvoyant; see `run --help`).
     #[arg(long, value_name = "NAME", default_value = "greedy")]
     pub policy: String,
     /// Games per configuration of the screening design.
@@ -222,8 +302,9 @@ pub struct MatchArgs {
         default_value = "decks/confluence/reference.toml"
     )]
     pub confluence: PathBuf,
-    /// Player policy: random, greedy, planner or search, with parameters as
-    /// NAME:KEY=N,KEY=N (e.g. search:rollouts=64); repeat for several.
+    /// Player policy: random, greedy (casual), planner (careful), expert (strong), search
+    /// (near-optimal) or clairvoyant (an upper bound that sees hidden cards), with
+    /// parameters as NAME:KEY=N,KEY=N (e.g. search:rollouts=32); repeat for several.
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). Counts
@@ -280,7 +361,7 @@ pub struct BenchArgs {
     /// Games per policy.
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub games: u64,
-    /// Policies to time (repeatable; default: random, greedy and planner).
+    /// Policies to time (repeatable; default: random, greedy, planner and expert).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     #[command(flatten)]

@@ -20,6 +20,7 @@ pub const LADDER_SCHEMA_VERSION: u32 = 1;
 /// One policy at one mix.
 struct Rung {
     policy: String,
+    kind: PolicyKind,
     mix: RareMix,
     acc: Accum,
     seconds: f64,
@@ -31,7 +32,7 @@ impl Rung {
     }
 }
 
-/// The four policies with their default parameters.
+/// Every policy with its default parameters, weakest first, the `clairvoyant` bound last.
 fn default_policies() -> Vec<String> {
     PolicyKind::ALL
         .iter()
@@ -122,6 +123,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
             }
             rungs.push(Rung {
                 policy: spec.to_string(),
+                kind: spec.kind,
                 mix,
                 acc,
                 seconds: started.elapsed().as_secs_f64(),
@@ -147,8 +149,12 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
 }
 
 /// Whether each policy's interval lies strictly above the previous one's at `mix`.
+/// Bounds (policies that see hidden cards) are not players and are left out.
 fn ordered(rungs: &[Rung], mix: RareMix) -> bool {
-    let at: Vec<&Rung> = rungs.iter().filter(|r| r.mix == mix).collect();
+    let at: Vec<&Rung> = rungs
+        .iter()
+        .filter(|r| r.mix == mix && !r.kind.is_bound())
+        .collect();
     at.windows(2).all(|w| {
         let lo = wilson(w[1].wins(), w[1].acc.games, 0.95).lo;
         let hi = wilson(w[0].wins(), w[0].acc.games, 0.95).hi;
@@ -173,7 +179,7 @@ fn ladder_table(
         .map(|i| {
             (0..i)
                 .rev()
-                .find(|&j| rungs[j].mix == rungs[i].mix)
+                .find(|&j| rungs[j].mix == rungs[i].mix && !rungs[j].kind.is_bound())
                 .is_some_and(|j| iv[i].lo > iv[j].hi)
         })
         .collect();
@@ -185,6 +191,14 @@ fn ladder_table(
     .push(
         "policy",
         ColumnData::Str(rungs.iter().map(|r| r.policy.clone()).collect()),
+    )
+    .push(
+        "skill",
+        ColumnData::Str(rungs.iter().map(|r| r.kind.skill().to_string()).collect()),
+    )
+    .push(
+        "bound",
+        ColumnData::Bool(rungs.iter().map(|r| r.kind.is_bound()).collect()),
     )
     .push("player_deck", ColumnData::Str(vec![deck.to_string(); n]))
     .push(
@@ -239,11 +253,16 @@ fn print_ladder(rungs: &[Rung], threads: usize) {
         "{:<24} {:>5} {:>8} {:>7} {:>17} {:>5} {:>14}",
         "policy", "rares", "games", "win", "95% interval", "days", "games/s/core"
     );
+    let mut bounds = false;
     for r in rungs {
         let i = wilson(r.wins(), r.acc.games, 0.95);
         println!(
             "{:<24} {:>5} {:>8} {:>6.1}% [{:>5.1}%, {:>5.1}%] {:>5.2} {:>14.0}",
-            r.policy,
+            if r.kind.is_bound() {
+                format!("{} (bound)", r.policy)
+            } else {
+                r.policy.clone()
+            },
             r.mix.count(),
             r.acc.games,
             i.estimate * 100.0,
@@ -251,6 +270,12 @@ fn print_ladder(rungs: &[Rung], threads: usize) {
             i.hi * 100.0,
             r.acc.days_mean(),
             r.acc.games as f64 / r.seconds.max(1e-9) / threads as f64
+        );
+        bounds |= r.kind.is_bound();
+    }
+    if bounds {
+        println!(
+            "(clairvoyant sees both deck orders and the Confluence's hand: an upper bound, not a player)"
         );
     }
 }

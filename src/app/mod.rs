@@ -4,6 +4,8 @@
 mod bench;
 mod cards;
 pub mod cli;
+mod compare;
+mod disagree;
 mod experiment;
 mod ladder;
 pub mod load;
@@ -14,6 +16,7 @@ mod report;
 mod run;
 mod scenario;
 pub mod summary;
+mod train;
 mod tune;
 
 use std::process::ExitCode;
@@ -34,6 +37,9 @@ pub fn main() -> ExitCode {
         Command::Bench(a) => bench::bench(a),
         Command::Report(a) => report::report(a),
         Command::Ladder(a) => ladder::ladder(a),
+        Command::Compare(a) => compare::compare(a),
+        Command::Disagree(a) => disagree::disagree(a),
+        Command::TrainExpert(a) => train::train(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -189,6 +189,13 @@ impl<'a> View<'a> {
         self.s.frame()
     }
 
+    /// The true state, hidden information included. Only for the `clairvoyant` bound,
+    /// which is labelled everywhere as an upper bound and not a player: no policy that
+    /// models a player may call it.
+    pub fn clairvoyant_state(&self) -> GameState {
+        *self.s
+    }
+
     /// A full state consistent with what the player has seen: both decks reshuffled, the
     /// Confluence's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
     /// places, unrevealed Tumult cards re-dealt. Used by search policies.

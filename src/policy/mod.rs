@@ -2,20 +2,24 @@
 //! one, seeing only what the player can see (a [`View`]) and drawing any randomness from
 //! its own stream.
 
+pub mod expert;
+pub mod features;
 mod greedy;
 pub mod needs;
 mod planner;
 pub mod profile;
 mod random;
 mod search;
+pub mod train;
 
 use std::fmt;
 use std::sync::Arc;
 
+pub use expert::{Expert, ExpertWeights};
 pub use greedy::Greedy;
 pub use planner::{Planner, PlannerParams};
 pub use random::Random;
-pub use search::{Search, SearchParams};
+pub use search::{Estimates, Search, SearchParams};
 
 use crate::cards::db::CardDb;
 use profile::Profiles;
@@ -81,31 +85,55 @@ pub enum PolicyKind {
     Random,
     Greedy,
     Planner,
+    Expert,
     Search,
+    Clairvoyant,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 4] = [
+    /// Weakest first; `clairvoyant` last, as it is a bound and not a player.
+    pub const ALL: [PolicyKind; 6] = [
         PolicyKind::Random,
         PolicyKind::Greedy,
         PolicyKind::Planner,
+        PolicyKind::Expert,
         PolicyKind::Search,
+        PolicyKind::Clairvoyant,
     ];
+
+    /// True for policies that see hidden information: upper bounds, not players.
+    pub fn is_bound(self) -> bool {
+        self == PolicyKind::Clairvoyant
+    }
+
+    /// The skill level in a player's words.
+    pub fn skill(self) -> &'static str {
+        match self {
+            PolicyKind::Random => "random",
+            PolicyKind::Greedy => "casual",
+            PolicyKind::Planner => "careful",
+            PolicyKind::Expert => "strong",
+            PolicyKind::Search => "near-optimal",
+            PolicyKind::Clairvoyant => "upper bound (sees hidden cards)",
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             PolicyKind::Random => "random",
             PolicyKind::Greedy => "greedy",
             PolicyKind::Planner => "planner",
+            PolicyKind::Expert => "expert",
             PolicyKind::Search => "search",
+            PolicyKind::Clairvoyant => "clairvoyant",
         }
     }
 
     fn known_params(self) -> &'static [&'static str] {
         match self {
             PolicyKind::Random | PolicyKind::Greedy => &[],
-            PolicyKind::Planner => &["keep", "mana"],
-            PolicyKind::Search => &["rollouts", "width", "keep", "mana"],
+            PolicyKind::Planner | PolicyKind::Expert => &["keep", "mana"],
+            PolicyKind::Search | PolicyKind::Clairvoyant => &["rollouts", "width", "keep", "mana"],
         }
     }
 }
@@ -168,6 +196,7 @@ pub enum AnyPolicy {
     Random(Random),
     Greedy(Greedy),
     Planner(Planner),
+    Expert(Expert),
     Search(Box<Search>),
 }
 
@@ -175,14 +204,22 @@ pub enum AnyPolicy {
 /// worker.
 #[derive(Clone)]
 pub struct PolicyData {
-    profiles: Arc<Profiles>,
+    pub(crate) profiles: Arc<Profiles>,
+    expert: Arc<ExpertWeights>,
 }
 
 impl PolicyData {
     pub fn new(db: &CardDb) -> PolicyData {
         PolicyData {
             profiles: Arc::new(Profiles::new(db)),
+            expert: Arc::new(ExpertWeights::embedded()),
         }
+    }
+
+    /// The same, with other weights for `expert` (for training and its tests).
+    pub fn with_expert(mut self, w: ExpertWeights) -> PolicyData {
+        self.expert = Arc::new(w);
+        self
     }
 }
 
@@ -203,13 +240,19 @@ impl PolicySpec {
             PolicyKind::Planner => {
                 AnyPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params()))
             }
-            PolicyKind::Search => {
+            PolicyKind::Expert => AnyPolicy::Expert(Expert::new(
+                data.profiles.clone(),
+                self.planner_params(),
+                data.expert.clone(),
+            )),
+            PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let d = SearchParams::default();
                 AnyPolicy::Search(Box::new(Search::new(
                     Planner::new(data.profiles.clone(), self.planner_params()),
                     SearchParams {
                         rollouts: self.param("rollouts", d.rollouts),
                         width: self.param("width", d.width as u32).clamp(1, 16) as u8,
+                        clairvoyant: self.kind == PolicyKind::Clairvoyant,
                     },
                 )))
             }
@@ -232,6 +275,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Random(p) => p.choose(view, options, rng),
             AnyPolicy::Greedy(p) => p.choose(view, options, rng),
             AnyPolicy::Planner(p) => p.choose(view, options, rng),
+            AnyPolicy::Expert(p) => p.choose(view, options, rng),
             AnyPolicy::Search(p) => p.choose(view, options, rng),
         }
     }

@@ -1,17 +1,25 @@
-//! `search`: determinized Monte Carlo over the planner.
+//! `search`: determinized Monte Carlo over the planner, at every decision, with racing.
 //!
-//! At each Afternoon turn with a real choice it takes a few candidate actions (the
-//! planner's own pick first, the first plays of its alternative plans, passing, then the
-//! other plays), and for each of `rollouts` samples it deals the hidden information anew
-//! ([`View::determinize`]: both deck orders, the Confluence's hand and face-down Mana, the
-//! unrevealed Tumult cards), plays every candidate on that same sample with the same dice,
-//! and lets the planner finish the game. The candidate with the most wins is played (ties go
-//! to the earlier candidate, so the planner's pick wins ties). Every other decision is the
-//! planner's.
+//! At every decision with a real choice (setup Mana, Expand, Afternoon turns, targets,
+//! expeditions, "may" choices, modes, dice, costs, clean-up) it takes up to `width`
+//! candidate options, the planner's own pick first. Then, sample after sample, it deals
+//! the hidden information anew ([`View::determinize`]: both deck orders, the Confluence's
+//! hand and face-down Mana, the unrevealed Tumult cards), plays every surviving candidate
+//! on that same sample with the same dice, and lets the planner finish the game.
+//!
+//! Racing instead of equal budgets (the idea of successive halving and of racing
+//! algorithms for bandits): the results are compared pairwise on the shared samples, and a
+//! candidate is dropped as soon as its paired deficit to the leader is clear (more than
+//! `Z` standard errors, or more than what the samples left could make up). The decision
+//! ends when one candidate is left, when every candidate has had exactly the same result
+//! on every sample so far (the choice does not matter here), or after `rollouts` samples.
+//! Most decisions are settled in a few samples, so the budget goes to the close ones.
 //!
 //! It reads only the [`View`]: a sample is drawn from what the player has seen, with the
 //! policy's own random stream, so permuting the hidden order of the real game changes
-//! nothing it does.
+//! nothing it does. The `clairvoyant` variant is the exception, and says so in its name:
+//! it plays its rollouts from the true state (both deck orders and the Confluence's hand),
+//! an upper bound on what any player could do, not a player.
 
 use arrayvec::ArrayVec;
 use rand::{RngExt, SeedableRng};
@@ -25,20 +33,37 @@ use crate::engine::{
     Choice, ChoiceList, GameRng, GameState, Step, advance, apply_unchecked, legal_choices,
 };
 
+/// Most candidates compared at one decision.
+pub const MAX_WIDTH: usize = 16;
+
+/// Samples before the first comparison, and between two comparisons.
+/// (Measured on the starter decks: checking from the 4th sample, calling candidates equal
+/// after 8 identical samples and dropping at 2 standard errors win as much as later and
+/// stricter checks, at about two thirds of their cost.)
+const FIRST_CHECK: u32 = 4;
+const CHECK_EVERY: u32 = 4;
+/// Samples after which candidates that have never differed are called equal.
+const TIE_AFTER: u32 = 8;
+/// Standard errors by which a candidate must trail the leader to be dropped.
+const Z: f64 = 2.0;
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
-    /// Samples of the hidden information per decision; each candidate is played out once
-    /// per sample.
+    /// Most samples of the hidden information per decision; each surviving candidate is
+    /// played out once per sample.
     pub rollouts: u32,
-    /// Candidate actions per decision.
+    /// Most candidate options per decision.
     pub width: u8,
+    /// Rollouts start from the true state instead of a sample (the `clairvoyant` bound).
+    pub clairvoyant: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
-            rollouts: 32,
-            width: 4,
+            rollouts: 16,
+            width: 6,
+            clairvoyant: false,
         }
     }
 }
@@ -47,6 +72,17 @@ pub struct Search {
     planner: Planner,
     pub params: SearchParams,
     buf: Box<ChoiceList>,
+    last: Estimates,
+}
+
+/// What the last searched decision found: per candidate, its option index, the samples it
+/// was played on and its mean result (a win rate; a day-cap draw counts half). For tools
+/// that study the search (`confluence-sim disagree`).
+#[derive(Clone, Debug, Default)]
+pub struct Estimates {
+    pub candidates: ArrayVec<(usize, u32, f64), MAX_WIDTH>,
+    /// Samples drawn in all.
+    pub samples: u32,
 }
 
 /// A rollout's result in half-points: a win 2, a day-cap draw 1, a loss 0.
@@ -58,13 +94,102 @@ fn points(g: &GameState) -> u32 {
     }
 }
 
+/// Paired results of the candidates of one decision, sample by sample.
+struct Race {
+    n: u32,
+    alive: u16,
+    /// Samples each candidate was played on.
+    samples: [u32; MAX_WIDTH],
+    /// Total points of each candidate over the samples it was alive for (all of them:
+    /// a dropped candidate stops counting, and is never compared again).
+    score: [u32; MAX_WIDTH],
+    /// Sum of squared paired differences, for i < j.
+    sq: [[u32; MAX_WIDTH]; MAX_WIDTH],
+}
+
+impl Race {
+    fn new(k: usize) -> Race {
+        Race {
+            n: 0,
+            alive: ((1u32 << k) - 1) as u16,
+            samples: [0; MAX_WIDTH],
+            score: [0; MAX_WIDTH],
+            sq: [[0; MAX_WIDTH]; MAX_WIDTH],
+        }
+    }
+
+    fn is_alive(&self, j: usize) -> bool {
+        self.alive & (1 << j) != 0
+    }
+
+    fn push(&mut self, x: &[u32; MAX_WIDTH], k: usize) {
+        self.n += 1;
+        for i in 0..k {
+            if !self.is_alive(i) {
+                continue;
+            }
+            self.score[i] += x[i];
+            self.samples[i] += 1;
+            for j in i + 1..k {
+                if self.is_alive(j) {
+                    let d = x[i].abs_diff(x[j]);
+                    self.sq[i][j] += d * d;
+                }
+            }
+        }
+    }
+
+    /// The best candidate so far (the earliest on ties).
+    fn leader(&self, k: usize) -> usize {
+        (0..k)
+            .filter(|&j| self.is_alive(j))
+            .fold(None, |b: Option<usize>, j| match b {
+                Some(b) if self.score[b] >= self.score[j] => Some(b),
+                _ => Some(j),
+            })
+            .expect("a candidate is alive")
+    }
+
+    /// Drops the candidates that clearly trail the leader; true when the race is over.
+    fn settle(&mut self, k: usize, samples_left: u32) -> bool {
+        let l = self.leader(k);
+        let n = self.n as f64;
+        let mut all_equal = true;
+        for j in 0..k {
+            if j == l || !self.is_alive(j) {
+                continue;
+            }
+            let sq = self.sq[l.min(j)][l.max(j)];
+            all_equal &= sq == 0;
+            let lead = self.score[l] - self.score[j];
+            if lead == 0 {
+                continue;
+            }
+            let mean = lead as f64 / n;
+            let var = (sq as f64 / n - mean * mean).max(0.0);
+            let clear = mean > Z * (var / n).sqrt();
+            let unreachable = lead > 2 * samples_left;
+            if clear || unreachable {
+                self.alive &= !(1 << j);
+            }
+        }
+        self.alive.count_ones() == 1 || (all_equal && self.n >= TIE_AFTER)
+    }
+}
+
 impl Search {
     pub fn new(planner: Planner, params: SearchParams) -> Search {
         Search {
             planner,
             params,
             buf: Box::new(ChoiceList::new()),
+            last: Estimates::default(),
         }
+    }
+
+    /// What the last decision that was searched found.
+    pub fn estimates(&self) -> &Estimates {
+        &self.last
     }
 
     /// Plays `first` on `g`, then the planner to the end.
@@ -91,16 +216,27 @@ impl Search {
         }
     }
 
-    /// Candidate option indices, best guess first.
-    fn candidates(&self, view: &View<'_>, options: &[Choice], out: &mut ArrayVec<usize, 16>) {
-        let width = (self.params.width as usize).clamp(1, 16);
-        let push = |k: usize, out: &mut ArrayVec<usize, 16>| {
+    /// Candidate option indices, best guess first: at a turn the planner's ranked plays,
+    /// elsewhere its pick; then the other options in order.
+    fn candidates(
+        &mut self,
+        view: &View<'_>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+        out: &mut ArrayVec<usize, MAX_WIDTH>,
+    ) {
+        let width = (self.params.width as usize).clamp(1, MAX_WIDTH);
+        let push = |k: usize, out: &mut ArrayVec<usize, MAX_WIDTH>| {
             if out.len() < width && !out.contains(&k) {
                 out.push(k);
             }
         };
-        for k in self.planner.ranked(view, options) {
-            push(k, out);
+        if matches!(view.decision(), Decision::Turn | Decision::PlayFree) {
+            for k in self.planner.ranked(view, options) {
+                push(k, out);
+            }
+        } else {
+            push(self.planner.choose(view, options, rng), out);
         }
         for k in 0..options.len() {
             push(k, out);
@@ -113,28 +249,102 @@ impl Policy for Search {
         if options.len() == 1 {
             return 0;
         }
-        if !matches!(view.decision(), Decision::Turn) || self.params.rollouts == 0 {
+        if self.params.rollouts == 0 {
             return self.planner.choose(view, options, rng);
         }
-        let mut cands: ArrayVec<usize, 16> = ArrayVec::new();
-        self.candidates(view, options, &mut cands);
-        if cands.len() == 1 {
+        let mut cands: ArrayVec<usize, MAX_WIDTH> = ArrayVec::new();
+        self.candidates(view, options, rng, &mut cands);
+        let k = cands.len();
+        self.last.candidates.clear();
+        self.last.samples = 0;
+        if k == 1 {
             return cands[0];
         }
-        let mut score = [0u32; 16];
-        for _ in 0..self.params.rollouts {
+        let mut race = Race::new(k);
+        let mut x = [0u32; MAX_WIDTH];
+        for done in 1..=self.params.rollouts {
             let seed: u64 = rng.random();
-            let g = view.determinize(&mut GameRng::seed_from_u64(seed));
-            for (j, &k) in cands.iter().enumerate() {
-                score[j] += self.rollout(view, g, options[k], seed);
+            let g = if self.params.clairvoyant {
+                view.clairvoyant_state()
+            } else {
+                view.determinize(&mut GameRng::seed_from_u64(seed))
+            };
+            for (j, &c) in cands.iter().enumerate() {
+                if race.is_alive(j) {
+                    x[j] = self.rollout(view, g, options[c], seed);
+                }
+            }
+            race.push(&x, k);
+            if done >= FIRST_CHECK
+                && (done - FIRST_CHECK).is_multiple_of(CHECK_EVERY)
+                && race.settle(k, self.params.rollouts - done)
+            {
+                break;
             }
         }
-        let mut best = 0;
-        for j in 1..cands.len() {
-            if score[j] > score[best] {
-                best = j;
-            }
+        self.last.candidates.clear();
+        self.last.samples = race.n;
+        for (j, &c) in cands.iter().enumerate() {
+            let n = race.samples[j];
+            let mean = race.score[j] as f64 / (2.0 * n.max(1) as f64);
+            self.last.candidates.push((c, n, mean));
         }
-        cands[best]
+        cands[race.leader(k)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn race_of(results: &[[u32; 2]]) -> Race {
+        let mut r = Race::new(2);
+        for s in results {
+            let mut x = [0; MAX_WIDTH];
+            x[0] = s[0];
+            x[1] = s[1];
+            r.push(&x, 2);
+        }
+        r
+    }
+
+    #[test]
+    fn a_clearly_worse_candidate_is_dropped() {
+        let mut r = race_of(&[[2, 0]; 8]);
+        assert!(r.settle(2, 100));
+        assert_eq!(r.leader(2), 0);
+        assert!(!r.is_alive(1));
+    }
+
+    #[test]
+    fn a_close_race_goes_on() {
+        let mut results = vec![[2, 2]; 6];
+        results.push([2, 0]);
+        results.push([0, 2]);
+        let mut r = race_of(&results);
+        assert!(!r.settle(2, 100));
+        assert!(r.is_alive(0) && r.is_alive(1));
+    }
+
+    #[test]
+    fn equal_candidates_stop_after_enough_samples_and_the_first_wins() {
+        let mut r = race_of(&[[2, 2]; 4]);
+        assert!(!r.settle(2, 100), "too early to call them equal");
+        let mut r = race_of(&[[0, 0]; 8]);
+        assert!(r.settle(2, 100));
+        assert_eq!(r.leader(2), 0);
+    }
+
+    #[test]
+    fn a_lead_that_cannot_be_made_up_ends_the_race() {
+        // One loss in eight is not a clear deficit, but with no sample left it cannot be
+        // made up.
+        let mut results = vec![[2, 2]; 6];
+        results.push([2, 0]);
+        results.push([0, 0]);
+        let mut r = race_of(&results);
+        assert!(!r.settle(2, 100));
+        assert!(r.settle(2, 0));
+        assert_eq!(r.leader(2), 0);
     }
 }

@@ -1,0 +1,301 @@
+//! `confluence-sim compare`: policies played on the same games (same game indices, so the
+//! same adventures, deck orders and dice), each compared game by game with the first.
+//!
+//! It answers "how much does a stronger player win?" and "has the search converged?"
+//! (`--policy search --policy search:rollouts=128`) with paired intervals, which are far
+//! narrower than the difference of two independent intervals.
+
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::cli::CompareArgs;
+use super::run::{default_threads, progress_bar};
+use super::{load, mixes};
+use crate::deck::{PlayerDeck, RareMix};
+use crate::export::{ColumnData, OutputSet, Table};
+use crate::sim::{ConfigSpec, GameRow, RunPlan};
+use crate::stats::interval::wilson;
+
+pub const COMPARE_SCHEMA_VERSION: u32 = 1;
+
+/// The six starter decks, the default.
+pub const STARTERS: [&str; 6] = [
+    "decks/player/AX_sierra_oddball.txt",
+    "decks/player/BR_kojo_booda.txt",
+    "decks/player/LY_nevenka_blotch.txt",
+    "decks/player/MU_teija_nauraa.txt",
+    "decks/player/OR_sigismar_wingspan.txt",
+    "decks/player/YZ_akesha_taru.txt",
+];
+
+/// One policy on one deck and mix.
+struct Row {
+    deck: String,
+    hero: String,
+    mix: RareMix,
+    policy: String,
+    games: u64,
+    wins: u64,
+    /// Paired difference from the first policy (mean, standard error), if not the first.
+    diff: Option<(f64, f64)>,
+    seconds: f64,
+}
+
+/// Mean and standard error of the per-game differences `b - a` (each -1, 0 or 1).
+pub fn paired(a: &[bool], b: &[bool]) -> (f64, f64) {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return (0.0, 0.0);
+    }
+    let (mut sum, mut abs) = (0i64, 0u64);
+    for (x, y) in a.iter().zip(b) {
+        let d = *y as i64 - *x as i64;
+        sum += d;
+        abs += d.unsigned_abs();
+    }
+    let nf = n as f64;
+    let mean = sum as f64 / nf;
+    let var = (abs as f64 - nf * mean * mean) / (nf - 1.0);
+    (mean, (var.max(0.0) / nf).sqrt())
+}
+
+pub fn compare(a: CompareArgs) -> Result<()> {
+    let mut m = a.m.clone();
+    if m.players.is_empty() {
+        m.players = STARTERS.iter().map(Into::into).collect();
+    }
+    if m.policies.len() < 2 {
+        anyhow::bail!("compare needs at least two --policy (the first is the baseline)");
+    }
+    if a.games < 2 {
+        anyhow::bail!("--games must be at least 2");
+    }
+    let loaded = load::load(&m)?;
+    for w in &loaded.warnings {
+        eprintln!("confluence-sim: warning: {w}");
+    }
+    let all = loaded.confluence.rares.len();
+    let mixes = if m.rares.is_empty() && m.rare_sets.is_empty() {
+        vec![RareMix(0), RareMix::all(all)]
+    } else {
+        mixes::mixes(
+            &loaded.confluence,
+            &loaded.lib.db,
+            &m.rares,
+            &m.rare_sets,
+            m.subsets,
+            a.seed,
+        )?
+    };
+    let threads = default_threads(a.threads)?;
+    let mut out = OutputSet::new(&a.out)?;
+    let pb = progress_bar(
+        a.games * (loaded.players.len() * mixes.len() * loaded.policies.len()) as u64,
+        a.quiet,
+    );
+    let mut rows = Vec::new();
+    for (di, deck) in loaded.players.iter().enumerate() {
+        for &mix in &mixes {
+            let mut base: Vec<bool> = Vec::new();
+            for (pi, spec) in loaded.policies.iter().enumerate() {
+                let (won, seconds) = play(
+                    &loaded, di, pi, mix, a.games, a.seed, threads, m.day_cap, &pb,
+                )?;
+                let diff = (pi > 0).then(|| paired(&base, &won));
+                rows.push(Row {
+                    deck: deck.name.clone(),
+                    hero: loaded.lib.db.card(deck.hero).name.clone(),
+                    mix,
+                    policy: spec.to_string(),
+                    games: won.len() as u64,
+                    wins: won.iter().filter(|&&w| w).count() as u64,
+                    diff,
+                    seconds,
+                });
+                if pi == 0 {
+                    base = won;
+                }
+            }
+        }
+    }
+    pb.finish_and_clear();
+    let t = table(&rows, &loaded.policies[0].to_string(), a.seed, threads);
+    out.write_csv("compare.csv", &t)?;
+    out.write_parquet("compare.parquet", &t)?;
+    let written = out.commit()?;
+    if !a.quiet {
+        print(&rows, threads);
+    }
+    eprintln!(
+        "confluence-sim: wrote {} files in {}",
+        written.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// Plays one (deck, policy, mix) and returns each game's win, in game order, and the
+/// seconds it took.
+#[allow(clippy::too_many_arguments)]
+fn play(
+    loaded: &load::Loaded,
+    player: usize,
+    policy: usize,
+    mix: RareMix,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    day_cap: u8,
+    pb: &indicatif::ProgressBar,
+) -> Result<(Vec<bool>, f64)> {
+    let players: &[PlayerDeck] = &loaded.players;
+    let plan = RunPlan {
+        db: &loaded.lib.db,
+        players,
+        confluence: &loaded.confluence,
+        policies: &loaded.policies,
+        configs: vec![ConfigSpec {
+            player,
+            policy,
+            mix,
+        }],
+        games,
+        first_game: 0,
+        seed,
+        threads,
+        day_cap,
+    };
+    let mut won = Vec::with_capacity(games as usize);
+    let started = Instant::now();
+    let mut sink = |rows: &[GameRow]| -> Result<(), String> {
+        won.extend(rows.iter().map(|r| r.outcome.is_win()));
+        Ok(())
+    };
+    crate::sim::run::<String>(&plan, &|n| pb.inc(n), Some(&mut sink))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    Ok((won, started.elapsed().as_secs_f64()))
+}
+
+fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize) -> Table {
+    let n = rows.len();
+    let z = 1.959964;
+    let iv: Vec<_> = rows.iter().map(|r| wilson(r.wins, r.games, 0.95)).collect();
+    // The baseline's paired difference with itself is exactly 0.
+    let diff = |f: &dyn Fn(f64, f64) -> f64| -> Vec<f64> {
+        rows.iter()
+            .map(|r| r.diff.map_or(0.0, |(d, se)| f(d, se)))
+            .collect()
+    };
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![COMPARE_SCHEMA_VERSION; n]),
+    )
+    .push(
+        "player_deck",
+        ColumnData::Str(rows.iter().map(|r| r.deck.clone()).collect()),
+    )
+    .push(
+        "player_hero",
+        ColumnData::Str(rows.iter().map(|r| r.hero.clone()).collect()),
+    )
+    .push(
+        "rare_count",
+        ColumnData::U32(rows.iter().map(|r| r.mix.count()).collect()),
+    )
+    .push(
+        "policy",
+        ColumnData::Str(rows.iter().map(|r| r.policy.clone()).collect()),
+    )
+    .push("baseline", ColumnData::Str(vec![baseline.to_string(); n]))
+    .push(
+        "games",
+        ColumnData::U64(rows.iter().map(|r| r.games).collect()),
+    )
+    .push(
+        "wins",
+        ColumnData::U64(rows.iter().map(|r| r.wins).collect()),
+    )
+    .push(
+        "win_rate",
+        ColumnData::F64(iv.iter().map(|i| i.estimate).collect()),
+    )
+    .push(
+        "win_rate_lo",
+        ColumnData::F64(iv.iter().map(|i| i.lo).collect()),
+    )
+    .push(
+        "win_rate_hi",
+        ColumnData::F64(iv.iter().map(|i| i.hi).collect()),
+    )
+    .push("diff", ColumnData::F64(diff(&|d, _| d)))
+    .push("diff_lo", ColumnData::F64(diff(&|d, se| d - z * se)))
+    .push("diff_hi", ColumnData::F64(diff(&|d, se| d + z * se)))
+    .push(
+        "games_per_second",
+        ColumnData::F64(
+            rows.iter()
+                .map(|r| r.games as f64 / r.seconds.max(1e-9))
+                .collect(),
+        ),
+    )
+    .push("threads", ColumnData::U32(vec![threads as u32; n]))
+    .push("seed", ColumnData::U64(vec![seed; n]));
+    t
+}
+
+fn print(rows: &[Row], threads: usize) {
+    println!(
+        "{:<24} {:>5} {:<28} {:>6} {:>7} {:>17} {:>8} {:>17} {:>10}",
+        "hero",
+        "rares",
+        "policy",
+        "games",
+        "win",
+        "95% interval",
+        "diff",
+        "paired 95%",
+        "games/s/c"
+    );
+    for r in rows {
+        let i = wilson(r.wins, r.games, 0.95);
+        let diff = match r.diff {
+            Some((d, se)) => format!(
+                "{:>+7.1}pp [{:>+6.1}, {:>+6.1}]",
+                d * 100.0,
+                (d - 1.959964 * se) * 100.0,
+                (d + 1.959964 * se) * 100.0
+            ),
+            None => format!("{:>8} {:>17}", "base", ""),
+        };
+        println!(
+            "{:<24} {:>5} {:<28} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {:>10.0}",
+            r.hero,
+            r.mix.count(),
+            r.policy,
+            r.games,
+            i.estimate * 100.0,
+            i.lo * 100.0,
+            i.hi * 100.0,
+            diff,
+            r.games as f64 / r.seconds.max(1e-9) / threads as f64
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paired;
+
+    #[test]
+    fn paired_difference_and_its_error() {
+        let a = [true, true, false, false];
+        let b = [true, false, true, true];
+        let (d, se) = paired(&a, &b);
+        assert!((d - 0.25).abs() < 1e-12);
+        // differences 0, -1, 1, 1: sample variance (3 - 4 * 0.0625) / 3.
+        let var: f64 = (3.0 - 4.0 * 0.0625) / 3.0;
+        assert!((se - (var / 4.0).sqrt()).abs() < 1e-12);
+    }
+}

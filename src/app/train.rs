@@ -1,0 +1,149 @@
+//! `confluence-sim train-expert`: fits the `expert`'s weights to the search's choices and
+//! writes them (by default to `decks/policies/expert.toml`, which the binary embeds: rebuild
+//! after training). The same flags give the same file.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+
+use super::cli::TrainArgs;
+use super::load;
+use super::run::{default_threads, progress_bar};
+use crate::deck::RareMix;
+use crate::engine::event::NoObserver;
+use crate::engine::setup::{Matchup, SetupStreams, new_game};
+use crate::engine::view::View;
+use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
+use crate::policy::train::{self, Examples};
+use crate::policy::{AnyPolicy, Policy, PolicyData};
+use crate::sim::GameSeeds;
+
+pub fn train(a: TrainArgs) -> Result<()> {
+    let mut m = a.m.clone();
+    if m.players.is_empty() {
+        m.players = super::compare::STARTERS.iter().map(Into::into).collect();
+    }
+    if m.policies.is_empty() {
+        m.policies = vec!["planner".into()];
+    }
+    if m.policies.len() != 1 {
+        bail!("train-expert takes one --policy: the player whose games are studied");
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let loaded = load::load(&m)?;
+    let db = &loaded.lib.db;
+    let data = PolicyData::new(db);
+    let search_spec = load::policies(std::slice::from_ref(&a.search))?.remove(0);
+    if !matches!(search_spec.build(&data), AnyPolicy::Search(_)) {
+        bail!("--search {}: expected a search policy", a.search);
+    }
+    let acting = &loaded.policies[0];
+    let mixes = [RareMix(0), RareMix::all(loaded.confluence.rares.len())];
+    let mut tasks = Vec::new();
+    for (d, _) in loaded.players.iter().enumerate() {
+        for (x, _) in mixes.iter().enumerate() {
+            for g in 0..a.games {
+                tasks.push((d, x, g));
+            }
+        }
+    }
+    let cards: Vec<_> = mixes
+        .iter()
+        .map(|&mx| loaded.confluence.cards_for(mx))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(default_threads(a.threads)?)
+        .build()
+        .context("thread pool")?;
+    let pb = progress_bar(tasks.len() as u64, a.quiet);
+    let per_game: Vec<Examples> = pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|&(d, x, g)| {
+                let deck = &loaded.players[d];
+                let mt = Matchup {
+                    player_hero: deck.hero,
+                    player_cards: &deck.cards,
+                    confluence_hero: loaded.confluence.hero,
+                    confluence_cards: &cards[x],
+                    day_cap: m.day_cap,
+                };
+                // Each (deck, mix, game) has its own seeds.
+                let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
+                let AnyPolicy::Search(mut search) = search_spec.build(&data) else {
+                    unreachable!("checked above")
+                };
+                let mut player = acting.build(&data);
+                let mut ex = Examples::default();
+                let mut setup = GameSeeds::rng(seeds.setup);
+                let mut cr = GameSeeds::rng(seeds.confluence);
+                let mut rng = GameSeeds::rng(seeds.events);
+                let mut prng = seeds.policy_rng();
+                let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
+                let mut s = new_game(
+                    db,
+                    &mt,
+                    SetupStreams {
+                        setup: &mut setup,
+                        confluence: &mut cr,
+                    },
+                    &mut rng,
+                    &mut NoObserver,
+                );
+                let mut buf = ChoiceList::new();
+                while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
+                    legal_choices(&s, db, &mut buf);
+                    let view = View::new(&s, db);
+                    train::record(&data, &view, &buf, &mut search, &mut srng, &mut ex);
+                    let k = player.choose(&view, &buf, &mut prng);
+                    apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[k]);
+                }
+                pb.inc(1);
+                ex
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    let mut all = Examples::default();
+    for e in per_game {
+        all.extend(e);
+    }
+    let w = train::fit_weights(&all, a.alpha).map_err(|e| anyhow::anyhow!(e))?;
+    let header = format!(
+        "Weights of the expert policy's learned scores (features: src/policy/features.rs).\n\
+         Produced by: confluence-sim train-expert --games {} --seed {} --search {} --policy {} --alpha {}\n\
+         ({} decks x all-common and all-rare; {} decisions, {} mana and {} turn examples.)\n\
+         Rebuild after regenerating: the binary embeds this file.",
+        a.games,
+        a.seed,
+        search_spec,
+        acting,
+        a.alpha,
+        loaded.players.len(),
+        all.decisions,
+        all.mana.len(),
+        all.turn.len()
+    );
+    let text = w.to_toml(&header);
+    let dir = a
+        .out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("--out {}", a.out.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.persist(&a.out)
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    eprintln!(
+        "confluence-sim: {} decisions, {} mana and {} turn examples; wrote {}",
+        all.decisions,
+        all.mana.len(),
+        all.turn.len(),
+        a.out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! `expert`: a strong player that is cheap enough for sweeps.
+//!
+//! It is the planner with learned scores at the decisions where the search most often
+//! disagrees with it: which card to put into Mana (setup and Expand) and what to do at an
+//! Afternoon turn. Each option is scored by a linear function of its features
+//! ([`super::features`]), one of which is "the planner picked it"; the weights were fitted
+//! to the search's choices by `confluence-sim train-expert` and are data in the repository
+//! (`decks/policies/expert.toml`, embedded in the binary). Every other decision is the
+//! planner's. It reads only the [`View`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+
+use super::features::{self, Family, MANA_F, MANA_NAMES, TURN_F, TURN_NAMES};
+use super::planner::{Planner, PlannerParams};
+use super::profile::Profiles;
+use super::{Policy, PolicyRng};
+use crate::engine::Choice;
+use crate::engine::view::View;
+
+/// The weights file, as committed.
+pub const WEIGHTS_TOML: &str = include_str!("../../decks/policies/expert.toml");
+
+/// The learned weights of both families.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpertWeights {
+    pub mana: [f32; MANA_F],
+    pub turn: [f32; TURN_F],
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeightsFile {
+    mana: BTreeMap<String, f64>,
+    turn: BTreeMap<String, f64>,
+}
+
+fn section<const N: usize>(
+    name: &str,
+    map: &BTreeMap<String, f64>,
+    names: &[&str; N],
+) -> Result<[f32; N], String> {
+    let mut w = [0f32; N];
+    for (k, v) in map {
+        let i = names.iter().position(|n| n == k).ok_or_else(|| {
+            format!(
+                "[{name}] has an unknown feature '{k}' (expected one of: {})",
+                names.join(", ")
+            )
+        })?;
+        w[i] = *v as f32;
+    }
+    Ok(w)
+}
+
+impl ExpertWeights {
+    pub fn parse(text: &str) -> Result<ExpertWeights, String> {
+        let f: WeightsFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        Ok(ExpertWeights {
+            mana: section("mana", &f.mana, &MANA_NAMES)?,
+            turn: section("turn", &f.turn, &TURN_NAMES)?,
+        })
+    }
+
+    /// The committed weights.
+    pub fn embedded() -> ExpertWeights {
+        Self::parse(WEIGHTS_TOML).expect("decks/policies/expert.toml is checked by a unit test")
+    }
+
+    /// The file `train-expert` writes: a header, then one line per feature.
+    pub fn to_toml(&self, header: &str) -> String {
+        let mut s = String::new();
+        for l in header.lines() {
+            s += &format!("# {l}\n");
+        }
+        s += "\n[mana]\n";
+        for (n, w) in MANA_NAMES.iter().zip(self.mana) {
+            s += &format!("{n} = {w}\n");
+        }
+        s += "\n[turn]\n";
+        for (n, w) in TURN_NAMES.iter().zip(self.turn) {
+            s += &format!("{n} = {w}\n");
+        }
+        s
+    }
+}
+
+pub struct Expert {
+    planner: Planner,
+    prof: Arc<Profiles>,
+    w: Arc<ExpertWeights>,
+}
+
+impl Expert {
+    pub fn new(prof: Arc<Profiles>, params: PlannerParams, w: Arc<ExpertWeights>) -> Expert {
+        Expert {
+            planner: Planner::new(prof.clone(), params),
+            prof,
+            w,
+        }
+    }
+}
+
+/// The option with the highest score (the first on ties).
+fn best(scores: impl Iterator<Item = f32>) -> usize {
+    let mut b = 0;
+    let mut bs = f32::NEG_INFINITY;
+    for (k, s) in scores.enumerate() {
+        if s > bs {
+            bs = s;
+            b = k;
+        }
+    }
+    b
+}
+
+impl Policy for Expert {
+    fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+        if options.len() == 1 {
+            return 0;
+        }
+        match features::family(view.decision()) {
+            Some(Family::Mana) => {
+                let pick = self.planner.choose(view, options, rng);
+                let mut fs: ArrayVec<features::ManaFeatures, 64> = ArrayVec::new();
+                features::mana(view, &self.prof, options, pick, &mut fs);
+                best(fs.iter().map(|f| features::dot(&self.w.mana, f)))
+            }
+            Some(Family::Turn) => {
+                let ranked = self.planner.ranked(view, options);
+                let ctx = features::TurnCtx::new(view);
+                best((0..options.len()).map(|k| {
+                    let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
+                    features::dot(&self.w.turn, &f)
+                }))
+            }
+            None => self.planner.choose(view, options, rng),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_weights_parse_and_round_trip() {
+        let w = ExpertWeights::embedded();
+        let again = ExpertWeights::parse(&w.to_toml("header")).unwrap();
+        assert_eq!(w, again);
+    }
+
+    #[test]
+    fn unknown_features_are_refused() {
+        let e = ExpertWeights::parse("[mana]\nfoo = 1\n[turn]\n").unwrap_err();
+        assert!(e.contains("unknown feature 'foo'"), "{e}");
+    }
+}
