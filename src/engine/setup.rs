@@ -77,6 +77,8 @@ impl GameState {
             played: [0, 0],
             plays: [0, 0],
             statics: [0, 0],
+            rest_asked: false,
+            rest_order: super::list::List::new(),
         }
     }
 
