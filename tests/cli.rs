@@ -397,6 +397,31 @@ fn bad_confluence_decks_are_rejected() {
         ],
         &["bad_ability.toml", "Dusk Herald", "unknown effect 'drawe'"],
     );
+    // Slips TOML accepts: a field under a section comment joins the card above it.
+    rejects(
+        &[
+            "run",
+            "--confluence",
+            &fixture("confluence/stray_field.toml"),
+        ],
+        &[
+            "stray_field.toml:375",
+            "'keywords' stands apart from its card",
+            "line 362",
+        ],
+    );
+    rejects(
+        &[
+            "run",
+            "--confluence",
+            &fixture("confluence/landmark_persistent.toml"),
+        ],
+        &[
+            "landmark_persistent.toml",
+            "Nightglass Lantern",
+            "keyword 'persistent' makes no sense on a landmark",
+        ],
+    );
 }
 
 #[test]
