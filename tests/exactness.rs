@@ -6,32 +6,46 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::LazyLock;
 
 use confluence_sim::cards::{Coverage, Library};
 use regex::Regex;
 
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap()
+}
+
+static REMINDER: LazyLock<Regex> = LazyLock::new(|| re(r"\([^)]*\)"));
+static TRIGGERS: LazyLock<[(&str, Regex); 4]> =
+    LazyLock::new(|| ["J", "H", "R", "D"].map(|sym| (sym, re(&format!(r"^(support )?{sym}\b")))));
+static TAP: LazyLock<Regex> = LazyLock::new(|| re(r"(quick|pay)\([^)]*\bt\b"));
+static KEYWORDS: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
+    [
+        "Fleeting", "Gigantic", "Defender", "Eternal", "Cooldown", "Seasoned", "Anchored", "Asleep",
+    ]
+    .into_iter()
+    .map(|k| (k, re(&format!(r"\b{k}\b"))))
+    .collect()
+});
+static TOUGH: LazyLock<Regex> = LazyLock::new(|| re(r"\bTough (\d+)"));
+static SCOUT: LazyLock<Regex> = LazyLock::new(|| re(r"\bScout (\d+)"));
+static BOOSTS: LazyLock<Regex> = LazyLock::new(|| re(r"gains? (\d+) boosts?( per)?"));
+static HAND_COST: LazyLock<Regex> = LazyLock::new(|| re(r"Hand Cost \{?(\d+)\}? or (less|more)"));
+static TOKENS: LazyLock<Regex> = LazyLock::new(|| re(r"[Cc]reate (two|three|four) \["));
+
 /// What `lines` (an exact encoding) lacks of what `text` (the card's English text) states.
 fn lacks(text: &str, lines: &[String]) -> Vec<String> {
-    let reminder = Regex::new(r"\([^)]*\)").unwrap();
-    let text = reminder.replace_all(text, "");
+    let text = REMINDER.replace_all(text, "");
     // "activate the {J} abilities of ..." names the symbol without being one.
     let text = text.replace("{J} abilit", "abilit");
     let all = lines.join(" ; ").to_lowercase();
     let mut out = Vec::new();
-    let trigger = |sym: &str| {
-        let re = Regex::new(&format!(r"^(support )?{sym}\b")).unwrap();
-        lines.iter().any(|l| re.is_match(l))
-    };
-    for sym in ["J", "H", "R", "D"] {
-        if text.contains(&format!("{{{sym}}}")) && !trigger(sym) {
+    for (sym, trigger) in TRIGGERS.iter() {
+        if text.contains(&format!("{{{sym}}}")) && !lines.iter().any(|l| trigger.is_match(l)) {
             out.push(format!("{{{sym}}}"));
         }
     }
-    if text.contains("{T}")
-        && !Regex::new(r"(quick|pay)\([^)]*\bt\b")
-            .unwrap()
-            .is_match(&all)
-    {
+    if text.contains("{T}") && !TAP.is_match(&all) {
         out.push("{T}".into());
     }
     let lower = text.to_lowercase();
@@ -44,39 +58,28 @@ fn lacks(text: &str, lines: &[String]) -> Vec<String> {
             out.push(words.into());
         }
     }
-    for k in [
-        "Fleeting", "Gigantic", "Defender", "Eternal", "Cooldown", "Seasoned", "Anchored", "Asleep",
-    ] {
-        if Regex::new(&format!(r"\b{k}\b")).unwrap().is_match(&text)
-            && !all.contains(&k.to_lowercase())
-        {
-            out.push(k.into());
+    for (k, word) in KEYWORDS.iter() {
+        if word.is_match(&text) && !all.contains(&k.to_lowercase()) {
+            out.push(k.to_string());
         }
     }
-    let numbered = |pattern: &str, need: &dyn Fn(&str) -> String, what: &str, out: &mut Vec<_>| {
-        for c in Regex::new(pattern).unwrap().captures_iter(&text) {
-            let n = &c[1];
-            if !Regex::new(&need(n)).unwrap().is_match(&all) {
-                out.push(format!("{what} {n}"));
+    let numbered =
+        |pattern: &Regex, need: &dyn Fn(&str) -> String, what: &str, out: &mut Vec<_>| {
+            for c in pattern.captures_iter(&text) {
+                let n = &c[1];
+                if !Regex::new(&need(n)).unwrap().is_match(&all) {
+                    out.push(format!("{what} {n}"));
+                }
             }
-        }
-    };
+        };
     numbered(
-        r"\bTough (\d+)",
+        &TOUGH,
         &|n| format!(r"tough[^;]*\b{n}\b"),
         "Tough",
         &mut out,
     );
-    numbered(
-        r"\bScout (\d+)",
-        &|n| format!(r"scout {n}\b"),
-        "Scout",
-        &mut out,
-    );
-    for c in Regex::new(r"gains? (\d+) boosts?( per)?")
-        .unwrap()
-        .captures_iter(&text)
-    {
+    numbered(&SCOUT, &|n| format!(r"scout {n}\b"), "Scout", &mut out);
+    for c in BOOSTS.captures_iter(&text) {
         // "gains 1 boost per ..." is an amount the encoding counts, not a number.
         let n = &c[1];
         if c.get(2).is_none()
@@ -88,19 +91,13 @@ fn lacks(text: &str, lines: &[String]) -> Vec<String> {
         }
     }
     let compact = all.replace(' ', "");
-    for c in Regex::new(r"Hand Cost \{?(\d+)\}? or (less|more)")
-        .unwrap()
-        .captures_iter(&text)
-    {
+    for c in HAND_COST.captures_iter(&text) {
         let op = if &c[2] == "less" { "<=" } else { ">=" };
         if !compact.contains(&format!("cost{op}{}", &c[1])) {
             out.push(format!("Hand Cost {} or {}", &c[1], &c[2]));
         }
     }
-    for c in Regex::new(r"[Cc]reate (two|three|four) \[")
-        .unwrap()
-        .captures_iter(&text)
-    {
+    for c in TOKENS.captures_iter(&text) {
         let k = match &c[1] {
             "two" => 2,
             "three" => 3,
