@@ -499,6 +499,20 @@ fn scenario_reports_broken_expectations() {
         ));
 }
 
+#[test]
+fn scenario_reports_more_reactions_than_the_engine_queues() {
+    sim()
+        .arg("scenario")
+        .arg(fixture("too_many_reactions.toml"))
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("too_many_reactions.toml"))
+        .stderr(predicate::str::contains(
+            "more reactions triggered at once than the engine queues (32)",
+        ));
+}
+
 /// Re-derives every Dusk verdict and every Confluence turn of several games from the logged
 /// JSON alone (no engine), and checks they agree with what the log says happened.
 #[test]

@@ -78,6 +78,7 @@ impl GameState {
             plays: [0, 0],
             statics: [0, 0],
             rest_asked: false,
+            overflow: false,
             rest_order: super::list::List::new(),
         }
     }

@@ -443,6 +443,9 @@ pub struct GameState {
     pub statics: [u8; 2],
     /// Rest has marked the cards whose order into Reserve the player chooses.
     pub rest_asked: bool,
+    /// More reactions triggered at once than the queue holds: some were not queued. An
+    /// error, not a rule (D13): the invariant checker and the scenario runner report it.
+    pub overflow: bool,
     /// The Rest order chosen so far (both sides' cards, each side's in order).
     pub rest_order: super::list::List<64>,
 }
