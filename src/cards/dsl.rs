@@ -356,7 +356,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -371,6 +371,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let n = self.small("tough value", 1, 10)?;
                 self.expect_punct(")")?;
                 Static::ToughAura(f, n as u8)
+            }
+            "tough_x" => {
+                self.expect_punct("(")?;
+                let w = self.ident("a count (count(...), regions_between, hand, reserve, ...)")?;
+                let Some(c) = self.count_word(&w)? else {
+                    self.pos -= 1;
+                    return self.err("a count (count(...), regions_between, hand, reserve, ...)");
+                };
+                self.expect_punct(")")?;
+                Static::ToughCount(c)
             }
             "aura" => {
                 self.expect_punct("(")?;
@@ -430,7 +440,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -651,6 +661,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "x" | "X" => Count::X,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
+            "regions_between" => Count::RegionsBetween,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -668,7 +679,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -682,6 +693,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "first_player" => Cond::FirstPlayer,
             "behind" => Cond::Behind,
+            "all_behind" => Cond::AllBehind,
             "ahead" => Cond::Ahead,
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,

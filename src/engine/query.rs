@@ -327,10 +327,16 @@ impl GameState {
                 continue;
             }
             for ab in db.abilities_of(lo.card) {
-                if let Trigger::Static(Static::ToughAura(f, n)) = ab.trigger
-                    && self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
-                {
-                    t = t.max(n);
+                match ab.trigger {
+                    Trigger::Static(Static::ToughAura(f, n))
+                        if self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l)) =>
+                    {
+                        t = t.max(n);
+                    }
+                    Trigger::Static(Static::ToughCount(c)) if l == id => {
+                        t = t.max(self.count(db, c, &Ctx::base(lo.side, l)).clamp(0, 30) as u8);
+                    }
+                    _ => {}
                 }
             }
         }
@@ -615,6 +621,9 @@ impl GameState {
                 .iter()
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
+            Count::RegionsBetween => {
+                (self.pos.get(Exp::Companion) - self.pos.get(Exp::Hero) - 1).max(0) as i16
+            }
         }
     }
 
@@ -701,6 +710,9 @@ impl GameState {
                 Side::Player => self.source_exp(ctx).is_some_and(|e| self.is_behind(db, e)),
                 Side::Confluence => false,
             },
+            Cond::AllBehind => {
+                ctx.controller == Side::Player && Exp::BOTH.iter().all(|&e| self.is_behind(db, e))
+            }
             Cond::Ahead => false,
             Cond::InContact => false,
             Cond::Did => ctx.did,
