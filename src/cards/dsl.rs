@@ -1176,7 +1176,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1211,15 +1211,19 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::Draw { who, n });
             }
-            "resupply" | "resupply_exhausted" | "opponent_resupply" | "each_resupply" => {
+            "resupply"
+            | "resupply_exhausted"
+            | "opponent_resupply"
+            | "opponent_resupply_exhausted"
+            | "each_resupply" => {
                 let who = match name.as_str() {
-                    "opponent_resupply" => Who::Opponent,
+                    "opponent_resupply" | "opponent_resupply_exhausted" => Who::Opponent,
                     "each_resupply" => Who::Each,
                     _ => Who::You,
                 };
                 body.push(Op::Resupply {
                     who,
-                    exhausted: name == "resupply_exhausted",
+                    exhausted: name.ends_with("_exhausted"),
                 });
             }
             "token" => {
