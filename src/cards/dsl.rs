@@ -662,6 +662,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
             "regions_between" => Count::RegionsBetween,
+            "single_regions" => Count::SingleTerrainRegions,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -692,6 +693,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 Cond::Not(inner)
             }
             "first_player" => Cond::FirstPlayer,
+            "behind" if self.eat_punct("(") => {
+                let e = match self.exp_ref()? {
+                    ExpRef::Fixed(e) => e,
+                    _ => return self.err("hero or companion"),
+                };
+                self.expect_punct(")")?;
+                Cond::BehindExp(e)
+            }
             "behind" => Cond::Behind,
             "all_behind" => Cond::AllBehind,
             "ahead" => Cond::Ahead,

@@ -318,6 +318,8 @@ pub enum Count {
     ExpsInTerrain(u8),
     /// Regions strictly between your Hero and Companion expeditions (0 when adjacent).
     RegionsBetween,
+    /// Visible regions with a single terrain type.
+    SingleTerrainRegions,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -330,6 +332,8 @@ pub enum Cond {
     Behind,
     /// Each of your expeditions is behind ("behind or tied" reads "behind", A18).
     AllBehind,
+    /// That expedition of yours is behind (for cards outside the expeditions).
+    BehindExp(Exp),
     Ahead,
     InContact,
     /// The previous optional cost or action was done.

@@ -621,6 +621,11 @@ impl GameState {
                 .iter()
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
+            Count::SingleTerrainRegions => (0..8)
+                .filter(|&r| {
+                    self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
+                })
+                .count() as i16,
             Count::RegionsBetween => {
                 (self.pos.get(Exp::Companion) - self.pos.get(Exp::Hero) - 1).max(0) as i16
             }
@@ -710,6 +715,7 @@ impl GameState {
                 Side::Player => self.source_exp(ctx).is_some_and(|e| self.is_behind(db, e)),
                 Side::Confluence => false,
             },
+            Cond::BehindExp(e) => ctx.controller == Side::Player && self.is_behind(db, e),
             Cond::AllBehind => {
                 ctx.controller == Side::Player && Exp::BOTH.iter().all(|&e| self.is_behind(db, e))
             }
