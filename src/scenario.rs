@@ -582,6 +582,15 @@ impl Scenario {
                 });
             }
             let res = advance_until(&mut self.state, &self.db, &mut self.rng, obs, &*stop);
+            if self.state.overflow {
+                return Err(ScenarioError {
+                    path: self.path.clone(),
+                    msg: format!(
+                        "step '{step}': more reactions triggered at once than the engine queues ({}); some were not resolved",
+                        self.state.pending.len()
+                    ),
+                });
+            }
             match res {
                 Step::Over(_) | Step::Stopped => break,
                 Step::Decide => {

@@ -397,6 +397,31 @@ fn bad_confluence_decks_are_rejected() {
         ],
         &["bad_ability.toml", "Dusk Herald", "unknown effect 'drawe'"],
     );
+    // Slips TOML accepts: a field under a section comment joins the card above it.
+    rejects(
+        &[
+            "run",
+            "--confluence",
+            &fixture("confluence/stray_field.toml"),
+        ],
+        &[
+            "stray_field.toml:375",
+            "'keywords' stands apart from its card",
+            "line 362",
+        ],
+    );
+    rejects(
+        &[
+            "run",
+            "--confluence",
+            &fixture("confluence/landmark_persistent.toml"),
+        ],
+        &[
+            "landmark_persistent.toml",
+            "Nightglass Lantern",
+            "keyword 'persistent' makes no sense on a landmark",
+        ],
+    );
 }
 
 #[test]
@@ -471,6 +496,20 @@ fn scenario_reports_broken_expectations() {
         .code(1)
         .stderr(predicate::str::contains(
             "hero_position: expected 5, found 0",
+        ));
+}
+
+#[test]
+fn scenario_reports_more_reactions_than_the_engine_queues() {
+    sim()
+        .arg("scenario")
+        .arg(fixture("too_many_reactions.toml"))
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("too_many_reactions.toml"))
+        .stderr(predicate::str::contains(
+            "more reactions triggered at once than the engine queues (32)",
         ));
 }
 

@@ -356,7 +356,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -371,6 +371,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let n = self.small("tough value", 1, 10)?;
                 self.expect_punct(")")?;
                 Static::ToughAura(f, n as u8)
+            }
+            "tough_x" => {
+                self.expect_punct("(")?;
+                let w = self.ident("a count (count(...), regions_between, hand, reserve, ...)")?;
+                let Some(c) = self.count_word(&w)? else {
+                    self.pos -= 1;
+                    return self.err("a count (count(...), regions_between, hand, reserve, ...)");
+                };
+                self.expect_punct(")")?;
+                Static::ToughCount(c)
             }
             "aura" => {
                 self.expect_punct("(")?;
@@ -430,7 +440,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -651,6 +661,8 @@ impl<'a, A: Arena> Parser<'a, A> {
             "x" | "X" => Count::X,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
+            "regions_between" => Count::RegionsBetween,
+            "single_regions" => Count::SingleTerrainRegions,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -668,7 +680,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -681,7 +693,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 Cond::Not(inner)
             }
             "first_player" => Cond::FirstPlayer,
+            "behind" if self.eat_punct("(") => {
+                let e = match self.exp_ref()? {
+                    ExpRef::Fixed(e) => e,
+                    _ => return self.err("hero or companion"),
+                };
+                self.expect_punct(")")?;
+                Cond::BehindExp(e)
+            }
             "behind" => Cond::Behind,
+            "all_behind" => Cond::AllBehind,
             "ahead" => Cond::Ahead,
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
@@ -1164,7 +1185,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1199,15 +1220,19 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::Draw { who, n });
             }
-            "resupply" | "resupply_exhausted" | "opponent_resupply" | "each_resupply" => {
+            "resupply"
+            | "resupply_exhausted"
+            | "opponent_resupply"
+            | "opponent_resupply_exhausted"
+            | "each_resupply" => {
                 let who = match name.as_str() {
-                    "opponent_resupply" => Who::Opponent,
+                    "opponent_resupply" | "opponent_resupply_exhausted" => Who::Opponent,
                     "each_resupply" => Who::Each,
                     _ => Who::You,
                 };
                 body.push(Op::Resupply {
                     who,
-                    exhausted: name == "resupply_exhausted",
+                    exhausted: name.ends_with("_exhausted"),
                 });
             }
             "token" => {

@@ -88,6 +88,8 @@ pub enum Static {
     Cost(i8),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),
+    /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
+    ToughCount(Count),
     /// Objects matching the filter that you control gain these keyword bits.
     KeywordAura(FilterId, u32),
     /// I have these keyword bits while the ability's condition holds.
@@ -314,6 +316,10 @@ pub enum Count {
     Day,
     /// Your expeditions standing in a region with this terrain.
     ExpsInTerrain(u8),
+    /// Regions strictly between your Hero and Companion expeditions (0 when adjacent).
+    RegionsBetween,
+    /// Visible regions with a single terrain type.
+    SingleTerrainRegions,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -324,6 +330,10 @@ pub enum Cond {
     Compare(Count, Cmp, i16),
     /// My expedition is behind / ahead / in contact with the opposing one.
     Behind,
+    /// Each of your expeditions is behind ("behind or tied" reads "behind", A18).
+    AllBehind,
+    /// That expedition of yours is behind (for cards outside the expeditions).
+    BehindExp(Exp),
     Ahead,
     InContact,
     /// The previous optional cost or action was done.

@@ -131,7 +131,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Encoding>, CardError> {
 /// Applies encodings to the db built from `pool`. Errors name the file, the line, the card
 /// and the offending part of the ability.
 pub fn apply(db: &mut CardDb, pool: &CardPool, encodings: &[Encoding]) -> Result<(), CardError> {
-    let mut own: HashMap<String, usize> = HashMap::new();
+    // Ordered by reference, so that which encoding a reprint shares never depends on hashing.
+    let mut own: BTreeMap<String, usize> = BTreeMap::new();
     for (i, enc) in encodings.iter().enumerate() {
         let reference = enc.reference.as_str();
         let name = enc.name.as_deref().unwrap_or("");
@@ -156,7 +157,8 @@ pub fn apply(db: &mut CardDb, pool: &CardPool, encodings: &[Encoding]) -> Result
             return Err(err(format!("{reference} is encoded twice")));
         }
     }
-    // Reprints share an encoding when name and text agree.
+    // Reprints share an encoding when name and text agree; when two encodings could serve,
+    // the one of the smallest reference does.
     let mut by_text: HashMap<(String, u64), usize> = HashMap::new();
     for (reference, &i) in &own {
         let facts = pool.get(reference).expect("checked above");

@@ -142,6 +142,14 @@ impl ConfluenceDeck {
                 e.message().trim().to_string(),
             )
         })?;
+        if let Some((line, card, key)) = stray_field(text) {
+            return Err(err(
+                line,
+                format!(
+                    "'{key}' stands apart from its card (a blank line separates it from the [[card]] at line {card}, which TOML would give it to); move it into that card's block, or into the card it was meant for"
+                ),
+            ));
+        }
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -406,9 +414,21 @@ pub fn build_card(
     for k in &c.keywords {
         let k = k.trim().to_ascii_lowercase();
         let word = k.split_whitespace().next().unwrap_or("");
-        if kw::parse(word).is_none() {
+        let Some(bit) = kw::parse(word) else {
             return Err(format!(
                 "keyword '{k}' (expected persistent, constant, gigantic, fleeting, tough N, defender, eternal, asleep, anchored, seasoned)"
+            ));
+        };
+        if bit & keywords_for(kind) == 0 {
+            return Err(format!(
+                "keyword '{k}' makes no sense on a {} (it may: {})",
+                kind_name(kind),
+                kw::NAMES
+                    .iter()
+                    .filter(|(_, b)| b & keywords_for(kind) != 0)
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         lines.push(k);
@@ -417,6 +437,73 @@ pub fn build_card(
     db.encode(idx, &lines, Coverage::Exact)
         .map_err(|x| format!("ability \"{}\": {}", x.source_line, x.err))?;
     Ok((idx, rarity))
+}
+
+/// The keywords the rules give a meaning on each card type: statuses and Dusk keywords on
+/// characters; Persistent, Constant, Fleeting and Tough on expedition permanents (Overcome and
+/// Rest read no other keyword on them); Fleeting and Tough on Landmarks; Fleeting and
+/// Cooldown on Spells.
+fn keywords_for(kind: CardKind) -> u32 {
+    use kw::*;
+    match kind {
+        CardKind::Character => {
+            FLEETING
+                | ANCHORED
+                | ASLEEP
+                | ETERNAL
+                | GIGANTIC
+                | DEFENDER
+                | SEASONED
+                | PERSISTENT
+                | CONSTANT
+                | TOUGH
+                | SCOUT
+        }
+        CardKind::ExpeditionPermanent => FLEETING | PERSISTENT | CONSTANT | TOUGH | SCOUT,
+        CardKind::Landmark => FLEETING | TOUGH | SCOUT,
+        CardKind::Spell => FLEETING | COOLDOWN | SCOUT,
+        CardKind::Hero | CardKind::Token | CardKind::OtherToken => 0,
+    }
+}
+
+fn kind_name(kind: CardKind) -> &'static str {
+    match kind {
+        CardKind::Character | CardKind::Token | CardKind::OtherToken => "character",
+        CardKind::ExpeditionPermanent => "expedition permanent",
+        CardKind::Landmark => "landmark",
+        CardKind::Spell => "spell",
+        CardKind::Hero => "hero",
+    }
+}
+
+/// A field separated from its `[[card]]` by a blank line, or under a comment line that
+/// follows a blank line, is a slip: TOML gives it to the card above, which its author
+/// rarely meant (a `keywords` line under a section comment made a rare Persistent).
+/// Returns the line of the first such field, with the line of the card it would join.
+fn stray_field(text: &str) -> Option<(usize, usize, String)> {
+    let mut card_line = None;
+    let mut gap = false;
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim();
+        if l.starts_with('[') {
+            card_line = (l == "[[card]]").then_some(i + 1);
+            gap = false;
+        } else if l.is_empty() {
+            gap = card_line.is_some();
+        } else if l.starts_with('#') {
+        } else if gap
+            && let Some(c) = card_line
+            && let Some((key, _)) = l.split_once('=')
+            && !key.trim().is_empty()
+            && key
+                .trim()
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+        {
+            return Some((i + 1, c, key.trim().to_string()));
+        }
+    }
+    None
 }
 
 fn intern(db: &mut CardDb, name: &str) -> Option<u64> {

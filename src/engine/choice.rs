@@ -169,6 +169,17 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 push(out, Choice::Card(id));
             }
         }
+        Decision::RestOrder => {
+            for side in Side::BOTH {
+                let waiting = super::night::rest_waiting(s, side);
+                if !waiting.is_empty() {
+                    for id in waiting.iter() {
+                        push(out, Choice::Card(id));
+                    }
+                    break;
+                }
+            }
+        }
         Decision::CleanupLandmark => {
             for id in player.landmarks.iter() {
                 push(out, Choice::Card(id));
@@ -205,8 +216,8 @@ fn pay_options(
     }
     if def.trigger_mask & tmask::STATIC != 0 {
         for ab in db.abilities_of(s.obj(id).card) {
+            // Offered whenever legal, also when the full cost could be paid.
             if let Trigger::Static(Static::DiscardDiscount(n)) = ab.trigger
-                && cost > ready
                 && cost.saturating_sub(n) <= ready
             {
                 for r in s.side(Side::Player).reserve.iter() {

@@ -85,8 +85,9 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.phase = Phase::Rest;
             }
             Phase::Rest => {
-                self.rest();
-                self.s.phase = Phase::Cleanup;
+                if self.rest() {
+                    self.s.phase = Phase::Cleanup;
+                }
             }
             Phase::Cleanup => {
                 if self.cleanup() {
@@ -236,7 +237,15 @@ impl<O: Observer> Engine<'_, O> {
                 .fully_overcome
                 .set(e, overcome::fully_overcome(r));
             if r.cleared && r.defender {
-                self.s.today.dark_blocked.set(e, true);
+                self.s.today.defended.set(e, true);
+            }
+        }
+        // "Can't move forward during Dusk except due to X" (Will-o'-the-Wisp) is judged now,
+        // with the cards in play at Dusk and the region faced, and holds that Darkness at
+        // tonight's Midnight (D16), as a cleared Defender expedition does.
+        for e in Exp::BOTH {
+            if self.only_due_to_blocks(e) {
+                self.s.today.defended.set(e, true);
             }
         }
         for e in Exp::BOTH {
@@ -296,6 +305,12 @@ impl<O: Observer> Engine<'_, O> {
                     }
                     Choice::Quick { obj, ability } => self.activate(obj, ability),
                     _ => debug_assert!(false, "bad turn choice {c:?}"),
+                }
+            }
+            Decision::RestOrder => {
+                self.s.decision = Decision::None;
+                if let Choice::Card(id) = c {
+                    self.choose_rest_order(id);
                 }
             }
             Decision::CleanupReserve | Decision::CleanupLandmark => {

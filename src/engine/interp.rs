@@ -319,7 +319,7 @@ impl<O: Observer> Engine<'_, O> {
                     && self
                         .side_has_static(Side::Player, |st| matches!(st, Static::ResupplyRevealTwo))
                 {
-                    return self.exec_resupply_two(f);
+                    return self.exec_resupply_two(exhausted);
                 }
                 for side in self.sides_of(who, f.controller).iter() {
                     let side = if side == 0 {
@@ -734,15 +734,15 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Reveals the top two cards of the player's deck; the player keeps one in Reserve and
     /// discards the other (one card revealed: it goes to Reserve).
-    fn exec_resupply_two(&mut self, f: &Frame) -> Flow {
-        let _ = f;
+    /// `exhausted`: the kept card enters exhausted ("resupply exhausted").
+    fn exec_resupply_two(&mut self, exhausted: bool) -> Flow {
         let deck_len = self.s.side(Side::Player).deck.len();
         if deck_len < 2 && !self.refill(Side::Player) && deck_len == 0 {
             return Flow::Next;
         }
         let d = self.s.side(Side::Player).deck;
         if d.len() == 1 {
-            self.resupply(Side::Player, false);
+            self.resupply(Side::Player, exhausted);
             self.fire(Fire::Drew { side: Side::Player });
             return Flow::Next;
         }
@@ -1130,13 +1130,22 @@ impl<O: Observer> Engine<'_, O> {
                 let fr = self.frame_mut();
                 fr.x = v as i16;
             }
-            (Decision::ResupplyPick, Choice::Card(keep), _) => {
+            (Decision::ResupplyPick, Choice::Card(keep), op) => {
                 let d = self.s.side(Side::Player).deck;
                 let other = (0..2)
                     .map(|k| d.as_slice()[d.len() - 1 - k])
                     .find(|&x| x != keep)
                     .expect("two revealed cards");
                 self.move_to(keep, Zone::Reserve, Exp::Hero, Why::Resupply, false);
+                if matches!(
+                    op,
+                    Op::Resupply {
+                        exhausted: true,
+                        ..
+                    }
+                ) {
+                    self.s.obj_mut(keep).flags |= flag::EXHAUSTED;
+                }
                 self.move_to(other, Zone::Discard, Exp::Hero, Why::Resupply, false);
                 self.fire(Fire::Drew { side: Side::Player });
                 let fr = self.frame_mut();

@@ -7,55 +7,181 @@ use super::state::*;
 use crate::cards::effect::*;
 use crate::cards::types::*;
 
+/// What Rest does to a card in an expedition.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Fate {
+    Stay,
+    /// Stays, losing Asleep and Anchored.
+    LoseStatus,
+    /// Goes to its side's Reserve (its place there may be the player's choice).
+    Reserve,
+    /// Leaves play another way: a Fleeting card to the discard pile, a token ceases.
+    Leave,
+}
+
+/// This side's cards still waiting for their place in the Rest order.
+pub(super) fn rest_waiting(s: &GameState, side: Side) -> List<32> {
+    let mut out = List::new();
+    for e in Exp::BOTH {
+        for id in s.side(side).exp[e.index()].iter() {
+            if s.obj(id).has(flag::RESTING) && !out.is_full() {
+                let _ = out.push(id);
+            }
+        }
+    }
+    out
+}
+
 impl<O: Observer> Engine<'_, O> {
     /// Rest: characters go to Reserve (Fleeting ones to the discard pile; tokens cease),
     /// except Asleep and Anchored ones (which stay and lose the status) and Eternal ones.
     /// Confluence characters also stay when Constant, or Persistent and not overcome.
     /// Expedition permanents leave only if the player expedition they belong to (or face)
     /// moved forward today (digest 3.5, A6, A7); a Constant one never leaves.
-    pub(super) fn rest(&mut self) {
-        for side in [Side::Player, Side::Confluence] {
-            for e in Exp::BOTH {
-                let list: List<64> = self.s.side(side).exp[e.index()];
-                for id in list.iter() {
-                    self.rest_one(id, side, e);
+    ///
+    /// The moves are simultaneous: every fate is read before anything moves (a status one
+    /// card grants another still counts), and when two or more cards of one side go to its
+    /// Reserve the player chooses the order they enter it (S0, Silver Rule), one card at a
+    /// time, the player's side first. Returns false while waiting for that choice.
+    pub(super) fn rest(&mut self) -> bool {
+        if !self.s.rest_asked {
+            self.s.rest_asked = true;
+            self.s.rest_order.clear();
+            for side in [Side::Player, Side::Confluence] {
+                let bound = self.reserve_bound(side);
+                if bound.len() >= 2 {
+                    for id in bound.iter() {
+                        self.s.obj_mut(id).flags |= flag::RESTING;
+                    }
                 }
             }
         }
+        if self.ask_rest_order() {
+            return false;
+        }
+        // Every object in an expedition fits: there are MAX_OBJS of them at most.
+        let mut fates: List<MAX_OBJS> = List::new();
+        let mut kinds = [Fate::Stay; MAX_OBJS];
+        for side in [Side::Player, Side::Confluence] {
+            for e in Exp::BOTH {
+                for id in self.s.side(side).exp[e.index()].iter() {
+                    if !fates.is_full() {
+                        kinds[fates.len()] = self.rest_fate(id, side, e);
+                        let _ = fates.push(id);
+                    }
+                }
+            }
+        }
+        // The ordered cards take the places of their side's Reserve-bound cards, in order.
+        let order = self.s.rest_order;
+        let mut next = [0usize; 2];
+        for (k, id) in fates.iter().enumerate() {
+            let side = self.s.obj(id).side;
+            let ordered =
+                kinds[k] == Fate::Reserve && order.iter().any(|x| self.s.obj(x).side == side);
+            let id = if ordered {
+                let pick = order
+                    .iter()
+                    .filter(|&x| self.s.obj(x).side == side)
+                    .nth(next[side.index()])
+                    // Past the ordered cards (more than a List holds), the fixed order.
+                    .unwrap_or(id);
+                next[side.index()] += 1;
+                pick
+            } else {
+                id
+            };
+            match kinds[k] {
+                Fate::Stay => {}
+                Fate::LoseStatus => {
+                    self.s.obj_mut(id).flags &= !(kw::ASLEEP | kw::ANCHORED);
+                }
+                Fate::Reserve | Fate::Leave => self.leave_for_reserve(id),
+            }
+        }
+        self.s.rest_asked = false;
+        self.s.rest_order.clear();
         // Overcome marks belong to this Dusk only.
         for o in self.s.objs.iter_mut() {
             o.flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
         }
+        true
     }
 
-    fn rest_one(&mut self, id: ObjId, side: Side, e: Exp) {
-        let db = self.db;
-        let def = db.card(self.s.obj(id).card);
-        let has = |s: &GameState, b| s.has_kw(db, id, b);
-        if def.kind == CardKind::ExpeditionPermanent {
-            let leaves = self.s.today.moved.get(e)
-                && !has(self.s, kw::CONSTANT)
-                && (!has(self.s, kw::PERSISTENT) || self.overcome(id));
-            if leaves {
-                self.leave_for_reserve(id);
+    /// Asks for the next card of the Rest order while two or more of a side's cards await
+    /// their place; a side's last one takes the last place. True while a decision is pending.
+    fn ask_rest_order(&mut self) -> bool {
+        for side in [Side::Player, Side::Confluence] {
+            let waiting = rest_waiting(self.s, side);
+            match waiting.len() {
+                0 => {}
+                1 => {
+                    let id = waiting.first().expect("one waiting");
+                    self.s.obj_mut(id).flags &= !flag::RESTING;
+                    let _ = self.s.rest_order.push(id);
+                }
+                _ => {
+                    self.s.decision = Decision::RestOrder;
+                    return true;
+                }
             }
-            return;
         }
-        // Asleep and Anchored each keep the character in play and are lost; with both, both go.
-        let o = self.s.obj_mut(id);
-        if o.flags & (kw::ASLEEP | kw::ANCHORED) != 0 {
-            o.flags &= !(kw::ASLEEP | kw::ANCHORED);
-            return;
+        false
+    }
+
+    /// The player chose the next card to enter its Reserve at Rest.
+    pub(super) fn choose_rest_order(&mut self, id: ObjId) {
+        self.s.obj_mut(id).flags &= !flag::RESTING;
+        // Two sides of at most 32 marked cards each: the list never overflows.
+        let _ = self.s.rest_order.push(id);
+    }
+
+    /// This side's cards that go to its Reserve at this Rest (not Fleeting ones, not tokens).
+    fn reserve_bound(&self, side: Side) -> List<32> {
+        let mut out = List::new();
+        for e in Exp::BOTH {
+            for id in self.s.side(side).exp[e.index()].iter() {
+                if self.rest_fate(id, side, e) == Fate::Reserve && !out.is_full() {
+                    let _ = out.push(id);
+                }
+            }
         }
-        if has(self.s, kw::ETERNAL) {
-            return;
+        out
+    }
+
+    /// What Rest does to one card in an expedition (read before anything moves).
+    fn rest_fate(&self, id: ObjId, side: Side, e: Exp) -> Fate {
+        let db = self.db;
+        let s = &*self.s;
+        let def = db.card(s.obj(id).card);
+        let leave = || {
+            if s.has_kw(db, id, kw::FLEETING) || s.obj(id).is_token() {
+                Fate::Leave
+            } else {
+                Fate::Reserve
+            }
+        };
+        if def.kind == CardKind::ExpeditionPermanent {
+            let leaves = s.today.moved.get(e)
+                && !s.has_kw(db, id, kw::CONSTANT)
+                && (!s.has_kw(db, id, kw::PERSISTENT) || self.overcome(id));
+            return if leaves { leave() } else { Fate::Stay };
+        }
+        // Asleep and Anchored, printed or granted, each keep the character in play and are
+        // lost (a granted one lasts as long as what grants it); with both, both go.
+        if s.has_kw(db, id, kw::ASLEEP | kw::ANCHORED) {
+            return Fate::LoseStatus;
+        }
+        if s.has_kw(db, id, kw::ETERNAL) {
+            return Fate::Stay;
         }
         if side == Side::Confluence
-            && (has(self.s, kw::CONSTANT) || (has(self.s, kw::PERSISTENT) && !self.overcome(id)))
+            && (s.has_kw(db, id, kw::CONSTANT)
+                || (s.has_kw(db, id, kw::PERSISTENT) && !self.overcome(id)))
         {
-            return;
+            return Fate::Stay;
         }
-        self.leave_for_reserve(id);
+        leave()
     }
 
     /// Overcome at this Dusk: on its side, or on both sides for a Gigantic one.
@@ -143,7 +269,8 @@ impl<O: Observer> Engine<'_, O> {
             let e = self
                 .s
                 .icon_target(self.db, icon, |st, e| st.today.advanced.get(e));
-            let blocked = self.s.darkness_blocked(self.db, e) || self.only_due_to_blocks(e);
+            let blocked =
+                self.s.darkness_blocked(self.db, e) || self.s.darkness_defended(self.db, e);
             let before = self.s.dark.0;
             if !blocked {
                 self.move_darkness(e, true);
@@ -159,10 +286,12 @@ impl<O: Observer> Engine<'_, O> {
                     after,
                 });
             }
+            // The card goes to the discard pile whether or not the Darkness caught an
+            // expedition (S0 "Midnight").
+            self.move_to(card, Zone::Discard, Exp::Hero, Why::Midnight, false);
             if self.s.outcome.is_some() {
                 return;
             }
-            self.move_to(card, Zone::Discard, Exp::Hero, Why::Midnight, false);
         }
         if let Some(top) = self.take_top(Side::Confluence) {
             self.move_to(top, Zone::Midnight, Exp::Hero, Why::Midnight, false);
@@ -175,7 +304,7 @@ impl<O: Observer> Engine<'_, O> {
     /// Will-o'-the-Wisp: "an expedition facing me in O can't move forward except due to O".
     /// The Darkness on that side may advance only if the player failed to overcome every
     /// O requirement facing that expedition (FAQ "The Confluence's Expedition").
-    fn only_due_to_blocks(&self, e: Exp) -> bool {
+    pub(super) fn only_due_to_blocks(&self, e: Exp) -> bool {
         let db = self.db;
         let region_t = self.s.region_terrains(db, self.s.region(e));
         let overcome = self.s.today.fully_overcome.get(e);

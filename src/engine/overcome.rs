@@ -99,23 +99,34 @@ pub struct DuskReport {
 /// Pays one point per required terrain, natural type first, else with an added type.
 /// Returns the types of the points spent.
 pub fn pay_terrain(rem: Stats, requirement: u8, added: u8) -> Option<u8> {
-    fn go(rem: [i16; 3], reqs: &[usize], added: u8, due: u8) -> Option<u8> {
+    pay_terrain_for(rem, requirement, added, 0)
+}
+
+/// Like [`pay_terrain`], but the player may pay with an added type where that makes the
+/// expedition move forward due to a type in `wanted` (FAQ "Moving due to Terrain Type": Rin
+/// & Orchid with Magic Beans): of the ways to pay, the one spending the most `wanted`
+/// types, then the first in natural-first order.
+pub fn pay_terrain_for(rem: Stats, requirement: u8, added: u8, wanted: u8) -> Option<u8> {
+    fn go(rem: [i16; 3], reqs: &[usize], added: u8, due: u8, wanted: u8, best: &mut Option<u8>) {
         let Some((&t, rest)) = reqs.split_first() else {
-            return Some(due);
+            let score = |d: u8| (d & wanted).count_ones();
+            if best.is_none_or(|b| score(due) > score(b)) {
+                *best = Some(due);
+            }
+            return;
         };
-        let try_pay = |p: usize| {
+        for p in std::iter::once(t).chain((0..3).filter(|&a| a != t && added & (1 << a) != 0)) {
             if rem[p] < 1 {
-                return None;
+                continue;
             }
             let mut r = rem;
             r[p] -= 1;
-            go(r, rest, added, due | (1 << p))
-        };
-        try_pay(t).or_else(|| {
-            (0..3)
-                .filter(|&a| a != t && added & (1 << a) != 0)
-                .find_map(try_pay)
-        })
+            go(r, rest, added, due | (1 << p), wanted, best);
+            // Without a wish among the added types, the first way found is the one.
+            if best.is_some() && added & wanted == 0 {
+                return;
+            }
+        }
     }
     let mut reqs = [0usize; 3];
     let mut n = 0;
@@ -125,7 +136,16 @@ pub fn pay_terrain(rem: Stats, requirement: u8, added: u8) -> Option<u8> {
             n += 1;
         }
     }
-    go([rem.f, rem.m, rem.o], &reqs[..n], added, 0)
+    let mut best = None;
+    go(
+        [rem.f, rem.m, rem.o],
+        &reqs[..n],
+        added,
+        0,
+        wanted,
+        &mut best,
+    );
+    best
 }
 
 /// Per-side summary of one feasible subset.
@@ -147,6 +167,8 @@ struct SideInput {
     gidx: ArrayVec<Option<u8>, MAX_FACING>,
     requirement: u8,
     added: u8,
+    /// Types that would trigger a "moves forward due to" ability here.
+    wanted: u8,
     ascend: bool,
 }
 
@@ -181,7 +203,7 @@ fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
             if inp.ascend {
                 (true, 0)
             } else {
-                match pay_terrain(rem, inp.requirement, inp.added) {
+                match pay_terrain_for(rem, inp.requirement, inp.added, inp.wanted) {
                     Some(d) => (true, d),
                     None => (false, 0),
                 }
@@ -318,6 +340,11 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
             gidx,
             requirement: r.requirement,
             added: r.added,
+            wanted: if r.added != 0 {
+                due_wanted(s, db, e)
+            } else {
+                0
+            },
             ascend: r.ascend,
         });
     }
@@ -392,6 +419,31 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
         };
     }
     report
+}
+
+/// The terrain types whose spending would trigger one of the player's "moves forward due
+/// to" abilities if expedition `e` moved forward.
+fn due_wanted(s: &GameState, db: &CardDb, e: Exp) -> u8 {
+    use crate::cards::effect::{EventKind, Trigger};
+    let pl = s.side(Side::Player);
+    let mut out = 0;
+    let ids = std::iter::once(pl.hero)
+        .filter(|&h| h != NO_OBJ)
+        .chain(pl.exp[0].iter())
+        .chain(pl.exp[1].iter())
+        .chain(pl.landmarks.iter());
+    for id in ids {
+        let o = s.obj(id);
+        let here = o.zone == Zone::Expedition && (o.exp == e || s.has_kw(db, id, kw::GIGANTIC));
+        for ab in db.abilities_of(o.card) {
+            match ab.trigger {
+                Trigger::When(EventKind::MyExpMovesDue(t)) if here => out |= t,
+                Trigger::When(EventKind::YourExpMovesDue(t)) => out |= t,
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// Which expeditions would advance if Dusk started now ("Progressing").

@@ -6,6 +6,11 @@ use crate::cards::db::CardDb;
 use crate::cards::effect::*;
 use crate::cards::types::*;
 
+thread_local! {
+    /// Set while [`GameState::progressing_now`] works out Dusk (a recursion guard).
+    static JUDGING_DUSK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// What a condition or filter is evaluated relative to.
 #[derive(Copy, Clone, Debug)]
 pub struct Ctx {
@@ -154,15 +159,30 @@ impl GameState {
         self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
     }
 
-    /// The Darkness on this side can't advance now: a day-long block, a player Defender
-    /// expedition that cleared Dusk, a static block, or a Confluence Defender facing it
-    /// (FAQ: an effect preventing a Confluence expedition from advancing stops it).
+    /// The Darkness on this side can't advance now: a day-long block or a static block
+    /// (FAQ: an effect preventing a Confluence expedition from advancing stops it). These
+    /// stop every move, an effect's as well as Midnight's.
     pub fn darkness_blocked(&self, db: &CardDb, e: Exp) -> bool {
-        self.today.dark_blocked.get(e)
-            || self.static_no_forward(db).get(e)
-            || self.side(Side::Confluence).exp[e.index()]
-                .iter()
-                .any(|id| self.has_kw(db, id, kw::DEFENDER))
+        self.today.dark_blocked.get(e) || self.static_no_forward(db).get(e)
+    }
+
+    /// Defender keeps the Darkness on this side in place at Midnight, its Dusk movement
+    /// (D8: Defender stops only that, on either side; effects still move it): a player
+    /// Defender expedition that cleared this Dusk, or a Confluence Defender facing that
+    /// expedition, a Gigantic one facing both.
+    pub fn darkness_defended(&self, db: &CardDb, e: Exp) -> bool {
+        if self.today.defended.get(e) {
+            return true;
+        }
+        let conf = self.side(Side::Confluence);
+        Exp::BOTH.iter().any(|&x| {
+            conf.exp[x.index()].iter().any(|id| {
+                self.has_kw(db, id, kw::DEFENDER)
+                    && (x == e
+                        || (db.card(self.obj(id).card).kind.is_character()
+                            && self.has_kw(db, id, kw::GIGANTIC)))
+            })
+        })
     }
 
     /// Terrain a region asks to be paid at Dusk, and the terrain types added to it.
@@ -307,10 +327,16 @@ impl GameState {
                 continue;
             }
             for ab in db.abilities_of(lo.card) {
-                if let Trigger::Static(Static::ToughAura(f, n)) = ab.trigger
-                    && self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
-                {
-                    t = t.max(n);
+                match ab.trigger {
+                    Trigger::Static(Static::ToughAura(f, n))
+                        if self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l)) =>
+                    {
+                        t = t.max(n);
+                    }
+                    Trigger::Static(Static::ToughCount(c)) if l == id => {
+                        t = t.max(self.count(db, c, &Ctx::base(lo.side, l)).clamp(0, 30) as u8);
+                    }
+                    _ => {}
                 }
             }
         }
@@ -595,6 +621,14 @@ impl GameState {
                 .iter()
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
+            Count::SingleTerrainRegions => (0..8)
+                .filter(|&r| {
+                    self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
+                })
+                .count() as i16,
+            Count::RegionsBetween => {
+                (self.pos.get(Exp::Companion) - self.pos.get(Exp::Hero) - 1).max(0) as i16
+            }
         }
     }
 
@@ -617,7 +651,32 @@ impl GameState {
             return None;
         }
         let icon = db.card(self.obj(self.midnight_card).card).midnight;
-        Some(self.icon_target(db, icon, |st, e| st.today.advanced.get(e)))
+        let prog = if icon == Placement::Progressing {
+            self.progressing_now(db)
+        } else {
+            ByExp([false, false])
+        };
+        Some(self.icon_target(db, icon, |_, e| prog.get(e)))
+    }
+
+    /// The expeditions that count as Progressing now: from Night on, those that advanced at
+    /// today's Dusk (A1, A16); before that, those that would advance if Dusk started now
+    /// (S0 "Placement Rules"). Working out Dusk reads statistics, which may read "behind",
+    /// which reads this: inside that preview no expedition counts as Progressing.
+    pub fn progressing_now(&self, db: &CardDb) -> ByExp<bool> {
+        if matches!(
+            self.phase,
+            Phase::Night | Phase::Rest | Phase::Cleanup | Phase::Midnight
+        ) {
+            return self.today.advanced;
+        }
+        if JUDGING_DUSK.get() {
+            return ByExp([false, false]);
+        }
+        JUDGING_DUSK.set(true);
+        let r = super::overcome::progressing(self, db);
+        JUDGING_DUSK.set(false);
+        r
     }
 
     /// Resolves a placement icon to an expedition; ties and no-match go to the Threatened one.
@@ -656,6 +715,10 @@ impl GameState {
                 Side::Player => self.source_exp(ctx).is_some_and(|e| self.is_behind(db, e)),
                 Side::Confluence => false,
             },
+            Cond::BehindExp(e) => ctx.controller == Side::Player && self.is_behind(db, e),
+            Cond::AllBehind => {
+                ctx.controller == Side::Player && Exp::BOTH.iter().all(|&e| self.is_behind(db, e))
+            }
             Cond::Ahead => false,
             Cond::InContact => false,
             Cond::Did => ctx.did,

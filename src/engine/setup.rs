@@ -77,6 +77,9 @@ impl GameState {
             played: [0, 0],
             plays: [0, 0],
             statics: [0, 0],
+            rest_asked: false,
+            overflow: false,
+            rest_order: super::list::List::new(),
         }
     }
 

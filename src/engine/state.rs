@@ -67,6 +67,8 @@ pub mod flag {
     /// Overcome at this Dusk, facing the Hero / Companion expedition.
     pub const OVERCOME_HERO: u32 = 1 << 19;
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
+    /// Going to Reserve at this Rest, its place in the order not yet chosen.
+    pub const RESTING: u32 = 1 << 21;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -238,6 +240,9 @@ pub enum Decision {
     ResupplyPick,
     /// A character to sacrifice for a cost.
     Sacrifice,
+    /// Rest: the next of a side's cards to enter its Reserve (S0, Silver Rule: the player
+    /// orders simultaneous moves; the order decides what Clean-up discards as leftmost).
+    RestOrder,
     /// Clean-up: a Reserve card to discard (asked until at the limit).
     CleanupReserve,
     /// Clean-up: a Landmark to discard.
@@ -377,8 +382,12 @@ pub struct Today {
     pub cleared: ByExp<bool>,
     /// It Ascends until Rest.
     pub ascend: ByExp<bool>,
-    /// The Darkness cannot advance on this side at the coming Midnight.
+    /// The Darkness cannot advance on this side today (an effect).
     pub dark_blocked: ByExp<bool>,
+    /// Held at this Dusk: a player Defender expedition cleared, or a "can't move forward
+    /// except due to X" limit was met; the Darkness on that side does not advance at the
+    /// coming Midnight.
+    pub defended: ByExp<bool>,
     /// This player expedition can't move forward for the rest of the day.
     pub no_forward: ByExp<bool>,
     /// Terrain types whose every requirement facing this expedition (objects and region)
@@ -432,6 +441,13 @@ pub struct GameState {
     /// Objects in play (hero, expeditions, landmarks) with static abilities, per side. When
     /// zero, the engine skips every scan for auras, cost and terrain statics.
     pub statics: [u8; 2],
+    /// Rest has marked the cards whose order into Reserve the player chooses.
+    pub rest_asked: bool,
+    /// More reactions triggered at once than the queue holds: some were not queued. An
+    /// error, not a rule (D13): the invariant checker and the scenario runner report it.
+    pub overflow: bool,
+    /// The Rest order chosen so far (both sides' cards, each side's in order).
+    pub rest_order: super::list::List<64>,
 }
 
 impl GameState {

@@ -31,7 +31,7 @@ impl<O: Observer> Engine<'_, O> {
             self.s.pending[n] = p;
             self.s.n_pending += 1;
         } else {
-            debug_assert!(false, "pending reactions overflow");
+            self.s.overflow = true;
         }
     }
 
@@ -104,9 +104,11 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Queues every "When ..." ability that listens to `ev`.
+    /// Queues every "When ..." ability that listens to `ev`. More than the queue holds is
+    /// an error (`overflow`), never a silent drop.
     pub(super) fn fire(&mut self, ev: Fire) {
-        let mut found: [(ObjId, u16, ObjId); 16] = [(0, 0, 0); 16];
+        let mut found: [(ObjId, u16, ObjId); 32] = [(0, 0, 0); 32];
+        let mut lost = false;
         let mut n = 0;
         let order = [self.s.initiative(), self.s.initiative().other()];
         for side in order {
@@ -127,14 +129,19 @@ impl<O: Observer> Engine<'_, O> {
                     if !active {
                         continue;
                     }
-                    if let Some(event_obj) = self.listens(id, event, ev)
-                        && n < found.len()
-                    {
-                        found[n] = (id, ab_idx, event_obj);
-                        n += 1;
+                    if let Some(event_obj) = self.listens(id, event, ev) {
+                        if n < found.len() {
+                            found[n] = (id, ab_idx, event_obj);
+                            n += 1;
+                        } else {
+                            lost = true;
+                        }
                     }
                 }
             });
+        }
+        if lost {
+            self.s.overflow = true;
         }
         for &(id, ab_idx, event_obj) in &found[..n] {
             let o = *self.s.obj(id);

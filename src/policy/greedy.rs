@@ -217,6 +217,7 @@ impl Policy for Greedy {
                     }
                 })
             }),
+            Decision::RestOrder => super::rest_order(view, options),
             Decision::None => 0,
         }
     }

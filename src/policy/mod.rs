@@ -49,6 +49,22 @@ pub(crate) fn argmax_by<F: Fn(&Choice) -> i32>(options: &[Choice], score: F) -> 
     best
 }
 
+/// Rest order (the next card to enter its side's Reserve): the Confluence's strongest card
+/// first, so that it stands leftmost, where its Clean-up discards the excess; the player's
+/// weakest card first, where the Confluence's "leftmost" effects reach.
+pub(crate) fn rest_order(view: &View<'_>, options: &[Choice]) -> usize {
+    argmax_by(options, |c| {
+        card_of(c).map_or(i32::MIN, |id| {
+            let d = view.card(id);
+            let worth = d.hand_cost as i32 * 100 + d.stats.sum() as i32;
+            match view.obj(id).side {
+                crate::cards::types::Side::Confluence => worth,
+                crate::cards::types::Side::Player => -worth,
+            }
+        })
+    })
+}
+
 /// The choices every heuristic player makes alike: "may" yes, the first mode, the highest
 /// die. `None` for any other decision.
 pub(crate) fn routine(decision: crate::engine::Decision, options: &[Choice]) -> Option<usize> {

@@ -626,6 +626,7 @@ impl Policy for Planner {
                     }
                 })
             }),
+            Decision::RestOrder => super::rest_order(view, options),
             Decision::None => 0,
         }
     }
