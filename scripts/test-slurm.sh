@@ -31,7 +31,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-cargo build --quiet --bin confluence-sim
+# The binary `cargo test` builds (and uses): the same features, so no second build.
+cargo test --quiet --no-run 2>/dev/null
 export CONFLUENCE_SIM="$CARGO_TARGET_DIR/debug/confluence-sim"
 
 work=$(mktemp -d /tmp/test-slurm.XXXXXX)
@@ -47,11 +48,14 @@ cleanup() {
         kill "$p" 2>/dev/null
     done
     for p in "${pids[@]}"; do
-        for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$p" 2>/dev/null
+        ( sleep 10; kill -9 "$p" 2>/dev/null ) &
+        wait "$p" 2>/dev/null
     done
     if [ -n "$started_munge" ] && [ -f "$work/munged.pid" ]; then
-        kill "$(cat "$work/munged.pid")" 2>/dev/null
+        m=$(cat "$work/munged.pid")
+        kill "$m" 2>/dev/null
+        for _ in $(seq 50); do kill -0 "$m" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$m" 2>/dev/null
     fi
     if [ "$rc" != 0 ]; then
         say "FAILED; the daemons' logs:"
