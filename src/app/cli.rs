@@ -33,6 +33,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Write report.html, report.md and charts/*.svg from the outputs of a run in DIR.
     Report(ReportArgs),
+    /// Merge the shard directories of one sharded run into the outputs of the whole run.
+    Merge(MergeArgs),
     /// Every policy on one matchup, with all commons and with all rares: win rate, 95%
     /// interval, mean days and games per second, as ladder.csv and ladder.parquet.
     Ladder(LadderArgs),
@@ -352,6 +354,27 @@ pub struct RunArgs {
     #[arg(long)]
     pub per_game: bool,
     /// No progress bar and no summary table on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Play only slice I of N (I counts from 0) of every configuration's games, and write
+    /// the shard's mergeable state to --out (see `confluence-sim merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<super::spec::Shard>,
+    /// Continue the interrupted run whose --out was DIR, with the settings it started with
+    /// (--threads and --quiet may be given).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "confluence", "subsets", "day_cap", "allow_illegal", "cards"])]
+    pub resume: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shard directories (the --out of each `run --shard I/N`), in any order.
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    pub shards: Vec<PathBuf>,
+    /// Output directory: the same files as one unsharded run.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// No summary table on the terminal.
     #[arg(long, short)]
     pub quiet: bool,
 }

@@ -201,5 +201,7 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         per_game: a.per_game,
         quiet: a.quiet,
         experiment: Some(f.name),
+        source: m,
+        shard: None,
     })
 }

@@ -9,12 +9,15 @@ mod disagree;
 mod experiment;
 mod ladder;
 pub mod load;
+mod merge;
 mod meta;
 pub mod mixes;
+mod outputs;
 mod replay;
 mod report;
 mod run;
 mod scenario;
+pub mod spec;
 pub mod summary;
 mod train;
 mod tune;
@@ -40,10 +43,15 @@ pub fn main() -> ExitCode {
         Command::Compare(a) => compare::compare(a),
         Command::Disagree(a) => disagree::disagree(a),
         Command::TrainExpert(a) => train::train(a),
+        Command::Merge(a) => merge::merge(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            // A run stopped by a signal said what it kept.
+            if let Some(run::Interrupted(sig)) = e.downcast_ref::<run::Interrupted>() {
+                return ExitCode::from(128u8.saturating_add(*sig as u8));
+            }
             // A closed pipe (e.g. `| head`) is not an error.
             if e.chain().any(|c| {
                 c.downcast_ref::<std::io::Error>()

@@ -2,26 +2,25 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::cli::RunArgs;
+use super::cli::{MatchArgs, RunArgs};
 use super::experiment;
 use super::load::{self, Loaded};
-use super::meta;
 use super::mixes;
-use super::summary::{RunMeta, summary_table};
-use crate::analysis::{RunData, cards_table, diffs_table, rares_table};
+use super::outputs::{check_replaceable, write_games, write_tables};
+use super::spec::{RunSpec, Shard};
 use crate::deck::RareMix;
-use crate::export::parquet::BatchWriter;
-use crate::export::{ColumnData, OutputSet, Table};
-use crate::sim::{ConfigSpec, GameRow, RunPlan};
+use crate::export::{ColumnData, OutputDir, Table};
+use crate::sim::state::{self, StateReader, StateWriter};
+use crate::sim::{ConfigSpec, RunPlan, Stop};
 use crate::stats::Accum;
 use crate::stats::interval::{games_for_half_width, wilson};
-
-pub const GAMES_SCHEMA_VERSION: u32 = 1;
 
 /// How many games each configuration plays.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,51 +47,11 @@ pub struct Job {
     pub per_game: bool,
     pub quiet: bool,
     pub experiment: Option<String>,
-}
-
-fn games_table(rows: &[GameRow]) -> Table {
-    let mut t = Table::new();
-    t.push(
-        "schema_version",
-        ColumnData::U32(vec![GAMES_SCHEMA_VERSION; rows.len()]),
-    )
-    .push(
-        "config_id",
-        ColumnData::U32(rows.iter().map(|r| r.config).collect()),
-    )
-    .push(
-        "game_index",
-        ColumnData::U64(rows.iter().map(|r| r.game).collect()),
-    )
-    .push(
-        "game_seed",
-        ColumnData::U64(rows.iter().map(|r| r.seed).collect()),
-    )
-    .push(
-        "result",
-        ColumnData::Str(
-            rows.iter()
-                .map(|r| r.outcome.result().to_string())
-                .collect(),
-        ),
-    )
-    .push(
-        "cause",
-        ColumnData::Str(rows.iter().map(|r| r.outcome.cause().to_string()).collect()),
-    )
-    .push(
-        "days",
-        ColumnData::U32(rows.iter().map(|r| r.days as u32).collect()),
-    )
-    .push(
-        "player_plays",
-        ColumnData::U32(rows.iter().map(|r| r.player_plays as u32).collect()),
-    )
-    .push(
-        "confluence_plays",
-        ColumnData::U32(rows.iter().map(|r| r.confluence_plays as u32).collect()),
-    );
-    t
+    /// The decks, policies and card data the job was loaded from (recorded so that a
+    /// resumed run, a shard and a merge can check and reload them).
+    pub source: MatchArgs,
+    /// Play only this slice of every configuration's games.
+    pub shard: Option<Shard>,
 }
 
 pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
@@ -128,7 +87,22 @@ pub fn default_threads(t: Option<usize>) -> Result<usize> {
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
-    let job = match &a.experiment {
+    if let Some(dir) = &a.resume {
+        let spec_path = dir.join(CHECKPOINT).join("run.json");
+        if !spec_path.exists() {
+            anyhow::bail!(
+                "--resume {}: no unfinished run there ({} does not exist; a run that finished removes its checkpoint)",
+                dir.display(),
+                spec_path.display()
+            );
+        }
+        let spec = RunSpec::read(&spec_path)?;
+        let job = spec
+            .job(dir.clone(), default_threads(a.threads)?, a.quiet)
+            .with_context(|| format!("--resume {}", dir.display()))?;
+        return execute(job);
+    }
+    let mut job = match &a.experiment {
         Some(path) => experiment::job(path, &a)?,
         None => {
             let loaded = load::load(&a.m)?;
@@ -155,13 +129,51 @@ pub fn run(a: RunArgs) -> Result<()> {
                 per_game: a.per_game,
                 quiet: a.quiet,
                 experiment: None,
+                source: a.m.clone(),
+                shard: None,
             }
         }
     };
+    job.shard = a.shard;
     execute(job)
 }
 
-/// Runs a job and writes all its outputs.
+/// The checkpoint of an unfinished run, inside its output directory.
+pub const CHECKPOINT: &str = "checkpoint";
+
+/// A run stopped by a signal after saving its checkpoint; the process exits with 128 + the
+/// signal's number.
+#[derive(Debug)]
+pub struct Interrupted(pub i32);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted by signal {}", self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// Raised on SIGINT or SIGTERM, with the signal's number; a second SIGINT ends the
+/// process at once.
+fn stop_on_signals() -> Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let stop = Arc::new(AtomicBool::new(false));
+    let which = Arc::new(AtomicUsize::new(0));
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&stop))
+        .context("installing the SIGINT handler")?;
+    for sig in [SIGINT, SIGTERM] {
+        signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)
+            .context("installing a signal handler")?;
+        signal_hook::flag::register(sig, Arc::clone(&stop))
+            .context("installing a signal handler")?;
+    }
+    Ok((stop, which))
+}
+
+/// Runs a job and writes all its outputs. The finished units go to a checkpoint in the
+/// output directory as they finish, so that an interrupted run can continue; the outputs
+/// replace the directory in one step at the end.
 pub fn execute(job: Job) -> Result<()> {
     let loaded = &job.loaded;
     for w in &loaded.warnings {
@@ -188,9 +200,44 @@ pub fn execute(job: Job) -> Result<()> {
             }
         }
     }
+    if let (Some(sh), GamesRule::Precision { .. }) = (job.shard, &job.games) {
+        anyhow::bail!(
+            "--shard {sh}: a precision-target experiment (target_half_width) cannot be sharded: whether each batch is played depends on the results of all the games before it; give the experiment per_config games to shard it"
+        );
+    }
+    let spec = RunSpec::of(&job)?;
     // Check the output directory before running anything.
-    let mut out =
-        OutputSet::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?;
+    check_replaceable(&job.out)?;
+    drop(OutputDir::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?);
+    let ck = job.out.join(CHECKPOINT);
+    let spec_path = ck.join("run.json");
+    if spec_path.exists() {
+        let old = RunSpec::read(&spec_path)?;
+        if let Some(d) = old.difference(&spec, false) {
+            anyhow::bail!(
+                "--out {}: it holds an unfinished run with other settings ({d}); continue that one with `confluence-sim run --resume {}`, or remove {} to start over",
+                job.out.display(),
+                job.out.display(),
+                ck.display()
+            );
+        }
+    } else {
+        if ck.exists() {
+            // A checkpoint without its description never recorded a unit.
+            std::fs::remove_dir_all(&ck).with_context(|| format!("{}", ck.display()))?;
+        }
+        std::fs::create_dir_all(&ck).with_context(|| format!("--out {}", job.out.display()))?;
+        spec.write(&spec_path)?;
+    }
+    let (stop, which) = stop_on_signals()?;
+    let mut state = StateWriter::open(&ck, job.per_game)?;
+    let kept = state.kept_games();
+    if kept > 0 {
+        eprintln!(
+            "confluence-sim: continuing the unfinished run in {}: {kept} games already played",
+            job.out.display()
+        );
+    }
     let mut plan = RunPlan {
         db: &loaded.lib.db,
         players: &loaded.players,
@@ -205,34 +252,34 @@ pub fn execute(job: Job) -> Result<()> {
     };
     let n_configs = plan.configs.len() as u64;
     let (first_batch, total_hint) = match job.games {
-        GamesRule::Fixed(g) => (g, g * n_configs),
+        GamesRule::Fixed(g) => {
+            let (lo, hi) = job.shard.map_or((0, g), |s| s.range(g));
+            plan.first_game = lo;
+            (hi - lo, (hi - lo) * n_configs)
+        }
         GamesRule::Precision { batch, max, .. } => (batch.min(max), max * n_configs),
     };
     let pb = progress_bar(total_hint, job.quiet);
     let started = Instant::now();
     let progress = |n: u64| pb.inc(n);
-    let mut writer = if job.per_game {
-        let file = out
-            .create("games.parquet")?
-            .try_clone()
-            .context("games.parquet")?;
-        Some(BatchWriter::new(std::io::BufWriter::new(file)))
-    } else {
-        None
-    };
     let mut accums = vec![Accum::default(); plan.configs.len()];
     let mut stop_note = String::new();
     plan.games = first_batch;
     loop {
-        let result = match writer.as_mut() {
-            Some(w) => {
-                let mut sink = |rows: &[GameRow]| w.write(&games_table(rows));
-                crate::sim::run(&plan, &progress, Some(&mut sink))
-                    .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?
+        let result = match crate::sim::run_units(&plan, &progress, Some(&stop), &mut state) {
+            Ok(r) => r,
+            Err(Stop::Interrupted) => {
+                pb.finish_and_clear();
+                state.sync()?;
+                let done = state.kept_games() + state.new_games();
+                eprintln!(
+                    "confluence-sim: interrupted; kept {done} finished games in {}; continue with `confluence-sim run --resume {}`",
+                    ck.display(),
+                    job.out.display()
+                );
+                return Err(Interrupted(which.load(Ordering::Relaxed) as i32).into());
             }
-            None => {
-                crate::sim::run::<String>(&plan, &progress, None).map_err(|e| anyhow::anyhow!(e))?
-            }
+            Err(Stop::Error(e)) => return Err(e.into()),
         };
         for (acc, r) in accums.iter_mut().zip(&result.accums) {
             *acc += r;
@@ -262,55 +309,45 @@ pub fn execute(job: Job) -> Result<()> {
         }
         plan.games = batch.min(max - plan.first_game);
     }
-    if let Some(w) = writer {
-        w.finish()
-            .map_err(|e| anyhow::anyhow!("writing games.parquet: {e}"))?;
-    }
+    state.sync()?;
+    drop(state);
     pb.finish_and_clear();
     let elapsed = started.elapsed().as_secs_f64();
     let total: u64 = accums.iter().map(|a| a.games).sum();
-    let meta_in = RunMeta {
-        lib: &loaded.lib,
-        players: &loaded.players,
-        confluence: &loaded.confluence,
-        policies: &loaded.policies,
-        seed: job.seed,
-        day_cap: job.day_cap,
+    let mut out =
+        OutputDir::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?;
+    let table = if let Some(sh) = job.shard {
+        out.write_bytes(
+            "shard.json",
+            (serde_json::to_string_pretty(&spec).expect("serializes") + "\n").as_bytes(),
+        )?;
+        out.link(&ck.join(state::LOG), state::LOG)?;
+        if job.per_game {
+            out.link(&ck.join(state::ROWS), state::ROWS)?;
+        }
+        eprintln!(
+            "confluence-sim: shard {sh}: games {}..{} of each configuration; merge the {} shards with `confluence-sim merge`",
+            plan.first_game - first_batch,
+            plan.first_game,
+            sh.count
+        );
+        None
+    } else {
+        let games_note = match job.games {
+            GamesRule::Fixed(g) => format!("{g} per configuration"),
+            GamesRule::Precision { .. } => stop_note.clone(),
+        };
+        let table = write_tables(&mut out, &job, &plan.configs, &accums, &games_note)?;
+        if job.per_game {
+            let mut src = [StateReader::open(&ck, true)?];
+            write_games(&mut out, &plan.configs, &mut src)?;
+        }
+        Some(table)
     };
-    let table = summary_table(&meta_in, &plan.configs, &accums);
-    let data = RunData {
-        db: &loaded.lib.db,
-        players: &loaded.players,
-        confluence: &loaded.confluence,
-        policies: &loaded.policies,
-        configs: &plan.configs,
-        accums: &accums,
-    };
-    out.write_csv("summary.csv", &table)?;
-    out.write_parquet("summary.parquet", &table)?;
-    let cards = cards_table(&data);
-    out.write_csv("cards.csv", &cards)?;
-    out.write_parquet("cards.parquet", &cards)?;
-    let diffs = diffs_table(&data);
-    out.write_csv("diffs.csv", &diffs)?;
-    out.write_parquet("diffs.parquet", &diffs)?;
-    let rares = rares_table(&data);
-    out.write_csv("rares.csv", &rares)?;
-    out.write_parquet("rares.parquet", &rares)?;
-    let games_note = match job.games {
-        GamesRule::Fixed(g) => format!("{g} per configuration"),
-        GamesRule::Precision { .. } => stop_note.clone(),
-    };
-    let m = meta::meta(
-        &meta_in,
-        job.experiment.as_deref(),
-        &games_note,
-        plan.configs.len(),
-    );
-    let f = out.create("meta.json")?;
-    serde_json::to_writer_pretty(&mut *f, &m).context("meta.json")?;
     let written = out.commit()?;
-    if !job.quiet {
+    if let Some(table) = table
+        && !job.quiet
+    {
         print_summary(&table);
     }
     if !stop_note.is_empty() {
@@ -318,7 +355,7 @@ pub fn execute(job: Job) -> Result<()> {
     }
     eprintln!(
         "confluence-sim: {total} games in {elapsed:.1}s ({:.0} games/s on {} thread(s)); wrote {} files in {}",
-        total as f64 / elapsed.max(1e-9),
+        total.saturating_sub(kept) as f64 / elapsed.max(1e-9),
         job.threads,
         written.len(),
         job.out.display()
@@ -326,7 +363,7 @@ pub fn execute(job: Job) -> Result<()> {
     Ok(())
 }
 
-fn print_summary(t: &Table) {
+pub fn print_summary(t: &Table) {
     let get_s = |n: &str| match t.column(n) {
         Some(ColumnData::Str(v)) => v.clone(),
         _ => vec![],

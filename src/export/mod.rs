@@ -3,11 +3,14 @@
 //! when everything succeeded, so a failed run leaves no partial files.
 
 pub mod csv;
+pub mod dir;
 pub mod parquet;
 
 use std::path::{Path, PathBuf};
 
 use crate::error::ExportError;
+
+pub use dir::OutputDir;
 
 /// The values of one column.
 #[derive(Clone, Debug, PartialEq)]

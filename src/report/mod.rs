@@ -15,8 +15,8 @@
 //!    [`svg`] and inlined in the HTML, linked from the Markdown.
 //!
 //! [`write_report`] does all of it and writes the files atomically through
-//! [`OutputSet`]: everything is rendered in memory first, and nothing is renamed into place
-//! unless every file was written.
+//! [`OutputDir`]: everything is rendered in memory first, and the directory is replaced by
+//! one holding the run's files and the new report only when every file was written.
 //!
 //! This module depends on [`crate::export`] and [`crate::stats`] only.
 
@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::ReportError;
-use crate::export::{ColumnData, OutputSet, Table};
+use crate::export::{ColumnData, OutputDir, Table};
 use crate::stats::{Interval, wilson};
 
 /// The schema version of the tables this report reads (summary, cards, rares, diffs).
@@ -1875,9 +1875,10 @@ fn is_report_chart(name: &str) -> bool {
 }
 
 /// Reads the run in `dir` and writes `report.html`, `report.md` and `charts/*.svg` there.
-/// Everything is rendered before the first file is created, and the files are renamed into
-/// place only when all are written (charts first, so a report never links a missing
-/// chart). Charts of an earlier report that this one no longer has are removed.
+/// Everything is rendered before the first file is created, and the directory is replaced
+/// in one step by a new one holding the run's files and the whole new report (see
+/// [`OutputDir`]), so a failure leaves the old report. Charts of an earlier report that
+/// this one no longer has are left out.
 ///
 /// # Errors
 ///
@@ -1889,28 +1890,25 @@ pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
     let html = html::render(&doc);
     let md = markdown::render(&doc);
     let charts = doc.charts();
-    let mut out = OutputSet::new(dir)?;
+    // The directory is replaced in one step: the run's files (and anything else) carried
+    // over, the report's own files new, charts of an earlier report that this one no
+    // longer has left out.
+    let mut out = OutputDir::new(dir)?;
+    out.carry(&|p: &Path| {
+        let own = p == Path::new("report.md")
+            || p == Path::new("report.html")
+            || (p.parent() == Some(Path::new("charts"))
+                && p.file_name()
+                    .is_some_and(|f| is_report_chart(&f.to_string_lossy())));
+        !own
+    })?;
     for c in &charts {
         out.write_bytes(&format!("charts/{}", c.file), c.standalone().as_bytes())?;
     }
     out.write_bytes("report.md", md.as_bytes())?;
     out.write_bytes("report.html", html.as_bytes())?;
     let files = out.commit()?;
-    let mut warnings = model.warnings.clone();
-    if let Ok(entries) = std::fs::read_dir(dir.join("charts")) {
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if is_report_chart(&name)
-                && !charts.iter().any(|c| c.file == name)
-                && let Err(err) = std::fs::remove_file(e.path())
-            {
-                warnings.push(format!(
-                    "cannot remove the stale chart {}: {err}",
-                    e.path().display()
-                ));
-            }
-        }
-    }
+    let warnings = model.warnings.clone();
     Ok(Written { files, warnings })
 }
 

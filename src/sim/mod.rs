@@ -4,7 +4,10 @@
 pub mod game;
 pub mod runner;
 pub mod seed;
+pub mod state;
 
 pub use game::{GameResult, play_game};
-pub use runner::{ConfigSpec, GameRow, RunPlan, RunResult, run};
+pub use runner::{
+    ConfigSpec, GameRow, RunPlan, RunResult, Stop, Unit, Units, run, run_order, run_units,
+};
 pub use seed::GameSeeds;

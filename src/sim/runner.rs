@@ -1,6 +1,8 @@
 //! The parallel runner: N games per configuration on a rayon pool, statistics accumulated
 //! per worker and merged, optional per-game rows streamed in ordered chunks.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::game::play_game;
@@ -152,6 +154,49 @@ pub fn baselines(configs: &[ConfigSpec]) -> Vec<usize> {
         .collect()
 }
 
+/// The order in which the configurations of a plan run: each baseline before the
+/// configurations paired with it (see [`baselines`]).
+pub fn run_order(configs: &[ConfigSpec]) -> Vec<usize> {
+    let base = baselines(configs);
+    let mut order: Vec<usize> = (0..configs.len()).collect();
+    order.sort_by_key(|&i| (base[i], i != base[i], i));
+    order
+}
+
+/// A finished unit of work: games `start..end` (absolute indices) of one configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub config: u32,
+    pub start: u64,
+    pub end: u64,
+    pub accum: Accum,
+    /// For a baseline configuration, its wins as a bit set (bit `k` of word `k / 64`: game
+    /// `start + k` was won); empty for the others.
+    pub wins: Vec<u64>,
+}
+
+/// What a checkpointed run does around the games: which units are already done, where
+/// finished units go, and how large a unit is.
+pub trait Units {
+    type Error;
+    /// Games per unit (a multiple of 64).
+    fn unit_games(&self) -> u64;
+    /// Whether finished units need their per-game rows.
+    fn want_rows(&self) -> bool;
+    /// The unit of `config` that starts at game `start`, if an earlier run finished it.
+    fn done(&mut self, config: u32, start: u64) -> Option<Unit>;
+    /// Records a unit just played; `rows` is empty unless [`Units::want_rows`].
+    fn finished(&mut self, unit: &Unit, rows: &[GameRow]) -> Result<(), Self::Error>;
+}
+
+/// Why [`run_units`] stopped before the end.
+#[derive(Debug)]
+pub enum Stop<E> {
+    /// The stop flag was raised: the units finished so far were recorded.
+    Interrupted,
+    Error(E),
+}
+
 /// Runs every configuration of the plan. `progress` is called with the number of games
 /// finished after each chunk; `sink`, when given, receives every game in index order.
 /// Each configuration is compared game by game with its baseline (see [`baselines`]), whose
@@ -159,8 +204,51 @@ pub fn baselines(configs: &[ConfigSpec]) -> Vec<usize> {
 pub fn run<E: Send>(
     plan: &RunPlan<'_>,
     progress: &(dyn Fn(u64) + Sync),
-    mut sink: Option<GameSink<'_, E>>,
+    sink: Option<GameSink<'_, E>>,
 ) -> Result<RunResult, E> {
+    struct SinkUnits<'a, E> {
+        sink: Option<GameSink<'a, E>>,
+    }
+    impl<E> Units for SinkUnits<'_, E> {
+        type Error = E;
+        fn unit_games(&self) -> u64 {
+            CHUNK
+        }
+        fn want_rows(&self) -> bool {
+            self.sink.is_some()
+        }
+        fn done(&mut self, _: u32, _: u64) -> Option<Unit> {
+            None
+        }
+        fn finished(&mut self, _: &Unit, rows: &[GameRow]) -> Result<(), E> {
+            match self.sink.as_mut() {
+                Some(s) => s(rows),
+                None => Ok(()),
+            }
+        }
+    }
+    let mut units = SinkUnits { sink };
+    match run_units(plan, progress, None, &mut units) {
+        Ok(r) => Ok(r),
+        Err(Stop::Error(e)) => Err(e),
+        Err(Stop::Interrupted) => unreachable!("no stop flag"),
+    }
+}
+
+/// [`run`] in units: games `first_game + k * unit .. ` of each configuration, in
+/// [`run_order`]. A unit that `units` already holds is not played again (its statistics and
+/// baseline wins are taken from it), so a run can continue where an interrupted one stopped
+/// with the same results. When `stop` is raised, the games under way are abandoned and the
+/// run returns [`Stop::Interrupted`] after the last unit it recorded.
+pub fn run_units<U: Units>(
+    plan: &RunPlan<'_>,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: Option<&AtomicBool>,
+    units: &mut U,
+) -> Result<RunResult, Stop<U::Error>> {
+    let unit = units.unit_games().clamp(64, CHUNK) / 64 * 64;
+    let want_rows = units.want_rows();
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(plan.threads)
         .build()
@@ -168,8 +256,7 @@ pub fn run<E: Send>(
     let base = baselines(&plan.configs);
     let pdata = PolicyData::new(plan.db);
     // Baselines first, so that their results exist when the others are paired with them.
-    let mut order: Vec<usize> = (0..plan.configs.len()).collect();
-    order.sort_by_key(|&i| (base[i], i != base[i], i));
+    let order = run_order(&plan.configs);
     let mut accums = vec![Accum::default(); plan.configs.len()];
     let mut bits: Vec<Option<Vec<u64>>> = vec![None; plan.configs.len()];
     for &ci in &order {
@@ -193,93 +280,126 @@ pub fn run<E: Send>(
             buf: ChoiceList::new(),
         };
         let is_base = base[ci] == ci;
-        let pair: Option<&[u64]> = if is_base {
-            None
-        } else {
-            bits[base[ci]].as_deref()
-        };
         let won = |g: u64, p: &[u64]| p[(g / 64) as usize] & (1 << (g % 64)) != 0;
         let mut own_bits: Vec<u64> = Vec::new();
         let mut acc = Accum::default();
         let mut start = 0;
         while start < plan.games {
-            let end = (start + CHUNK).min(plan.games);
+            let end = (start + unit).min(plan.games);
+            let words = (end - start).div_ceil(64) as usize;
+            if let Some(u) = units.done(ci as u32, plan.first_game + start) {
+                debug_assert_eq!(u.end, plan.first_game + end, "unit bounds");
+                acc += &u.accum;
+                if is_base {
+                    let mut w = u.wins;
+                    w.resize(words, 0);
+                    own_bits.extend_from_slice(&w);
+                }
+                progress(end - start);
+                start = end;
+                continue;
+            }
+            if stopped() {
+                return Err(Stop::Interrupted);
+            }
+            let pair: Option<&[u64]> = if is_base {
+                None
+            } else {
+                bits[base[ci]].as_deref()
+            };
             let game = |w: &mut Worker, g: u64| {
                 play_one(plan, &m, &canon, ci as u32, w, plan.first_game + g)
             };
-            match sink.as_mut() {
-                Some(sink) => {
-                    let rows: Vec<(GameRow, GameTally)> = pool.install(|| {
-                        (start..end)
-                            .into_par_iter()
-                            .map_init(new_worker, |w, g| game(w, g))
-                            .collect()
-                    });
-                    let mut chunk = [0u64; CHUNK_WORDS];
-                    for (k, (_, t)) in rows.iter().enumerate() {
-                        acc.push(t);
-                        let g = start + k as u64;
-                        if is_base && t.win {
-                            chunk[k / 64] |= 1 << (k % 64);
-                        }
-                        if let Some(p) = pair {
-                            acc.push_pair(t.win, won(g, p));
-                        }
-                    }
-                    if is_base {
-                        own_bits.extend_from_slice(&chunk[..(end - start).div_ceil(64) as usize]);
-                    }
-                    let only_rows: Vec<GameRow> = rows.into_iter().map(|(r, _)| r).collect();
-                    sink(&only_rows)?;
+            let mut chunk_acc = Accum::default();
+            let mut chunk_bits = vec![0u64; if is_base { words } else { 0 }];
+            let mut rows_out: Vec<GameRow> = Vec::new();
+            if want_rows {
+                let rows: Vec<Option<(GameRow, GameTally)>> = pool.install(|| {
+                    (start..end)
+                        .into_par_iter()
+                        .map_init(new_worker, |w, g| (!stopped()).then(|| game(w, g)))
+                        .collect()
+                });
+                if stopped() {
+                    return Err(Stop::Interrupted);
                 }
-                None => {
-                    let (chunk_acc, chunk_bits) = pool.install(|| {
-                        (start..end)
-                            .into_par_iter()
-                            .fold(
-                                || {
-                                    (
-                                        Accum::default(),
-                                        vec![0u64; if is_base { CHUNK_WORDS } else { 0 }],
-                                        new_worker(),
-                                    )
-                                },
-                                |(mut a, mut b, mut w), g| {
-                                    let (_, t) = game(&mut w, g);
-                                    a.push(&t);
-                                    let k = (g - start) as usize;
-                                    if is_base && t.win {
-                                        b[k / 64] |= 1 << (k % 64);
-                                    }
-                                    if let Some(p) = pair {
-                                        a.push_pair(t.win, won(g, p));
-                                    }
-                                    (a, b, w)
-                                },
-                            )
-                            .map(|(a, b, _)| (a, b))
-                            .reduce(
-                                || {
-                                    (
-                                        Accum::default(),
-                                        vec![0u64; if is_base { CHUNK_WORDS } else { 0 }],
-                                    )
-                                },
-                                |(a1, mut b1), (a2, b2)| {
-                                    for (x, y) in b1.iter_mut().zip(&b2) {
-                                        *x |= y;
-                                    }
-                                    (a1.merge(a2), b1)
-                                },
-                            )
-                    });
-                    acc += &chunk_acc;
-                    if is_base {
-                        own_bits
-                            .extend_from_slice(&chunk_bits[..(end - start).div_ceil(64) as usize]);
+                rows_out.reserve(rows.len());
+                for (k, r) in rows.into_iter().enumerate() {
+                    let (row, t) = r.expect("not stopped");
+                    chunk_acc.push(&t);
+                    let g = start + k as u64;
+                    if is_base && t.win {
+                        chunk_bits[k / 64] |= 1 << (k % 64);
                     }
+                    if let Some(p) = pair {
+                        chunk_acc.push_pair(t.win, won(g, p));
+                    }
+                    rows_out.push(row);
+                }
+            } else {
+                let (a, b) = pool.install(|| {
+                    (start..end)
+                        .into_par_iter()
+                        .fold(
+                            || {
+                                (
+                                    Accum::default(),
+                                    vec![0u64; if is_base { CHUNK_WORDS } else { 0 }],
+                                    new_worker(),
+                                )
+                            },
+                            |(mut a, mut b, mut w), g| {
+                                if stopped() {
+                                    return (a, b, w);
+                                }
+                                let (_, t) = game(&mut w, g);
+                                a.push(&t);
+                                let k = (g - start) as usize;
+                                if is_base && t.win {
+                                    b[k / 64] |= 1 << (k % 64);
+                                }
+                                if let Some(p) = pair {
+                                    a.push_pair(t.win, won(g, p));
+                                }
+                                (a, b, w)
+                            },
+                        )
+                        .map(|(a, b, _)| (a, b))
+                        .reduce(
+                            || {
+                                (
+                                    Accum::default(),
+                                    vec![0u64; if is_base { CHUNK_WORDS } else { 0 }],
+                                )
+                            },
+                            |(a1, mut b1), (a2, b2)| {
+                                for (x, y) in b1.iter_mut().zip(&b2) {
+                                    *x |= y;
+                                }
+                                (a1.merge(a2), b1)
+                            },
+                        )
+                });
+                if stopped() {
+                    return Err(Stop::Interrupted);
+                }
+                chunk_acc = a;
+                if is_base {
+                    chunk_bits.copy_from_slice(&b[..words]);
                 }
             }
+            acc += &chunk_acc;
+            if is_base {
+                own_bits.extend_from_slice(&chunk_bits);
+            }
+            let u = Unit {
+                config: ci as u32,
+                start: plan.first_game + start,
+                end: plan.first_game + end,
+                accum: chunk_acc,
+                wins: chunk_bits,
+            };
+            units.finished(&u, &rows_out).map_err(Stop::Error)?;
             progress(end - start);
             start = end;
         }

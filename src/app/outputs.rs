@@ -1,0 +1,216 @@
+//! The outputs of a run from its statistics and its stored per-game rows: what `run` writes
+//! at its end and `merge` writes from shards, through the same code, so that both give the
+//! same bytes.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::meta;
+use super::run::Job;
+use super::summary::{RunMeta, summary_table};
+use crate::analysis::{RunData, cards_table, diffs_table, rares_table};
+use crate::export::parquet::BatchWriter;
+use crate::export::{ColumnData, OutputDir, Table};
+use crate::sim::runner::CHUNK;
+use crate::sim::state::StateReader;
+use crate::sim::{ConfigSpec, GameRow, run_order};
+use crate::stats::Accum;
+
+pub const GAMES_SCHEMA_VERSION: u32 = 1;
+
+/// What a run's output directory may hold: its outputs, a report, a checkpoint or a
+/// shard's state, and the temporary files of older versions. `run` replaces a directory
+/// holding only these, and refuses one holding anything else.
+pub fn is_output_name(name: &str) -> bool {
+    const NAMES: [&str; 17] = [
+        "summary.csv",
+        "summary.parquet",
+        "cards.csv",
+        "cards.parquet",
+        "diffs.csv",
+        "diffs.parquet",
+        "rares.csv",
+        "rares.parquet",
+        "meta.json",
+        "games.parquet",
+        "report.html",
+        "report.md",
+        "charts",
+        "checkpoint",
+        "shard.json",
+        "units.log",
+        "games.bin",
+    ];
+    NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
+}
+
+/// Checks that `dir` is new, empty, or holds only outputs of confluence-sim.
+pub fn check_replaceable(dir: &Path) -> Result<()> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let mut foreign: Vec<String> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !is_output_name(n))
+        .collect();
+    foreign.sort();
+    if let Some(first) = foreign.first() {
+        anyhow::bail!(
+            "--out {}: the directory holds {first}{}, which confluence-sim did not write; a run replaces the whole directory, so give a new or empty one (or remove it)",
+            dir.display(),
+            if foreign.len() > 1 {
+                format!(" (and {} more)", foreign.len() - 1)
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
+}
+
+pub fn games_table(rows: &[GameRow]) -> Table {
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![GAMES_SCHEMA_VERSION; rows.len()]),
+    )
+    .push(
+        "config_id",
+        ColumnData::U32(rows.iter().map(|r| r.config).collect()),
+    )
+    .push(
+        "game_index",
+        ColumnData::U64(rows.iter().map(|r| r.game).collect()),
+    )
+    .push(
+        "game_seed",
+        ColumnData::U64(rows.iter().map(|r| r.seed).collect()),
+    )
+    .push(
+        "result",
+        ColumnData::Str(
+            rows.iter()
+                .map(|r| r.outcome.result().to_string())
+                .collect(),
+        ),
+    )
+    .push(
+        "cause",
+        ColumnData::Str(rows.iter().map(|r| r.outcome.cause().to_string()).collect()),
+    )
+    .push(
+        "days",
+        ColumnData::U32(rows.iter().map(|r| r.days as u32).collect()),
+    )
+    .push(
+        "player_plays",
+        ColumnData::U32(rows.iter().map(|r| r.player_plays as u32).collect()),
+    )
+    .push(
+        "confluence_plays",
+        ColumnData::U32(rows.iter().map(|r| r.confluence_plays as u32).collect()),
+    );
+    t
+}
+
+/// Writes `games.parquet` from the stored rows of `sources` (a run's checkpoint, or the
+/// shards of a run in order): configuration by configuration in run order, each in game
+/// order, in row groups of [`CHUNK`] games counted from the configuration's first game.
+pub fn write_games(
+    out: &mut OutputDir,
+    configs: &[ConfigSpec],
+    sources: &mut [StateReader],
+) -> Result<()> {
+    let file = out.create("games.parquet")?;
+    let mut w = BatchWriter::new(std::io::BufWriter::new(file));
+    let err = |e: String| anyhow::anyhow!("writing games.parquet: {e}");
+    // Per source, per configuration: its records, in game order.
+    let index: Vec<Vec<Vec<usize>>> = sources
+        .iter()
+        .map(|s| {
+            let mut by = vec![Vec::new(); configs.len()];
+            for (k, r) in s.records.iter().enumerate() {
+                if let Some(v) = by.get_mut(r.unit.config as usize) {
+                    v.push(k);
+                }
+            }
+            for v in &mut by {
+                v.sort_by_key(|&k| s.records[k].unit.start);
+            }
+            by
+        })
+        .collect();
+    let mut buf: Vec<GameRow> = Vec::with_capacity(CHUNK as usize);
+    for ci in run_order(configs) {
+        for (s, idx) in sources.iter_mut().zip(&index) {
+            for &k in &idx[ci] {
+                let rec = s.records[k].clone();
+                let mut rows = s.rows(&rec)?;
+                while !rows.is_empty() {
+                    let take = (CHUNK as usize - buf.len()).min(rows.len());
+                    buf.extend(rows.drain(..take));
+                    if buf.len() == CHUNK as usize {
+                        w.write(&games_table(&buf)).map_err(err)?;
+                        buf.clear();
+                    }
+                }
+            }
+        }
+        if !buf.is_empty() {
+            w.write(&games_table(&buf)).map_err(err)?;
+            buf.clear();
+        }
+    }
+    w.finish().map_err(err)
+}
+
+/// Writes the tables (CSV and Parquet) and `meta.json` of a run into `out`; returns the
+/// summary table.
+pub fn write_tables(
+    out: &mut OutputDir,
+    job: &Job,
+    configs: &[ConfigSpec],
+    accums: &[Accum],
+    games_note: &str,
+) -> Result<Table> {
+    let loaded = &job.loaded;
+    let meta_in = RunMeta {
+        lib: &loaded.lib,
+        players: &loaded.players,
+        confluence: &loaded.confluence,
+        policies: &loaded.policies,
+        seed: job.seed,
+        day_cap: job.day_cap,
+    };
+    let table = summary_table(&meta_in, configs, accums);
+    let data = RunData {
+        db: &loaded.lib.db,
+        players: &loaded.players,
+        confluence: &loaded.confluence,
+        policies: &loaded.policies,
+        configs,
+        accums,
+    };
+    out.write_csv("summary.csv", &table)?;
+    out.write_parquet("summary.parquet", &table)?;
+    let cards = cards_table(&data);
+    out.write_csv("cards.csv", &cards)?;
+    out.write_parquet("cards.parquet", &cards)?;
+    let diffs = diffs_table(&data);
+    out.write_csv("diffs.csv", &diffs)?;
+    out.write_parquet("diffs.parquet", &diffs)?;
+    let rares = rares_table(&data);
+    out.write_csv("rares.csv", &rares)?;
+    out.write_parquet("rares.parquet", &rares)?;
+    let m = meta::meta(
+        &meta_in,
+        job.experiment.as_deref(),
+        games_note,
+        configs.len(),
+    );
+    let mut f = out.create("meta.json")?;
+    serde_json::to_writer_pretty(&mut f, &m).context("meta.json")?;
+    Ok(table)
+}

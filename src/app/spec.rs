@@ -1,0 +1,320 @@
+//! What a run is, as stored beside its state (`checkpoint/run.json`, `shard.json`): the
+//! settings that decide its results and the content hashes of the files it read. A resumed
+//! run, the shards of one run and a merge all check against it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+use super::cli::MatchArgs;
+use super::load::{self, DEFAULT_PLAYER};
+use super::run::{GamesRule, Job};
+use crate::deck::RareMix;
+
+pub const FORMAT: u32 = 1;
+
+/// Shard `index` of `count` (0-based: `0/4` .. `3/4`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("'{s}' (expected I/N with 0 <= I < N, e.g. 0/4; I counts from 0)");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Shard {
+    /// The games of each configuration this shard plays: `[index * g / count, (index + 1)
+    /// * g / count)`.
+    pub fn range(&self, games: u64) -> (u64, u64) {
+        let at = |i: u64| ((i as u128 * games as u128) / self.count as u128) as u64;
+        (at(self.index), at(self.index + 1))
+    }
+}
+
+/// A file (or directory) a run read, with the hash of its content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataFile {
+    pub path: PathBuf,
+    pub blake3: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GamesSpec {
+    PerConfig(u64),
+    TargetHalfWidth {
+        half_width: f64,
+        max_per_config: u64,
+        batch: u64,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    pub format: u32,
+    pub version: String,
+    pub experiment: Option<String>,
+    pub players: Vec<DataFile>,
+    pub confluence: DataFile,
+    pub cards: DataFile,
+    pub allow_illegal: bool,
+    pub policies: Vec<String>,
+    /// The rare mixes, as masks (bit i: the i-th rare of the Confluence deck file).
+    pub mixes: Vec<u16>,
+    pub games: GamesSpec,
+    pub seed: u64,
+    pub day_cap: u8,
+    pub per_game: bool,
+    pub shard: Option<Shard>,
+}
+
+fn hash_tree(root: &Path, rel: &Path, h: &mut blake3::Hasher) -> std::io::Result<()> {
+    let dir = root.join(rel);
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let r = rel.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            hash_tree(root, &r, h)?;
+        } else if r.extension().is_some_and(|x| x == "md") {
+            // Documentation beside the data (decks/cards/EFFECTS.md) does not change results.
+            continue;
+        } else {
+            let bytes = std::fs::read(e.path())?;
+            let name = r.to_string_lossy();
+            h.update(&(name.len() as u64).to_le_bytes());
+            h.update(name.as_bytes());
+            h.update(&(bytes.len() as u64).to_le_bytes());
+            h.update(&bytes);
+        }
+    }
+    Ok(())
+}
+
+/// The path (absolute) and content hash of a file, or of every file under a directory.
+pub fn data_file(p: &Path) -> Result<DataFile> {
+    let path = std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))?;
+    let hash = if path.is_dir() {
+        let mut h = blake3::Hasher::new();
+        hash_tree(&path, Path::new(""), &mut h).with_context(|| format!("{}", p.display()))?;
+        h.finalize()
+    } else {
+        blake3::hash(&std::fs::read(&path).with_context(|| format!("{}", p.display()))?)
+    };
+    Ok(DataFile {
+        path,
+        blake3: hash.to_hex().to_string(),
+    })
+}
+
+impl RunSpec {
+    pub fn of(job: &Job) -> Result<RunSpec> {
+        let m = &job.source;
+        let players: Vec<PathBuf> = if m.players.is_empty() {
+            vec![PathBuf::from(DEFAULT_PLAYER)]
+        } else {
+            m.players.clone()
+        };
+        Ok(RunSpec {
+            format: FORMAT,
+            version: env!("CARGO_PKG_VERSION").into(),
+            experiment: job.experiment.clone(),
+            players: players
+                .iter()
+                .map(|p| data_file(p))
+                .collect::<Result<_>>()?,
+            confluence: data_file(&m.confluence)?,
+            cards: data_file(&m.cards)?,
+            allow_illegal: m.allow_illegal,
+            policies: job.loaded.policies.iter().map(|p| p.to_string()).collect(),
+            mixes: job.mixes.iter().map(|m| m.0).collect(),
+            games: match job.games {
+                GamesRule::Fixed(g) => GamesSpec::PerConfig(g),
+                GamesRule::Precision {
+                    half_width,
+                    max,
+                    batch,
+                } => GamesSpec::TargetHalfWidth {
+                    half_width,
+                    max_per_config: max,
+                    batch,
+                },
+            },
+            seed: job.seed,
+            day_cap: job.day_cap,
+            per_game: job.per_game,
+            shard: job.shard,
+        })
+    }
+
+    /// Reads a spec file.
+    pub fn read(path: &Path) -> Result<RunSpec> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+        let spec: RunSpec = serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{}: not a run description written by confluence-sim {}",
+                path.display(),
+                env!("CARGO_PKG_VERSION")
+            )
+        })?;
+        if spec.format != FORMAT {
+            bail!(
+                "{}: format {} (this confluence-sim reads format {FORMAT})",
+                path.display(),
+                spec.format
+            );
+        }
+        Ok(spec)
+    }
+
+    /// Writes the spec as `path`, by way of a temporary name.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let tmp = path.with_extension("json.part");
+        let text = serde_json::to_string_pretty(self).expect("a spec serializes");
+        std::fs::write(&tmp, text + "\n").with_context(|| format!("{}", tmp.display()))?;
+        std::fs::File::open(&tmp)
+            .and_then(|f| f.sync_all())
+            .with_context(|| format!("{}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("{}", path.display()))?;
+        Ok(())
+    }
+
+    /// The first setting in which two specs differ, as "name: a vs b", or `None`.
+    pub fn difference(&self, o: &RunSpec, ignore_shard: bool) -> Option<String> {
+        let a = serde_json::to_value(self).expect("serializes");
+        let b = serde_json::to_value(o).expect("serializes");
+        let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (a, b) else {
+            return None;
+        };
+        for (k, va) in &a {
+            if ignore_shard && k == "shard" {
+                continue;
+            }
+            let vb = b.get(k).cloned().unwrap_or(serde_json::Value::Null);
+            if *va != vb {
+                let short = |v: &serde_json::Value| {
+                    let s = v.to_string();
+                    if s.chars().count() > 120 {
+                        format!("{}...", s.chars().take(117).collect::<String>())
+                    } else {
+                        s
+                    }
+                };
+                return Some(format!("{k}: {} vs {}", short(va), short(&vb)));
+            }
+        }
+        None
+    }
+
+    /// The job this spec describes, after checking that the files it read are unchanged.
+    pub fn job(&self, out: PathBuf, threads: usize, quiet: bool) -> Result<Job> {
+        if self.version != env!("CARGO_PKG_VERSION") {
+            bail!(
+                "made by confluence-sim {}, this is {}: results would not be the same",
+                self.version,
+                env!("CARGO_PKG_VERSION")
+            );
+        }
+        for f in self.players.iter().chain([&self.confluence, &self.cards]) {
+            let now = data_file(&f.path).with_context(|| "a file the run read is gone")?;
+            if now.blake3 != f.blake3 {
+                bail!(
+                    "{} changed since the run started (its content hash differs): results would not be the same",
+                    f.path.display()
+                );
+            }
+        }
+        let source = MatchArgs {
+            players: self.players.iter().map(|f| f.path.clone()).collect(),
+            confluence: self.confluence.path.clone(),
+            policies: self.policies.clone(),
+            rares: Vec::new(),
+            rare_sets: Vec::new(),
+            subsets: 3,
+            day_cap: self.day_cap,
+            allow_illegal: self.allow_illegal,
+            cards: self.cards.path.clone(),
+        };
+        let loaded = load::load(&source)?;
+        let n = loaded.confluence.rares.len();
+        let mut mixes = Vec::new();
+        for &m in &self.mixes {
+            if n < 16 && (m as u32) >> n != 0 {
+                bail!("rare mix {m:#x} names more rares than the Confluence deck has ({n})");
+            }
+            mixes.push(RareMix(m));
+        }
+        let games = match self.games {
+            GamesSpec::PerConfig(g) => GamesRule::Fixed(g),
+            GamesSpec::TargetHalfWidth {
+                half_width,
+                max_per_config,
+                batch,
+            } => GamesRule::Precision {
+                half_width,
+                max: max_per_config,
+                batch,
+            },
+        };
+        Ok(Job {
+            loaded,
+            mixes,
+            games,
+            seed: self.seed,
+            day_cap: self.day_cap,
+            out,
+            threads,
+            per_game: self.per_game,
+            quiet,
+            experiment: self.experiment.clone(),
+            source,
+            shard: self.shard,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_from_zero_and_cover_every_game_once() {
+        assert_eq!("0/4".parse::<Shard>(), Ok(Shard { index: 0, count: 4 }));
+        assert!("4/4".parse::<Shard>().is_err());
+        assert!("1/0".parse::<Shard>().is_err());
+        assert!("1".parse::<Shard>().is_err());
+        assert!("-1/3".parse::<Shard>().is_err());
+        for n in [1u64, 2, 3, 7] {
+            for g in [0u64, 1, 5, 700, 9604] {
+                let mut next = 0;
+                for i in 0..n {
+                    let (a, b) = Shard { index: i, count: n }.range(g);
+                    assert_eq!(a, next);
+                    next = b;
+                }
+                assert_eq!(next, g);
+            }
+        }
+    }
+}

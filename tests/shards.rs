@@ -1,0 +1,435 @@
+//! Shards and merge, interrupted and resumed runs, and the atomic output directory, through
+//! the real binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sim() -> Command {
+    let mut c = Command::cargo_bin("confluence-sim").expect("binary builds");
+    c.current_dir(root());
+    c
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Every output but meta.json (which records the command and the time) is the same, byte
+/// for byte.
+fn assert_same_outputs(a: &Path, b: &Path) {
+    let (na, nb) = (names(a), names(b));
+    assert_eq!(
+        na,
+        nb,
+        "{} and {} hold different files",
+        a.display(),
+        b.display()
+    );
+    assert!(na.contains(&"summary.csv".to_string()), "{na:?}");
+    for f in na.iter().filter(|f| *f != "meta.json") {
+        let x = std::fs::read(a.join(f)).unwrap();
+        let y = std::fs::read(b.join(f)).unwrap();
+        assert!(
+            x == y,
+            "{f} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+/// Two player decks... no: two policies and three mixes, with per-game rows.
+const RUN: [&str; 14] = [
+    "run",
+    "--games",
+    "700",
+    "--rares",
+    "0",
+    "--rares",
+    "15",
+    "--rare-set",
+    "Gloom Wisp,Cinder Moth",
+    "--policy",
+    "greedy",
+    "--policy",
+    "random",
+    "--per-game",
+];
+
+#[test]
+fn sharded_and_merged_equals_unsharded_byte_for_byte_for_1_2_3_and_7_shards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    sim()
+        .args(RUN)
+        .args(["--seed", "11", "-q", "--threads", "2", "--out"])
+        .arg(&whole)
+        .assert()
+        .success();
+    for n in [1u32, 2, 3, 7] {
+        let mut dirs = Vec::new();
+        // The shards run in reverse order, on one thread: neither may matter.
+        for i in (0..n).rev() {
+            let d = tmp.path().join(format!("n{n}/shard-{i}"));
+            sim()
+                .args(RUN)
+                .args(["--seed", "11", "-q", "--threads", "1"])
+                .args(["--shard", &format!("{i}/{n}"), "--out"])
+                .arg(&d)
+                .assert()
+                .success();
+            assert_eq!(names(&d), vec!["games.bin", "shard.json", "units.log"]);
+            dirs.push(d);
+        }
+        let merged = tmp.path().join(format!("n{n}/merged"));
+        sim()
+            .args(["merge", "-q", "--out"])
+            .arg(&merged)
+            .args(&dirs)
+            .assert()
+            .success();
+        assert_same_outputs(&whole, &merged);
+    }
+}
+
+fn shard(tmp: &Path, name: &str, shard: &str, seed: &str) -> PathBuf {
+    let d = tmp.join(name);
+    sim()
+        .args(["run", "--games", "50", "--rares", "0", "-q", "--seed", seed])
+        .args(["--shard", shard, "--out"])
+        .arg(&d)
+        .assert()
+        .success();
+    d
+}
+
+#[test]
+fn merge_names_missing_duplicated_and_foreign_shards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s0 = shard(tmp.path(), "a", "0/3", "1");
+    let s2 = shard(tmp.path(), "c", "2/3", "1");
+    let out = tmp.path().join("out");
+    let merge = |dirs: &[&PathBuf]| {
+        let mut c = sim();
+        c.args(["merge", "-q", "--out"]).arg(&out).args(dirs);
+        c.assert()
+    };
+    merge(&[&s0, &s2])
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("missing 1 of the 3 shards: 1/3"));
+    merge(&[&s0, &s2, &s0])
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("shard 0/3 is given 2 times"));
+    let other = shard(tmp.path(), "d", "1/3", "2");
+    merge(&[&s0, &other, &s2])
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "not shards of the same run: seed: 1 vs 2",
+        ));
+    let four = shard(tmp.path(), "e", "1/4", "1");
+    merge(&[&s0, &four, &s2])
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("shard of 3"));
+    merge(&[&s0, &tmp.path().to_path_buf()])
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("no shard.json"));
+    // A damaged shard is refused.
+    let s1 = shard(tmp.path(), "b", "1/3", "1");
+    let log = s1.join("units.log");
+    let len = std::fs::metadata(&log).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&log)
+        .unwrap()
+        .set_len(len - 3)
+        .unwrap();
+    merge(&[&s0, &s1, &s2])
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("incomplete or damaged"));
+    assert!(!out.exists(), "a failed merge wrote {out:?}");
+}
+
+#[test]
+fn bad_shard_flags_and_precision_experiments_are_refused() {
+    for bad in ["3/3", "1", "a/b", "0/0"] {
+        sim()
+            .args(["run", "--games", "10", "--shard", bad])
+            .assert()
+            .failure()
+            .code(2)
+            .stderr(predicate::str::contains("I counts from 0"));
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("p.toml");
+    std::fs::write(
+        &exp,
+        "name = \"p\"\nplayers = [\"decks/player/BR_kojo_booda.txt\"]\n[games]\ntarget_half_width = 0.05\n[mixes]\ncounts = [\"0\"]\n",
+    )
+    .unwrap();
+    sim()
+        .args(["run", "-q", "--shard", "0/2", "--experiment"])
+        .arg(&exp)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("cannot be sharded"));
+}
+
+/// Starts a long run (several seconds) and returns once its checkpoint holds a unit.
+fn start_long_run(out: &Path, threads: &str) -> Child {
+    let bin = assert_cmd::cargo::cargo_bin("confluence-sim");
+    let child = std::process::Command::new(bin)
+        .current_dir(root())
+        .args(LONG)
+        .args(["--threads", threads, "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = out.join("checkpoint/units.log");
+    let t = Instant::now();
+    while std::fs::metadata(&log).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no checkpoint after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+const LONG: [&str; 11] = [
+    "run",
+    "--games",
+    "16000",
+    "--rares",
+    "0",
+    "--rares",
+    "15",
+    "--seed",
+    "4",
+    "--per-game",
+    "-q",
+];
+
+fn signal(child: &Child, sig: i32) {
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+}
+
+fn hidden(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = names(dir)
+        .into_iter()
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    for d in ["checkpoint", "out"] {
+        v.extend(
+            names(&dir.join(d))
+                .into_iter()
+                .filter(|n| n.starts_with('.')),
+        );
+    }
+    v
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_same_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    sim()
+        .args(LONG)
+        .args(["--threads", "2", "--out"])
+        .arg(&whole)
+        .assert()
+        .success();
+    let out = tmp.path().join("out");
+    let mut child = start_long_run(&out, "2");
+    signal(&child, libc::SIGKILL);
+    child.wait().unwrap();
+    // Killed: no outputs, only the checkpoint.
+    assert_eq!(names(&out), vec!["checkpoint"]);
+    sim()
+        .args(["run", "--resume"])
+        .arg(&out)
+        .args(["--threads", "1", "-q"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("continuing the unfinished run"));
+    assert_same_outputs(&whole, &out);
+    assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
+    // Nothing is left to resume.
+    sim()
+        .args(["run", "--resume"])
+        .arg(&out)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("no unfinished run"));
+}
+
+#[test]
+fn sigint_and_sigterm_stop_cleanly_and_say_how_to_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    sim()
+        .args(LONG)
+        .args(["--threads", "2", "--out"])
+        .arg(&whole)
+        .assert()
+        .success();
+    for (sig, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let out = tmp.path().join(format!("out{sig}"));
+        let child = start_long_run(&out, "2");
+        signal(&child, sig);
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{err}");
+        assert!(err.contains("interrupted; kept"), "{err}");
+        assert!(
+            err.contains(&format!("confluence-sim run --resume {}", out.display())),
+            "{err}"
+        );
+        assert_eq!(names(&out), vec!["checkpoint"]);
+        assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
+        // The same command again continues the same run (as a requeued job would).
+        sim()
+            .args(LONG)
+            .args(["--threads", "1", "--out"])
+            .arg(&out)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("continuing the unfinished run"));
+        assert_same_outputs(&whole, &out);
+    }
+}
+
+#[test]
+fn an_unfinished_run_is_not_mixed_with_another_nor_with_changed_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A deck of our own, to change it.
+    let deck = tmp.path().join("deck.txt");
+    std::fs::copy(root().join("decks/player/BR_kojo_booda.txt"), &deck).unwrap();
+    let out = tmp.path().join("out");
+    let bin = assert_cmd::cargo::cargo_bin("confluence-sim");
+    let mut child = std::process::Command::new(bin)
+        .current_dir(root())
+        .args(LONG)
+        .args(["--threads", "1", "--player"])
+        .arg(&deck)
+        .arg("--out")
+        .arg(&out)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while std::fs::metadata(out.join("checkpoint/units.log")).map_or(0, |m| m.len()) == 0 {
+        assert!(t.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    signal(&child, libc::SIGKILL);
+    child.wait().unwrap();
+    sim()
+        .args(["run", "--games", "10", "--seed", "9", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "unfinished run with other settings",
+        ))
+        .stderr(predicate::str::contains("--resume"));
+    let text = std::fs::read_to_string(&deck).unwrap();
+    std::fs::write(&deck, text + "\n# changed\n").unwrap();
+    sim()
+        .args(["run", "--resume"])
+        .arg(&out)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("changed since the run started"));
+    sim()
+        .args(["run", "--resume"])
+        .arg(&out)
+        .args(["--games", "5"])
+        .assert()
+        .failure()
+        .code(2);
+}
+
+#[test]
+fn a_run_replaces_the_old_set_whole_and_refuses_foreign_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let run = |extra: &[&str]| {
+        let mut c = sim();
+        c.args([
+            "run", "--games", "40", "--rares", "0", "--rares", "15", "-q",
+        ])
+        .args(extra)
+        .arg("--out")
+        .arg(&out);
+        c.assert()
+    };
+    run(&["--per-game"]).success();
+    sim().arg("report").arg(&out).assert().success();
+    assert!(names(&out).contains(&"games.parquet".to_string()));
+    assert!(names(&out).contains(&"report.html".to_string()));
+    // The report replaced the directory too: the run's files are still there, no
+    // temporary directory beside it.
+    assert!(names(&out).contains(&"summary.parquet".to_string()));
+    assert_eq!(names(tmp.path()), vec!["out"]);
+    // A new run without --per-game: no games.parquet, no report of the older run.
+    run(&[]).success();
+    assert_eq!(
+        names(&out),
+        vec![
+            "cards.csv",
+            "cards.parquet",
+            "diffs.csv",
+            "diffs.parquet",
+            "meta.json",
+            "rares.csv",
+            "rares.parquet",
+            "summary.csv",
+            "summary.parquet"
+        ]
+    );
+    assert_eq!(names(tmp.path()), vec!["out"]);
+    // A file that is not an output: the directory is left alone.
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    run(&[])
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("notes.txt"))
+        .stderr(predicate::str::contains("did not write"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(names(&out).contains(&"summary.csv".to_string()));
+}
