@@ -268,7 +268,14 @@ fn targets(m: &Model) -> Vec<Rich> {
     let universe = rare_universe(m);
     let mut out = Vec::new();
     for p in m.players().into_iter().rev() {
-        let groups: Vec<&Group> = m.groups.iter().filter(|g| &g.policy == p).collect();
+        // Decks in the order of the ranking: this policy's win rate, highest first.
+        let mut groups: Vec<&Group> = m.groups.iter().filter(|g| &g.policy == p).collect();
+        groups.sort_by(|a, b| {
+            b.fewest()
+                .rate
+                .estimate
+                .total_cmp(&a.fewest().rate.estimate)
+        });
         if groups.is_empty() {
             continue;
         }
@@ -542,11 +549,11 @@ fn caveats(m: &Model) -> Vec<Rich> {
             }
             let never_text = match never.len() {
                 0 => String::new(),
-                k if k <= 6 => format!(", and never plays {}", join_and(&never)),
+                k if k <= 4 => format!(", and never plays {}", join_and(&never)),
                 k => format!(
-                    ", and never plays {} and {} more",
-                    never[..5].join(", "),
-                    k - 5
+                    ", and never plays {} and {} more (see Cards)",
+                    never[..3].join(", "),
+                    k - 3
                 ),
             };
             parts.push(format!(

@@ -389,15 +389,13 @@ pub fn win_rate_panel(
             n(right),
             n(y)
         ));
-        c.text(
-            left + 4.0,
-            y - 5.0,
-            &format!("target {}", pct(t)),
-            "start",
-            11.0,
-            "normal",
-            TEXT,
-        );
+        // Over the lines: a white halo keeps it readable.
+        c.raw(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"{TEXT}\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">target {}</text>",
+            n(left + 4.0),
+            n(y - 5.0),
+            esc(&pct(t))
+        ));
     }
     // Bands.
     for s in series {
@@ -543,12 +541,13 @@ pub struct CompDeck {
 /// most, joined by a line, and the target as a dashed line. Dots are `<circle
 /// data-series data-kind="fewest|most" data-x data-y data-lo data-hi>` (`data-x`: rares).
 pub fn comparison_chart(title: &str, decks: &[CompDeck], target: Option<f64>) -> String {
-    const W: f64 = 720.0;
+    const W: f64 = 560.0;
+    // Deck names are bold: wider than `text_width` reckons.
     let name_w = decks
         .iter()
-        .map(|d| text_width(&d.name, 13.0))
+        .map(|d| text_width(&d.name, 13.0) * 1.12)
         .fold(60.0, f64::max)
-        .min(220.0);
+        .min(200.0);
     let pol_w = decks
         .iter()
         .flat_map(|d| d.rows.iter().map(|r| text_width(&r.policy, 11.0)))
