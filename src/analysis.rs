@@ -120,11 +120,15 @@ pub fn cards_table(d: &RunData<'_>) -> Table {
 }
 
 /// One row per configuration that was compared with a different baseline configuration.
+/// The baseline is the all-common configuration of the same deck and policy, or the group's
+/// first configuration when the run has none: `baseline_rare_count` and
+/// `baseline_rare_mix` say which, so that no reader takes it for all-common.
 pub fn diffs_table(d: &RunData<'_>) -> Table {
     let base = baselines(d.configs);
     let z = z_for(0.95);
     let (mut id, mut bid, mut diff, mut se, mut lo, mut hi) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut b_count, mut b_mix): (Vec<u32>, Vec<String>) = (vec![], vec![]);
     for (ci, a) in d.accums.iter().enumerate() {
         if base[ci] == ci {
             continue;
@@ -134,6 +138,9 @@ pub fn diffs_table(d: &RunData<'_>) -> Table {
         };
         id.push(ci as u32);
         bid.push(base[ci] as u32);
+        let bmix = d.configs[base[ci]].mix;
+        b_count.push(bmix.count());
+        b_mix.push(d.confluence.mix_names(bmix, d.db).join(";"));
         diff.push(m);
         se.push(s);
         lo.push(m - z * s);
@@ -147,6 +154,8 @@ pub fn diffs_table(d: &RunData<'_>) -> Table {
     )
     .push("config_id", ColumnData::U32(id))
     .push("baseline_config_id", ColumnData::U32(bid))
+    .push("baseline_rare_count", ColumnData::U32(b_count))
+    .push("baseline_rare_mix", ColumnData::Str(b_mix))
     .push("diff", ColumnData::F64(diff))
     .push("diff_se", ColumnData::F64(se))
     .push("diff_lo", ColumnData::F64(lo))

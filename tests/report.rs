@@ -51,6 +51,7 @@ fn report(dir: &Path) -> assert_cmd::assert::Assert {
 struct Summary {
     config_id: Vec<u32>,
     deck: Vec<String>,
+    hero: Vec<String>,
     policy: Vec<String>,
     rare_count: Vec<u32>,
     rare_mix: Vec<String>,
@@ -77,6 +78,7 @@ fn summary(dir: &Path) -> Summary {
     Summary {
         config_id: u32s("config_id"),
         deck: strs("player_deck"),
+        hero: strs("player_hero"),
         policy: strs("policy"),
         rare_count: u32s("rare_count"),
         rare_mix: strs("rare_mix"),
@@ -360,7 +362,12 @@ fn report_writes_html_markdown_and_charts_that_match_the_summary() {
     // The files.
     assert_eq!(
         chart_files(dir),
-        vec!["days_1.svg", "rare_impact_1.svg", "win_rate_by_rares.svg"]
+        vec![
+            "days_1.svg",
+            "deck_comparison.svg",
+            "rare_impact_1.svg",
+            "win_rate_1.svg"
+        ]
     );
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
@@ -378,18 +385,20 @@ fn report_writes_html_markdown_and_charts_that_match_the_summary() {
             "report.md links {file}"
         );
     }
-    assert_eq!(html.matches("<svg ").count(), 3);
+    assert_eq!(html.matches("<svg ").count(), 4);
     for bad in ["http://", "https://", "<script", "<link", "src=\""] {
         assert!(!html.contains(bad), "report.html contains {bad}");
     }
     assert!(!md.contains("http://") && !md.contains("https://"));
     // The sections, in order, in both formats.
     let titles = [
-        "Win rate against the number of rares",
+        "Key findings",
         "Deck comparison",
+        "Win rate against the number of rares",
         "Which rares make it hardest",
         "How long games last",
         "Cards",
+        "The run",
     ];
     for text in [&html, &md] {
         let pos: Vec<usize> = titles
@@ -403,12 +412,13 @@ fn report_writes_html_markdown_and_charts_that_match_the_summary() {
     assert!(html.contains("Quote &quot;&amp;&quot; &lt;Test&gt;"));
 
     // Win-rate chart: the pooled points are sum(wins) / sum(games) per rare count.
-    let els = svg_elements(&dir.join("charts/win_rate_by_rares.svg"));
-    let points = marks(&els, "data-y");
+    let els = svg_elements(&dir.join("charts/win_rate_1.svg"));
+    let points = marks(&els, "data-series");
     let mut pooled: BTreeMap<(String, u32), (u64, u64)> = BTreeMap::new();
     for i in 0..s.config_id.len() {
+        // The deck is named by its hero.
         let e = pooled
-            .entry((format!("{} · {}", s.deck[i], s.policy[i]), s.rare_count[i]))
+            .entry((format!("{} · {}", s.hero[i], s.policy[i]), s.rare_count[i]))
             .or_default();
         e.0 += s.wins[i];
         e.1 += s.games[i];
@@ -429,6 +439,34 @@ fn report_writes_html_markdown_and_charts_that_match_the_summary() {
         let ci = confluence_sim::stats::wilson(w, g, 0.95);
         assert!((f(a, "data-lo") - ci.lo).abs() < 1e-9, "{key:?}");
         assert!((f(a, "data-hi") - ci.hi).abs() < 1e-9, "{key:?}");
+    }
+    // The target line is drawn where the target is.
+    let target: Vec<_> = els
+        .iter()
+        .filter(|(_, a)| a.get("data-kind").is_some_and(|k| k == "target"))
+        .collect();
+    assert_eq!(target.len(), 1);
+    assert_eq!(target[0].1["data-y"], "0.5");
+    // The deck comparison: a filled dot with the fewest rares and a hollow one with the
+    // most, each the pooled rate of the summary.
+    let els_c = svg_elements(&dir.join("charts/deck_comparison.svg"));
+    let dots_c: Vec<_> = marks(&els_c, "data-series");
+    assert_eq!(dots_c.len(), 2);
+    for a in &dots_c {
+        let key = (
+            a["data-series"].clone(),
+            a["data-x"].parse::<u32>().unwrap(),
+        );
+        assert_eq!(
+            key.1,
+            if a["data-kind"] == "fewest" { 0 } else { 3 },
+            "{a:?}"
+        );
+        let (w, g) = pooled[&key];
+        assert!(
+            (f(a, "data-y") - w as f64 / g as f64).abs() < 1e-12,
+            "{key:?}"
+        );
     }
     // ... and one dot per configuration with its own win rate.
     let dots: Vec<_> = points
@@ -596,16 +634,31 @@ fn report_draws_the_tables_run_writes() {
                 .then(s.config_id[a].cmp(&s.config_id[b]))
         })
         .unwrap();
-    let mix = if s.rare_mix[best].is_empty() {
-        "all common".to_string()
-    } else {
-        s.rare_mix[best].split(';').collect::<Vec<_>>().join(", ")
-    };
+    // The unfolded table shows the closest mix, shortened (count and a few names); the
+    // folded one lists the three closest with their config ids.
     let first_row = section
         .lines()
-        .find(|l| l.starts_with("| BR_kojo_booda"))
-        .expect("a row");
-    assert!(first_row.contains(&mix), "{first_row} lacks {mix}");
+        .find(|l| l.starts_with("| Kojo & Booda"))
+        .expect("a row named by the deck's hero");
+    let rate = format!("{:.1}%", s.win_rate[best] * 100.0);
+    assert!(first_row.contains(&rate), "{first_row} lacks {rate}");
+    let short = if s.rare_mix[best].is_empty() {
+        "all commons".to_string()
+    } else {
+        let k = s.rare_mix[best].split(';').count();
+        format!("{k} rare")
+    };
+    assert!(first_row.contains(&short), "{first_row} lacks {short}");
+    assert!(first_row.len() < 160, "no long rare list: {first_row}");
+    let folded = section
+        .lines()
+        .filter(|l| l.starts_with("| Kojo & Booda"))
+        .nth(1)
+        .expect("the folded table");
+    assert!(
+        folded.contains(&format!("| {} |", s.config_id[best])),
+        "{folded}"
+    );
     sim()
         .args(["report", "--target", "1.5"])
         .arg(dir)
@@ -636,7 +689,12 @@ fn report_without_optional_tables_says_what_each_section_needs() {
     report(dir).success();
     assert_eq!(
         chart_files(dir),
-        vec!["days_1.svg", "mine.svg", "win_rate_by_rares.svg"]
+        vec![
+            "days_1.svg",
+            "deck_comparison.svg",
+            "mine.svg",
+            "win_rate_1.svg"
+        ]
     );
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
@@ -646,7 +704,7 @@ fn report_without_optional_tables_says_what_each_section_needs() {
         assert!(text.contains("cards.parquet"));
         assert!(text.contains("diffs.parquet"));
     }
-    for file in ["days_1.svg", "win_rate_by_rares.svg"] {
+    for file in ["days_1.svg", "deck_comparison.svg", "win_rate_1.svg"] {
         svg_elements(&dir.join("charts").join(file));
     }
 }
@@ -709,4 +767,315 @@ fn report_module_depends_on_export_and_stats_only() {
             );
         }
     }
+}
+
+#[test]
+fn diffs_name_their_baseline_when_the_run_has_no_all_common_configuration() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    sim()
+        .args([
+            "run",
+            "--games",
+            "200",
+            "--rares",
+            "2",
+            "--rares",
+            "3",
+            "--subsets",
+            "1",
+            "-q",
+            "--out",
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+    let s = summary(dir);
+    assert!(s.rare_count.iter().all(|&r| r > 0), "no all-common mix");
+    let diffs = parquet::read(&dir.join("diffs.parquet")).unwrap();
+    let (base, count, mix) = match (
+        diffs.column("baseline_config_id"),
+        diffs.column("baseline_rare_count"),
+        diffs.column("baseline_rare_mix"),
+    ) {
+        (Some(ColumnData::U32(b)), Some(ColumnData::U32(c)), Some(ColumnData::Str(m))) => {
+            (b.clone(), c.clone(), m.clone())
+        }
+        other => panic!("diffs.parquet: {other:?}"),
+    };
+    assert!(!base.is_empty());
+    for i in 0..base.len() {
+        let b = s.config_id.iter().position(|&c| c == base[i]).unwrap();
+        assert_eq!(count[i], s.rare_count[b]);
+        assert_eq!(count[i], 2, "the group's first configuration, with 2 rares");
+        assert_eq!(mix[i], s.rare_mix[b]);
+    }
+    report(dir).success();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        md.contains("no all-common configuration"),
+        "the report says so"
+    );
+    assert!(!md.contains("all-common baseline"));
+
+    // A run with an all-common configuration names it.
+    let tmp2 = tempfile::tempdir().unwrap();
+    run_small(tmp2.path());
+    let diffs = parquet::read(&tmp2.path().join("diffs.parquet")).unwrap();
+    match diffs.column("baseline_rare_count") {
+        Some(ColumnData::U32(c)) => assert!(c.iter().all(|&x| x == 0)),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The findings come first and answer in sentences with the run's own numbers.
+#[test]
+fn key_findings_come_first_with_numbers_and_caveats() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    run_small(dir);
+    report(dir).success();
+    let s = summary(dir);
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let first = md.find("\n## ").unwrap();
+    assert_eq!(&md[first + 4..first + 16], "Key findings");
+    let base = s.rare_count.iter().position(|&r| r == 0).unwrap();
+    let ci = confluence_sim::stats::wilson(s.wins[base], s.games[base], 0.95);
+    let want = format!(
+        "Kojo & Booda wins {:.1}% [{:.1}%,\u{a0}{:.1}%] against all commons",
+        ci.estimate * 100.0,
+        ci.lo * 100.0,
+        ci.hi * 100.0
+    );
+    assert!(md.contains(&want), "{want}");
+    assert!(md.contains("Closest to 50.0%"));
+    assert!(md.contains("one player policy in this run"));
+    assert!(md.contains("What limits these figures"));
+    assert!(md.contains("every card of the deck is fully encoded"));
+    // The long table is folded.
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let folded = html.find("<summary>The numbers behind the panels").unwrap();
+    let table = html[folded..].find("<table>").unwrap() + folded;
+    assert!(html[folded..table].find("</details>").is_none());
+}
+
+/// Rough height in CSS pixels of what `report.html` shows at 1,400 px with every
+/// `<details>` closed: text lines, table rows and charts (scaled to their column), from
+/// the markup alone. Checked against headless Chromium when the example was regenerated
+/// (README, "The report").
+fn unfolded_height(html: &str) -> f64 {
+    // Drop the folded content (our <details> are never nested), keep its summary line.
+    let mut shown = String::new();
+    let mut rest = html;
+    while let Some(a) = rest.find("<details>") {
+        shown.push_str(&rest[..a]);
+        let b = rest[a..].find("</details>").expect("closed details") + a;
+        shown.push_str("<p>(folded)</p>");
+        rest = &rest[b + "</details>".len()..];
+    }
+    shown.push_str(rest);
+    let body = &shown[shown.find("<body>").unwrap()..];
+    let count = |pat: &str| body.matches(pat).count() as f64;
+    let mut px = count("<tr>") * 34.0 + count("<p") * 48.0 + count("<li>") * 72.0;
+    px += count("<h2>") * 80.0 + count("<h3>") * 50.0 + count("<h4>") * 40.0;
+    // Charts: the column they sit in (a panel is a third of the width, a grid cell half),
+    // their height scaled to it.
+    let width = 1240.0;
+    let mut at = 0;
+    while let Some(i) = body[at..].find("<svg ") {
+        let start = at + i;
+        let tag = &body[start..start + body[start..].find('>').unwrap()];
+        let attr = |name: &str| -> f64 {
+            let k = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            tag[k..k + tag[k..].find('"').unwrap()].parse().unwrap()
+        };
+        let (w, h) = (attr("width"), attr("height"));
+        let before = &body[start.saturating_sub(300)..start];
+        let (col, per_row) = if before.contains("class=\"panel\"") {
+            (width / 3.0 - 12.0, 3.0)
+        } else if before.contains("class=\"cell\"") {
+            (width / 2.0 - 14.0, 2.0)
+        } else {
+            (width, 1.0)
+        };
+        px += h * (col / w).min(1.0) / per_row;
+        at = start + 5;
+    }
+    px
+}
+
+/// The committed example (`reports/starter-decks`, regenerated by README's two commands):
+/// its files exist, every SVG parses, the charted numbers equal its tables, its Parquet
+/// holds nulls rather than NaN, and what a reader sees without opening a fold is short.
+#[test]
+fn committed_example_is_complete_consistent_and_short() {
+    let dir = root().join("reports/starter-decks");
+    for f in [
+        "report.html",
+        "report.md",
+        "summary.parquet",
+        "cards.parquet",
+        "rares.parquet",
+        "diffs.parquet",
+        "meta.json",
+    ] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let s = summary(&dir);
+    let mut pooled: BTreeMap<(String, u32), (u64, u64)> = BTreeMap::new();
+    for i in 0..s.config_id.len() {
+        let e = pooled
+            .entry((format!("{} · {}", s.hero[i], s.policy[i]), s.rare_count[i]))
+            .or_default();
+        e.0 += s.wins[i];
+        e.1 += s.games[i];
+    }
+    let hero_of: HashMap<String, String> =
+        s.deck.iter().cloned().zip(s.hero.iter().cloned()).collect();
+    let rares = parquet::read(&dir.join("rares.parquet")).unwrap();
+    let rs = |n: &str| match rares.column(n) {
+        Some(ColumnData::Str(v)) => v.clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    let rf = |n: &str| match rares.column(n) {
+        Some(ColumnData::F64(v)) => v.clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    let (r_deck, r_pol, r_rare, r_eff, r_lo, r_hi) = (
+        rs("player_deck"),
+        rs("policy"),
+        rs("rare"),
+        rf("effect"),
+        rf("effect_lo"),
+        rf("effect_hi"),
+    );
+    let files = chart_files(&dir);
+    let decks: Vec<&String> = hero_of.keys().collect();
+    assert!(files.contains(&"deck_comparison.svg".to_string()));
+    assert_eq!(
+        files.iter().filter(|f| f.starts_with("win_rate_")).count(),
+        decks.len(),
+        "one win-rate panel per deck"
+    );
+    let (mut checked_points, mut checked_bars) = (0, 0);
+    for file in &files {
+        let path = dir.join("charts").join(file);
+        let els = svg_elements(&path);
+        assert!(
+            md.contains(&format!("](charts/{file})")),
+            "report.md links {file}"
+        );
+        let inline = std::fs::read_to_string(&path)
+            .unwrap()
+            .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+            .trim_end()
+            .replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1);
+        assert!(html.contains(&inline), "{file} is inline in report.html");
+        if file.starts_with("win_rate_") || file == "deck_comparison.svg" {
+            for a in marks(&els, "data-series") {
+                let key = (
+                    a["data-series"].clone(),
+                    a["data-x"].parse::<u32>().unwrap(),
+                );
+                if a["data-kind"] == "config" {
+                    let id: u32 = a["data-config"].parse().unwrap();
+                    let i = s.config_id.iter().position(|&c| c == id).unwrap();
+                    assert_eq!(f(a, "data-y"), s.win_rate[i], "{file} config {id}");
+                } else {
+                    let (w, g) = pooled[&key];
+                    let ci = confluence_sim::stats::wilson(w, g, 0.95);
+                    assert!((f(a, "data-y") - w as f64 / g as f64).abs() < 1e-12);
+                    assert!((f(a, "data-lo") - ci.lo).abs() < 1e-12, "{file} {key:?}");
+                    assert!((f(a, "data-hi") - ci.hi).abs() < 1e-12, "{file} {key:?}");
+                }
+                checked_points += 1;
+            }
+        } else if file.starts_with("rare_impact_") {
+            // The chart's series, from its title: "Effect of each rare: HERO · POLICY".
+            let label = &els[0].1["aria-label"];
+            let series = &label[label.find(": ").unwrap() + 2..];
+            let (hero, policy) = series.split_once(" · ").unwrap();
+            for a in marks(&els, "data-value") {
+                let i = (0..r_rare.len())
+                    .find(|&i| {
+                        hero_of[&r_deck[i]] == hero
+                            && r_pol[i] == policy
+                            && r_rare[i] == a["data-label"]
+                    })
+                    .unwrap_or_else(|| panic!("{file}: {a:?}"));
+                assert_eq!(
+                    (f(a, "data-value"), f(a, "data-lo"), f(a, "data-hi")),
+                    (r_eff[i], r_lo[i], r_hi[i])
+                );
+                checked_bars += 1;
+            }
+        }
+    }
+    assert_eq!(checked_bars, r_rare.len(), "every rare effect is charted");
+    assert!(checked_points > s.config_id.len());
+
+    // Missing values are Parquet nulls, not NaN (DuckDB's avg() and polars' mean() skip
+    // nulls but return NaN over a NaN).
+    use polars::prelude::*;
+    let df = ParquetReader::new(std::fs::File::open(dir.join("cards.parquet")).unwrap())
+        .finish()
+        .unwrap();
+    for name in [
+        "win_rate_when_played",
+        "win_rate_when_not_played",
+        "play_rate",
+    ] {
+        let col = df.column(name).unwrap().f64().unwrap();
+        assert!(
+            col.iter().flatten().all(|x| !x.is_nan()),
+            "{name} holds NaN"
+        );
+        assert!(col.mean().is_some_and(|m| m.is_finite()), "{name}");
+    }
+    let never = df
+        .column("games_played")
+        .unwrap()
+        .u64()
+        .unwrap()
+        .iter()
+        .filter(|x| *x == Some(0))
+        .count();
+    assert_eq!(
+        df.column("win_rate_when_played").unwrap().null_count(),
+        never,
+        "null exactly where no game played the card"
+    );
+
+    // Short: about 15 screens (1,400 x 900) at most with every fold closed.
+    let px = unfolded_height(&html);
+    assert!(px < 15.0 * 900.0, "unfolded part about {px:.0} px");
+    // The long tables are folded, the key findings come first.
+    assert!(html.matches("<details>").count() >= 20);
+    let h2: Vec<usize> = [
+        "Key findings",
+        "Deck comparison",
+        "Which rares make it hardest",
+    ]
+    .iter()
+    .map(|t| html.find(&format!("{t}</h2>")).unwrap())
+    .collect();
+    assert!(h2.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn unfolded_height_counts_what_is_shown_only() {
+    let page = |inner: &str| format!("<html><body>{inner}</body></html>");
+    let one_row = unfolded_height(&page("<table><tr><td>1</td></tr></table>"));
+    let folded = unfolded_height(&page(
+        "<details><summary>s</summary><table><tr><td>1</td></tr><tr><td>2</td></tr></table></details>",
+    ));
+    assert_eq!(one_row, 34.0);
+    assert_eq!(
+        folded, 48.0,
+        "a folded table counts as its one summary line"
+    );
+    let chart = unfolded_height(&page("<svg width=\"2480\" height=\"1000\"></svg>"));
+    assert_eq!(chart, 500.0, "scaled to the column");
 }

@@ -377,7 +377,12 @@ pub fn print_summary(t: &Table) {
         Some(ColumnData::U64(v)) => v.clone(),
         _ => vec![],
     };
-    let (deck, policy, mix) = (get_s("player_deck"), get_s("policy"), get_s("rare_mix"));
+    let (stem, hero) = (get_s("player_deck"), get_s("player_hero"));
+    let (policy, mix) = (get_s("policy"), get_s("rare_mix"));
+    // Decks by hero, as the report names them (with the file stem where two share one).
+    let pairs: Vec<(String, String)> = stem.iter().cloned().zip(hero.iter().cloned()).collect();
+    let names = crate::report::deck_names(&pairs);
+    let deck: Vec<&String> = stem.iter().map(|s| &names[s]).collect();
     let (rate, lo, hi, days) = (
         get_f("win_rate"),
         get_f("win_rate_lo"),

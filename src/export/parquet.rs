@@ -12,7 +12,14 @@ fn to_column(name: &str, c: &ColumnData) -> Column {
     match c {
         ColumnData::U32(v) => Column::new(name, v),
         ColumnData::U64(v) => Column::new(name, v),
-        ColumnData::F64(v) => Column::new(name, v),
+        // NaN marks a missing value in our tables (a rate with no games): Parquet gets a
+        // null, as CSV gets an empty cell, so that `avg()` and `mean()` skip it.
+        ColumnData::F64(v) => Column::new(
+            name,
+            v.iter()
+                .map(|&x| (!x.is_nan()).then_some(x))
+                .collect::<Vec<Option<f64>>>(),
+        ),
         ColumnData::Str(v) => Column::new(name, v),
         ColumnData::Bool(v) => Column::new(name, v),
         ColumnData::ListU64(v) => {
@@ -163,6 +170,29 @@ mod tests {
         let p = dir.path().join("t.parquet");
         write(&t, std::fs::File::create(&p).unwrap()).unwrap();
         assert_eq!(read(&p).unwrap(), t);
+    }
+
+    #[test]
+    fn missing_values_are_nulls_not_nan() {
+        let mut t = Table::new();
+        t.push("rate", ColumnData::F64(vec![0.5, f64::NAN, 0.25]));
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.parquet");
+        write(&t, std::fs::File::create(&p).unwrap()).unwrap();
+        let df = ParquetReader::new(std::fs::File::open(&p).unwrap())
+            .finish()
+            .unwrap();
+        let col = df.column("rate").unwrap().f64().unwrap();
+        assert_eq!(col.null_count(), 1);
+        assert!(col.iter().flatten().all(|x| !x.is_nan()));
+        // What a reader of the file computes: the mean of the values present.
+        assert_eq!(col.mean(), Some(0.375));
+        // And this module reads a null back as the NaN the tables use for "missing".
+        let back = read(&p).unwrap();
+        match back.column("rate") {
+            Some(ColumnData::F64(v)) => assert!(v[0] == 0.5 && v[1].is_nan() && v[2] == 0.25),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

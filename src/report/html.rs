@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Block, DocTable, Document, Inline, Rich};
+use super::{Block, Chart, DocTable, Document, Inline, Rich};
 
 const STYLE: &str = include_str!("style.css");
 
@@ -45,6 +45,86 @@ fn table(out: &mut String, t: &DocTable) {
     out.push_str("</tbody>\n</table></div>\n");
 }
 
+fn figure_id(chart: &Chart) -> String {
+    esc(chart.file.trim_end_matches(".svg"))
+}
+
+fn block(out: &mut String, b: &Block) {
+    match b {
+        Block::Heading { level, text } => {
+            let l = (*level).clamp(3, 6);
+            writeln!(out, "<h{l}>{}</h{l}>", esc(text)).expect("write");
+        }
+        Block::Paragraph(r) => {
+            writeln!(out, "<p>{}</p>", rich(r)).expect("write");
+        }
+        Block::Note(r) => {
+            writeln!(out, "<p class=\"note\">{}</p>", rich(r)).expect("write");
+        }
+        Block::Facts(facts) => {
+            out.push_str("<table class=\"facts\">\n<tbody>\n");
+            for (k, v) in facts {
+                writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", esc(k), rich(v)).expect("write");
+            }
+            out.push_str("</tbody>\n</table>\n");
+        }
+        Block::Table(t) => table(out, t),
+        Block::Figure { chart, caption } => {
+            write!(
+                out,
+                "<figure id=\"{}\">\n<div class=\"chart\">{}</div>\n<figcaption>{}</figcaption>\n</figure>\n",
+                figure_id(chart),
+                chart.svg,
+                rich(caption)
+            )
+            .expect("write");
+        }
+        Block::List(items) => {
+            out.push_str("<ul>\n");
+            for i in items {
+                writeln!(out, "<li>{}</li>", rich(i)).expect("write");
+            }
+            out.push_str("</ul>\n");
+        }
+        Block::Panels { charts, caption } => {
+            out.push_str("<figure class=\"panels\">\n<div class=\"panel-grid\">\n");
+            for c in charts {
+                writeln!(
+                    out,
+                    "<div class=\"panel\" id=\"{}\">{}</div>",
+                    figure_id(c),
+                    c.svg
+                )
+                .expect("write");
+            }
+            writeln!(
+                out,
+                "</div>\n<figcaption>{}</figcaption>\n</figure>",
+                rich(caption)
+            )
+            .expect("write");
+        }
+        Block::Grid(cells) => {
+            out.push_str("<div class=\"grid\">\n");
+            for cell in cells {
+                out.push_str("<div class=\"cell\">\n");
+                for b in cell {
+                    block(out, b);
+                }
+                out.push_str("</div>\n");
+            }
+            out.push_str("</div>\n");
+        }
+        Block::Details { summary, blocks } => {
+            writeln!(out, "<details>\n<summary>{}</summary>", esc(summary)).expect("write");
+            for b in blocks {
+                block(out, b);
+            }
+            out.push_str("</details>\n");
+        }
+    }
+}
+
 /// Renders the document as HTML.
 pub fn render(doc: &Document) -> String {
     let mut out = String::new();
@@ -71,37 +151,7 @@ pub fn render(doc: &Document) -> String {
         )
         .expect("write to String");
         for b in &s.blocks {
-            match b {
-                Block::Heading { level, text } => {
-                    let l = (*level).clamp(3, 6);
-                    writeln!(out, "<h{l}>{}</h{l}>", esc(text)).expect("write");
-                }
-                Block::Paragraph(r) => {
-                    writeln!(out, "<p>{}</p>", rich(r)).expect("write");
-                }
-                Block::Note(r) => {
-                    writeln!(out, "<p class=\"note\">{}</p>", rich(r)).expect("write");
-                }
-                Block::Facts(facts) => {
-                    out.push_str("<table class=\"facts\">\n<tbody>\n");
-                    for (k, v) in facts {
-                        writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", esc(k), rich(v))
-                            .expect("write");
-                    }
-                    out.push_str("</tbody>\n</table>\n");
-                }
-                Block::Table(t) => table(&mut out, t),
-                Block::Figure { chart, caption } => {
-                    write!(
-                        out,
-                        "<figure id=\"{}\">\n{}\n<figcaption>{}</figcaption>\n</figure>\n",
-                        esc(chart.file.trim_end_matches(".svg")),
-                        chart.svg,
-                        rich(caption)
-                    )
-                    .expect("write");
-                }
-            }
+            block(&mut out, b);
         }
         out.push_str("</section>\n");
     }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Block, DocTable, Document, Inline, Rich};
+use super::{Block, Chart, DocTable, Document, Inline, Rich};
 
 /// Escapes the characters Markdown would read as markup (and `|`, for table cells).
 /// An underscore inside a word (`BR_kojo_booda`) is left alone: GitHub Markdown does not
@@ -68,6 +68,72 @@ fn table(out: &mut String, t: &DocTable) {
     out.push('\n');
 }
 
+fn image(out: &mut String, chart: &Chart) {
+    write!(
+        out,
+        "![{}](charts/{})\n\n",
+        esc(&chart.title).replace('[', "\\[").replace(']', "\\]"),
+        chart.file
+    )
+    .expect("write");
+}
+
+fn block(out: &mut String, b: &Block) {
+    match b {
+        Block::Heading { level, text } => {
+            let l = (*level).clamp(3, 6) as usize;
+            write!(out, "{} {}\n\n", "#".repeat(l), esc(text)).expect("write");
+        }
+        Block::Paragraph(r) => {
+            write!(out, "{}\n\n", rich(r)).expect("write");
+        }
+        Block::Note(r) => {
+            write!(out, "> {}\n\n", rich(r)).expect("write");
+        }
+        Block::Facts(facts) => {
+            for (k, v) in facts {
+                writeln!(out, "- **{}:** {}", esc(k), rich(v)).expect("write");
+            }
+            out.push('\n');
+        }
+        Block::Table(t) => table(out, t),
+        Block::Figure { chart, caption } => {
+            image(out, chart);
+            write!(out, "*{}*\n\n", rich(caption)).expect("write");
+        }
+        Block::List(items) => {
+            for i in items {
+                writeln!(out, "- {}", rich(i)).expect("write");
+            }
+            out.push('\n');
+        }
+        Block::Panels { charts, caption } => {
+            for c in charts {
+                image(out, c);
+            }
+            write!(out, "*{}*\n\n", rich(caption)).expect("write");
+        }
+        Block::Grid(cells) => {
+            for b in cells.iter().flatten() {
+                block(out, b);
+            }
+        }
+        // GitHub renders <details> in Markdown; the blank lines let Markdown inside it.
+        Block::Details { summary, blocks } => {
+            write!(
+                out,
+                "<details>\n<summary>{}</summary>\n\n",
+                super::html::esc(summary)
+            )
+            .expect("write");
+            for b in blocks {
+                block(out, b);
+            }
+            out.push_str("</details>\n\n");
+        }
+    }
+}
+
 /// Renders the document as Markdown.
 pub fn render(doc: &Document) -> String {
     let mut out = String::new();
@@ -75,35 +141,7 @@ pub fn render(doc: &Document) -> String {
     for s in &doc.sections {
         write!(out, "## {}\n\n", esc(&s.title)).expect("write to String");
         for b in &s.blocks {
-            match b {
-                Block::Heading { level, text } => {
-                    let l = (*level).clamp(3, 6) as usize;
-                    write!(out, "{} {}\n\n", "#".repeat(l), esc(text)).expect("write");
-                }
-                Block::Paragraph(r) => {
-                    write!(out, "{}\n\n", rich(r)).expect("write");
-                }
-                Block::Note(r) => {
-                    write!(out, "> {}\n\n", rich(r)).expect("write");
-                }
-                Block::Facts(facts) => {
-                    for (k, v) in facts {
-                        writeln!(out, "- **{}:** {}", esc(k), rich(v)).expect("write");
-                    }
-                    out.push('\n');
-                }
-                Block::Table(t) => table(&mut out, t),
-                Block::Figure { chart, caption } => {
-                    write!(
-                        out,
-                        "![{}](charts/{})\n\n*{}*\n\n",
-                        esc(&chart.title).replace('[', "\\[").replace(']', "\\]"),
-                        chart.file,
-                        rich(caption)
-                    )
-                    .expect("write");
-                }
-            }
+            block(&mut out, b);
         }
     }
     write!(out, "---\n\n{}\n", rich(&doc.footer)).expect("write to String");

@@ -23,7 +23,7 @@ pub const HIGH_COLORS: [&str; 3] = ["#D55E00", "#E69F00", "#A6401A"];
 
 const FONT: &str =
     "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
-const WIDTH: f64 = 800.0;
+const WIDTH: f64 = 640.0;
 const TEXT: &str = "#1d232b";
 const MUTED: &str = "#5b6570";
 const GRID: &str = "#e3e6ea";
@@ -88,6 +88,13 @@ struct Canvas {
 
 impl Canvas {
     fn new(width: f64, height: f64, title: &str) -> Canvas {
+        let mut c = Canvas::open(width, height, title);
+        c.text(16.0, 26.0, title, "start", 16.0, "600", TEXT);
+        c
+    }
+
+    /// The document and its background, without the visible title.
+    fn open(width: f64, height: f64, title: &str) -> Canvas {
         let mut buf = String::new();
         write!(
             buf,
@@ -99,9 +106,7 @@ impl Canvas {
             c = TEXT
         )
         .expect("write to String");
-        let mut c = Canvas { buf };
-        c.text(16.0, 26.0, title, "start", 16.0, "600", TEXT);
-        c
+        Canvas { buf }
     }
 
     fn raw(&mut self, s: &str) {
@@ -238,16 +243,76 @@ pub struct LineSeries {
     pub dots: Vec<ConfigDot>,
 }
 
-/// Win rate (0–100%) against the number of rares: a line per series through its pooled
-/// points, a shaded band for their intervals, and a dot per configuration.
+/// The y range of win-rate panels: from the lowest interval bound to the highest of every
+/// series (rates as fractions), widened to take in the target and rounded out to ticks of
+/// 5 or 10 points. Give every panel of a figure the same range so that they compare.
+pub fn fitted_range(series: &[&LineSeries], target: Option<f64>) -> (f64, f64) {
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for s in series {
+        for p in &s.points {
+            lo = lo.min(p.lo);
+            hi = hi.max(p.hi);
+        }
+        for d in &s.dots {
+            lo = lo.min(d.y);
+            hi = hi.max(d.y);
+        }
+    }
+    if let Some(t) = target {
+        lo = lo.min(t);
+        hi = hi.max(t);
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        return (0.0, 1.0);
+    }
+    let step = if hi - lo > 0.3 { 0.1 } else { 0.05 };
+    let lo = ((lo / step).floor() * step).max(0.0);
+    let hi = ((hi / step).ceil() * step).min(1.0);
+    if hi - lo < 0.05 {
+        (lo, (lo + 0.1).min(1.0))
+    } else {
+        (lo, hi)
+    }
+}
+
+/// Spreads label positions (sorted by their wanted y) at least `gap` apart, keeping them
+/// as close as possible to where they want to be.
+fn spread_labels(mut ys: Vec<(f64, usize)>, gap: f64) -> Vec<(f64, usize)> {
+    ys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for i in 1..ys.len() {
+        if ys[i].0 < ys[i - 1].0 + gap {
+            ys[i].0 = ys[i - 1].0 + gap;
+        }
+    }
+    ys
+}
+
+/// One panel of a small-multiples figure: win rate against the number of rares for one
+/// player deck, a line per policy through its pooled points, a shaded band for their
+/// intervals, a dot per configuration, each line labelled at its end, and the target as a
+/// dashed line. The y axis covers `y_range` (see [`fitted_range`]).
 ///
 /// Pooled points are `<circle data-kind="pooled">` and configuration dots
 /// `<circle data-kind="config" data-config="ID">`; both carry `data-series`, `data-x`,
 /// `data-y`, `data-lo` and `data-hi` (rates as fractions).
-pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
-    let (left, right, top) = (70.0, WIDTH - 28.0, 50.0);
-    let plot_h = 320.0;
+pub fn win_rate_panel(
+    title: &str,
+    series: &[LineSeries],
+    labels: &[String],
+    y_range: (f64, f64),
+    target: Option<f64>,
+) -> String {
+    const W: f64 = 420.0;
+    let label_w = labels
+        .iter()
+        .map(|l| text_width(l, 12.0))
+        .fold(40.0, f64::max)
+        .min(110.0);
+    let (left, right, top) = (46.0, W - 14.0 - label_w, 40.0);
+    let plot_h = 190.0;
     let bottom = top + plot_h;
+    let height = bottom + 44.0;
     let x_max = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.x))
@@ -256,73 +321,82 @@ pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
         .max(1) as f64;
     let pad = 0.45;
     let xs = |x: f64| left + (x + pad) / (x_max + 2.0 * pad) * (right - left);
-    let ys = |y: f64| bottom - y.clamp(0.0, 1.0) * plot_h;
+    let (y0, y1) = y_range;
+    let ys = |y: f64| bottom - ((y.clamp(y0, y1) - y0) / (y1 - y0)) * plot_h;
 
-    // Lay out the legend first to know the height.
-    let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
-    let mut probe = Canvas { buf: String::new() };
-    let legend_top = bottom + 56.0;
-    let legend_end = legend(
-        &mut probe,
-        legend_top,
-        left,
-        right,
-        &names,
-        &|_, _, _, _| {},
-    );
-    let key_y = legend_end + 14.0;
-    let height = key_y + 22.0;
-
-    let mut c = Canvas::new(WIDTH, height, title);
+    let mut c = Canvas::open(W, height, title);
+    c.text(10.0, 22.0, title, "start", 14.0, "600", TEXT);
     // Grid and y axis.
-    for k in 0..=10 {
-        let v = k as f64 / 10.0;
-        let y = ys(v);
-        c.line(left, y, right, y, if k == 0 { AXIS } else { GRID }, 1.0);
+    let (first, last, step) = nice_ticks(y0 * 100.0, y1 * 100.0, 5.0);
+    for v in tick_values(first, last, step) {
+        if v < y0 * 100.0 - 1e-9 || v > y1 * 100.0 + 1e-9 {
+            continue;
+        }
+        let y = ys(v / 100.0);
+        c.line(left, y, right, y, GRID, 1.0);
         c.text(
-            left - 8.0,
-            y + 4.5,
-            &format!("{}%", k * 10),
+            left - 6.0,
+            y + 4.0,
+            &format!("{}%", tick_label(v, step)),
             "end",
-            12.0,
+            11.0,
             "normal",
             MUTED,
         );
     }
+    c.line(left, bottom, right, bottom, AXIS, 1.0);
     // x ticks.
-    let step = if x_max <= 20.0 {
-        1
+    let xstep = if x_max <= 16.0 {
+        if x_max > 8.0 { 3 } else { 1 }
     } else {
-        (x_max / 15.0).ceil() as u32
+        (x_max / 5.0).ceil() as u32
     };
     let mut x = 0;
     while x as f64 <= x_max {
         let px = xs(x as f64);
-        c.line(px, bottom, px, bottom + 5.0, AXIS, 1.0);
+        c.line(px, bottom, px, bottom + 4.0, AXIS, 1.0);
         c.text(
             px,
-            bottom + 20.0,
+            bottom + 17.0,
             &x.to_string(),
             "middle",
-            12.0,
+            11.0,
             "normal",
             MUTED,
         );
-        x += step;
+        x += xstep;
     }
     c.text(
         (left + right) / 2.0,
-        bottom + 42.0,
-        "Number of rares in the Confluence deck",
+        bottom + 36.0,
+        "Rares in the Confluence deck",
         "middle",
-        13.0,
-        "600",
+        12.0,
+        "normal",
         TEXT,
     );
-    c.raw(&format!(
-        "<text transform=\"translate(18 {}) rotate(-90)\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"600\">Win rate</text>",
-        n((top + bottom) / 2.0)
-    ));
+    // The target.
+    if let Some(t) = target
+        && t >= y0
+        && t <= y1
+    {
+        let y = ys(t);
+        c.raw(&format!(
+            "<line data-kind=\"target\" data-y=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-width=\"1.2\" stroke-dasharray=\"5 4\"/>",
+            d(t),
+            n(left),
+            n(y),
+            n(right),
+            n(y)
+        ));
+        // Over the lines: a white halo keeps it readable.
+        c.raw(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"{TEXT}\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">target {}</text>",
+            n(left + 4.0),
+            n(y - 5.0),
+            esc(&pct(t))
+        ));
+    }
     // Bands.
     for s in series {
         if s.points.len() >= 2 {
@@ -342,15 +416,6 @@ pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
                 pts.join(" "),
                 s.color
             ));
-        } else if let Some(p) = s.points.first() {
-            let px = xs(p.x as f64);
-            c.raw(&format!(
-                "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.16\"/>",
-                n(px - 5.0),
-                n(ys(p.hi)),
-                n((ys(p.lo) - ys(p.hi)).max(0.5)),
-                s.color
-            ));
         }
     }
     // Lines.
@@ -362,7 +427,7 @@ pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
                 .map(|p| format!("{},{}", n(xs(p.x as f64)), n(ys(p.y))))
                 .collect();
             c.raw(&format!(
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>",
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.2\" stroke-linejoin=\"round\"/>",
                 pts.join(" "),
                 s.color
             ));
@@ -372,10 +437,10 @@ pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
     let k = series.len() as f64;
     for (i, s) in series.iter().enumerate() {
         let nudge = if k > 1.0 {
-            (i as f64 - (k - 1.0) / 2.0) * (12.0 / k).min(5.0)
+            (i as f64 - (k - 1.0) / 2.0) * (8.0 / k).min(3.0)
         } else {
             0.0
-        } + 7.0;
+        } + 5.0;
         for dot in &s.dots {
             let mix = if dot.mix.is_empty() {
                 "no rare".to_string()
@@ -383,7 +448,7 @@ pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
                 dot.mix.clone()
             };
             c.raw(&format!(
-                "<circle data-kind=\"config\" data-config=\"{}\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" data-lo=\"{}\" data-hi=\"{}\" cx=\"{}\" cy=\"{}\" r=\"2.6\" fill=\"{}\" fill-opacity=\"0.75\"><title>{} — config {}, {} rares ({}): {} {}</title></circle>",
+                "<circle data-kind=\"config\" data-config=\"{}\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" data-lo=\"{}\" data-hi=\"{}\" cx=\"{}\" cy=\"{}\" r=\"2\" fill=\"{}\" fill-opacity=\"0.7\"><title>{} — config {}, {} rares ({}): {} {}</title></circle>",
                 dot.config_id,
                 esc(&s.name),
                 dot.x,
@@ -406,7 +471,7 @@ pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
     for s in series {
         for p in &s.points {
             c.raw(&format!(
-                "<circle data-kind=\"pooled\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" data-lo=\"{}\" data-hi=\"{}\" cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1.5\"><title>{} — {} rares: {} {} ({} games, {} configuration{})</title></circle>",
+                "<circle data-kind=\"pooled\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" data-lo=\"{}\" data-hi=\"{}\" cx=\"{}\" cy=\"{}\" r=\"3.2\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"1\"><title>{} — {} rares: {} {} ({} games, {} configuration{})</title></circle>",
                 esc(&s.name),
                 p.x,
                 d(p.y),
@@ -425,31 +490,225 @@ pub fn win_rate_chart(title: &str, series: &[LineSeries]) -> String {
             ));
         }
     }
-    // Legend: one entry per series, then a key to the marks.
-    let colors: Vec<&str> = series.iter().map(|s| s.color).collect();
-    legend(&mut c, legend_top, left, right, &names, &|c, x, y, i| {
-        c.raw(&format!(
-            "<rect x=\"{}\" y=\"{}\" width=\"26\" height=\"12\" fill=\"{col}\" fill-opacity=\"0.16\"/><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{col}\" stroke-width=\"2.5\"/><circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{col}\" stroke=\"#ffffff\" stroke-width=\"1.2\"/>",
-            n(x),
-            n(y - 6.0),
-            n(x),
-            n(y),
-            n(x + 26.0),
-            n(y),
-            n(x + 13.0),
-            n(y),
-            col = colors[i]
-        ));
-    });
+    // Direct labels at the line ends, pushed apart so that they do not overlap.
+    let wanted: Vec<(f64, usize)> = series
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.points.last().map(|p| (ys(p.y) + 4.0, i)))
+        .collect();
+    for (y, i) in spread_labels(wanted, 14.0) {
+        let label = labels
+            .get(i)
+            .map_or(series[i].name.as_str(), |l| l.as_str());
+        c.text(right + 8.0, y, label, "start", 12.0, "600", series[i].color);
+    }
+    c.finish()
+}
+
+// ---------------------------------------------------------------------------------------
+// Deck comparison
+// ---------------------------------------------------------------------------------------
+
+/// A win rate with its interval at a number of rares.
+#[derive(Clone, Copy, Debug)]
+pub struct RatePoint {
+    pub rares: u32,
+    pub y: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// One policy's row of a deck in the comparison chart.
+#[derive(Clone, Debug)]
+pub struct CompRow {
+    /// The series name (`deck · policy`), for `data-series`.
+    pub series: String,
+    pub policy: String,
+    pub color: &'static str,
+    pub fewest: RatePoint,
+    pub most: Option<RatePoint>,
+}
+
+/// One deck of the comparison chart.
+#[derive(Clone, Debug)]
+pub struct CompDeck {
+    pub name: String,
+    pub rows: Vec<CompRow>,
+}
+
+/// Dots with intervals, one row per deck and policy, decks in the given order (sort them
+/// before): a filled dot for the win rate with the fewest rares, a hollow one with the
+/// most, joined by a line, and the target as a dashed line. Dots are `<circle
+/// data-series data-kind="fewest|most" data-x data-y data-lo data-hi>` (`data-x`: rares).
+pub fn comparison_chart(title: &str, decks: &[CompDeck], target: Option<f64>) -> String {
+    const W: f64 = 560.0;
+    // Deck names are bold: wider than `text_width` reckons.
+    let name_w = decks
+        .iter()
+        .map(|d| text_width(&d.name, 13.0) * 1.12)
+        .fold(60.0, f64::max)
+        .min(200.0);
+    let pol_w = decks
+        .iter()
+        .flat_map(|d| d.rows.iter().map(|r| text_width(&r.policy, 11.0)))
+        .fold(30.0, f64::max)
+        .min(120.0);
+    let left = 14.0 + name_w + 10.0 + pol_w + 10.0;
+    let right = W - 24.0;
+    let top = 56.0;
+    let row_h = 19.0;
+    let deck_gap = 12.0;
+    let rows: usize = decks.iter().map(|d| d.rows.len()).sum();
+    let bottom = top + rows as f64 * row_h + decks.len().saturating_sub(1) as f64 * deck_gap + 6.0;
+    let height = bottom + 78.0;
+    let mut hi = decks
+        .iter()
+        .flat_map(|d| &d.rows)
+        .flat_map(|r| std::iter::once(r.fewest.hi).chain(r.most.map(|m| m.hi)))
+        .fold(0.0, f64::max);
+    if let Some(t) = target {
+        hi = hi.max(t);
+    }
+    let (_, last, step) = nice_ticks(0.0, (hi * 100.0).max(10.0), 6.0);
+    let xs = |v: f64| left + v * 100.0 / last * (right - left);
+
+    let mut c = Canvas::new(W, height, title);
+    for v in tick_values(0.0, last, step) {
+        let x = xs(v / 100.0);
+        c.line(x, top - 6.0, x, bottom, GRID, 1.0);
+        c.text(
+            x,
+            bottom + 17.0,
+            &format!("{}%", tick_label(v, step)),
+            "middle",
+            11.0,
+            "normal",
+            MUTED,
+        );
+    }
+    c.line(left, bottom, right, bottom, AXIS, 1.0);
     c.text(
-        left,
-        key_y + 4.0,
-        "Points and line: win rate pooled over the mixes with that number of rares · band: 95% interval · small dots: single mixes",
-        "start",
-        11.0,
-        "normal",
-        MUTED,
+        (left + right) / 2.0,
+        bottom + 36.0,
+        "Win rate (95% interval)",
+        "middle",
+        12.0,
+        "600",
+        TEXT,
     );
+    if let Some(t) = target {
+        let x = xs(t);
+        c.raw(&format!(
+            "<line data-kind=\"target\" data-x=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{TEXT}\" stroke-width=\"1.2\" stroke-dasharray=\"5 4\"/>",
+            d(t),
+            n(x),
+            n(top - 14.0),
+            n(x),
+            n(bottom)
+        ));
+        c.text(
+            x,
+            top - 18.0,
+            &format!("target {}", pct(t)),
+            "middle",
+            11.0,
+            "normal",
+            TEXT,
+        );
+    }
+    let mut y = top;
+    for (di, deck) in decks.iter().enumerate() {
+        if di > 0 {
+            y += deck_gap;
+            c.line(
+                14.0,
+                y - deck_gap / 2.0,
+                right,
+                y - deck_gap / 2.0,
+                GRID,
+                1.0,
+            );
+        }
+        for (ri, r) in deck.rows.iter().enumerate() {
+            let yc = y + row_h / 2.0;
+            if ri == 0 {
+                c.text(14.0, yc + 4.5, &deck.name, "start", 13.0, "600", TEXT);
+            }
+            c.text(
+                left - 10.0,
+                yc + 4.0,
+                &r.policy,
+                "end",
+                11.0,
+                "normal",
+                r.color,
+            );
+            if let Some(m) = r.most {
+                c.line(xs(m.y), yc, xs(r.fewest.y), yc, r.color, 1.5);
+            }
+            let mut dot = |p: &RatePoint, kind: &str, filled: bool| {
+                let (xl, xh) = (xs(p.lo), xs(p.hi));
+                c.line(xl, yc, xh, yc, r.color, 1.2);
+                c.line(xl, yc - 3.5, xl, yc + 3.5, r.color, 1.2);
+                c.line(xh, yc - 3.5, xh, yc + 3.5, r.color, 1.2);
+                c.raw(&format!(
+                    "<circle data-kind=\"{kind}\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" data-lo=\"{}\" data-hi=\"{}\" cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.6\"><title>{}, {} rares: {} {}</title></circle>",
+                    esc(&r.series),
+                    p.rares,
+                    d(p.y),
+                    d(p.lo),
+                    d(p.hi),
+                    n(xs(p.y)),
+                    n(yc),
+                    if filled { r.color } else { "#ffffff" },
+                    r.color,
+                    esc(&r.series),
+                    p.rares,
+                    pct(p.y),
+                    super::pct_interval(p.lo, p.hi),
+                ));
+            };
+            if let Some(m) = r.most {
+                dot(&m, "most", false);
+            }
+            dot(&r.fewest, "fewest", true);
+            y += row_h;
+        }
+    }
+    // Key.
+    let ky = bottom + 62.0;
+    let fewest = decks
+        .first()
+        .and_then(|d| d.rows.first())
+        .map_or(0, |r| r.fewest.rares);
+    let most = decks
+        .first()
+        .and_then(|d| d.rows.first())
+        .and_then(|r| r.most.map(|m| m.rares));
+    c.raw(&format!(
+        "<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{TEXT}\"/>",
+        n(left),
+        n(ky - 4.0)
+    ));
+    let k1 = format!("{} rares", fewest);
+    c.text(left + 10.0, ky, &k1, "start", 12.0, "normal", TEXT);
+    if let Some(m) = most {
+        let x2 = left + 10.0 + text_width(&k1, 12.0) + 24.0;
+        c.raw(&format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"#ffffff\" stroke=\"{TEXT}\" stroke-width=\"1.6\"/>",
+            n(x2),
+            n(ky - 4.0)
+        ));
+        c.text(
+            x2 + 10.0,
+            ky,
+            &format!("{m} rares"),
+            "start",
+            12.0,
+            "normal",
+            TEXT,
+        );
+    }
     c.finish()
 }
 
@@ -470,11 +729,12 @@ pub struct Bar {
 /// Horizontal bars in the given order (top to bottom), each with an error bar, around a
 /// zero line. Bars are `<rect data-label data-value data-lo data-hi>` (fractions, as given).
 pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
+    const W: f64 = 640.0;
     let label_w = bars
         .iter()
         .map(|b| text_width(&b.label, 13.0))
         .fold(80.0, f64::max)
-        .min(280.0);
+        .min(200.0);
     let values: Vec<String> = bars
         .iter()
         .map(|b| {
@@ -491,7 +751,7 @@ pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
         .map(|v| text_width(v, 12.0))
         .fold(60.0, f64::max);
     let left = 16.0 + label_w + 12.0;
-    let right = WIDTH - 20.0 - value_w - 12.0;
+    let right = W - 20.0 - value_w - 12.0;
     let top = 60.0;
     let row_h = 28.0;
     let bottom = top + row_h * bars.len().max(1) as f64;
@@ -508,7 +768,7 @@ pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
     let (first, last, step) = nice_ticks(lo, hi.max(lo + 0.5), 6.0);
     let xs = |v: f64| left + (v - first) / (last - first) * (right - left);
 
-    let mut c = Canvas::new(WIDTH, height, title);
+    let mut c = Canvas::new(W, height, title);
     c.text(
         right + 12.0,
         top - 10.0,
@@ -535,7 +795,7 @@ pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
     c.text(
         (left + right) / 2.0,
         bottom + 40.0,
-        "Change in win rate when the rare replaces its common twin (percentage points)",
+        "Change in win rate when the rare replaces its common twin (pp)",
         "middle",
         13.0,
         "600",
@@ -548,7 +808,7 @@ pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
             c.raw(&format!(
                 "<rect x=\"16\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f4f6f8\"/>",
                 n(yc - row_h / 2.0),
-                n(WIDTH - 32.0),
+                n(W - 32.0),
                 n(row_h)
             ));
         }
