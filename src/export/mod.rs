@@ -3,6 +3,11 @@
 //! when everything succeeded, so a failed run leaves no partial files.
 
 pub mod csv;
+#[cfg(feature = "parquet")]
+pub mod parquet;
+/// Built without the `parquet` feature (the fuzz build): same API, every call fails.
+#[cfg(not(feature = "parquet"))]
+#[path = "parquet_off.rs"]
 pub mod parquet;
 
 use std::path::{Path, PathBuf};
