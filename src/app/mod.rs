@@ -101,7 +101,6 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use anyhow::Context;
 
     #[test]
     fn a_cause_already_in_the_message_is_not_repeated() {
