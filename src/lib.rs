@@ -13,7 +13,8 @@
 //! - [`stats`]: accumulators and intervals;
 //! - [`export`]: CSV and Parquet;
 //! - [`report`]: the HTML and Markdown report with SVG charts, from a run's outputs;
-//! - [`app`]: the command-line interface.
+//! - [`app`]: the command-line interface;
+//! - [`fuzz`]: the parsers' fuzzing entry points (`fuzz/`, `tests/fuzz_smoke.rs`).
 
 pub mod analysis;
 pub mod app;
@@ -22,9 +23,11 @@ pub mod deck;
 pub mod engine;
 pub mod error;
 pub mod export;
+pub mod fuzz;
 pub mod gamelog;
 pub mod policy;
 pub mod report;
 pub mod scenario;
 pub mod sim;
 pub mod stats;
+pub mod suggest;

@@ -200,7 +200,18 @@ impl Resolver<'_> {
         };
         facts
             .and_then(|f| db.by_ref(&f.reference))
-            .ok_or_else(|| format!("unknown card '{name}' (not a scenario card, not in the Confluence deck, not in the pool)"))
+            .ok_or_else(|| {
+                let names = self
+                    .inline
+                    .iter()
+                    .chain(&self.confluence)
+                    .map(|&c| db.card(c).name.as_str())
+                    .chain(self.pool.cards.iter().map(|c| c.name.as_str()));
+                format!(
+                    "unknown card '{name}' (not a scenario card, not in the Confluence deck, not in the pool){}",
+                    crate::suggest::did_you_mean(name, names)
+                )
+            })
     }
 }
 
@@ -252,7 +263,19 @@ impl Scenario {
             msg,
         };
         let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-        let file: File = toml::from_str(&text).map_err(|e| {
+        Self::parse(&text, path, lib)
+    }
+
+    /// Builds a scenario from the text of its file (`path` names it in errors and anchors
+    /// its relative paths).
+    pub fn parse(text: &str, path: &Path, lib: &Library) -> Result<Scenario, ScenarioError> {
+        let err = |msg: String| ScenarioError {
+            path: path.to_path_buf(),
+            msg,
+        };
+        // A byte-order mark (Windows editors write one) is not part of the file's text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let file: File = toml::from_str(text).map_err(|e| {
             let line = e
                 .span()
                 .map(|s| text[..s.start].bytes().filter(|&b| b == b'\n').count() + 1)

@@ -252,13 +252,22 @@ fn replay_json_logs_dusk_confluence_turns_and_midnight_in_full() {
 
 /// A bad input: exit code 1, the message names what is wrong, and nothing is written.
 fn rejects(args: &[&str], needles: &[&str]) {
+    rejects_with(1, args, needles)
+}
+
+/// A bad flag value: exit code 2 (see also tests/catalogue.rs).
+fn rejects_usage(args: &[&str], needles: &[&str]) {
+    rejects_with(2, args, needles)
+}
+
+fn rejects_with(code: i32, args: &[&str], needles: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("out");
     let mut cmd = sim();
     cmd.args(args)
         .args(["--games", "10", "-q", "--out"])
         .arg(&out_dir);
-    let assert = cmd.assert().failure().code(1);
+    let assert = cmd.assert().failure().code(code);
     let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
     for n in needles {
         assert!(err.contains(n), "stderr lacks {n:?}:\n{err}");
@@ -426,15 +435,15 @@ fn bad_confluence_decks_are_rejected() {
 
 #[test]
 fn unknown_policy_and_rare_names_are_rejected() {
-    rejects(
+    rejects_usage(
         &["run", "--policy", "wizard"],
         &["--policy wizard", "unknown policy 'wizard'"],
     );
-    rejects(
+    rejects_usage(
         &["run", "--rare-set", "Gloom Wisp,Nobody"],
         &["--rare-set", "'Nobody' is not a rare"],
     );
-    rejects(&["run", "--rares", "16"], &["--rares 16", "<= 15"]);
+    rejects_usage(&["run", "--rares", "16"], &["--rares 16", "<= 15"]);
 }
 
 #[test]
@@ -881,19 +890,19 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
 
 #[test]
 fn ladder_rejects_bad_options() {
-    rejects(
+    rejects_usage(
         &["ladder", "--policy", "wizard"],
         &["unknown policy 'wizard'"],
     );
-    rejects(
+    rejects_usage(
         &["ladder", "--half-width", "0"],
-        &["--half-width 0", "between 0 and 0.5"],
+        &["--half-width", "between 0 and 0.5"],
     );
     sim()
         .args(["ladder", "--games", "0", "-q"])
         .assert()
-        .code(1)
-        .stderr(predicate::str::contains("--games must be at least 1"));
+        .code(2)
+        .stderr(predicate::str::contains("--games"));
     rejects(
         &["ladder", "--player", "no/such/deck.txt"],
         &["no/such/deck.txt"],

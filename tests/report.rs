@@ -663,8 +663,8 @@ fn report_draws_the_tables_run_writes() {
         .args(["report", "--target", "1.5"])
         .arg(dir)
         .assert()
-        .code(1)
-        .stderr(predicate::str::contains("--target 1.5"));
+        .code(2)
+        .stderr(predicate::str::contains("'1.5' for '--target"));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use super::cli::{CardsArgs, CardsCommand};
 use super::load;
@@ -189,10 +189,16 @@ fn show(lib: &Library, out: &mut impl Write, card: &str) -> Result<()> {
             .collect(),
     };
     if found.is_empty() {
-        bail!(
-            "no card with reference or name '{card}' in {}",
-            lib.pool.source.display()
-        );
+        let known = lib
+            .db
+            .cards
+            .iter()
+            .flat_map(|d| [d.name.as_str(), d.reference.as_str()]);
+        return Err(super::usage(format!(
+            "no card with reference or name '{card}' in {}{}",
+            lib.pool.source.display(),
+            crate::suggest::did_you_mean(card, known)
+        )));
     }
     for def in found {
         writeln!(out, "{} ({})", def.name, def.reference)?;

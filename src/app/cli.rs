@@ -130,16 +130,16 @@ pub struct LadderArgs {
     pub policies: Vec<String>,
     /// Games per policy and mix (default: batches of --batch until the 95% interval is at
     /// most +-1%, or --max-games).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive_u64())]
     pub games: Option<u64>,
     /// Games per batch when --games is not given.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = positive_u64())]
     pub batch: u64,
     /// Most games per policy and mix when --games is not given.
-    #[arg(long, value_name = "N", default_value_t = 40_000)]
+    #[arg(long, value_name = "N", default_value_t = 40_000, value_parser = positive_u64())]
     pub max_games: u64,
     /// Target 95% half-width when --games is not given.
-    #[arg(long, value_name = "W", default_value_t = 0.01)]
+    #[arg(long, value_name = "W", default_value_t = 0.01, value_parser = half_width)]
     pub half_width: f64,
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -165,14 +165,14 @@ pub struct ReportArgs {
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// The win rate the "which mixes give ..." section looks for (0-1).
-    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    #[arg(long, value_name = "P", default_value_t = 0.5, value_parser = open_win_rate)]
     pub target: f64,
 }
 
 #[derive(Args, Debug)]
 pub struct TuneArgs {
     /// Target win rate (0-1).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = win_rate)]
     pub target: f64,
     #[command(flatten)]
     pub deck: DeckArgs,
@@ -180,17 +180,17 @@ pub struct TuneArgs {
     #[arg(long, value_name = "NAME", default_value = "greedy")]
     pub policy: String,
     /// Games per configuration of the screening design.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = positive_u64())]
     pub games: u64,
     /// Random subsets per rare count in the screening design (besides the all-common,
     /// all-rare and one-at-a-time mixes).
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = positive_u32())]
     pub subsets: u32,
     /// Candidate mixes to confirm.
-    #[arg(long, value_name = "K", default_value_t = 8)]
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = candidates)]
     pub candidates: usize,
     /// Games per candidate when confirming (default: enough for +-1%).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive_u64())]
     pub confirm: Option<u64>,
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -317,7 +317,7 @@ pub struct MatchArgs {
     #[arg(long = "rare-set", value_name = "NAME,NAME")]
     pub rare_sets: Vec<String>,
     /// Random subsets per rare count in a sweep.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = positive_u32())]
     pub subsets: u32,
     /// Stop a game after this many days and record it as a day-cap outcome.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
@@ -339,7 +339,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "policies", "rares", "rare_sets", "games", "seed"])]
     pub experiment: Option<PathBuf>,
     /// Games per configuration (default: enough for a 95% interval of at most +-1%).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive_u64())]
     pub games: Option<u64>,
     /// Base seed: the same flags and seed give identical outputs on any thread count.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -382,7 +382,7 @@ pub struct MergeArgs {
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Games per policy.
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = positive_u64())]
     pub games: u64,
     /// Policies to time (repeatable; default: random, greedy, planner and expert).
     #[arg(long = "policy", value_name = "NAME")]
@@ -391,6 +391,51 @@ pub struct BenchArgs {
     pub deck: DeckArgs,
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Counts that must be at least 1 (games, batches, subsets): 0 is a usage error (exit 2).
+fn positive_u64() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..)
+}
+
+fn positive_u32() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..)
+}
+
+/// The most candidate mixes `tune` confirms (there are 2^15 mixes in all).
+pub const MAX_CANDIDATES: usize = 1 << 15;
+
+fn candidates(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(k) if (1..=MAX_CANDIDATES).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "expected a whole number from 1 to {MAX_CANDIDATES}"
+        )),
+    }
+}
+
+/// A win rate: a number from 0 to 1 (NaN and infinities refused).
+fn win_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err("expected a win rate from 0 to 1 (e.g. 0.5)".into()),
+    }
+}
+
+/// A win rate strictly between 0 and 1.
+fn open_win_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 1.0 => Ok(p),
+        _ => Err("expected a win rate strictly between 0 and 1 (e.g. 0.5)".into()),
+    }
+}
+
+/// A 95% half-width strictly between 0 and 0.5.
+fn half_width(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(w) if w > 0.0 && w < 0.5 => Ok(w),
+        _ => Err("expected a number strictly between 0 and 0.5 (e.g. 0.01 for +-1%)".into()),
+    }
 }
 
 #[cfg(test)]

@@ -3,13 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::cli::RunArgs;
 use super::load::{self, Loaded};
 use super::mixes;
 use super::run::{GamesRule, Job, default_threads};
+use crate::deck::confluence::MAX_RARES;
 use crate::deck::{ConfluenceDeck, RareMix};
 
 #[derive(Deserialize)]
@@ -100,62 +101,215 @@ fn resolve(file: &Path, p: &str) -> PathBuf {
     file.parent().unwrap_or(Path::new(".")).join(p)
 }
 
-fn mixes_of(m: &Mixes, deck: &ConfluenceDeck, loaded: &Loaded, seed: u64) -> Result<Vec<RareMix>> {
-    let n = deck.rares.len();
-    let sets: Vec<String> = m.sets.iter().map(|s| s.join(",")).collect();
-    let mut out = if m.counts.is_empty() && sets.is_empty() {
-        Vec::new()
-    } else {
-        mixes::mixes(deck, &loaded.lib.db, &m.counts, &sets, m.subsets, seed)?
+/// The line of the first `key = ...` (or `[key]`) in the file, for errors about a value
+/// that TOML parsed but the experiment refuses; 0 when it is not written (a default).
+fn line_of_key(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.strip_prefix(key).is_some_and(|rest| {
+                let rest = rest.trim_start();
+                rest.starts_with('=') || rest.starts_with(']')
+            }) || l
+                .strip_prefix('[')
+                .is_some_and(|r| r.trim_start().starts_with(key))
+        })
+        .map_or(0, |i| i + 1)
+}
+
+/// An experiment file, read and checked as far as it can be without loading its decks.
+pub struct Experiment {
+    file: File,
+    games: GamesRule,
+    /// Rare counts as written, with their lines (checked against the deck's rares later).
+    counts: Vec<String>,
+}
+
+/// Reads the text of an experiment file: TOML syntax, unknown keys, and every value that
+/// can be checked without the decks (games, policies, mixes). `path` names the file in
+/// errors, with the line of the value at fault.
+pub fn parse(text: &str, path: &Path) -> Result<Experiment> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text); // a byte-order mark
+    let f: File = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| {
+                text[..s.start.min(text.len())]
+                    .bytes()
+                    .filter(|&b| b == b'\n')
+                    .count()
+                    + 1
+            })
+            .unwrap_or(0);
+        anyhow::anyhow!("{}:{line}: {}", path.display(), e.message().trim())
+    })?;
+    let at = |key: &str, msg: String| {
+        anyhow::anyhow!("{}:{}: {msg}", path.display(), line_of_key(text, key))
     };
+    if f.players.is_empty() {
+        return Err(at(
+            "players",
+            "players = []: name at least one player deck".into(),
+        ));
+    }
+    if f.policies.is_empty() {
+        return Err(at(
+            "policies",
+            "policies = []: name at least one policy (or leave the key out for greedy)".into(),
+        ));
+    }
+    for p in &f.policies {
+        p.parse::<crate::policy::PolicySpec>()
+            .map_err(|e| at("policies", format!("policies: '{p}': {e}")))?;
+    }
+    if f.day_cap == 0 {
+        return Err(at("day_cap", "day_cap = 0: expected 1 to 250 days".into()));
+    }
+    if f.day_cap > 250 {
+        return Err(at(
+            "day_cap",
+            format!("day_cap = {}: expected 1 to 250 days", f.day_cap),
+        ));
+    }
+    let g = &f.games;
+    let games = match (g.per_config, g.target_half_width) {
+        (Some(0), None) => {
+            return Err(at(
+                "per_config",
+                "per_config = 0: expected at least 1 game".into(),
+            ));
+        }
+        (Some(n), None) => GamesRule::Fixed(n),
+        (None, Some(h)) => {
+            if !(h > 0.0 && h < 0.5) {
+                return Err(at(
+                    "target_half_width",
+                    format!(
+                        "target_half_width = {h}: expected a number strictly between 0 and 0.5"
+                    ),
+                ));
+            }
+            if g.max_per_config == 0 {
+                return Err(at(
+                    "max_per_config",
+                    "max_per_config = 0: expected at least 1 game".into(),
+                ));
+            }
+            if g.batch == 0 {
+                return Err(at("batch", "batch = 0: expected at least 1 game".into()));
+            }
+            GamesRule::Precision {
+                half_width: h,
+                max: g.max_per_config,
+                batch: g.batch,
+            }
+        }
+        _ => {
+            return Err(at(
+                "games",
+                "[games] needs either per_config = N (N > 0) or target_half_width = H (0 < H < 0.5), not both".into(),
+            ));
+        }
+    };
+    let m = &f.mixes;
+    for c in &m.counts {
+        mixes::parse_counts(c, MAX_RARES)
+            .map_err(|e| at("counts", format!("mixes.counts: '{c}': {e}")))?;
+    }
+    if m.subsets == 0 {
+        return Err(at(
+            "subsets",
+            "mixes.subsets = 0: expected at least 1".into(),
+        ));
+    }
+    for w in &m.one_at_a_time {
+        if w != "from_common" && w != "from_rare" {
+            return Err(at(
+                "one_at_a_time",
+                format!("mixes.one_at_a_time: '{w}' (expected \"from_common\" or \"from_rare\")"),
+            ));
+        }
+    }
+    for set in &m.sets {
+        if set.iter().all(|n| n.trim().is_empty()) {
+            return Err(at(
+                "sets",
+                "mixes.sets: an empty set names no rare (for all commons use counts = [\"0\"])"
+                    .into(),
+            ));
+        }
+    }
+    if m.counts.is_empty() && m.sets.is_empty() && !m.all_subsets && m.one_at_a_time.is_empty() {
+        return Err(at(
+            "mixes",
+            "[mixes] names no mix (give counts, sets, all_subsets or one_at_a_time)".into(),
+        ));
+    }
+    let counts = m.counts.clone();
+    Ok(Experiment {
+        file: f,
+        games,
+        counts,
+    })
+}
+
+fn mixes_of(
+    x: &Experiment,
+    deck: &ConfluenceDeck,
+    loaded: &Loaded,
+) -> Result<Vec<RareMix>, String> {
+    let m = &x.file.mixes;
+    let n = deck.rares.len();
+    let mut counts = Vec::new();
+    for c in &x.counts {
+        counts.push(
+            mixes::parse_counts(c, n)
+                .map_err(|e| format!("mixes.counts: '{c}': {e} (the deck has {n} rares)"))?,
+        );
+    }
+    let mut out = mixes::counted(n, &counts, m.subsets, x.file.seed);
     let mut add = |x: RareMix| {
         if !out.contains(&x) {
             out.push(x);
         }
     };
+    for set in &m.sets {
+        let names: Vec<String> = set
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        add(deck
+            .mix_from_names(&names, &loaded.lib.db)
+            .map_err(|e| format!("mixes.sets: {e}"))?);
+    }
     if m.all_subsets {
         for bits in 0..(1u32 << n) {
             add(RareMix(bits as u16));
         }
     }
     for w in &m.one_at_a_time {
-        match w.as_str() {
-            "from_common" => {
-                add(RareMix(0));
-                for j in 0..n {
-                    add(RareMix(1 << j));
-                }
-            }
-            "from_rare" => {
-                let all = RareMix::all(n);
-                add(all);
-                for j in 0..n {
-                    add(RareMix(all.0 & !(1 << j)));
-                }
-            }
-            other => {
-                bail!("mixes.one_at_a_time: '{other}' (expected \"from_common\" or \"from_rare\")")
-            }
+        let all = RareMix::all(n);
+        add(if w == "from_common" { RareMix(0) } else { all });
+        for j in 0..n {
+            add(if w == "from_common" {
+                RareMix(1 << j)
+            } else {
+                RareMix(all.0 & !(1 << j))
+            });
         }
-    }
-    if out.is_empty() {
-        bail!("[mixes] names no mix (give counts, sets, all_subsets or one_at_a_time)");
     }
     Ok(out)
 }
 
 /// Reads an experiment file into a job. Command-line --out, --threads, --per-game and
-/// --quiet still apply.
+/// --quiet still apply. Everything wrong in the file (or in the files it names) is a file
+/// error (exit 1), never a usage error.
 pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading experiment {}", path.display()))?;
-    let f: File = toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start].bytes().filter(|&b| b == b'\n').count() + 1)
-            .unwrap_or(0);
-        anyhow::anyhow!("{}:{line}: {}", path.display(), e.message().trim())
-    })?;
+    let x = parse(&text, path)?;
+    let f = &x.file;
     let m = super::cli::MatchArgs {
         players: f.players.iter().map(|p| resolve(path, p)).collect(),
         confluence: resolve(path, &f.confluence),
@@ -167,21 +321,11 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         allow_illegal: a.m.allow_illegal,
         cards: resolve(path, &f.cards),
     };
-    let loaded = load::load(&m).with_context(|| format!("experiment {}", path.display()))?;
-    let mixes = mixes_of(&f.mixes, &loaded.confluence, &loaded, f.seed)
-        .with_context(|| format!("experiment {}", path.display()))?;
-    let games = match (f.games.per_config, f.games.target_half_width) {
-        (Some(g), None) if g > 0 => GamesRule::Fixed(g),
-        (None, Some(h)) if h > 0.0 && h < 0.5 => GamesRule::Precision {
-            half_width: h,
-            max: f.games.max_per_config.max(1),
-            batch: f.games.batch.max(1),
-        },
-        _ => bail!(
-            "{}: [games] needs either per_config = N (N > 0) or target_half_width = H (0 < H < 0.5), not both",
-            path.display()
-        ),
-    };
+    let file_error =
+        |e: anyhow::Error| anyhow::anyhow!("experiment {}: {}", path.display(), super::message(&e));
+    let loaded = load::load(&m).map_err(file_error)?;
+    let mixes = mixes_of(&x, &loaded.confluence, &loaded)
+        .map_err(|e| anyhow::anyhow!("experiment {}: {e}", path.display()))?;
     let out = if a.out != Path::new("reports/latest") {
         a.out.clone()
     } else {
@@ -193,14 +337,14 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
     Ok(Job {
         loaded,
         mixes,
-        games,
+        games: x.games.clone(),
         seed: f.seed,
         day_cap: f.day_cap,
         out,
         threads: default_threads(a.threads)?,
         per_game: a.per_game,
         quiet: a.quiet,
-        experiment: Some(f.name),
+        experiment: Some(f.name.clone()),
         source: m,
         shard: None,
     })

@@ -59,27 +59,15 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         a.policies.clone()
     };
     let policies = load::policies(&names)?;
-    if a.games == Some(0) {
-        anyhow::bail!("--games must be at least 1");
-    }
-    if !(a.half_width > 0.0 && a.half_width < 0.5) {
-        anyhow::bail!(
-            "--half-width {}: expected a number between 0 and 0.5 (e.g. 0.01 for +-1%)",
-            a.half_width
-        );
-    }
-    if a.max_games == 0 {
-        anyhow::bail!("--max-games must be at least 1");
-    }
     let threads = default_threads(a.threads)?;
     let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     let players = [deck];
     let mixes = [RareMix(0), RareMix::all(confluence.rares.len())];
     let batch = a.games.unwrap_or(a.batch.max(1));
-    let pb = progress_bar(
-        a.games.unwrap_or(a.max_games) * (policies.len() * mixes.len()) as u64,
-        a.quiet,
-    );
+    let per_rung = a.games.unwrap_or(a.max_games);
+    let total = super::run::total_games(per_rung, policies.len() * mixes.len())
+        .map_err(|e| super::usage(format!("--games/--max-games {per_rung}: {e}")))?;
+    let pb = progress_bar(total, a.quiet);
     let mut rungs = Vec::new();
     for (pi, spec) in policies.iter().enumerate() {
         for &mix in &mixes {

@@ -73,7 +73,7 @@ pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
         .iter()
         .map(|n| {
             n.parse::<PolicySpec>()
-                .map_err(|e| anyhow::anyhow!("--policy {n}: {e}"))
+                .map_err(|e| super::usage(format!("--policy {n}: {e}")))
         })
         .collect()
 }

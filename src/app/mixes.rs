@@ -1,6 +1,8 @@
 //! Rare mixes from `--rares` and `--rare-set`.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
+
+use super::usage;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
@@ -8,32 +10,39 @@ use crate::cards::CardDb;
 use crate::deck::{ConfluenceDeck, RareMix};
 use crate::sim::seed::splitmix64;
 
-/// Parses `N` or `A..=B` (also `A..B`, exclusive) into an inclusive range of rare counts.
-pub fn parse_counts(s: &str, max: usize) -> Result<(usize, usize)> {
-    let bad = || {
-        anyhow::anyhow!(
-            "--rares {s}: expected a count N or a sweep A..=B with 0 <= A <= B <= {max}"
-        )
-    };
+/// Parses `N` or `A..=B` (also `A..B`, exclusive) into an inclusive range of rare counts;
+/// the error says what was expected.
+pub fn parse_counts(s: &str, max: usize) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a count N or a sweep A..=B with 0 <= A <= B <= {max}");
+    let num = |x: &str| x.trim().parse::<usize>().map_err(|_| bad());
     let (a, b) = if let Some((a, b)) = s.split_once("..=") {
-        (
-            a.trim().parse::<usize>().map_err(|_| bad())?,
-            b.trim().parse::<usize>().map_err(|_| bad())?,
-        )
+        (num(a)?, num(b)?)
     } else if let Some((a, b)) = s.split_once("..") {
-        let b = b.trim().parse::<usize>().map_err(|_| bad())?;
-        (
-            a.trim().parse::<usize>().map_err(|_| bad())?,
-            b.checked_sub(1).ok_or_else(bad)?,
-        )
+        (num(a)?, num(b)?.checked_sub(1).ok_or_else(bad)?)
     } else {
-        let n = s.trim().parse::<usize>().map_err(|_| bad())?;
+        let n = num(s)?;
         (n, n)
     };
     if a > b || b > max {
         return Err(bad());
     }
     Ok((a, b))
+}
+
+/// Splits a `--rare-set` value into rare names; a set that names no rare is an error.
+pub fn set_names(s: &str) -> Result<Vec<String>, String> {
+    let names: Vec<String> = s
+        .split(',')
+        .map(|x| x.trim().to_string())
+        .filter(|x| !x.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Err(
+            "names no rare (expected rare names separated by commas; for all commons use --rares 0)"
+                .into(),
+        );
+    }
+    Ok(names)
 }
 
 fn binomial(n: usize, k: usize) -> u64 {
@@ -72,6 +81,7 @@ pub fn subsets(n: usize, k: usize, per_count: u32, seed: u64) -> Vec<RareMix> {
 }
 
 /// The mixes a run covers, in order: the sweep (or count) first, then explicit sets.
+/// Errors are usage errors naming the flag (`--rares`, `--rare-set`, `--subsets`).
 pub fn mixes(
     deck: &ConfluenceDeck,
     db: &CardDb,
@@ -81,18 +91,37 @@ pub fn mixes(
     seed: u64,
 ) -> Result<Vec<RareMix>> {
     let n = deck.rares.len();
-    let mut out = Vec::new();
     let mut counts = Vec::new();
     for r in rares {
-        counts.push(parse_counts(r, n)?);
+        counts.push(parse_counts(r, n).map_err(|e| usage(format!("--rares {r}: {e}")))?);
     }
     if rares.is_empty() && sets.is_empty() {
         counts.push((0, n));
     }
-    if per_count == 0 {
-        bail!("--subsets must be at least 1");
+    let mut named = Vec::new();
+    for s in sets {
+        named.push(set_names(s).map_err(|e| usage(format!("--rare-set '{s}': {e}")))?);
     }
-    for (a, b) in counts {
+    if per_count == 0 {
+        return Err(usage("--subsets 0: expected at least 1"));
+    }
+    let mut out = counted(n, &counts, per_count, seed);
+    for (s, names) in sets.iter().zip(&named) {
+        let mix = deck
+            .mix_from_names(names, db)
+            .map_err(|e| usage(format!("--rare-set '{s}': {e}")))?;
+        if !out.contains(&mix) {
+            out.push(mix);
+        }
+    }
+    Ok(out)
+}
+
+/// The mixes of these rare counts (`per_count` random subsets for each count strictly
+/// between 0 and `n`), each once, in order.
+pub fn counted(n: usize, counts: &[(usize, usize)], per_count: u32, seed: u64) -> Vec<RareMix> {
+    let mut out = Vec::new();
+    for &(a, b) in counts {
         for k in a..=b {
             for m in subsets(n, k, per_count, seed) {
                 if !out.contains(&m) {
@@ -101,20 +130,7 @@ pub fn mixes(
             }
         }
     }
-    for s in sets {
-        let names: Vec<String> = s
-            .split(',')
-            .map(|x| x.trim().to_string())
-            .filter(|x| !x.is_empty())
-            .collect();
-        let mix = deck
-            .mix_from_names(&names, db)
-            .map_err(|e| anyhow::anyhow!("--rare-set {s}: {e}"))?;
-        if !out.contains(&mix) {
-            out.push(mix);
-        }
-    }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
@@ -128,12 +144,11 @@ mod tests {
         assert_eq!(parse_counts("2..5", 15).unwrap(), (2, 4));
         assert!(parse_counts("16", 15).is_err());
         assert!(parse_counts("5..=2", 15).is_err());
-        assert!(
-            parse_counts("x", 15)
-                .unwrap_err()
-                .to_string()
-                .contains("--rares x")
-        );
+        assert!(parse_counts("x", 15).unwrap_err().contains("A..=B"));
+        assert!(parse_counts("0..0", 15).is_err());
+        assert!(set_names("").is_err());
+        assert!(set_names(" , ,").is_err());
+        assert_eq!(set_names("a, b,").unwrap(), vec!["a", "b"]);
     }
 
     #[test]

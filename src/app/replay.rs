@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use super::cli::ReplayArgs;
 use super::load;
@@ -17,7 +17,9 @@ use crate::sim::GameSeeds;
 pub fn replay(a: ReplayArgs) -> Result<()> {
     let loaded = load::load(&a.m)?;
     if loaded.players.len() != 1 || loaded.policies.len() != 1 {
-        bail!("replay plays one game: give one --player and one --policy");
+        return Err(super::usage(
+            "replay plays one game: give one --player and one --policy",
+        ));
     }
     let mixes = mixes::mixes(
         &loaded.confluence,
@@ -28,11 +30,11 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         a.seed,
     )?;
     let Some(&mix) = mixes.get(a.mix_index) else {
-        bail!(
+        return Err(super::usage(format!(
             "--mix-index {} is out of range: these rare flags give {} mix(es)",
             a.mix_index,
             mixes.len()
-        );
+        )));
     };
     let db = &loaded.lib.db;
     let deck = &loaded.players[0];

@@ -78,12 +78,39 @@ pub fn widest_half_width(accums: &[Accum]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// The most worker threads a run may ask for: far above any machine's useful count, low
+/// enough that a typo (`--threads 10000`) cannot exhaust the machine.
+pub const MAX_THREADS: usize = 256;
+
+/// `--threads`, or all cores: 0 or more than [`MAX_THREADS`] is a usage error; more than
+/// the machine's cores is allowed with a warning (results do not depend on it).
 pub fn default_threads(t: Option<usize>) -> Result<usize> {
-    let threads = t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        anyhow::bail!("--threads must be at least 1");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let Some(threads) = t else {
+        return Ok(cores.min(MAX_THREADS));
+    };
+    if threads == 0 || threads > MAX_THREADS {
+        return Err(super::usage(format!(
+            "--threads {threads}: expected 1 to {MAX_THREADS} worker threads (this machine has {cores} core(s))"
+        )));
+    }
+    if threads > cores {
+        eprintln!(
+            "confluence-sim: warning: --threads {threads} is more than the {cores} core(s) of this machine; the results are the same, the run is not faster"
+        );
     }
     Ok(threads)
+}
+
+/// Games per configuration × configurations, or an error when the product does not fit in
+/// 64 bits (`--games 18446744073709551615` with a sweep).
+pub fn total_games(per_config: u64, configs: usize) -> Result<u64, String> {
+    per_config.checked_mul(configs as u64).ok_or_else(|| {
+        format!(
+            "{per_config} games per configuration x {configs} configurations is more than {} games in all",
+            u64::MAX
+        )
+    })
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
@@ -115,9 +142,9 @@ pub fn run(a: RunArgs) -> Result<()> {
                 a.seed,
             )?;
             let games = a.games.unwrap_or_else(|| games_for_half_width(0.01, 0.95));
-            if games == 0 {
-                anyhow::bail!("--games must be at least 1");
-            }
+            let configs = loaded.players.len() * loaded.policies.len() * mixes.len();
+            total_games(games, configs)
+                .map_err(|e| super::usage(format!("--games {games}: {e}")))?;
             Job {
                 loaded,
                 mixes,
@@ -206,6 +233,12 @@ pub fn execute(job: Job) -> Result<()> {
         );
     }
     let spec = RunSpec::of(&job)?;
+    // The progress total, checked before anything is written.
+    let per_config = match job.games {
+        GamesRule::Fixed(g) => g,
+        GamesRule::Precision { max, .. } => max,
+    };
+    let checked_total = total_games(per_config, configs.len()).map_err(anyhow::Error::msg)?;
     // Check the output directory before running anything.
     check_replaceable(&job.out)?;
     drop(OutputDir::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?);
@@ -255,9 +288,10 @@ pub fn execute(job: Job) -> Result<()> {
         GamesRule::Fixed(g) => {
             let (lo, hi) = job.shard.map_or((0, g), |s| s.range(g));
             plan.first_game = lo;
+            // A shard plays a slice of the checked total, so this cannot overflow.
             (hi - lo, (hi - lo) * n_configs)
         }
-        GamesRule::Precision { batch, max, .. } => (batch.min(max), max * n_configs),
+        GamesRule::Precision { batch, max, .. } => (batch.min(max), checked_total),
     };
     let pb = progress_bar(total_hint, job.quiet);
     let started = Instant::now();

@@ -29,12 +29,6 @@ fn wins(a: &Accum) -> u64 {
 }
 
 pub fn tune(a: TuneArgs) -> Result<()> {
-    if !(0.0..=1.0).contains(&a.target) {
-        bail!("--target {} is not a win rate between 0 and 1", a.target);
-    }
-    if a.games == 0 || a.candidates == 0 {
-        bail!("--games and --candidates must be at least 1");
-    }
     let m = MatchArgs {
         players: vec![a.deck.player.clone()],
         confluence: a.deck.confluence.clone(),
@@ -55,7 +49,6 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         bail!("{} has no rare cards to tune", a.deck.confluence.display());
     }
     let threads = default_threads(a.threads)?;
-    let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
 
     // 1. Screening design.
     let mut design: Vec<RareMix> = Vec::new();
@@ -79,7 +72,20 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     let confirm = a
         .confirm
         .unwrap_or_else(|| games_for_half_width(0.01, 0.95));
-    let total = design.len() as u64 * a.games + a.candidates as u64 * confirm;
+    let screening = super::run::total_games(a.games, design.len());
+    let confirming = super::run::total_games(confirm, a.candidates);
+    let total = match (screening, confirming) {
+        (Ok(s), Ok(c)) => s
+            .checked_add(c)
+            .filter(|_| a.games.checked_add(confirm).is_some())
+            .ok_or_else(|| {
+                "the screening and confirming games together are more than fit in 64 bits"
+                    .to_string()
+            }),
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    }
+    .map_err(|e| super::usage(format!("--games {} / --confirm {confirm}: {e}", a.games)))?;
+    let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     let pb = progress_bar(total, a.quiet);
     let progress = |k: u64| pb.inc(k);
     let plan_for = |mixes: &[RareMix], games: u64, first_game: u64| RunPlan {

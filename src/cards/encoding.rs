@@ -96,6 +96,7 @@ fn header_before(text: &str, line: usize) -> String {
 }
 
 pub fn parse(text: &str, path: &Path) -> Result<Vec<Encoding>, CardError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text); // a byte-order mark
     let table: BTreeMap<String, Spanned<Entry>> = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
         CardError::Encoding {

@@ -101,6 +101,7 @@ impl CardPool {
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<CardPool, CardError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text); // a byte-order mark
         let mut rdr = csv::ReaderBuilder::new()
             .comment(Some(b'#'))
             .from_reader(text.as_bytes());

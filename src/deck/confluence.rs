@@ -136,6 +136,8 @@ impl ConfluenceDeck {
             line,
             msg,
         };
+        // A byte-order mark (Windows editors write one) is not part of the file's text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let file: FileDeck = toml::from_str(text).map_err(|e| {
             err(
                 e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
@@ -288,8 +290,9 @@ impl ConfluenceDeck {
                     .map(|&r| db.card(r).name.as_str())
                     .collect();
                 return Err(format!(
-                    "'{n}' is not a rare of {} (its rares: {})",
+                    "'{n}' is not a rare of {}{} (its rares: {})",
                     self.path.display(),
+                    crate::suggest::did_you_mean(n, known.iter().copied()),
                     known.join(", ")
                 ));
             };

@@ -78,6 +78,8 @@ impl PlayerDeck {
         let mut hero: Option<(CardIdx, usize)> = None;
         let mut cards = Vec::new();
         let mut card_lines = Vec::new();
+        // A byte-order mark (Windows editors write one) is not part of the first line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (i, raw) in text.lines().enumerate() {
             let lineno = i + 1;
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -107,7 +109,15 @@ impl PlayerDeck {
                 pool.get(item).ok_or_else(|| {
                     line_err(
                         lineno,
-                        format!("unknown card reference '{item}' (not in decks/cards/pool.csv)"),
+                        format!(
+                            "unknown card reference '{item}' (not in decks/cards/pool.csv){}",
+                            crate::suggest::closest_reference(
+                                item,
+                                pool.cards.iter().map(|c| c.reference.as_str())
+                            )
+                            .map(|c| format!("; did you mean '{c}'?"))
+                            .unwrap_or_default()
+                        ),
                     )
                 })?
             } else {
@@ -126,7 +136,13 @@ impl PlayerDeck {
                                     variant.map(|v| format!(" R{v}")).unwrap_or_default()
                                 )
                             } else {
-                                format!("unknown card name '{name}' (not in decks/cards/pool.csv)")
+                                format!(
+                                    "unknown card name '{name}' (not in decks/cards/pool.csv){}",
+                                    crate::suggest::did_you_mean(
+                                        name,
+                                        pool.cards.iter().map(|c| c.name.as_str())
+                                    )
+                                )
                             },
                         ));
                     }

@@ -1,5 +1,6 @@
 //! The invariant checker. The engine calls it after every step in debug builds (and so in
-//! tests); release builds compile the call out.
+//! tests) and in release builds with the `invariants` feature (the soak, `scripts/soak.sh`);
+//! other release builds compile the call out.
 
 use super::state::*;
 use crate::cards::db::CardDb;

@@ -102,7 +102,8 @@ pub fn apply<O: Observer>(
     Ok(())
 }
 
-/// Applies a choice taken from [`legal_choices`] (checked in debug builds only).
+/// Applies a choice taken from [`legal_choices`] (checked in debug builds and with the
+/// `invariants` feature).
 pub fn apply_unchecked<O: Observer>(
     s: &mut GameState,
     db: &CardDb,
@@ -110,11 +111,11 @@ pub fn apply_unchecked<O: Observer>(
     obs: &mut O,
     choice: Choice,
 ) {
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, feature = "invariants"))]
     {
         let mut legal = ChoiceList::new();
         legal_choices(s, db, &mut legal);
-        debug_assert!(
+        assert!(
             legal.contains(&choice),
             "illegal choice {choice:?} for {:?}",
             s.decision
@@ -159,7 +160,7 @@ impl<O: Observer> Engine<'_, O> {
                 return Step::Stopped;
             }
             self.step_phase();
-            #[cfg(debug_assertions)]
+            #[cfg(any(debug_assertions, feature = "invariants"))]
             invariants::assert_ok(self.s, self.db);
         }
     }

@@ -4,6 +4,11 @@
 
 pub mod csv;
 pub mod dir;
+#[cfg(feature = "parquet")]
+pub mod parquet;
+/// Built without the `parquet` feature (the fuzz build): same API, every call fails.
+#[cfg(not(feature = "parquet"))]
+#[path = "parquet_off.rs"]
 pub mod parquet;
 
 use std::path::{Path, PathBuf};
