@@ -933,3 +933,80 @@ fn readme_experiment_example_runs() {
         .success();
     assert!(out.join("summary.parquet").exists());
 }
+
+#[test]
+fn compare_pairs_policies_on_the_same_games() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "compare",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--policy",
+            "greedy",
+            "--policy",
+            "planner",
+            "--policy",
+            "greedy",
+            "--rares",
+            "0",
+            "--games",
+            "300",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(outputs(dir.path()), vec!["compare.csv", "compare.parquet"]);
+    let t = read_table(&dir.path().join("compare.parquet"));
+    assert_eq!(t.rows(), 3);
+    let (rate, diff, lo, hi) = (
+        f64s(&t, "win_rate"),
+        f64s(&t, "diff"),
+        f64s(&t, "diff_lo"),
+        f64s(&t, "diff_hi"),
+    );
+    // The baseline's difference with itself is 0; the planner's is its win rate minus the
+    // greedy one's (same games); greedy again plays exactly the same games.
+    assert_eq!((diff[0], lo[0], hi[0]), (0.0, 0.0, 0.0));
+    assert!((diff[1] - (rate[1] - rate[0])).abs() < 1e-12);
+    assert!(lo[1] < diff[1] && diff[1] < hi[1]);
+    assert!(diff[1] > 0.0, "the planner beats greedy on the Bravos starter");
+    assert_eq!((rate[2], diff[2], lo[2], hi[2]), (rate[0], 0.0, 0.0, 0.0));
+    sim()
+        .args(["compare", "--policy", "greedy", "-q"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("at least two --policy"));
+}
+
+#[test]
+fn train_expert_writes_weights_the_expert_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("expert.toml");
+    let train = |out: &Path| {
+        sim()
+            .args([
+                "train-expert",
+                "--player",
+                "decks/player/BR_kojo_booda.txt",
+                "--games",
+                "4",
+                "--search",
+                "search:rollouts=4,width=3",
+                "-q",
+                "--out",
+            ])
+            .arg(out)
+            .assert()
+            .success();
+        std::fs::read_to_string(out).unwrap()
+    };
+    let text = train(&out);
+    assert!(text.contains("Produced by: confluence-sim train-expert --games 4"));
+    let w = confluence_sim::policy::ExpertWeights::parse(&text).unwrap();
+    assert!(w.mana.iter().chain(&w.turn).any(|&x| x != 0.0));
+    // Deterministic: the same flags give the same file.
+    assert_eq!(train(&dir.path().join("again.toml")), text);
+}
