@@ -62,7 +62,7 @@ pub struct SkillGap {
 
 /// One [`SkillGap`] per deck played by at least two player policies, in deck order.
 pub fn skill_gaps(m: &Model) -> Vec<SkillGap> {
-    let players = m.players();
+    let players = m.ranked();
     let mut out = Vec::new();
     for (stem, name) in &m.decks {
         let groups: Vec<&Group> = players.iter().filter_map(|p| m.group(stem, p)).collect();
@@ -384,7 +384,7 @@ fn hardest_rares(m: &Model) -> Option<Rich> {
 }
 
 fn skill(m: &Model) -> Vec<Rich> {
-    let players = m.players();
+    let players = m.ranked();
     let mut out = Vec::new();
     if players.len() < 2 {
         if let Some(p) = players.first() {
@@ -667,6 +667,121 @@ pub fn findings(m: &Model) -> Vec<Block> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::inputs::{ConfigRow, Inputs};
+    use crate::report::model::Model;
+
+    fn row(id: u32, deck: &str, policy: &str, rares: u32, wins: u64) -> ConfigRow {
+        let games = 1000;
+        let ci = crate::stats::wilson(wins, games, 0.95);
+        ConfigRow {
+            config_id: id,
+            player_deck: deck.into(),
+            player_hero: format!("Hero of {deck}"),
+            policy: policy.into(),
+            confluence_deck: "C".into(),
+            rare_count: rares,
+            rare_mask: (1 << rares) - 1,
+            rare_mix: (0..rares).map(|i| format!("R{i}")).collect(),
+            games,
+            wins,
+            day_caps: 0,
+            win_rate: ci.estimate,
+            win_rate_lo: ci.lo,
+            win_rate_hi: ci.hi,
+            days_mean: 5.0,
+            days_median: 5,
+            day_histogram: vec![0, 0, 0, 0, games],
+            wins_expeditions_met: wins,
+            wins_confluence_deck_out: 0,
+            losses_hero_darkness: games - wins,
+            losses_companion_darkness: 0,
+            player_cards_not_exact: 0,
+            seed: 1,
+            day_cap: 30,
+        }
+    }
+
+    fn text(blocks: &[Block]) -> String {
+        blocks
+            .iter()
+            .flat_map(|b| match b {
+                Block::List(items) => items.iter().map(Rich::plain).collect(),
+                _ => Vec::new(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn skill_gap_spans_the_known_players_and_bounds_stand_apart() {
+        let mut summary = Vec::new();
+        let mut id = 0;
+        // Two decks; policies given in no particular order, one unknown, one bound.
+        for (deck, base) in [("A", 300u64), ("B", 600)] {
+            for (policy, plus) in [
+                ("mystery", 50u64),
+                ("search:rollouts=64", 200),
+                ("clairvoyant", 350),
+                ("greedy", 0),
+            ] {
+                for rares in [0, 2] {
+                    summary.push(row(
+                        id,
+                        deck,
+                        policy,
+                        rares,
+                        base + plus - 40 * rares as u64,
+                    ));
+                    id += 1;
+                }
+            }
+        }
+        let inputs = Inputs {
+            dir: "x".into(),
+            summary,
+            cards: None,
+            rares: None,
+            diffs: None,
+            meta: None,
+        };
+        let m = Model::build(&inputs, 0.5);
+        assert_eq!(
+            m.policies,
+            ["greedy", "search:rollouts=64", "mystery", "clairvoyant"]
+        );
+        let gaps = skill_gaps(&m);
+        assert_eq!(gaps.len(), 2);
+        assert_eq!(
+            (gaps[0].weak.as_str(), gaps[0].strong.as_str()),
+            ("greedy", "search:rollouts=64")
+        );
+        let g = gaps[0].fewest.unwrap();
+        assert!((g.diff - 0.2).abs() < 1e-12);
+        assert!(g.lo < 0.2 && g.hi > 0.2);
+        let t = text(&findings(&m));
+        // Decks rank by win rate, highest first, and the strongest policy comes first.
+        let search = t.find("How the decks rank (search:rollouts=64").unwrap();
+        assert!(t[search..].starts_with(
+            "How the decks rank (search:rollouts=64, against all commons): Hero of B 80.0%"
+        ));
+        assert!(search < t.find("How the decks rank (greedy").unwrap());
+        assert!(
+            t.contains("Skill gap (strongest minus weakest policy, search:rollouts=64 − greedy)"),
+            "{t}"
+        );
+        assert!(t.contains("clairvoyant sees cards a player cannot"));
+        assert!(
+            t.contains("it wins +15.0\u{a0}pp more than search:rollouts=64"),
+            "{t}"
+        );
+        assert!(t.contains("The policy mystery is not one this report ranks"));
+        assert!(t.contains("no game reached the day cap (30 days)"));
+        // The target: B with search stays above 50% at its hardest (72.0% with 2 rares).
+        assert!(
+            t.contains("Hero of B stays above it (at hardest 72.0%"),
+            "{t}"
+        );
+    }
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

@@ -464,9 +464,19 @@ impl Model {
             .find(|g| g.player_deck == deck && g.policy == policy)
     }
 
-    /// The player policies (not bounds) of the run, weakest first.
+    /// The player policies (not bounds) of the run, weakest first, names this report does
+    /// not rank last.
     pub fn players(&self) -> Vec<&String> {
         self.policies.iter().filter(|p| !is_bound(p)).collect()
+    }
+
+    /// The player policies this report ranks (see [`policy_rank`]), weakest first: the
+    /// skill gap runs from the first to the last.
+    pub fn ranked(&self) -> Vec<&String> {
+        self.policies
+            .iter()
+            .filter(|p| policy_rank(p).is_some())
+            .collect()
     }
 
     pub fn total_games(&self) -> u64 {
