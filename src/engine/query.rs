@@ -408,7 +408,40 @@ impl GameState {
                 delta -= m.discount as i16;
             }
         }
-        (base + delta).max(0) as u8
+        let cost = (base + delta).max(0) as u8;
+        let other = o.side.other();
+        if self.statics[other.index()] == 0 {
+            return cost;
+        }
+        let mut floor = 0;
+        self.each_static_of(db, other, |l, st| {
+            if let Static::OpponentMinCost(f, n) = st
+                && self.matches_card(db, db.filter(f), id, self.obj(l).side)
+            {
+                floor = floor.max(n);
+            }
+        });
+        cost.max(floor)
+    }
+
+    /// Calls `f` with each static ability (and its object) of a side's objects in play.
+    fn each_static_of(&self, db: &CardDb, side: Side, mut f: impl FnMut(ObjId, Static)) {
+        let s = self.side(side);
+        let ids = std::iter::once(s.hero)
+            .chain(s.landmarks.iter())
+            .chain(s.exp[0].iter())
+            .chain(s.exp[1].iter());
+        for id in ids {
+            let c = self.obj(id).card;
+            if db.card(c).trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for ab in db.abilities_of(c) {
+                if let Trigger::Static(st) = ab.trigger {
+                    f(id, st);
+                }
+            }
+        }
     }
 
     /// Whether a static "I can only be played if ..." allows playing `id` now.
