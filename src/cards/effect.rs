@@ -90,6 +90,9 @@ pub enum Static {
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
     ToughCount(Count),
+    /// Defender characters don't prevent my expedition from moving forward (while the
+    /// ability's condition holds).
+    DefenderNoBlock,
     /// Matching cards your opponents play can't cost less than N (Robin Hood).
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits.

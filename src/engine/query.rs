@@ -154,6 +154,18 @@ impl GameState {
         out
     }
 
+    /// A static of the player's objects in this expedition says its Defender characters
+    /// don't prevent it from moving forward (Mobile Armory, Sunisa).
+    pub fn defender_lifted(&self, db: &CardDb, e: Exp) -> bool {
+        let mut lifted = false;
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::DefenderNoBlock),
+            |o, _| lifted |= o.side == Side::Player && o.exp == e,
+        );
+        lifted
+    }
+
     /// The player's expedition can't move forward now.
     pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
         self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
