@@ -672,6 +672,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "day" => Count::Day,
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
+            "hero_counters" => Count::HeroCounters,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;

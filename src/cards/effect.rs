@@ -325,6 +325,8 @@ pub enum Count {
     RegionsBetween,
     /// Visible regions with a single terrain type.
     SingleTerrainRegions,
+    /// Counters on your hero.
+    HeroCounters,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -666,6 +666,7 @@ impl GameState {
                 .iter()
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
+            Count::HeroCounters => self.obj(side.hero).counters as i16,
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
