@@ -90,6 +90,8 @@ pub enum Static {
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
     ToughCount(Count),
+    /// Exhausted characters in Reserve (every player's) remain exhausted during Morning.
+    KeepExhausted,
     /// Defender characters don't prevent my expedition from moving forward (while the
     /// ability's condition holds).
     DefenderNoBlock,
