@@ -98,6 +98,9 @@ struct SideSpec {
     #[serde(default)]
     mana: u8,
     mana_ready: Option<u8>,
+    /// Counters on the hero (Quest counters and the like).
+    #[serde(default)]
+    hero_counters: u8,
 }
 
 #[derive(Deserialize, Clone)]
@@ -425,6 +428,8 @@ impl Scenario {
             };
             let st = s.side_mut(side);
             st.mana_ready = spec.mana_ready.unwrap_or(spec.mana).min(spec.mana);
+            let hero = st.hero;
+            s.obj_mut(hero).counters = spec.hero_counters;
         }
         let _ = midnight;
         for (k, (side, card, exp, f)) in tokens.into_iter().enumerate() {

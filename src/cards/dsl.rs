@@ -356,7 +356,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -371,6 +371,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let n = self.small("tough value", 1, 10)?;
                 self.expect_punct(")")?;
                 Static::ToughAura(f, n as u8)
+            }
+            "defender_no_block" => Static::DefenderNoBlock,
+            "keep_exhausted" => Static::KeepExhausted,
+            "min_cost_opponent" => {
+                self.expect_punct("(")?;
+                let f = self.filter_with(Whose::Opposing, fkind::CARD)?;
+                self.expect_punct(",")?;
+                let n = self.small("minimum cost", 1, 10)?;
+                self.expect_punct(")")?;
+                Static::OpponentMinCost(f, n as u8)
             }
             "tough_x" => {
                 self.expect_punct("(")?;
@@ -440,7 +450,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -663,6 +673,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "day" => Count::Day,
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
+            "hero_counters" => Count::HeroCounters,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;

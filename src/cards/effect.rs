@@ -90,6 +90,13 @@ pub enum Static {
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
     ToughCount(Count),
+    /// Exhausted characters in Reserve (every player's) remain exhausted during Morning.
+    KeepExhausted,
+    /// Defender characters don't prevent my expedition from moving forward (while the
+    /// ability's condition holds).
+    DefenderNoBlock,
+    /// Matching cards your opponents play can't cost less than N (Robin Hood).
+    OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits.
     KeywordAura(FilterId, u32),
     /// I have these keyword bits while the ability's condition holds.
@@ -320,6 +327,8 @@ pub enum Count {
     RegionsBetween,
     /// Visible regions with a single terrain type.
     SingleTerrainRegions,
+    /// Counters on your hero.
+    HeroCounters,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

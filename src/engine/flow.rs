@@ -108,6 +108,10 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     fn morning(&mut self) {
+        let keep = Side::BOTH
+            .into_iter()
+            .any(|side| self.side_has_static(side, |st| matches!(st, Static::KeepExhausted)));
+        let db = self.db;
         let s = &mut *self.s;
         s.day += 1;
         s.threatened = s.threatened.other();
@@ -119,10 +123,13 @@ impl<O: Observer> Engine<'_, O> {
             st.mana_ready = st.mana.len() as u8;
         }
         for o in s.objs.iter_mut() {
-            if matches!(
-                o.zone,
-                Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::HeroZone
-            ) {
+            let kept = keep && o.zone == Zone::Reserve && db.card(o.card).kind.is_character();
+            if !kept
+                && matches!(
+                    o.zone,
+                    Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::HeroZone
+                )
+            {
                 o.flags &= !flag::EXHAUSTED;
             }
         }

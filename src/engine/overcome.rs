@@ -326,6 +326,9 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
                 });
             }
         }
+        if defender && s.defender_lifted(db, e) {
+            defender = false;
+        }
         let r = &mut report.exps[e.index()];
         r.region = region as u8;
         (r.requirement, r.added) = s.region_requirement(db, region);

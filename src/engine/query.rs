@@ -154,6 +154,18 @@ impl GameState {
         out
     }
 
+    /// A static of the player's objects in this expedition says its Defender characters
+    /// don't prevent it from moving forward (Mobile Armory, Sunisa).
+    pub fn defender_lifted(&self, db: &CardDb, e: Exp) -> bool {
+        let mut lifted = false;
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::DefenderNoBlock),
+            |o, _| lifted |= o.side == Side::Player && o.exp == e,
+        );
+        lifted
+    }
+
     /// The player's expedition can't move forward now.
     pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
         self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
@@ -408,7 +420,40 @@ impl GameState {
                 delta -= m.discount as i16;
             }
         }
-        (base + delta).max(0) as u8
+        let cost = (base + delta).max(0) as u8;
+        let other = o.side.other();
+        if self.statics[other.index()] == 0 {
+            return cost;
+        }
+        let mut floor = 0;
+        self.each_static_of(db, other, |l, st| {
+            if let Static::OpponentMinCost(f, n) = st
+                && self.matches_card(db, db.filter(f), id, self.obj(l).side)
+            {
+                floor = floor.max(n);
+            }
+        });
+        cost.max(floor)
+    }
+
+    /// Calls `f` with each static ability (and its object) of a side's objects in play.
+    fn each_static_of(&self, db: &CardDb, side: Side, mut f: impl FnMut(ObjId, Static)) {
+        let s = self.side(side);
+        let ids = std::iter::once(s.hero)
+            .chain(s.landmarks.iter())
+            .chain(s.exp[0].iter())
+            .chain(s.exp[1].iter());
+        for id in ids {
+            let c = self.obj(id).card;
+            if db.card(c).trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for ab in db.abilities_of(c) {
+                if let Trigger::Static(st) = ab.trigger {
+                    f(id, st);
+                }
+            }
+        }
     }
 
     /// Whether a static "I can only be played if ..." allows playing `id` now.
@@ -621,6 +666,7 @@ impl GameState {
                 .iter()
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
+            Count::HeroCounters => self.obj(side.hero).counters as i16,
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
