@@ -972,7 +972,10 @@ fn compare_pairs_policies_on_the_same_games() {
     assert_eq!((diff[0], lo[0], hi[0]), (0.0, 0.0, 0.0));
     assert!((diff[1] - (rate[1] - rate[0])).abs() < 1e-12);
     assert!(lo[1] < diff[1] && diff[1] < hi[1]);
-    assert!(diff[1] > 0.0, "the planner beats greedy on the Bravos starter");
+    assert!(
+        diff[1] > 0.0,
+        "the planner beats greedy on the Bravos starter"
+    );
     assert_eq!((rate[2], diff[2], lo[2], hi[2]), (rate[0], 0.0, 0.0, 0.0));
     sim()
         .args(["compare", "--policy", "greedy", "-q"])

@@ -63,10 +63,10 @@ fn first_failure(
 #[test]
 fn a_hundred_thousand_games_keep_every_invariant() {
     let s = setup();
-    // 6 starter decks x 3 policies x 2 mixes x 2,800 games = 100,800 games.
+    // 6 starter decks x 4 policies x 2 mixes x 2,100 games = 100,800 games.
     let mixes = [RareMix(0), RareMix::all(s.confluence.rares.len())];
-    let policies = ["greedy", "random", "planner"];
-    if let Some(f) = first_failure(&s, &policies, &mixes, 2_800, 20_261_122) {
+    let policies = ["greedy", "random", "planner", "expert"];
+    if let Some(f) = first_failure(&s, &policies, &mixes, 2_100, 20_261_122) {
         panic!("invariant broken: {f}");
     }
 }
@@ -77,7 +77,7 @@ fn the_same_seeds_replay_the_same_game() {
     let deck = &s.decks[0];
     let conf = s.confluence.cards_for(RareMix(0b101));
     let m = matchup(deck, &s, &conf);
-    for policy in ["greedy", "random", "planner"] {
+    for policy in ["greedy", "random", "planner", "expert"] {
         let spec: PolicySpec = policy.parse().unwrap();
         for i in 0..50 {
             let seeds = GameSeeds::new(99, i);

@@ -56,7 +56,11 @@ pub struct TrainArgs {
     #[command(flatten)]
     pub m: MatchArgs,
     /// The search asked at every decision.
-    #[arg(long, value_name = "NAME", default_value = "search:rollouts=32")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "search:rollouts=32,width=6"
+    )]
     pub search: String,
     /// Games per deck, at all commons and at all rares.
     #[arg(long, value_name = "N", default_value_t = 100)]

@@ -61,8 +61,8 @@ pub struct SearchParams {
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
-            rollouts: 16,
-            width: 6,
+            rollouts: 12,
+            width: 5,
             clairvoyant: false,
         }
     }
