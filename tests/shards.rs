@@ -351,6 +351,17 @@ fn an_unfinished_run_is_not_mixed_with_another_nor_with_changed_data() {
         assert!(t.elapsed() < Duration::from_secs(60));
         std::thread::sleep(Duration::from_millis(10));
     }
+    // While it runs, a second run cannot write its checkpoint.
+    sim()
+        .args(LONG)
+        .args(["--threads", "1", "--player"])
+        .arg(&deck)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("another confluence-sim run"));
     signal(&child, libc::SIGKILL);
     child.wait().unwrap();
     sim()
