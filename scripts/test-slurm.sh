@@ -32,7 +32,7 @@ fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 # The binary `cargo test` builds (and uses): the same features, so no second build.
-cargo test --quiet --no-run 2>/dev/null
+cargo test --quiet --no-run
 export CONFLUENCE_SIM="$CARGO_TARGET_DIR/debug/confluence-sim"
 
 work=$(mktemp -d /tmp/test-slurm.XXXXXX)

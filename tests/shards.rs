@@ -351,6 +351,17 @@ fn an_unfinished_run_is_not_mixed_with_another_nor_with_changed_data() {
         assert!(t.elapsed() < Duration::from_secs(60));
         std::thread::sleep(Duration::from_millis(10));
     }
+    // While it runs, a second run cannot write its checkpoint.
+    sim()
+        .args(LONG)
+        .args(["--threads", "1", "--player"])
+        .arg(&deck)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("another confluence-sim run"));
     signal(&child, libc::SIGKILL);
     child.wait().unwrap();
     sim()
@@ -432,4 +443,46 @@ fn a_run_replaces_the_old_set_whole_and_refuses_foreign_files() {
         "mine"
     );
     assert!(names(&out).contains(&"summary.csv".to_string()));
+}
+
+#[test]
+fn a_precision_target_run_resumes_to_the_same_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("p.toml");
+    std::fs::write(
+        &exp,
+        "name = \"p\"\nplayers = [\"decks/player/BR_kojo_booda.txt\"]\nseed = 3\n[games]\ntarget_half_width = 0.002\nmax_per_config = 16000\nbatch = 2000\n[mixes]\ncounts = [\"0\", \"15\"]\n",
+    )
+    .unwrap();
+    let whole = tmp.path().join("whole");
+    let run = |out: &Path| {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("confluence-sim"));
+        c.current_dir(root())
+            .args(["run", "-q", "--per-game", "--experiment"])
+            .arg(&exp)
+            .arg("--out")
+            .arg(out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        c
+    };
+    assert!(run(&whole).status().unwrap().success());
+    let out = tmp.path().join("out");
+    let mut child = run(&out).spawn().unwrap();
+    let t = Instant::now();
+    while std::fs::metadata(out.join("checkpoint/units.log")).map_or(0, |m| m.len()) == 0 {
+        assert!(t.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    signal(&child, libc::SIGKILL);
+    child.wait().unwrap();
+    assert_eq!(names(&out), vec!["checkpoint"]);
+    sim()
+        .args(["run", "--resume"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("continuing the unfinished run"))
+        .stderr(predicate::str::contains("stopped at the cap of 16000"));
+    assert_same_outputs(&whole, &out);
 }

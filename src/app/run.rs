@@ -198,6 +198,25 @@ fn stop_on_signals() -> Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
     Ok((stop, which))
 }
 
+/// Takes the checkpoint's lock for as long as the file is open, so that two runs never
+/// write the same checkpoint (on file systems with `flock`).
+fn lock(ck: &std::path::Path) -> Result<std::fs::File> {
+    let p = ck.join("lock");
+    let f = std::fs::File::create(&p).with_context(|| format!("{}", p.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a file descriptor we own.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            anyhow::bail!(
+                "{}: another confluence-sim run is writing this checkpoint; wait for it, or stop it and use `confluence-sim run --resume`",
+                ck.display()
+            );
+        }
+    }
+    Ok(f)
+}
+
 /// Runs a job and writes all its outputs. The finished units go to a checkpoint in the
 /// output directory as they finish, so that an interrupted run can continue; the outputs
 /// replace the directory in one step at the end.
@@ -262,6 +281,7 @@ pub fn execute(job: Job) -> Result<()> {
         std::fs::create_dir_all(&ck).with_context(|| format!("--out {}", job.out.display()))?;
         spec.write(&spec_path)?;
     }
+    let _lock = lock(&ck)?;
     let (stop, which) = stop_on_signals()?;
     let mut state = StateWriter::open(&ck, job.per_game)?;
     let kept = state.kept_games();
