@@ -50,7 +50,7 @@ case "${1:-}" in
     targets=("$@")
     [ ${#targets[@]} -eq 0 ] && targets=("${ALL[@]}")
     for t in "${targets[@]}"; do
-        nice -n 10 "${FUZZ[@]}" cmin "${BUILD_FLAGS[@]}" "$t"
+        nice -n 10 "${FUZZ[@]}" cmin "${BUILD_FLAGS[@]}" "$t" -- -set_cover_merge=1
     done
     exit 0
     ;;

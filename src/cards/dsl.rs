@@ -143,7 +143,14 @@ pub struct Parser<'a, A: Arena> {
     toks: Vec<(Tok, usize)>,
     pos: usize,
     arena: &'a mut A,
+    /// Conditions and effects being parsed inside one another (see [`MAX_NESTING`]).
+    depth: u32,
 }
+
+/// The deepest nesting of conditions (`(...)`, `not`) and of effects (`{...}`, `else if`)
+/// a line may have: far more than any card needs, and bounded so that a pathological line
+/// is an error rather than a stack overflow (found by fuzzing).
+pub const MAX_NESTING: u32 = 32;
 
 type PResult<T> = Result<T, DslError>;
 
@@ -158,6 +165,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             toks,
             pos: 0,
             arena,
+            depth: 0,
         };
         let line = p.line()?;
         if p.peek() != &Tok::End {
@@ -178,6 +186,22 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     fn col(&self) -> usize {
         self.toks[self.pos].1
+    }
+
+    /// Runs `f` one nesting level deeper, or fails past [`MAX_NESTING`] levels.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_NESTING {
+            return Err(DslError {
+                col: self.col(),
+                msg: format!(
+                    "nested too deeply (at most {MAX_NESTING} levels of (...), not, {{...}} and else if)"
+                ),
+            });
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
     }
 
     fn err<T>(&self, expected: &str) -> PResult<T> {
@@ -691,6 +715,10 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom(&mut self) -> PResult<CondId> {
+        self.nested(Self::cond_atom_inner)
+    }
+
+    fn cond_atom_inner(&mut self) -> PResult<CondId> {
         const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
@@ -951,6 +979,10 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn stmt(&mut self, body: &mut Vec<Op>) -> PResult<()> {
+        self.nested(|p| p.stmt_inner(body))
+    }
+
+    fn stmt_inner(&mut self, body: &mut Vec<Op>) -> PResult<()> {
         let Tok::Ident(w) = self.peek().clone() else {
             return self.err("an effect");
         };
@@ -1683,6 +1715,27 @@ pub(crate) mod tests {
     fn subtypes_accept_plurals() {
         let (_, a) = compile("when joins(robots yours): boost(event)");
         assert_eq!(a.filters[0].subtypes, 1);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let mut a = TestArena::default();
+        for (open, close) in [("(", ")"), ("not ", ""), ("may { ", " }")] {
+            let ok = |n: usize| {
+                if open == "may { " {
+                    format!("H: {}draw{}", open.repeat(n), close.repeat(n))
+                } else {
+                    format!(
+                        "H if {}first_player{}: draw",
+                        open.repeat(n),
+                        close.repeat(n)
+                    )
+                }
+            };
+            Parser::compile_line(&ok(20), &mut a).expect("20 levels are fine");
+            let e = Parser::compile_line(&ok(100_000), &mut a).unwrap_err();
+            assert!(e.msg.contains("nested too deeply"), "{}", e.msg);
+        }
     }
 
     #[test]
