@@ -13,7 +13,7 @@ use super::cli::DisagreeArgs;
 use super::load;
 use crate::deck::RareMix;
 use crate::engine::event::NoObserver;
-use crate::engine::setup::{Matchup, SetupStreams, new_game};
+use crate::engine::setup::Matchup;
 use crate::engine::view::View;
 use crate::engine::{
     ChoiceList, Decision, GameState, Step, advance, apply_unchecked, legal_choices,
@@ -71,21 +71,9 @@ pub fn disagree(a: DisagreeArgs) -> Result<()> {
     let mut wins = 0;
     for game in 0..a.games {
         let seeds = GameSeeds::new(a.seed, game);
-        let mut setup = GameSeeds::rng(seeds.setup);
-        let mut cr = GameSeeds::rng(seeds.confluence);
-        let mut rng = GameSeeds::rng(seeds.events);
+        let (mut s, mut rng) = crate::sim::start_game(db, &mt, &seeds, &mut NoObserver);
         let mut prng = seeds.policy_rng();
         let mut srng = GameSeeds::rng(seeds.policy ^ 0xd15a);
-        let mut s = new_game(
-            db,
-            &mt,
-            SetupStreams {
-                setup: &mut setup,
-                confluence: &mut cr,
-            },
-            &mut rng,
-            &mut NoObserver,
-        );
         loop {
             match advance(&mut s, db, &mut rng, &mut NoObserver) {
                 Step::Decide => {

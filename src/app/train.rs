@@ -12,7 +12,7 @@ use super::load;
 use super::run::{default_threads, progress_bar};
 use crate::deck::RareMix;
 use crate::engine::event::NoObserver;
-use crate::engine::setup::{Matchup, SetupStreams, new_game};
+use crate::engine::setup::Matchup;
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
 use crate::policy::train::{self, Examples};
@@ -78,21 +78,9 @@ pub fn train(a: TrainArgs) -> Result<()> {
                 };
                 let mut player = acting.build(&data);
                 let mut ex = Examples::default();
-                let mut setup = GameSeeds::rng(seeds.setup);
-                let mut cr = GameSeeds::rng(seeds.confluence);
-                let mut rng = GameSeeds::rng(seeds.events);
+                let (mut s, mut rng) = crate::sim::start_game(db, &mt, &seeds, &mut NoObserver);
                 let mut prng = seeds.policy_rng();
                 let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
-                let mut s = new_game(
-                    db,
-                    &mt,
-                    SetupStreams {
-                        setup: &mut setup,
-                        confluence: &mut cr,
-                    },
-                    &mut rng,
-                    &mut NoObserver,
-                );
                 let mut buf = ChoiceList::new();
                 while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
                     legal_choices(&s, db, &mut buf);

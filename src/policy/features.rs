@@ -135,17 +135,10 @@ pub struct TurnCtx {
 
 impl TurnCtx {
     pub fn new(view: &View<'_>) -> TurnCtx {
-        let mut has_char = [false; 2];
-        for e in Exp::BOTH {
-            has_char[e.index()] = view
-                .expedition(Side::Player, e)
-                .iter()
-                .any(|&id| view.card(id).kind.is_character());
-        }
         TurnCtx {
             needs: Needs::of(view),
             target: view.midnight_target(),
-            has_char,
+            has_char: super::needs::has_character(view),
             mana: view.mana(Side::Player).1,
             confluence_passed: view.passed(Side::Confluence),
             meet: view.distance_to_meet(),

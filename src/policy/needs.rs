@@ -21,6 +21,18 @@ fn terrain_vec(bits: u8) -> Stats {
     )
 }
 
+/// Per expedition: does the player have a character there?
+pub fn has_character(view: &View<'_>) -> [bool; 2] {
+    let mut has = [false; 2];
+    for e in Exp::BOTH {
+        has[e.index()] = view
+            .expedition(Side::Player, e)
+            .iter()
+            .any(|&id| view.card(id).kind.is_character());
+    }
+    has
+}
+
 impl Needs {
     pub fn of(view: &View<'_>) -> Needs {
         let mut n = Needs::default();

@@ -123,17 +123,10 @@ impl Planner {
                 weight[e.index()] += 20;
             }
         }
-        let mut has_char = [false; 2];
-        for e in Exp::BOTH {
-            has_char[e.index()] = view
-                .expedition(Side::Player, e)
-                .iter()
-                .any(|&id| view.card(id).kind.is_character());
-        }
         Day {
             needs,
             weight,
-            has_char,
+            has_char: super::needs::has_character(view),
         }
     }
 

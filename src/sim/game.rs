@@ -41,11 +41,22 @@ pub fn play_game<P: Policy + ?Sized, O: Observer>(
     buf: &mut ChoiceList,
     obs: &mut O,
 ) -> GameResult {
+    let (mut s, mut rng) = start_game(db, m, seeds, obs);
+    let mut prng = seeds.policy_rng();
+    finish_game(db, &mut s, &mut rng, policy, &mut prng, buf, obs)
+}
+
+/// Sets a game up from its seeds: the state, and the stream of its dice and reshuffles.
+pub fn start_game<O: Observer>(
+    db: &CardDb,
+    m: &Matchup<'_>,
+    seeds: &GameSeeds,
+    obs: &mut O,
+) -> (GameState, crate::engine::GameRng) {
     let mut setup = GameSeeds::rng(seeds.setup);
     let mut conf = GameSeeds::rng(seeds.confluence);
     let mut rng = GameSeeds::rng(seeds.events);
-    let mut prng = seeds.policy_rng();
-    let mut s = new_game(
+    let s = new_game(
         db,
         m,
         SetupStreams {
@@ -55,7 +66,7 @@ pub fn play_game<P: Policy + ?Sized, O: Observer>(
         &mut rng,
         obs,
     );
-    finish_game(db, &mut s, &mut rng, policy, &mut prng, buf, obs)
+    (s, rng)
 }
 
 /// Plays an already set-up game to its end.
