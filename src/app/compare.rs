@@ -11,6 +11,7 @@ use anyhow::Result;
 
 use super::cli::CompareArgs;
 use super::run::{default_threads, progress_bar};
+use super::summary::WinRateColumns;
 use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputSet, Table};
@@ -217,18 +218,7 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize) -> Table {
         "wins",
         ColumnData::U64(rows.iter().map(|r| r.wins).collect()),
     )
-    .push(
-        "win_rate",
-        ColumnData::F64(iv.iter().map(|i| i.estimate).collect()),
-    )
-    .push(
-        "win_rate_lo",
-        ColumnData::F64(iv.iter().map(|i| i.lo).collect()),
-    )
-    .push(
-        "win_rate_hi",
-        ColumnData::F64(iv.iter().map(|i| i.hi).collect()),
-    )
+    .push_win_rates(&iv)
     .push("diff", ColumnData::F64(diff(&|d, _| d)))
     .push("diff_lo", ColumnData::F64(diff(&|d, se| d - z * se)))
     .push("diff_hi", ColumnData::F64(diff(&|d, se| d + z * se)))

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use super::cli::LadderArgs;
 use super::load;
 use super::run::{default_threads, progress_bar, widest_half_width};
+use super::summary::WinRateColumns;
 use crate::deck::{ConfluenceDeck, RareMix};
 use crate::export::{ColumnData, OutputSet, Table};
 use crate::policy::PolicyKind;
@@ -205,18 +206,7 @@ fn ladder_table(
         "wins",
         ColumnData::U64(rungs.iter().map(|r| r.wins()).collect()),
     )
-    .push(
-        "win_rate",
-        ColumnData::F64(iv.iter().map(|i| i.estimate).collect()),
-    )
-    .push(
-        "win_rate_lo",
-        ColumnData::F64(iv.iter().map(|i| i.lo).collect()),
-    )
-    .push(
-        "win_rate_hi",
-        ColumnData::F64(iv.iter().map(|i| i.hi).collect()),
-    )
+    .push_win_rates(&iv)
     .push("above_previous", ColumnData::Bool(above))
     .push(
         "days_mean",

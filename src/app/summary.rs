@@ -21,6 +21,29 @@ pub struct RunMeta<'a> {
     pub day_cap: u8,
 }
 
+/// The `win_rate`, `win_rate_lo` and `win_rate_hi` columns of the tables that list win
+/// rates with their intervals (ladder, compare, tune).
+pub trait WinRateColumns {
+    fn push_win_rates(&mut self, iv: &[crate::stats::Interval]) -> &mut Self;
+}
+
+impl WinRateColumns for Table {
+    fn push_win_rates(&mut self, iv: &[crate::stats::Interval]) -> &mut Self {
+        self.push(
+            "win_rate",
+            ColumnData::F64(iv.iter().map(|i| i.estimate).collect()),
+        )
+        .push(
+            "win_rate_lo",
+            ColumnData::F64(iv.iter().map(|i| i.lo).collect()),
+        )
+        .push(
+            "win_rate_hi",
+            ColumnData::F64(iv.iter().map(|i| i.hi).collect()),
+        )
+    }
+}
+
 pub fn summary_table(meta: &RunMeta<'_>, configs: &[ConfigSpec], accums: &[Accum]) -> Table {
     let db = &meta.lib.db;
     let n = configs.len();

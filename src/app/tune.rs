@@ -14,6 +14,7 @@ use super::cli::{MatchArgs, TuneArgs};
 use super::load;
 use super::mixes;
 use super::run::{default_threads, progress_bar};
+use super::summary::WinRateColumns;
 use super::summary::{RunMeta, summary_table};
 use crate::deck::RareMix;
 use crate::export::{ColumnData, OutputSet, Table};
@@ -198,18 +199,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         "games",
         ColumnData::U64(rows.iter().map(|r| r.2.games).collect()),
     )
-    .push(
-        "win_rate",
-        ColumnData::F64(ivals.iter().map(|i| i.estimate).collect()),
-    )
-    .push(
-        "win_rate_lo",
-        ColumnData::F64(ivals.iter().map(|i| i.lo).collect()),
-    )
-    .push(
-        "win_rate_hi",
-        ColumnData::F64(ivals.iter().map(|i| i.hi).collect()),
-    )
+    .push_win_rates(&ivals)
     .push(
         "distance",
         ColumnData::F64(
