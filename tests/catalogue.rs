@@ -3,20 +3,10 @@
 //! `--out` directory untouched. Plus the inputs that used to be refused and are fine
 //! (a byte-order mark).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The binary, run from the repository root (where `decks/` is).
-fn sim() -> Command {
-    let mut c = Command::cargo_bin("confluence-sim").expect("binary builds");
-    c.current_dir(root());
-    c
-}
+mod common;
+use common::{root, sim};
 
 const BR: &str = "decks/player/BR_kojo_booda.txt";
 

@@ -1,35 +1,14 @@
 //! Drives the real binary: outputs, determinism, replay, and every kind of bad input.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The binary, run from the repository root (where `decks/` is).
-fn sim() -> Command {
-    let mut c = Command::cargo_bin("confluence-sim").expect("binary builds");
-    c.current_dir(root());
-    c
-}
+mod common;
+use common::{names as outputs, root, sim};
 
 fn fixture(p: &str) -> String {
     root().join("tests/fixtures").join(p).display().to_string()
-}
-
-fn outputs(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
 }
 
 #[test]

@@ -6,23 +6,14 @@
 //! printed) and look at it in a browser.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use confluence_sim::export::{ColumnData, Table, parquet};
 use predicates::prelude::*;
 use quick_xml::events::Event;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The binary, run from the repository root (where `decks/` is).
-fn sim() -> Command {
-    let mut c = Command::cargo_bin("confluence-sim").expect("binary builds");
-    c.current_dir(root());
-    c
-}
+mod common;
+use common::{root, sim};
 
 /// A small real experiment: 1 deck x 1 policy x (1 + 2 + 2 + 2) rare mixes, 300 games each.
 fn run_small(dir: &Path) {

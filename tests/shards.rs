@@ -5,30 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sim() -> Command {
-    let mut c = Command::cargo_bin("confluence-sim").expect("binary builds");
-    c.current_dir(root());
-    c
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
+mod common;
+use common::{names, root, sim};
 
 /// Every output but meta.json (which records the command and the time) is the same, byte
 /// for byte.

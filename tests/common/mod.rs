@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use confluence_sim::cards::Library;
 use confluence_sim::cards::effect::CardIdx;
@@ -48,4 +48,29 @@ pub fn matchup<'a>(deck: &'a PlayerDeck, s: &'a Setup, conf: &'a [CardIdx]) -> M
         confluence_cards: conf,
         day_cap: 30,
     }
+}
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The binary, run from the repository root (where `decks/` is).
+pub fn sim() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("confluence-sim").expect("binary builds");
+    c.current_dir(root());
+    c
+}
+
+/// The names in a directory, sorted (none if it does not exist).
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
 }
