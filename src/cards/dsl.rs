@@ -325,14 +325,18 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 return Ok(Line::Keyword { bits, n });
             }
-            if w == "static" {
-                self.pos += 1;
+            let support_static =
+                w == "support" && matches!(self.peek_at(1), Tok::Ident(s) if s == "static");
+            if w == "static" || support_static {
+                self.pos += if support_static { 2 } else { 1 };
                 let st = self.static_ability()?;
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
-                    Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
-                        ActiveIn::Anywhere
-                    }
+                    _ if support_static => ActiveIn::Reserve,
+                    Static::Cost(_)
+                    | Static::CostPer(..)
+                    | Static::DiscardDiscount(_)
+                    | Static::PlayableIf => ActiveIn::Anywhere,
                     _ => ActiveIn::Play,
                 };
                 return Ok(Line::Ability {
@@ -362,6 +366,21 @@ impl<'a, A: Arena> Parser<'a, A> {
         let cond = if self.eat_word("if") { self.cond()? } else { 0 };
         self.expect_punct(":")?;
         let mut body = Vec::new();
+        // A quick action's card costs (discards, a sacrifice) are chosen as it resolves:
+        // its body starts by paying them (activation pays the rest and checks them all).
+        if let Trigger::Quick(c) = trigger
+            && (c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice)
+        {
+            body.push(Op::PayCards {
+                cost: Cost {
+                    mana: 0,
+                    exhaust: false,
+                    discard_me: false,
+                    counters: 0,
+                    ..c
+                },
+            });
+        }
         self.seq(&mut body)?;
         if body.len() > u16::MAX as usize / 2 {
             return self.fail("ability body too long".into());
@@ -380,13 +399,25 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost change", -10, 10)?;
                 self.expect_punct(")")?;
                 Static::Cost(n as i8)
+            }
+            "cost_per" => {
+                self.expect_punct("(")?;
+                let n = self.small("cost change", -10, 10)?;
+                self.expect_punct(",")?;
+                let w = self.ident("a count (count(...), ascended_exps, hand, reserve, ...)")?;
+                let Some(c) = self.count_word(&w)? else {
+                    self.pos -= 1;
+                    return self.err("a count (count(...), ascended_exps, hand, reserve, ...)");
+                };
+                self.expect_punct(")")?;
+                Static::CostPer(n as i8, c)
             }
             "tough_aura" => {
                 self.expect_punct("(")?;
@@ -444,6 +475,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let f = self.filter_with(Whose::Yours, fkind::CARD)?;
                 self.expect_punct(",")?;
                 let n = self.small("cost change", -10, 10)?;
+                if self.eat_punct(",") {
+                    // "... for N less, down to a minimum of M"
+                    if !self.eat_word("min") || n >= 0 {
+                        return self.err("'min M' after a reduction (as in cost_aura(robot from_reserve, -1, min 1))");
+                    }
+                    let m = self.small("minimum cost", 1, 10)?;
+                    self.expect_punct(")")?;
+                    return Ok(Static::CostAuraMin(f, (-n) as u8, m as u8));
+                }
                 self.expect_punct(")")?;
                 Static::CostAura(f, n as i8)
             }
@@ -454,7 +494,33 @@ impl<'a, A: Arena> Parser<'a, A> {
                 Static::StartCounters(n as u8)
             }
             "playable_if" => Static::PlayableIf,
-            "play_exhausted" => Static::PlayExhausted,
+            "play_exhausted" => {
+                if self.eat_punct("(") {
+                    let f = self.filter_with(Whose::Yours, fkind::CARD)?;
+                    let mine = self.eat_punct(",") && {
+                        if !self.eat_word("mine") {
+                            return self.err("'mine'");
+                        }
+                        true
+                    };
+                    self.expect_punct(")")?;
+                    Static::PlayExhausted(f, mine)
+                } else {
+                    let f = self.arena.push_filter(Filter {
+                        kinds: fkind::CARD,
+                        whose: Whose::Yours,
+                        ..Filter::default()
+                    });
+                    Static::PlayExhausted(f, false)
+                }
+            }
+            "reserve_limit" => {
+                self.expect_punct("(")?;
+                let n = self.small("reserve limit change", -5, 5)?;
+                self.expect_punct(")")?;
+                Static::ReserveLimit(n as i8)
+            }
+            "uncounted_reserve" => Static::UncountedInReserve,
             "terrain_add" | "terrain_set" | "all_regions" | "darkness_only_due" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -474,7 +540,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -517,7 +583,6 @@ impl<'a, A: Arena> Parser<'a, A> {
             "quick" => {
                 self.expect_punct("(")?;
                 let c = self.costs()?;
-                self.simple_cost(&c)?;
                 self.expect_punct(")")?;
                 Trigger::Quick(c)
             }
@@ -698,6 +763,8 @@ impl<'a, A: Arena> Parser<'a, A> {
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
+            "zero_stats" => Count::ZeroStats,
+            "ascended_exps" => Count::AscendedExps,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -747,6 +814,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "did" => Cond::Did,
             "afternoon" => Cond::Afternoon,
             "your_turn" => Cond::YourTurn,
+            "ascended" => Cond::MyExpAscended,
             "boosted" => Cond::MeBoosted,
             "has" => {
                 self.expect_punct("(")?;
@@ -814,6 +882,21 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     /// Words up to ',' ')' ';' or '}' describe a set of objects.
     fn filter_with(&mut self, whose: Whose, default_kinds: u8) -> PResult<FilterId> {
+        let (f, _) = self.filter_parse(whose, default_kinds)?;
+        Ok(self.arena.push_filter(f))
+    }
+
+    /// A filter for cards to play: from the zones it names, else from `zones`.
+    fn card_filter(&mut self, zones: u8) -> PResult<FilterId> {
+        let (mut f, zones_set) = self.filter_parse(Whose::Any, fkind::CARD)?;
+        if !zones_set {
+            f.zones = zones;
+        }
+        Ok(self.arena.push_filter(f))
+    }
+
+    /// A filter and whether it named its zones.
+    fn filter_parse(&mut self, whose: Whose, default_kinds: u8) -> PResult<(Filter, bool)> {
         let mut f = Filter {
             whose,
             kinds: 0,
@@ -896,7 +979,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
                 ("exhausted", _) => f.exhausted = Some(true),
                 ("ready", _) => f.exhausted = Some(false),
-                ("cost", _) => {
+                ("from_reserve", _) => f.from_reserve = Some(true),
+                ("from_hand", _) => f.from_reserve = Some(false),
+                ("in_ascended", _) => f.ascended = true,
+                ("cost", _) | ("base_cost", _) => {
+                    f.base_cost |= w == "base_cost";
                     let c = self.cmp()?;
                     let n = self.small("hand cost", 0, 30)? as u8;
                     match c {
@@ -952,7 +1039,7 @@ impl<'a, A: Arena> Parser<'a, A> {
         if f.token == Some(true) {
             f.kinds |= fkind::CHARACTER;
         }
-        Ok(self.arena.push_filter(f))
+        Ok((f, zones_set))
     }
 
     // ---- statements ----
@@ -1228,7 +1315,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, activate_j_each, activate_r, ascend, set_x, next_lose, next_activate_r, next_free, play_now, rush)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1358,7 +1445,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 });
             }
             "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard"
-            | "sacrifice" | "to_mana" => {
+            | "sacrifice" | "to_mana" | "to_mana_ready" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
@@ -1369,6 +1456,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     "to_deck_bottom" => Dest::DeckBottom,
                     "discard" => Dest::Discard,
                     "to_mana" => Dest::Mana,
+                    "to_mana_ready" => Dest::ManaReady,
                     _ => Dest::Sacrifice,
                 };
                 body.push(Op::Move { obj, dest });
@@ -1409,12 +1497,50 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
                 self.expect_punct(",")?;
                 let n = self.small("amount", -10, 10)? as i8;
+                let (mut min, mut afternoon) = (0, false);
+                while name == "discount" && self.eat_punct(",") {
+                    if self.eat_word("afternoon") {
+                        afternoon = true;
+                    } else if self.eat_word("min") {
+                        min = self.small("minimum cost", 1, 10)? as u8;
+                    } else {
+                        return self.err("'afternoon' or 'min N'");
+                    }
+                }
                 self.expect_punct(")")?;
                 body.push(if name == "discount" {
-                    Op::Discount { filter, n }
+                    Op::Discount {
+                        filter,
+                        n,
+                        min,
+                        afternoon,
+                    }
                 } else {
                     Op::NextBoost { filter, n }
                 });
+            }
+            "next_lose" | "next_activate_r" | "next_free" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                let flags = match name.as_str() {
+                    "next_lose" => {
+                        self.expect_punct(",")?;
+                        if !self.eat_word("fleeting") {
+                            return self.err("'fleeting' (the only status a next card loses)");
+                        }
+                        modflag::LOSE_FLEETING
+                    }
+                    "next_activate_r" => modflag::ACTIVATE_R,
+                    _ if self.eat_punct(",") => {
+                        if !self.eat_word("hand_loses_fleeting") {
+                            return self.err("'hand_loses_fleeting'");
+                        }
+                        modflag::FREE | modflag::LOSE_FLEETING_HAND
+                    }
+                    _ => modflag::FREE,
+                };
+                self.expect_punct(")")?;
+                body.push(Op::NextMod { filter, flags });
             }
             "mana_from_deck"
             | "mana_from_deck_exhausted"
@@ -1474,7 +1600,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "play_free" | "each_play_free" => {
                 self.expect_punct("(")?;
-                let filter = self.filter_with(Whose::Any, fkind::CARD)?;
+                let filter = self.card_filter(fzone::HAND)?;
                 self.expect_punct(")")?;
                 body.push(Op::PlayFree {
                     who: if name == "play_free" {
@@ -1483,7 +1609,68 @@ impl<'a, A: Arena> Parser<'a, A> {
                         Who::Each
                     },
                     filter,
+                    less: playflag::FREE,
+                    exp: None,
+                    flags: playflag::OPTIONAL,
                 });
+            }
+            "play_now" | "rush" => {
+                // play_now(FILTER | me | it [, less N | free] [, hero | companion] [, may])
+                // rush[(FILTER)] [{ ... }]: you may immediately play another card (from hand
+                // or Reserve, paying its cost); if you do, the block.
+                let (mut less, mut exp, mut flags) = (0u8, None, 0u8);
+                let mut filter = None;
+                if name == "rush" {
+                    flags |= playflag::OPTIONAL;
+                }
+                if self.eat_punct("(") {
+                    if self.eat_word("me") {
+                        flags |= playflag::ME;
+                    } else if self.eat_word("it") {
+                        flags |= playflag::IT;
+                    } else {
+                        filter = Some(self.card_filter(fzone::HAND | fzone::RESERVE)?);
+                    }
+                    while name == "play_now" && self.eat_punct(",") {
+                        if self.eat_word("free") {
+                            less = playflag::FREE;
+                        } else if self.eat_word("less") {
+                            less = self.small("cost reduction", 1, 20)? as u8;
+                        } else if self.eat_word("may") {
+                            flags |= playflag::OPTIONAL;
+                        } else if self.eat_word("hero") {
+                            exp = Some(Exp::Hero);
+                        } else if self.eat_word("companion") {
+                            exp = Some(Exp::Companion);
+                        } else {
+                            return self.err("'less N', 'free', 'hero', 'companion' or 'may'");
+                        }
+                    }
+                    self.expect_punct(")")?;
+                }
+                let filter = match filter {
+                    Some(f) => f,
+                    None => self.arena.push_filter(Filter {
+                        kinds: fkind::CARD,
+                        zones: fzone::HAND | fzone::RESERVE,
+                        ..Filter::default()
+                    }),
+                };
+                body.push(Op::PlayFree {
+                    who: Who::You,
+                    filter,
+                    less,
+                    exp,
+                    flags,
+                });
+                if name == "rush" && self.is_punct("{") {
+                    let did = self.arena.push_cond(Cond::Did);
+                    let at = body.len();
+                    body.push(Op::JumpUnless { cond: did, to: 0 });
+                    self.block(body)?;
+                    let end = Self::here(body);
+                    body[at] = Op::JumpUnless { cond: did, to: end };
+                }
             }
             "block_forward" | "block_opponent_forward" => {
                 self.expect_punct("(")?;
@@ -1517,13 +1704,31 @@ impl<'a, A: Arena> Parser<'a, A> {
                     total_cost: u8::MAX,
                 });
             }
-            "activate_j" => {
+            "activate_j_each" => {
+                self.expect_punct("(")?;
+                let filter = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                body.push(Op::ActivateJEach { filter });
+            }
+            "activate_j" | "activate_r" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
-                body.push(Op::ActivateJ { obj });
+                body.push(Op::ActivateJ {
+                    obj,
+                    reserve: name == "activate_r",
+                });
             }
-            "ascend" => body.push(Op::Ascend),
+            "ascend" => {
+                let at = if self.eat_punct("(") {
+                    let e = self.exp_ref()?;
+                    self.expect_punct(")")?;
+                    e
+                } else {
+                    ExpRef::Mine
+                };
+                body.push(Op::Ascend { at });
+            }
             "set_x" => {
                 self.expect_punct("(")?;
                 let a = self.amount()?;

@@ -86,6 +86,8 @@ pub enum EventKind {
 pub enum Static {
     /// I cost this much more (negative: less) to play, while the condition holds.
     Cost(i8),
+    /// I cost this much more (negative: less) for each unit of the count.
+    CostPer(i8, Count),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
@@ -113,12 +115,20 @@ pub enum Static {
     ResupplyRevealTwo,
     /// Cards matching the filter that you play cost this much more (negative: less).
     CostAura(FilterId, i8),
+    /// Cards matching the filter that you play cost N less, down to a minimum of M (a
+    /// reduction that never takes the cost below M; other effects may reduce it further).
+    CostAuraMin(FilterId, u8, u8),
     /// I begin the game with N counters (heroes).
     StartCounters(u8),
     /// I can only be played while the ability's condition holds.
     PlayableIf,
-    /// You may play exhausted cards from your Reserve.
-    PlayExhausted,
+    /// You may play exhausted cards matching the filter from your Reserve (`true`: only
+    /// into my expedition). As a support ability it works from Reserve.
+    PlayExhausted(FilterId, bool),
+    /// Your Reserve limit is this much higher while the condition holds.
+    ReserveLimit(i8),
+    /// (support) I don't count towards your Reserve limit.
+    UncountedInReserve,
     /// My region also has these terrains (their points pay any requirement there).
     TerrainAdd(u8),
     /// My region (and so the region of the expedition facing me) has only these terrains.
@@ -177,6 +187,32 @@ pub mod tmask {
     pub const SUPPORT: u32 = 1 << 6;
     pub const WHEN: u32 = 1 << 7;
     pub const STATIC: u32 = 1 << 8;
+}
+
+/// Effects of a "the next card you play" modifier (`Op::NextMod`, `TurnMod::flags`).
+pub mod modflag {
+    /// It lasts until used or until the Afternoon ends (not only this turn).
+    pub const AFTERNOON: u8 = 1 << 0;
+    /// The card loses Fleeting.
+    pub const LOSE_FLEETING: u8 = 1 << 1;
+    /// The card activates its {R} abilities (as if played from Reserve).
+    pub const ACTIVATE_R: u8 = 1 << 2;
+    /// The card is played for free (its targets' Tough is waived, D10).
+    pub const FREE: u8 = 1 << 3;
+    /// The card loses Fleeting if it is played from hand.
+    pub const LOSE_FLEETING_HAND: u8 = 1 << 4;
+}
+
+/// Options of `Op::PlayFree`.
+pub mod playflag {
+    /// "You may": the player may decline even when a card qualifies.
+    pub const OPTIONAL: u8 = 1 << 0;
+    /// The card to play is the ability's source.
+    pub const ME: u8 = 1 << 1;
+    /// The card to play is the selected object (`it`).
+    pub const IT: u8 = 1 << 2;
+    /// `less` value meaning "for free".
+    pub const FREE: u8 = u8::MAX;
 }
 
 /// Where an ability works from. Most work in play; support abilities work from Reserve.
@@ -256,6 +292,13 @@ pub struct Filter {
     pub zero_stat: Option<bool>,
     /// Stands in an expedition whose region has one of these terrains (0 = any).
     pub region_terrain: u8,
+    /// `cost_min`/`cost_max` compare the Base Cost (Reserve Cost when in Reserve, played
+    /// from Reserve or Fleeting in play; Hand Cost otherwise) instead of the Hand Cost.
+    pub base_cost: bool,
+    /// Played (or about to be played) from Reserve / from hand.
+    pub from_reserve: Option<bool>,
+    /// Stands in one of your Ascended expeditions.
+    pub ascended: bool,
 }
 
 impl Default for Filter {
@@ -276,6 +319,9 @@ impl Default for Filter {
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
+            base_cost: false,
+            from_reserve: None,
+            ascended: false,
         }
     }
 }
@@ -329,6 +375,10 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
+    /// Printed statistics equal to 0 among the Characters you control.
+    ZeroStats,
+    /// Your Ascended expeditions.
+    AscendedExps,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -352,6 +402,8 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The source's expedition is Ascended (for a hero or a Landmark: one of yours is).
+    MyExpAscended,
     /// The last die roll is in lo..=hi.
     Roll(u8, u8),
     Afternoon,
@@ -422,6 +474,8 @@ pub enum Dest {
     Sacrifice,
     /// Face down into its owner's mana zone (exhausted).
     Mana,
+    /// Face down into its owner's mana zone, ready.
+    ManaReady,
 }
 
 /// One instruction of an ability body. Jumps are absolute indices into the ability's body.
@@ -478,10 +532,13 @@ pub enum Op {
     Ready {
         obj: ObjRef,
     },
-    /// The next card matching the filter you play this turn costs `n` less.
+    /// The next card matching the filter you play this turn (`afternoon`: this Afternoon)
+    /// costs `n` less, down to a minimum of `min` (0: none).
     Discount {
         filter: FilterId,
         n: i8,
+        min: u8,
+        afternoon: bool,
     },
     /// The next character matching the filter you play this turn gains `n` boosts.
     NextBoost {
@@ -509,17 +566,30 @@ pub enum Op {
         filter: FilterId,
         status: u32,
     },
+    /// The next card matching the filter you play this turn gets the `modflag` effects
+    /// (loses Fleeting, activates its {R} abilities, is free).
+    NextMod {
+        filter: FilterId,
+        flags: u8,
+    },
     /// Characters of `who` are sacrificed: the player chooses one of theirs, the Confluence
     /// follows its sacrifice rule; all happen together.
     SacrificeOne {
         who: Who,
     },
-    /// `who` may immediately play a card from hand matching the filter for free (the
-    /// controller first). The Confluence reveals from the top of its hand until one
-    /// qualifies, plays it, then shuffles its hand (FAQ "Play Limitations").
+    /// `who` may immediately play a card matching the filter (the controller first), from
+    /// the zones the filter names (hand by default for `play_free`, hand and Reserve for
+    /// `play_now` and `rush`), for `less` less (`FREE`: for free), into `exp` when it is
+    /// set. `flags` (`playflag`): optional, the card is `me` / `it`. The played card becomes
+    /// `it` and `did` says whether one was played. The Confluence reveals from the top of
+    /// its hand until one qualifies, plays it, then shuffles its hand (FAQ "Play
+    /// Limitations").
     PlayFree {
         who: Who,
         filter: FilterId,
+        less: u8,
+        exp: Option<Exp>,
+        flags: u8,
     },
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
@@ -538,12 +608,20 @@ pub enum Op {
         obj: ObjRef,
     },
     AfterYou,
-    /// Activate the {J} abilities of the object(s).
+    /// Activate the {J} abilities (`reserve`: the {R} abilities) of the object(s).
     ActivateJ {
         obj: ObjRef,
+        reserve: bool,
     },
-    /// The source's expedition Ascends until Rest.
-    Ascend,
+    /// For each object matching the filter (in Silver Rule order), you may activate its {J}
+    /// abilities (objects without any are skipped; the Confluence always does).
+    ActivateJEach {
+        filter: FilterId,
+    },
+    /// The expedition(s) Ascend until Rest (`Mine`: the source's).
+    Ascend {
+        at: ExpRef,
+    },
     /// Roll a die into X (with "when you roll" triggers).
     Roll,
     /// X = amount.
@@ -556,6 +634,11 @@ pub enum Op {
     Pay {
         cost: Cost,
         skip: u16,
+    },
+    /// The card parts (discards, a sacrifice) of a quick action's cost, paid as it
+    /// resolves: the controller chooses the cards.
+    PayCards {
+        cost: Cost,
     },
     JumpUnless {
         cond: CondId,

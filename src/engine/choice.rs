@@ -20,6 +20,19 @@ pub enum Alt {
     Discard(ObjId),
     /// Played for free by an effect.
     Free,
+    /// Played by an effect for N less ("you may immediately play a Character for 3 less").
+    Less(u8),
+}
+
+impl Alt {
+    /// How a card played by `Op::PlayFree` with this `less` is paid.
+    pub fn paying_less(less: u8) -> Alt {
+        match less {
+            playflag::FREE => Alt::Free,
+            0 => Alt::None,
+            n => Alt::Less(n),
+        }
+    }
 }
 
 /// One option of a decision. Small and `Copy`.
@@ -95,42 +108,39 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::PlayFree => {
-            push(out, Choice::Done);
             let f = s.frame().expect("play-free decision without frame");
             let ab = db.abilities[f.ability as usize];
-            let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
+            let Op::PlayFree {
+                filter,
+                less,
+                exp,
+                flags,
+                ..
+            } = db.op(&ab, f.pc)
+            else {
                 return;
             };
-            for id in player.hand.iter() {
-                if !s.matches_card(db, db.filter(filter), id, f.controller) || !s.playable(db, id) {
-                    continue;
-                }
-                let kind = db.card(s.obj(id).card).kind;
-                if kind.goes_to_expedition() {
-                    for e in Exp::BOTH {
-                        if !player.exp[e.index()].is_full() {
-                            push(
-                                out,
-                                Choice::Play {
-                                    obj: id,
-                                    from_reserve: false,
-                                    exp: e,
-                                    alt: Alt::Free,
-                                },
-                            );
-                        }
-                    }
-                } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
+            let alt = Alt::paying_less(less);
+            s.play_now_options(
+                db,
+                f,
+                Side::Player,
+                (filter, less, exp, flags),
+                |obj, from_reserve, exp| {
                     push(
                         out,
                         Choice::Play {
-                            obj: id,
-                            from_reserve: false,
-                            exp: Exp::Hero,
-                            alt: Alt::Free,
+                            obj,
+                            from_reserve,
+                            exp,
+                            alt,
                         },
-                    );
-                }
+                    )
+                },
+            );
+            // "You may" can be declined; "immediately play" only when nothing qualifies.
+            if flags & playflag::OPTIONAL != 0 || out.is_empty() {
+                out.insert(0, Choice::Done);
             }
         }
         Decision::Expedition => {
@@ -234,12 +244,15 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     push(out, Choice::Pass);
     let p = s.side(Side::Player);
     let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();
-    let play_exhausted =
-        s.side_has_static(db, Side::Player, |st| matches!(st, Static::PlayExhausted));
     for (list, from_reserve) in [(&p.hand, false), (&p.reserve, true)] {
         for id in list.iter() {
             let o = s.obj(id);
-            if from_reserve && o.has(flag::EXHAUSTED) && !play_exhausted {
+            let allowed = if from_reserve && o.has(flag::EXHAUSTED) {
+                s.exhausted_play_exps(db, id)
+            } else {
+                0b11
+            };
+            if allowed == 0 {
                 continue;
             }
             if !s.playable(db, id) {
@@ -251,7 +264,7 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             for &alt in &alts {
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {
-                        if !p.exp[e.index()].is_full() {
+                        if allowed & (1 << e.index()) != 0 && !p.exp[e.index()].is_full() {
                             push(
                                 out,
                                 Choice::Play {

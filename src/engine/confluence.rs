@@ -130,7 +130,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Which player expedition a Confluence card faces: its placement icon, with ties and
     /// no match going to the Threatened expedition.
-    fn placement(&self, id: ObjId) -> (Exp, Placement, bool) {
+    pub(super) fn placement(&self, id: ObjId) -> (Exp, Placement, bool) {
         let icon = self.db.card(self.s.obj(id).card).placement;
         let prog = if icon == Placement::Progressing {
             overcome::progressing(self.s, self.db)
@@ -150,11 +150,6 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Plays a card of the Confluence's hand for free (an effect let it), by its placement.
-    pub(super) fn confluence_play_free(&mut self, id: ObjId) {
-        let (exp, icon, fell_back) = self.placement(id);
-        self.play_card(id, false, exp, Some((icon, fell_back)), Alt::Free);
-    }
-
     fn confluence_play_it(&mut self, id: ObjId, from_reserve: bool) {
         let (exp, icon, fell_back) = self.placement(id);
         self.play_card(id, from_reserve, exp, Some((icon, fell_back)), Alt::None);

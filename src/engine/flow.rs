@@ -76,6 +76,8 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.phase = Phase::Turn;
             }
             Phase::Dusk => {
+                // "This turn" and "this Afternoon" modifiers end with the Afternoon.
+                self.s.n_mods = 0;
                 self.queue_timed(Trigger::Dusk);
                 self.s.phase = Phase::Progress;
             }
@@ -209,7 +211,8 @@ impl<O: Observer> Engine<'_, O> {
     fn clear_mods(&mut self, side: Side) {
         let mut i = 0;
         while i < self.s.n_mods as usize {
-            if self.s.mods[i].side == side {
+            // "The next ... you play this Afternoon" lasts until used or until Dusk.
+            if self.s.mods[i].side == side && self.s.mods[i].flags & modflag::AFTERNOON == 0 {
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;

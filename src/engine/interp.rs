@@ -226,8 +226,13 @@ impl<O: Observer> Engine<'_, O> {
         };
         match at {
             ExpRef::Mine => {
-                // A Gigantic character's expedition is both of them (S3 7.4.3.f).
-                if src.zone == Zone::Expedition {
+                // A Gigantic character's expedition is both of them (S3 7.4.3.f). "When I
+                // leave the Expedition zone": my expedition is the one I left.
+                let left = src.zone != Zone::Expedition
+                    && self.db.abilities[f.ability as usize].trigger
+                        == Trigger::When(EventKind::LeaveExpedition)
+                    && self.db.card(src.card).kind.goes_to_expedition();
+                if src.zone == Zone::Expedition || left {
                     if self.s.has_kw(self.db, f.source, kw::GIGANTIC) {
                         push(&mut out, Exp::Hero);
                         push(&mut out, Exp::Companion);
@@ -327,7 +332,15 @@ impl<O: Observer> Engine<'_, O> {
                     } else {
                         Side::Confluence
                     };
-                    self.resupply(side, exhausted);
+                    let put = self.resupply(side, exhausted);
+                    // Your own Resupply: the card put in Reserve becomes `it`.
+                    if who == Who::You {
+                        let fr = self.frame_mut();
+                        fr.it.clear();
+                        if let Some(id) = put {
+                            let _ = fr.it.push(id);
+                        }
+                    }
                     self.fire(Fire::Drew { side });
                 }
                 Flow::Next
@@ -363,6 +376,9 @@ impl<O: Observer> Engine<'_, O> {
                         continue;
                     }
                     o.flags |= status;
+                    if status & kw::FLEETING != 0 {
+                        o.flags &= !flag::LOST_FLEETING;
+                    }
                     if tough > 0 {
                         o.tough = o.tough.max(tough);
                     }
@@ -378,7 +394,12 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::Lose { obj, status } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.s.obj_mut(id).flags &= !status;
+                    let o = self.s.obj_mut(id);
+                    o.flags &= !status;
+                    // Losing Fleeting also removes a printed Fleeting.
+                    if status & kw::FLEETING != 0 && o.zone != Zone::None {
+                        o.flags |= flag::LOST_FLEETING;
+                    }
                     if O::ENABLED {
                         self.emit(Event::Status {
                             obj: id,
@@ -401,22 +422,33 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Discount { filter, n } | Op::NextBoost { filter, n } => {
-                let i = self.s.n_mods as usize;
-                if i < self.s.mods.len() {
-                    let (discount, boosts) = match op {
-                        Op::Discount { .. } => (n, 0),
-                        _ => (0, n),
-                    };
-                    self.s.mods[i] = TurnMod {
-                        side: f.controller,
-                        filter,
-                        discount,
-                        boosts,
-                        status: 0,
-                    };
-                    self.s.n_mods += 1;
-                }
+            Op::Discount {
+                filter,
+                n,
+                min,
+                afternoon,
+            } => {
+                self.push_mod(TurnMod {
+                    side: f.controller,
+                    filter,
+                    discount: n,
+                    boosts: 0,
+                    status: 0,
+                    flags: if afternoon { modflag::AFTERNOON } else { 0 },
+                    min,
+                });
+                Flow::Next
+            }
+            Op::NextBoost { filter, n } => {
+                self.push_mod(TurnMod {
+                    side: f.controller,
+                    filter,
+                    discount: 0,
+                    boosts: n,
+                    status: 0,
+                    flags: 0,
+                    min: 0,
+                });
                 Flow::Next
             }
             Op::ManaFromDeck { who, exhausted } => {
@@ -433,21 +465,37 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::NextGain { filter, status } => {
-                let i = self.s.n_mods as usize;
-                if i < self.s.mods.len() {
-                    self.s.mods[i] = TurnMod {
-                        side: f.controller,
-                        filter,
-                        discount: 0,
-                        boosts: 0,
-                        status,
-                    };
-                    self.s.n_mods += 1;
-                }
+                self.push_mod(TurnMod {
+                    side: f.controller,
+                    filter,
+                    discount: 0,
+                    boosts: 0,
+                    status,
+                    flags: 0,
+                    min: 0,
+                });
+                Flow::Next
+            }
+            Op::NextMod { filter, flags } => {
+                self.push_mod(TurnMod {
+                    side: f.controller,
+                    filter,
+                    discount: 0,
+                    boosts: 0,
+                    status: 0,
+                    flags,
+                    min: 0,
+                });
                 Flow::Next
             }
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
-            Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
+            Op::PlayFree {
+                who,
+                filter,
+                less,
+                exp,
+                flags,
+            } => self.exec_play_free(f, who, filter, less, exp, flags),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -522,13 +570,55 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::ActivateJ { obj } => {
+            Op::ActivateJ { obj, reserve } => {
+                let from = if reserve {
+                    PlayFrom::Reserve
+                } else {
+                    PlayFrom::Any
+                };
                 for id in self.resolve_objs(obj, f).iter() {
                     if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks) {
-                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(from));
                     }
                 }
                 Flow::Next
+            }
+            Op::ActivateJEach { filter } => {
+                // `count` walks the matching objects that have {J} abilities, oldest first.
+                let mut next = NO_OBJ;
+                let mut k = 0;
+                let ctx = self.ctx(f);
+                self.s
+                    .for_each_candidate(db, db.filter(filter), &ctx, |id| {
+                        let c = self.s.obj(id).card;
+                        let has_j = db
+                            .abilities_of(c)
+                            .iter()
+                            .any(|ab| ab.trigger == Trigger::Played(PlayFrom::Any));
+                        if has_j && next == NO_OBJ {
+                            if k == f.count {
+                                next = id;
+                            }
+                            k += 1;
+                        }
+                    });
+                if next == NO_OBJ {
+                    return Flow::Next;
+                }
+                match f.controller {
+                    Side::Confluence => {
+                        self.trigger_own(next, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                        self.frame_mut().count += 1;
+                        Flow::Moved
+                    }
+                    Side::Player => {
+                        let fr = self.frame_mut();
+                        fr.it.clear();
+                        let _ = fr.it.push(next);
+                        self.s.decision = Decision::May;
+                        Flow::Wait
+                    }
+                }
             }
             Op::AfterYou => {
                 if self.s.phase == Phase::Turn && self.s.to_act == f.controller {
@@ -539,10 +629,16 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Ascend => {
-                let src = *self.s.obj(f.source);
-                if src.side == Side::Player && src.zone == Zone::Expedition {
-                    self.s.today.ascend.set(src.exp, true);
+            Op::Ascend { at } => {
+                // Only the player's expeditions Ascend (the Confluence's is the Darkness).
+                if f.controller == Side::Player {
+                    let Some(exps) = self.resolve_exps(at, f) else {
+                        return Flow::Wait;
+                    };
+                    for e in exps.iter() {
+                        let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                        self.s.today.ascend.set(e, true);
+                    }
                 }
                 Flow::Next
             }
@@ -564,6 +660,15 @@ impl<O: Observer> Engine<'_, O> {
                 }
             },
             Op::Pay { cost, skip } => self.exec_pay(f, cost, skip),
+            Op::PayCards { cost } => {
+                if f.step == 0 {
+                    let fr = self.frame_mut();
+                    fr.step = 2;
+                    fr.count = 0;
+                }
+                let f = *self.s.frame().expect("frame");
+                self.exec_pay(&f, cost, f.pc + 1)
+            }
             Op::JumpUnless { cond, to } => {
                 if self.s.eval_cond(db, cond, &self.ctx(f)) {
                     Flow::Next
@@ -579,6 +684,15 @@ impl<O: Observer> Engine<'_, O> {
                     Flow::Wait
                 }
             },
+        }
+    }
+
+    /// Adds a "the next card you play" modifier (at most 8 wait at once; more are dropped).
+    fn push_mod(&mut self, m: TurnMod) {
+        let i = self.s.n_mods as usize;
+        if i < self.s.mods.len() {
+            self.s.mods[i] = m;
+            self.s.n_mods += 1;
         }
     }
 
@@ -631,13 +745,13 @@ impl<O: Observer> Engine<'_, O> {
             Dest::DeckTop => (Zone::Deck, true),
             Dest::DeckBottom => (Zone::Deck, false),
             Dest::Discard | Dest::Sacrifice => (Zone::Discard, false),
-            Dest::Mana => (Zone::Mana, false),
+            Dest::Mana | Dest::ManaReady => (Zone::Mana, false),
         };
         if zone == o.zone {
             return;
         }
         if zone == Zone::Mana {
-            self.put_in_mana(id, false, Why::Effect);
+            self.put_in_mana(id, dest == Dest::ManaReady, Why::Effect);
         } else {
             self.move_to(id, zone, o.exp, Why::Effect, top);
         }
@@ -742,7 +856,12 @@ impl<O: Observer> Engine<'_, O> {
         }
         let d = self.s.side(Side::Player).deck;
         if d.len() == 1 {
-            self.resupply(Side::Player, exhausted);
+            let put = self.resupply(Side::Player, exhausted);
+            let fr = self.frame_mut();
+            fr.it.clear();
+            if let Some(id) = put {
+                let _ = fr.it.push(id);
+            }
             self.fire(Fire::Drew { side: Side::Player });
             return Flow::Next;
         }
@@ -928,16 +1047,28 @@ impl<O: Observer> Engine<'_, O> {
         Flow::Next
     }
 
-    /// "Each player may immediately play a card ... for free", the controller first. The
-    /// player chooses (or not); the Confluence reveals from the top of its hand until a card
-    /// qualifies, plays it and shuffles its hand (FAQ "Play Limitations").
-    fn exec_play_free(&mut self, f: &Frame, who: Who, filter: FilterId) -> Flow {
+    /// "Each player may immediately play a card ... for free", the controller first; also
+    /// "you may immediately play a Character for N less" and Rush. The player chooses (or
+    /// not); the Confluence reveals from the top of its hand until a card qualifies, plays
+    /// it and shuffles its hand (FAQ "Play Limitations"). The played card becomes `it`.
+    fn exec_play_free(
+        &mut self,
+        f: &Frame,
+        who: Who,
+        filter: FilterId,
+        less: u8,
+        exp: Option<Exp>,
+        flags: u8,
+    ) -> Flow {
         let mut sides = List::<2>::new();
         let _ = sides.push(f.controller as u8);
         if who == Who::Each {
             let _ = sides.push(f.controller.other() as u8);
         }
         let k = f.count as usize;
+        if k == 0 {
+            self.frame_mut().did = false;
+        }
         let Some(side) = sides.get(k) else {
             return Flow::Next;
         };
@@ -948,11 +1079,14 @@ impl<O: Observer> Engine<'_, O> {
         };
         match side {
             Side::Player => {
-                let any = self.s.side(Side::Player).hand.iter().any(|id| {
-                    self.s
-                        .matches_card(self.db, self.db.filter(filter), id, f.controller)
-                        && self.s.playable(self.db, id)
-                });
+                let mut any = false;
+                self.s.play_now_options(
+                    self.db,
+                    f,
+                    Side::Player,
+                    (filter, less, exp, flags),
+                    |_, _, _| any = true,
+                );
                 if any {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
@@ -962,22 +1096,56 @@ impl<O: Observer> Engine<'_, O> {
             }
             Side::Confluence => {
                 self.frame_mut().count += 1;
-                let hand = self.s.side(Side::Confluence).hand;
-                let found = hand.iter().find(|&id| {
-                    self.s
-                        .matches_card(self.db, self.db.filter(filter), id, f.controller)
-                });
-                if let Some(id) = found {
-                    self.s.obj_mut(id).flags |= flag::KNOWN;
-                    self.confluence_play_free(id);
+                let mut found = None;
+                if flags & (playflag::ME | playflag::IT) != 0 {
+                    self.s.play_now_options(
+                        self.db,
+                        f,
+                        Side::Confluence,
+                        (filter, less, exp, flags),
+                        |id, r, _| {
+                            found = found.or(Some((id, r)));
+                        },
+                    );
+                } else {
+                    let hand = self.s.side(Side::Confluence).hand;
+                    let ready = self.s.side(Side::Confluence).mana_ready;
+                    found = hand
+                        .iter()
+                        .find(|&id| {
+                            self.s
+                                .matches_card(self.db, self.db.filter(filter), id, f.controller)
+                                && (less == playflag::FREE
+                                    || self.s.play_cost(self.db, id, false).saturating_sub(less)
+                                        <= ready)
+                        })
+                        .map(|id| (id, false));
                 }
-                // The revealed hand is shuffled face down again.
-                let rng = &mut *self.rng;
-                let side = self.s.side_mut(Side::Confluence);
-                rand::seq::SliceRandom::shuffle(side.hand.as_mut_slice(), rng);
-                let hand = self.s.side(Side::Confluence).hand;
-                for id in hand.iter() {
-                    self.s.obj_mut(id).flags &= !flag::KNOWN;
+                if let Some((id, from_reserve)) = found {
+                    self.s.obj_mut(id).flags |= flag::KNOWN;
+                    let fr = self.frame_mut();
+                    fr.did = true;
+                    fr.it.clear();
+                    let _ = fr.it.push(id);
+                    let (e, icon, fell_back) = self.placement(id);
+                    let alt = Alt::paying_less(less);
+                    self.play_card(
+                        id,
+                        from_reserve,
+                        exp.unwrap_or(e),
+                        Some((icon, fell_back)),
+                        alt,
+                    );
+                }
+                if flags & (playflag::ME | playflag::IT) == 0 {
+                    // The revealed hand is shuffled face down again.
+                    let rng = &mut *self.rng;
+                    let side = self.s.side_mut(Side::Confluence);
+                    rand::seq::SliceRandom::shuffle(side.hand.as_mut_slice(), rng);
+                    let hand = self.s.side(Side::Confluence).hand;
+                    for id in hand.iter() {
+                        self.s.obj_mut(id).flags &= !flag::KNOWN;
+                    }
                 }
                 Flow::Moved
             }
@@ -1121,6 +1289,14 @@ impl<O: Observer> Engine<'_, O> {
                     fr.step = 0;
                 }
             }
+            (Decision::May, yes_no, Op::ActivateJEach { .. }) => {
+                if yes_no == Choice::Yes
+                    && let Some(id) = f.it.first()
+                {
+                    self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                }
+                self.frame_mut().count += 1;
+            }
             (Decision::Mode, Choice::Mode(k), _) => {
                 let fr = self.frame_mut();
                 fr.pc += 1 + k as u16;
@@ -1137,6 +1313,9 @@ impl<O: Observer> Engine<'_, O> {
                     .find(|&x| x != keep)
                     .expect("two revealed cards");
                 self.move_to(keep, Zone::Reserve, Exp::Hero, Why::Resupply, false);
+                let fr = self.frame_mut();
+                fr.it.clear();
+                let _ = fr.it.push(keep);
                 if matches!(
                     op,
                     Op::Resupply {
@@ -1162,15 +1341,28 @@ impl<O: Observer> Engine<'_, O> {
                 fr.count += 1;
             }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
-            (Decision::PlayFree, Choice::Play { obj, exp, .. }, _) => {
+            (
+                Decision::PlayFree,
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                    alt,
+                },
+                _,
+            ) => {
                 // Move on before playing: a Spell starts its own (nested) ability.
-                self.frame_mut().count += 1;
-                self.play_card(obj, false, exp, None, Alt::Free);
+                let fr = self.frame_mut();
+                fr.count += 1;
+                fr.did = true;
+                fr.it.clear();
+                let _ = fr.it.push(obj);
+                self.play_card(obj, from_reserve, exp, None, alt);
             }
             (
                 Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice,
                 Choice::Card(id),
-                Op::Pay { .. },
+                Op::Pay { .. } | Op::PayCards { .. },
             ) => {
                 self.pay_card(decision, id);
                 self.frame_mut().count += 1;

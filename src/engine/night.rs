@@ -226,7 +226,9 @@ impl<O: Observer> Engine<'_, O> {
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
     pub(super) fn cleanup(&mut self) -> bool {
         let p = self.s.side(Side::Player);
-        if p.reserve.len() > p.reserve_limit as usize {
+        if self.s.reserve_counted(self.db, Side::Player)
+            > self.s.reserve_limit(self.db, Side::Player) as usize
+        {
             self.s.decision = Decision::CleanupReserve;
             return false;
         }
@@ -236,7 +238,9 @@ impl<O: Observer> Engine<'_, O> {
         }
         loop {
             let c = self.s.side(Side::Confluence);
-            if c.reserve.len() <= c.reserve_limit as usize {
+            if self.s.reserve_counted(self.db, Side::Confluence)
+                <= self.s.reserve_limit(self.db, Side::Confluence) as usize
+            {
                 break;
             }
             let id = c.reserve.first().expect("over the limit");

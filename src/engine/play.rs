@@ -27,6 +27,10 @@ impl<O: Observer> Engine<'_, O> {
             Alt::None => self.s.play_cost(self.db, id, from_reserve),
             Alt::Scout => def.scout,
             Alt::Free => 0,
+            Alt::Less(n) => self
+                .s
+                .play_cost(self.db, id, from_reserve)
+                .saturating_sub(n),
             Alt::Discard(_) => {
                 let n = self
                     .db
@@ -50,7 +54,14 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses) = self.consume_mods(id, side);
+        let (boosts, statuses, mflags) = self.consume_mods(id, side);
+        // Free by an effect, or by "the next Spell you play this turn is free": its targets'
+        // Tough is waived (D10).
+        let free = alt == Alt::Free || mflags & modflag::FREE != 0;
+        // "The next Character you play from your hand activates its {R} abilities."
+        let as_reserve = from_reserve || mflags & modflag::ACTIVATE_R != 0;
+        let lose_fleeting = mflags & modflag::LOSE_FLEETING != 0
+            || (mflags & modflag::LOSE_FLEETING_HAND != 0 && !from_reserve);
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -68,7 +79,7 @@ impl<O: Observer> Engine<'_, O> {
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
             Trigger::Played(PlayFrom::Hand) => !from_reserve,
-            Trigger::Played(PlayFrom::Reserve) => from_reserve,
+            Trigger::Played(PlayFrom::Reserve) => as_reserve,
             _ => false,
         };
         match kind {
@@ -78,7 +89,10 @@ impl<O: Observer> Engine<'_, O> {
                 let ob = self.s.obj_mut(id);
                 // Played from Reserve: Fleeting (BGA gives expedition permanents Fleeting too).
                 if from_reserve {
-                    ob.flags |= kw::FLEETING;
+                    ob.flags |= kw::FLEETING | flag::FROM_RESERVE;
+                }
+                if lose_fleeting {
+                    ob.flags = (ob.flags & !kw::FLEETING) | flag::LOST_FLEETING;
                 }
                 // A printed Asleep/Anchored is a status the object enters with, as are
                 // statuses from "the next Character you play ... gains".
@@ -88,7 +102,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
-                self.mark_free(before, alt);
+                self.mark_free(before, free);
                 if alt == Alt::Scout {
                     // Scout: the card gains "{H}: send me to Reserve".
                     let ts = self.s.obj(id).ts;
@@ -110,13 +124,17 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
-                self.mark_free(before, alt);
+                self.mark_free(before, free);
                 self.fire(Fire::Played { card: id });
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
+                let ob = self.s.obj_mut(id);
                 if from_reserve {
-                    self.s.obj_mut(id).flags |= kw::FLEETING;
+                    ob.flags |= kw::FLEETING | flag::FROM_RESERVE;
+                }
+                if lose_fleeting {
+                    ob.flags = (ob.flags & !kw::FLEETING) | flag::LOST_FLEETING;
                 }
                 self.fire(Fire::Played { card: id });
                 let spell_ability = (0..def.ab_len)
@@ -125,7 +143,7 @@ impl<O: Observer> Engine<'_, O> {
                 match spell_ability {
                     Some(a) => {
                         self.begin(a, id, side, NO_OBJ, id);
-                        if alt == Alt::Free && self.s.depth > 0 {
+                        if free && self.s.depth > 0 {
                             let d = self.s.depth as usize;
                             self.s.frames[d - 1].free = true;
                         }
@@ -142,19 +160,20 @@ impl<O: Observer> Engine<'_, O> {
 
     /// A card played for free waives its targets' Tough (digest 5.6): mark the reactions it
     /// just queued.
-    fn mark_free(&mut self, from: u8, alt: Alt) {
-        if alt == Alt::Free {
+    fn mark_free(&mut self, from: u8, free: bool) {
+        if free {
             for p in &mut self.s.pending[from as usize..self.s.n_pending as usize] {
                 p.free = true;
             }
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
-    /// it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32) {
+    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts,
+    /// statuses and `modflag` effects it gains.
+    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32, u8) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut flags = 0;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
@@ -165,6 +184,7 @@ impl<O: Observer> Engine<'_, O> {
             {
                 boosts += m.boosts;
                 statuses |= m.status;
+                flags |= m.flags;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -172,7 +192,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses)
+        (boosts, statuses, flags)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

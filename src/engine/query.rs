@@ -258,7 +258,43 @@ impl GameState {
     #[inline]
     fn has_kw_base(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
         let o = self.obj(id);
-        (o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS)) & bits != 0
+        // An object that lost Fleeting has lost a printed Fleeting too (bit 0).
+        const _: () = assert!(kw::FLEETING == 1);
+        let lost = (o.flags & flag::LOST_FLEETING) >> flag::LOST_FLEETING.trailing_zeros();
+        (o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS & !lost)) & bits != 0
+    }
+
+    /// Whether an object's Base Cost is its Reserve Cost: in Reserve, played from Reserve,
+    /// or Fleeting in play; otherwise it is its Hand Cost (a Spell being played from hand
+    /// counts its Hand Cost even when Fleeting is printed on it).
+    pub fn base_is_reserve(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        match o.zone {
+            Zone::Reserve => true,
+            Zone::Expedition | Zone::Landmarks => {
+                o.has(flag::FROM_RESERVE) || self.has_kw(db, id, kw::FLEETING)
+            }
+            Zone::Limbo => o.has(flag::FROM_RESERVE),
+            _ => false,
+        }
+    }
+
+    /// The cost a filter's `cost<=N` words compare: the Hand Cost, or the Base Cost.
+    #[inline]
+    fn filter_cost(&self, db: &CardDb, f: &Filter, id: ObjId) -> u8 {
+        let def = db.card(self.obj(id).card);
+        if f.base_cost && self.base_is_reserve(db, id) {
+            def.reserve_cost
+        } else {
+            def.hand_cost
+        }
+    }
+
+    /// A card in Reserve (about to be played from there) or played from Reserve.
+    #[inline]
+    fn played_from_reserve(&self, id: ObjId) -> bool {
+        let o = self.obj(id);
+        o.zone == Zone::Reserve || o.has(flag::FROM_RESERVE)
     }
 
     #[inline]
@@ -374,7 +410,7 @@ impl GameState {
     pub fn play_cost(&self, db: &CardDb, id: ObjId, from_reserve: bool) -> u8 {
         let o = self.obj(id);
         let def = db.card(o.card);
-        let base = if from_reserve {
+        let mut base = if from_reserve {
             def.reserve_cost
         } else {
             def.hand_cost
@@ -382,13 +418,25 @@ impl GameState {
         let mut delta = 0i16;
         if def.trigger_mask & tmask::STATIC != 0 {
             for ab in db.abilities_of(o.card) {
-                if let Trigger::Static(Static::Cost(d)) = ab.trigger
-                    && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
-                {
-                    delta += d as i16;
+                match ab.trigger {
+                    Trigger::Static(Static::Cost(d))
+                        if self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) =>
+                    {
+                        delta += d as i16;
+                    }
+                    Trigger::Static(Static::CostPer(d, c))
+                        if self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) =>
+                    {
+                        delta += d as i16 * self.count(db, c, &Ctx::of(o.side, id));
+                    }
+                    _ => {}
                 }
             }
         }
+        // Reductions "down to a minimum of M" apply first; other effects may reduce the
+        // cost further.
+        let floored =
+            |base: i16, n: u8, min: u8| -> i16 { (base - n as i16).max(base.min(min as i16)) };
         let side = self.side(o.side);
         let statics = self.statics[o.side.index()] > 0;
         for &l in side
@@ -404,20 +452,59 @@ impl GameState {
                 continue;
             }
             for ab in db.abilities_of(lo.card) {
-                if let Trigger::Static(Static::CostAura(f, d)) = ab.trigger
-                    && self.matches_card(db, db.filter(f), id, lo.side)
-                {
-                    delta += d as i16;
+                match ab.trigger {
+                    Trigger::Static(Static::CostAura(f, d))
+                        if self.matches_card(db, db.filter(f), id, lo.side)
+                            && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l)) =>
+                    {
+                        delta += d as i16;
+                    }
+                    Trigger::Static(Static::CostAuraMin(f, n, min))
+                        if l != id
+                            && self.matches_card(db, db.filter(f), id, lo.side)
+                            && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l)) =>
+                    {
+                        base = floored(base, n, min);
+                    }
+                    _ => {}
                 }
             }
         }
+        // "Cards played from Reserve cost 1 more" (any player's): the opponent's auras that
+        // do not only concern their own cards.
+        let other = o.side.other();
+        if self.statics[other.index()] > 0 {
+            self.each_static_of(db, other, |l, st| match st {
+                Static::CostAura(f, d)
+                    if db.filter(f).whose != Whose::Yours
+                        && self.matches_card(db, db.filter(f), id, other) =>
+                {
+                    delta += d as i16;
+                }
+                Static::CostAuraMin(f, n, min)
+                    if db.filter(f).whose != Whose::Yours
+                        && self.matches_card(db, db.filter(f), id, other) =>
+                {
+                    let _ = l;
+                    base = floored(base, n, min);
+                }
+                _ => {}
+            });
+        }
         for m in self.mods() {
             if m.side == o.side
-                && m.discount != 0
+                && (m.discount != 0 || m.flags & modflag::FREE != 0)
                 && self.matches_card(db, db.filter(m.filter), id, o.side)
             {
+                if m.flags & modflag::FREE != 0 {
+                    return 0;
+                }
                 // Several "the next ... costs N less" stack on the same card.
-                delta -= m.discount as i16;
+                if m.min > 0 {
+                    base = floored(base, m.discount.max(0) as u8, m.min);
+                } else {
+                    delta -= m.discount as i16;
+                }
             }
         }
         let cost = (base + delta).max(0) as u8;
@@ -449,11 +536,185 @@ impl GameState {
                 continue;
             }
             for ab in db.abilities_of(c) {
-                if let Trigger::Static(st) = ab.trigger {
+                if let Trigger::Static(st) = ab.trigger
+                    && ab.active != ActiveIn::Reserve
+                {
                     f(id, st);
                 }
             }
         }
+    }
+
+    /// The cards `side` may play now for an `Op::PlayFree` (filter, less, exp, flags) of the
+    /// running frame `f`: `out(card, from_reserve, expedition)` for each way (Landmarks and
+    /// Spells: the Hero expedition). Cards come from the zones the filter names (or the
+    /// frame's `me` / `it`), must be playable and affordable, and Reserve cards ready
+    /// unless "you may play exhausted cards from your Reserve".
+    pub fn play_now_options(
+        &self,
+        db: &CardDb,
+        f: &Frame,
+        side: Side,
+        (filter, less, exp, flags): (FilterId, u8, Option<Exp>, u8),
+        mut out: impl FnMut(ObjId, bool, Exp),
+    ) {
+        let fl = db.filter(filter);
+        let s = self.side(side);
+        let ready = s.mana_ready;
+        let mut consider = |id: ObjId| {
+            let o = self.obj(id);
+            let from_reserve = match o.zone {
+                Zone::Hand => false,
+                Zone::Reserve => true,
+                _ => return,
+            };
+            let allowed = if from_reserve && o.has(flag::EXHAUSTED) {
+                self.exhausted_play_exps(db, id)
+            } else {
+                0b11
+            };
+            if o.side != side
+                || allowed == 0
+                || !self.matches_card(db, fl, id, f.controller)
+                || !self.playable(db, id)
+                || (less != playflag::FREE
+                    && self.play_cost(db, id, from_reserve).saturating_sub(less) > ready)
+            {
+                return;
+            }
+            let kind = db.card(o.card).kind;
+            if kind.goes_to_expedition() {
+                for e in Exp::BOTH {
+                    if exp.is_none_or(|x| x == e)
+                        && allowed & (1 << e.index()) != 0
+                        && !s.exp[e.index()].is_full()
+                    {
+                        out(id, from_reserve, e);
+                    }
+                }
+            } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
+                out(id, from_reserve, Exp::Hero);
+            }
+        };
+        if flags & playflag::ME != 0 {
+            let o = self.obj(f.source);
+            if o.ts == f.source_ts {
+                consider(f.source);
+            }
+        } else if flags & playflag::IT != 0 {
+            for id in f.it.iter() {
+                consider(id);
+            }
+        } else {
+            if fl.zones & fzone::HAND != 0 {
+                for id in s.hand.iter() {
+                    consider(id);
+                }
+            }
+            if fl.zones & fzone::RESERVE != 0 {
+                for id in s.reserve.iter() {
+                    consider(id);
+                }
+            }
+        }
+    }
+
+    /// The expeditions (bit 0 Hero, bit 1 Companion; Spells and Landmarks use bit 0) into
+    /// which the exhausted Reserve card `id` may be played: "you may play exhausted cards
+    /// from your Reserve" (in play, or a support ability of a ready Reserve card), or
+    /// "... in my Expedition" (only the source's).
+    pub fn exhausted_play_exps(&self, db: &CardDb, id: ObjId) -> u8 {
+        let side = self.obj(id).side;
+        let mut mask = 0u8;
+        let mut visit = |src: ObjId, in_reserve: bool| {
+            let so = self.obj(src);
+            let def = db.card(so.card);
+            if def.trigger_mask & tmask::STATIC == 0 || (in_reserve && so.has(flag::EXHAUSTED)) {
+                return;
+            }
+            for ab in db.abilities_of(so.card) {
+                let Trigger::Static(Static::PlayExhausted(f, mine)) = ab.trigger else {
+                    continue;
+                };
+                if (ab.active == ActiveIn::Reserve) != in_reserve
+                    || !self.matches_card(db, db.filter(f), id, side)
+                    || !self.eval_cond(db, ab.cond, &Ctx::of(side, src))
+                {
+                    continue;
+                }
+                mask |= match (mine, so.zone) {
+                    (false, _) => 0b11,
+                    (true, Zone::Expedition) if self.has_kw(db, src, kw::GIGANTIC) => 0b11,
+                    (true, Zone::Expedition) => 1 << so.exp.index(),
+                    (true, _) => 0,
+                };
+            }
+        };
+        let s = self.side(side);
+        if self.statics[side.index()] > 0 {
+            visit(s.hero, false);
+            for l in [&s.landmarks, &s.exp[0], &s.exp[1]] {
+                for x in l.iter() {
+                    visit(x, false);
+                }
+            }
+        }
+        for x in s.reserve.iter() {
+            if x != id {
+                visit(x, true);
+            }
+        }
+        if !db.card(self.obj(id).card).kind.goes_to_expedition() && mask != 0 {
+            mask = 0b11;
+        }
+        mask
+    }
+
+    /// The Reserve limit of a side now: its hero's, changed by "your Reserve limit is
+    /// increased by one" statics whose condition holds.
+    pub fn reserve_limit(&self, db: &CardDb, side: Side) -> u8 {
+        let mut limit = self.side(side).reserve_limit as i16;
+        if self.statics[side.index()] > 0 {
+            let s = self.side(side);
+            for l in std::iter::once(s.hero)
+                .chain(s.landmarks.iter())
+                .chain(s.exp[0].iter())
+                .chain(s.exp[1].iter())
+            {
+                let c = self.obj(l).card;
+                if db.card(c).trigger_mask & tmask::STATIC == 0 {
+                    continue;
+                }
+                for ab in db.abilities_of(c) {
+                    if let Trigger::Static(Static::ReserveLimit(n)) = ab.trigger
+                        && ab.active != ActiveIn::Reserve
+                        && self.eval_cond(db, ab.cond, &Ctx::of(side, l))
+                    {
+                        limit += n as i16;
+                    }
+                }
+            }
+        }
+        limit.clamp(0, 255) as u8
+    }
+
+    /// The side's Reserve cards that count towards its Reserve limit (a ready card with
+    /// "I don't count towards your Reserve limit" does not).
+    pub fn reserve_counted(&self, db: &CardDb, side: Side) -> usize {
+        self.side(side)
+            .reserve
+            .iter()
+            .filter(|&id| {
+                let o = self.obj(id);
+                let def = db.card(o.card);
+                o.has(flag::EXHAUSTED)
+                    || def.trigger_mask & tmask::STATIC == 0
+                    || !db.abilities_of(o.card).iter().any(|ab| {
+                        ab.active == ActiveIn::Reserve
+                            && ab.trigger == Trigger::Static(Static::UncountedInReserve)
+                    })
+            })
+            .count()
     }
 
     /// Whether a static "I can only be played if ..." allows playing `id` now.
@@ -477,10 +738,10 @@ impl GameState {
         let check = |id: ObjId| {
             let c = self.obj(id).card;
             db.card(c).trigger_mask & tmask::STATIC != 0
-                && db
-                    .abilities_of(c)
-                    .iter()
-                    .any(|ab| matches!(ab.trigger, Trigger::Static(st) if pred(&st)))
+                && db.abilities_of(c).iter().any(|ab| {
+                    ab.active != ActiveIn::Reserve
+                        && matches!(ab.trigger, Trigger::Static(st) if pred(&st))
+                })
         };
         check(s.hero)
             || s.landmarks.iter().any(check)
@@ -496,8 +757,9 @@ impl GameState {
             && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
             && f.zero_stat
                 .is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
-            && def.hand_cost >= f.cost_min
-            && def.hand_cost <= f.cost_max
+            && (f.cost_min..=f.cost_max).contains(&self.filter_cost(db, f, id))
+            && f.from_reserve
+                .is_none_or(|r| self.played_from_reserve(id) == r)
             && match f.whose {
                 Whose::Any => true,
                 Whose::Yours => o.side == controller,
@@ -542,7 +804,22 @@ impl GameState {
         if f.subtypes != 0 && def.subtypes & f.subtypes == 0 {
             return false;
         }
-        if def.hand_cost < f.cost_min || def.hand_cost > f.cost_max {
+        if !(f.cost_min..=f.cost_max).contains(&self.filter_cost(db, f, id)) {
+            return false;
+        }
+        if let Some(r) = f.from_reserve
+            && self.played_from_reserve(id) != r
+        {
+            return false;
+        }
+        if f.ascended
+            && (o.zone != Zone::Expedition
+                || o.side != Side::Player
+                || !(self.today.ascend.get(o.exp)
+                    || (self.has_kw_in(db, id, kw::GIGANTIC, ctx)
+                        && (self.today.ascend.get(Exp::Hero)
+                            || self.today.ascend.get(Exp::Companion)))))
+        {
             return false;
         }
         if let Some(t) = f.token
@@ -667,6 +944,23 @@ impl GameState {
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
             Count::HeroCounters => self.obj(side.hero).counters as i16,
+            Count::ZeroStats => side
+                .exp
+                .iter()
+                .flat_map(|l| l.iter())
+                .filter(|&id| db.card(self.obj(id).card).kind.is_character())
+                .map(|id| {
+                    let st = db.card(self.obj(id).card).stats;
+                    (st.f == 0) as i16 + (st.m == 0) as i16 + (st.o == 0) as i16
+                })
+                .sum(),
+            Count::AscendedExps => match ctx.controller {
+                Side::Player => Exp::BOTH
+                    .iter()
+                    .filter(|&&e| self.today.ascend.get(e))
+                    .count() as i16,
+                Side::Confluence => 0,
+            },
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
@@ -770,6 +1064,12 @@ impl GameState {
             Cond::Did => ctx.did,
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
+            Cond::MyExpAscended => {
+                ctx.controller == Side::Player
+                    && self
+                        .source_exp(ctx)
+                        .is_some_and(|e| self.today.ascend.get(e))
+            }
             Cond::MyTerrain(t) => self
                 .source_exp(ctx)
                 .is_some_and(|e| self.region_terrains(db, self.region(e)) & t != 0),

@@ -46,6 +46,8 @@ impl GameState {
             discount: 0,
             boosts: 0,
             status: 0,
+            flags: 0,
+            min: 0,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],

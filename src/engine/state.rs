@@ -69,6 +69,10 @@ pub mod flag {
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
     /// Going to Reserve at this Rest, its place in the order not yet chosen.
     pub const RESTING: u32 = 1 << 21;
+    /// Played from Reserve (until it changes zones): its Base Cost is its Reserve Cost.
+    pub const FROM_RESERVE: u32 = 1 << 22;
+    /// It lost Fleeting, printed Fleeting included (until it changes zones).
+    pub const LOST_FLEETING: u32 = 1 << 23;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -82,7 +86,9 @@ pub mod flag {
         | TOUGH
         | EXHAUSTED
         | OVERCOME_HERO
-        | OVERCOME_COMPANION;
+        | OVERCOME_COMPANION
+        | FROM_RESERVE
+        | LOST_FLEETING;
 }
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -319,6 +325,10 @@ pub struct TurnMod {
     pub boosts: i8,
     /// Statuses the next matching character gains.
     pub status: u32,
+    /// `modflag` bits: lasts the whole Afternoon, loses Fleeting, activates {R}, free.
+    pub flags: u8,
+    /// The discount never takes the cost below this (0: no minimum).
+    pub min: u8,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -112,7 +112,7 @@ impl<'a> View<'a> {
         self.s.side(side).hand.len()
     }
     pub fn reserve_limit(&self) -> u8 {
-        self.s.side(Side::Player).reserve_limit
+        self.s.reserve_limit(self.db, Side::Player)
     }
     pub fn landmark_limit(&self) -> u8 {
         self.s.side(Side::Player).landmark_limit

@@ -188,15 +188,16 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Resupply: the top card of the deck into Reserve (refilling an empty deck first).
-    pub(super) fn resupply(&mut self, side: Side, exhausted: bool) {
+    pub(super) fn resupply(&mut self, side: Side, exhausted: bool) -> Option<ObjId> {
         if self.s.side(side).deck.is_empty() && !self.refill(side) {
-            return;
+            return None;
         }
         let id = self.s.side(side).deck.last().expect("refilled");
         self.move_to(id, Zone::Reserve, Exp::Hero, Why::Resupply, false);
         if exhausted {
             self.s.obj_mut(id).flags |= flag::EXHAUSTED;
         }
+        Some(id)
     }
 
     /// Creates a token character in an expedition. None when no slot or room is left.

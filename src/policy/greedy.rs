@@ -59,7 +59,8 @@ pub fn target_intent(view: &View<'_>) -> Intent {
             | Dest::DeckBottom
             | Dest::Discard
             | Dest::Sacrifice
-            | Dest::Mana => Intent::Hostile,
+            | Dest::Mana
+            | Dest::ManaReady => Intent::Hostile,
         },
         Op::Exhaust { .. } | Op::Lose { .. } => Intent::Hostile,
         _ => Intent::Neutral,
@@ -92,6 +93,7 @@ impl Greedy {
                     let cost = match alt {
                         Alt::None => view.play_cost(obj, from_reserve) as i32,
                         Alt::Free => 0,
+                        Alt::Less(n) => view.play_cost(obj, from_reserve).saturating_sub(n) as i32,
                         Alt::Scout => def.scout as i32 + 3,
                         Alt::Discard(_) => view.play_cost(obj, from_reserve) as i32 + 2,
                     };

@@ -158,6 +158,7 @@ impl Planner {
             let cost = match alt {
                 Alt::None => view.play_cost(obj, from_reserve),
                 Alt::Free => 0,
+                Alt::Less(n) => view.play_cost(obj, from_reserve).saturating_sub(n),
                 // Scouting and discounts by discard are left to other policies.
                 Alt::Scout | Alt::Discard(_) => continue,
             };
