@@ -617,7 +617,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -652,6 +652,16 @@ impl<'a, A: Arena> Parser<'a, A> {
             "roll" => EventKind::YouRoll,
             "fails" => EventKind::MyExpFails,
             "moves" => EventKind::MyExpMoves,
+            "ascended_moves" => {
+                let unfaced = self.eat_punct("(") && {
+                    if !self.eat_word("unfaced") {
+                        return self.err("'unfaced'");
+                    }
+                    self.expect_punct(")")?;
+                    true
+                };
+                EventKind::AscendedMoves { unfaced }
+            }
             "moves_due" | "exp_moves_due" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;

@@ -65,6 +65,9 @@ pub enum EventKind {
     MyExpFails,
     /// My expedition moves forward (at Dusk or by an effect).
     MyExpMoves,
+    /// One of your Ascended expeditions moves forward (each one that moves; `unfaced`: only
+    /// when no Character faces it as it moves).
+    AscendedMoves { unfaced: bool },
     /// My expedition moves forward at Dusk due to a terrain (it paid its region with it).
     MyExpMovesDue(u8),
     /// One of your expeditions moves forward at Dusk due to a terrain.

@@ -109,39 +109,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         }
         Decision::PlayFree => {
             let f = s.frame().expect("play-free decision without frame");
-            let ab = db.abilities[f.ability as usize];
-            let Op::PlayFree {
-                filter,
-                less,
-                exp,
-                flags,
-                ..
-            } = db.op(&ab, f.pc)
-            else {
-                return;
-            };
-            let alt = Alt::paying_less(less);
-            s.play_now_options(
-                db,
-                f,
-                Side::Player,
-                (filter, less, exp, flags),
-                |obj, from_reserve, exp| {
-                    push(
-                        out,
-                        Choice::Play {
-                            obj,
-                            from_reserve,
-                            exp,
-                            alt,
-                        },
-                    )
-                },
-            );
-            // "You may" can be declined; "immediately play" only when nothing qualifies.
-            if flags & playflag::OPTIONAL != 0 || out.is_empty() {
-                out.insert(0, Choice::Done);
-            }
+            play_now_choices(s, db, f, out);
         }
         Decision::Expedition => {
             push(out, Choice::Exp(Exp::Hero));
@@ -204,6 +172,54 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 }
             }
         }
+    }
+}
+
+/// The options of an `Op::PlayFree` decision of the running frame `f`: the ways to play
+/// each card it allows (at full cost, every way to pay: the cost, Scout, a discard), and
+/// `Done` when the play is optional or nothing can be played.
+pub(super) fn play_now_choices(s: &GameState, db: &CardDb, f: &Frame, out: &mut ChoiceList) {
+    out.clear();
+    let ab = db.abilities[f.ability as usize];
+    let Op::PlayFree {
+        filter,
+        less,
+        exp,
+        flags,
+        ..
+    } = db.op(&ab, f.pc)
+    else {
+        return;
+    };
+    let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();
+    s.play_now_options(
+        db,
+        f,
+        Side::Player,
+        (filter, less, exp, flags),
+        |obj, from_reserve, exp| {
+            alts.clear();
+            if less == 0 {
+                pay_options(s, db, obj, from_reserve, &mut alts);
+            } else {
+                alts.push(Alt::paying_less(less));
+            }
+            for &alt in &alts {
+                push(
+                    out,
+                    Choice::Play {
+                        obj,
+                        from_reserve,
+                        exp,
+                        alt,
+                    },
+                );
+            }
+        },
+    );
+    // "You may" can be declined; "immediately play" only when nothing qualifies.
+    if flags & playflag::OPTIONAL != 0 || out.is_empty() {
+        out.insert(0, Choice::Done);
     }
 }
 

@@ -1079,15 +1079,9 @@ impl<O: Observer> Engine<'_, O> {
         };
         match side {
             Side::Player => {
-                let mut any = false;
-                self.s.play_now_options(
-                    self.db,
-                    f,
-                    Side::Player,
-                    (filter, less, exp, flags),
-                    |_, _, _| any = true,
-                );
-                if any {
+                let mut options = super::choice::ChoiceList::new();
+                super::choice::play_now_choices(self.s, self.db, f, &mut options);
+                if options.iter().any(|c| *c != Choice::Done) {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
                 }
@@ -1104,7 +1098,12 @@ impl<O: Observer> Engine<'_, O> {
                         Side::Confluence,
                         (filter, less, exp, flags),
                         |id, r, _| {
-                            found = found.or(Some((id, r)));
+                            if less == playflag::FREE
+                                || self.s.play_cost(self.db, id, r).saturating_sub(less)
+                                    <= self.s.side(Side::Confluence).mana_ready
+                            {
+                                found = found.or(Some((id, r)));
+                            }
                         },
                     );
                 } else {

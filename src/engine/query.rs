@@ -548,8 +548,9 @@ impl GameState {
     /// The cards `side` may play now for an `Op::PlayFree` (filter, less, exp, flags) of the
     /// running frame `f`: `out(card, from_reserve, expedition)` for each way (Landmarks and
     /// Spells: the Hero expedition). Cards come from the zones the filter names (or the
-    /// frame's `me` / `it`), must be playable and affordable, and Reserve cards ready
-    /// unless "you may play exhausted cards from your Reserve".
+    /// frame's `me` / `it`), must be playable, affordable when played for N less (at full
+    /// cost, `less` 0, the caller checks the ways to pay), and Reserve cards ready unless
+    /// "you may play exhausted cards from your Reserve".
     pub fn play_now_options(
         &self,
         db: &CardDb,
@@ -578,6 +579,7 @@ impl GameState {
                 || !self.matches_card(db, fl, id, f.controller)
                 || !self.playable(db, id)
                 || (less != playflag::FREE
+                    && less != 0
                     && self.play_cost(db, id, from_reserve).saturating_sub(less) > ready)
             {
                 return;

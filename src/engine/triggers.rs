@@ -199,6 +199,17 @@ impl<O: Observer> Engine<'_, O> {
             (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => {
                 (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
             }
+            (EventKind::AscendedMoves { unfaced }, Fire::ExpMoved { exp }) => {
+                let faced = || {
+                    let c = self.s.side(me.side.other());
+                    c.exp.iter().flat_map(|l| l.iter()).any(|x| {
+                        db.card(self.s.obj(x).card).kind.is_character()
+                            && (self.s.obj(x).exp == exp || self.s.has_kw(db, x, flag::GIGANTIC))
+                    })
+                };
+                (me.side == Side::Player && self.s.today.ascend.get(exp) && !(unfaced && faced()))
+                    .then_some(NO_OBJ)
+            }
             (EventKind::MyExpMovesDue(t), Fire::ExpMovedDue { exp, due }) => {
                 (me.side == Side::Player && in_exp(exp) && due & t != 0).then_some(NO_OBJ)
             }
