@@ -117,6 +117,9 @@ impl<O: Observer> Engine<'_, O> {
         if before.zone == Zone::Reserve {
             self.fire(super::triggers::Fire::ReserveLeft { side });
         }
+        if to == Zone::Discard {
+            self.fire(super::triggers::Fire::Discarded { obj: id });
+        }
     }
 
     /// Puts a card into its owner's Mana zone as an orb, ready or exhausted.
