@@ -130,6 +130,10 @@ pub trait Arena {
     fn subtype_bit(&mut self, name: &str) -> Option<u64>;
     /// A token card by name; `stats`/`subtypes` describe it when it is not in the pool.
     fn token(&mut self, name: &str, spec: Option<(i16, i16, i16, Vec<String>)>) -> Option<CardIdx>;
+    /// The token card is a Permanent created in a Landmark zone (Aerolith, Manaseed).
+    fn is_landmark_token(&self, _card: CardIdx) -> bool {
+        false
+    }
 }
 
 /// What one line compiled to.
@@ -325,10 +329,10 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 return Ok(Line::Keyword { bits, n });
             }
-            let support_static =
-                w == "support" && matches!(self.peek_at(1), Tok::Ident(s) if s == "static");
+            // `support static ...`: a passive ability that works while I am in Reserve.
+            let support_static = w == "support" && self.peek_at(1) == &Tok::Ident("static".into());
             if w == "static" || support_static {
-                self.pos += if support_static { 2 } else { 1 };
+                self.pos += 1 + support_static as usize;
                 let st = self.static_ability()?;
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
@@ -357,9 +361,9 @@ impl<'a, A: Arena> Parser<'a, A> {
         let active = match trigger {
             Trigger::Support(_) => ActiveIn::Reserve,
             _ if support => ActiveIn::Reserve,
-            Trigger::When(EventKind::ToReserve { .. }) | Trigger::When(EventKind::Sacrificed) => {
-                ActiveIn::Anywhere
-            }
+            Trigger::When(EventKind::ToReserve { .. })
+            | Trigger::When(EventKind::Sacrificed)
+            | Trigger::When(EventKind::SacrificedAs(_)) => ActiveIn::Anywhere,
             Trigger::When(EventKind::LeaveExpedition) => ActiveIn::Anywhere,
             _ => ActiveIn::Play,
         };
@@ -369,7 +373,7 @@ impl<'a, A: Arena> Parser<'a, A> {
         // A quick action's card costs (discards, a sacrifice) are chosen as it resolves:
         // its body starts by paying them (activation pays the rest and checks them all).
         if let Trigger::Quick(c) = trigger
-            && (c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice)
+            && (c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice != 0)
         {
             body.push(Op::PayCards {
                 cost: Cost {
@@ -399,7 +403,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, your_reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -463,6 +467,12 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "extra_die" => Static::ExtraDie,
             "draw_one" => Static::DrawOneInMorning,
+            "reserve_limit" => {
+                self.expect_punct("(")?;
+                let n = self.small("Reserve limit change", -5, 5)?;
+                self.expect_punct(")")?;
+                Static::ReserveLimit(n as i8)
+            }
             "discard_discount" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
@@ -514,11 +524,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Static::PlayExhausted(f, false)
                 }
             }
-            "reserve_limit" => {
+            "your_reserve_limit" => {
                 self.expect_punct("(")?;
                 let n = self.small("reserve limit change", -5, 5)?;
                 self.expect_punct(")")?;
-                Static::ReserveLimit(n as i8)
+                Static::YourReserveLimit(n as i8)
             }
             "uncounted_reserve" => Static::UncountedInReserve,
             "terrain_add" | "terrain_set" | "all_regions" | "darkness_only_due" => {
@@ -540,7 +550,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, your_reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -608,7 +618,7 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     /// Quick-action costs are paid on activation without further choices.
     fn simple_cost(&self, c: &Cost) -> PResult<()> {
-        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice {
+        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice != 0 {
             return self.fail(
                 "a quick action's cost can only use N, T, D and counters; put card costs in the body with pay(...) { ... }".into(),
             );
@@ -617,7 +627,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -643,7 +653,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
                 EventKind::ToReserve { from_expedition }
             }
+            "card_to_reserve" => EventKind::YourCardToReserve,
             "sacrificed" => EventKind::Sacrificed,
+            "sacrificed_as" => EventKind::SacrificedAs(filtered(self, fkind::CARD)?),
+            "you_sacrifice" => EventKind::YouSacrifice(filtered(self, fkind::CHARACTER)?),
+            "counters_reach" => {
+                self.expect_punct("(")?;
+                let n = self.small("counter number", 1, 50)? as u8;
+                self.expect_punct(")")?;
+                EventKind::CountersReach(n)
+            }
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
             "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
@@ -673,8 +692,17 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
             }
             "reserve_leaves" => EventKind::LeavesYourReserve,
+            "card_discarded" => EventKind::CardDiscarded,
+            "gift" => EventKind::YouGift,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
+            "gains" => {
+                self.expect_punct("(")?;
+                let bits = self.status_bits()?;
+                self.expect_punct(")")?;
+                EventKind::YourCharacterGains(bits)
+            }
+            "exhaust_reserve" => EventKind::YouExhaustInReserve,
             "pass_first" => EventKind::YouPassFirst,
             "opponent_draws" => EventKind::OpponentDraws,
             _ => {
@@ -711,7 +739,20 @@ impl<'a, A: Arena> Parser<'a, A> {
                                 1
                             }
                         }
-                        "sacrifice" => c.sacrifice = true,
+                        "sacrifice" => {
+                            // What is sacrificed: a character unless a kind follows.
+                            c.sacrifice = match self.peek() {
+                                Tok::Ident(k) if k == "character" => fkind::CHARACTER,
+                                Tok::Ident(k) if k == "permanent" => fkind::PERMANENT,
+                                Tok::Ident(k) if k == "landmark" => fkind::LANDMARK,
+                                _ => 0,
+                            };
+                            if c.sacrifice == 0 {
+                                c.sacrifice = fkind::CHARACTER;
+                            } else {
+                                self.pos += 1;
+                            }
+                        }
                         _ => {
                             self.pos -= 1;
                             return self.err("a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)");
@@ -773,7 +814,6 @@ impl<'a, A: Arena> Parser<'a, A> {
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
-            "zero_stats" => Count::ZeroStats,
             "ascended_exps" => Count::AscendedExps,
             "exps_in" => {
                 self.expect_punct("(")?;
@@ -787,6 +827,17 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Count::Objects(f)
             }
+            "boosts_of" | "zero_stats_of" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                if w == "boosts_of" {
+                    Count::BoostsOf(f)
+                } else {
+                    Count::ZeroStatsOf(f)
+                }
+            }
+            "its_boosts" => Count::ItsBoosts,
             _ => return Ok(None),
         }))
     }
@@ -796,7 +847,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, ascended, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -823,8 +874,8 @@ impl<'a, A: Arena> Parser<'a, A> {
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
             "afternoon" => Cond::Afternoon,
+            "ascended" => Cond::MyExpAscends,
             "your_turn" => Cond::YourTurn,
-            "ascended" => Cond::MyExpAscended,
             "boosted" => Cond::MeBoosted,
             "has" => {
                 self.expect_punct("(")?;
@@ -980,10 +1031,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_my_expedition", _) => f.place = Where::MyExpedition,
                 ("in_other_expedition", _) => f.place = Where::OtherExpedition,
                 ("facing_me", _) => f.place = Where::FacingMe,
+                ("in_selected", _) => f.place = Where::Selected,
                 ("other", _) | ("another", _) => f.other = true,
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
                 ("zero_stat", _) => f.zero_stat = Some(true),
+                ("zero_stat_here", _) => f.zero_stat_here = true,
+                ("in_behind", _) => f.in_behind = true,
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
@@ -1016,6 +1070,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                     if let Some(b) = kw::parse(&w) {
                         f.with |= b;
+                        continue;
+                    }
+                    // "non-Illusion": not_ followed by a subtype.
+                    if let Some(neg) = w.strip_prefix("not_")
+                        && let Some(b) = self.arena.subtype_bit(neg).or_else(|| {
+                            self.arena.subtype_bit(neg.strip_suffix('s').unwrap_or(neg))
+                        })
+                    {
+                        f.not_subtypes |= b;
                         continue;
                     }
                     let bit = self
@@ -1276,6 +1339,18 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn amount(&mut self) -> PResult<Amount> {
+        if self.is_punct("-")
+            && let Tok::Ident(w) = self.peek_at(1).clone()
+        {
+            self.pos += 2;
+            return match self.count_word(&w)? {
+                Some(c) => Ok(Amount::Neg(c)),
+                None => {
+                    self.pos -= 1;
+                    self.err("a count after '-' (as in -its_boosts)")
+                }
+            };
+        }
         match self.peek().clone() {
             Tok::Int(_) | Tok::Punct("-") => {
                 Ok(Amount::Const(self.small("amount", -20, 20)? as i8))
@@ -1307,7 +1382,8 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn exp_ref(&mut self) -> PResult<ExpRef> {
-        const EXPECTED: &str = "an expedition (mine, other, hero, companion, each, target, its)";
+        const EXPECTED: &str =
+            "an expedition (mine, other, hero, companion, each, target, its, selected)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -1317,6 +1393,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "each" | "both" => ExpRef::Each,
             "target" => ExpRef::Target,
             "its" => ExpRef::OfIt,
+            "selected" => ExpRef::Selected,
             _ => {
                 self.pos -= 1;
                 return self.err(EXPECTED);
@@ -1325,7 +1402,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, activate_j_each, activate_r, ascend, set_x, next_lose, next_activate_r, next_free, play_now, rush)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, to_mana_ready, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_activate_r, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, play_now, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, activate_j_each, activate_r, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1375,7 +1452,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     exhausted: name.ends_with("_exhausted"),
                 });
             }
-            "token" => {
+            "token" | "opponent_token" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
                 let mut tname = self.ident("a token name")?;
@@ -1409,6 +1486,36 @@ impl<'a, A: Arena> Parser<'a, A> {
                         });
                     }
                 };
+                if self.arena.is_landmark_token(card) {
+                    // A Permanent token goes to a player's Landmarks: yours by default.
+                    let mut whose = PlayerRef::You;
+                    let mut n = 1;
+                    if self.eat_punct(",") {
+                        const WHOSE: &str = "whose Landmarks (yours, opponent, each, its)";
+                        let w = self.ident(WHOSE)?;
+                        whose = match w.as_str() {
+                            "yours" | "your" => PlayerRef::You,
+                            "opponent" | "opposing" => PlayerRef::Opponent,
+                            "each" => PlayerRef::Each,
+                            "its" => PlayerRef::OfIt,
+                            _ => {
+                                self.pos -= 1;
+                                return self.err(WHOSE);
+                            }
+                        };
+                        if self.eat_punct(",") {
+                            n = self.small("number of tokens", 1, 8)? as u8;
+                        }
+                    }
+                    self.expect_punct(")")?;
+                    if name == "opponent_token" {
+                        return self.fail(
+                            "opponent_token creates character tokens; a landmark token names its owner instead (token(NAME, opponent))".into(),
+                        );
+                    }
+                    body.push(Op::LandmarkToken { card, whose, n });
+                    return Ok(());
+                }
                 let mut at = ExpRef::Target;
                 let mut n = 1;
                 if self.eat_punct(",") {
@@ -1418,7 +1525,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                 }
                 self.expect_punct(")")?;
-                body.push(Op::Token { card, at, n });
+                body.push(Op::Token {
+                    card,
+                    at,
+                    n,
+                    opposing: name == "opponent_token",
+                });
             }
             "sabotage" => {
                 let whose = if self.eat_punct("(") {
@@ -1454,13 +1566,21 @@ impl<'a, A: Arena> Parser<'a, A> {
                     dest: Dest::Discard,
                 });
             }
-            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard"
-            | "sacrifice" | "to_mana" | "to_mana_ready" => {
+            "send_reserve"
+            | "send_reserve_exhausted"
+            | "to_hand"
+            | "to_deck_top"
+            | "to_deck_bottom"
+            | "discard"
+            | "sacrifice"
+            | "to_mana"
+            | "to_mana_ready" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
                 let dest = match name.as_str() {
                     "send_reserve" => Dest::Reserve,
+                    "send_reserve_exhausted" => Dest::ReserveExhausted,
                     "to_hand" => Dest::Hand,
                     "to_deck_top" => Dest::DeckTop,
                     "to_deck_bottom" => Dest::DeckBottom,
@@ -1567,6 +1687,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                     _ => return self.fail("lose_mana takes a positive number".into()),
                 };
                 body.push(Op::LoseMana { n });
+            }
+            "ready_mana" => {
+                let n = match self.opt_amount(1)? {
+                    Amount::Const(n) if n > 0 => n as u8,
+                    _ => return self.fail("ready_mana takes a positive number".into()),
+                };
+                body.push(Op::ReadyMana { n });
             }
             "hand_to_reserve"
             | "hand_to_discard"
@@ -1702,6 +1829,32 @@ impl<'a, A: Arena> Parser<'a, A> {
                 });
             }
             "after_you" => body.push(Op::AfterYou),
+            "pass" => body.push(Op::Pass),
+            "become_first" | "opponent_becomes_first" => body.push(Op::BecomeFirst {
+                who: if name == "become_first" {
+                    Who::You
+                } else {
+                    Who::Opponent
+                },
+            }),
+            "each_passes" => body.push(Op::EachPasses),
+            "select_exp" => {
+                // An expedition of either side, for `selected` and `in_selected`.
+                self.expect_punct("(")?;
+                let w = self.ident("yours, opposing or any")?;
+                let whose = match w.as_str() {
+                    "yours" => Whose::Yours,
+                    "opposing" => Whose::Opposing,
+                    "any" => Whose::Any,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("yours, opposing or any");
+                    }
+                };
+                let ahead = self.eat_word("ahead");
+                self.expect_punct(")")?;
+                body.push(Op::SelectExp { whose, ahead });
+            }
             "select" => {
                 // A target chosen on its own, for the effects that follow ("it").
                 self.expect_punct("(")?;
@@ -2003,9 +2156,34 @@ pub(crate) mod tests {
             Op::Token {
                 card: 7,
                 at: ExpRef::Mine,
-                n: 2
+                n: 2,
+                opposing: false,
             }
         );
+        let b = body("J: select_exp(any); opponent_token(Brassbug, selected)");
+        assert_eq!(
+            b[0],
+            Op::SelectExp {
+                whose: Whose::Any,
+                ahead: false
+            }
+        );
+        assert!(matches!(
+            b[1],
+            Op::Token {
+                at: ExpRef::Selected,
+                opposing: true,
+                ..
+            }
+        ));
+        let b = body("J: boost(each character, -its_boosts)");
+        assert!(matches!(
+            b[0],
+            Op::Boost {
+                n: Amount::Neg(Count::ItsBoosts),
+                ..
+            }
+        ));
         let mut a = TestArena::default();
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));

@@ -36,8 +36,9 @@ pub struct Cost {
     pub discard_reserve: u8,
     /// Discard this many cards of your hand (chosen by the controller).
     pub discard_hand: u8,
-    /// Sacrifice one of your characters (chosen by the controller).
-    pub sacrifice: bool,
+    /// Sacrifice one of your objects of these `fkind` kinds (0: none; `CHARACTER` by
+    /// default, `PERMANENT` for "sacrifice a Permanent"), chosen by the controller.
+    pub sacrifice: u8,
 }
 
 /// Events that "When ..." abilities listen to.
@@ -49,6 +50,16 @@ pub enum EventKind {
     ToReserve { from_expedition: bool },
     /// I am sacrificed.
     Sacrificed,
+    /// I am sacrificed while I matched the filter, read just before I left (last known
+    /// information: "When I'm sacrificed, if I was not Fleeting").
+    SacrificedAs(FilterId),
+    /// You sacrifice an object matching the filter (read just before it left; the event
+    /// object is the sacrificed card).
+    YouSacrifice(FilterId),
+    /// I gain my Nth counter (my counters go from below N to N or more).
+    CountersReach(u8),
+    /// A card goes from your deck or hand to your Reserve.
+    YourCardToReserve,
     /// You play a card matching the filter (the played card is the event object).
     YouPlay(FilterId),
     /// The first card matching the filter that you play each Afternoon.
@@ -74,14 +85,23 @@ pub enum EventKind {
     YourExpMovesDue(u8),
     /// A card leaves your Reserve during the Afternoon.
     LeavesYourReserve,
+    /// A card joins a discard pile (any player's; tokens never do).
+    CardDiscarded,
     /// You create a token character.
     YouCreateToken,
     /// A character you control gains one or more boosts (event object = it).
     YourCharacterBoosted,
+    /// A character you control gains one of these statuses (event object = it).
+    YourCharacterGains(u32),
+    /// You exhaust a card in a Reserve (by an effect or a cost).
+    YouExhaustInReserve,
     /// You pass, and the opponent has not passed yet.
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
     OpponentDraws,
+    /// You make a Gift: on your turn, an opponent draws a card, Resupplies or receives a
+    /// token.
+    YouGift,
 }
 
 /// Passive abilities read by the engine where they apply.
@@ -110,6 +130,8 @@ pub enum Static {
     ExtraDie,
     /// During Morning, draw only one card.
     DrawOneInMorning,
+    /// Every player's Reserve limit changes by this much (read at Clean-up).
+    ReserveLimit(i8),
     /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
@@ -129,7 +151,7 @@ pub enum Static {
     /// into my expedition). As a support ability it works from Reserve.
     PlayExhausted(FilterId, bool),
     /// Your Reserve limit is this much higher while the condition holds.
-    ReserveLimit(i8),
+    YourReserveLimit(i8),
     /// (support) I don't count towards your Reserve limit.
     UncountedInReserve,
     /// My region also has these terrains (their points pay any requirement there).
@@ -264,6 +286,8 @@ pub enum Where {
     OtherExpedition,
     /// Facing the source (the opposing objects of the same expedition).
     FacingMe,
+    /// In the expedition chosen by the running ability's `select_exp` (either side's).
+    Selected,
 }
 
 /// A set of objects: card kinds, controller, zones and simple properties.
@@ -277,6 +301,8 @@ pub struct Filter {
     pub place: Where,
     /// Any of these subtype bits (0 = no subtype requirement).
     pub subtypes: u64,
+    /// None of these subtype bits ("non-Illusion").
+    pub not_subtypes: u64,
     pub cost_min: u8,
     pub cost_max: u8,
     /// Statuses/keywords it must have (`kw` bits).
@@ -302,6 +328,11 @@ pub struct Filter {
     pub from_reserve: Option<bool>,
     /// Stands in one of your Ascended expeditions.
     pub ascended: bool,
+    /// Stands in an expedition whose region has a terrain for which its printed (base)
+    /// statistic is 0.
+    pub zero_stat_here: bool,
+    /// Stands in a player expedition that is behind (FAQ "Expedition is Behind").
+    pub in_behind: bool,
 }
 
 impl Default for Filter {
@@ -312,6 +343,7 @@ impl Default for Filter {
             zones: fzone::IN_PLAY,
             place: Where::Anywhere,
             subtypes: 0,
+            not_subtypes: 0,
             cost_min: 0,
             cost_max: u8::MAX,
             with: 0,
@@ -325,6 +357,8 @@ impl Default for Filter {
             base_cost: false,
             from_reserve: None,
             ascended: false,
+            zero_stat_here: false,
+            in_behind: false,
         }
     }
 }
@@ -378,10 +412,14 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
-    /// Printed statistics equal to 0 among the Characters you control.
-    ZeroStats,
     /// Your Ascended expeditions.
     AscendedExps,
+    /// Boosts on the objects matching a filter, added up.
+    BoostsOf(FilterId),
+    /// Printed (base) statistics of 0 among the objects matching a filter, added up.
+    ZeroStatsOf(FilterId),
+    /// The boosts of the object an op is acting on (`boost(each ..., its_boosts)`).
+    ItsBoosts,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -405,8 +443,8 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
-    /// The source's expedition is Ascended (for a hero or a Landmark: one of yours is).
-    MyExpAscended,
+    /// The source's expedition Ascends (until Rest).
+    MyExpAscends,
     /// The last die roll is in lo..=hi.
     Roll(u8, u8),
     Afternoon,
@@ -439,6 +477,8 @@ pub enum ObjRef {
 pub enum Amount {
     Const(i8),
     Count(Count),
+    /// Minus a count (`-its_boosts`).
+    Neg(Count),
 }
 
 /// Who an op concerns.
@@ -447,6 +487,16 @@ pub enum Who {
     You,
     Opponent,
     Each,
+}
+
+/// Whose zone an op puts something in (a Landmark token).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlayerRef {
+    You,
+    Opponent,
+    Each,
+    /// The controller of the selected object (`it`), or its owner once it left play.
+    OfIt,
 }
 
 /// Which expedition(s) an op concerns.
@@ -463,12 +513,16 @@ pub enum ExpRef {
     Target,
     /// The expedition of the selected object (`it`).
     OfIt,
+    /// The expedition chosen by `select_exp`, on whichever side it is.
+    Selected,
 }
 
 /// Where a moved object goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Dest {
     Reserve,
+    /// To Reserve, then exhausted ("send to Reserve ..., then exhaust them").
+    ReserveExhausted,
     Hand,
     DeckTop,
     DeckBottom,
@@ -492,6 +546,12 @@ pub enum Op {
         max: u8,
         total_cost: u8,
     },
+    /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
+    /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
+    SelectExp {
+        whose: Whose,
+        ahead: bool,
+    },
     /// Gain boosts (lose them if negative), never above `max` when it is non-zero.
     Boost {
         obj: ObjRef,
@@ -511,9 +571,18 @@ pub enum Op {
         who: Who,
         exhausted: bool,
     },
+    /// Create tokens; `opposing`: in the opponent's expedition(s) on those sides, for them.
+    /// The created tokens become `it`.
     Token {
         card: CardIdx,
         at: ExpRef,
+        n: u8,
+        opposing: bool,
+    },
+    /// Create Permanent tokens in a player's Landmarks.
+    LandmarkToken {
+        card: CardIdx,
+        whose: PlayerRef,
         n: u8,
     },
     Move {
@@ -555,6 +624,10 @@ pub enum Op {
     },
     /// Discard N of your mana orbs (exhausted ones first).
     LoseMana {
+        n: u8,
+    },
+    /// Ready N of your exhausted mana orbs.
+    ReadyMana {
         n: u8,
     },
     /// Put cards from a hand into another zone (the owner chooses; the Confluence gives the
@@ -611,6 +684,16 @@ pub enum Op {
         obj: ObjRef,
     },
     AfterYou,
+    /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`
+    /// to whether it could.
+    Pass,
+    /// `who` becomes first player (in this mode the First Player marker moves: the other
+    /// expedition becomes Threatened).
+    BecomeFirst {
+        who: Who,
+    },
+    /// Each player passes, you first.
+    EachPasses,
     /// Activate the {J} abilities (`reserve`: the {R} abilities) of the object(s).
     ActivateJ {
         obj: ObjRef,
