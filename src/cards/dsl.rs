@@ -403,7 +403,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, your_reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, roll_plus_one, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, your_reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -466,6 +466,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 Static::Keyword(bits)
             }
             "extra_die" => Static::ExtraDie,
+            "roll_plus_one" => Static::RollPlusOne,
             "draw_one" => Static::DrawOneInMorning,
             "reserve_limit" => {
                 self.expect_punct("(")?;
@@ -550,7 +551,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, your_reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, cost_per, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, roll_plus_one, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, your_reserve_limit, uncounted_reserve, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -1402,7 +1403,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, to_mana_ready, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_activate_r, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, play_now, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, activate_j_each, activate_r, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, to_mana_ready, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_activate_r, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, play_now, opponent_play_now, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, activate_j_each, activate_r, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1751,7 +1752,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     flags: playflag::OPTIONAL,
                 });
             }
-            "play_now" | "rush" => {
+            "play_now" | "opponent_play_now" | "rush" => {
                 // play_now(FILTER | me | it [, less N | free] [, hero | companion] [, may])
                 // rush[(FILTER)] [{ ... }]: you may immediately play another card (from hand
                 // or Reserve, paying its cost); if you do, the block.
@@ -1768,7 +1769,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     } else {
                         filter = Some(self.card_filter(fzone::HAND | fzone::RESERVE)?);
                     }
-                    while name == "play_now" && self.eat_punct(",") {
+                    while name != "rush" && self.eat_punct(",") {
                         if self.eat_word("free") {
                             less = playflag::FREE;
                         } else if self.eat_word("less") {
@@ -1794,7 +1795,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }),
                 };
                 body.push(Op::PlayFree {
-                    who: Who::You,
+                    who: if name == "opponent_play_now" {
+                        Who::Opponent
+                    } else {
+                        Who::You
+                    },
                     filter,
                     less,
                     exp,

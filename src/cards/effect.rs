@@ -128,6 +128,8 @@ pub enum Static {
     Keyword(u32),
     /// When you roll dice, roll one more and ignore one of your choice.
     ExtraDie,
+    /// "If you would roll a die, you may add 1 to its result."
+    RollPlusOne,
     /// During Morning, draw only one card.
     DrawOneInMorning,
     /// Every player's Reserve limit changes by this much (read at Clean-up).

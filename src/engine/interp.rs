@@ -1046,21 +1046,37 @@ impl<O: Observer> Engine<'_, O> {
 
     fn exec_roll(&mut self, f: &Frame) -> Flow {
         let extra = self.side_has_static(f.controller, |s| matches!(s, Static::ExtraDie));
-        if f.step == 0 {
-            let a: u8 = self.rng.random_range(1..=6);
-            if !extra || f.controller == Side::Confluence {
-                return self.rolled(a);
+        // "If you would roll a die, you may add 1 to its result": asked once the die is kept.
+        let plus_one = f.controller == Side::Player
+            && self.side_has_static(f.controller, |s| matches!(s, Static::RollPlusOne));
+        let ask_plus = |this: &mut Self, v: u8| {
+            let fr = this.frame_mut();
+            fr.x = v as i16;
+            fr.step = 2;
+            this.s.decision = Decision::May;
+            Flow::Wait
+        };
+        match f.step {
+            0 => {
+                let a: u8 = self.rng.random_range(1..=6);
+                if !extra || f.controller == Side::Confluence {
+                    return if plus_one {
+                        ask_plus(self, a)
+                    } else {
+                        self.rolled(a)
+                    };
+                }
+                let b: u8 = self.rng.random_range(1..=6);
+                let fr = self.frame_mut();
+                fr.dice = [a, b];
+                fr.step = 1;
+                self.s.decision = Decision::Die;
+                Flow::Wait
             }
-            let b: u8 = self.rng.random_range(1..=6);
-            let fr = self.frame_mut();
-            fr.dice = [a, b];
-            fr.step = 1;
-            self.s.decision = Decision::Die;
-            return Flow::Wait;
+            // The choice stored the kept die in x.
+            1 if plus_one => ask_plus(self, f.x as u8),
+            _ => self.rolled(f.x as u8),
         }
-        // The choice stored the kept die in x.
-        let x = f.x as u8;
-        self.rolled(x)
     }
 
     fn rolled(&mut self, v: u8) -> Flow {
@@ -1257,8 +1273,10 @@ impl<O: Observer> Engine<'_, O> {
         flags: u8,
     ) -> Flow {
         let mut sides = List::<2>::new();
-        let _ = sides.push(f.controller as u8);
-        if who == Who::Each {
+        if who != Who::Opponent {
+            let _ = sides.push(f.controller as u8);
+        }
+        if who != Who::You {
             let _ = sides.push(f.controller.other() as u8);
         }
         let k = f.count as usize;
@@ -1516,6 +1534,11 @@ impl<O: Observer> Engine<'_, O> {
                 let fr = self.frame_mut();
                 fr.pc += 1 + k as u16;
                 fr.step = 0;
+            }
+            (Decision::May, yes_no, Op::Roll) => {
+                if yes_no == Choice::Yes {
+                    self.frame_mut().x += 1;
+                }
             }
             (Decision::Die, Choice::Mode(v), _) => {
                 let fr = self.frame_mut();

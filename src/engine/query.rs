@@ -1125,7 +1125,10 @@ impl GameState {
                     Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
                 ) && self.to_act == ctx.controller
             }
-            Cond::Roll(lo, hi) => (lo as i16..=hi as i16).contains(&ctx.x),
+            // A range ending at 6 is printed "N+": a result above 6 ("add 1") is in it.
+            Cond::Roll(lo, hi) => {
+                (lo as i16..=hi as i16).contains(&ctx.x) || (hi == 6 && ctx.x > 6)
+            }
             Cond::Afternoon => matches!(
                 self.phase,
                 Phase::Turn | Phase::TurnEnd | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
