@@ -291,7 +291,12 @@ impl<O: Observer> Engine<'_, O> {
             ExpRef::OfIt => {
                 if let Some(id) = f.it.first() {
                     let o = self.s.obj(id);
-                    if o.zone == Zone::Expedition {
+                    // A character this effect has just moved out of play ("discard target
+                    // Character, then create a token in its Expedition"): the expedition it
+                    // was in (a card keeps it until it is played again).
+                    let left = matches!(o.zone, Zone::Discard | Zone::Reserve | Zone::None)
+                        && self.db.card(o.card).kind.goes_to_expedition();
+                    if o.zone == Zone::Expedition || left {
                         push(&mut out, o.exp);
                     }
                 }
