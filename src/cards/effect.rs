@@ -65,6 +65,9 @@ pub enum EventKind {
     MyExpFails,
     /// My expedition moves forward (at Dusk or by an effect).
     MyExpMoves,
+    /// One or more of your Ascended expeditions move forward (once for those moving together
+    /// at Dusk); `unfaced`: only one with no character facing it counts.
+    AscendedMoves { unfaced: bool },
     /// My expedition moves forward at Dusk due to a terrain (it paid its region with it).
     MyExpMovesDue(u8),
     /// One of your expeditions moves forward at Dusk due to a terrain.
@@ -99,6 +102,15 @@ pub enum Static {
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits.
     KeywordAura(FilterId, u32),
+    /// The Forest, Mountain and Water of matching objects you control (of me, with
+    /// [`ME_FILTER`]) are equal to their highest statistic.
+    LevelStats(FilterId),
+    /// The {J}, {H} and {R} abilities of characters facing me can't activate.
+    SilenceFacing,
+    /// I am also considered a card of these `fkind` kinds, even when not in play.
+    AlsoKind(u8),
+    /// If one of your Ascended expeditions would Ascend again, Resupply instead.
+    AscendResupply,
     /// I have these keyword bits while the ability's condition holds.
     Keyword(u32),
     /// When you roll dice, roll one more and ignore one of your choice.
@@ -115,6 +127,8 @@ pub enum Static {
     CostAura(FilterId, i8),
     /// I begin the game with N counters (heroes).
     StartCounters(u8),
+    /// I begin the game with one Terrain Marker of each of these terrains (heroes).
+    StartMarkers(u8),
     /// I can only be played while the ability's condition holds.
     PlayableIf,
     /// You may play exhausted cards from your Reserve.
@@ -131,6 +145,9 @@ pub enum Static {
     /// player failed to overcome every requirement of this terrain facing my expedition.
     DarknessOnlyDueTo(u8),
 }
+
+/// The filter id of [`Static::LevelStats`] that means "me".
+pub const ME_FILTER: FilterId = FilterId::MAX;
 
 /// When an ability applies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -256,6 +273,10 @@ pub struct Filter {
     pub zero_stat: Option<bool>,
     /// Stands in an expedition whose region has one of these terrains (0 = any).
     pub region_terrain: u8,
+    /// Stands in one of your Ascended expeditions.
+    pub ascended: bool,
+    /// Stands in an expedition whose region has a single terrain type.
+    pub single_terrain: bool,
 }
 
 impl Default for Filter {
@@ -276,6 +297,8 @@ impl Default for Filter {
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
+            ascended: false,
+            single_terrain: false,
         }
     }
 }
@@ -323,6 +346,11 @@ pub enum Count {
     Day,
     /// Your expeditions standing in a region with this terrain.
     ExpsInTerrain(u8),
+    /// Every expedition (yours and the opposing ones, which stand in the same regions, FAQ
+    /// "The Confluence's Expedition") in a region with this terrain.
+    AllExpsInTerrain(u8),
+    /// Base statistics of 0 among the characters you control (one character may have two).
+    ZeroStats,
     /// Regions strictly between your Hero and Companion expeditions (0 when adjacent).
     RegionsBetween,
     /// Visible regions with a single terrain type.
@@ -352,6 +380,10 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The source's region has a single terrain type.
+    SingleTerrain,
+    /// The source stands in one of its controller's Ascended expeditions.
+    Ascended,
     /// The last die roll is in lo..=hi.
     Roll(u8, u8),
     Afternoon,
@@ -424,16 +456,21 @@ pub enum Dest {
     Mana,
 }
 
+/// The most objects one selection holds ("any number of target ...").
+pub const MAX_TARGETS: usize = 16;
+
 /// One instruction of an ability body. Jumps are absolute indices into the ability's body.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
-    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath).
+    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
+    /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
     Select {
         filter: FilterId,
         min: u8,
         max: u8,
         total_cost: u8,
+        total_of: u8,
     },
     /// Gain boosts (lose them if negative), never above `max` when it is non-zero.
     Boost {
@@ -454,10 +491,12 @@ pub enum Op {
         who: Who,
         exhausted: bool,
     },
+    /// Create `n` tokens; `after_rest`: chosen now, created after this day's Rest.
     Token {
         card: CardIdx,
         at: ExpRef,
         n: u8,
+        after_rest: bool,
     },
     Move {
         obj: ObjRef,
@@ -538,12 +577,29 @@ pub enum Op {
         obj: ObjRef,
     },
     AfterYou,
+    /// You immediately pass (during your turn): no more turns this Afternoon.
+    Pass,
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
     },
-    /// The source's expedition Ascends until Rest.
-    Ascend,
+    /// Place a Terrain Marker on a visible region the controller chooses: a new one of this
+    /// terrain, or (terrain 0) one of the controller's hero's markers. The region is only
+    /// that terrain while the marker is there; a region holds one marker (a new one replaces
+    /// it).
+    PlaceMarker {
+        terrain: u8,
+    },
+    /// Move a Terrain Marker of this terrain from a region the controller chooses to the
+    /// source's region.
+    MoveMarker {
+        terrain: u8,
+    },
+    /// The expedition(s) Ascend until Rest (a Confluence expedition, the Darkness, is not
+    /// affected).
+    Ascend {
+        at: ExpRef,
+    },
     /// Roll a die into X (with "when you roll" triggers).
     Roll,
     /// X = amount.

@@ -80,13 +80,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 filter,
                 min,
                 total_cost,
+                total_of,
                 ..
             } = db.op(&ab, f.pc)
             else {
                 return;
             };
             let mut cands: List<64> = List::new();
-            s.select_candidates(db, f, filter, total_cost, &mut cands);
+            s.select_candidates(db, f, filter, total_cost, total_of, &mut cands);
             if f.it.len() >= min as usize || cands.is_empty() {
                 push(out, Choice::Done);
             }
@@ -144,9 +145,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Mode => {
             let f = s.frame().expect("mode decision without frame");
             let ab = db.abilities[f.ability as usize];
-            if let Op::Choose { n } = db.op(&ab, f.pc) {
-                for k in 0..n {
-                    push(out, Choice::Mode(k));
+            match db.op(&ab, f.pc) {
+                Op::Choose { n } => {
+                    for k in 0..n {
+                        push(out, Choice::Mode(k));
+                    }
+                }
+                op => {
+                    for k in s.marker_options(f, op).iter() {
+                        push(out, Choice::Mode(k));
+                    }
                 }
             }
         }

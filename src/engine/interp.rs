@@ -277,7 +277,8 @@ impl<O: Observer> Engine<'_, O> {
                 min,
                 max,
                 total_cost,
-            } => self.exec_select(f, filter, min, max, total_cost),
+                total_of,
+            } => self.exec_select(f, filter, min, max, total_cost, total_of),
             Op::Boost { obj, n, max } => {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
@@ -332,11 +333,25 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Token { card, at, n } => {
+            Op::Token {
+                card,
+                at,
+                n,
+                after_rest,
+            } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
                 for e in exps.iter() {
+                    if after_rest {
+                        // Created after Rest (night.rs); two waiting batches at most.
+                        let meta = n | (e << 4) | ((f.controller as u8) << 5);
+                        if let Some(slot) = self.s.today.after_rest.iter_mut().find(|s| s.1 == 0)
+                        {
+                            *slot = (card, meta);
+                        }
+                        continue;
+                    }
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
                         if let Some(t) = self.create_token(f.controller, card, e) {
@@ -524,7 +539,9 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::ActivateJ { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks) {
+                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks)
+                        && !self.s.silenced(db, id)
+                    {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
                     }
                 }
@@ -539,10 +556,54 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Ascend => {
-                let src = *self.s.obj(f.source);
-                if src.side == Side::Player && src.zone == Zone::Expedition {
-                    self.s.today.ascend.set(src.exp, true);
+            Op::PlaceMarker { .. } | Op::MoveMarker { .. } => {
+                let Some(first) = self.s.marker_options(f, op).first() else {
+                    return Flow::Next;
+                };
+                match f.controller {
+                    // The Confluence takes the first option (its first marker, leftmost region).
+                    Side::Confluence => {
+                        self.s.apply_marker(f, op, first);
+                        Flow::Next
+                    }
+                    Side::Player => {
+                        self.s.decision = Decision::Mode;
+                        Flow::Wait
+                    }
+                }
+            }
+            Op::Pass => {
+                let side = f.controller;
+                let turn = matches!(
+                    self.s.phase,
+                    Phase::Turn | Phase::TurnEnd | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
+                );
+                if turn && self.s.to_act == side && !self.s.passed[side.index()] {
+                    self.pass(side);
+                    if self.s.phase == Phase::Turn {
+                        self.s.phase = Phase::TurnEnd;
+                    }
+                }
+                Flow::Next
+            }
+            Op::Ascend { at } => {
+                let Some(exps) = self.resolve_exps(at, f) else {
+                    return Flow::Wait;
+                };
+                // A Confluence expedition is the Darkness: Ascending changes nothing for it.
+                if f.controller == Side::Player {
+                    let instead = self.side_has_static(Side::Player, |st| {
+                        matches!(st, Static::AscendResupply)
+                    });
+                    for e in exps.iter() {
+                        let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                        if instead && self.s.today.ascend.get(e) {
+                            self.resupply(Side::Player, false);
+                            self.fire(Fire::Drew { side: Side::Player });
+                        } else {
+                            self.s.today.ascend.set(e, true);
+                        }
+                    }
                 }
                 Flow::Next
             }
@@ -795,6 +856,7 @@ impl<O: Observer> Engine<'_, O> {
         min: u8,
         max: u8,
         total_cost: u8,
+        total_of: u8,
     ) -> Flow {
         if f.step == 0 {
             let fr = self.frame_mut();
@@ -808,7 +870,7 @@ impl<O: Observer> Engine<'_, O> {
             }
             let mut cands = Targets::new();
             self.s
-                .select_candidates(self.db, &f, filter, total_cost, &mut cands);
+                .select_candidates(self.db, &f, filter, total_cost, total_of, &mut cands);
             if cands.is_empty() {
                 return Flow::Next;
             }
@@ -1120,6 +1182,16 @@ impl<O: Observer> Engine<'_, O> {
                     fr.pc = skip;
                     fr.step = 0;
                 }
+            }
+            (
+                Decision::Mode,
+                Choice::Mode(k),
+                Op::PlaceMarker { .. } | Op::MoveMarker { .. },
+            ) => {
+                self.s.apply_marker(&f, op, k);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
             }
             (Decision::Mode, Choice::Mode(k), _) => {
                 let fr = self.frame_mut();

@@ -87,7 +87,9 @@ impl<O: Observer> Engine<'_, O> {
                     self.boost(id, boosts as i16);
                 }
                 let before = self.s.n_pending;
-                self.trigger_own(id, NO_OBJ, played_trigger);
+                if !self.s.silenced(self.db, id) {
+                    self.trigger_own(id, NO_OBJ, played_trigger);
+                }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
                     // Scout: the card gains "{H}: send me to Reserve".
