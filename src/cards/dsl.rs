@@ -740,6 +740,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "counters" => Count::MyCounters,
             "boosts" => Count::MyBoosts,
             "x" | "X" => Count::X,
+            "roll_result" => Count::LastRoll,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
             "regions_between" => Count::RegionsBetween,
@@ -952,7 +953,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_single_terrain", _) => f.single_terrain = true,
                 ("exhausted", _) => f.exhausted = Some(true),
                 ("ready", _) => f.exhausted = Some(false),
-                ("cost", _) => {
+                ("cost", _) | ("base_cost", _) => {
+                    f.base_cost |= w == "base_cost";
                     let c = self.cmp()?;
                     let n = self.small("hand cost", 0, 30)? as u8;
                     match c {
@@ -1303,7 +1305,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, place_marker, move_marker, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_free, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, place_marker, move_marker, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1544,6 +1546,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let status = self.status_bits()?;
                 self.expect_punct(")")?;
                 body.push(Op::NextGain { filter, status });
+            }
+            "next_free" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(")")?;
+                body.push(Op::NextFree { filter });
             }
             "sacrifice_one" | "opponent_sacrifices" | "each_sacrifices" => {
                 let who = match name.as_str() {

@@ -275,6 +275,8 @@ pub struct Filter {
     pub region_terrain: u8,
     /// Stands in one of your Ascended expeditions.
     pub ascended: bool,
+    /// The cost bounds read the Reserve Cost of a card in Reserve ("Base Cost").
+    pub base_cost: bool,
     /// Stands in an expedition whose region has a single terrain type.
     pub single_terrain: bool,
 }
@@ -298,6 +300,7 @@ impl Default for Filter {
             zero_stat: None,
             region_terrain: 0,
             ascended: false,
+            base_cost: false,
             single_terrain: false,
         }
     }
@@ -340,6 +343,8 @@ pub enum Count {
     MyBoosts,
     /// The X register (last die roll or computed number).
     X,
+    /// Your last die result today (read by "when you roll" reactions).
+    LastRoll,
     /// Cards in the opponent's hand.
     OpponentHandSize,
     /// The current day.
@@ -547,6 +552,11 @@ pub enum Op {
     NextGain {
         filter: FilterId,
         status: u32,
+    },
+    /// The next card matching the filter you play this turn is free (no cost; its targets'
+    /// Tough is waived, digest 5.6).
+    NextFree {
+        filter: FilterId,
     },
     /// Characters of `who` are sacrificed: the player chooses one of theirs, the Confluence
     /// follows its sacrifice rule; all happen together.

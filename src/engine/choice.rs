@@ -102,10 +102,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
                 return;
             };
-            for id in player.hand.iter() {
-                if !s.matches_card(db, db.filter(filter), id, f.controller) || !s.playable(db, id) {
-                    continue;
-                }
+            for (id, from_reserve) in s.play_free_candidates(db, db.filter(filter), f.controller) {
                 let kind = db.card(s.obj(id).card).kind;
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {
@@ -114,7 +111,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                                 out,
                                 Choice::Play {
                                     obj: id,
-                                    from_reserve: false,
+                                    from_reserve,
                                     exp: e,
                                     alt: Alt::Free,
                                 },
@@ -126,7 +123,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                         out,
                         Choice::Play {
                             obj: id,
-                            from_reserve: false,
+                            from_reserve,
                             exp: Exp::Hero,
                             alt: Alt::Free,
                         },

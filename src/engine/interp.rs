@@ -346,8 +346,7 @@ impl<O: Observer> Engine<'_, O> {
                     if after_rest {
                         // Created after Rest (night.rs); two waiting batches at most.
                         let meta = n | (e << 4) | ((f.controller as u8) << 5);
-                        if let Some(slot) = self.s.today.after_rest.iter_mut().find(|s| s.1 == 0)
-                        {
+                        if let Some(slot) = self.s.today.after_rest.iter_mut().find(|s| s.1 == 0) {
                             *slot = (card, meta);
                         }
                         continue;
@@ -429,6 +428,7 @@ impl<O: Observer> Engine<'_, O> {
                         discount,
                         boosts,
                         status: 0,
+                        free: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -456,6 +456,22 @@ impl<O: Observer> Engine<'_, O> {
                         discount: 0,
                         boosts: 0,
                         status,
+                        free: false,
+                    };
+                    self.s.n_mods += 1;
+                }
+                Flow::Next
+            }
+            Op::NextFree { filter } => {
+                let i = self.s.n_mods as usize;
+                if i < self.s.mods.len() {
+                    self.s.mods[i] = TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status: 0,
+                        free: true,
                     };
                     self.s.n_mods += 1;
                 }
@@ -506,6 +522,7 @@ impl<O: Observer> Engine<'_, O> {
                 } else {
                     f.controller
                 };
+                let before = (self.s.pos, self.s.dark);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     match target {
@@ -515,6 +532,10 @@ impl<O: Observer> Engine<'_, O> {
                     if self.s.outcome.is_some() {
                         break;
                     }
+                }
+                // "If it does": an expedition moved (a move that ends the game ends the frame).
+                if self.s.outcome.is_none() {
+                    self.frame_mut().did = (self.s.pos, self.s.dark) != before;
                 }
                 Flow::Next
             }
@@ -576,14 +597,19 @@ impl<O: Observer> Engine<'_, O> {
                 let side = f.controller;
                 let turn = matches!(
                     self.s.phase,
-                    Phase::Turn | Phase::TurnEnd | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
                 );
-                if turn && self.s.to_act == side && !self.s.passed[side.index()] {
+                let can = turn && self.s.to_act == side && !self.s.passed[side.index()];
+                if can {
                     self.pass(side);
                     if self.s.phase == Phase::Turn {
                         self.s.phase = Phase::TurnEnd;
                     }
                 }
+                self.frame_mut().did = can;
                 Flow::Next
             }
             Op::Ascend { at } => {
@@ -592,9 +618,8 @@ impl<O: Observer> Engine<'_, O> {
                 };
                 // A Confluence expedition is the Darkness: Ascending changes nothing for it.
                 if f.controller == Side::Player {
-                    let instead = self.side_has_static(Side::Player, |st| {
-                        matches!(st, Static::AscendResupply)
-                    });
+                    let instead = self
+                        .side_has_static(Side::Player, |st| matches!(st, Static::AscendResupply));
                     for e in exps.iter() {
                         let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                         if instead && self.s.today.ascend.get(e) {
@@ -837,6 +862,7 @@ impl<O: Observer> Engine<'_, O> {
     fn rolled(&mut self, v: u8) -> Flow {
         let side = self.s.frame().map(|f| f.controller).unwrap_or(Side::Player);
         self.frame_mut().x = v as i16;
+        self.s.today.last_roll[side.index()] = v;
         if O::ENABLED {
             self.emit(Event::Roll { side, value: v });
         }
@@ -1010,11 +1036,11 @@ impl<O: Observer> Engine<'_, O> {
         };
         match side {
             Side::Player => {
-                let any = self.s.side(Side::Player).hand.iter().any(|id| {
-                    self.s
-                        .matches_card(self.db, self.db.filter(filter), id, f.controller)
-                        && self.s.playable(self.db, id)
-                });
+                let any = self
+                    .s
+                    .play_free_candidates(self.db, self.db.filter(filter), f.controller)
+                    .next()
+                    .is_some();
                 if any {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
@@ -1183,11 +1209,7 @@ impl<O: Observer> Engine<'_, O> {
                     fr.step = 0;
                 }
             }
-            (
-                Decision::Mode,
-                Choice::Mode(k),
-                Op::PlaceMarker { .. } | Op::MoveMarker { .. },
-            ) => {
+            (Decision::Mode, Choice::Mode(k), Op::PlaceMarker { .. } | Op::MoveMarker { .. }) => {
                 self.s.apply_marker(&f, op, k);
                 let fr = self.frame_mut();
                 fr.pc += 1;
@@ -1234,10 +1256,19 @@ impl<O: Observer> Engine<'_, O> {
                 fr.count += 1;
             }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
-            (Decision::PlayFree, Choice::Play { obj, exp, .. }, _) => {
+            (
+                Decision::PlayFree,
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                    ..
+                },
+                _,
+            ) => {
                 // Move on before playing: a Spell starts its own (nested) ability.
                 self.frame_mut().count += 1;
-                self.play_card(obj, false, exp, None, Alt::Free);
+                self.play_card(obj, from_reserve, exp, None, Alt::Free);
             }
             (
                 Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice,

@@ -50,7 +50,13 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses) = self.consume_mods(id, side);
+        let (boosts, statuses, free) = self.consume_mods(id, side, exp);
+        // "The next Spell you play this turn is free": played for free (Tough waived).
+        let alt = if free && alt == Alt::None {
+            Alt::Free
+        } else {
+            alt
+        };
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -152,21 +158,25 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
-    /// it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32) {
+    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts and
+    /// statuses it gains and whether it is free.
+    /// A modifier whose filter names a terrain ("the next Character you play in {V}") needs
+    /// the card played into an expedition in such a region.
+    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Exp) -> (i8, u32, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut free = false;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
-            if m.side == side
-                && self
-                    .s
-                    .matches_card(self.db, self.db.filter(m.filter), id, side)
-            {
+            let f = self.db.filter(m.filter);
+            let terrain_ok = f.region_terrain == 0
+                || (self.db.card(self.s.obj(id).card).kind.goes_to_expedition()
+                    && self.s.region_terrains(self.db, self.s.region(exp)) & f.region_terrain != 0);
+            if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
                 boosts += m.boosts;
                 statuses |= m.status;
+                free |= m.free;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -174,7 +184,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses)
+        (boosts, statuses, free)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

@@ -544,16 +544,18 @@ impl GameState {
                 }
             }
         }
+        let mut free = false;
         for m in self.mods() {
             if m.side == o.side
-                && m.discount != 0
+                && (m.discount != 0 || m.free)
                 && self.matches_card(db, db.filter(m.filter), id, o.side)
             {
                 // Several "the next ... costs N less" stack on the same card.
                 delta -= m.discount as i16;
+                free |= m.free;
             }
         }
-        let cost = (base + delta).max(0) as u8;
+        let cost = if free { 0 } else { (base + delta).max(0) as u8 };
         let other = o.side.other();
         if self.statics[other.index()] == 0 {
             return cost;
@@ -601,6 +603,34 @@ impl GameState {
         })
     }
 
+    /// The player's cards a "play for free" effect may play: from hand, and from Reserve
+    /// (ready cards) when the filter names `in_reserve`; `true` = from Reserve.
+    pub fn play_free_candidates<'a>(
+        &'a self,
+        db: &'a CardDb,
+        f: &'a Filter,
+        controller: Side,
+    ) -> impl Iterator<Item = (ObjId, bool)> + 'a {
+        let player = self.side(Side::Player);
+        let hand = f.zones & fzone::RESERVE == 0 || f.zones & fzone::HAND != 0;
+        let reserve = f.zones & fzone::RESERVE != 0;
+        player
+            .hand
+            .iter()
+            .filter(move |_| hand)
+            .map(|id| (id, false))
+            .chain(
+                player
+                    .reserve
+                    .iter()
+                    .filter(move |&id| reserve && !self.obj(id).has(flag::EXHAUSTED))
+                    .map(|id| (id, true)),
+            )
+            .filter(move |&(id, _)| {
+                self.matches_card(db, f, id, controller) && self.playable(db, id)
+            })
+    }
+
     /// A side has a static ability matching `pred` on its hero or an object in play.
     pub fn side_has_static(&self, db: &CardDb, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
         if self.statics[side.index()] == 0 {
@@ -625,12 +655,18 @@ impl GameState {
     pub fn matches_card(&self, db: &CardDb, f: &Filter, id: ObjId, controller: Side) -> bool {
         let o = self.obj(id);
         let def = db.card(o.card);
+        // "Base Cost": the Reserve Cost of a card in Reserve, the Hand Cost otherwise.
+        let cost = if f.base_cost && o.zone == Zone::Reserve {
+            def.reserve_cost
+        } else {
+            def.hand_cost
+        };
         card_kinds(def) & f.kinds != 0
             && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
             && f.zero_stat
                 .is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
-            && def.hand_cost >= f.cost_min
-            && def.hand_cost <= f.cost_max
+            && cost >= f.cost_min
+            && cost <= f.cost_max
             && match f.whose {
                 Whose::Any => true,
                 Whose::Yours => o.side == controller,
@@ -718,7 +754,9 @@ impl GameState {
             return false;
         }
         if f.ascended
-            && (o.zone != Zone::Expedition || o.side != Side::Player || !self.today.ascend.get(o.exp))
+            && (o.zone != Zone::Expedition
+                || o.side != Side::Player
+                || !self.today.ascend.get(o.exp))
         {
             return false;
         }
@@ -804,15 +842,14 @@ impl GameState {
             Count::MyCounters => self.obj(ctx.source).counters as i16,
             Count::MyBoosts => self.obj(ctx.source).boosts as i16,
             Count::X => ctx.x,
+            Count::LastRoll => self.today.last_roll[ctx.controller.index()] as i16,
             Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
             Count::Day => self.day as i16,
             Count::ExpsInTerrain(t) => Exp::BOTH
                 .iter()
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
-            Count::AllExpsInTerrain(t) => {
-                2 * self.count(db, Count::ExpsInTerrain(t), ctx)
-            }
+            Count::AllExpsInTerrain(t) => 2 * self.count(db, Count::ExpsInTerrain(t), ctx),
             Count::ZeroStats => {
                 let mut n = 0;
                 for e in 0..2 {
@@ -938,7 +975,9 @@ impl GameState {
                 .is_some_and(|e| self.region_terrains(db, self.region(e)).count_ones() == 1),
             Cond::Ascended => {
                 ctx.controller == Side::Player
-                    && self.source_exp(ctx).is_some_and(|e| self.today.ascend.get(e))
+                    && self
+                        .source_exp(ctx)
+                        .is_some_and(|e| self.today.ascend.get(e))
             }
             Cond::YourTurn => {
                 matches!(

@@ -323,6 +323,8 @@ pub struct TurnMod {
     pub boosts: i8,
     /// Statuses the next matching character gains.
     pub status: u32,
+    /// The next matching card is free: it costs nothing and its targets' Tough is waived.
+    pub free: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -406,6 +408,8 @@ pub struct Today {
     /// Tokens to create after this day's Rest ("... in target Expedition after Rest"):
     /// (token card, n | expedition << 4 | side << 5); n = 0 is an empty slot.
     pub after_rest: [(u16, u8); 2],
+    /// Each side's last die result today (for "when you roll ... if the result is N+").
+    pub last_roll: [u8; 2],
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -570,9 +574,9 @@ impl GameState {
     pub fn start_markers(&mut self, db: &crate::cards::db::CardDb) {
         let hero = self.side(Side::Player).hero;
         for ab in db.abilities_of(self.obj(hero).card) {
-            if let crate::cards::effect::Trigger::Static(crate::cards::effect::Static::StartMarkers(
-                t,
-            )) = ab.trigger
+            if let crate::cards::effect::Trigger::Static(
+                crate::cards::effect::Static::StartMarkers(t),
+            ) = ab.trigger
             {
                 self.adventure.supply |= t;
             }
