@@ -296,7 +296,15 @@ impl<O: Observer> Engine<'_, O> {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
                     let o = self.s.obj_mut(id);
+                    let before = o.counters;
                     o.counters = (o.counters as i16 + n).clamp(0, 255) as u8;
+                    let after = o.counters;
+                    // "When I gain my Nth counter".
+                    if after > before {
+                        self.trigger_own(id, NO_OBJ, |t| {
+                            matches!(t, Trigger::When(EventKind::CountersReach(k)) if before < *k && *k <= after)
+                        });
+                    }
                 }
                 Flow::Next
             }
@@ -337,11 +345,15 @@ impl<O: Observer> Engine<'_, O> {
                 card,
                 at,
                 n,
+                select,
                 after_rest,
             } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
+                if select {
+                    self.frame_mut().it.clear();
+                }
                 for e in exps.iter() {
                     if after_rest {
                         // Created after Rest (night.rs); two waiting batches at most.
@@ -354,6 +366,9 @@ impl<O: Observer> Engine<'_, O> {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
                         if let Some(t) = self.create_token(f.controller, card, e) {
+                            if select {
+                                let _ = self.frame_mut().it.push(t);
+                            }
                             self.fire(Fire::Joined { obj: t });
                             self.fire(Fire::TokenCreated { side: f.controller });
                         }
@@ -361,9 +376,42 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::LandmarkToken { card, whose, n } => {
+                let mut sides = List::<2>::new();
+                match whose {
+                    PlayerRef::You => {
+                        let _ = sides.push(f.controller as u8);
+                    }
+                    PlayerRef::Opponent => {
+                        let _ = sides.push(f.controller.other() as u8);
+                    }
+                    PlayerRef::Each => sides = self.sides_of(Who::Each, f.controller),
+                    PlayerRef::OfIt => {
+                        if let Some(id) = f.it.first() {
+                            let _ = sides.push(self.s.obj(id).side as u8);
+                        }
+                    }
+                }
+                for side in sides.iter() {
+                    let side = if side == 0 {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
+                    for _ in 0..n {
+                        self.create_landmark_token(side, card);
+                    }
+                }
+                Flow::Next
+            }
             Op::Move { obj, dest } => {
+                let mut moved = false;
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.move_obj(id, dest);
+                    moved |= self.move_obj(id, dest);
+                }
+                // "Sacrifice ... If you do": whether anything was sacrificed.
+                if dest == Dest::Sacrifice {
+                    self.frame_mut().did = moved;
                 }
                 Flow::Next
             }
@@ -376,9 +424,13 @@ impl<O: Observer> Engine<'_, O> {
                     ) {
                         continue;
                     }
+                    let new = status & !o.flags;
                     o.flags |= status;
                     if tough > 0 {
                         o.tough = o.tough.max(tough);
+                    }
+                    if new != 0 {
+                        self.fire(Fire::Gained { obj: id, bits: new });
                     }
                     if O::ENABLED {
                         self.emit(Event::Status {
@@ -405,7 +457,12 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::Exhaust { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+                    let o = self.s.obj_mut(id);
+                    let was = o.has(flag::EXHAUSTED);
+                    o.flags |= flag::EXHAUSTED;
+                    if o.zone == Zone::Reserve && !was {
+                        self.fire(Fire::ExhaustedInReserve { side: f.controller });
+                    }
                 }
                 Flow::Next
             }
@@ -508,6 +565,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::ReadyMana { n } => {
+                let s = self.s.side_mut(f.controller);
+                s.mana_ready = (s.mana_ready + n).min(s.mana.len() as u8);
+                Flow::Next
+            }
             Op::FromHand { who, dest, n } => self.exec_from_hand(f, who, dest, n),
             Op::MoveExp {
                 at,
@@ -594,18 +656,18 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             Op::Pass => {
-                let side = f.controller;
-                let turn = matches!(
+                let afternoon = matches!(
                     self.s.phase,
                     Phase::Turn
                         | Phase::TurnEnd
                         | Phase::ConfluenceQuick(_)
                         | Phase::ConfluencePlay
                 );
-                let can = turn && self.s.to_act == side && !self.s.passed[side.index()];
+                let can = afternoon && !self.s.passed[f.controller.index()];
                 if can {
-                    self.pass(side);
-                    if self.s.phase == Phase::Turn {
+                    self.pass(f.controller);
+                    // Passing in its own turn (a quick action) ends that turn.
+                    if self.s.phase == Phase::Turn && self.s.to_act == f.controller {
                         self.s.phase = Phase::TurnEnd;
                     }
                 }
@@ -702,11 +764,12 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Sends an object somewhere by an effect, with its leave triggers.
-    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) {
+    /// Sends an object somewhere by an effect, with its leave triggers. False when it
+    /// could not move (gone, or already there).
+    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
         let o = *self.s.obj(id);
         if matches!(o.zone, Zone::None | Zone::HeroZone | Zone::Limbo) {
-            return;
+            return false;
         }
         let from_exp = o.zone == Zone::Expedition;
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
@@ -720,7 +783,23 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Mana => (Zone::Mana, false),
         };
         if zone == o.zone {
-            return;
+            return false;
+        }
+        // Sacrifice triggers that read the object as it was in play (last known
+        // information): "When you sacrifice a ...", "When I'm sacrificed, if I was ...".
+        let mut sacrificed_as = 0u32;
+        if dest == Dest::Sacrifice {
+            self.fire(Fire::Sacrificed { obj: id });
+            let def = self.db.card(o.card);
+            let ctx = super::query::Ctx::of(o.side, id);
+            for k in 0..def.ab_len.min(32) {
+                let ab = &self.db.abilities[(def.ab_start + k) as usize];
+                if let Trigger::When(EventKind::SacrificedAs(fid)) = ab.trigger
+                    && self.s.matches(self.db, self.db.filter(fid), id, &ctx)
+                {
+                    sacrificed_as |= 1 << k;
+                }
+            }
         }
         if zone == Zone::Mana {
             self.put_in_mana(id, false, Why::Effect);
@@ -736,12 +815,29 @@ impl<O: Observer> Engine<'_, O> {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::Sacrificed))
             });
+            if sacrificed_as != 0 {
+                let def = self.db.card(o.card);
+                let ts = self.s.obj(id).ts;
+                for k in 0..def.ab_len.min(32) {
+                    if sacrificed_as & (1 << k) != 0 {
+                        self.push_pending(Pending {
+                            ability: def.ab_start + k,
+                            source: id,
+                            source_ts: ts,
+                            controller: o.side,
+                            event_obj: NO_OBJ,
+                            free: false,
+                        });
+                    }
+                }
+            }
         }
         if zone == Zone::Reserve && self.s.obj(id).zone == Zone::Reserve {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::ToReserve { from_expedition }) if *from_expedition == from_exp)
             });
         }
+        true
     }
 
     /// Moves a player expedition one region (never past its ends) and reveals what it enters.
@@ -1122,7 +1218,7 @@ impl<O: Observer> Engine<'_, O> {
                 let (need_res, need_hand, need_sac) = (
                     cost.discard_reserve,
                     cost.discard_hand,
-                    cost.sacrifice as u8,
+                    (cost.sacrifice != 0) as u8,
                 );
                 let decision = if c < need_res {
                     Decision::ReserveCard
@@ -1139,7 +1235,10 @@ impl<O: Observer> Engine<'_, O> {
                     let id = match decision {
                         Decision::ReserveCard => s.reserve.first(),
                         Decision::HandCard => s.hand.first(),
-                        _ => self.confluence_sacrifice_choice(),
+                        _ if cost.sacrifice & fkind::CHARACTER != 0 => {
+                            self.confluence_sacrifice_choice()
+                        }
+                        _ => self.confluence_sacrifice_permanent(cost.sacrifice),
                     };
                     if let Some(id) = id {
                         self.pay_card(decision, id);
@@ -1162,6 +1261,10 @@ impl<O: Observer> Engine<'_, O> {
             o.flags |= flag::EXHAUSTED;
         }
         o.counters -= c.counters;
+        let exhausted_in_reserve = c.exhaust && o.zone == Zone::Reserve;
+        if exhausted_in_reserve {
+            self.fire(Fire::ExhaustedInReserve { side });
+        }
         if c.discard_me {
             self.move_to(source, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
@@ -1171,7 +1274,9 @@ impl<O: Observer> Engine<'_, O> {
         match decision {
             Decision::ReserveCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
             Decision::HandCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
-            _ => self.move_obj(id, Dest::Sacrifice),
+            _ => {
+                self.move_obj(id, Dest::Sacrifice);
+            }
         }
     }
 
