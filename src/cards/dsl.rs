@@ -329,11 +329,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 return Ok(Line::Keyword { bits, n });
             }
-            if w == "static" {
-                self.pos += 1;
+            // `support static ...`: a passive ability that works while I am in Reserve.
+            let support_static = w == "support" && self.peek_at(1) == &Tok::Ident("static".into());
+            if w == "static" || support_static {
+                self.pos += 1 + support_static as usize;
                 let st = self.static_ability()?;
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
+                    _ if support_static => ActiveIn::Reserve,
                     Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
                         ActiveIn::Anywhere
                     }
@@ -463,6 +466,12 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "extra_die" => Static::ExtraDie,
             "draw_one" => Static::DrawOneInMorning,
+            "reserve_limit" => {
+                self.expect_punct("(")?;
+                let n = self.small("Reserve limit change", -5, 5)?;
+                self.expect_punct(")")?;
+                Static::ReserveLimit(n as i8)
+            }
             "discard_discount" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
@@ -658,6 +667,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
             }
             "reserve_leaves" => EventKind::LeavesYourReserve,
+            "card_discarded" => EventKind::CardDiscarded,
+            "gift" => EventKind::YouGift,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
             "gains" => {
@@ -796,6 +807,17 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Count::Objects(f)
             }
+            "boosts_of" | "zero_stats_of" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                if w == "boosts_of" {
+                    Count::BoostsOf(f)
+                } else {
+                    Count::ZeroStatsOf(f)
+                }
+            }
+            "its_boosts" => Count::ItsBoosts,
             _ => return Ok(None),
         }))
     }
@@ -975,6 +997,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_my_expedition", _) => f.place = Where::MyExpedition,
                 ("in_other_expedition", _) => f.place = Where::OtherExpedition,
                 ("facing_me", _) => f.place = Where::FacingMe,
+                ("in_selected", _) => f.place = Where::Selected,
                 ("other", _) | ("another", _) => f.other = true,
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
@@ -1300,6 +1323,18 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn amount(&mut self) -> PResult<Amount> {
+        if self.is_punct("-")
+            && let Tok::Ident(w) = self.peek_at(1).clone()
+        {
+            self.pos += 2;
+            return match self.count_word(&w)? {
+                Some(c) => Ok(Amount::Neg(c)),
+                None => {
+                    self.pos -= 1;
+                    self.err("a count after '-' (as in -its_boosts)")
+                }
+            };
+        }
         match self.peek().clone() {
             Tok::Int(_) | Tok::Punct("-") => {
                 Ok(Amount::Const(self.small("amount", -20, 20)? as i8))
@@ -1331,7 +1366,8 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn exp_ref(&mut self) -> PResult<ExpRef> {
-        const EXPECTED: &str = "an expedition (mine, other, hero, companion, each, target, its)";
+        const EXPECTED: &str =
+            "an expedition (mine, other, hero, companion, each, target, its, selected)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -1341,6 +1377,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "each" | "both" => ExpRef::Each,
             "target" => ExpRef::Target,
             "its" => ExpRef::OfIt,
+            "selected" => ExpRef::Selected,
             _ => {
                 self.pos -= 1;
                 return self.err(EXPECTED);
@@ -1349,7 +1386,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, token_it, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, place_marker, move_marker, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1399,7 +1436,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     exhausted: name.ends_with("_exhausted"),
                 });
             }
-            "token" | "token_it" | "token_after_rest" => {
+            "token" | "opponent_token" | "token_after_rest" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
                 let mut tname = self.ident("a token name")?;
@@ -1455,8 +1492,10 @@ impl<'a, A: Arena> Parser<'a, A> {
                         }
                     }
                     self.expect_punct(")")?;
-                    if name == "token_it" {
-                        return self.fail("token_it creates character tokens only".into());
+                    if name == "opponent_token" {
+                        return self.fail(
+                            "opponent_token creates character tokens; a landmark token names its owner instead (token(NAME, opponent))".into(),
+                        );
                     }
                     body.push(Op::LandmarkToken { card, whose, n });
                     return Ok(());
@@ -1474,7 +1513,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     card,
                     at,
                     n,
-                    select: name == "token_it",
+                    opposing: name == "opponent_token",
                     after_rest: name == "token_after_rest",
                 });
             }
@@ -1513,13 +1552,20 @@ impl<'a, A: Arena> Parser<'a, A> {
                     dest: Dest::Discard,
                 });
             }
-            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard"
-            | "sacrifice" | "to_mana" => {
+            "send_reserve"
+            | "send_reserve_exhausted"
+            | "to_hand"
+            | "to_deck_top"
+            | "to_deck_bottom"
+            | "discard"
+            | "sacrifice"
+            | "to_mana" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
                 let dest = match name.as_str() {
                     "send_reserve" => Dest::Reserve,
+                    "send_reserve_exhausted" => Dest::ReserveExhausted,
                     "to_hand" => Dest::Hand,
                     "to_deck_top" => Dest::DeckTop,
                     "to_deck_bottom" => Dest::DeckBottom,
@@ -1690,6 +1736,31 @@ impl<'a, A: Arena> Parser<'a, A> {
                 } else {
                     Op::MoveMarker { terrain }
                 });
+            }
+            "become_first" | "opponent_becomes_first" => body.push(Op::BecomeFirst {
+                who: if name == "become_first" {
+                    Who::You
+                } else {
+                    Who::Opponent
+                },
+            }),
+            "each_passes" => body.push(Op::EachPasses),
+            "select_exp" => {
+                // An expedition of either side, for `selected` and `in_selected`.
+                self.expect_punct("(")?;
+                let w = self.ident("yours, opposing or any")?;
+                let whose = match w.as_str() {
+                    "yours" => Whose::Yours,
+                    "opposing" => Whose::Opposing,
+                    "any" => Whose::Any,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("yours, opposing or any");
+                    }
+                };
+                let ahead = self.eat_word("ahead");
+                self.expect_punct(")")?;
+                body.push(Op::SelectExp { whose, ahead });
             }
             "select" => {
                 // A target chosen on its own, for the effects that follow ("it").
@@ -1985,10 +2056,34 @@ pub(crate) mod tests {
                 card: 7,
                 at: ExpRef::Mine,
                 n: 2,
-                select: false,
+                opposing: false,
                 after_rest: false,
             }
         );
+        let b = body("J: select_exp(any); opponent_token(Brassbug, selected)");
+        assert_eq!(
+            b[0],
+            Op::SelectExp {
+                whose: Whose::Any,
+                ahead: false
+            }
+        );
+        assert!(matches!(
+            b[1],
+            Op::Token {
+                at: ExpRef::Selected,
+                opposing: true,
+                ..
+            }
+        ));
+        let b = body("J: boost(each character, -its_boosts)");
+        assert!(matches!(
+            b[0],
+            Op::Boost {
+                n: Amount::Neg(Count::ItsBoosts),
+                ..
+            }
+        ));
         let mut a = TestArena::default();
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));

@@ -85,6 +85,8 @@ pub enum EventKind {
     YourExpMovesDue(u8),
     /// A card leaves your Reserve during the Afternoon.
     LeavesYourReserve,
+    /// A card joins a discard pile (any player's; tokens never do).
+    CardDiscarded,
     /// You create a token character.
     YouCreateToken,
     /// A character you control gains one or more boosts (event object = it).
@@ -97,6 +99,9 @@ pub enum EventKind {
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
     OpponentDraws,
+    /// You make a Gift: on your turn, an opponent draws a card, Resupplies or receives a
+    /// token.
+    YouGift,
 }
 
 /// Passive abilities read by the engine where they apply.
@@ -132,6 +137,8 @@ pub enum Static {
     ExtraDie,
     /// During Morning, draw only one card.
     DrawOneInMorning,
+    /// Every player's Reserve limit changes by this much (read at Clean-up).
+    ReserveLimit(i8),
     /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
@@ -257,6 +264,8 @@ pub enum Where {
     OtherExpedition,
     /// Facing the source (the opposing objects of the same expedition).
     FacingMe,
+    /// In the expedition chosen by the running ability's `select_exp` (either side's).
+    Selected,
 }
 
 /// A set of objects: card kinds, controller, zones and simple properties.
@@ -387,6 +396,12 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
+    /// Boosts on the objects matching a filter, added up.
+    BoostsOf(FilterId),
+    /// Printed (base) statistics of 0 among the objects matching a filter, added up.
+    ZeroStatsOf(FilterId),
+    /// The boosts of the object an op is acting on (`boost(each ..., its_boosts)`).
+    ItsBoosts,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -446,6 +461,8 @@ pub enum ObjRef {
 pub enum Amount {
     Const(i8),
     Count(Count),
+    /// Minus a count (`-its_boosts`).
+    Neg(Count),
 }
 
 /// Who an op concerns.
@@ -480,12 +497,16 @@ pub enum ExpRef {
     Target,
     /// The expedition of the selected object (`it`).
     OfIt,
+    /// The expedition chosen by `select_exp`, on whichever side it is.
+    Selected,
 }
 
 /// Where a moved object goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Dest {
     Reserve,
+    /// To Reserve, then exhausted ("send to Reserve ..., then exhaust them").
+    ReserveExhausted,
     Hand,
     DeckTop,
     DeckBottom,
@@ -512,6 +533,12 @@ pub enum Op {
         total_cost: u8,
         total_of: u8,
     },
+    /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
+    /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
+    SelectExp {
+        whose: Whose,
+        ahead: bool,
+    },
     /// Gain boosts (lose them if negative), never above `max` when it is non-zero.
     Boost {
         obj: ObjRef,
@@ -531,14 +558,15 @@ pub enum Op {
         who: Who,
         exhausted: bool,
     },
-    /// Create character tokens in an expedition; `select`: they become `it`; `after_rest`:
-    /// the expedition chosen now, the tokens created after this day's Rest.
+    /// Create tokens; `opposing`: in the opponent's expedition(s) on those sides, for them.
+    /// The created tokens become `it`. `after_rest`: the expedition is chosen now, the
+    /// tokens are created after this day's Rest.
     Token {
         card: CardIdx,
         at: ExpRef,
         n: u8,
+        opposing: bool,
         after_rest: bool,
-        select: bool,
     },
     /// Create Permanent tokens in a player's Landmarks.
     LandmarkToken {
@@ -637,6 +665,13 @@ pub enum Op {
     /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`
     /// to whether it could.
     Pass,
+    /// `who` becomes first player (in this mode the First Player marker moves: the other
+    /// expedition becomes Threatened).
+    BecomeFirst {
+        who: Who,
+    },
+    /// Each player passes, you first.
+    EachPasses,
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
@@ -653,8 +688,8 @@ pub enum Op {
     MoveMarker {
         terrain: u8,
     },
-    /// The expedition(s) Ascend until Rest (a Confluence expedition, the Darkness, is not
-    /// affected).
+    /// The expedition(s) Ascend until Rest (an opposing one, the Darkness, has no terrain
+    /// to skip).
     Ascend {
         at: ExpRef,
     },

@@ -41,6 +41,8 @@ pub enum Choice {
     },
     Card(ObjId),
     Exp(Exp),
+    /// The opponent's expedition on that side (for the Confluence: the Darkness there).
+    OpposingExp(Exp),
     Yes,
     No,
     Mode(u8),
@@ -132,8 +134,23 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Expedition => {
-            push(out, Choice::Exp(Exp::Hero));
-            push(out, Choice::Exp(Exp::Companion));
+            // `select_exp` may offer either side's expeditions; other ops the player's own.
+            let whose = s
+                .frame()
+                .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
+                .and_then(|op| match op {
+                    Op::SelectExp { whose, .. } => Some(whose),
+                    _ => None,
+                })
+                .unwrap_or(Whose::Yours);
+            if whose != Whose::Opposing {
+                push(out, Choice::Exp(Exp::Hero));
+                push(out, Choice::Exp(Exp::Companion));
+            }
+            if whose != Whose::Yours {
+                push(out, Choice::OpposingExp(Exp::Hero));
+                push(out, Choice::OpposingExp(Exp::Companion));
+            }
         }
         Decision::May => {
             push(out, Choice::Yes);

@@ -45,6 +45,7 @@ impl<O: Observer> Engine<'_, O> {
             did: false,
             it: p.event_obj,
             base_only: false,
+            sel_exp: NO_SEL,
         };
         if !self.s.eval_cond(self.db, ab.cond, &ctx) {
             return;
@@ -94,6 +95,7 @@ impl<O: Observer> Engine<'_, O> {
             event_obj,
             it,
             exp_reg: None,
+            sel_exp: NO_SEL,
             x: 0,
             did: false,
             spell,
@@ -214,6 +216,36 @@ impl<O: Observer> Engine<'_, O> {
         match a {
             Amount::Const(n) => n as i16,
             Amount::Count(c) => self.s.count(self.db, c, &self.ctx(f)),
+            Amount::Neg(c) => -self.s.count(self.db, c, &self.ctx(f)),
+        }
+    }
+
+    /// An amount read for one object an op acts on (`its_boosts`).
+    fn amount_for(&self, a: Amount, f: &Frame, id: ObjId) -> i16 {
+        let (Amount::Count(c) | Amount::Neg(c)) = a else {
+            return self.amount(a, f);
+        };
+        let ctx = Ctx {
+            it: id,
+            ..self.ctx(f)
+        };
+        let n = self.s.count(self.db, c, &ctx);
+        if matches!(a, Amount::Neg(_)) { -n } else { n }
+    }
+
+    /// The side whose expedition(s) an op names: the `select_exp` choice's side, else the
+    /// opponent's for `opposing` ops, else the controller's.
+    fn exp_side(&self, at: ExpRef, f: &Frame, opposing: bool) -> Side {
+        if at == ExpRef::Selected && f.sel_exp != NO_SEL {
+            if f.sel_exp / 2 == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            }
+        } else if opposing {
+            f.controller.other()
+        } else {
+            f.controller
         }
     }
 
@@ -242,6 +274,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             ExpRef::Fixed(e) => push(&mut out, e),
+            ExpRef::Selected => {
+                if f.sel_exp != NO_SEL {
+                    push(&mut out, Exp::BOTH[(f.sel_exp % 2) as usize]);
+                }
+            }
             ExpRef::Each => {
                 push(&mut out, Exp::Hero);
                 push(&mut out, Exp::Companion);
@@ -279,9 +316,10 @@ impl<O: Observer> Engine<'_, O> {
                 total_cost,
                 total_of,
             } => self.exec_select(f, filter, min, max, total_cost, total_of),
+            Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
-                let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
+                    let n = self.amount_for(n, f, id);
                     // "Up to a max of N" never takes boosts away.
                     let n = if max > 0 && n > 0 {
                         n.min(max as i16 - self.s.obj(id).boosts as i16).max(0)
@@ -345,15 +383,14 @@ impl<O: Observer> Engine<'_, O> {
                 card,
                 at,
                 n,
-                select,
+                opposing,
                 after_rest,
             } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                if select {
-                    self.frame_mut().it.clear();
-                }
+                let side = self.exp_side(at, f, opposing);
+                self.frame_mut().it.clear();
                 for e in exps.iter() {
                     if after_rest {
                         // Created after Rest (night.rs); two waiting batches at most.
@@ -365,12 +402,11 @@ impl<O: Observer> Engine<'_, O> {
                     }
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
-                        if let Some(t) = self.create_token(f.controller, card, e) {
-                            if select {
-                                let _ = self.frame_mut().it.push(t);
-                            }
+                        if let Some(t) = self.create_token(side, card, e) {
+                            let _ = self.frame_mut().it.push(t);
                             self.fire(Fire::Joined { obj: t });
                             self.fire(Fire::TokenCreated { side: f.controller });
+                            self.fire(Fire::Received { side });
                         }
                     }
                 }
@@ -579,11 +615,7 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                let target = if opposing {
-                    f.controller.other()
-                } else {
-                    f.controller
-                };
+                let target = self.exp_side(at, f, opposing);
                 let before = (self.s.pos, self.s.dark);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
@@ -678,18 +710,40 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                // A Confluence expedition is the Darkness: Ascending changes nothing for it.
-                if f.controller == Side::Player {
+                // Only the player's expeditions have a terrain to skip (the Darkness is the
+                // Confluence's expedition).
+                if self.exp_side(at, f, false) == Side::Player {
                     let instead = self
                         .side_has_static(Side::Player, |st| matches!(st, Static::AscendResupply));
                     for e in exps.iter() {
-                        let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                        let e = Exp::BOTH[e as usize];
                         if instead && self.s.today.ascend.get(e) {
                             self.resupply(Side::Player, false);
                             self.fire(Fire::Drew { side: Side::Player });
                         } else {
                             self.s.today.ascend.set(e, true);
                         }
+                    }
+                }
+                Flow::Next
+            }
+            Op::BecomeFirst { who } => {
+                let side = match who {
+                    Who::Opponent => f.controller.other(),
+                    _ => f.controller,
+                };
+                if self.s.first_player() != side {
+                    self.s.threatened = self.s.threatened.other();
+                    if O::ENABLED {
+                        self.emit(Event::FirstPlayer { side });
+                    }
+                }
+                Flow::Next
+            }
+            Op::EachPasses => {
+                for side in [f.controller, f.controller.other()] {
+                    if !self.s.passed[side.index()] {
+                        self.pass(side);
                     }
                 }
                 Flow::Next
@@ -774,8 +828,8 @@ impl<O: Observer> Engine<'_, O> {
         let from_exp = o.zone == Zone::Expedition;
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
         let (zone, top) = match dest {
-            Dest::Reserve if fleeting => (Zone::Discard, false),
-            Dest::Reserve => (Zone::Reserve, false),
+            Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
+            Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
             Dest::DeckTop => (Zone::Deck, true),
             Dest::DeckBottom => (Zone::Deck, false),
@@ -805,6 +859,9 @@ impl<O: Observer> Engine<'_, O> {
             self.put_in_mana(id, false, Why::Effect);
         } else {
             self.move_to(id, zone, o.exp, Why::Effect, top);
+            if dest == Dest::ReserveExhausted && self.s.obj(id).zone == Zone::Reserve {
+                self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+            }
         }
         if from_exp {
             self.trigger_own(id, NO_OBJ, |t| {
@@ -1007,6 +1064,31 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.decision = Decision::Target;
                     return Flow::Wait;
                 }
+            }
+        }
+    }
+
+    /// `select_exp`: the player chooses among the expeditions of `whose` side(s); the
+    /// Confluence takes the Threatened one, on the player's side unless only its own may be
+    /// chosen (D-entry "select_exp"). No expedition is ever ahead (A18).
+    fn exec_select_exp(&mut self, f: &Frame, whose: Whose, ahead: bool) -> Flow {
+        if ahead {
+            self.frame_mut().sel_exp = NO_SEL;
+            return Flow::Next;
+        }
+        match f.controller {
+            Side::Confluence => {
+                let side = if whose == Whose::Yours {
+                    Side::Confluence
+                } else {
+                    Side::Player
+                };
+                self.frame_mut().sel_exp = side.index() as u8 * 2 + self.s.threatened.index() as u8;
+                Flow::Next
+            }
+            Side::Player => {
+                self.s.decision = Decision::Expedition;
+                Flow::Wait
             }
         }
     }
@@ -1291,6 +1373,17 @@ impl<O: Observer> Engine<'_, O> {
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
             (Decision::Target, Choice::Done, _) => {
                 let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (
+                Decision::Expedition,
+                Choice::Exp(e) | Choice::OpposingExp(e),
+                Op::SelectExp { .. },
+            ) => {
+                let side = matches!(choice, Choice::OpposingExp(_)) as u8;
+                let fr = self.frame_mut();
+                fr.sel_exp = side * 2 + e.index() as u8;
                 fr.pc += 1;
                 fr.step = 0;
             }

@@ -22,6 +22,8 @@ pub struct Ctx {
     /// Evaluating a static's own condition: keywords are read without statics, so that
     /// "I am Gigantic if I am Fleeting" cannot recurse.
     pub base_only: bool,
+    /// The expedition chosen by `select_exp` (`Frame::sel_exp`), or `NO_SEL`.
+    pub sel_exp: u8,
 }
 
 impl Ctx {
@@ -33,6 +35,7 @@ impl Ctx {
             did: false,
             it: NO_OBJ,
             base_only: false,
+            sel_exp: NO_SEL,
         }
     }
 
@@ -53,6 +56,7 @@ impl Frame {
             did: self.did,
             it: self.it.first().unwrap_or(NO_OBJ),
             base_only: false,
+            sel_exp: self.sel_exp,
         }
     }
 }
@@ -786,6 +790,13 @@ impl GameState {
         }
         match f.place {
             Where::Anywhere => true,
+            Where::Selected => {
+                ctx.sel_exp != NO_SEL
+                    && o.zone == Zone::Expedition
+                    && o.side.index() as u8 == ctx.sel_exp / 2
+                    && (o.exp.index() as u8 == ctx.sel_exp % 2
+                        || self.has_kw_in(db, id, kw::GIGANTIC, ctx))
+            }
             Where::MyExpedition | Where::FacingMe | Where::OtherExpedition => {
                 let src = self.obj(ctx.source);
                 if o.zone != Zone::Expedition || src.zone != Zone::Expedition {
@@ -895,6 +906,28 @@ impl GameState {
                 .count() as i16,
             Count::RegionsBetween => {
                 (self.pos.get(Exp::Companion) - self.pos.get(Exp::Hero) - 1).max(0) as i16
+            }
+            Count::BoostsOf(fid) => {
+                let mut n = 0;
+                self.for_each_candidate(db, db.filter(fid), ctx, |id| {
+                    n += self.obj(id).boosts as i16
+                });
+                n
+            }
+            Count::ZeroStatsOf(fid) => {
+                let mut n = 0;
+                self.for_each_candidate(db, db.filter(fid), ctx, |id| {
+                    let st = db.card(self.obj(id).card).stats;
+                    n += (st.f == 0) as i16 + (st.m == 0) as i16 + (st.o == 0) as i16;
+                });
+                n
+            }
+            Count::ItsBoosts => {
+                if ctx.it == NO_OBJ {
+                    0
+                } else {
+                    self.obj(ctx.it).boosts as i16
+                }
             }
         }
     }

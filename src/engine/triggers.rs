@@ -8,7 +8,8 @@ use super::state::*;
 use crate::cards::effect::*;
 use crate::cards::types::{Exp, Side};
 
-/// Something that happened that "When ..." abilities may listen to.
+/// Something that happened that "When ..." abilities may listen to. (`Received`: a token
+/// was created under that side's control, by anyone.)
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Fire {
     Played {
@@ -33,7 +34,13 @@ pub(super) enum Fire {
     ReserveLeft {
         side: Side,
     },
+    Discarded {
+        obj: ObjId,
+    },
     TokenCreated {
+        side: Side,
+    },
+    Received {
         side: Side,
     },
     Boosted {
@@ -260,6 +267,7 @@ impl<O: Observer> Engine<'_, O> {
             (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
+            (EventKind::CardDiscarded, Fire::Discarded { obj }) => Some(obj),
             (EventKind::YouCreateToken, Fire::TokenCreated { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
@@ -285,6 +293,18 @@ impl<O: Observer> Engine<'_, O> {
                 (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::OpponentDraws, Fire::Drew { side }) => (side != me.side).then_some(NO_OBJ),
+            // A Gift: on your turn (while your card or action resolves), an opponent draws,
+            // Resupplies or receives a token.
+            (EventKind::YouGift, Fire::Drew { side: to } | Fire::Received { side: to }) => {
+                let my_turn = matches!(
+                    self.s.phase,
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
+                ) && self.s.to_act == me.side;
+                (to != me.side && my_turn).then_some(NO_OBJ)
+            }
             _ => None,
         }
     }
