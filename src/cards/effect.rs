@@ -55,6 +55,8 @@ pub enum EventKind {
     YouPlayFirst(FilterId),
     /// An opponent plays a card matching the filter.
     OpponentPlays(FilterId),
+    /// An opponent plays a card matching the filter from Reserve.
+    OpponentPlaysFromReserve(FilterId),
     /// A character matching the filter joins your expeditions (played or created).
     Joins(FilterId),
     /// A character matching the filter joins the expedition facing me.
@@ -449,12 +451,14 @@ pub enum Dest {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
-    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath).
+    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath). `by_opponent`: the
+    /// controller's opponent chooses ("that opponent targets a card in your Reserve").
     Select {
         filter: FilterId,
         min: u8,
         max: u8,
         total_cost: u8,
+        by_opponent: bool,
     },
     /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
     /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
@@ -551,6 +555,9 @@ pub enum Op {
         who: Who,
         filter: FilterId,
     },
+    /// Rush: you may immediately play another card (paying for it). Sets `did`. The
+    /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
+    Rush,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {
