@@ -130,6 +130,10 @@ pub trait Arena {
     fn subtype_bit(&mut self, name: &str) -> Option<u64>;
     /// A token card by name; `stats`/`subtypes` describe it when it is not in the pool.
     fn token(&mut self, name: &str, spec: Option<(i16, i16, i16, Vec<String>)>) -> Option<CardIdx>;
+    /// The token card is a Permanent created in a Landmark zone (Aerolith, Manaseed).
+    fn is_landmark_token(&self, _card: CardIdx) -> bool {
+        false
+    }
 }
 
 /// What one line compiled to.
@@ -356,9 +360,9 @@ impl<'a, A: Arena> Parser<'a, A> {
         let active = match trigger {
             Trigger::Support(_) => ActiveIn::Reserve,
             _ if support => ActiveIn::Reserve,
-            Trigger::When(EventKind::ToReserve { .. }) | Trigger::When(EventKind::Sacrificed) => {
-                ActiveIn::Anywhere
-            }
+            Trigger::When(EventKind::ToReserve { .. })
+            | Trigger::When(EventKind::Sacrificed)
+            | Trigger::When(EventKind::SacrificedAs(_)) => ActiveIn::Anywhere,
             Trigger::When(EventKind::LeaveExpedition) => ActiveIn::Anywhere,
             _ => ActiveIn::Play,
         };
@@ -552,7 +556,7 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     /// Quick-action costs are paid on activation without further choices.
     fn simple_cost(&self, c: &Cost) -> PResult<()> {
-        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice {
+        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice != 0 {
             return self.fail(
                 "a quick action's cost can only use N, T, D and counters; put card costs in the body with pay(...) { ... }".into(),
             );
@@ -561,7 +565,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, pass_first, opponent_draws, gift)";
+        const EXPECTED: &str = "an event (leave, to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -587,7 +591,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
                 EventKind::ToReserve { from_expedition }
             }
+            "card_to_reserve" => EventKind::YourCardToReserve,
             "sacrificed" => EventKind::Sacrificed,
+            "sacrificed_as" => EventKind::SacrificedAs(filtered(self, fkind::CARD)?),
+            "you_sacrifice" => EventKind::YouSacrifice(filtered(self, fkind::CHARACTER)?),
+            "counters_reach" => {
+                self.expect_punct("(")?;
+                let n = self.small("counter number", 1, 50)? as u8;
+                self.expect_punct(")")?;
+                EventKind::CountersReach(n)
+            }
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
             "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
@@ -614,6 +627,13 @@ impl<'a, A: Arena> Parser<'a, A> {
             "gift" => EventKind::YouGift,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
+            "gains" => {
+                self.expect_punct("(")?;
+                let bits = self.status_bits()?;
+                self.expect_punct(")")?;
+                EventKind::YourCharacterGains(bits)
+            }
+            "exhaust_reserve" => EventKind::YouExhaustInReserve,
             "pass_first" => EventKind::YouPassFirst,
             "opponent_draws" => EventKind::OpponentDraws,
             _ => {
@@ -650,7 +670,20 @@ impl<'a, A: Arena> Parser<'a, A> {
                                 1
                             }
                         }
-                        "sacrifice" => c.sacrifice = true,
+                        "sacrifice" => {
+                            // What is sacrificed: a character unless a kind follows.
+                            c.sacrifice = match self.peek() {
+                                Tok::Ident(k) if k == "character" => fkind::CHARACTER,
+                                Tok::Ident(k) if k == "permanent" => fkind::PERMANENT,
+                                Tok::Ident(k) if k == "landmark" => fkind::LANDMARK,
+                                _ => 0,
+                            };
+                            if c.sacrifice == 0 {
+                                c.sacrifice = fkind::CHARACTER;
+                            } else {
+                                self.pos += 1;
+                            }
+                        }
                         _ => {
                             self.pos -= 1;
                             return self.err("a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)");
@@ -744,7 +777,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, ascended, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -771,6 +804,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
             "afternoon" => Cond::Afternoon,
+            "ascended" => Cond::MyExpAscends,
             "your_turn" => Cond::YourTurn,
             "boosted" => Cond::MeBoosted,
             "has" => {
@@ -917,6 +951,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
                 ("zero_stat", _) => f.zero_stat = Some(true),
+                ("zero_stat_here", _) => f.zero_stat_here = true,
+                ("in_behind", _) => f.in_behind = true,
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
@@ -945,6 +981,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                     if let Some(b) = kw::parse(&w) {
                         f.with |= b;
+                        continue;
+                    }
+                    // "non-Illusion": not_ followed by a subtype.
+                    if let Some(neg) = w.strip_prefix("not_")
+                        && let Some(b) = self.arena.subtype_bit(neg).or_else(|| {
+                            self.arena.subtype_bit(neg.strip_suffix('s').unwrap_or(neg))
+                        })
+                    {
+                        f.not_subtypes |= b;
                         continue;
                     }
                     let bit = self
@@ -1269,7 +1314,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1353,6 +1398,36 @@ impl<'a, A: Arena> Parser<'a, A> {
                         });
                     }
                 };
+                if self.arena.is_landmark_token(card) {
+                    // A Permanent token goes to a player's Landmarks: yours by default.
+                    let mut whose = PlayerRef::You;
+                    let mut n = 1;
+                    if self.eat_punct(",") {
+                        const WHOSE: &str = "whose Landmarks (yours, opponent, each, its)";
+                        let w = self.ident(WHOSE)?;
+                        whose = match w.as_str() {
+                            "yours" | "your" => PlayerRef::You,
+                            "opponent" | "opposing" => PlayerRef::Opponent,
+                            "each" => PlayerRef::Each,
+                            "its" => PlayerRef::OfIt,
+                            _ => {
+                                self.pos -= 1;
+                                return self.err(WHOSE);
+                            }
+                        };
+                        if self.eat_punct(",") {
+                            n = self.small("number of tokens", 1, 8)? as u8;
+                        }
+                    }
+                    self.expect_punct(")")?;
+                    if name == "opponent_token" {
+                        return self.fail(
+                            "opponent_token creates character tokens; a landmark token names its owner instead (token(NAME, opponent))".into(),
+                        );
+                    }
+                    body.push(Op::LandmarkToken { card, whose, n });
+                    return Ok(());
+                }
                 let mut at = ExpRef::Target;
                 let mut n = 1;
                 if self.eat_punct(",") {
@@ -1486,6 +1561,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::LoseMana { n });
             }
+            "ready_mana" => {
+                let n = match self.opt_amount(1)? {
+                    Amount::Const(n) if n > 0 => n as u8,
+                    _ => return self.fail("ready_mana takes a positive number".into()),
+                };
+                body.push(Op::ReadyMana { n });
+            }
             "hand_to_reserve"
             | "hand_to_discard"
             | "hand_to_mana"
@@ -1556,6 +1638,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 });
             }
             "after_you" => body.push(Op::AfterYou),
+            "pass" => body.push(Op::Pass),
             "become_first" | "opponent_becomes_first" => body.push(Op::BecomeFirst {
                 who: if name == "become_first" {
                     Who::You

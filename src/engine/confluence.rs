@@ -226,7 +226,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Rush for the Confluence: it plays its top hand card if it can pay for it; with an
     /// empty hand, its most expensive affordable Reserve card (ties: leftmost). A card it
-    /// cannot pay for stays in its hand: this is no turn (D22). Returns whether it played.
+    /// cannot pay for stays in its hand: this is no turn (D26). Returns whether it played.
     pub(super) fn confluence_rush(&mut self) -> bool {
         let side = self.s.side(Side::Confluence);
         let ready = side.mana_ready;
@@ -330,5 +330,28 @@ impl<O: Observer> Engine<'_, O> {
             best.map(|b| b.3)
         };
         chars(true).or_else(|| chars(false))
+    }
+
+    /// The Permanent the Confluence sacrifices for a cost of these kinds: its lowest Hand
+    /// Cost one, leftmost on ties (as its Clean-up discards Landmarks, A20).
+    pub(super) fn confluence_sacrifice_permanent(&self, kinds: u8) -> Option<ObjId> {
+        let side = self.s.side(Side::Confluence);
+        let mut best: Option<(u8, u16, ObjId)> = None;
+        for id in side
+            .landmarks
+            .iter()
+            .chain(side.exp[0].iter())
+            .chain(side.exp[1].iter())
+        {
+            let def = self.db.card(self.s.obj(id).card);
+            if super::query::kind_bit(def.kind) & kinds == 0 {
+                continue;
+            }
+            let key = (def.hand_cost, self.s.obj(id).ts, id);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        best.map(|b| b.2)
     }
 }

@@ -334,7 +334,15 @@ impl<O: Observer> Engine<'_, O> {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
                     let o = self.s.obj_mut(id);
+                    let before = o.counters;
                     o.counters = (o.counters as i16 + n).clamp(0, 255) as u8;
+                    let after = o.counters;
+                    // "When I gain my Nth counter".
+                    if after > before {
+                        self.trigger_own(id, NO_OBJ, |t| {
+                            matches!(t, Trigger::When(EventKind::CountersReach(k)) if before < *k && *k <= after)
+                        });
+                    }
                 }
                 Flow::Next
             }
@@ -395,9 +403,42 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::LandmarkToken { card, whose, n } => {
+                let mut sides = List::<2>::new();
+                match whose {
+                    PlayerRef::You => {
+                        let _ = sides.push(f.controller as u8);
+                    }
+                    PlayerRef::Opponent => {
+                        let _ = sides.push(f.controller.other() as u8);
+                    }
+                    PlayerRef::Each => sides = self.sides_of(Who::Each, f.controller),
+                    PlayerRef::OfIt => {
+                        if let Some(id) = f.it.first() {
+                            let _ = sides.push(self.s.obj(id).side as u8);
+                        }
+                    }
+                }
+                for side in sides.iter() {
+                    let side = if side == 0 {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
+                    for _ in 0..n {
+                        self.create_landmark_token(side, card);
+                    }
+                }
+                Flow::Next
+            }
             Op::Move { obj, dest } => {
+                let mut moved = false;
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.move_obj(id, dest);
+                    moved |= self.move_obj(id, dest);
+                }
+                // "Sacrifice ... If you do": whether anything was sacrificed.
+                if dest == Dest::Sacrifice {
+                    self.frame_mut().did = moved;
                 }
                 Flow::Next
             }
@@ -410,9 +451,13 @@ impl<O: Observer> Engine<'_, O> {
                     ) {
                         continue;
                     }
+                    let new = status & !o.flags;
                     o.flags |= status;
                     if tough > 0 {
                         o.tough = o.tough.max(tough);
+                    }
+                    if new != 0 {
+                        self.fire(Fire::Gained { obj: id, bits: new });
                     }
                     if O::ENABLED {
                         self.emit(Event::Status {
@@ -439,7 +484,12 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::Exhaust { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+                    let o = self.s.obj_mut(id);
+                    let was = o.has(flag::EXHAUSTED);
+                    o.flags |= flag::EXHAUSTED;
+                    if o.zone == Zone::Reserve && !was {
+                        self.fire(Fire::ExhaustedInReserve { side: f.controller });
+                    }
                 }
                 Flow::Next
             }
@@ -526,6 +576,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::ReadyMana { n } => {
+                let s = self.s.side_mut(f.controller);
+                s.mana_ready = (s.mana_ready + n).min(s.mana.len() as u8);
+                Flow::Next
+            }
             Op::FromHand { who, dest, n } => self.exec_from_hand(f, who, dest, n),
             Op::MoveExp {
                 at,
@@ -582,6 +637,21 @@ impl<O: Observer> Engine<'_, O> {
                         self.emit(Event::AfterYou { side: f.controller });
                     }
                 }
+                Flow::Next
+            }
+            Op::Pass => {
+                let afternoon = matches!(
+                    self.s.phase,
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
+                );
+                let can = afternoon && !self.s.passed[f.controller.index()];
+                if can {
+                    self.pass(f.controller);
+                }
+                self.frame_mut().did = can;
                 Flow::Next
             }
             Op::Ascend { at } => {
@@ -688,11 +758,12 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Sends an object somewhere by an effect, with its leave triggers.
-    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) {
+    /// Sends an object somewhere by an effect, with its leave triggers. False when it
+    /// could not move (gone, or already there).
+    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
         let o = *self.s.obj(id);
         if matches!(o.zone, Zone::None | Zone::HeroZone | Zone::Limbo) {
-            return;
+            return false;
         }
         let from_exp = o.zone == Zone::Expedition;
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
@@ -706,7 +777,23 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Mana => (Zone::Mana, false),
         };
         if zone == o.zone {
-            return;
+            return false;
+        }
+        // Sacrifice triggers that read the object as it was in play (last known
+        // information): "When you sacrifice a ...", "When I'm sacrificed, if I was ...".
+        let mut sacrificed_as = 0u32;
+        if dest == Dest::Sacrifice {
+            self.fire(Fire::Sacrificed { obj: id });
+            let def = self.db.card(o.card);
+            let ctx = super::query::Ctx::of(o.side, id);
+            for k in 0..def.ab_len.min(32) {
+                let ab = &self.db.abilities[(def.ab_start + k) as usize];
+                if let Trigger::When(EventKind::SacrificedAs(fid)) = ab.trigger
+                    && self.s.matches(self.db, self.db.filter(fid), id, &ctx)
+                {
+                    sacrificed_as |= 1 << k;
+                }
+            }
         }
         if zone == Zone::Mana {
             self.put_in_mana(id, false, Why::Effect);
@@ -725,12 +812,29 @@ impl<O: Observer> Engine<'_, O> {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::Sacrificed))
             });
+            if sacrificed_as != 0 {
+                let def = self.db.card(o.card);
+                let ts = self.s.obj(id).ts;
+                for k in 0..def.ab_len.min(32) {
+                    if sacrificed_as & (1 << k) != 0 {
+                        self.push_pending(Pending {
+                            ability: def.ab_start + k,
+                            source: id,
+                            source_ts: ts,
+                            controller: o.side,
+                            event_obj: NO_OBJ,
+                            free: false,
+                        });
+                    }
+                }
+            }
         }
         if zone == Zone::Reserve && self.s.obj(id).zone == Zone::Reserve {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::ToReserve { from_expedition }) if *from_expedition == from_exp)
             });
         }
+        true
     }
 
     /// Moves a player expedition one region (never past its ends) and reveals what it enters.
@@ -1093,7 +1197,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
-    /// whose options are the turn's plays); the Confluence plays as on its turn (D22).
+    /// whose options are the turn's plays); the Confluence plays as on its turn (D26).
     fn exec_rush(&mut self, f: &Frame) -> Flow {
         match f.controller {
             Side::Player => {
@@ -1168,7 +1272,7 @@ impl<O: Observer> Engine<'_, O> {
                 let (need_res, need_hand, need_sac) = (
                     cost.discard_reserve,
                     cost.discard_hand,
-                    cost.sacrifice as u8,
+                    (cost.sacrifice != 0) as u8,
                 );
                 let decision = if c < need_res {
                     Decision::ReserveCard
@@ -1185,7 +1289,10 @@ impl<O: Observer> Engine<'_, O> {
                     let id = match decision {
                         Decision::ReserveCard => s.reserve.first(),
                         Decision::HandCard => s.hand.first(),
-                        _ => self.confluence_sacrifice_choice(),
+                        _ if cost.sacrifice & fkind::CHARACTER != 0 => {
+                            self.confluence_sacrifice_choice()
+                        }
+                        _ => self.confluence_sacrifice_permanent(cost.sacrifice),
                     };
                     if let Some(id) = id {
                         self.pay_card(decision, id);
@@ -1208,6 +1315,10 @@ impl<O: Observer> Engine<'_, O> {
             o.flags |= flag::EXHAUSTED;
         }
         o.counters -= c.counters;
+        let exhausted_in_reserve = c.exhaust && o.zone == Zone::Reserve;
+        if exhausted_in_reserve {
+            self.fire(Fire::ExhaustedInReserve { side });
+        }
         if c.discard_me {
             self.move_to(source, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
@@ -1217,7 +1328,9 @@ impl<O: Observer> Engine<'_, O> {
         match decision {
             Decision::ReserveCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
             Decision::HandCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
-            _ => self.move_obj(id, Dest::Sacrifice),
+            _ => {
+                self.move_obj(id, Dest::Sacrifice);
+            }
         }
     }
 

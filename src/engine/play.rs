@@ -84,6 +84,14 @@ impl<O: Observer> Engine<'_, O> {
                 // A printed Asleep/Anchored is a status the object enters with, as are
                 // statuses from "the next Character you play ... gains".
                 ob.flags |= printed | statuses;
+                // Statuses it gains on arrival ("When a Character you control gains ...").
+                let gained = statuses | if from_reserve { kw::FLEETING } else { 0 };
+                if gained != 0 && kind.is_character() {
+                    self.fire(Fire::Gained {
+                        obj: id,
+                        bits: gained,
+                    });
+                }
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);
                 }
@@ -134,7 +142,7 @@ impl<O: Observer> Engine<'_, O> {
                     None => self.put_away_spell(id),
                 }
             }
-            CardKind::Hero | CardKind::OtherToken => {
+            CardKind::Hero | CardKind::LandmarkToken | CardKind::OtherToken => {
                 debug_assert!(false, "cannot play a {kind:?}");
             }
         }
