@@ -309,14 +309,7 @@ impl<O: Observer> Engine<'_, O> {
     fn exec(&mut self, op: Op, f: &Frame) -> Flow {
         let db = self.db;
         match op {
-            Op::Select {
-                filter,
-                min,
-                max,
-                total_cost,
-                total_of,
-                by_opponent,
-            } => self.exec_select(f, filter, min, max, total_cost, total_of, by_opponent),
+            Op::Select { .. } => self.exec_select(f, op),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
                 for id in self.resolve_objs(obj, f).iter() {
@@ -1030,16 +1023,19 @@ impl<O: Observer> Engine<'_, O> {
         self.s.side_has_static(self.db, side, pred)
     }
 
-    fn exec_select(
-        &mut self,
-        f: &Frame,
-        filter: FilterId,
-        min: u8,
-        max: u8,
-        total_cost: u8,
-        total_of: u8,
-        by_opponent: bool,
-    ) -> Flow {
+    /// `Op::Select`: fills `it` one target at a time.
+    fn exec_select(&mut self, f: &Frame, op: Op) -> Flow {
+        let Op::Select {
+            filter,
+            min,
+            max,
+            total_cost,
+            total_of,
+            by_opponent,
+        } = op
+        else {
+            unreachable!("exec_select runs Op::Select only");
+        };
         if f.step == 0 {
             let fr = self.frame_mut();
             fr.it.clear();
