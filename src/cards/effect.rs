@@ -66,6 +66,8 @@ pub enum EventKind {
     YouPlayFirst(FilterId),
     /// An opponent plays a card matching the filter.
     OpponentPlays(FilterId),
+    /// An opponent plays a card matching the filter from Reserve.
+    OpponentPlaysFromReserve(FilterId),
     /// A character matching the filter joins your expeditions (played or created).
     Joins(FilterId),
     /// A character matching the filter joins the expedition facing me.
@@ -76,8 +78,8 @@ pub enum EventKind {
     MyExpFails,
     /// My expedition moves forward (at Dusk or by an effect).
     MyExpMoves,
-    /// One of your Ascended expeditions moves forward (each one that moves; `unfaced`: only
-    /// when no Character faces it as it moves).
+    /// One or more of your Ascended expeditions move forward (once for those moving together
+    /// at Dusk); `unfaced`: only one with no character facing it counts.
     AscendedMoves { unfaced: bool },
     /// My expedition moves forward at Dusk due to a terrain (it paid its region with it).
     MyExpMovesDue(u8),
@@ -124,6 +126,15 @@ pub enum Static {
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits.
     KeywordAura(FilterId, u32),
+    /// The Forest, Mountain and Water of matching objects you control (of me, with
+    /// [`ME_FILTER`]) are equal to their highest statistic.
+    LevelStats(FilterId),
+    /// The {J}, {H} and {R} abilities of characters facing me can't activate.
+    SilenceFacing,
+    /// I am also considered a card of these `fkind` kinds, even when not in play.
+    AlsoKind(u8),
+    /// If one of your Ascended expeditions would Ascend again, Resupply instead.
+    AscendResupply,
     /// I have these keyword bits while the ability's condition holds.
     Keyword(u32),
     /// When you roll dice, roll one more and ignore one of your choice.
@@ -147,6 +158,8 @@ pub enum Static {
     CostAuraMin(FilterId, u8, u8),
     /// I begin the game with N counters (heroes).
     StartCounters(u8),
+    /// I begin the game with one Terrain Marker of each of these terrains (heroes).
+    StartMarkers(u8),
     /// I can only be played while the ability's condition holds.
     PlayableIf,
     /// You may play exhausted cards matching the filter from your Reserve (`true`: only
@@ -168,6 +181,9 @@ pub enum Static {
     /// player failed to overcome every requirement of this terrain facing my expedition.
     DarknessOnlyDueTo(u8),
 }
+
+/// The filter id of [`Static::LevelStats`] that means "me".
+pub const ME_FILTER: FilterId = FilterId::MAX;
 
 /// When an ability applies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -323,13 +339,15 @@ pub struct Filter {
     pub zero_stat: Option<bool>,
     /// Stands in an expedition whose region has one of these terrains (0 = any).
     pub region_terrain: u8,
+    /// Stands in one of your Ascended expeditions.
+    pub ascended: bool,
     /// `cost_min`/`cost_max` compare the Base Cost (Reserve Cost when in Reserve, played
     /// from Reserve or Fleeting in play; Hand Cost otherwise) instead of the Hand Cost.
     pub base_cost: bool,
+    /// Stands in an expedition whose region has a single terrain type.
+    pub single_terrain: bool,
     /// Played (or about to be played) from Reserve / from hand.
     pub from_reserve: Option<bool>,
-    /// Stands in one of your Ascended expeditions.
-    pub ascended: bool,
     /// Stands in an expedition whose region has a terrain for which its printed (base)
     /// statistic is 0.
     pub zero_stat_here: bool,
@@ -356,9 +374,10 @@ impl Default for Filter {
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
-            base_cost: false,
-            from_reserve: None,
             ascended: false,
+            base_cost: false,
+            single_terrain: false,
+            from_reserve: None,
             zero_stat_here: false,
             in_behind: false,
         }
@@ -402,12 +421,19 @@ pub enum Count {
     MyBoosts,
     /// The X register (last die roll or computed number).
     X,
+    /// Your last die result today (read by "when you roll" reactions).
+    LastRoll,
     /// Cards in the opponent's hand.
     OpponentHandSize,
     /// The current day.
     Day,
     /// Your expeditions standing in a region with this terrain.
     ExpsInTerrain(u8),
+    /// Every expedition (yours and the opposing ones, which stand in the same regions, FAQ
+    /// "The Confluence's Expedition") in a region with this terrain.
+    AllExpsInTerrain(u8),
+    /// Base statistics of 0 among the characters you control (one character may have two).
+    ZeroStats,
     /// Regions strictly between your Hero and Companion expeditions (0 when adjacent).
     RegionsBetween,
     /// Visible regions with a single terrain type.
@@ -445,6 +471,8 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The source's region has a single terrain type.
+    SingleTerrain,
     /// The source's expedition Ascends (until Rest).
     MyExpAscends,
     /// The last die roll is in lo..=hi.
@@ -537,16 +565,24 @@ pub enum Dest {
     ManaReady,
 }
 
+/// The most objects one selection holds ("any number of target ...").
+pub const MAX_TARGETS: usize = 16;
+
 /// One instruction of an ability body. Jumps are absolute indices into the ability's body.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
-    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath).
+    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
+    /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
+    /// `by_opponent`: the controller's opponent chooses ("that opponent targets a card in
+    /// your Reserve").
     Select {
         filter: FilterId,
         min: u8,
         max: u8,
         total_cost: u8,
+        total_of: u8,
+        by_opponent: bool,
     },
     /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
     /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
@@ -574,12 +610,14 @@ pub enum Op {
         exhausted: bool,
     },
     /// Create tokens; `opposing`: in the opponent's expedition(s) on those sides, for them.
-    /// The created tokens become `it`.
+    /// The created tokens become `it`. `after_rest`: the expedition is chosen now, the
+    /// tokens are created after this day's Rest.
     Token {
         card: CardIdx,
         at: ExpRef,
         n: u8,
         opposing: bool,
+        after_rest: bool,
     },
     /// Create Permanent tokens in a player's Landmarks.
     LandmarkToken {
@@ -669,6 +707,9 @@ pub enum Op {
         exp: Option<Exp>,
         flags: u8,
     },
+    /// Rush: you may immediately play another card (paying for it). Sets `did`. The
+    /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
+    Rush,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {
@@ -706,7 +747,20 @@ pub enum Op {
     ActivateJEach {
         filter: FilterId,
     },
-    /// The expedition(s) Ascend until Rest (`Mine`: the source's).
+    /// Place a Terrain Marker on a visible region the controller chooses: a new one of this
+    /// terrain, or (terrain 0) one of the controller's hero's markers. The region is only
+    /// that terrain while the marker is there; a region holds one marker (a new one replaces
+    /// it).
+    PlaceMarker {
+        terrain: u8,
+    },
+    /// Move a Terrain Marker of this terrain from a region the controller chooses to the
+    /// source's region.
+    MoveMarker {
+        terrain: u8,
+    },
+    /// The expedition(s) Ascend until Rest (an opposing one, the Darkness, has no terrain
+    /// to skip).
     Ascend {
         at: ExpRef,
     },

@@ -95,13 +95,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 filter,
                 min,
                 total_cost,
+                total_of,
                 ..
             } = db.op(&ab, f.pc)
             else {
                 return;
             };
             let mut cands: List<64> = List::new();
-            s.select_candidates(db, f, filter, total_cost, &mut cands);
+            s.select_candidates(db, f, filter, total_cost, total_of, &mut cands);
             if f.it.len() >= min as usize || cands.is_empty() {
                 push(out, Choice::Done);
             }
@@ -111,7 +112,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         }
         Decision::PlayFree => {
             let f = s.frame().expect("play-free decision without frame");
-            play_now_choices(s, db, f, out);
+            let ab = db.abilities[f.ability as usize];
+            match db.op(&ab, f.pc) {
+                Op::Rush => {
+                    push(out, Choice::Done);
+                    legal_plays(s, db, out);
+                }
+                _ => play_now_choices(s, db, f, out),
+            }
         }
         Decision::Expedition => {
             // `select_exp` may offer either side's expeditions; other ops the player's own.
@@ -139,9 +147,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Mode => {
             let f = s.frame().expect("mode decision without frame");
             let ab = db.abilities[f.ability as usize];
-            if let Op::Choose { n } = db.op(&ab, f.pc) {
-                for k in 0..n {
-                    push(out, Choice::Mode(k));
+            match db.op(&ab, f.pc) {
+                Op::Choose { n } => {
+                    for k in 0..n {
+                        push(out, Choice::Mode(k));
+                    }
+                }
+                op => {
+                    for k in s.marker_options(f, op).iter() {
+                        push(out, Choice::Mode(k));
+                    }
                 }
             }
         }
@@ -278,6 +293,17 @@ fn pay_options(
                     }
                 }
             }
+        }
+    }
+}
+
+/// The cards the player could play now, as on their turn (for Rush), appended to `out`.
+pub(super) fn legal_plays(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+    let mut all = ChoiceList::new();
+    turn_options(s, db, &mut all);
+    for c in all {
+        if matches!(c, Choice::Play { .. }) {
+            push(out, c);
         }
     }
 }

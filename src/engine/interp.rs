@@ -319,12 +319,7 @@ impl<O: Observer> Engine<'_, O> {
     fn exec(&mut self, op: Op, f: &Frame) -> Flow {
         let db = self.db;
         match op {
-            Op::Select {
-                filter,
-                min,
-                max,
-                total_cost,
-            } => self.exec_select(f, filter, min, max, total_cost),
+            Op::Select { .. } => self.exec_select(f, op),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
                 for id in self.resolve_objs(obj, f).iter() {
@@ -401,6 +396,7 @@ impl<O: Observer> Engine<'_, O> {
                 at,
                 n,
                 opposing,
+                after_rest,
             } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -408,6 +404,14 @@ impl<O: Observer> Engine<'_, O> {
                 let side = self.exp_side(at, f, opposing);
                 self.frame_mut().it.clear();
                 for e in exps.iter() {
+                    if after_rest {
+                        // Created after Rest (night.rs); two waiting batches at most.
+                        let meta = n | (e << 4) | ((f.controller as u8) << 5);
+                        if let Some(slot) = self.s.today.after_rest.iter_mut().find(|s| s.1 == 0) {
+                            *slot = (card, meta);
+                        }
+                        continue;
+                    }
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
                         if let Some(t) = self.create_token(side, card, e) {
@@ -598,6 +602,7 @@ impl<O: Observer> Engine<'_, O> {
                 exp,
                 flags,
             } => self.exec_play_free(f, who, filter, less, exp, flags),
+            Op::Rush => self.exec_rush(f),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -642,6 +647,7 @@ impl<O: Observer> Engine<'_, O> {
                     return Flow::Wait;
                 };
                 let target = self.exp_side(at, f, opposing);
+                let before = (self.s.pos, self.s.dark);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     match target {
@@ -651,6 +657,10 @@ impl<O: Observer> Engine<'_, O> {
                     if self.s.outcome.is_some() {
                         break;
                     }
+                }
+                // "If it does": an expedition moved (a move that ends the game ends the frame).
+                if self.s.outcome.is_none() {
+                    self.frame_mut().did = (self.s.pos, self.s.dark) != before;
                 }
                 Flow::Next
             }
@@ -680,7 +690,9 @@ impl<O: Observer> Engine<'_, O> {
                     PlayFrom::Any
                 };
                 for id in self.resolve_objs(obj, f).iter() {
-                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks) {
+                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks)
+                        && !self.s.silenced(db, id)
+                    {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(from));
                     }
                 }
@@ -732,6 +744,22 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::PlaceMarker { .. } | Op::MoveMarker { .. } => {
+                let Some(first) = self.s.marker_options(f, op).first() else {
+                    return Flow::Next;
+                };
+                match f.controller {
+                    // The Confluence takes the first option (its first marker, leftmost region).
+                    Side::Confluence => {
+                        self.s.apply_marker(f, op, first);
+                        Flow::Next
+                    }
+                    Side::Player => {
+                        self.s.decision = Decision::Mode;
+                        Flow::Wait
+                    }
+                }
+            }
             Op::Pass => {
                 let afternoon = matches!(
                     self.s.phase,
@@ -743,6 +771,10 @@ impl<O: Observer> Engine<'_, O> {
                 let can = afternoon && !self.s.passed[f.controller.index()];
                 if can {
                     self.pass(f.controller);
+                    // Passing in its own turn (a quick action) ends that turn.
+                    if self.s.phase == Phase::Turn && self.s.to_act == f.controller {
+                        self.s.phase = Phase::TurnEnd;
+                    }
                 }
                 self.frame_mut().did = can;
                 Flow::Next
@@ -754,8 +786,16 @@ impl<O: Observer> Engine<'_, O> {
                 // Only the player's expeditions have a terrain to skip (the Darkness is the
                 // Confluence's expedition).
                 if self.exp_side(at, f, false) == Side::Player {
+                    let instead = self
+                        .side_has_static(Side::Player, |st| matches!(st, Static::AscendResupply));
                     for e in exps.iter() {
-                        self.s.today.ascend.set(Exp::BOTH[e as usize], true);
+                        let e = Exp::BOTH[e as usize];
+                        if instead && self.s.today.ascend.get(e) {
+                            self.resupply(Side::Player, false);
+                            self.fire(Fire::Drew { side: Side::Player });
+                        } else {
+                            self.s.today.ascend.set(e, true);
+                        }
                     }
                 }
                 Flow::Next
@@ -1087,6 +1127,7 @@ impl<O: Observer> Engine<'_, O> {
     fn rolled(&mut self, v: u8) -> Flow {
         let side = self.s.frame().map(|f| f.controller).unwrap_or(Side::Player);
         self.frame_mut().x = v as i16;
+        self.s.today.last_roll[side.index()] = v;
         if O::ENABLED {
             self.emit(Event::Roll { side, value: v });
         }
@@ -1099,14 +1140,19 @@ impl<O: Observer> Engine<'_, O> {
         self.s.side_has_static(self.db, side, pred)
     }
 
-    fn exec_select(
-        &mut self,
-        f: &Frame,
-        filter: FilterId,
-        min: u8,
-        max: u8,
-        total_cost: u8,
-    ) -> Flow {
+    /// `Op::Select`: fills `it` one target at a time.
+    fn exec_select(&mut self, f: &Frame, op: Op) -> Flow {
+        let Op::Select {
+            filter,
+            min,
+            max,
+            total_cost,
+            total_of,
+            by_opponent,
+        } = op
+        else {
+            unreachable!("exec_select runs Op::Select only");
+        };
         if f.step == 0 {
             let fr = self.frame_mut();
             fr.it.clear();
@@ -1119,11 +1165,16 @@ impl<O: Observer> Engine<'_, O> {
             }
             let mut cands = Targets::new();
             self.s
-                .select_candidates(self.db, &f, filter, total_cost, &mut cands);
+                .select_candidates(self.db, &f, filter, total_cost, total_of, &mut cands);
             if cands.is_empty() {
                 return Flow::Next;
             }
-            match f.controller {
+            let chooser = if by_opponent {
+                f.controller.other()
+            } else {
+                f.controller
+            };
+            match chooser {
                 Side::Confluence => {
                     // The Confluence takes the leftmost legal target, as many as allowed.
                     let id = cands.first().expect("non-empty");
@@ -1370,6 +1421,32 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
+    /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
+    fn exec_rush(&mut self, f: &Frame) -> Flow {
+        match f.controller {
+            Side::Player => {
+                let mut opts = super::choice::ChoiceList::new();
+                super::choice::legal_plays(self.s, self.db, &mut opts);
+                if opts.is_empty() {
+                    self.frame_mut().did = false;
+                    return Flow::Next;
+                }
+                self.s.decision = Decision::PlayFree;
+                Flow::Wait
+            }
+            Side::Confluence => {
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+                fr.count = 0;
+                let played = self.confluence_rush();
+                self.frame_mut().did = played;
+                Flow::Moved
+            }
+        }
+    }
+
     fn hand_card_to(&mut self, id: ObjId, dest: Dest) {
         match dest {
             Dest::Reserve => {
@@ -1535,6 +1612,12 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 self.frame_mut().count += 1;
             }
+            (Decision::Mode, Choice::Mode(k), Op::PlaceMarker { .. } | Op::MoveMarker { .. }) => {
+                self.s.apply_marker(&f, op, k);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
             (Decision::Mode, Choice::Mode(k), _) => {
                 let fr = self.frame_mut();
                 fr.pc += 1 + k as u16;
@@ -1582,6 +1665,29 @@ impl<O: Observer> Engine<'_, O> {
                 let fr = self.frame_mut();
                 let _ = fr.it.push(id);
                 fr.count += 1;
+            }
+            (Decision::PlayFree, Choice::Done, Op::Rush) => {
+                let fr = self.frame_mut();
+                fr.did = false;
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (
+                Decision::PlayFree,
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                    alt,
+                },
+                Op::Rush,
+            ) => {
+                // Move on before playing: a Spell starts its own (nested) ability.
+                let fr = self.frame_mut();
+                fr.did = true;
+                fr.pc += 1;
+                fr.step = 0;
+                self.play_card(obj, from_reserve, exp, None, alt);
             }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
             (

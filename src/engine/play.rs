@@ -54,7 +54,8 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, mflags) = self.consume_mods(id, side);
+        let (boosts, statuses, mflags) =
+            self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
         // Free by an effect, or by "the next Spell you play this turn is free": its targets'
         // Tough is waived (D10).
         let free = alt == Alt::Free || mflags & modflag::FREE != 0;
@@ -109,7 +110,9 @@ impl<O: Observer> Engine<'_, O> {
                     self.boost(id, boosts as i16);
                 }
                 let before = self.s.n_pending;
-                self.trigger_own(id, NO_OBJ, played_trigger);
+                if !self.s.silenced(self.db, id) {
+                    self.trigger_own(id, NO_OBJ, played_trigger);
+                }
                 self.mark_free(before, free);
                 if alt == Alt::Scout {
                     // Scout: the card gains "{H}: send me to Reserve".
@@ -123,7 +126,7 @@ impl<O: Observer> Engine<'_, O> {
                         free: false,
                     });
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 if kind.is_character() {
                     self.fire(Fire::Joined { obj: id });
                 }
@@ -133,7 +136,7 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
                 self.mark_free(before, free);
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
@@ -144,7 +147,7 @@ impl<O: Observer> Engine<'_, O> {
                 if lose_fleeting {
                     ob.flags = (ob.flags & !kw::FLEETING) | flag::LOST_FLEETING;
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
                     .map(|k| def.ab_start + k)
                     .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
@@ -176,20 +179,30 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts,
-    /// statuses and `modflag` effects it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32, u8) {
+    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
+        self.fire(Fire::Played { card: id });
+        if from_reserve {
+            self.fire(Fire::PlayedFromReserve { card: id });
+        }
+    }
+
+    /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
+    /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
+    /// returns the boosts, statuses and `modflag` effects it gains.
+    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, u8) {
         let mut boosts = 0;
         let mut statuses = 0;
         let mut flags = 0;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
-            if m.side == side
-                && self
-                    .s
-                    .matches_card(self.db, self.db.filter(m.filter), id, side)
-            {
+            let f = self.db.filter(m.filter);
+            let terrain_ok = f.region_terrain == 0
+                || exp.is_some_and(|e| {
+                    self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
+                });
+            if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
                 boosts += m.boosts;
                 statuses |= m.status;
                 flags |= m.flags;
