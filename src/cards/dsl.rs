@@ -514,7 +514,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(",")?;
                 let n = self.small("cost change", -10, 10)?;
                 if self.eat_punct(",") {
-                    // "... for N less, down to a minimum of M"
+                    // a reduction with a floor: `min M`
                     if !self.eat_word("min") || n >= 0 {
                         return self.err("'min M' after a reduction (as in cost_aura(robot from_reserve, -1, min 1))");
                     }

@@ -139,7 +139,7 @@ pub enum Static {
     Keyword(u32),
     /// When you roll dice, roll one more and ignore one of your choice.
     ExtraDie,
-    /// "If you would roll a die, you may add 1 to its result."
+    /// Its player may raise each die they roll by 1.
     RollPlusOne,
     /// During Morning, draw only one card.
     DrawOneInMorning,

@@ -20,7 +20,7 @@ pub enum Alt {
     Discard(ObjId),
     /// Played for free by an effect.
     Free,
-    /// Played by an effect for N less ("you may immediately play a Character for 3 less").
+    /// Played by an effect for N less than its cost.
     Less(u8),
 }
 
@@ -258,7 +258,7 @@ pub(super) fn play_now_choices(s: &GameState, db: &CardDb, f: &Frame, out: &mut 
             }
         },
     );
-    // "You may" can be declined; "immediately play" only when nothing qualifies.
+    // An optional play can be declined; a mandatory one only when nothing qualifies.
     if flags & playflag::OPTIONAL != 0 || out.is_empty() {
         out.insert(0, Choice::Done);
     }

@@ -76,7 +76,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.phase = Phase::Turn;
             }
             Phase::Dusk => {
-                // "This turn" and "this Afternoon" modifiers end with the Afternoon.
+                // Modifiers for this turn or this Afternoon end with the Afternoon.
                 self.s.n_mods = 0;
                 self.queue_timed(Trigger::Dusk);
                 self.s.phase = Phase::Progress;
@@ -211,7 +211,7 @@ impl<O: Observer> Engine<'_, O> {
     fn clear_mods(&mut self, side: Side) {
         let mut i = 0;
         while i < self.s.n_mods as usize {
-            // "The next ... you play this Afternoon" lasts until used or until Dusk.
+            // An Afternoon-long modifier lasts until used or until Dusk.
             if self.s.mods[i].side == side && self.s.mods[i].flags & modflag::AFTERNOON == 0 {
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);

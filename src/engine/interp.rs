@@ -258,8 +258,8 @@ impl<O: Observer> Engine<'_, O> {
         };
         match at {
             ExpRef::Mine => {
-                // A Gigantic character's expedition is both of them (S3 7.4.3.f). "When I
-                // leave the Expedition zone": my expedition is the one I left.
+                // A Gigantic character's expedition is both of them (S3 7.4.3.f). In a reaction
+                // to leaving the Expedition zone, my expedition is the one I left (D35).
                 let left = src.zone != Zone::Expedition
                     && self.db.abilities[f.ability as usize].trigger
                         == Trigger::When(EventKind::LeaveExpedition)
@@ -291,8 +291,8 @@ impl<O: Observer> Engine<'_, O> {
             ExpRef::OfIt => {
                 if let Some(id) = f.it.first() {
                     let o = self.s.obj(id);
-                    // A character this effect has just moved out of play ("discard target
-                    // Character, then create a token in its Expedition"): the expedition it
+                    // A character this effect has just moved out of play (a token put where
+                    // the discarded character stood, D35): the expedition it
                     // was in (a card keeps it until it is played again).
                     let left = matches!(o.zone, Zone::Discard | Zone::Reserve | Zone::None)
                         && self.db.card(o.card).kind.goes_to_expedition();
@@ -1091,7 +1091,7 @@ impl<O: Observer> Engine<'_, O> {
 
     fn exec_roll(&mut self, f: &Frame) -> Flow {
         let extra = self.side_has_static(f.controller, |s| matches!(s, Static::ExtraDie));
-        // "If you would roll a die, you may add 1 to its result": asked once the die is kept.
+        // Raising the die by 1 (roll_plus_one) is asked once the die is kept.
         let plus_one = f.controller == Side::Player
             && self.side_has_static(f.controller, |s| matches!(s, Static::RollPlusOne));
         let ask_plus = |this: &mut Self, v: u8| {
@@ -1315,8 +1315,8 @@ impl<O: Observer> Engine<'_, O> {
         Flow::Next
     }
 
-    /// "Each player may immediately play a card ... for free", the controller first; also
-    /// "you may immediately play a Character for N less" and Rush. The player chooses (or
+    /// Playing a card immediately for free (for each player: the controller first), for N
+    /// less, or at full cost (Rush with a filter, D33). The player chooses (or
     /// not); the Confluence reveals from the top of its hand until a card qualifies, plays
     /// it and shuffles its hand (FAQ "Play Limitations"). The played card becomes `it`.
     fn exec_play_free(

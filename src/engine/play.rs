@@ -56,10 +56,10 @@ impl<O: Observer> Engine<'_, O> {
         }
         let (boosts, statuses, mflags) =
             self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
-        // Free by an effect, or by "the next Spell you play this turn is free": its targets'
+        // Free by an effect, or by a "next card is free" modifier: its targets'
         // Tough is waived (D10).
         let free = alt == Alt::Free || mflags & modflag::FREE != 0;
-        // "The next Character you play from your hand activates its {R} abilities."
+        // A modifier may give a card played from hand its {R} reactions.
         let as_reserve = from_reserve || mflags & modflag::ACTIVATE_R != 0;
         let lose_fleeting = mflags & modflag::LOSE_FLEETING != 0
             || (mflags & modflag::LOSE_FLEETING_HAND != 0 && !from_reserve);

@@ -570,7 +570,7 @@ impl GameState {
                 }
             }
         }
-        // Reductions "down to a minimum of M" apply first; other effects may reduce the
+        // Reductions with a floor (`min M`) apply first; other effects may reduce the
         // cost further.
         let floored =
             |base: i16, n: u8, min: u8| -> i16 { (base - n as i16).max(base.min(min as i16)) };
@@ -607,7 +607,7 @@ impl GameState {
                 }
             }
         }
-        // "Cards played from Reserve cost 1 more" (any player's): the opponent's auras that
+        // Cost auras that reach every player's cards: the opponent's auras that
         // do not only concern their own cards.
         let other = o.side.other();
         if self.statics[other.index()] > 0 {
@@ -686,8 +686,8 @@ impl GameState {
     /// running frame `f`: `out(card, from_reserve, expedition)` for each way (Landmarks and
     /// Spells: the Hero expedition). Cards come from the zones the filter names (or the
     /// frame's `me` / `it`), must be playable, affordable when played for N less (at full
-    /// cost, `less` 0, the caller checks the ways to pay), and Reserve cards ready unless
-    /// "you may play exhausted cards from your Reserve".
+    /// cost, `less` 0, the caller checks the ways to pay), and Reserve cards ready unless a
+    /// `play_exhausted` static allows them.
     pub fn play_now_options(
         &self,
         db: &CardDb,
@@ -759,9 +759,9 @@ impl GameState {
     }
 
     /// The expeditions (bit 0 Hero, bit 1 Companion; Spells and Landmarks use bit 0) into
-    /// which the exhausted Reserve card `id` may be played: "you may play exhausted cards
-    /// from your Reserve" (in play, or a support ability of a ready Reserve card), or
-    /// "... in my Expedition" (only the source's).
+    /// which the exhausted Reserve card `id` may be played: a `play_exhausted` static (in
+    /// play, or a support ability of a ready Reserve card), `mine` limiting it to the
+    /// source's expedition.
     pub fn exhausted_play_exps(&self, db: &CardDb, id: ObjId) -> u8 {
         let side = self.obj(id).side;
         let mut mask = 0u8;
@@ -809,8 +809,8 @@ impl GameState {
         mask
     }
 
-    /// The Reserve limit of a side now: its hero's, changed by "your Reserve limit is
-    /// increased by one" statics whose condition holds.
+    /// The Reserve limit of a side now: its hero's, changed by `your_reserve_limit`
+    /// statics whose condition holds.
     pub fn reserve_limit(&self, db: &CardDb, side: Side) -> u8 {
         let mut limit = self.side(side).reserve_limit as i16;
         if self.statics[side.index()] > 0 {
@@ -838,7 +838,7 @@ impl GameState {
     }
 
     /// The side's Reserve cards that count towards its Reserve limit (a ready card with
-    /// "I don't count towards your Reserve limit" does not).
+    /// the `uncounted_reserve` support static does not).
     pub fn reserve_counted(&self, db: &CardDb, side: Side) -> usize {
         self.side(side)
             .reserve
@@ -1317,7 +1317,7 @@ impl GameState {
                     Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
                 ) && self.to_act == ctx.controller
             }
-            // A range ending at 6 is printed "N+": a result above 6 ("add 1") is in it.
+            // A range ending at 6 stands for "6 or more": a raised result above 6 is in it.
             Cond::Roll(lo, hi) => {
                 (lo as i16..=hi as i16).contains(&ctx.x) || (hi == 6 && ctx.x > 6)
             }
