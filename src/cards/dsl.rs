@@ -356,7 +356,9 @@ impl<'a, A: Arena> Parser<'a, A> {
             Trigger::When(EventKind::ToReserve { .. }) | Trigger::When(EventKind::Sacrificed) => {
                 ActiveIn::Anywhere
             }
-            Trigger::When(EventKind::LeaveExpedition) => ActiveIn::Anywhere,
+            Trigger::When(EventKind::LeaveExpedition | EventKind::LeaveLandmarks) => {
+                ActiveIn::Anywhere
+            }
             _ => ActiveIn::Play,
         };
         let cond = if self.eat_word("if") { self.cond()? } else { 0 };
@@ -452,6 +454,22 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let n = self.small("counters", 1, 50)?;
                 self.expect_punct(")")?;
                 Static::StartCounters(n as u8)
+            }
+            "no_counters" => {
+                self.expect_punct("(")?;
+                let f = self.filter_with(Whose::Any, fkind::CARD)?;
+                self.expect_punct(")")?;
+                Static::NoCounters(f)
+            }
+            "support_over_max" => {
+                self.expect_punct("(")?;
+                let n = if self.eat_word("any") {
+                    u8::MAX
+                } else {
+                    self.small("extra counters (or 'any')", 1, 50)? as u8
+                };
+                self.expect_punct(")")?;
+                Static::SupportOverMax(n)
             }
             "playable_if" => Static::PlayableIf,
             "play_exhausted" => Static::PlayExhausted,
@@ -552,7 +570,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, sacrificed, play(...), play_reserve(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -562,6 +580,8 @@ impl<'a, A: Arena> Parser<'a, A> {
         };
         Ok(match w.as_str() {
             "leave" => EventKind::LeaveExpedition,
+            "leave_landmarks" => EventKind::LeaveLandmarks,
+            "leaves" => EventKind::LeavesYourExpeditions(filtered(self, fkind::CHARACTER)?),
             "to_reserve" => {
                 let mut from_expedition = true;
                 if self.eat_punct("(") {
@@ -580,6 +600,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "sacrificed" => EventKind::Sacrificed,
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
+            "play_reserve" => EventKind::YouPlayFromReserve(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
             "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
             "joins" => EventKind::Joins(filtered(self, fkind::CHARACTER)?),
@@ -698,6 +719,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
+            "zero_stats" => Count::ZeroStats,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -837,6 +859,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
                 (_, "spell") => f.kinds |= fkind::SPELL,
                 (_, "card") => f.kinds |= fkind::CARD,
+                ("hero", _) => f.kinds |= fkind::HERO,
                 (_, "token") => {
                     f.token = Some(true);
                 }
@@ -890,6 +913,10 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("other", _) | ("another", _) => f.other = true,
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
+                ("countered", _) => f.countered = Some(true),
+                ("uncountered", _) => f.countered = Some(false),
+                ("in_hero_expedition", _) => f.place = Where::InExp(Exp::Hero),
+                ("in_companion_expedition", _) => f.place = Where::InExp(Exp::Companion),
                 ("zero_stat", _) => f.zero_stat = Some(true),
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
@@ -1228,10 +1255,27 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
+            "spend_counter" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(Op::SpendCounter { obj });
+            }
+            "augment" => {
+                self.expect_punct("(")?;
+                if self.eat_word("any_number") {
+                    let filter = self.filter_with(Whose::Any, fkind::CARD)?;
+                    body.push(Op::AugmentAny { filter });
+                } else {
+                    let obj = self.obj(body)?;
+                    body.push(Op::Augment { obj });
+                }
+                self.expect_punct(")")?;
+            }
             "boost" | "counters" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
@@ -1409,11 +1453,18 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
                 self.expect_punct(",")?;
                 let n = self.small("amount", -10, 10)? as i8;
+                // "... you play this Afternoon" (the discount outlives the turn).
+                let afternoon = name == "discount" && self.eat_punct(",") && {
+                    if !self.eat_word("afternoon") {
+                        return self.err("'afternoon' (as in discount(permanent, 2, afternoon))");
+                    }
+                    true
+                };
                 self.expect_punct(")")?;
-                body.push(if name == "discount" {
-                    Op::Discount { filter, n }
-                } else {
-                    Op::NextBoost { filter, n }
+                body.push(match (name.as_str(), afternoon) {
+                    ("discount", false) => Op::Discount { filter, n },
+                    ("discount", true) => Op::DiscountAfternoon { filter, n },
+                    _ => Op::NextBoost { filter, n },
                 });
             }
             "mana_from_deck"
@@ -1425,12 +1476,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 who: who_prefix(&name),
                 exhausted: name.ends_with("exhausted"),
             }),
-            "lose_mana" => {
+            "lose_mana" | "ready_mana" => {
                 let n = match self.opt_amount(1)? {
                     Amount::Const(n) if n > 0 => n as u8,
-                    _ => return self.fail("lose_mana takes a positive number".into()),
+                    _ => return self.fail(format!("{name} takes a positive number")),
                 };
-                body.push(Op::LoseMana { n });
+                body.push(if name == "lose_mana" {
+                    Op::LoseMana { n }
+                } else {
+                    Op::ReadyMana { n }
+                });
             }
             "hand_to_reserve"
             | "hand_to_discard"
@@ -1463,6 +1518,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let status = self.status_bits()?;
                 self.expect_punct(")")?;
                 body.push(Op::NextGain { filter, status });
+            }
+            "next_lose" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(",")?;
+                let status = self.status_bits()?;
+                self.expect_punct(")")?;
+                body.push(Op::NextLose { filter, status });
             }
             "sacrifice_one" | "opponent_sacrifices" | "each_sacrifices" => {
                 let who = match name.as_str() {
@@ -1505,6 +1568,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 });
             }
             "after_you" => body.push(Op::AfterYou),
+            "top_play_or_hand" => body.push(Op::TopPlayOrHand),
             "select" => {
                 // A target chosen on its own, for the effects that follow ("it").
                 self.expect_punct("(")?;

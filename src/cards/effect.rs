@@ -45,12 +45,19 @@ pub struct Cost {
 pub enum EventKind {
     /// I leave the Expedition zone (any way, including Rest).
     LeaveExpedition,
+    /// I leave the Landmark zone (any way).
+    LeaveLandmarks,
+    /// A character matching the filter leaves your expeditions (the event object is it;
+    /// it has already left, so the filter reads its card and whether it was a token).
+    LeavesYourExpeditions(FilterId),
     /// I go to Reserve; `from_expedition` false = from hand.
     ToReserve { from_expedition: bool },
     /// I am sacrificed.
     Sacrificed,
     /// You play a card matching the filter (the played card is the event object).
     YouPlay(FilterId),
+    /// You play a card matching the filter from your Reserve.
+    YouPlayFromReserve(FilterId),
     /// The first card matching the filter that you play each Afternoon.
     YouPlayFirst(FilterId),
     /// An opponent plays a card matching the filter.
@@ -97,8 +104,15 @@ pub enum Static {
     DefenderNoBlock,
     /// Matching cards your opponents play can't cost less than N (Robin Hood).
     OpponentMinCost(FilterId, u8),
-    /// Objects matching the filter that you control gain these keyword bits.
+    /// Objects matching the filter that you control gain these keyword bits (also your
+    /// Spells as they resolve: "Spells you play with Hand Cost 1 or less have Fleeting").
     KeywordAura(FilterId, u32),
+    /// Objects matching the filter (either side's, read from my controller's view) can't
+    /// gain counters (boosts or named counters).
+    NoCounters(FilterId),
+    /// "Up to a max of N" in the support abilities of your cards in Reserve allows N + this
+    /// many (255: no maximum).
+    SupportOverMax(u8),
     /// I have these keyword bits while the ability's condition holds.
     Keyword(u32),
     /// When you roll dice, roll one more and ignore one of your choice.
@@ -205,6 +219,8 @@ pub mod fkind {
     pub const TOKEN: u8 = 1 << 4;
     pub const PERMANENT: u8 = LANDMARK | EXP_PERMANENT;
     pub const CARD: u8 = CHARACTER | PERMANENT | SPELL;
+    /// Hero cards (in the Hero zone, which counts as in play); never part of `CARD`.
+    pub const HERO: u8 = 1 << 5;
 }
 
 pub mod fzone {
@@ -225,6 +241,8 @@ pub enum Where {
     OtherExpedition,
     /// Facing the source (the opposing objects of the same expedition).
     FacingMe,
+    /// In this expedition of the controller (for the Confluence's objects: the one facing it).
+    InExp(Exp),
 }
 
 /// A set of objects: card kinds, controller, zones and simple properties.
@@ -250,6 +268,8 @@ pub struct Filter {
     pub token: Option<bool>,
     /// Has at least one boost / has none.
     pub boosted: Option<bool>,
+    /// Has at least one counter of any kind (boost or named) / has none.
+    pub countered: Option<bool>,
     /// Exhausted / ready.
     pub exhausted: Option<bool>,
     /// Has a printed (base) statistic of 0 / has none.
@@ -273,6 +293,7 @@ impl Default for Filter {
             other: false,
             token: None,
             boosted: None,
+            countered: None,
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
@@ -329,6 +350,8 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
+    /// Base statistics of 0 among the characters you control (each 0 counts).
+    ZeroStats,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -446,6 +469,20 @@ pub enum Op {
         obj: ObjRef,
         n: Amount,
     },
+    /// Spend one counter of any kind from each object (a boost if it has one, else a named
+    /// counter).
+    SpendCounter {
+        obj: ObjRef,
+    },
+    /// [Augment]: each object that has counters gains one more of each kind it has.
+    Augment {
+        obj: ObjRef,
+    },
+    /// [Augment] any number of target objects matching the filter: the controller picks
+    /// them one at a time, in Silver Rule order, each augmented as it is chosen.
+    AugmentAny {
+        filter: FilterId,
+    },
     Draw {
         who: Who,
         n: Amount,
@@ -483,6 +520,12 @@ pub enum Op {
         filter: FilterId,
         n: i8,
     },
+    /// The next card matching the filter you play this Afternoon (not only this turn)
+    /// costs `n` less.
+    DiscountAfternoon {
+        filter: FilterId,
+        n: i8,
+    },
     /// The next character matching the filter you play this turn gains `n` boosts.
     NextBoost {
         filter: FilterId,
@@ -497,6 +540,10 @@ pub enum Op {
     LoseMana {
         n: u8,
     },
+    /// Ready N of your exhausted mana orbs.
+    ReadyMana {
+        n: u8,
+    },
     /// Put cards from a hand into another zone (the owner chooses; the Confluence gives the
     /// top of its hand).
     FromHand {
@@ -506,6 +553,12 @@ pub enum Op {
     },
     /// The next character matching the filter you play this turn gains these statuses.
     NextGain {
+        filter: FilterId,
+        status: u32,
+    },
+    /// The next card matching the filter you play this turn loses these statuses (e.g.
+    /// the Fleeting of a card played from Reserve).
+    NextLose {
         filter: FilterId,
         status: u32,
     },
@@ -521,6 +574,9 @@ pub enum Op {
         who: Who,
         filter: FilterId,
     },
+    /// Reveal the top card of your deck: you may play it for free (not from hand: no {H}
+    /// abilities), or else put it into your hand.
+    TopPlayOrHand,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {
@@ -528,7 +584,8 @@ pub enum Op {
         opposing: bool,
     },
     /// Move an expedition forward (or backward). `opposing`: the opponent's expedition on
-    /// that side (for the Confluence, the Darkness).
+    /// that side (for the Confluence, the Darkness). Sets `did` when one moved ("if it
+    /// does").
     MoveExp {
         at: ExpRef,
         opposing: bool,

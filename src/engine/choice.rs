@@ -76,6 +76,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Target => {
             let f = s.frame().expect("target decision without frame");
             let ab = db.abilities[f.ability as usize];
+            if let Op::AugmentAny { filter } = db.op(&ab, f.pc) {
+                // Any number: stop at any time.
+                push(out, Choice::Done);
+                let mut cands: List<64> = List::new();
+                s.augment_candidates(db, f, filter, &mut cands);
+                for id in cands.iter() {
+                    push(out, Choice::Card(id));
+                }
+                return;
+            }
             let Op::Select {
                 filter,
                 min,
@@ -98,11 +108,22 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             push(out, Choice::Done);
             let f = s.frame().expect("play-free decision without frame");
             let ab = db.abilities[f.ability as usize];
-            let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
-                return;
+            // The revealed top card of the deck (`it`), or matching cards in hand.
+            let (filter, from): (Option<FilterId>, List<64>) = match db.op(&ab, f.pc) {
+                Op::PlayFree { filter, .. } => (Some(filter), player.hand),
+                Op::TopPlayOrHand => {
+                    let mut l = List::new();
+                    if let Some(id) = f.it.first() {
+                        let _ = l.push(id);
+                    }
+                    (None, l)
+                }
+                _ => return,
             };
-            for id in player.hand.iter() {
-                if !s.matches_card(db, db.filter(filter), id, f.controller) || !s.playable(db, id) {
+            for id in from.iter() {
+                if filter.is_some_and(|fl| !s.matches_card(db, db.filter(fl), id, f.controller))
+                    || !s.playable(db, id)
+                {
                     continue;
                 }
                 let kind = db.card(s.obj(id).card).kind;

@@ -76,6 +76,8 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.phase = Phase::Turn;
             }
             Phase::Dusk => {
+                // The Afternoon is over: no "next card you play" modifier outlives it.
+                self.s.n_mods = 0;
                 self.queue_timed(Trigger::Dusk);
                 self.s.phase = Phase::Progress;
             }
@@ -206,10 +208,12 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// A turn ends: that side's "this turn" modifiers expire ("this Afternoon" ones stay
+    /// until Dusk).
     fn clear_mods(&mut self, side: Side) {
         let mut i = 0;
         while i < self.s.n_mods as usize {
-            if self.s.mods[i].side == side {
+            if self.s.mods[i].side == side && !self.s.mods[i].afternoon {
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;

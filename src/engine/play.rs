@@ -50,7 +50,7 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses) = self.consume_mods(id, side);
+        let (boosts, statuses, lost) = self.consume_mods(id, side);
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -65,9 +65,11 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
+        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
-            Trigger::Played(PlayFrom::Hand) => !from_reserve,
+            Trigger::Played(PlayFrom::Hand) => from_hand,
             Trigger::Played(PlayFrom::Reserve) => from_reserve,
             _ => false,
         };
@@ -81,8 +83,13 @@ impl<O: Observer> Engine<'_, O> {
                     ob.flags |= kw::FLEETING;
                 }
                 // A printed Asleep/Anchored is a status the object enters with, as are
-                // statuses from "the next Character you play ... gains".
+                // statuses from "the next Character you play ... gains"; "... loses
+                // Fleeting" removes the one from Reserve.
                 ob.flags |= printed | statuses;
+                ob.flags &= !lost;
+                if lost & kw::FLEETING != 0 {
+                    ob.flags |= flag::LOST_FLEETING;
+                }
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);
                 }
@@ -101,7 +108,10 @@ impl<O: Observer> Engine<'_, O> {
                         free: false,
                     });
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire(Fire::Played {
+                    card: id,
+                    from_reserve,
+                });
                 if kind.is_character() {
                     self.fire(Fire::Joined { obj: id });
                 }
@@ -111,14 +121,23 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
                 self.mark_free(before, alt);
-                self.fire(Fire::Played { card: id });
+                self.fire(Fire::Played {
+                    card: id,
+                    from_reserve,
+                });
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
                 if from_reserve {
                     self.s.obj_mut(id).flags |= kw::FLEETING;
                 }
-                self.fire(Fire::Played { card: id });
+                if lost & kw::FLEETING != 0 {
+                    self.s.obj_mut(id).flags |= flag::LOST_FLEETING;
+                }
+                self.fire(Fire::Played {
+                    card: id,
+                    from_reserve,
+                });
                 let spell_ability = (0..def.ab_len)
                     .map(|k| def.ab_start + k)
                     .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
@@ -150,11 +169,12 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
-    /// it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32) {
+    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts it
+    /// gains, the statuses it gains and those it loses.
+    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32, u32) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut lost = 0;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
@@ -164,7 +184,11 @@ impl<O: Observer> Engine<'_, O> {
                     .matches_card(self.db, self.db.filter(m.filter), id, side)
             {
                 boosts += m.boosts;
-                statuses |= m.status;
+                if m.lose {
+                    lost |= m.status;
+                } else {
+                    statuses |= m.status;
+                }
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -172,7 +196,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses)
+        (boosts, statuses, lost)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

@@ -246,9 +246,28 @@ impl GameState {
         });
     }
 
+    /// Legal picks of a running "augment any number": select candidates (Tough payable)
+    /// after the cursor, in Silver Rule order.
+    pub fn augment_candidates<const N: usize>(
+        &self,
+        db: &CardDb,
+        f: &Frame,
+        filter: FilterId,
+        out: &mut super::list::List<N>,
+    ) {
+        let mut all: super::list::List<64> = super::list::List::new();
+        self.select_candidates(db, f, filter, u8::MAX, &mut all);
+        for id in all.iter() {
+            if self.obj(id).ts > f.cursor {
+                let _ = out.push(id);
+            }
+        }
+    }
+
     /// Keyword or status bits an object has: printed, gained, or granted by a static aura.
     #[inline]
     pub fn has_kw(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
+        let bits = Self::not_lost(self.obj(id), bits);
         self.has_kw_base(db, id, bits)
             || (self.statics[self.obj(id).side.index()] > 0 && self.aura_bits(db, id) & bits != 0)
     }
@@ -258,7 +277,18 @@ impl GameState {
     #[inline]
     fn has_kw_base(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
         let o = self.obj(id);
+        let bits = Self::not_lost(o, bits);
         (o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS)) & bits != 0
+    }
+
+    /// Drops Fleeting from the asked bits when the object lost it.
+    #[inline]
+    fn not_lost(o: &super::state::Obj, bits: u32) -> u32 {
+        if o.flags & flag::LOST_FLEETING != 0 {
+            bits & !kw::FLEETING
+        } else {
+            bits
+        }
     }
 
     #[inline]
@@ -286,7 +316,9 @@ impl GameState {
                 }
             }
         }
-        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
+        // Auras reach objects in play, and Spells as they resolve (in Limbo).
+        let limbo = o.zone == Zone::Limbo;
+        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) && !limbo {
             return bits;
         }
         let side = self.side(o.side);
@@ -305,7 +337,11 @@ impl GameState {
             }
             for ab in db.abilities_of(lo.card) {
                 if let Trigger::Static(Static::KeywordAura(f, b)) = ab.trigger
-                    && self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
+                    && if limbo {
+                        self.matches_card(db, db.filter(f), id, lo.side)
+                    } else {
+                        self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
+                    }
                     && self.eval_cond(db, ab.cond, &Ctx::base(lo.side, l))
                 {
                     bits |= b;
@@ -437,7 +473,7 @@ impl GameState {
     }
 
     /// Calls `f` with each static ability (and its object) of a side's objects in play.
-    fn each_static_of(&self, db: &CardDb, side: Side, mut f: impl FnMut(ObjId, Static)) {
+    pub(super) fn each_static_of(&self, db: &CardDb, side: Side, mut f: impl FnMut(ObjId, Static)) {
         let s = self.side(side);
         let ids = std::iter::once(s.hero)
             .chain(s.landmarks.iter())
@@ -514,6 +550,8 @@ impl GameState {
             Zone::Landmarks => fzone::LANDMARKS,
             Zone::Reserve => fzone::RESERVE,
             Zone::Hand => fzone::HAND,
+            // The Hero zone counts as in play (only `hero` filters take heroes).
+            Zone::HeroZone => fzone::IN_PLAY,
             _ => return false,
         };
         if f.zones & zone_bit == 0 {
@@ -555,6 +593,11 @@ impl GameState {
         {
             return false;
         }
+        if let Some(c) = f.countered
+            && (o.boosts > 0 || o.counters > 0) != c
+        {
+            return false;
+        }
         if let Some(e) = f.exhausted
             && o.has(flag::EXHAUSTED) != e
         {
@@ -580,6 +623,7 @@ impl GameState {
         }
         match f.place {
             Where::Anywhere => true,
+            Where::InExp(e) => self.counts_in(db, id, e),
             Where::MyExpedition | Where::FacingMe | Where::OtherExpedition => {
                 let src = self.obj(ctx.source);
                 if o.zone != Zone::Expedition || src.zone != Zone::Expedition {
@@ -638,6 +682,14 @@ impl GameState {
             if filter.zones & fzone::HAND != 0 {
                 add(&s.hand);
             }
+            if filter.kinds & fkind::HERO != 0
+                && s.hero != NO_OBJ
+                && n < buf.len()
+                && self.matches(db, filter, s.hero, ctx)
+            {
+                buf[n] = s.hero;
+                n += 1;
+            }
         }
         let found = &mut buf[..n];
         found.sort_unstable_by_key(|&id| self.obj(id).ts);
@@ -667,6 +719,16 @@ impl GameState {
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
             Count::HeroCounters => self.obj(side.hero).counters as i16,
+            Count::ZeroStats => side
+                .exp
+                .iter()
+                .flat_map(|l| l.iter())
+                .filter(|&id| db.card(self.obj(id).card).kind.is_character())
+                .map(|id| {
+                    let st = db.card(self.obj(id).card).stats;
+                    (st.f == 0) as i16 + (st.m == 0) as i16 + (st.o == 0) as i16
+                })
+                .sum(),
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
@@ -822,6 +884,7 @@ pub fn kind_bit(k: CardKind) -> u8 {
         CardKind::Landmark => fkind::LANDMARK,
         CardKind::ExpeditionPermanent => fkind::EXP_PERMANENT,
         CardKind::Spell => fkind::SPELL,
-        CardKind::Hero | CardKind::OtherToken => 0,
+        CardKind::Hero => fkind::HERO,
+        CardKind::OtherToken => 0,
     }
 }

@@ -69,6 +69,8 @@ pub mod flag {
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
     /// Going to Reserve at this Rest, its place in the order not yet chosen.
     pub const RESTING: u32 = 1 << 21;
+    /// Lost Fleeting ("loses Fleeting"), printed or granted included (digest 5.1).
+    pub const LOST_FLEETING: u32 = 1 << 22;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -82,7 +84,8 @@ pub mod flag {
         | TOUGH
         | EXHAUSTED
         | OVERCOME_HERO
-        | OVERCOME_COMPANION;
+        | OVERCOME_COMPANION
+        | LOST_FLEETING;
 }
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -285,6 +288,9 @@ pub struct Frame {
     pub dice: [u8; 2],
     /// From a card played for free: its targets' Tough is waived (digest 5.6).
     pub free: bool,
+    /// "Any number of targets" chosen one at a time: only objects with a later timestamp
+    /// are still offered.
+    pub cursor: u16,
 }
 
 impl Frame {
@@ -304,6 +310,7 @@ impl Frame {
         count: 0,
         dice: [0; 2],
         free: false,
+        cursor: 0,
     };
 }
 
@@ -317,8 +324,12 @@ pub struct TurnMod {
     pub filter: u16,
     pub discount: i8,
     pub boosts: i8,
-    /// Statuses the next matching character gains.
+    /// Statuses the next matching character gains (or, with `lose`, the next matching
+    /// card loses).
     pub status: u32,
+    pub lose: bool,
+    /// Lasts the whole Afternoon, not only this turn.
+    pub afternoon: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -11,7 +11,9 @@ use crate::cards::types::{Exp, Side};
 /// Something that happened that "When ..." abilities may listen to.
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Fire {
-    Played { card: ObjId },
+    Played { card: ObjId, from_reserve: bool },
+    /// A character or permanent left an expedition (already moved, or ceased as a token).
+    LeftExpedition { obj: ObjId, token: bool },
     Joined { obj: ObjId },
     Rolled { side: Side },
     ExpFailed { exp: Exp },
@@ -165,11 +167,26 @@ impl<O: Observer> Engine<'_, O> {
             me.zone == Zone::Expedition && (me.exp == e || self.s.has_kw(db, id, flag::GIGANTIC))
         };
         match (event, ev) {
-            (EventKind::YouPlay(f), Fire::Played { card }) => (self.s.obj(card).side == me.side
+            (EventKind::YouPlay(f), Fire::Played { card, .. }) => (self.s.obj(card).side
+                == me.side
                 && card != id
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),
-            (EventKind::YouPlayFirst(f), Fire::Played { card }) => {
+            (EventKind::YouPlayFromReserve(f), Fire::Played { card, from_reserve }) => {
+                (from_reserve
+                    && self.s.obj(card).side == me.side
+                    && card != id
+                    && self.s.matches_card(db, db.filter(f), card, me.side))
+                .then_some(card)
+            }
+            (EventKind::LeavesYourExpeditions(f), Fire::LeftExpedition { obj, token }) => {
+                let fl = db.filter(f);
+                (self.s.obj(obj).side == me.side
+                    && fl.token.is_none_or(|t| t == token)
+                    && self.s.matches_card(db, fl, obj, me.side))
+                .then_some(obj)
+            }
+            (EventKind::YouPlayFirst(f), Fire::Played { card, .. }) => {
                 let c = self.s.obj(card);
                 let kinds = kind_bit(db.card(c.card).kind) & db.filter(f).kinds;
                 (c.side == me.side
@@ -177,7 +194,7 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
                     .then_some(card)
             }
-            (EventKind::OpponentPlays(f), Fire::Played { card }) => (self.s.obj(card).side
+            (EventKind::OpponentPlays(f), Fire::Played { card, .. }) => (self.s.obj(card).side
                 != me.side
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),

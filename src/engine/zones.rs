@@ -46,6 +46,13 @@ impl<O: Observer> Engine<'_, O> {
                 *n -= 1;
             }
         }
+        if before.zone == Zone::Expedition && to != Zone::Expedition {
+            // "When a Character leaves your Expeditions" (every way out, tokens included).
+            self.fire(super::triggers::Fire::LeftExpedition {
+                obj: id,
+                token: before.is_token(),
+            });
+        }
         if before.is_token() && before.zone == Zone::Expedition && to != Zone::Expedition {
             let o = self.s.obj_mut(id);
             o.zone = Zone::None;
@@ -116,6 +123,17 @@ impl<O: Observer> Engine<'_, O> {
         // "When a card leaves your Reserve": every way out (play, costs, Sabotage, Clean-up).
         if before.zone == Zone::Reserve {
             self.fire(super::triggers::Fire::ReserveLeft { side });
+        }
+        // "When I leave your Landmark zone": every way out.
+        if before.zone == Zone::Landmarks && to != Zone::Landmarks {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(
+                    t,
+                    crate::cards::effect::Trigger::When(
+                        crate::cards::effect::EventKind::LeaveLandmarks
+                    )
+                )
+            });
         }
     }
 
