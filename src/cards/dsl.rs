@@ -325,6 +325,32 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 return Ok(Line::Keyword { bits, n });
             }
+            if w == "grant" && self.peek_at(1) == &Tok::Punct("(") {
+                // grant(FILTER) J|H|R [if COND]: EFFECTS — an ability the matching objects
+                // you control have.
+                self.pos += 2;
+                let f = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                self.expect_punct(")")?;
+                let from = match self.trigger()? {
+                    Trigger::Played(from) => from,
+                    _ => return self.fail("grant(...) gives a J, H or R ability".into()),
+                };
+                let cond = if self.eat_word("if") { self.cond()? } else { 0 };
+                self.expect_punct(":")?;
+                let mut body = Vec::new();
+                self.seq(&mut body)?;
+                return Ok(Line::Ability {
+                    ability: Ability {
+                        trigger: Trigger::Static(Static::Grant(f, from)),
+                        active: ActiveIn::Play,
+                        cond,
+                        start: 0,
+                        len: body.len() as u16,
+                        line: 0,
+                    },
+                    body,
+                });
+            }
             if w == "static" {
                 self.pos += 1;
                 let st = self.static_ability()?;
@@ -521,8 +547,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn trigger(&mut self) -> PResult<Trigger> {
-        const EXPECTED: &str =
-            "a trigger (J, H, R, spell, noon, dusk, night, quick(...), D, when ...)";
+        const EXPECTED: &str = "a trigger (J, H, R, spell, noon, dusk, night, night_after_rest, quick(...), D, when ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "J" => Trigger::Played(PlayFrom::Any),
@@ -532,6 +557,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "noon" => Trigger::Noon,
             "dusk" => Trigger::Dusk,
             "night" => Trigger::Night,
+            "night_after_rest" => Trigger::AfterRest,
             "quick" => {
                 self.expect_punct("(")?;
                 let c = self.costs()?;

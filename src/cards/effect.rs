@@ -107,6 +107,10 @@ pub enum Static {
     /// Objects matching the filter that you control gain these keyword bits (also your
     /// Spells as they resolve: "Spells you play with Hand Cost 1 or less have Fleeting").
     KeywordAura(FilterId, u32),
+    /// Objects matching the filter that you control have this ability ("Your Characters
+    /// have: '{R} I gain 1 boost'"): a {J}/{H}/{R} ability (the body) whose source is the
+    /// played object.
+    Grant(FilterId, PlayFrom),
     /// Objects matching the filter (either side's, read from my controller's view) can't
     /// gain counters (boosts or named counters).
     NoCounters(FilterId),
@@ -156,6 +160,9 @@ pub enum Trigger {
     Noon,
     Dusk,
     Night,
+    /// "At Night — X after Rest": triggers At Night (I must be in play then) and resolves
+    /// after Rest, before Clean-up, wherever I am by then.
+    AfterRest,
     /// A quick action of an object in play ({T} and/or mana, counters...).
     Quick(Cost),
     /// A support quick action of a card in Reserve ({D} and/or other costs).
@@ -177,6 +184,7 @@ impl Trigger {
             Trigger::Support(_) => 1 << 6,
             Trigger::When(_) => 1 << 7,
             Trigger::Static(_) => 1 << 8,
+            Trigger::AfterRest => 1 << 9,
         }
     }
 }
@@ -191,6 +199,7 @@ pub mod tmask {
     pub const SUPPORT: u32 = 1 << 6;
     pub const WHEN: u32 = 1 << 7;
     pub const STATIC: u32 = 1 << 8;
+    pub const AFTER_REST: u32 = 1 << 9;
 }
 
 /// Where an ability works from. Most work in play; support abilities work from Reserve.

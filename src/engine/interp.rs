@@ -557,8 +557,10 @@ impl<O: Observer> Engine<'_, O> {
                         break;
                     }
                 }
-                // "If it does": one of them moved.
-                self.frame_mut().did = before != (self.s.pos, self.s.dark);
+                // "If it does": one of them moved (a move that ends the game ends the frames).
+                if self.s.depth > 0 {
+                    self.frame_mut().did = before != (self.s.pos, self.s.dark);
+                }
                 Flow::Next
             }
             Op::Switch { obj } => {
@@ -707,7 +709,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// [Augment] (digest 5.5): a card in play or in Reserve (never a Hero) that has counters
-    /// gains one more of each kind it has (D37).
+    /// gains one more of each kind it has (D17).
     fn augment(&mut self, id: ObjId) {
         let o = *self.s.obj(id);
         if !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Reserve)

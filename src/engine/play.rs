@@ -95,6 +95,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
                     // Scout: the card gains "{H}: send me to Reserve".
@@ -120,6 +121,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, alt);
                 self.fire(Fire::Played {
                     card: id,

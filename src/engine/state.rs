@@ -71,6 +71,9 @@ pub mod flag {
     pub const RESTING: u32 = 1 << 21;
     /// Lost Fleeting ("loses Fleeting"), printed or granted included (digest 5.1).
     pub const LOST_FLEETING: u32 = 1 << 22;
+    /// Its "At Night — ... after Rest" ability triggered this Night and waits for the end
+    /// of Rest (kept when the card changes zones at Rest).
+    pub const AFTER_REST: u32 = 1 << 23;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED

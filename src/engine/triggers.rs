@@ -11,19 +11,46 @@ use crate::cards::types::{Exp, Side};
 /// Something that happened that "When ..." abilities may listen to.
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Fire {
-    Played { card: ObjId, from_reserve: bool },
+    Played {
+        card: ObjId,
+        from_reserve: bool,
+    },
     /// A character or permanent left an expedition (already moved, or ceased as a token).
-    LeftExpedition { obj: ObjId, token: bool },
-    Joined { obj: ObjId },
-    Rolled { side: Side },
-    ExpFailed { exp: Exp },
-    ExpMoved { exp: Exp },
-    ExpMovedDue { exp: Exp, due: u8 },
-    ReserveLeft { side: Side },
-    TokenCreated { side: Side },
-    Boosted { obj: ObjId },
-    PassedFirst { side: Side },
-    Drew { side: Side },
+    LeftExpedition {
+        obj: ObjId,
+        token: bool,
+    },
+    Joined {
+        obj: ObjId,
+    },
+    Rolled {
+        side: Side,
+    },
+    ExpFailed {
+        exp: Exp,
+    },
+    ExpMoved {
+        exp: Exp,
+    },
+    ExpMovedDue {
+        exp: Exp,
+        due: u8,
+    },
+    ReserveLeft {
+        side: Side,
+    },
+    TokenCreated {
+        side: Side,
+    },
+    Boosted {
+        obj: ObjId,
+    },
+    PassedFirst {
+        side: Side,
+    },
+    Drew {
+        side: Side,
+    },
 }
 
 impl<O: Observer> Engine<'_, O> {
@@ -77,6 +104,46 @@ impl<O: Observer> Engine<'_, O> {
                     event_obj,
                     free: false,
                 });
+            }
+        }
+    }
+
+    /// Queues the {J}/{H}/{R} abilities that the statics of its side's objects in play grant
+    /// to the just-played `id` ("Your Characters have: ..."); `id` is their source.
+    pub(super) fn trigger_granted(&mut self, id: ObjId, pred: impl Fn(PlayFrom) -> bool) {
+        let side = self.s.obj(id).side;
+        if self.s.statics[side.index()] == 0 {
+            return;
+        }
+        let st = *self.s.side(side);
+        let ts = self.s.obj(id).ts;
+        let holders = std::iter::once(st.hero)
+            .chain(st.landmarks.iter())
+            .chain(st.exp[0].iter())
+            .chain(st.exp[1].iter());
+        for l in holders {
+            let def = self.db.card(self.s.obj(l).card);
+            if def.trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for k in 0..def.ab_len {
+                let ab_idx = def.ab_start + k;
+                if let Trigger::Static(Static::Grant(f, from)) =
+                    self.db.abilities[ab_idx as usize].trigger
+                    && pred(from)
+                    && self
+                        .s
+                        .matches(self.db, self.db.filter(f), id, &Ctx::of(side, l))
+                {
+                    self.push_pending(Pending {
+                        ability: ab_idx,
+                        source: id,
+                        source_ts: ts,
+                        controller: side,
+                        event_obj: NO_OBJ,
+                        free: false,
+                    });
+                }
             }
         }
     }
