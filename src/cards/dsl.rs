@@ -739,6 +739,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "reserve" => Count::ReserveSize,
             "counters" => Count::MyCounters,
             "boosts" => Count::MyBoosts,
+            "left_boosts" => Count::MyLeftBoosts,
             "x" | "X" => Count::X,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
@@ -1169,6 +1170,23 @@ impl<'a, A: Arena> Parser<'a, A> {
                         body[e] = Op::Jump { to: end };
                     }
                 }
+            }
+            "repeat" if !matches!(self.peek_at(1), Tok::Int(_)) => {
+                // repeat AMOUNT { ... }: a loop, the amount read once when it starts.
+                self.pos += 1;
+                let n = self.amount()?;
+                let at = body.len();
+                body.push(Op::LoopStart { n, end: 0 });
+                self.block(body)?;
+                if body[at + 1..]
+                    .iter()
+                    .any(|op| matches!(op, Op::LoopStart { .. }))
+                {
+                    return self.fail("a repeat with an amount can't hold another one".into());
+                }
+                body.push(Op::LoopNext { to: at as u16 + 1 });
+                let end = Self::here(body);
+                body[at] = Op::LoopStart { n, end };
             }
             "repeat" => {
                 self.pos += 1;
@@ -1657,6 +1675,11 @@ fn relocate(op: Op, offset: u16) -> Op {
             to: to + offset,
         },
         Op::Jump { to } => Op::Jump { to: to + offset },
+        Op::LoopStart { n, end } => Op::LoopStart {
+            n,
+            end: end + offset,
+        },
+        Op::LoopNext { to } => Op::LoopNext { to: to + offset },
         other => other,
     }
 }

@@ -345,6 +345,9 @@ pub enum Count {
     MyCounters,
     /// My boosts.
     MyBoosts,
+    /// The boosts I had when I last left the Expedition zone ("for each of my boosts" in a
+    /// "when I leave" ability).
+    MyLeftBoosts,
     /// The X register (last die roll or computed number).
     X,
     /// Cards in the opponent's hand.
@@ -628,6 +631,16 @@ pub enum Op {
         to: u16,
     },
     Jump {
+        to: u16,
+    },
+    /// `repeat AMOUNT { ... }`: the amount is read once; none: jump to `end`. The body ends
+    /// with a `LoopNext`.
+    LoopStart {
+        n: Amount,
+        end: u16,
+    },
+    /// Back to `to` (the body's start) while repetitions remain.
+    LoopNext {
         to: u16,
     },
     /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode.

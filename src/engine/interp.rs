@@ -102,6 +102,7 @@ impl<O: Observer> Engine<'_, O> {
             dice: [0; 2],
             free: false,
             cursor: 0,
+            loops: 0,
         };
     }
 
@@ -632,6 +633,24 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             Op::Jump { to } => Flow::Goto(to),
+            Op::LoopStart { n, end } => {
+                let n = self.amount(n, f);
+                if n <= 0 {
+                    return Flow::Goto(end);
+                }
+                self.frame_mut().loops = n.min(255) as u8;
+                Flow::Next
+            }
+            Op::LoopNext { to } => {
+                let fr = self.frame_mut();
+                if fr.loops > 1 {
+                    fr.loops -= 1;
+                    Flow::Goto(to)
+                } else {
+                    fr.loops = 0;
+                    Flow::Next
+                }
+            }
             Op::Choose { .. } => match f.controller {
                 Side::Confluence => Flow::Goto(f.pc + 1),
                 Side::Player => {

@@ -711,6 +711,7 @@ impl GameState {
             Count::ReserveSize => side.reserve.len() as i16,
             Count::MyCounters => self.obj(ctx.source).counters as i16,
             Count::MyBoosts => self.obj(ctx.source).boosts as i16,
+            Count::MyLeftBoosts => self.obj(ctx.source).left_boosts as i16,
             Count::X => ctx.x,
             Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
             Count::Day => self.day as i16,

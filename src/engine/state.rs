@@ -105,6 +105,8 @@ pub struct Obj {
     pub counters: u8,
     /// Tough granted by an effect (printed Tough is on the card).
     pub tough: u8,
+    /// Boosts it had when it last left the Expedition zone (read by its leave reactions).
+    pub left_boosts: u8,
 }
 
 impl Obj {
@@ -294,6 +296,8 @@ pub struct Frame {
     /// "Any number of targets" chosen one at a time: only objects with a later timestamp
     /// are still offered.
     pub cursor: u16,
+    /// Repetitions left of a `repeat AMOUNT` loop.
+    pub loops: u8,
 }
 
 impl Frame {
@@ -314,6 +318,7 @@ impl Frame {
         dice: [0; 2],
         free: false,
         cursor: 0,
+        loops: 0,
     };
 }
 

@@ -65,6 +65,9 @@ impl<O: Observer> Engine<'_, O> {
         let ts = self.s.next_ts();
         let o = self.s.obj_mut(id);
         o.flags &= !flag::ZONE_LOCAL;
+        if before.zone == Zone::Expedition {
+            o.left_boosts = before.boosts;
+        }
         if leaving_play {
             o.counters = 0;
             if !(seasoned && to == Zone::Reserve) {
@@ -234,6 +237,7 @@ impl<O: Observer> Engine<'_, O> {
             boosts: 0,
             counters: 0,
             tough: 0,
+            left_boosts: 0,
         };
         let ok = self.s.side_mut(side).exp[exp.index()].push(slot);
         debug_assert!(ok);
