@@ -43,6 +43,7 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
         Choice::Quick { obj, ability } => format!("use ability {ability} of {}", name(obj)),
         Choice::Card(id) => name(id),
         Choice::Exp(e) => format!("the {} expedition", e.name()),
+        Choice::OpposingExp(e) => format!("the Confluence's {} expedition", e.name()),
         Choice::Yes => "yes".into(),
         Choice::No => "no".into(),
         Choice::Mode(k) => format!("option {k}"),
@@ -445,11 +446,21 @@ impl Observer for GameLog<'_> {
                     exp.name()
                 ),
             ),
+            Event::LandmarkToken { obj, side } => self.push(
+                s,
+                "landmark_token",
+                json!({"card": self.card(s, *obj), "side": side.name()}),
+                format!(
+                    "    {} creates a {} token in its Landmarks",
+                    Self::side_name(*side),
+                    self.name(s, *obj)
+                ),
+            ),
             Event::TokenGone { obj } => self.push(
                 s,
                 "token_gone",
                 json!({"card": self.card(s, *obj)}),
-                format!("    token {} leaves the Expedition zone and ceases to exist", self.name(s, *obj)),
+                format!("    token {} leaves play and ceases to exist", self.name(s, *obj)),
             ),
             Event::Roll { side, value } => self.push(
                 s,
@@ -468,6 +479,12 @@ impl Observer for GameLog<'_> {
                 "after_you",
                 json!({"side": side.name()}),
                 format!("  {} ends its turn (After You)", Self::side_name(*side)),
+            ),
+            Event::FirstPlayer { side } => self.push(
+                s,
+                "first_player",
+                json!({"side": side.name()}),
+                format!("    {} becomes first player", Self::side_name(*side)),
             ),
             Event::ExpeditionMoved { exp, from, to } => self.push(
                 s,

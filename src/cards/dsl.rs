@@ -130,6 +130,10 @@ pub trait Arena {
     fn subtype_bit(&mut self, name: &str) -> Option<u64>;
     /// A token card by name; `stats`/`subtypes` describe it when it is not in the pool.
     fn token(&mut self, name: &str, spec: Option<(i16, i16, i16, Vec<String>)>) -> Option<CardIdx>;
+    /// The token card is a Permanent created in a Landmark zone (Aerolith, Manaseed).
+    fn is_landmark_token(&self, _card: CardIdx) -> bool {
+        false
+    }
 }
 
 /// What one line compiled to.
@@ -351,11 +355,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                     body,
                 });
             }
-            if w == "static" {
-                self.pos += 1;
+            // `support static ...`: a passive ability that works while I am in Reserve.
+            let support_static = w == "support" && self.peek_at(1) == &Tok::Ident("static".into());
+            if w == "static" || support_static {
+                self.pos += 1 + support_static as usize;
                 let st = self.static_ability()?;
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
+                    _ if support_static => ActiveIn::Reserve,
                     Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
                         ActiveIn::Anywhere
                     }
@@ -379,9 +386,9 @@ impl<'a, A: Arena> Parser<'a, A> {
         let active = match trigger {
             Trigger::Support(_) => ActiveIn::Reserve,
             _ if support => ActiveIn::Reserve,
-            Trigger::When(EventKind::ToReserve { .. }) | Trigger::When(EventKind::Sacrificed) => {
-                ActiveIn::Anywhere
-            }
+            Trigger::When(EventKind::ToReserve { .. })
+            | Trigger::When(EventKind::Sacrificed)
+            | Trigger::When(EventKind::SacrificedAs(_)) => ActiveIn::Anywhere,
             Trigger::When(EventKind::LeaveExpedition | EventKind::LeaveLandmarks) => {
                 ActiveIn::Anywhere
             }
@@ -460,6 +467,12 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "extra_die" => Static::ExtraDie,
             "draw_one" => Static::DrawOneInMorning,
+            "reserve_limit" => {
+                self.expect_punct("(")?;
+                let n = self.small("Reserve limit change", -5, 5)?;
+                self.expect_punct(")")?;
+                Static::ReserveLimit(n as i8)
+            }
             "discard_discount" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
@@ -587,7 +600,7 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     /// Quick-action costs are paid on activation without further choices.
     fn simple_cost(&self, c: &Cost) -> PResult<()> {
-        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice {
+        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice != 0 {
             return self.fail(
                 "a quick action's cost can only use N, T, D and counters; put card costs in the body with pay(...) { ... }".into(),
             );
@@ -596,7 +609,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, sacrificed, play(...), play_reserve(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -624,7 +637,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
                 EventKind::ToReserve { from_expedition }
             }
+            "card_to_reserve" => EventKind::YourCardToReserve,
             "sacrificed" => EventKind::Sacrificed,
+            "sacrificed_as" => EventKind::SacrificedAs(filtered(self, fkind::CARD)?),
+            "you_sacrifice" => EventKind::YouSacrifice(filtered(self, fkind::CHARACTER)?),
+            "counters_reach" => {
+                self.expect_punct("(")?;
+                let n = self.small("counter number", 1, 50)? as u8;
+                self.expect_punct(")")?;
+                EventKind::CountersReach(n)
+            }
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
             "play_reserve" => EventKind::YouPlayFromReserve(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
@@ -645,8 +667,17 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
             }
             "reserve_leaves" => EventKind::LeavesYourReserve,
+            "card_discarded" => EventKind::CardDiscarded,
+            "gift" => EventKind::YouGift,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
+            "gains" => {
+                self.expect_punct("(")?;
+                let bits = self.status_bits()?;
+                self.expect_punct(")")?;
+                EventKind::YourCharacterGains(bits)
+            }
+            "exhaust_reserve" => EventKind::YouExhaustInReserve,
             "pass_first" => EventKind::YouPassFirst,
             "opponent_draws" => EventKind::OpponentDraws,
             _ => {
@@ -683,7 +714,20 @@ impl<'a, A: Arena> Parser<'a, A> {
                                 1
                             }
                         }
-                        "sacrifice" => c.sacrifice = true,
+                        "sacrifice" => {
+                            // What is sacrificed: a character unless a kind follows.
+                            c.sacrifice = match self.peek() {
+                                Tok::Ident(k) if k == "character" => fkind::CHARACTER,
+                                Tok::Ident(k) if k == "permanent" => fkind::PERMANENT,
+                                Tok::Ident(k) if k == "landmark" => fkind::LANDMARK,
+                                _ => 0,
+                            };
+                            if c.sacrifice == 0 {
+                                c.sacrifice = fkind::CHARACTER;
+                            } else {
+                                self.pos += 1;
+                            }
+                        }
                         _ => {
                             self.pos -= 1;
                             return self.err("a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)");
@@ -746,7 +790,6 @@ impl<'a, A: Arena> Parser<'a, A> {
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
-            "zero_stats" => Count::ZeroStats,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -759,6 +802,17 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Count::Objects(f)
             }
+            "boosts_of" | "zero_stats_of" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                if w == "boosts_of" {
+                    Count::BoostsOf(f)
+                } else {
+                    Count::ZeroStatsOf(f)
+                }
+            }
+            "its_boosts" => Count::ItsBoosts,
             _ => return Ok(None),
         }))
     }
@@ -768,7 +822,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, ascended, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -795,6 +849,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
             "afternoon" => Cond::Afternoon,
+            "ascended" => Cond::MyExpAscends,
             "your_turn" => Cond::YourTurn,
             "boosted" => Cond::MeBoosted,
             "has" => {
@@ -937,14 +992,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_my_expedition", _) => f.place = Where::MyExpedition,
                 ("in_other_expedition", _) => f.place = Where::OtherExpedition,
                 ("facing_me", _) => f.place = Where::FacingMe,
+                ("in_selected", _) => f.place = Where::Selected,
                 ("other", _) | ("another", _) => f.other = true,
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
                 ("countered", _) => f.countered = Some(true),
                 ("uncountered", _) => f.countered = Some(false),
-                ("in_hero_expedition", _) => f.place = Where::InExp(Exp::Hero),
-                ("in_companion_expedition", _) => f.place = Where::InExp(Exp::Companion),
                 ("zero_stat", _) => f.zero_stat = Some(true),
+                ("zero_stat_here", _) => f.zero_stat_here = true,
+                ("in_behind", _) => f.in_behind = true,
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
@@ -973,6 +1029,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                     if let Some(b) = kw::parse(&w) {
                         f.with |= b;
+                        continue;
+                    }
+                    // "non-Illusion": not_ followed by a subtype.
+                    if let Some(neg) = w.strip_prefix("not_")
+                        && let Some(b) = self.arena.subtype_bit(neg).or_else(|| {
+                            self.arena.subtype_bit(neg.strip_suffix('s').unwrap_or(neg))
+                        })
+                    {
+                        f.not_subtypes |= b;
                         continue;
                     }
                     let bit = self
@@ -1250,6 +1315,18 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn amount(&mut self) -> PResult<Amount> {
+        if self.is_punct("-")
+            && let Tok::Ident(w) = self.peek_at(1).clone()
+        {
+            self.pos += 2;
+            return match self.count_word(&w)? {
+                Some(c) => Ok(Amount::Neg(c)),
+                None => {
+                    self.pos -= 1;
+                    self.err("a count after '-' (as in -its_boosts)")
+                }
+            };
+        }
         match self.peek().clone() {
             Tok::Int(_) | Tok::Punct("-") => {
                 Ok(Amount::Const(self.small("amount", -20, 20)? as i8))
@@ -1281,7 +1358,8 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn exp_ref(&mut self) -> PResult<ExpRef> {
-        const EXPECTED: &str = "an expedition (mine, other, hero, companion, each, target, its)";
+        const EXPECTED: &str =
+            "an expedition (mine, other, hero, companion, each, target, its, selected)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -1291,6 +1369,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "each" | "both" => ExpRef::Each,
             "target" => ExpRef::Target,
             "its" => ExpRef::OfIt,
+            "selected" => ExpRef::Selected,
             _ => {
                 self.pos -= 1;
                 return self.err(EXPECTED);
@@ -1299,7 +1378,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1366,7 +1445,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     exhausted: name.ends_with("_exhausted"),
                 });
             }
-            "token" => {
+            "token" | "opponent_token" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
                 let mut tname = self.ident("a token name")?;
@@ -1400,6 +1479,36 @@ impl<'a, A: Arena> Parser<'a, A> {
                         });
                     }
                 };
+                if self.arena.is_landmark_token(card) {
+                    // A Permanent token goes to a player's Landmarks: yours by default.
+                    let mut whose = PlayerRef::You;
+                    let mut n = 1;
+                    if self.eat_punct(",") {
+                        const WHOSE: &str = "whose Landmarks (yours, opponent, each, its)";
+                        let w = self.ident(WHOSE)?;
+                        whose = match w.as_str() {
+                            "yours" | "your" => PlayerRef::You,
+                            "opponent" | "opposing" => PlayerRef::Opponent,
+                            "each" => PlayerRef::Each,
+                            "its" => PlayerRef::OfIt,
+                            _ => {
+                                self.pos -= 1;
+                                return self.err(WHOSE);
+                            }
+                        };
+                        if self.eat_punct(",") {
+                            n = self.small("number of tokens", 1, 8)? as u8;
+                        }
+                    }
+                    self.expect_punct(")")?;
+                    if name == "opponent_token" {
+                        return self.fail(
+                            "opponent_token creates character tokens; a landmark token names its owner instead (token(NAME, opponent))".into(),
+                        );
+                    }
+                    body.push(Op::LandmarkToken { card, whose, n });
+                    return Ok(());
+                }
                 let mut at = ExpRef::Target;
                 let mut n = 1;
                 if self.eat_punct(",") {
@@ -1409,7 +1518,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                 }
                 self.expect_punct(")")?;
-                body.push(Op::Token { card, at, n });
+                body.push(Op::Token {
+                    card,
+                    at,
+                    n,
+                    opposing: name == "opponent_token",
+                });
             }
             "sabotage" => {
                 let whose = if self.eat_punct("(") {
@@ -1445,13 +1559,20 @@ impl<'a, A: Arena> Parser<'a, A> {
                     dest: Dest::Discard,
                 });
             }
-            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard"
-            | "sacrifice" | "to_mana" => {
+            "send_reserve"
+            | "send_reserve_exhausted"
+            | "to_hand"
+            | "to_deck_top"
+            | "to_deck_bottom"
+            | "discard"
+            | "sacrifice"
+            | "to_mana" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
                 let dest = match name.as_str() {
                     "send_reserve" => Dest::Reserve,
+                    "send_reserve_exhausted" => Dest::ReserveExhausted,
                     "to_hand" => Dest::Hand,
                     "to_deck_top" => Dest::DeckTop,
                     "to_deck_bottom" => Dest::DeckBottom,
@@ -1520,16 +1641,19 @@ impl<'a, A: Arena> Parser<'a, A> {
                 who: who_prefix(&name),
                 exhausted: name.ends_with("exhausted"),
             }),
-            "lose_mana" | "ready_mana" => {
+            "lose_mana" => {
                 let n = match self.opt_amount(1)? {
                     Amount::Const(n) if n > 0 => n as u8,
-                    _ => return self.fail(format!("{name} takes a positive number")),
+                    _ => return self.fail("lose_mana takes a positive number".into()),
                 };
-                body.push(if name == "lose_mana" {
-                    Op::LoseMana { n }
-                } else {
-                    Op::ReadyMana { n }
-                });
+                body.push(Op::LoseMana { n });
+            }
+            "ready_mana" => {
+                let n = match self.opt_amount(1)? {
+                    Amount::Const(n) if n > 0 => n as u8,
+                    _ => return self.fail("ready_mana takes a positive number".into()),
+                };
+                body.push(Op::ReadyMana { n });
             }
             "hand_to_reserve"
             | "hand_to_discard"
@@ -1613,6 +1737,32 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "after_you" => body.push(Op::AfterYou),
             "top_play_or_hand" => body.push(Op::TopPlayOrHand),
+            "pass" => body.push(Op::Pass),
+            "become_first" | "opponent_becomes_first" => body.push(Op::BecomeFirst {
+                who: if name == "become_first" {
+                    Who::You
+                } else {
+                    Who::Opponent
+                },
+            }),
+            "each_passes" => body.push(Op::EachPasses),
+            "select_exp" => {
+                // An expedition of either side, for `selected` and `in_selected`.
+                self.expect_punct("(")?;
+                let w = self.ident("yours, opposing or any")?;
+                let whose = match w.as_str() {
+                    "yours" => Whose::Yours,
+                    "opposing" => Whose::Opposing,
+                    "any" => Whose::Any,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("yours, opposing or any");
+                    }
+                };
+                let ahead = self.eat_word("ahead");
+                self.expect_punct(")")?;
+                body.push(Op::SelectExp { whose, ahead });
+            }
             "select" => {
                 // A target chosen on its own, for the effects that follow ("it").
                 self.expect_punct("(")?;
@@ -1631,7 +1781,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::ActivateJ { obj });
             }
-            "ascend" => body.push(Op::Ascend),
+            "ascend" => {
+                let at = if self.eat_punct("(") {
+                    let at = self.exp_ref()?;
+                    self.expect_punct(")")?;
+                    at
+                } else {
+                    ExpRef::Mine
+                };
+                body.push(Op::Ascend { at });
+            }
             "set_x" => {
                 self.expect_punct("(")?;
                 let a = self.amount()?;
@@ -1901,9 +2060,34 @@ pub(crate) mod tests {
             Op::Token {
                 card: 7,
                 at: ExpRef::Mine,
-                n: 2
+                n: 2,
+                opposing: false,
             }
         );
+        let b = body("J: select_exp(any); opponent_token(Brassbug, selected)");
+        assert_eq!(
+            b[0],
+            Op::SelectExp {
+                whose: Whose::Any,
+                ahead: false
+            }
+        );
+        assert!(matches!(
+            b[1],
+            Op::Token {
+                at: ExpRef::Selected,
+                opposing: true,
+                ..
+            }
+        ));
+        let b = body("J: boost(each character, -its_boosts)");
+        assert!(matches!(
+            b[0],
+            Op::Boost {
+                n: Amount::Neg(Count::ItsBoosts),
+                ..
+            }
+        ));
         let mut a = TestArena::default();
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));

@@ -36,8 +36,9 @@ pub struct Cost {
     pub discard_reserve: u8,
     /// Discard this many cards of your hand (chosen by the controller).
     pub discard_hand: u8,
-    /// Sacrifice one of your characters (chosen by the controller).
-    pub sacrifice: bool,
+    /// Sacrifice one of your objects of these `fkind` kinds (0: none; `CHARACTER` by
+    /// default, `PERMANENT` for "sacrifice a Permanent"), chosen by the controller.
+    pub sacrifice: u8,
 }
 
 /// Events that "When ..." abilities listen to.
@@ -54,6 +55,16 @@ pub enum EventKind {
     ToReserve { from_expedition: bool },
     /// I am sacrificed.
     Sacrificed,
+    /// I am sacrificed while I matched the filter, read just before I left (last known
+    /// information: "When I'm sacrificed, if I was not Fleeting").
+    SacrificedAs(FilterId),
+    /// You sacrifice an object matching the filter (read just before it left; the event
+    /// object is the sacrificed card).
+    YouSacrifice(FilterId),
+    /// I gain my Nth counter (my counters go from below N to N or more).
+    CountersReach(u8),
+    /// A card goes from your deck or hand to your Reserve.
+    YourCardToReserve,
     /// You play a card matching the filter (the played card is the event object).
     YouPlay(FilterId),
     /// You play a card matching the filter from your Reserve.
@@ -78,14 +89,23 @@ pub enum EventKind {
     YourExpMovesDue(u8),
     /// A card leaves your Reserve during the Afternoon.
     LeavesYourReserve,
+    /// A card joins a discard pile (any player's; tokens never do).
+    CardDiscarded,
     /// You create a token character.
     YouCreateToken,
     /// A character you control gains one or more boosts (event object = it).
     YourCharacterBoosted,
+    /// A character you control gains one of these statuses (event object = it).
+    YourCharacterGains(u32),
+    /// You exhaust a card in a Reserve (by an effect or a cost).
+    YouExhaustInReserve,
     /// You pass, and the opponent has not passed yet.
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
     OpponentDraws,
+    /// You make a Gift: on your turn, an opponent draws a card, Resupplies or receives a
+    /// token.
+    YouGift,
 }
 
 /// Passive abilities read by the engine where they apply.
@@ -123,6 +143,8 @@ pub enum Static {
     ExtraDie,
     /// During Morning, draw only one card.
     DrawOneInMorning,
+    /// Every player's Reserve limit changes by this much (read at Clean-up).
+    ReserveLimit(i8),
     /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
@@ -250,8 +272,8 @@ pub enum Where {
     OtherExpedition,
     /// Facing the source (the opposing objects of the same expedition).
     FacingMe,
-    /// In this expedition of the controller (for the Confluence's objects: the one facing it).
-    InExp(Exp),
+    /// In the expedition chosen by the running ability's `select_exp` (either side's).
+    Selected,
 }
 
 /// A set of objects: card kinds, controller, zones and simple properties.
@@ -265,6 +287,8 @@ pub struct Filter {
     pub place: Where,
     /// Any of these subtype bits (0 = no subtype requirement).
     pub subtypes: u64,
+    /// None of these subtype bits ("non-Illusion").
+    pub not_subtypes: u64,
     pub cost_min: u8,
     pub cost_max: u8,
     /// Statuses/keywords it must have (`kw` bits).
@@ -285,6 +309,11 @@ pub struct Filter {
     pub zero_stat: Option<bool>,
     /// Stands in an expedition whose region has one of these terrains (0 = any).
     pub region_terrain: u8,
+    /// Stands in an expedition whose region has a terrain for which its printed (base)
+    /// statistic is 0.
+    pub zero_stat_here: bool,
+    /// Stands in a player expedition that is behind (FAQ "Expedition is Behind").
+    pub in_behind: bool,
 }
 
 impl Default for Filter {
@@ -295,6 +324,7 @@ impl Default for Filter {
             zones: fzone::IN_PLAY,
             place: Where::Anywhere,
             subtypes: 0,
+            not_subtypes: 0,
             cost_min: 0,
             cost_max: u8::MAX,
             with: 0,
@@ -306,6 +336,8 @@ impl Default for Filter {
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
+            zero_stat_here: false,
+            in_behind: false,
         }
     }
 }
@@ -362,8 +394,12 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
-    /// Base statistics of 0 among the characters you control (each 0 counts).
-    ZeroStats,
+    /// Boosts on the objects matching a filter, added up.
+    BoostsOf(FilterId),
+    /// Printed (base) statistics of 0 among the objects matching a filter, added up.
+    ZeroStatsOf(FilterId),
+    /// The boosts of the object an op is acting on (`boost(each ..., its_boosts)`).
+    ItsBoosts,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -387,6 +423,8 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The source's expedition Ascends (until Rest).
+    MyExpAscends,
     /// The last die roll is in lo..=hi.
     Roll(u8, u8),
     Afternoon,
@@ -419,6 +457,8 @@ pub enum ObjRef {
 pub enum Amount {
     Const(i8),
     Count(Count),
+    /// Minus a count (`-its_boosts`).
+    Neg(Count),
 }
 
 /// Who an op concerns.
@@ -427,6 +467,16 @@ pub enum Who {
     You,
     Opponent,
     Each,
+}
+
+/// Whose zone an op puts something in (a Landmark token).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlayerRef {
+    You,
+    Opponent,
+    Each,
+    /// The controller of the selected object (`it`), or its owner once it left play.
+    OfIt,
 }
 
 /// Which expedition(s) an op concerns.
@@ -443,12 +493,16 @@ pub enum ExpRef {
     Target,
     /// The expedition of the selected object (`it`).
     OfIt,
+    /// The expedition chosen by `select_exp`, on whichever side it is.
+    Selected,
 }
 
 /// Where a moved object goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Dest {
     Reserve,
+    /// To Reserve, then exhausted ("send to Reserve ..., then exhaust them").
+    ReserveExhausted,
     Hand,
     DeckTop,
     DeckBottom,
@@ -469,6 +523,12 @@ pub enum Op {
         min: u8,
         max: u8,
         total_cost: u8,
+    },
+    /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
+    /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
+    SelectExp {
+        whose: Whose,
+        ahead: bool,
     },
     /// Gain boosts (lose them if negative), never above `max` when it is non-zero.
     Boost {
@@ -503,9 +563,18 @@ pub enum Op {
         who: Who,
         exhausted: bool,
     },
+    /// Create tokens; `opposing`: in the opponent's expedition(s) on those sides, for them.
+    /// The created tokens become `it`.
     Token {
         card: CardIdx,
         at: ExpRef,
+        n: u8,
+        opposing: bool,
+    },
+    /// Create Permanent tokens in a player's Landmarks.
+    LandmarkToken {
+        card: CardIdx,
+        whose: PlayerRef,
         n: u8,
     },
     Move {
@@ -607,12 +676,25 @@ pub enum Op {
         obj: ObjRef,
     },
     AfterYou,
+    /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`
+    /// to whether it could.
+    Pass,
+    /// `who` becomes first player (in this mode the First Player marker moves: the other
+    /// expedition becomes Threatened).
+    BecomeFirst {
+        who: Who,
+    },
+    /// Each player passes, you first.
+    EachPasses,
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
     },
-    /// The source's expedition Ascends until Rest.
-    Ascend,
+    /// The expedition(s) Ascend until Rest (an opposing one, the Darkness, has no terrain
+    /// to skip).
+    Ascend {
+        at: ExpRef,
+    },
     /// Roll a die into X (with "when you roll" triggers).
     Roll,
     /// X = amount.

@@ -41,6 +41,8 @@ pub enum Choice {
     },
     Card(ObjId),
     Exp(Exp),
+    /// The opponent's expedition on that side (for the Confluence: the Darkness there).
+    OpposingExp(Exp),
     Yes,
     No,
     Mode(u8),
@@ -155,8 +157,23 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Expedition => {
-            push(out, Choice::Exp(Exp::Hero));
-            push(out, Choice::Exp(Exp::Companion));
+            // `select_exp` may offer either side's expeditions; other ops the player's own.
+            let whose = s
+                .frame()
+                .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
+                .and_then(|op| match op {
+                    Op::SelectExp { whose, .. } => Some(whose),
+                    _ => None,
+                })
+                .unwrap_or(Whose::Yours);
+            if whose != Whose::Opposing {
+                push(out, Choice::Exp(Exp::Hero));
+                push(out, Choice::Exp(Exp::Companion));
+            }
+            if whose != Whose::Yours {
+                push(out, Choice::OpposingExp(Exp::Hero));
+                push(out, Choice::OpposingExp(Exp::Companion));
+            }
         }
         Decision::May => {
             push(out, Choice::Yes);
@@ -207,11 +224,20 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Sacrifice => {
-            for e in 0..2 {
-                for id in player.exp[e].iter() {
-                    if db.card(s.obj(id).card).kind.is_character() {
-                        push(out, Choice::Card(id));
-                    }
+            // A cost names what it sacrifices; "sacrifices a character" otherwise.
+            let f = s.frame().expect("sacrifice decision without frame");
+            let ab = db.abilities[f.ability as usize];
+            let kinds = match db.op(&ab, f.pc) {
+                Op::Pay { cost, .. } if cost.sacrifice != 0 => cost.sacrifice,
+                _ => fkind::CHARACTER,
+            };
+            for id in player.exp[0]
+                .iter()
+                .chain(player.exp[1].iter())
+                .chain(player.landmarks.iter())
+            {
+                if super::query::kind_bit(db.card(s.obj(id).card).kind) & kinds != 0 {
+                    push(out, Choice::Card(id));
                 }
             }
         }

@@ -98,6 +98,11 @@ pub enum Event<'a> {
         side: Side,
         exp: Exp,
     },
+    /// A Permanent token created in a side's Landmarks.
+    LandmarkToken {
+        obj: ObjId,
+        side: Side,
+    },
     TokenGone {
         obj: ObjId,
     },
@@ -109,6 +114,10 @@ pub enum Event<'a> {
         side: Side,
     },
     AfterYou {
+        side: Side,
+    },
+    /// A side became first player by an effect (the Threatened expedition flipped).
+    FirstPlayer {
         side: Side,
     },
     ExpeditionMoved {

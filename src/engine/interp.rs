@@ -45,6 +45,7 @@ impl<O: Observer> Engine<'_, O> {
             did: false,
             it: p.event_obj,
             base_only: false,
+            sel_exp: NO_SEL,
         };
         if !self.s.eval_cond(self.db, ab.cond, &ctx) {
             return;
@@ -94,6 +95,7 @@ impl<O: Observer> Engine<'_, O> {
             event_obj,
             it,
             exp_reg: None,
+            sel_exp: NO_SEL,
             x: 0,
             did: false,
             spell,
@@ -216,6 +218,36 @@ impl<O: Observer> Engine<'_, O> {
         match a {
             Amount::Const(n) => n as i16,
             Amount::Count(c) => self.s.count(self.db, c, &self.ctx(f)),
+            Amount::Neg(c) => -self.s.count(self.db, c, &self.ctx(f)),
+        }
+    }
+
+    /// An amount read for one object an op acts on (`its_boosts`).
+    fn amount_for(&self, a: Amount, f: &Frame, id: ObjId) -> i16 {
+        let (Amount::Count(c) | Amount::Neg(c)) = a else {
+            return self.amount(a, f);
+        };
+        let ctx = Ctx {
+            it: id,
+            ..self.ctx(f)
+        };
+        let n = self.s.count(self.db, c, &ctx);
+        if matches!(a, Amount::Neg(_)) { -n } else { n }
+    }
+
+    /// The side whose expedition(s) an op names: the `select_exp` choice's side, else the
+    /// opponent's for `opposing` ops, else the controller's.
+    fn exp_side(&self, at: ExpRef, f: &Frame, opposing: bool) -> Side {
+        if at == ExpRef::Selected && f.sel_exp != NO_SEL {
+            if f.sel_exp / 2 == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            }
+        } else if opposing {
+            f.controller.other()
+        } else {
+            f.controller
         }
     }
 
@@ -244,6 +276,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             ExpRef::Fixed(e) => push(&mut out, e),
+            ExpRef::Selected => {
+                if f.sel_exp != NO_SEL {
+                    push(&mut out, Exp::BOTH[(f.sel_exp % 2) as usize]);
+                }
+            }
             ExpRef::Each => {
                 push(&mut out, Exp::Hero);
                 push(&mut out, Exp::Companion);
@@ -280,8 +317,8 @@ impl<O: Observer> Engine<'_, O> {
                 max,
                 total_cost,
             } => self.exec_select(f, filter, min, max, total_cost),
+            Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
-                let n = self.amount(n, f);
                 // Sofia, First Outpost: support abilities of cards in Reserve may go past it.
                 let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
                 {
@@ -300,6 +337,7 @@ impl<O: Observer> Engine<'_, O> {
                     max
                 };
                 for id in self.resolve_objs(obj, f).iter() {
+                    let n = self.amount_for(n, f, id);
                     // "Up to a max of N" never takes boosts away.
                     let n = if max > 0 && n > 0 {
                         n.min(max as i16 - self.s.obj(id).boosts as i16).max(0)
@@ -368,24 +406,66 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Token { card, at, n } => {
+            Op::Token {
+                card,
+                at,
+                n,
+                opposing,
+            } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
+                let side = self.exp_side(at, f, opposing);
+                self.frame_mut().it.clear();
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
-                        if let Some(t) = self.create_token(f.controller, card, e) {
+                        if let Some(t) = self.create_token(side, card, e) {
+                            let _ = self.frame_mut().it.push(t);
                             self.fire(Fire::Joined { obj: t });
                             self.fire(Fire::TokenCreated { side: f.controller });
+                            self.fire(Fire::Received { side });
                         }
                     }
                 }
                 Flow::Next
             }
+            Op::LandmarkToken { card, whose, n } => {
+                let mut sides = List::<2>::new();
+                match whose {
+                    PlayerRef::You => {
+                        let _ = sides.push(f.controller as u8);
+                    }
+                    PlayerRef::Opponent => {
+                        let _ = sides.push(f.controller.other() as u8);
+                    }
+                    PlayerRef::Each => sides = self.sides_of(Who::Each, f.controller),
+                    PlayerRef::OfIt => {
+                        if let Some(id) = f.it.first() {
+                            let _ = sides.push(self.s.obj(id).side as u8);
+                        }
+                    }
+                }
+                for side in sides.iter() {
+                    let side = if side == 0 {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
+                    for _ in 0..n {
+                        self.create_landmark_token(side, card);
+                    }
+                }
+                Flow::Next
+            }
             Op::Move { obj, dest } => {
+                let mut moved = false;
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.move_obj(id, dest);
+                    moved |= self.move_obj(id, dest);
+                }
+                // "Sacrifice ... If you do": whether anything was sacrificed.
+                if dest == Dest::Sacrifice {
+                    self.frame_mut().did = moved;
                 }
                 Flow::Next
             }
@@ -398,12 +478,16 @@ impl<O: Observer> Engine<'_, O> {
                     ) {
                         continue;
                     }
+                    let new = status & !o.flags;
                     o.flags |= status;
                     if status & kw::FLEETING != 0 {
                         o.flags &= !flag::LOST_FLEETING;
                     }
                     if tough > 0 {
                         o.tough = o.tough.max(tough);
+                    }
+                    if new != 0 {
+                        self.fire(Fire::Gained { obj: id, bits: new });
                     }
                     if O::ENABLED {
                         self.emit(Event::Status {
@@ -435,7 +519,12 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::Exhaust { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+                    let o = self.s.obj_mut(id);
+                    let was = o.has(flag::EXHAUSTED);
+                    o.flags |= flag::EXHAUSTED;
+                    if o.zone == Zone::Reserve && !was {
+                        self.fire(Fire::ExhaustedInReserve { side: f.controller });
+                    }
                 }
                 Flow::Next
             }
@@ -542,11 +631,7 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                let target = if opposing {
-                    f.controller.other()
-                } else {
-                    f.controller
-                };
+                let target = self.exp_side(at, f, opposing);
                 let before = (self.s.pos, self.s.dark);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
@@ -600,10 +685,52 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Ascend => {
-                let src = *self.s.obj(f.source);
-                if src.side == Side::Player && src.zone == Zone::Expedition {
-                    self.s.today.ascend.set(src.exp, true);
+            Op::Pass => {
+                let afternoon = matches!(
+                    self.s.phase,
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
+                );
+                let can = afternoon && !self.s.passed[f.controller.index()];
+                if can {
+                    self.pass(f.controller);
+                }
+                self.frame_mut().did = can;
+                Flow::Next
+            }
+            Op::Ascend { at } => {
+                let Some(exps) = self.resolve_exps(at, f) else {
+                    return Flow::Wait;
+                };
+                // Only the player's expeditions have a terrain to skip (the Darkness is the
+                // Confluence's expedition).
+                if self.exp_side(at, f, false) == Side::Player {
+                    for e in exps.iter() {
+                        self.s.today.ascend.set(Exp::BOTH[e as usize], true);
+                    }
+                }
+                Flow::Next
+            }
+            Op::BecomeFirst { who } => {
+                let side = match who {
+                    Who::Opponent => f.controller.other(),
+                    _ => f.controller,
+                };
+                if self.s.first_player() != side {
+                    self.s.threatened = self.s.threatened.other();
+                    if O::ENABLED {
+                        self.emit(Event::FirstPlayer { side });
+                    }
+                }
+                Flow::Next
+            }
+            Op::EachPasses => {
+                for side in [f.controller, f.controller.other()] {
+                    if !self.s.passed[side.index()] {
+                        self.pass(side);
+                    }
                 }
                 Flow::Next
             }
@@ -704,7 +831,15 @@ impl<O: Observer> Engine<'_, O> {
             return;
         }
         let o = self.s.obj_mut(id);
+        let before = o.counters;
         o.counters = (o.counters as i16 + n).clamp(0, 255) as u8;
+        let after = o.counters;
+        // "When I gain my Nth counter".
+        if after > before {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::CountersReach(k)) if before < *k && *k <= after)
+            });
+        }
     }
 
     /// A static "... can't gain counters" (of either side) applies to the object.
@@ -728,7 +863,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// [Augment] (digest 5.5): a card in play or in Reserve (never a Hero) that has counters
-    /// gains one more of each kind it has (D17).
+    /// gains one more of each kind it has (D26).
     fn augment(&mut self, id: ObjId) {
         let o = *self.s.obj(id);
         if !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Reserve)
@@ -783,17 +918,18 @@ impl<O: Observer> Engine<'_, O> {
         fr.cursor = ts;
     }
 
-    /// Sends an object somewhere by an effect, with its leave triggers.
-    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) {
+    /// Sends an object somewhere by an effect, with its leave triggers. False when it
+    /// could not move (gone, or already there).
+    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
         let o = *self.s.obj(id);
         if matches!(o.zone, Zone::None | Zone::HeroZone | Zone::Limbo) {
-            return;
+            return false;
         }
         let from_exp = o.zone == Zone::Expedition;
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
         let (zone, top) = match dest {
-            Dest::Reserve if fleeting => (Zone::Discard, false),
-            Dest::Reserve => (Zone::Reserve, false),
+            Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
+            Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
             Dest::DeckTop => (Zone::Deck, true),
             Dest::DeckBottom => (Zone::Deck, false),
@@ -801,12 +937,31 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Mana => (Zone::Mana, false),
         };
         if zone == o.zone {
-            return;
+            return false;
+        }
+        // Sacrifice triggers that read the object as it was in play (last known
+        // information): "When you sacrifice a ...", "When I'm sacrificed, if I was ...".
+        let mut sacrificed_as = 0u32;
+        if dest == Dest::Sacrifice {
+            self.fire(Fire::Sacrificed { obj: id });
+            let def = self.db.card(o.card);
+            let ctx = super::query::Ctx::of(o.side, id);
+            for k in 0..def.ab_len.min(32) {
+                let ab = &self.db.abilities[(def.ab_start + k) as usize];
+                if let Trigger::When(EventKind::SacrificedAs(fid)) = ab.trigger
+                    && self.s.matches(self.db, self.db.filter(fid), id, &ctx)
+                {
+                    sacrificed_as |= 1 << k;
+                }
+            }
         }
         if zone == Zone::Mana {
             self.put_in_mana(id, false, Why::Effect);
         } else {
             self.move_to(id, zone, o.exp, Why::Effect, top);
+            if dest == Dest::ReserveExhausted && self.s.obj(id).zone == Zone::Reserve {
+                self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+            }
         }
         if from_exp {
             self.trigger_own(id, NO_OBJ, |t| {
@@ -817,12 +972,29 @@ impl<O: Observer> Engine<'_, O> {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::Sacrificed))
             });
+            if sacrificed_as != 0 {
+                let def = self.db.card(o.card);
+                let ts = self.s.obj(id).ts;
+                for k in 0..def.ab_len.min(32) {
+                    if sacrificed_as & (1 << k) != 0 {
+                        self.push_pending(Pending {
+                            ability: def.ab_start + k,
+                            source: id,
+                            source_ts: ts,
+                            controller: o.side,
+                            event_obj: NO_OBJ,
+                            free: false,
+                        });
+                    }
+                }
+            }
         }
         if zone == Zone::Reserve && self.s.obj(id).zone == Zone::Reserve {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::ToReserve { from_expedition }) if *from_expedition == from_exp)
             });
         }
+        true
     }
 
     /// Moves a player expedition one region (never past its ends) and reveals what it enters.
@@ -990,6 +1162,31 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.decision = Decision::Target;
                     return Flow::Wait;
                 }
+            }
+        }
+    }
+
+    /// `select_exp`: the player chooses among the expeditions of `whose` side(s); the
+    /// Confluence takes the Threatened one, on the player's side unless only its own may be
+    /// chosen (D-entry "select_exp"). No expedition is ever ahead (A18).
+    fn exec_select_exp(&mut self, f: &Frame, whose: Whose, ahead: bool) -> Flow {
+        if ahead {
+            self.frame_mut().sel_exp = NO_SEL;
+            return Flow::Next;
+        }
+        match f.controller {
+            Side::Confluence => {
+                let side = if whose == Whose::Yours {
+                    Side::Confluence
+                } else {
+                    Side::Player
+                };
+                self.frame_mut().sel_exp = side.index() as u8 * 2 + self.s.threatened.index() as u8;
+                Flow::Next
+            }
+            Side::Player => {
+                self.s.decision = Decision::Expedition;
+                Flow::Wait
             }
         }
     }
@@ -1235,7 +1432,7 @@ impl<O: Observer> Engine<'_, O> {
                 let (need_res, need_hand, need_sac) = (
                     cost.discard_reserve,
                     cost.discard_hand,
-                    cost.sacrifice as u8,
+                    (cost.sacrifice != 0) as u8,
                 );
                 let decision = if c < need_res {
                     Decision::ReserveCard
@@ -1252,7 +1449,10 @@ impl<O: Observer> Engine<'_, O> {
                     let id = match decision {
                         Decision::ReserveCard => s.reserve.first(),
                         Decision::HandCard => s.hand.first(),
-                        _ => self.confluence_sacrifice_choice(),
+                        _ if cost.sacrifice & fkind::CHARACTER != 0 => {
+                            self.confluence_sacrifice_choice()
+                        }
+                        _ => self.confluence_sacrifice_permanent(cost.sacrifice),
                     };
                     if let Some(id) = id {
                         self.pay_card(decision, id);
@@ -1275,6 +1475,10 @@ impl<O: Observer> Engine<'_, O> {
             o.flags |= flag::EXHAUSTED;
         }
         o.counters -= c.counters;
+        let exhausted_in_reserve = c.exhaust && o.zone == Zone::Reserve;
+        if exhausted_in_reserve {
+            self.fire(Fire::ExhaustedInReserve { side });
+        }
         if c.discard_me {
             self.move_to(source, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
@@ -1284,7 +1488,9 @@ impl<O: Observer> Engine<'_, O> {
         match decision {
             Decision::ReserveCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
             Decision::HandCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
-            _ => self.move_obj(id, Dest::Sacrifice),
+            _ => {
+                self.move_obj(id, Dest::Sacrifice);
+            }
         }
     }
 
@@ -1300,6 +1506,17 @@ impl<O: Observer> Engine<'_, O> {
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
             (Decision::Target, Choice::Done, _) => {
                 let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (
+                Decision::Expedition,
+                Choice::Exp(e) | Choice::OpposingExp(e),
+                Op::SelectExp { .. },
+            ) => {
+                let side = matches!(choice, Choice::OpposingExp(_)) as u8;
+                let fr = self.frame_mut();
+                fr.sel_exp = side * 2 + e.index() as u8;
                 fr.pc += 1;
                 fr.step = 0;
             }

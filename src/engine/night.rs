@@ -221,12 +221,49 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// "All Reserve limits are changed by N": statics of objects in play, and support
+    /// statics of ready cards in Reserve (exhausted cards have no support abilities).
+    fn reserve_limit_change(&self) -> i16 {
+        let (s, db) = (&*self.s, self.db);
+        let mut delta = 0i16;
+        for side in Side::BOTH {
+            let st = s.side(side);
+            let in_play = st.exp[0]
+                .iter()
+                .chain(st.exp[1].iter())
+                .chain(st.landmarks.iter());
+            let in_reserve = st
+                .reserve
+                .iter()
+                .filter(|&id| !s.obj(id).has(flag::EXHAUSTED));
+            for (id, active) in in_play
+                .map(|id| (id, ActiveIn::Play))
+                .chain(in_reserve.map(|id| (id, ActiveIn::Reserve)))
+            {
+                let card = s.obj(id).card;
+                if db.card(card).trigger_mask & tmask::STATIC == 0 {
+                    continue;
+                }
+                for ab in db.abilities_of(card) {
+                    if let Trigger::Static(Static::ReserveLimit(d)) = ab.trigger
+                        && ab.active == active
+                    {
+                        delta += d as i16;
+                    }
+                }
+            }
+        }
+        delta
+    }
+
     /// Clean-up. The player discards down to the hero's limits by choice (asked one card at
     /// a time); the Confluence discards its leftmost excess Reserve cards and its lowest
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
     pub(super) fn cleanup(&mut self) -> bool {
+        let delta = self.reserve_limit_change();
+        let limit = |base: u8| (base as i16 + delta).max(0) as usize;
         let p = self.s.side(Side::Player);
-        if p.reserve.len() > p.reserve_limit as usize {
+        if p.reserve.len() > limit(p.reserve_limit) {
             self.s.decision = Decision::CleanupReserve;
             return false;
         }
@@ -236,7 +273,7 @@ impl<O: Observer> Engine<'_, O> {
         }
         loop {
             let c = self.s.side(Side::Confluence);
-            if c.reserve.len() <= c.reserve_limit as usize {
+            if c.reserve.len() <= limit(c.reserve_limit) {
                 break;
             }
             let id = c.reserve.first().expect("over the limit");

@@ -90,6 +90,14 @@ impl<O: Observer> Engine<'_, O> {
                 if lost & kw::FLEETING != 0 {
                     ob.flags |= flag::LOST_FLEETING;
                 }
+                // Statuses it gains on arrival ("When a Character you control gains ...").
+                let gained = (statuses | if from_reserve { kw::FLEETING } else { 0 }) & !lost;
+                if gained != 0 && kind.is_character() {
+                    self.fire(Fire::Gained {
+                        obj: id,
+                        bits: gained,
+                    });
+                }
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);
                 }
@@ -154,7 +162,7 @@ impl<O: Observer> Engine<'_, O> {
                     None => self.put_away_spell(id),
                 }
             }
-            CardKind::Hero | CardKind::OtherToken => {
+            CardKind::Hero | CardKind::LandmarkToken | CardKind::OtherToken => {
                 debug_assert!(false, "cannot play a {kind:?}");
             }
         }

@@ -22,6 +22,8 @@ pub struct Ctx {
     /// Evaluating a static's own condition: keywords are read without statics, so that
     /// "I am Gigantic if I am Fleeting" cannot recurse.
     pub base_only: bool,
+    /// The expedition chosen by `select_exp` (`Frame::sel_exp`), or `NO_SEL`.
+    pub sel_exp: u8,
 }
 
 impl Ctx {
@@ -33,6 +35,7 @@ impl Ctx {
             did: false,
             it: NO_OBJ,
             base_only: false,
+            sel_exp: NO_SEL,
         }
     }
 
@@ -53,6 +56,7 @@ impl Frame {
             did: self.did,
             it: self.it.first().unwrap_or(NO_OBJ),
             base_only: false,
+            sel_exp: self.sel_exp,
         }
     }
 }
@@ -530,6 +534,7 @@ impl GameState {
         let def = db.card(o.card);
         kind_bit(def.kind) & f.kinds != 0
             && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
+            && def.subtypes & f.not_subtypes == 0
             && f.zero_stat
                 .is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
             && def.hand_cost >= f.cost_min
@@ -580,6 +585,9 @@ impl GameState {
         if f.subtypes != 0 && def.subtypes & f.subtypes == 0 {
             return false;
         }
+        if def.subtypes & f.not_subtypes != 0 {
+            return false;
+        }
         if def.hand_cost < f.cost_min || def.hand_cost > f.cost_max {
             return false;
         }
@@ -621,9 +629,35 @@ impl GameState {
         {
             return false;
         }
+        if f.zero_stat_here {
+            // A terrain of its region for which its printed statistic is 0.
+            if o.zone != Zone::Expedition {
+                return false;
+            }
+            let t = self.region_terrains(db, self.region(o.exp));
+            let st = def.stats;
+            let zero = (t & terrain::FOREST != 0 && st.f == 0)
+                || (t & terrain::MOUNTAIN != 0 && st.m == 0)
+                || (t & terrain::WATER != 0 && st.o == 0);
+            if !zero {
+                return false;
+            }
+        }
+        // Only a player expedition can be behind (FAQ "Expedition is Behind").
+        if f.in_behind
+            && (o.zone != Zone::Expedition || o.side != Side::Player || !self.is_behind(db, o.exp))
+        {
+            return false;
+        }
         match f.place {
             Where::Anywhere => true,
-            Where::InExp(e) => self.counts_in(db, id, e),
+            Where::Selected => {
+                ctx.sel_exp != NO_SEL
+                    && o.zone == Zone::Expedition
+                    && o.side.index() as u8 == ctx.sel_exp / 2
+                    && (o.exp.index() as u8 == ctx.sel_exp % 2
+                        || self.has_kw_in(db, id, kw::GIGANTIC, ctx))
+            }
             Where::MyExpedition | Where::FacingMe | Where::OtherExpedition => {
                 let src = self.obj(ctx.source);
                 if o.zone != Zone::Expedition || src.zone != Zone::Expedition {
@@ -720,16 +754,6 @@ impl GameState {
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
             Count::HeroCounters => self.obj(side.hero).counters as i16,
-            Count::ZeroStats => side
-                .exp
-                .iter()
-                .flat_map(|l| l.iter())
-                .filter(|&id| db.card(self.obj(id).card).kind.is_character())
-                .map(|id| {
-                    let st = db.card(self.obj(id).card).stats;
-                    (st.f == 0) as i16 + (st.m == 0) as i16 + (st.o == 0) as i16
-                })
-                .sum(),
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
@@ -737,6 +761,28 @@ impl GameState {
                 .count() as i16,
             Count::RegionsBetween => {
                 (self.pos.get(Exp::Companion) - self.pos.get(Exp::Hero) - 1).max(0) as i16
+            }
+            Count::BoostsOf(fid) => {
+                let mut n = 0;
+                self.for_each_candidate(db, db.filter(fid), ctx, |id| {
+                    n += self.obj(id).boosts as i16
+                });
+                n
+            }
+            Count::ZeroStatsOf(fid) => {
+                let mut n = 0;
+                self.for_each_candidate(db, db.filter(fid), ctx, |id| {
+                    let st = db.card(self.obj(id).card).stats;
+                    n += (st.f == 0) as i16 + (st.m == 0) as i16 + (st.o == 0) as i16;
+                });
+                n
+            }
+            Count::ItsBoosts => {
+                if ctx.it == NO_OBJ {
+                    0
+                } else {
+                    self.obj(ctx.it).boosts as i16
+                }
             }
         }
     }
@@ -833,6 +879,9 @@ impl GameState {
             Cond::Did => ctx.did,
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
+            Cond::MyExpAscends => self
+                .source_exp(ctx)
+                .is_some_and(|e| ctx.controller == Side::Player && self.today.ascend.get(e)),
             Cond::MyTerrain(t) => self
                 .source_exp(ctx)
                 .is_some_and(|e| self.region_terrains(db, self.region(e)) & t != 0),
@@ -869,11 +918,17 @@ impl GameState {
             && o.counters >= c.counters
             && s.reserve.len() >= c.discard_reserve as usize + usize::from(c.discard_me)
             && s.hand.len() >= c.discard_hand as usize
-            && (!c.sacrifice
-                || s.exp[0]
-                    .iter()
-                    .chain(s.exp[1].iter())
-                    .any(|x| db.card(self.obj(x).card).kind.is_character()))
+            && (c.sacrifice == 0 || self.can_sacrifice(db, side, c.sacrifice))
+    }
+
+    /// This side controls an object of these `fkind` kinds it could sacrifice.
+    pub fn can_sacrifice(&self, db: &CardDb, side: Side, kinds: u8) -> bool {
+        let s = self.side(side);
+        s.exp[0]
+            .iter()
+            .chain(s.exp[1].iter())
+            .chain(s.landmarks.iter())
+            .any(|x| kind_bit(db.card(self.obj(x).card).kind) & kinds != 0)
     }
 }
 
@@ -886,6 +941,7 @@ pub fn kind_bit(k: CardKind) -> u8 {
         CardKind::ExpeditionPermanent => fkind::EXP_PERMANENT,
         CardKind::Spell => fkind::SPELL,
         CardKind::Hero => fkind::HERO,
+        CardKind::LandmarkToken => fkind::LANDMARK | fkind::TOKEN,
         CardKind::OtherToken => 0,
     }
 }

@@ -10,6 +10,8 @@ use crate::cards::types::{ByExp, Exp, Side};
 
 pub type ObjId = u8;
 pub const NO_OBJ: ObjId = u8::MAX;
+/// No expedition chosen by `select_exp`.
+pub const NO_SEL: u8 = u8::MAX;
 
 /// Object slots: each side's cards (hero included, at most 64 each) then token slots.
 pub const MAX_OBJS: usize = 192;
@@ -282,6 +284,9 @@ pub struct Frame {
     pub it: List<4>,
     /// A chosen expedition, consumed by the op that asked for it.
     pub exp_reg: Option<Exp>,
+    /// The expedition chosen by `select_exp`: side index * 2 + expedition index, or
+    /// `NO_SEL`.
+    pub sel_exp: u8,
     pub x: i16,
     pub did: bool,
     /// A Spell in Limbo, put away when the body ends.
@@ -310,6 +315,7 @@ impl Frame {
         event_obj: NO_OBJ,
         it: List::new(),
         exp_reg: None,
+        sel_exp: NO_SEL,
         x: 0,
         did: false,
         spell: NO_OBJ,

@@ -8,7 +8,8 @@ use super::state::*;
 use crate::cards::effect::*;
 use crate::cards::types::{Exp, Side};
 
-/// Something that happened that "When ..." abilities may listen to.
+/// Something that happened that "When ..." abilities may listen to. (`Received`: a token
+/// was created under that side's control, by anyone.)
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Fire {
     Played {
@@ -39,11 +40,34 @@ pub(super) enum Fire {
     ReserveLeft {
         side: Side,
     },
+    Discarded {
+        obj: ObjId,
+    },
     TokenCreated {
+        side: Side,
+    },
+    Received {
         side: Side,
     },
     Boosted {
         obj: ObjId,
+    },
+    /// An object gained these statuses.
+    Gained {
+        obj: ObjId,
+        bits: u32,
+    },
+    /// An object is being sacrificed (fired while it is still in play).
+    Sacrificed {
+        obj: ObjId,
+    },
+    /// A card went from a side's deck or hand to its Reserve.
+    CardToReserve {
+        side: Side,
+    },
+    /// A side exhausted a card in a Reserve.
+    ExhaustedInReserve {
+        side: Side,
     },
     PassedFirst {
         side: Side,
@@ -292,16 +316,44 @@ impl<O: Observer> Engine<'_, O> {
             (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
+            (EventKind::CardDiscarded, Fire::Discarded { obj }) => Some(obj),
             (EventKind::YouCreateToken, Fire::TokenCreated { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::YourCharacterBoosted, Fire::Boosted { obj }) => {
                 (self.s.obj(obj).side == me.side).then_some(obj)
             }
+            (EventKind::YourCharacterGains(b), Fire::Gained { obj, bits }) => {
+                let o = self.s.obj(obj);
+                (o.side == me.side && bits & b != 0 && db.card(o.card).kind.is_character())
+                    .then_some(obj)
+            }
+            (EventKind::YouSacrifice(f), Fire::Sacrificed { obj }) => {
+                (self.s.obj(obj).side == me.side && self.s.matches(db, db.filter(f), obj, &ctx))
+                    .then_some(obj)
+            }
+            (EventKind::YourCardToReserve, Fire::CardToReserve { side }) => {
+                (side == me.side).then_some(NO_OBJ)
+            }
+            (EventKind::YouExhaustInReserve, Fire::ExhaustedInReserve { side }) => {
+                (side == me.side).then_some(NO_OBJ)
+            }
             (EventKind::YouPassFirst, Fire::PassedFirst { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::OpponentDraws, Fire::Drew { side }) => (side != me.side).then_some(NO_OBJ),
+            // A Gift: on your turn (while your card or action resolves), an opponent draws,
+            // Resupplies or receives a token.
+            (EventKind::YouGift, Fire::Drew { side: to } | Fire::Received { side: to }) => {
+                let my_turn = matches!(
+                    self.s.phase,
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
+                ) && self.s.to_act == me.side;
+                (to != me.side && my_turn).then_some(NO_OBJ)
+            }
             _ => None,
         }
     }

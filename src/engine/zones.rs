@@ -53,7 +53,11 @@ impl<O: Observer> Engine<'_, O> {
                 token: before.is_token(),
             });
         }
-        if before.is_token() && before.zone == Zone::Expedition && to != Zone::Expedition {
+        // A token that leaves play (its Expedition or Landmark zone) ceases to exist.
+        if before.is_token()
+            && matches!(before.zone, Zone::Expedition | Zone::Landmarks)
+            && to != before.zone
+        {
             let o = self.s.obj_mut(id);
             o.zone = Zone::None;
             o.flags = 0;
@@ -137,6 +141,13 @@ impl<O: Observer> Engine<'_, O> {
                     )
                 )
             });
+        }
+        // "When a card goes from your deck or hand to Reserve" (Resupply, effects, costs).
+        if to == Zone::Reserve && matches!(before.zone, Zone::Deck | Zone::Hand) {
+            self.fire(super::triggers::Fire::CardToReserve { side });
+        }
+        if to == Zone::Discard {
+            self.fire(super::triggers::Fire::Discarded { obj: id });
         }
     }
 
@@ -250,6 +261,36 @@ impl<O: Observer> Engine<'_, O> {
                 side,
                 exp,
             });
+        }
+        Some(slot)
+    }
+
+    /// Creates a Permanent token in a side's Landmarks. None when no slot or room is left.
+    pub(super) fn create_landmark_token(&mut self, side: Side, card: CardIdx) -> Option<ObjId> {
+        let slot = (TOKEN_BASE..MAX_OBJS).find(|&i| self.s.objs[i].zone == Zone::None)? as ObjId;
+        if self.s.side(side).landmarks.is_full() {
+            return None;
+        }
+        let ts = self.s.next_ts();
+        *self.s.obj_mut(slot) = Obj {
+            card,
+            flags: flag::TOKEN | flag::KNOWN,
+            ts,
+            zone: Zone::Landmarks,
+            side,
+            exp: Exp::Hero,
+            boosts: 0,
+            counters: 0,
+            tough: 0,
+            left_boosts: 0,
+        };
+        let ok = self.s.side_mut(side).landmarks.push(slot);
+        debug_assert!(ok);
+        if self.db.card(card).trigger_mask & tmask::STATIC != 0 {
+            self.s.statics[side.index()] += 1;
+        }
+        if O::ENABLED {
+            self.emit(Event::LandmarkToken { obj: slot, side });
         }
         Some(slot)
     }
