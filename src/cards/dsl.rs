@@ -415,7 +415,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -459,6 +459,33 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::KeywordAura(f, bits)
             }
+            "level_stats" => {
+                if self.eat_punct("(") {
+                    let f = self.filter(Whose::Yours)?;
+                    self.expect_punct(")")?;
+                    Static::LevelStats(f)
+                } else {
+                    Static::LevelStats(ME_FILTER)
+                }
+            }
+            "silence_facing" => Static::SilenceFacing,
+            "also" => {
+                self.expect_punct("(")?;
+                let k = self.ident("spell, landmark, expedition_permanent or character")?;
+                let kind = match k.as_str() {
+                    "spell" => fkind::SPELL,
+                    "landmark" => fkind::LANDMARK,
+                    "expedition_permanent" => fkind::EXP_PERMANENT,
+                    "character" => fkind::CHARACTER,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("spell, landmark, expedition_permanent or character");
+                    }
+                };
+                self.expect_punct(")")?;
+                Static::AlsoKind(kind)
+            }
+            "ascend_resupply" => Static::AscendResupply,
             "keyword" => {
                 self.expect_punct("(")?;
                 let bits = self.status_bits()?;
@@ -510,6 +537,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::SupportOverMax(n)
             }
+            "start_markers" => {
+                self.expect_punct("(")?;
+                let mut t = self.terrain_word()?;
+                while self.eat_punct(",") {
+                    t |= self.terrain_word()?;
+                }
+                self.expect_punct(")")?;
+                Static::StartMarkers(t)
+            }
             "playable_if" => Static::PlayableIf,
             "play_exhausted" => Static::PlayExhausted,
             "terrain_add" | "terrain_set" | "all_regions" | "darkness_only_due" => {
@@ -531,7 +567,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -609,7 +645,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -656,6 +692,17 @@ impl<'a, A: Arena> Parser<'a, A> {
             "roll" => EventKind::YouRoll,
             "fails" => EventKind::MyExpFails,
             "moves" => EventKind::MyExpMoves,
+            "ascended_moves" => {
+                let mut unfaced = false;
+                if self.eat_punct("(") {
+                    if !self.eat_word("unfaced") {
+                        return self.err("'unfaced'");
+                    }
+                    self.expect_punct(")")?;
+                    unfaced = true;
+                }
+                EventKind::AscendedMoves { unfaced }
+            }
             "moves_due" | "exp_moves_due" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -785,17 +832,23 @@ impl<'a, A: Arena> Parser<'a, A> {
             "boosts" => Count::MyBoosts,
             "left_boosts" => Count::MyLeftBoosts,
             "x" | "X" => Count::X,
+            "roll_result" => Count::LastRoll,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
-            "exps_in" => {
+            "exps_in" | "all_exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
                 self.expect_punct(")")?;
-                Count::ExpsInTerrain(t)
+                if w == "exps_in" {
+                    Count::ExpsInTerrain(t)
+                } else {
+                    Count::AllExpsInTerrain(t)
+                }
             }
+            "zero_stats" => Count::ZeroStats,
             "count" => {
                 self.expect_punct("(")?;
                 let f = self.filter(Whose::Yours)?;
@@ -871,6 +924,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Cond::MyTerrain(bits)
             }
+            "single_terrain" => Cond::SingleTerrain,
             "roll" => {
                 if self.eat_word("in") {
                     let lo = self.small("die value", 1, 6)? as u8;
@@ -926,7 +980,7 @@ impl<'a, A: Arena> Parser<'a, A> {
         let mut zones_set = false;
         let mut any = false;
         while let Tok::Ident(w) = self.peek().clone() {
-            if matches!(w.as_str(), "and" | "or" | "else" | "total_cost") {
+            if matches!(w.as_str(), "and" | "or" | "else" | "total_cost" | "total") {
                 break;
             }
             self.pos += 1;
@@ -1004,9 +1058,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
+                ("in_ascended", _) => f.ascended = true,
+                ("in_single_terrain", _) => f.single_terrain = true,
                 ("exhausted", _) => f.exhausted = Some(true),
                 ("ready", _) => f.exhausted = Some(false),
-                ("cost", _) => {
+                ("cost", _) | ("base_cost", _) => {
+                    f.base_cost |= w == "base_cost";
                     let c = self.cmp()?;
                     let n = self.small("hand cost", 0, 30)? as u8;
                     match c {
@@ -1273,8 +1330,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     /// An object argument: me / it / event / each F / target F / up_to N F / targets N F.
     /// Target forms emit a `Select` first and act on `it`.
     fn obj(&mut self, body: &mut Vec<Op>) -> PResult<ObjRef> {
-        const EXPECTED: &str =
-            "an object (me, it, event, each ..., target ..., up_to N ..., targets N ...)";
+        const EXPECTED: &str = "an object (me, it, event, each ..., target ..., up_to N ..., any_number ..., targets N ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "me" => ObjRef::Me,
@@ -1288,22 +1344,42 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 1,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
                 });
                 ObjRef::It
             }
-            "up_to" | "targets" => {
-                let n = self.small("number of targets", 1, 4)? as u8;
+            "up_to" | "targets" | "any_number" => {
+                // "Any number": as many as the selection holds (more than an expedition
+                // holds in play).
+                let n = if w == "any_number" {
+                    MAX_TARGETS as u8
+                } else {
+                    self.small("number of targets", 1, MAX_TARGETS as i32)? as u8
+                };
                 let filter = self.filter(Whose::Any)?;
                 let mut total_cost = u8::MAX;
+                let mut total_of = 0;
                 if self.eat_word("total_cost") {
                     self.expect_punct("<=")?;
                     total_cost = self.small("total hand cost", 0, 60)? as u8;
+                } else if self.eat_word("total") {
+                    self.expect_punct("(")?;
+                    let t = self.terrain_word()?;
+                    self.expect_punct(")")?;
+                    self.expect_punct("<=")?;
+                    total_of = match t {
+                        terrain::FOREST => 1,
+                        terrain::MOUNTAIN => 2,
+                        _ => 3,
+                    };
+                    total_cost = self.small("total statistic", 0, 60)? as u8;
                 }
                 body.push(Op::Select {
                     filter,
-                    min: if w == "up_to" { 0 } else { n },
+                    min: if w == "targets" { n } else { 0 },
                     max: n,
                     total_cost,
+                    total_of,
                 });
                 ObjRef::It
             }
@@ -1378,7 +1454,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1445,7 +1521,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     exhausted: name.ends_with("_exhausted"),
                 });
             }
-            "token" | "opponent_token" => {
+            "token" | "opponent_token" | "token_after_rest" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
                 let mut tname = self.ident("a token name")?;
@@ -1523,6 +1599,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     at,
                     n,
                     opposing: name == "opponent_token",
+                    after_rest: name == "token_after_rest",
                 });
             }
             "sabotage" => {
@@ -1553,6 +1630,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 0,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
                 });
                 body.push(Op::Move {
                     obj: ObjRef::It,
@@ -1695,6 +1773,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::NextLose { filter, status });
             }
+            "next_free" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(")")?;
+                body.push(Op::NextFree { filter });
+            }
             "sacrifice_one" | "opponent_sacrifices" | "each_sacrifices" => {
                 let who = match name.as_str() {
                     "sacrifice_one" => Who::You,
@@ -1738,6 +1822,22 @@ impl<'a, A: Arena> Parser<'a, A> {
             "after_you" => body.push(Op::AfterYou),
             "top_play_or_hand" => body.push(Op::TopPlayOrHand),
             "pass" => body.push(Op::Pass),
+            "place_marker" | "move_marker" => {
+                let terrain = if self.eat_punct("(") {
+                    let t = self.terrain_word()?;
+                    self.expect_punct(")")?;
+                    t
+                } else if name == "place_marker" {
+                    0
+                } else {
+                    return self.err("'(' and a terrain: move_marker(F|M|O)");
+                };
+                body.push(if name == "place_marker" {
+                    Op::PlaceMarker { terrain }
+                } else {
+                    Op::MoveMarker { terrain }
+                });
+            }
             "become_first" | "opponent_becomes_first" => body.push(Op::BecomeFirst {
                 who: if name == "become_first" {
                     Who::You
@@ -1773,6 +1873,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 1,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
                 });
             }
             "activate_j" => {
@@ -2062,6 +2163,7 @@ pub(crate) mod tests {
                 at: ExpRef::Mine,
                 n: 2,
                 opposing: false,
+                after_rest: false,
             }
         );
         let b = body("J: select_exp(any); opponent_token(Brassbug, selected)");

@@ -83,6 +83,9 @@ pub enum EventKind {
     MyExpFails,
     /// My expedition moves forward (at Dusk or by an effect).
     MyExpMoves,
+    /// One or more of your Ascended expeditions move forward (once for those moving together
+    /// at Dusk); `unfaced`: only one with no character facing it counts.
+    AscendedMoves { unfaced: bool },
     /// My expedition moves forward at Dusk due to a terrain (it paid its region with it).
     MyExpMovesDue(u8),
     /// One of your expeditions moves forward at Dusk due to a terrain.
@@ -137,6 +140,15 @@ pub enum Static {
     /// "Up to a max of N" in the support abilities of your cards in Reserve allows N + this
     /// many (255: no maximum).
     SupportOverMax(u8),
+    /// The Forest, Mountain and Water of matching objects you control (of me, with
+    /// [`ME_FILTER`]) are equal to their highest statistic.
+    LevelStats(FilterId),
+    /// The {J}, {H} and {R} abilities of characters facing me can't activate.
+    SilenceFacing,
+    /// I am also considered a card of these `fkind` kinds, even when not in play.
+    AlsoKind(u8),
+    /// If one of your Ascended expeditions would Ascend again, Resupply instead.
+    AscendResupply,
     /// I have these keyword bits while the ability's condition holds.
     Keyword(u32),
     /// When you roll dice, roll one more and ignore one of your choice.
@@ -155,6 +167,8 @@ pub enum Static {
     CostAura(FilterId, i8),
     /// I begin the game with N counters (heroes).
     StartCounters(u8),
+    /// I begin the game with one Terrain Marker of each of these terrains (heroes).
+    StartMarkers(u8),
     /// I can only be played while the ability's condition holds.
     PlayableIf,
     /// You may play exhausted cards from your Reserve.
@@ -171,6 +185,9 @@ pub enum Static {
     /// player failed to overcome every requirement of this terrain facing my expedition.
     DarknessOnlyDueTo(u8),
 }
+
+/// The filter id of [`Static::LevelStats`] that means "me".
+pub const ME_FILTER: FilterId = FilterId::MAX;
 
 /// When an ability applies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -309,6 +326,12 @@ pub struct Filter {
     pub zero_stat: Option<bool>,
     /// Stands in an expedition whose region has one of these terrains (0 = any).
     pub region_terrain: u8,
+    /// Stands in one of your Ascended expeditions.
+    pub ascended: bool,
+    /// The cost bounds read the Reserve Cost of a card in Reserve ("Base Cost").
+    pub base_cost: bool,
+    /// Stands in an expedition whose region has a single terrain type.
+    pub single_terrain: bool,
     /// Stands in an expedition whose region has a terrain for which its printed (base)
     /// statistic is 0.
     pub zero_stat_here: bool,
@@ -336,6 +359,9 @@ impl Default for Filter {
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
+            ascended: false,
+            base_cost: false,
+            single_terrain: false,
             zero_stat_here: false,
             in_behind: false,
         }
@@ -382,12 +408,19 @@ pub enum Count {
     MyLeftBoosts,
     /// The X register (last die roll or computed number).
     X,
+    /// Your last die result today (read by "when you roll" reactions).
+    LastRoll,
     /// Cards in the opponent's hand.
     OpponentHandSize,
     /// The current day.
     Day,
     /// Your expeditions standing in a region with this terrain.
     ExpsInTerrain(u8),
+    /// Every expedition (yours and the opposing ones, which stand in the same regions, FAQ
+    /// "The Confluence's Expedition") in a region with this terrain.
+    AllExpsInTerrain(u8),
+    /// Base statistics of 0 among the characters you control (one character may have two).
+    ZeroStats,
     /// Regions strictly between your Hero and Companion expeditions (0 when adjacent).
     RegionsBetween,
     /// Visible regions with a single terrain type.
@@ -423,6 +456,8 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The source's region has a single terrain type.
+    SingleTerrain,
     /// The source's expedition Ascends (until Rest).
     MyExpAscends,
     /// The last die roll is in lo..=hi.
@@ -513,16 +548,21 @@ pub enum Dest {
     Mana,
 }
 
+/// The most objects one selection holds ("any number of target ...").
+pub const MAX_TARGETS: usize = 16;
+
 /// One instruction of an ability body. Jumps are absolute indices into the ability's body.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
-    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath).
+    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
+    /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
     Select {
         filter: FilterId,
         min: u8,
         max: u8,
         total_cost: u8,
+        total_of: u8,
     },
     /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
     /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
@@ -564,12 +604,14 @@ pub enum Op {
         exhausted: bool,
     },
     /// Create tokens; `opposing`: in the opponent's expedition(s) on those sides, for them.
-    /// The created tokens become `it`.
+    /// The created tokens become `it`. `after_rest`: the expedition is chosen now, the
+    /// tokens are created after this day's Rest.
     Token {
         card: CardIdx,
         at: ExpRef,
         n: u8,
         opposing: bool,
+        after_rest: bool,
     },
     /// Create Permanent tokens in a player's Landmarks.
     LandmarkToken {
@@ -643,6 +685,11 @@ pub enum Op {
         filter: FilterId,
         status: u32,
     },
+    /// The next card matching the filter you play this turn is free (no cost; its targets'
+    /// Tough is waived, digest 5.6).
+    NextFree {
+        filter: FilterId,
+    },
     /// Characters of `who` are sacrificed: the player chooses one of theirs, the Confluence
     /// follows its sacrifice rule; all happen together.
     SacrificeOne {
@@ -689,6 +736,18 @@ pub enum Op {
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
+    },
+    /// Place a Terrain Marker on a visible region the controller chooses: a new one of this
+    /// terrain, or (terrain 0) one of the controller's hero's markers. The region is only
+    /// that terrain while the marker is there; a region holds one marker (a new one replaces
+    /// it).
+    PlaceMarker {
+        terrain: u8,
+    },
+    /// Move a Terrain Marker of this terrain from a region the controller chooses to the
+    /// source's region.
+    MoveMarker {
+        terrain: u8,
     },
     /// The expedition(s) Ascend until Rest (an opposing one, the Darkness, has no terrain
     /// to skip).

@@ -92,13 +92,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 filter,
                 min,
                 total_cost,
+                total_of,
                 ..
             } = db.op(&ab, f.pc)
             else {
                 return;
             };
             let mut cands: List<64> = List::new();
-            s.select_candidates(db, f, filter, total_cost, &mut cands);
+            s.select_candidates(db, f, filter, total_cost, total_of, &mut cands);
             if f.it.len() >= min as usize || cands.is_empty() {
                 push(out, Choice::Done);
             }
@@ -122,12 +123,22 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 }
                 _ => return,
             };
-            for id in from.iter() {
-                if filter.is_some_and(|fl| !s.matches_card(db, db.filter(fl), id, f.controller))
-                    || !s.playable(db, id)
-                {
-                    continue;
+            let mut cands: arrayvec::ArrayVec<(ObjId, bool), 128> = arrayvec::ArrayVec::new();
+            match filter {
+                Some(fl) => {
+                    for c in s.play_free_candidates(db, db.filter(fl), f.controller) {
+                        let _ = cands.try_push(c);
+                    }
                 }
+                None => {
+                    for id in from.iter() {
+                        if s.playable(db, id) {
+                            let _ = cands.try_push((id, false));
+                        }
+                    }
+                }
+            }
+            for (id, from_reserve) in cands {
                 let kind = db.card(s.obj(id).card).kind;
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {
@@ -136,7 +147,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                                 out,
                                 Choice::Play {
                                     obj: id,
-                                    from_reserve: false,
+                                    from_reserve,
                                     exp: e,
                                     alt: Alt::Free,
                                 },
@@ -148,7 +159,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                         out,
                         Choice::Play {
                             obj: id,
-                            from_reserve: false,
+                            from_reserve,
                             exp: Exp::Hero,
                             alt: Alt::Free,
                         },
@@ -182,9 +193,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Mode => {
             let f = s.frame().expect("mode decision without frame");
             let ab = db.abilities[f.ability as usize];
-            if let Op::Choose { n } = db.op(&ab, f.pc) {
-                for k in 0..n {
-                    push(out, Choice::Mode(k));
+            match db.op(&ab, f.pc) {
+                Op::Choose { n } => {
+                    for k in 0..n {
+                        push(out, Choice::Mode(k));
+                    }
+                }
+                op => {
+                    for k in s.marker_options(f, op).iter() {
+                        push(out, Choice::Mode(k));
+                    }
                 }
             }
         }

@@ -316,7 +316,8 @@ impl<O: Observer> Engine<'_, O> {
                 min,
                 max,
                 total_cost,
-            } => self.exec_select(f, filter, min, max, total_cost),
+                total_of,
+            } => self.exec_select(f, filter, min, max, total_cost, total_of),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
                 // Sofia, First Outpost: support abilities of cards in Reserve may go past it.
@@ -411,6 +412,7 @@ impl<O: Observer> Engine<'_, O> {
                 at,
                 n,
                 opposing,
+                after_rest,
             } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -418,6 +420,14 @@ impl<O: Observer> Engine<'_, O> {
                 let side = self.exp_side(at, f, opposing);
                 self.frame_mut().it.clear();
                 for e in exps.iter() {
+                    if after_rest {
+                        // Created after Rest (night.rs); two waiting batches at most.
+                        let meta = n | (e << 4) | ((f.controller as u8) << 5);
+                        if let Some(slot) = self.s.today.after_rest.iter_mut().find(|s| s.1 == 0) {
+                            *slot = (card, meta);
+                        }
+                        continue;
+                    }
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
                         if let Some(t) = self.create_token(side, card, e) {
@@ -551,6 +561,7 @@ impl<O: Observer> Engine<'_, O> {
                         status: 0,
                         lose: false,
                         afternoon: matches!(op, Op::DiscountAfternoon { .. }),
+                        free: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -579,6 +590,24 @@ impl<O: Observer> Engine<'_, O> {
                         boosts: 0,
                         status,
                         lose: matches!(op, Op::NextLose { .. }),
+                        afternoon: false,
+                        free: false,
+                    };
+                    self.s.n_mods += 1;
+                }
+                Flow::Next
+            }
+            Op::NextFree { filter } => {
+                let i = self.s.n_mods as usize;
+                if i < self.s.mods.len() {
+                    self.s.mods[i] = TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status: 0,
+                        free: true,
+                        lose: false,
                         afternoon: false,
                     };
                     self.s.n_mods += 1;
@@ -643,9 +672,9 @@ impl<O: Observer> Engine<'_, O> {
                         break;
                     }
                 }
-                // "If it does": one of them moved (a move that ends the game ends the frames).
-                if self.s.depth > 0 {
-                    self.frame_mut().did = before != (self.s.pos, self.s.dark);
+                // "If it does": an expedition moved (a move that ends the game ends the frame).
+                if self.s.outcome.is_none() {
+                    self.frame_mut().did = (self.s.pos, self.s.dark) != before;
                 }
                 Flow::Next
             }
@@ -670,7 +699,9 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::ActivateJ { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks) {
+                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks)
+                        && !self.s.silenced(db, id)
+                    {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
                     }
                 }
@@ -685,6 +716,22 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::PlaceMarker { .. } | Op::MoveMarker { .. } => {
+                let Some(first) = self.s.marker_options(f, op).first() else {
+                    return Flow::Next;
+                };
+                match f.controller {
+                    // The Confluence takes the first option (its first marker, leftmost region).
+                    Side::Confluence => {
+                        self.s.apply_marker(f, op, first);
+                        Flow::Next
+                    }
+                    Side::Player => {
+                        self.s.decision = Decision::Mode;
+                        Flow::Wait
+                    }
+                }
+            }
             Op::Pass => {
                 let afternoon = matches!(
                     self.s.phase,
@@ -696,6 +743,10 @@ impl<O: Observer> Engine<'_, O> {
                 let can = afternoon && !self.s.passed[f.controller.index()];
                 if can {
                     self.pass(f.controller);
+                    // Passing in its own turn (a quick action) ends that turn.
+                    if self.s.phase == Phase::Turn && self.s.to_act == f.controller {
+                        self.s.phase = Phase::TurnEnd;
+                    }
                 }
                 self.frame_mut().did = can;
                 Flow::Next
@@ -707,8 +758,16 @@ impl<O: Observer> Engine<'_, O> {
                 // Only the player's expeditions have a terrain to skip (the Darkness is the
                 // Confluence's expedition).
                 if self.exp_side(at, f, false) == Side::Player {
+                    let instead = self
+                        .side_has_static(Side::Player, |st| matches!(st, Static::AscendResupply));
                     for e in exps.iter() {
-                        self.s.today.ascend.set(Exp::BOTH[e as usize], true);
+                        let e = Exp::BOTH[e as usize];
+                        if instead && self.s.today.ascend.get(e) {
+                            self.resupply(Side::Player, false);
+                            self.fire(Fire::Drew { side: Side::Player });
+                        } else {
+                            self.s.today.ascend.set(e, true);
+                        }
                     }
                 }
                 Flow::Next
@@ -863,7 +922,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// [Augment] (digest 5.5): a card in play or in Reserve (never a Hero) that has counters
-    /// gains one more of each kind it has (D26).
+    /// gains one more of each kind it has (D31).
     fn augment(&mut self, id: ObjId) {
         let o = *self.s.obj(id);
         if !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Reserve)
@@ -1115,6 +1174,7 @@ impl<O: Observer> Engine<'_, O> {
     fn rolled(&mut self, v: u8) -> Flow {
         let side = self.s.frame().map(|f| f.controller).unwrap_or(Side::Player);
         self.frame_mut().x = v as i16;
+        self.s.today.last_roll[side.index()] = v;
         if O::ENABLED {
             self.emit(Event::Roll { side, value: v });
         }
@@ -1134,6 +1194,7 @@ impl<O: Observer> Engine<'_, O> {
         min: u8,
         max: u8,
         total_cost: u8,
+        total_of: u8,
     ) -> Flow {
         if f.step == 0 {
             let fr = self.frame_mut();
@@ -1147,7 +1208,7 @@ impl<O: Observer> Engine<'_, O> {
             }
             let mut cands = Targets::new();
             self.s
-                .select_candidates(self.db, &f, filter, total_cost, &mut cands);
+                .select_candidates(self.db, &f, filter, total_cost, total_of, &mut cands);
             if cands.is_empty() {
                 return Flow::Next;
             }
@@ -1312,11 +1373,11 @@ impl<O: Observer> Engine<'_, O> {
         };
         match side {
             Side::Player => {
-                let any = self.s.side(Side::Player).hand.iter().any(|id| {
-                    self.s
-                        .matches_card(self.db, self.db.filter(filter), id, f.controller)
-                        && self.s.playable(self.db, id)
-                });
+                let any = self
+                    .s
+                    .play_free_candidates(self.db, self.db.filter(filter), f.controller)
+                    .next()
+                    .is_some();
                 if any {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
@@ -1540,6 +1601,12 @@ impl<O: Observer> Engine<'_, O> {
                     fr.step = 0;
                 }
             }
+            (Decision::Mode, Choice::Mode(k), Op::PlaceMarker { .. } | Op::MoveMarker { .. }) => {
+                self.s.apply_marker(&f, op, k);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
             (Decision::Mode, Choice::Mode(k), _) => {
                 let fr = self.frame_mut();
                 fr.pc += 1 + k as u16;
@@ -1596,10 +1663,19 @@ impl<O: Observer> Engine<'_, O> {
                 self.play_card(obj, false, exp, None, Alt::Free);
             }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
-            (Decision::PlayFree, Choice::Play { obj, exp, .. }, _) => {
+            (
+                Decision::PlayFree,
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                    ..
+                },
+                _,
+            ) => {
                 // Move on before playing: a Spell starts its own (nested) ability.
                 self.frame_mut().count += 1;
-                self.play_card(obj, false, exp, None, Alt::Free);
+                self.play_card(obj, from_reserve, exp, None, Alt::Free);
             }
             (
                 Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice,

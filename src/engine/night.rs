@@ -4,6 +4,7 @@ use super::Engine;
 use super::event::{Event, Observer, Why};
 use super::list::List;
 use super::state::*;
+use super::triggers::Fire;
 use crate::cards::effect::*;
 use crate::cards::types::*;
 
@@ -101,11 +102,40 @@ impl<O: Observer> Engine<'_, O> {
         }
         self.s.rest_asked = false;
         self.s.rest_order.clear();
+        // Ascend lasts until Rest: Rest itself still sees it (an "if my Expedition is
+        // Ascended, I am Eternal" keeps its card), nothing after it does.
+        self.s.today.ascend = ByExp([false, false]);
+        self.create_after_rest_tokens();
         // Overcome marks belong to this Dusk only.
         for o in self.s.objs.iter_mut() {
             o.flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
         }
         true
+    }
+
+    /// Creates the tokens effects asked for "after Rest" (Thoth), once Rest is done.
+    fn create_after_rest_tokens(&mut self) {
+        let waiting = self.s.today.after_rest;
+        self.s.today.after_rest = Default::default();
+        for (card, meta) in waiting {
+            let n = meta & 0xF;
+            let e = if meta & 0x10 == 0 {
+                Exp::Hero
+            } else {
+                Exp::Companion
+            };
+            let side = if meta & 0x20 == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            };
+            for _ in 0..n {
+                if let Some(t) = self.create_token(side, card, e) {
+                    self.fire(Fire::Joined { obj: t });
+                    self.fire(Fire::TokenCreated { side });
+                }
+            }
+        }
     }
 
     /// Asks for the next card of the Rest order while two or more of a side's cards await

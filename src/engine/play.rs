@@ -50,7 +50,13 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, lost) = self.consume_mods(id, side);
+        let (boosts, statuses, lost, free) = self.consume_mods(id, side, exp);
+        // "The next Spell you play this turn is free": played for free (Tough waived).
+        let alt = if free && alt == Alt::None {
+            Alt::Free
+        } else {
+            alt
+        };
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -102,8 +108,10 @@ impl<O: Observer> Engine<'_, O> {
                     self.boost(id, boosts as i16);
                 }
                 let before = self.s.n_pending;
-                self.trigger_own(id, NO_OBJ, played_trigger);
-                self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
+                if !self.s.silenced(self.db, id) {
+                    self.trigger_own(id, NO_OBJ, played_trigger);
+                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
+                }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
                     // Scout: the card gains "{H}: send me to Reserve".
@@ -179,26 +187,30 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts it
-    /// gains, the statuses it gains and those it loses.
-    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32, u32) {
+    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts and
+    /// statuses it gains, those it loses and whether it is free.
+    /// A modifier whose filter names a terrain ("the next Character you play in {V}") needs
+    /// the card played into an expedition in such a region.
+    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Exp) -> (i8, u32, u32, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
         let mut lost = 0;
+        let mut free = false;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
-            if m.side == side
-                && self
-                    .s
-                    .matches_card(self.db, self.db.filter(m.filter), id, side)
-            {
+            let f = self.db.filter(m.filter);
+            let terrain_ok = f.region_terrain == 0
+                || (self.db.card(self.s.obj(id).card).kind.goes_to_expedition()
+                    && self.s.region_terrains(self.db, self.s.region(exp)) & f.region_terrain != 0);
+            if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
                 boosts += m.boosts;
                 if m.lose {
                     lost |= m.status;
                 } else {
                     statuses |= m.status;
                 }
+                free |= m.free;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -206,7 +218,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, lost)
+        (boosts, statuses, lost, free)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

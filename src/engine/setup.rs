@@ -48,6 +48,7 @@ impl GameState {
             status: 0,
             lose: false,
             afternoon: false,
+            free: false,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],
@@ -165,6 +166,7 @@ pub fn new_game<O: Observer>(
             }
         }
     }
+    s.start_markers(db);
     s.sides[0].deck.as_mut_slice().shuffle(streams.setup);
     s.sides[1].deck.as_mut_slice().shuffle(streams.confluence);
     let mut e = Engine {

@@ -152,8 +152,11 @@ pub struct Adventure {
     pub revealed: u8,
     /// Terrain types added to a region by effects (their points pay any requirement).
     pub added: [u8; 8],
-    /// Non-zero: the region's terrain was replaced by these types only.
+    /// Non-zero: the region's terrain was replaced by these types only (a Terrain Marker:
+    /// one type).
     pub replaced: [u8; 8],
+    /// The player's hero's Terrain Markers not yet placed (terrain bits).
+    pub supply: u8,
 }
 
 impl Adventure {
@@ -187,6 +190,7 @@ impl Adventure {
             revealed: 0,
             added: [0; 8],
             replaced: [0; 8],
+            supply: 0,
         }
     }
 
@@ -281,7 +285,7 @@ pub struct Frame {
     pub controller: Side,
     pub event_obj: ObjId,
     /// Objects selected by the last `Select`.
-    pub it: List<4>,
+    pub it: List<{ crate::cards::effect::MAX_TARGETS }>,
     /// A chosen expedition, consumed by the op that asked for it.
     pub exp_reg: Option<Exp>,
     /// The expedition chosen by `select_exp`: side index * 2 + expedition index, or
@@ -344,6 +348,8 @@ pub struct TurnMod {
     pub lose: bool,
     /// Lasts the whole Afternoon, not only this turn.
     pub afternoon: bool,
+    /// The next matching card is free: it costs nothing and its targets' Tough is waived.
+    pub free: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -424,6 +430,11 @@ pub struct Today {
     pub quick_uses: u16,
     /// Reactions resolved today (a loop guard, S1 1.4.6).
     pub reactions: u16,
+    /// Tokens to create after this day's Rest ("... in target Expedition after Rest"):
+    /// (token card, n | expedition << 4 | side << 5); n = 0 is an empty slot.
+    pub after_rest: [(u16, u8); 2],
+    /// Each side's last die result today (for "when you roll ... if the result is N+").
+    pub last_roll: [u8; 2],
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -581,6 +592,20 @@ impl GameState {
     #[inline]
     pub fn any_statics(&self) -> bool {
         self.statics != [0, 0]
+    }
+
+    /// The player's hero's Terrain Markers at the start of the game ("I begin the game with
+    /// one {V}, one {M} and one {O} Terrain Marker").
+    pub fn start_markers(&mut self, db: &crate::cards::db::CardDb) {
+        let hero = self.side(Side::Player).hero;
+        for ab in db.abilities_of(self.obj(hero).card) {
+            if let crate::cards::effect::Trigger::Static(
+                crate::cards::effect::Static::StartMarkers(t),
+            ) = ab.trigger
+            {
+                self.adventure.supply |= t;
+            }
+        }
     }
 
     /// Recounts `statics` from scratch (after building a state by hand).

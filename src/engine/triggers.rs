@@ -3,7 +3,7 @@
 
 use super::Engine;
 use super::event::Observer;
-use super::query::{Ctx, kind_bit};
+use super::query::{Ctx, card_kinds};
 use super::state::*;
 use crate::cards::effect::*;
 use crate::cards::types::{Exp, Side};
@@ -279,7 +279,7 @@ impl<O: Observer> Engine<'_, O> {
             }
             (EventKind::YouPlayFirst(f), Fire::Played { card, .. }) => {
                 let c = self.s.obj(card);
-                let kinds = kind_bit(db.card(c.card).kind) & db.filter(f).kinds;
+                let kinds = card_kinds(db.card(c.card)) & db.filter(f).kinds;
                 (c.side == me.side
                     && self.s.matches_card(db, db.filter(f), card, me.side)
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
@@ -306,6 +306,18 @@ impl<O: Observer> Engine<'_, O> {
             }
             (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => {
                 (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
+            }
+            (EventKind::AscendedMoves { unfaced }, Fire::ExpMoved { exp }) => {
+                let counts = |e: Exp| {
+                    self.s.today.ascend.get(e) && (!unfaced || !self.faced_by_character(e))
+                };
+                // Expeditions moving together at Dusk trigger it once: the Hero's move stands
+                // for both.
+                let together = exp == Exp::Companion
+                    && self.s.phase == Phase::Progress
+                    && self.s.today.advanced.get(Exp::Hero)
+                    && counts(Exp::Hero);
+                (me.side == Side::Player && counts(exp) && !together).then_some(NO_OBJ)
             }
             (EventKind::MyExpMovesDue(t), Fire::ExpMovedDue { exp, due }) => {
                 (me.side == Side::Player && in_exp(exp) && due & t != 0).then_some(NO_OBJ)
@@ -358,10 +370,21 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// A Confluence character faces this player expedition (one in it, or a Gigantic one).
+    fn faced_by_character(&self, e: Exp) -> bool {
+        let conf = self.s.side(Side::Confluence);
+        Exp::BOTH.iter().any(|&x| {
+            conf.exp[x.index()].iter().any(|id| {
+                self.db.card(self.s.obj(id).card).kind.is_character()
+                    && (x == e || self.s.has_kw(self.db, id, flag::GIGANTIC))
+            })
+        })
+    }
+
     /// Records the kinds of a card played this Afternoon (for "the first ... each Afternoon").
     pub(super) fn note_first_play(&mut self, card: ObjId) {
         let c = self.s.obj(card);
-        let kinds = kind_bit(self.db.card(c.card).kind);
+        let kinds = card_kinds(self.db.card(c.card));
         self.s.today.first_play_seen |= kinds_mask(c.side, kinds);
     }
 }

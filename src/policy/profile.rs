@@ -88,6 +88,7 @@ fn read_body(db: &CardDb, ab: &Ability, p: &mut PlayProfile) {
                 at,
                 n,
                 opposing: false,
+                ..
             } => {
                 let st = db.card(card).stats.clamp_zero();
                 let st = Stats::new(st.f * n as i16, st.m * n as i16, st.o * n as i16);
