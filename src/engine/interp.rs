@@ -671,6 +671,12 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::RevealPut {
+                n,
+                k,
+                filter,
+                status,
+            } => self.exec_reveal_put(f, n, k, filter, status),
             Op::PlaceMarker { .. } | Op::MoveMarker { .. } => {
                 let Some(first) = self.s.marker_options(f, op).first() else {
                     return Flow::Next;
@@ -1250,6 +1256,85 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// "Reveal the top N cards of your deck, put up to K matching in your expeditions, they
+    /// gain S, discard the others". Steps: 1 choosing (`count` = cards revealed and still
+    /// in the deck, `it` = chosen), 2 putting the chosen one by one (an expedition each),
+    /// 3 discarding the rest.
+    fn exec_reveal_put(&mut self, f: &Frame, n: u8, k: u8, filter: FilterId, status: u32) -> Flow {
+        let side = f.controller;
+        if f.step == 0 {
+            let deck = self.s.side(side).deck;
+            let shown = (n as usize).min(deck.len());
+            for &id in &deck.as_slice()[deck.len() - shown..] {
+                self.s.obj_mut(id).flags |= flag::KNOWN;
+            }
+            let fr = self.frame_mut();
+            fr.it.clear();
+            fr.count = shown as u8;
+            fr.step = 1;
+        }
+        loop {
+            let f = *self.s.frame().expect("frame");
+            match f.step {
+                1 => {
+                    let cands = self.s.reveal_candidates(self.db, &f, filter);
+                    if f.it.len() >= k as usize || cands.is_empty() {
+                        self.frame_mut().step = 2;
+                        continue;
+                    }
+                    match side {
+                        // The Confluence takes the topmost matching cards.
+                        Side::Confluence => {
+                            let _ = self.frame_mut().it.push(cands.first().expect("non-empty"));
+                        }
+                        Side::Player => {
+                            self.s.decision = Decision::Target;
+                            return Flow::Wait;
+                        }
+                    }
+                }
+                2 => {
+                    let Some(id) = f.it.first() else {
+                        self.frame_mut().step = 3;
+                        continue;
+                    };
+                    let e = match (side, f.exp_reg) {
+                        (_, Some(e)) => e,
+                        (Side::Confluence, None) => self.s.threatened,
+                        (Side::Player, None) => {
+                            self.s.decision = Decision::Expedition;
+                            return Flow::Wait;
+                        }
+                    };
+                    let fr = self.frame_mut();
+                    fr.exp_reg = None;
+                    fr.it.remove_item(id);
+                    if self.s.side(side).exp[e.index()].is_full() {
+                        continue;
+                    }
+                    let fr = self.frame_mut();
+                    fr.count = fr.count.saturating_sub(1);
+                    self.move_to(id, Zone::Expedition, e, Why::Effect, false);
+                    self.s.obj_mut(id).flags |= status;
+                    if !self.s.silenced(self.db, id) {
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                    }
+                    if self.db.card(self.s.obj(id).card).kind.is_character() {
+                        self.fire(Fire::Joined { obj: id });
+                    }
+                }
+                _ => {
+                    let deck = self.s.side(side).deck;
+                    let shown = (f.count as usize).min(deck.len());
+                    for &id in deck.as_slice()[deck.len() - shown..].iter().rev() {
+                        self.move_to(id, Zone::Discard, Exp::Hero, Why::Effect, false);
+                    }
+                    return Flow::Next;
+                }
+            }
+        }
+    }
+
     fn hand_card_to(&mut self, id: ObjId, dest: Dest) {
         match dest {
             Dest::Reserve => {
@@ -1371,6 +1456,10 @@ impl<O: Observer> Engine<'_, O> {
         self.s.decision = Decision::None;
         match (decision, choice, op) {
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
+            (Decision::Target, Choice::Done, Op::RevealPut { .. }) => {
+                // Done choosing: put the chosen cards in expeditions.
+                self.frame_mut().step = 2;
+            }
             (Decision::Target, Choice::Done, _) => {
                 let fr = self.frame_mut();
                 fr.pc += 1;
