@@ -509,6 +509,8 @@ pub enum Dest {
     ReserveExhausted,
     Hand,
     DeckTop,
+    /// The Xth position from the top of its owner's deck, X the `x` register (a die).
+    DeckAtX,
     DeckBottom,
     Discard,
     /// Sacrifice: discard from play (tokens cease to exist), with "when sacrificed" triggers.

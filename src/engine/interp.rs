@@ -444,6 +444,14 @@ impl<O: Observer> Engine<'_, O> {
                 let mut moved = false;
                 for id in self.resolve_objs(obj, f).iter() {
                     moved |= self.move_obj(id, dest);
+                    // The Xth position from the top: it went on top, then X - 1 cards above it.
+                    let o = *self.s.obj(id);
+                    if dest == Dest::DeckAtX && o.zone == Zone::Deck {
+                        let deck = self.s.side_mut(o.side).deck.as_mut_slice();
+                        let k = (f.x.max(1) as usize).min(deck.len());
+                        let n = deck.len();
+                        deck[n - k..].rotate_right(1);
+                    }
                 }
                 // "Sacrifice ... If you do": whether anything was sacrificed.
                 if dest == Dest::Sacrifice {
@@ -837,7 +845,7 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
             Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
-            Dest::DeckTop => (Zone::Deck, true),
+            Dest::DeckTop | Dest::DeckAtX => (Zone::Deck, true),
             Dest::DeckBottom => (Zone::Deck, false),
             Dest::Discard | Dest::Sacrifice => (Zone::Discard, false),
             Dest::Mana => (Zone::Mana, false),
