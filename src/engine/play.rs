@@ -50,7 +50,8 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, free) = self.consume_mods(id, side, exp);
+        let (boosts, statuses, free) =
+            self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
         // "The next Spell you play this turn is free": played for free (Tough waived).
         let alt = if free && alt == Alt::None {
             Alt::Free
@@ -117,7 +118,7 @@ impl<O: Observer> Engine<'_, O> {
                         free: false,
                     });
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 if kind.is_character() {
                     self.fire(Fire::Joined { obj: id });
                 }
@@ -127,14 +128,14 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
                 self.mark_free(before, alt);
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
                 if from_reserve {
                     self.s.obj_mut(id).flags |= kw::FLEETING;
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
                     .map(|k| def.ab_start + k)
                     .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
@@ -166,11 +167,18 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts and
-    /// statuses it gains and whether it is free.
-    /// A modifier whose filter names a terrain ("the next Character you play in {V}") needs
-    /// the card played into an expedition in such a region.
-    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Exp) -> (i8, u32, bool) {
+    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
+        self.fire(Fire::Played { card: id });
+        if from_reserve {
+            self.fire(Fire::PlayedFromReserve { card: id });
+        }
+    }
+
+    /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
+    /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
+    /// returns the boosts and statuses it gains and whether it is free.
+    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
         let mut free = false;
@@ -179,8 +187,9 @@ impl<O: Observer> Engine<'_, O> {
             let m = self.s.mods[i];
             let f = self.db.filter(m.filter);
             let terrain_ok = f.region_terrain == 0
-                || (self.db.card(self.s.obj(id).card).kind.goes_to_expedition()
-                    && self.s.region_terrains(self.db, self.s.region(exp)) & f.region_terrain != 0);
+                || exp.is_some_and(|e| {
+                    self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
+                });
             if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
                 boosts += m.boosts;
                 statuses |= m.status;
