@@ -542,6 +542,8 @@ pub enum Dest {
     ReserveExhausted,
     Hand,
     DeckTop,
+    /// The Xth position from the top of its owner's deck, X the `x` register (a die).
+    DeckAtX,
     DeckBottom,
     Discard,
     /// Sacrifice: discard from play (tokens cease to exist), with "when sacrificed" triggers.
@@ -744,6 +746,15 @@ pub enum Op {
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
+    },
+    /// Reveal the top `n` cards of your deck, choose up to `k` matching ones and put them in
+    /// your expeditions (you choose each one's); they gain `status`; discard the others.
+    /// The cards are put, not played: their {J} abilities activate, not {H} or {R}.
+    RevealPut {
+        n: u8,
+        k: u8,
+        filter: FilterId,
+        status: u32,
     },
     /// Place a Terrain Marker on a visible region the controller chooses: a new one of this
     /// terrain, or (terrain 0) one of the controller's hero's markers. The region is only
