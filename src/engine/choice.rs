@@ -91,6 +91,23 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Target => {
             let f = s.frame().expect("target decision without frame");
             let ab = db.abilities[f.ability as usize];
+            if let Op::AugmentAny { filter } = db.op(&ab, f.pc) {
+                // Any number: stop at any time.
+                push(out, Choice::Done);
+                let mut cands: List<64> = List::new();
+                s.augment_candidates(db, f, filter, &mut cands);
+                for id in cands.iter() {
+                    push(out, Choice::Card(id));
+                }
+                return;
+            }
+            if let Op::RevealPut { filter, .. } = db.op(&ab, f.pc) {
+                push(out, Choice::Done);
+                for id in s.reveal_candidates(db, f, filter).iter() {
+                    push(out, Choice::Card(id));
+                }
+                return;
+            }
             let Op::Select {
                 filter,
                 min,
@@ -117,6 +134,40 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 Op::Rush => {
                     push(out, Choice::Done);
                     legal_plays(s, db, out);
+                }
+                // The revealed top card of the deck (`it`), for free.
+                Op::TopPlayOrHand => {
+                    push(out, Choice::Done);
+                    if let Some(id) = f.it.first()
+                        && s.playable(db, id)
+                    {
+                        let kind = db.card(s.obj(id).card).kind;
+                        if kind.goes_to_expedition() {
+                            for e in Exp::BOTH {
+                                if !player.exp[e.index()].is_full() {
+                                    push(
+                                        out,
+                                        Choice::Play {
+                                            obj: id,
+                                            from_reserve: false,
+                                            exp: e,
+                                            alt: Alt::Free,
+                                        },
+                                    );
+                                }
+                            }
+                        } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
+                            push(
+                                out,
+                                Choice::Play {
+                                    obj: id,
+                                    from_reserve: false,
+                                    exp: Exp::Hero,
+                                    alt: Alt::Free,
+                                },
+                            );
+                        }
+                    }
                 }
                 _ => play_now_choices(s, db, f, out),
             }

@@ -54,7 +54,7 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, mflags) =
+        let (boosts, statuses, lost, mflags) =
             self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
         // Free by an effect, or by a "next card is free" modifier: its targets'
         // Tough is waived (D10).
@@ -63,6 +63,7 @@ impl<O: Observer> Engine<'_, O> {
         let as_reserve = from_reserve || mflags & modflag::ACTIVATE_R != 0;
         let lose_fleeting = mflags & modflag::LOSE_FLEETING != 0
             || (mflags & modflag::LOSE_FLEETING_HAND != 0 && !from_reserve);
+        let lost = lost | if lose_fleeting { kw::FLEETING } else { 0 };
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -77,9 +78,11 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
+        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
-            Trigger::Played(PlayFrom::Hand) => !from_reserve,
+            Trigger::Played(PlayFrom::Hand) => from_hand,
             Trigger::Played(PlayFrom::Reserve) => as_reserve,
             _ => false,
         };
@@ -92,14 +95,16 @@ impl<O: Observer> Engine<'_, O> {
                 if from_reserve {
                     ob.flags |= kw::FLEETING | flag::FROM_RESERVE;
                 }
-                if lose_fleeting {
-                    ob.flags = (ob.flags & !kw::FLEETING) | flag::LOST_FLEETING;
-                }
                 // A printed Asleep/Anchored is a status the object enters with, as are
-                // statuses from "the next Character you play ... gains".
+                // statuses from "the next Character you play ... gains"; "... loses
+                // Fleeting" removes the one from Reserve.
                 ob.flags |= printed | statuses;
+                ob.flags &= !lost;
+                if lost & kw::FLEETING != 0 {
+                    ob.flags |= flag::LOST_FLEETING;
+                }
                 // Statuses it gains on arrival ("When a Character you control gains ...").
-                let gained = statuses | if from_reserve { kw::FLEETING } else { 0 };
+                let gained = (statuses | if from_reserve { kw::FLEETING } else { 0 }) & !lost;
                 if gained != 0 && kind.is_character() {
                     self.fire(Fire::Gained {
                         obj: id,
@@ -112,6 +117,7 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 if !self.s.silenced(self.db, id) {
                     self.trigger_own(id, NO_OBJ, played_trigger);
+                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 }
                 self.mark_free(before, free);
                 if alt == Alt::Scout {
@@ -135,6 +141,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, free);
                 self.fire_played(id, from_reserve);
             }
@@ -144,8 +151,9 @@ impl<O: Observer> Engine<'_, O> {
                 if from_reserve {
                     ob.flags |= kw::FLEETING | flag::FROM_RESERVE;
                 }
-                if lose_fleeting {
-                    ob.flags = (ob.flags & !kw::FLEETING) | flag::LOST_FLEETING;
+                ob.flags &= !lost;
+                if lost & kw::FLEETING != 0 {
+                    ob.flags |= flag::LOST_FLEETING;
                 }
                 self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
@@ -179,20 +187,21 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    /// "When a card is played" events (from Reserve too: `from_reserve` tells).
     fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
-        self.fire(Fire::Played { card: id });
-        if from_reserve {
-            self.fire(Fire::PlayedFromReserve { card: id });
-        }
+        self.fire(Fire::Played {
+            card: id,
+            from_reserve,
+        });
     }
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
-    /// returns the boosts, statuses and `modflag` effects it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, u8) {
+    /// returns the boosts and statuses it gains, those it loses, and its `modflag` effects.
+    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, u32, u8) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut lost = 0;
         let mut flags = 0;
         let mut i = 0;
         while i < self.s.n_mods as usize {
@@ -204,7 +213,11 @@ impl<O: Observer> Engine<'_, O> {
                 });
             if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
                 boosts += m.boosts;
-                statuses |= m.status;
+                if m.flags & modflag::LOSE_STATUS != 0 {
+                    lost |= m.status;
+                } else {
+                    statuses |= m.status;
+                }
                 flags |= m.flags;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
@@ -213,7 +226,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, flags)
+        (boosts, statuses, lost, flags)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.
