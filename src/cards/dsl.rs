@@ -334,9 +334,10 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let st = self.static_ability()?;
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
-                    Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
-                        ActiveIn::Anywhere
-                    }
+                    Static::Cost(_)
+                    | Static::DiscardDiscount(_)
+                    | Static::SacrificeDiscount(_)
+                    | Static::PlayableIf => ActiveIn::Anywhere,
                     _ => ActiveIn::Play,
                 };
                 return Ok(Line::Ability {
@@ -384,7 +385,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -436,11 +437,15 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "extra_die" => Static::ExtraDie,
             "draw_one" => Static::DrawOneInMorning,
-            "discard_discount" => {
+            "discard_discount" | "sacrifice_discount" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
                 self.expect_punct(")")?;
-                Static::DiscardDiscount(n as u8)
+                if w == "discard_discount" {
+                    Static::DiscardDiscount(n as u8)
+                } else {
+                    Static::SacrificeDiscount(n as u8)
+                }
             }
             "resupply_two" => Static::ResupplyRevealTwo,
             "cost_aura" => {
@@ -478,7 +483,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -1273,7 +1278,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1548,6 +1553,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let status = self.status_bits()?;
                 self.expect_punct(")")?;
                 body.push(Op::NextGain { filter, status });
+            }
+            "opponent_sacrifices_highest" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Opposing, fkind::CHARACTER)?;
+                self.expect_punct(")")?;
+                body.push(Op::SacrificeHighest {
+                    who: Who::Opponent,
+                    filter,
+                });
             }
             "sacrifice_one" | "opponent_sacrifices" | "each_sacrifices" => {
                 let who = match name.as_str() {

@@ -123,6 +123,9 @@ pub enum Static {
     /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
+    /// "You may sacrifice a Permanent to reduce my cost by N" (offered as its own play
+    /// option, like `DiscardDiscount`).
+    SacrificeDiscount(u8),
     /// "If you would Resupply, instead reveal the top two cards of your deck; put one in
     /// Reserve and discard the other."
     ResupplyRevealTwo,
@@ -562,6 +565,13 @@ pub enum Op {
     /// follows its sacrifice rule; all happen together.
     SacrificeOne {
         who: Who,
+    },
+    /// `who` sacrifices the object matching the filter it controls with the highest Base
+    /// Cost (Reserve Cost if Fleeting, else Hand Cost); among ties the player chooses, the
+    /// Confluence takes the Threatened side's, then the leftmost.
+    SacrificeHighest {
+        who: Who,
+        filter: FilterId,
     },
     /// `who` may immediately play a card from hand matching the filter for free (the
     /// controller first). The Confluence reveals from the top of its hand until one

@@ -18,6 +18,8 @@ pub enum Alt {
     Scout,
     /// Discard this Reserve card to reduce the cost (e.g. Paint Prison).
     Discard(ObjId),
+    /// Sacrifice this Permanent to reduce the cost (Detonation).
+    Sacrifice(ObjId),
     /// Played for free by an effect.
     Free,
 }
@@ -191,6 +193,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             let ab = db.abilities[f.ability as usize];
             let kinds = match db.op(&ab, f.pc) {
                 Op::Pay { cost, .. } if cost.sacrifice != 0 => cost.sacrifice,
+                Op::SacrificeHighest { filter, .. } => {
+                    // Only the objects tied for the highest Base Cost.
+                    for id in s
+                        .highest_base_cost(db, Side::Player, filter, &f.ctx())
+                        .iter()
+                    {
+                        push(out, Choice::Card(id));
+                    }
+                    return;
+                }
                 _ => fkind::CHARACTER,
             };
             for id in player.exp[0]
@@ -232,6 +244,23 @@ fn pay_options(
                 for r in s.side(Side::Player).reserve.iter() {
                     if r != id && !out.is_full() {
                         out.push(Alt::Discard(r));
+                    }
+                }
+            }
+            if let Trigger::Static(Static::SacrificeDiscount(n)) = ab.trigger
+                && cost.saturating_sub(n) <= ready
+            {
+                let p = s.side(Side::Player);
+                for r in p
+                    .landmarks
+                    .iter()
+                    .chain(p.exp[0].iter())
+                    .chain(p.exp[1].iter())
+                {
+                    let permanent =
+                        super::query::kind_bit(db.card(s.obj(r).card).kind) & fkind::PERMANENT != 0;
+                    if permanent && !out.is_full() {
+                        out.push(Alt::Sacrifice(r));
                     }
                 }
             }

@@ -508,6 +508,38 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
+            Op::SacrificeHighest { who, filter } => {
+                let Some(side) = self.sides_of(who, f.controller).first() else {
+                    return Flow::Next;
+                };
+                let side = if side == 0 {
+                    Side::Player
+                } else {
+                    Side::Confluence
+                };
+                let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
+                let pick = match (tied.len(), side) {
+                    (0, _) => return Flow::Next,
+                    (1, _) => tied.first(),
+                    (_, Side::Player) => {
+                        self.s.decision = Decision::Sacrifice;
+                        return Flow::Wait;
+                    }
+                    // The Confluence's tie-break (FAQ "Sacrifice"): the Threatened side's,
+                    // then the leftmost.
+                    (_, Side::Confluence) => tied.iter().min_by_key(|&id| {
+                        let o = self.s.obj(id);
+                        (
+                            !(o.zone == Zone::Expedition && o.exp == self.s.threatened),
+                            o.ts,
+                        )
+                    }),
+                };
+                if let Some(id) = pick {
+                    self.move_obj(id, Dest::Sacrifice);
+                }
+                Flow::Next
+            }
             Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
@@ -1279,6 +1311,12 @@ impl<O: Observer> Engine<'_, O> {
             (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
                 self.hand_card_to(id, dest);
                 self.frame_mut().count += 1;
+            }
+            (Decision::Sacrifice, Choice::Card(id), Op::SacrificeHighest { .. }) => {
+                self.move_obj(id, Dest::Sacrifice);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
             }
             (Decision::Sacrifice, Choice::Card(id), Op::SacrificeOne { .. }) => {
                 let fr = self.frame_mut();

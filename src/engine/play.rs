@@ -27,13 +27,16 @@ impl<O: Observer> Engine<'_, O> {
             Alt::None => self.s.play_cost(self.db, id, from_reserve),
             Alt::Scout => def.scout,
             Alt::Free => 0,
-            Alt::Discard(_) => {
+            Alt::Discard(_) | Alt::Sacrifice(_) => {
                 let n = self
                     .db
                     .abilities_of(o.card)
                     .iter()
-                    .find_map(|ab| match ab.trigger {
-                        Trigger::Static(Static::DiscardDiscount(n)) => Some(n),
+                    .find_map(|ab| match (ab.trigger, alt) {
+                        (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
+                        | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
+                            Some(n)
+                        }
                         _ => None,
                     })
                     .unwrap_or(0);
@@ -44,6 +47,9 @@ impl<O: Observer> Engine<'_, O> {
         };
         if let Alt::Discard(r) = alt {
             self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
+        }
+        if let Alt::Sacrifice(r) = alt {
+            self.move_obj(r, Dest::Sacrifice);
         }
         {
             let s = self.s.side_mut(side);

@@ -836,6 +836,43 @@ impl GameState {
             && (c.sacrifice == 0 || self.can_sacrifice(db, side, c.sacrifice))
     }
 
+    /// The objects of `side` in play matching the filter (for the ability `ctx` describes)
+    /// with the highest Base Cost: the Reserve Cost if Fleeting, else the Hand Cost.
+    pub fn highest_base_cost(
+        &self,
+        db: &CardDb,
+        side: Side,
+        filter: FilterId,
+        ctx: &Ctx,
+    ) -> super::list::List<64> {
+        let mut out = super::list::List::new();
+        let mut best = 0u8;
+        let s = self.side(side);
+        for id in s.exp[0]
+            .iter()
+            .chain(s.exp[1].iter())
+            .chain(s.landmarks.iter())
+        {
+            if !self.matches(db, db.filter(filter), id, ctx) {
+                continue;
+            }
+            let def = db.card(self.obj(id).card);
+            let cost = if self.has_kw(db, id, kw::FLEETING) {
+                def.reserve_cost
+            } else {
+                def.hand_cost
+            };
+            if out.is_empty() || cost > best {
+                out.clear();
+                best = cost;
+            }
+            if cost == best {
+                let _ = out.push(id);
+            }
+        }
+        out
+    }
+
     /// This side controls an object of these `fkind` kinds it could sacrifice.
     pub fn can_sacrifice(&self, db: &CardDb, side: Side, kinds: u8) -> bool {
         let s = self.side(side);
