@@ -375,6 +375,8 @@ pub enum Cond {
     InContact,
     /// The previous optional cost or action was done.
     Did,
+    /// Neither of your expeditions advanced at this Dusk.
+    NoneAdvanced,
     /// The source has these status bits.
     MeHas(u32),
     MeBoosted,
@@ -560,6 +562,11 @@ pub enum Op {
     NextGain {
         filter: FilterId,
         status: u32,
+    },
+    /// The next character matching the filter you play from hand this turn activates its
+    /// {R} abilities.
+    NextActivateR {
+        filter: FilterId,
     },
     /// Characters of `who` are sacrificed: the player chooses one of theirs, the Confluence
     /// follows its sacrifice rule; all happen together.

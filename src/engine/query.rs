@@ -792,6 +792,11 @@ impl GameState {
             Cond::Ahead => false,
             Cond::InContact => false,
             Cond::Did => ctx.did,
+            Cond::NoneAdvanced => {
+                ctx.controller == Side::Player
+                    && !self.today.advanced.get(Exp::Hero)
+                    && !self.today.advanced.get(Exp::Companion)
+            }
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
             Cond::MyExpAscends => self
