@@ -335,6 +335,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
                     Static::Cost(_)
+                    | Static::CostInEmptyExp(_)
                     | Static::DiscardDiscount(_)
                     | Static::SacrificeDiscount(_)
                     | Static::PlayableIf => ActiveIn::Anywhere,
@@ -385,13 +386,17 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
-            "cost" => {
+            "cost" | "cost_empty_exp" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost change", -10, 10)?;
                 self.expect_punct(")")?;
-                Static::Cost(n as i8)
+                if w == "cost" {
+                    Static::Cost(n as i8)
+                } else {
+                    Static::CostInEmptyExp(n as i8)
+                }
             }
             "tough_aura" => {
                 self.expect_punct("(")?;
@@ -483,7 +488,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }

@@ -101,6 +101,9 @@ pub enum EventKind {
 pub enum Static {
     /// I cost this much more (negative: less) to play, while the condition holds.
     Cost(i8),
+    /// I cost this much more (negative: less) to play into an expedition of yours with no
+    /// characters.
+    CostInEmptyExp(i8),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").

@@ -224,10 +224,11 @@ fn pay_options(
     db: &CardDb,
     id: ObjId,
     from_reserve: bool,
+    exp: Option<Exp>,
     out: &mut ArrayVec<Alt, 66>,
 ) {
     let ready = s.side(Side::Player).mana_ready;
-    let cost = s.play_cost(db, id, from_reserve);
+    let cost = s.play_cost_in(db, id, from_reserve, exp);
     if cost <= ready {
         out.push(Alt::None);
     }
@@ -283,9 +284,30 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             if !s.playable(db, id) {
                 continue;
             }
-            alts.clear();
-            pay_options(s, db, id, from_reserve, &mut alts);
             let kind = db.card(o.card).kind;
+            if kind.goes_to_expedition() && s.cost_depends_on_exp(db, id) {
+                // Its cost depends on the expedition: the ways to pay, expedition by expedition.
+                for e in Exp::BOTH {
+                    alts.clear();
+                    pay_options(s, db, id, from_reserve, Some(e), &mut alts);
+                    for &alt in &alts {
+                        if !p.exp[e.index()].is_full() {
+                            push(
+                                out,
+                                Choice::Play {
+                                    obj: id,
+                                    from_reserve,
+                                    exp: e,
+                                    alt,
+                                },
+                            );
+                        }
+                    }
+                }
+                continue;
+            }
+            alts.clear();
+            pay_options(s, db, id, from_reserve, None, &mut alts);
             for &alt in &alts {
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {

@@ -23,8 +23,9 @@ impl<O: Observer> Engine<'_, O> {
         let side = o.side;
         let def = self.db.card(o.card);
         let kind = def.kind;
+        let at = kind.goes_to_expedition().then_some(exp);
         let cost = match alt {
-            Alt::None => self.s.play_cost(self.db, id, from_reserve),
+            Alt::None => self.s.play_cost_in(self.db, id, from_reserve, at),
             Alt::Scout => def.scout,
             Alt::Free => 0,
             Alt::Discard(_) | Alt::Sacrifice(_) => {
@@ -41,7 +42,7 @@ impl<O: Observer> Engine<'_, O> {
                     })
                     .unwrap_or(0);
                 self.s
-                    .play_cost(self.db, id, from_reserve)
+                    .play_cost_in(self.db, id, from_reserve, at)
                     .saturating_sub(n)
             }
         };

@@ -370,8 +370,24 @@ impl GameState {
     }
 
     /// The cost to play `id` from hand or reserve, with static changes and this turn's
-    /// reductions, never below zero.
+    /// reductions, never below zero (where the expedition it goes to is not yet known).
     pub fn play_cost(&self, db: &CardDb, id: ObjId, from_reserve: bool) -> u8 {
+        self.play_cost_in(db, id, from_reserve, None)
+    }
+
+    /// The card has a cost that depends on the expedition it is played into.
+    pub fn cost_depends_on_exp(&self, db: &CardDb, id: ObjId) -> bool {
+        let def = db.card(self.obj(id).card);
+        def.trigger_mask & tmask::STATIC != 0
+            && db
+                .abilities_of(self.obj(id).card)
+                .iter()
+                .any(|ab| matches!(ab.trigger, Trigger::Static(Static::CostInEmptyExp(_))))
+    }
+
+    /// The cost to play `id` into expedition `exp` (`None`: not known, or not played into
+    /// an expedition).
+    pub fn play_cost_in(&self, db: &CardDb, id: ObjId, from_reserve: bool, exp: Option<Exp>) -> u8 {
         let o = self.obj(id);
         let def = db.card(o.card);
         let base = if from_reserve {
@@ -384,6 +400,13 @@ impl GameState {
             for ab in db.abilities_of(o.card) {
                 if let Trigger::Static(Static::Cost(d)) = ab.trigger
                     && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+                {
+                    delta += d as i16;
+                }
+                if let (Trigger::Static(Static::CostInEmptyExp(d)), Some(e)) = (ab.trigger, exp)
+                    && !self.side(o.side).exp[e.index()]
+                        .iter()
+                        .any(|x| db.card(self.obj(x).card).kind.is_character())
                 {
                     delta += d as i16;
                 }
