@@ -37,8 +37,11 @@ static TOKENS: LazyLock<Regex> = LazyLock::new(|| re(r"[Cc]reate (two|three|four
 /// What `lines` (an exact encoding) lacks of what `text` (the card's English text) states.
 fn lacks(text: &str, lines: &[String]) -> Vec<String> {
     let text = REMINDER.replace_all(text, "");
-    // "activate the {J} abilities of ..." names the symbol without being one.
-    let text = text.replace("{J} abilit", "abilit");
+    // "activate the {J} abilities of ...", "activates one of its {R} abilities" name the
+    // symbol without being one.
+    let text = text
+        .replace("{J} abilit", "abilit")
+        .replace("{R} abilit", "abilit");
     let all = lines.join(" ; ").to_lowercase();
     let mut out = Vec::new();
     for (sym, trigger) in TRIGGERS.iter() {

@@ -741,6 +741,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
+            "it_cost" => Count::ItCost,
             "exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -943,6 +944,19 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
                 ("exhausted", _) => f.exhausted = Some(true),
                 ("ready", _) => f.exhausted = Some(false),
+                ("cost", _) if matches!(self.peek_at(1), Tok::Ident(x) if x == "x") => {
+                    // cost<=x or cost<=x+N: bounded by the running ability's x.
+                    if !self.eat_punct("<=") {
+                        return self.err("'<=' (only cost<=x+N reads x)");
+                    }
+                    self.pos += 1;
+                    let n = if self.eat_punct("+") {
+                        self.small("cost offset", 0, 20)?
+                    } else {
+                        0
+                    };
+                    f.cost_max_x = n as i8;
+                }
                 ("cost", _) => {
                     let c = self.cmp()?;
                     let n = self.small("hand cost", 0, 30)? as u8;

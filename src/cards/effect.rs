@@ -263,6 +263,8 @@ pub struct Filter {
     pub not_subtypes: u64,
     pub cost_min: u8,
     pub cost_max: u8,
+    /// Hand cost at most `x` plus this (`cost<=x+N`; `i8::MIN`: no such bound).
+    pub cost_max_x: i8,
     /// Statuses/keywords it must have (`kw` bits).
     pub with: u32,
     /// Statuses/keywords it must not have.
@@ -286,6 +288,14 @@ pub struct Filter {
     pub in_behind: bool,
 }
 
+impl Filter {
+    /// The `cost<=x+N` bound, for a card of this hand cost when the ability's x is `x`.
+    #[inline]
+    pub fn cost_within_x(&self, hand_cost: u8, x: i16) -> bool {
+        self.cost_max_x == i8::MIN || (hand_cost as i16) <= x + self.cost_max_x as i16
+    }
+}
+
 impl Default for Filter {
     fn default() -> Self {
         Filter {
@@ -297,6 +307,7 @@ impl Default for Filter {
             not_subtypes: 0,
             cost_min: 0,
             cost_max: u8::MAX,
+            cost_max_x: i8::MIN,
             with: 0,
             without: 0,
             other: false,
@@ -360,6 +371,8 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
+    /// The Hand Cost of the selected object (`it`).
+    ItCost,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

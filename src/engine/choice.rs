@@ -104,7 +104,12 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 return;
             };
             for id in player.hand.iter() {
-                if !s.matches_card(db, db.filter(filter), id, f.controller) || !s.playable(db, id) {
+                if !s.matches_card(db, db.filter(filter), id, f.controller)
+                    || !db
+                        .filter(filter)
+                        .cost_within_x(db.card(s.obj(id).card).hand_cost, f.x)
+                    || !s.playable(db, id)
+                {
                     continue;
                 }
                 let kind = db.card(s.obj(id).card).kind;

@@ -1115,6 +1115,10 @@ impl<O: Observer> Engine<'_, O> {
                 let any = self.s.side(Side::Player).hand.iter().any(|id| {
                     self.s
                         .matches_card(self.db, self.db.filter(filter), id, f.controller)
+                        && self
+                            .db
+                            .filter(filter)
+                            .cost_within_x(self.db.card(self.s.obj(id).card).hand_cost, f.x)
                         && self.s.playable(self.db, id)
                 });
                 if any {
@@ -1130,6 +1134,10 @@ impl<O: Observer> Engine<'_, O> {
                 let found = hand.iter().find(|&id| {
                     self.s
                         .matches_card(self.db, self.db.filter(filter), id, f.controller)
+                        && self
+                            .db
+                            .filter(filter)
+                            .cost_within_x(self.db.card(self.s.obj(id).card).hand_cost, f.x)
                 });
                 if let Some(id) = found {
                     self.s.obj_mut(id).flags |= flag::KNOWN;

@@ -572,6 +572,9 @@ impl GameState {
         if def.hand_cost < f.cost_min || def.hand_cost > f.cost_max {
             return false;
         }
+        if !f.cost_within_x(def.hand_cost, ctx.x) {
+            return false;
+        }
         if let Some(t) = f.token
             && o.is_token() != t
         {
@@ -714,6 +717,13 @@ impl GameState {
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
             Count::HeroCounters => self.obj(side.hero).counters as i16,
+            Count::ItCost => {
+                if ctx.it == NO_OBJ {
+                    0
+                } else {
+                    db.card(self.obj(ctx.it).card).hand_cost as i16
+                }
+            }
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
