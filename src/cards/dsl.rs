@@ -329,11 +329,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 return Ok(Line::Keyword { bits, n });
             }
-            if w == "static" {
-                self.pos += 1;
+            // `support static ...`: a passive ability that works while I am in Reserve.
+            let support_static = w == "support" && self.peek_at(1) == &Tok::Ident("static".into());
+            if w == "static" || support_static {
+                self.pos += 1 + support_static as usize;
                 let st = self.static_ability()?;
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
+                    _ if support_static => ActiveIn::Reserve,
                     Static::Cost(_)
                     | Static::CostInEmptyExp(_)
                     | Static::DiscardDiscount(_)
@@ -386,7 +389,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" | "cost_empty_exp" => {
                 self.expect_punct("(")?;
@@ -434,6 +437,33 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::KeywordAura(f, bits)
             }
+            "level_stats" => {
+                if self.eat_punct("(") {
+                    let f = self.filter(Whose::Yours)?;
+                    self.expect_punct(")")?;
+                    Static::LevelStats(f)
+                } else {
+                    Static::LevelStats(ME_FILTER)
+                }
+            }
+            "silence_facing" => Static::SilenceFacing,
+            "also" => {
+                self.expect_punct("(")?;
+                let k = self.ident("spell, landmark, expedition_permanent or character")?;
+                let kind = match k.as_str() {
+                    "spell" => fkind::SPELL,
+                    "landmark" => fkind::LANDMARK,
+                    "expedition_permanent" => fkind::EXP_PERMANENT,
+                    "character" => fkind::CHARACTER,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("spell, landmark, expedition_permanent or character");
+                    }
+                };
+                self.expect_punct(")")?;
+                Static::AlsoKind(kind)
+            }
+            "ascend_resupply" => Static::AscendResupply,
             "keyword" => {
                 self.expect_punct("(")?;
                 let bits = self.status_bits()?;
@@ -442,6 +472,12 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "extra_die" => Static::ExtraDie,
             "draw_one" => Static::DrawOneInMorning,
+            "reserve_limit" => {
+                self.expect_punct("(")?;
+                let n = self.small("Reserve limit change", -5, 5)?;
+                self.expect_punct(")")?;
+                Static::ReserveLimit(n as i8)
+            }
             "discard_discount" | "sacrifice_discount" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
@@ -467,6 +503,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::StartCounters(n as u8)
             }
+            "start_markers" => {
+                self.expect_punct("(")?;
+                let mut t = self.terrain_word()?;
+                while self.eat_punct(",") {
+                    t |= self.terrain_word()?;
+                }
+                self.expect_punct(")")?;
+                Static::StartMarkers(t)
+            }
             "playable_if" => Static::PlayableIf,
             "play_exhausted" => Static::PlayExhausted,
             "terrain_add" | "terrain_set" | "all_regions" | "darkness_only_due" => {
@@ -488,7 +533,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -566,7 +611,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -610,6 +655,17 @@ impl<'a, A: Arena> Parser<'a, A> {
             "roll" => EventKind::YouRoll,
             "fails" => EventKind::MyExpFails,
             "moves" => EventKind::MyExpMoves,
+            "ascended_moves" => {
+                let mut unfaced = false;
+                if self.eat_punct("(") {
+                    if !self.eat_word("unfaced") {
+                        return self.err("'unfaced'");
+                    }
+                    self.expect_punct(")")?;
+                    unfaced = true;
+                }
+                EventKind::AscendedMoves { unfaced }
+            }
             "moves_due" | "exp_moves_due" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -621,6 +677,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
             }
             "reserve_leaves" => EventKind::LeavesYourReserve,
+            "card_discarded" => EventKind::CardDiscarded,
+            "gift" => EventKind::YouGift,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
             "gains" => {
@@ -736,24 +794,41 @@ impl<'a, A: Arena> Parser<'a, A> {
             "counters" => Count::MyCounters,
             "boosts" => Count::MyBoosts,
             "x" | "X" => Count::X,
+            "roll_result" => Count::LastRoll,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
             "it_cost" => Count::ItCost,
-            "exps_in" => {
+            "exps_in" | "all_exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
                 self.expect_punct(")")?;
-                Count::ExpsInTerrain(t)
+                if w == "exps_in" {
+                    Count::ExpsInTerrain(t)
+                } else {
+                    Count::AllExpsInTerrain(t)
+                }
             }
+            "zero_stats" => Count::ZeroStats,
             "count" => {
                 self.expect_punct("(")?;
                 let f = self.filter(Whose::Yours)?;
                 self.expect_punct(")")?;
                 Count::Objects(f)
             }
+            "boosts_of" | "zero_stats_of" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                if w == "boosts_of" {
+                    Count::BoostsOf(f)
+                } else {
+                    Count::ZeroStatsOf(f)
+                }
+            }
+            "its_boosts" => Count::ItsBoosts,
             _ => return Ok(None),
         }))
     }
@@ -813,6 +888,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Cond::MyTerrain(bits)
             }
+            "single_terrain" => Cond::SingleTerrain,
             "roll" => {
                 if self.eat_word("in") {
                     let lo = self.small("die value", 1, 6)? as u8;
@@ -868,7 +944,7 @@ impl<'a, A: Arena> Parser<'a, A> {
         let mut zones_set = false;
         let mut any = false;
         while let Tok::Ident(w) = self.peek().clone() {
-            if matches!(w.as_str(), "and" | "or" | "else" | "total_cost") {
+            if matches!(w.as_str(), "and" | "or" | "else" | "total_cost" | "total") {
                 break;
             }
             self.pos += 1;
@@ -933,6 +1009,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_my_expedition", _) => f.place = Where::MyExpedition,
                 ("in_other_expedition", _) => f.place = Where::OtherExpedition,
                 ("facing_me", _) => f.place = Where::FacingMe,
+                ("in_selected", _) => f.place = Where::Selected,
                 ("other", _) | ("another", _) => f.other = true,
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
@@ -942,6 +1019,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
+                ("in_ascended", _) => f.ascended = true,
+                ("in_single_terrain", _) => f.single_terrain = true,
                 ("exhausted", _) => f.exhausted = Some(true),
                 ("ready", _) => f.exhausted = Some(false),
                 ("cost", _) if matches!(self.peek_at(1), Tok::Ident(x) if x == "x") => {
@@ -957,7 +1036,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                     };
                     f.cost_max_x = n as i8;
                 }
-                ("cost", _) => {
+                ("cost", _) | ("base_cost", _) => {
+                    f.base_cost |= w == "base_cost";
                     let c = self.cmp()?;
                     let n = self.small("hand cost", 0, 30)? as u8;
                     match c {
@@ -1207,8 +1287,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     /// An object argument: me / it / event / each F / target F / up_to N F / targets N F.
     /// Target forms emit a `Select` first and act on `it`.
     fn obj(&mut self, body: &mut Vec<Op>) -> PResult<ObjRef> {
-        const EXPECTED: &str =
-            "an object (me, it, event, each ..., target ..., up_to N ..., targets N ...)";
+        const EXPECTED: &str = "an object (me, it, event, each ..., target ..., up_to N ..., any_number ..., targets N ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "me" => ObjRef::Me,
@@ -1222,22 +1301,42 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 1,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
                 });
                 ObjRef::It
             }
-            "up_to" | "targets" => {
-                let n = self.small("number of targets", 1, 4)? as u8;
+            "up_to" | "targets" | "any_number" => {
+                // "Any number": as many as the selection holds (more than an expedition
+                // holds in play).
+                let n = if w == "any_number" {
+                    MAX_TARGETS as u8
+                } else {
+                    self.small("number of targets", 1, MAX_TARGETS as i32)? as u8
+                };
                 let filter = self.filter(Whose::Any)?;
                 let mut total_cost = u8::MAX;
+                let mut total_of = 0;
                 if self.eat_word("total_cost") {
                     self.expect_punct("<=")?;
                     total_cost = self.small("total hand cost", 0, 60)? as u8;
+                } else if self.eat_word("total") {
+                    self.expect_punct("(")?;
+                    let t = self.terrain_word()?;
+                    self.expect_punct(")")?;
+                    self.expect_punct("<=")?;
+                    total_of = match t {
+                        terrain::FOREST => 1,
+                        terrain::MOUNTAIN => 2,
+                        _ => 3,
+                    };
+                    total_cost = self.small("total statistic", 0, 60)? as u8;
                 }
                 body.push(Op::Select {
                     filter,
-                    min: if w == "up_to" { 0 } else { n },
+                    min: if w == "targets" { n } else { 0 },
                     max: n,
                     total_cost,
+                    total_of,
                 });
                 ObjRef::It
             }
@@ -1249,6 +1348,18 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn amount(&mut self) -> PResult<Amount> {
+        if self.is_punct("-")
+            && let Tok::Ident(w) = self.peek_at(1).clone()
+        {
+            self.pos += 2;
+            return match self.count_word(&w)? {
+                Some(c) => Ok(Amount::Neg(c)),
+                None => {
+                    self.pos -= 1;
+                    self.err("a count after '-' (as in -its_boosts)")
+                }
+            };
+        }
         match self.peek().clone() {
             Tok::Int(_) | Tok::Punct("-") => {
                 Ok(Amount::Const(self.small("amount", -20, 20)? as i8))
@@ -1280,7 +1391,8 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn exp_ref(&mut self) -> PResult<ExpRef> {
-        const EXPECTED: &str = "an expedition (mine, other, hero, companion, each, target, its)";
+        const EXPECTED: &str =
+            "an expedition (mine, other, hero, companion, each, target, its, selected)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -1290,6 +1402,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "each" | "both" => ExpRef::Each,
             "target" => ExpRef::Target,
             "its" => ExpRef::OfIt,
+            "selected" => ExpRef::Selected,
             _ => {
                 self.pos -= 1;
                 return self.err(EXPECTED);
@@ -1298,7 +1411,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1348,7 +1461,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     exhausted: name.ends_with("_exhausted"),
                 });
             }
-            "token" | "token_it" => {
+            "token" | "opponent_token" | "token_after_rest" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
                 let mut tname = self.ident("a token name")?;
@@ -1404,8 +1517,10 @@ impl<'a, A: Arena> Parser<'a, A> {
                         }
                     }
                     self.expect_punct(")")?;
-                    if name == "token_it" {
-                        return self.fail("token_it creates character tokens only".into());
+                    if name == "opponent_token" {
+                        return self.fail(
+                            "opponent_token creates character tokens; a landmark token names its owner instead (token(NAME, opponent))".into(),
+                        );
                     }
                     body.push(Op::LandmarkToken { card, whose, n });
                     return Ok(());
@@ -1423,7 +1538,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                     card,
                     at,
                     n,
-                    select: name == "token_it",
+                    opposing: name == "opponent_token",
+                    after_rest: name == "token_after_rest",
                 });
             }
             "sabotage" => {
@@ -1454,19 +1570,27 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 0,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
                 });
                 body.push(Op::Move {
                     obj: ObjRef::It,
                     dest: Dest::Discard,
                 });
             }
-            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard"
-            | "sacrifice" | "to_mana" => {
+            "send_reserve"
+            | "send_reserve_exhausted"
+            | "to_hand"
+            | "to_deck_top"
+            | "to_deck_bottom"
+            | "discard"
+            | "sacrifice"
+            | "to_mana" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
                 let dest = match name.as_str() {
                     "send_reserve" => Dest::Reserve,
+                    "send_reserve_exhausted" => Dest::ReserveExhausted,
                     "to_hand" => Dest::Hand,
                     "to_deck_top" => Dest::DeckTop,
                     "to_deck_bottom" => Dest::DeckBottom,
@@ -1589,6 +1713,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                     filter,
                 });
             }
+            "next_free" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(")")?;
+                body.push(Op::NextFree { filter });
+            }
             "sacrifice_one" | "opponent_sacrifices" | "each_sacrifices" => {
                 let who = match name.as_str() {
                     "sacrifice_one" => Who::You,
@@ -1631,6 +1761,47 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "after_you" => body.push(Op::AfterYou),
             "pass" => body.push(Op::Pass),
+            "place_marker" | "move_marker" => {
+                let terrain = if self.eat_punct("(") {
+                    let t = self.terrain_word()?;
+                    self.expect_punct(")")?;
+                    t
+                } else if name == "place_marker" {
+                    0
+                } else {
+                    return self.err("'(' and a terrain: move_marker(F|M|O)");
+                };
+                body.push(if name == "place_marker" {
+                    Op::PlaceMarker { terrain }
+                } else {
+                    Op::MoveMarker { terrain }
+                });
+            }
+            "become_first" | "opponent_becomes_first" => body.push(Op::BecomeFirst {
+                who: if name == "become_first" {
+                    Who::You
+                } else {
+                    Who::Opponent
+                },
+            }),
+            "each_passes" => body.push(Op::EachPasses),
+            "select_exp" => {
+                // An expedition of either side, for `selected` and `in_selected`.
+                self.expect_punct("(")?;
+                let w = self.ident("yours, opposing or any")?;
+                let whose = match w.as_str() {
+                    "yours" => Whose::Yours,
+                    "opposing" => Whose::Opposing,
+                    "any" => Whose::Any,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("yours, opposing or any");
+                    }
+                };
+                let ahead = self.eat_word("ahead");
+                self.expect_punct(")")?;
+                body.push(Op::SelectExp { whose, ahead });
+            }
             "select" => {
                 // A target chosen on its own, for the effects that follow ("it").
                 self.expect_punct("(")?;
@@ -1641,6 +1812,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 1,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
                 });
             }
             "activate_j" => {
@@ -1649,7 +1821,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::ActivateJ { obj });
             }
-            "ascend" => body.push(Op::Ascend),
+            "ascend" => {
+                let at = if self.eat_punct("(") {
+                    let at = self.exp_ref()?;
+                    self.expect_punct(")")?;
+                    at
+                } else {
+                    ExpRef::Mine
+                };
+                body.push(Op::Ascend { at });
+            }
             "set_x" => {
                 self.expect_punct("(")?;
                 let a = self.amount()?;
@@ -1915,9 +2096,34 @@ pub(crate) mod tests {
                 card: 7,
                 at: ExpRef::Mine,
                 n: 2,
-                select: false,
+                opposing: false,
+                after_rest: false,
             }
         );
+        let b = body("J: select_exp(any); opponent_token(Brassbug, selected)");
+        assert_eq!(
+            b[0],
+            Op::SelectExp {
+                whose: Whose::Any,
+                ahead: false
+            }
+        );
+        assert!(matches!(
+            b[1],
+            Op::Token {
+                at: ExpRef::Selected,
+                opposing: true,
+                ..
+            }
+        ));
+        let b = body("J: boost(each character, -its_boosts)");
+        assert!(matches!(
+            b[0],
+            Op::Boost {
+                n: Amount::Neg(Count::ItsBoosts),
+                ..
+            }
+        ));
         let mut a = TestArena::default();
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));

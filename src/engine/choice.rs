@@ -43,6 +43,8 @@ pub enum Choice {
     },
     Card(ObjId),
     Exp(Exp),
+    /// The opponent's expedition on that side (for the Confluence: the Darkness there).
+    OpposingExp(Exp),
     Yes,
     No,
     Mode(u8),
@@ -82,13 +84,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 filter,
                 min,
                 total_cost,
+                total_of,
                 ..
             } = db.op(&ab, f.pc)
             else {
                 return;
             };
             let mut cands: List<64> = List::new();
-            s.select_candidates(db, f, filter, total_cost, &mut cands);
+            s.select_candidates(db, f, filter, total_cost, total_of, &mut cands);
             if f.it.len() >= min as usize || cands.is_empty() {
                 push(out, Choice::Done);
             }
@@ -103,15 +106,13 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
                 return;
             };
-            for id in player.hand.iter() {
-                if !s.matches_card(db, db.filter(filter), id, f.controller)
-                    || !db
-                        .filter(filter)
+            for (id, from_reserve) in s
+                .play_free_candidates(db, db.filter(filter), f.controller)
+                .filter(|&(id, _)| {
+                    db.filter(filter)
                         .cost_within_x(db.card(s.obj(id).card).hand_cost, f.x)
-                    || !s.playable(db, id)
-                {
-                    continue;
-                }
+                })
+            {
                 let kind = db.card(s.obj(id).card).kind;
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {
@@ -120,7 +121,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                                 out,
                                 Choice::Play {
                                     obj: id,
-                                    from_reserve: false,
+                                    from_reserve,
                                     exp: e,
                                     alt: Alt::Free,
                                 },
@@ -132,7 +133,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                         out,
                         Choice::Play {
                             obj: id,
-                            from_reserve: false,
+                            from_reserve,
                             exp: Exp::Hero,
                             alt: Alt::Free,
                         },
@@ -141,8 +142,23 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Expedition => {
-            push(out, Choice::Exp(Exp::Hero));
-            push(out, Choice::Exp(Exp::Companion));
+            // `select_exp` may offer either side's expeditions; other ops the player's own.
+            let whose = s
+                .frame()
+                .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
+                .and_then(|op| match op {
+                    Op::SelectExp { whose, .. } => Some(whose),
+                    _ => None,
+                })
+                .unwrap_or(Whose::Yours);
+            if whose != Whose::Opposing {
+                push(out, Choice::Exp(Exp::Hero));
+                push(out, Choice::Exp(Exp::Companion));
+            }
+            if whose != Whose::Yours {
+                push(out, Choice::OpposingExp(Exp::Hero));
+                push(out, Choice::OpposingExp(Exp::Companion));
+            }
         }
         Decision::May => {
             push(out, Choice::Yes);
@@ -151,9 +167,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Mode => {
             let f = s.frame().expect("mode decision without frame");
             let ab = db.abilities[f.ability as usize];
-            if let Op::Choose { n } = db.op(&ab, f.pc) {
-                for k in 0..n {
-                    push(out, Choice::Mode(k));
+            match db.op(&ab, f.pc) {
+                Op::Choose { n } => {
+                    for k in 0..n {
+                        push(out, Choice::Mode(k));
+                    }
+                }
+                op => {
+                    for k in s.marker_options(f, op).iter() {
+                        push(out, Choice::Mode(k));
+                    }
                 }
             }
         }

@@ -57,7 +57,13 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, activate_r) = self.consume_mods(id, side, from_reserve);
+        let (boosts, statuses, free, activate_r) = self.consume_mods(id, side, exp, from_reserve);
+        // "The next Spell you play this turn is free": played for free (Tough waived).
+        let alt = if free && alt == Alt::None {
+            Alt::Free
+        } else {
+            alt
+        };
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -102,10 +108,12 @@ impl<O: Observer> Engine<'_, O> {
                     self.boost(id, boosts as i16);
                 }
                 let before = self.s.n_pending;
-                self.trigger_own(id, NO_OBJ, played_trigger);
-                // "The next Character played from your hand activates its {R} abilities."
-                if activate_r && kind.is_character() {
-                    self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
+                if !self.s.silenced(self.db, id) {
+                    self.trigger_own(id, NO_OBJ, played_trigger);
+                    // "The next Character played from your hand activates its {R} abilities."
+                    if activate_r && kind.is_character() {
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
+                    }
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -169,24 +177,37 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
-    /// and statuses it gains and whether it activates its {R} abilities (a modifier for a
-    /// card played from hand is not used up by one played from Reserve).
-    fn consume_mods(&mut self, id: ObjId, side: Side, from_reserve: bool) -> (i8, u32, bool) {
+    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts and
+    /// statuses it gains, whether it is free and whether it activates its {R} abilities (a
+    /// modifier for a card played from hand is not used up by one played from Reserve).
+    /// A modifier whose filter names a terrain ("the next Character you play in {V}") needs
+    /// the card played into an expedition in such a region.
+    fn consume_mods(
+        &mut self,
+        id: ObjId,
+        side: Side,
+        exp: Exp,
+        from_reserve: bool,
+    ) -> (i8, u32, bool, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut free = false;
         let mut activate_r = false;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
+            let f = self.db.filter(m.filter);
+            let terrain_ok = f.region_terrain == 0
+                || (self.db.card(self.s.obj(id).card).kind.goes_to_expedition()
+                    && self.s.region_terrains(self.db, self.s.region(exp)) & f.region_terrain != 0);
             if m.side == side
+                && terrain_ok
                 && !(m.activate_r && from_reserve)
-                && self
-                    .s
-                    .matches_card(self.db, self.db.filter(m.filter), id, side)
+                && self.s.matches_card(self.db, f, id, side)
             {
                 boosts += m.boosts;
                 statuses |= m.status;
+                free |= m.free;
                 activate_r |= m.activate_r;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
@@ -195,7 +216,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, activate_r)
+        (boosts, statuses, free, activate_r)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

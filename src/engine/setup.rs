@@ -46,6 +46,7 @@ impl GameState {
             discount: 0,
             boosts: 0,
             status: 0,
+            free: false,
             activate_r: false,
         };
         GameState {
@@ -164,6 +165,7 @@ pub fn new_game<O: Observer>(
             }
         }
     }
+    s.start_markers(db);
     s.sides[0].deck.as_mut_slice().shuffle(streams.setup);
     s.sides[1].deck.as_mut_slice().shuffle(streams.confluence);
     let mut e = Engine {
