@@ -66,6 +66,8 @@ pub enum EventKind {
     YouPlayFirst(FilterId),
     /// An opponent plays a card matching the filter.
     OpponentPlays(FilterId),
+    /// An opponent plays a card matching the filter from Reserve.
+    OpponentPlaysFromReserve(FilterId),
     /// A character matching the filter joins your expeditions (played or created).
     Joins(FilterId),
     /// A character matching the filter joins the expedition facing me.
@@ -547,12 +549,15 @@ pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
     /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
     /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
+    /// `by_opponent`: the controller's opponent chooses ("that opponent targets a card in
+    /// your Reserve").
     Select {
         filter: FilterId,
         min: u8,
         max: u8,
         total_cost: u8,
         total_of: u8,
+        by_opponent: bool,
     },
     /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
     /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
@@ -678,6 +683,9 @@ pub enum Op {
         who: Who,
         filter: FilterId,
     },
+    /// Rush: you may immediately play another card (paying for it). Sets `did`. The
+    /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
+    Rush,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {

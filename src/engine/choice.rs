@@ -103,6 +103,10 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             push(out, Choice::Done);
             let f = s.frame().expect("play-free decision without frame");
             let ab = db.abilities[f.ability as usize];
+            if db.op(&ab, f.pc) == Op::Rush {
+                legal_plays(s, db, out);
+                return;
+            }
             let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
                 return;
             };
@@ -293,6 +297,17 @@ fn pay_options(
                     }
                 }
             }
+        }
+    }
+}
+
+/// The cards the player could play now, as on their turn (for Rush), appended to `out`.
+pub(super) fn legal_plays(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+    let mut all = ChoiceList::new();
+    turn_options(s, db, &mut all);
+    for c in all {
+        if matches!(c, Choice::Play { .. }) {
+            push(out, c);
         }
     }
 }

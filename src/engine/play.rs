@@ -57,7 +57,12 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, free, activate_r) = self.consume_mods(id, side, exp, from_reserve);
+        let (boosts, statuses, free, activate_r) = self.consume_mods(
+            id,
+            side,
+            kind.goes_to_expedition().then_some(exp),
+            from_reserve,
+        );
         // "The next Spell you play this turn is free": played for free (Tough waived).
         let alt = if free && alt == Alt::None {
             Alt::Free
@@ -128,7 +133,7 @@ impl<O: Observer> Engine<'_, O> {
                         free: false,
                     });
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 if kind.is_character() {
                     self.fire(Fire::Joined { obj: id });
                 }
@@ -138,14 +143,14 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
                 self.mark_free(before, alt);
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
                 if from_reserve {
                     self.s.obj_mut(id).flags |= kw::FLEETING;
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
                     .map(|k| def.ab_start + k)
                     .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
@@ -177,16 +182,24 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts and
-    /// statuses it gains, whether it is free and whether it activates its {R} abilities (a
-    /// modifier for a card played from hand is not used up by one played from Reserve).
-    /// A modifier whose filter names a terrain ("the next Character you play in {V}") needs
-    /// the card played into an expedition in such a region.
+    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
+        self.fire(Fire::Played { card: id });
+        if from_reserve {
+            self.fire(Fire::PlayedFromReserve { card: id });
+        }
+    }
+
+    /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
+    /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
+    /// returns the boosts and statuses it gains, whether it is free and whether it
+    /// activates its {R} abilities (an effect for a card played from hand is not taken by
+    /// one played from Reserve).
     fn consume_mods(
         &mut self,
         id: ObjId,
         side: Side,
-        exp: Exp,
+        exp: Option<Exp>,
         from_reserve: bool,
     ) -> (i8, u32, bool, bool) {
         let mut boosts = 0;
@@ -198,8 +211,9 @@ impl<O: Observer> Engine<'_, O> {
             let m = self.s.mods[i];
             let f = self.db.filter(m.filter);
             let terrain_ok = f.region_terrain == 0
-                || (self.db.card(self.s.obj(id).card).kind.goes_to_expedition()
-                    && self.s.region_terrains(self.db, self.s.region(exp)) & f.region_terrain != 0);
+                || exp.is_some_and(|e| {
+                    self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
+                });
             if m.side == side
                 && terrain_ok
                 && !(m.activate_r && from_reserve)

@@ -15,6 +15,9 @@ pub(super) enum Fire {
     Played {
         card: ObjId,
     },
+    PlayedFromReserve {
+        card: ObjId,
+    },
     Joined {
         obj: ObjId,
     },
@@ -223,6 +226,11 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.matches_card(db, db.filter(f), card, me.side)
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
                     .then_some(card)
+            }
+            (EventKind::OpponentPlaysFromReserve(f), Fire::PlayedFromReserve { card }) => {
+                (self.s.obj(card).side != me.side
+                    && self.s.matches_card(db, db.filter(f), card, me.side))
+                .then_some(card)
             }
             (EventKind::OpponentPlays(f), Fire::Played { card }) => (self.s.obj(card).side
                 != me.side
