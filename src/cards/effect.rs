@@ -118,6 +118,9 @@ pub enum EventKind {
 pub enum Static {
     /// I cost this much more (negative: less) to play, while the condition holds.
     Cost(i8),
+    /// I cost this much more (negative: less) to play into an expedition of yours with no
+    /// characters.
+    CostInEmptyExp(i8),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
@@ -162,6 +165,9 @@ pub enum Static {
     /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
+    /// "You may sacrifice a Permanent to reduce my cost by N" (offered as its own play
+    /// option, like `DiscardDiscount`).
+    SacrificeDiscount(u8),
     /// "If you would Resupply, instead reveal the top two cards of your deck; put one in
     /// Reserve and discard the other."
     ResupplyRevealTwo,
@@ -310,6 +316,8 @@ pub struct Filter {
     pub not_subtypes: u64,
     pub cost_min: u8,
     pub cost_max: u8,
+    /// Hand cost at most `x` plus this (`cost<=x+N`; `i8::MIN`: no such bound).
+    pub cost_max_x: i8,
     /// Statuses/keywords it must have (`kw` bits).
     pub with: u32,
     /// Statuses/keywords it must not have.
@@ -341,6 +349,14 @@ pub struct Filter {
     pub in_behind: bool,
 }
 
+impl Filter {
+    /// The `cost<=x+N` bound, for a card of this hand cost when the ability's x is `x`.
+    #[inline]
+    pub fn cost_within_x(&self, hand_cost: u8, x: i16) -> bool {
+        self.cost_max_x == i8::MIN || (hand_cost as i16) <= x + self.cost_max_x as i16
+    }
+}
+
 impl Default for Filter {
     fn default() -> Self {
         Filter {
@@ -352,6 +368,7 @@ impl Default for Filter {
             not_subtypes: 0,
             cost_min: 0,
             cost_max: u8::MAX,
+            cost_max_x: i8::MIN,
             with: 0,
             without: 0,
             other: false,
@@ -429,6 +446,8 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
+    /// The Hand Cost of the selected object (`it`).
+    ItCost,
     /// Boosts on the objects matching a filter, added up.
     BoostsOf(FilterId),
     /// Printed (base) statistics of 0 among the objects matching a filter, added up.
@@ -453,6 +472,8 @@ pub enum Cond {
     InContact,
     /// The previous optional cost or action was done.
     Did,
+    /// Neither of your expeditions advanced at this Dusk.
+    NoneAdvanced,
     /// The source has these status bits.
     MeHas(u32),
     MeBoosted,
@@ -692,6 +713,11 @@ pub enum Op {
         filter: FilterId,
         status: u32,
     },
+    /// The next character matching the filter you play from hand this turn activates its
+    /// {R} abilities.
+    NextActivateR {
+        filter: FilterId,
+    },
     /// The next card matching the filter you play this turn is free (no cost; its targets'
     /// Tough is waived, digest 5.6).
     NextFree {
@@ -701,6 +727,13 @@ pub enum Op {
     /// follows its sacrifice rule; all happen together.
     SacrificeOne {
         who: Who,
+    },
+    /// `who` sacrifices the object matching the filter it controls with the highest Base
+    /// Cost (Reserve Cost if Fleeting, else Hand Cost); among ties the player chooses, the
+    /// Confluence takes the Threatened side's, then the leftmost.
+    SacrificeHighest {
+        who: Who,
+        filter: FilterId,
     },
     /// `who` may immediately play a card from hand matching the filter for free (the
     /// controller first). The Confluence reveals from the top of its hand until one

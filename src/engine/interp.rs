@@ -564,6 +564,7 @@ impl<O: Observer> Engine<'_, O> {
                         lose: false,
                         afternoon: matches!(op, Op::DiscountAfternoon { .. }),
                         free: false,
+                        activate_r: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -594,6 +595,25 @@ impl<O: Observer> Engine<'_, O> {
                         lose: matches!(op, Op::NextLose { .. }),
                         afternoon: false,
                         free: false,
+                        activate_r: false,
+                    };
+                    self.s.n_mods += 1;
+                }
+                Flow::Next
+            }
+            Op::NextActivateR { filter } => {
+                let i = self.s.n_mods as usize;
+                if i < self.s.mods.len() {
+                    self.s.mods[i] = TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status: 0,
+                        free: false,
+                        lose: false,
+                        afternoon: false,
+                        activate_r: true,
                     };
                     self.s.n_mods += 1;
                 }
@@ -611,12 +631,45 @@ impl<O: Observer> Engine<'_, O> {
                         free: true,
                         lose: false,
                         afternoon: false,
+                        activate_r: false,
                     };
                     self.s.n_mods += 1;
                 }
                 Flow::Next
             }
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
+            Op::SacrificeHighest { who, filter } => {
+                let Some(side) = self.sides_of(who, f.controller).first() else {
+                    return Flow::Next;
+                };
+                let side = if side == 0 {
+                    Side::Player
+                } else {
+                    Side::Confluence
+                };
+                let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
+                let pick = match (tied.len(), side) {
+                    (0, _) => return Flow::Next,
+                    (1, _) => tied.first(),
+                    (_, Side::Player) => {
+                        self.s.decision = Decision::Sacrifice;
+                        return Flow::Wait;
+                    }
+                    // The Confluence's tie-break (FAQ "Sacrifice"): the Threatened side's,
+                    // then the leftmost.
+                    (_, Side::Confluence) => tied.iter().min_by_key(|&id| {
+                        let o = self.s.obj(id);
+                        (
+                            !(o.zone == Zone::Expedition && o.exp == self.s.threatened),
+                            o.ts,
+                        )
+                    }),
+                };
+                if let Some(id) = pick {
+                    self.move_obj(id, Dest::Sacrifice);
+                }
+                Flow::Next
+            }
             Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
             Op::Rush => self.exec_rush(f),
             Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
@@ -1393,11 +1446,15 @@ impl<O: Observer> Engine<'_, O> {
         };
         match side {
             Side::Player => {
+                let x = f.x;
                 let any = self
                     .s
                     .play_free_candidates(self.db, self.db.filter(filter), f.controller)
-                    .next()
-                    .is_some();
+                    .any(|(id, _)| {
+                        self.db
+                            .filter(filter)
+                            .cost_within_x(self.db.card(self.s.obj(id).card).hand_cost, x)
+                    });
                 if any {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
@@ -1411,6 +1468,10 @@ impl<O: Observer> Engine<'_, O> {
                 let found = hand.iter().find(|&id| {
                     self.s
                         .matches_card(self.db, self.db.filter(filter), id, f.controller)
+                        && self
+                            .db
+                            .filter(filter)
+                            .cost_within_x(self.db.card(self.s.obj(id).card).hand_cost, f.x)
                 });
                 if let Some(id) = found {
                     self.s.obj_mut(id).flags |= flag::KNOWN;
@@ -1770,6 +1831,12 @@ impl<O: Observer> Engine<'_, O> {
             (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
                 self.hand_card_to(id, dest);
                 self.frame_mut().count += 1;
+            }
+            (Decision::Sacrifice, Choice::Card(id), Op::SacrificeHighest { .. }) => {
+                self.move_obj(id, Dest::Sacrifice);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
             }
             (Decision::Sacrifice, Choice::Card(id), Op::SacrificeOne { .. }) => {
                 let fr = self.frame_mut();

@@ -23,35 +23,46 @@ impl<O: Observer> Engine<'_, O> {
         let side = o.side;
         let def = self.db.card(o.card);
         let kind = def.kind;
+        let at = kind.goes_to_expedition().then_some(exp);
         let cost = match alt {
-            Alt::None => self.s.play_cost(self.db, id, from_reserve),
+            Alt::None => self.s.play_cost_in(self.db, id, from_reserve, at),
             Alt::Scout => def.scout,
             Alt::Free => 0,
-            Alt::Discard(_) => {
+            Alt::Discard(_) | Alt::Sacrifice(_) => {
                 let n = self
                     .db
                     .abilities_of(o.card)
                     .iter()
-                    .find_map(|ab| match ab.trigger {
-                        Trigger::Static(Static::DiscardDiscount(n)) => Some(n),
+                    .find_map(|ab| match (ab.trigger, alt) {
+                        (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
+                        | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
+                            Some(n)
+                        }
                         _ => None,
                     })
                     .unwrap_or(0);
                 self.s
-                    .play_cost(self.db, id, from_reserve)
+                    .play_cost_in(self.db, id, from_reserve, at)
                     .saturating_sub(n)
             }
         };
         if let Alt::Discard(r) = alt {
             self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
+        if let Alt::Sacrifice(r) = alt {
+            self.move_obj(r, Dest::Sacrifice);
+        }
         {
             let s = self.s.side_mut(side);
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, lost, free) =
-            self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
+        let (boosts, statuses, lost, free, activate_r) = self.consume_mods(
+            id,
+            side,
+            kind.goes_to_expedition().then_some(exp),
+            from_reserve,
+        );
         // "The next Spell you play this turn is free": played for free (Tough waived).
         let alt = if free && alt == Alt::None {
             Alt::Free
@@ -112,6 +123,10 @@ impl<O: Observer> Engine<'_, O> {
                 if !self.s.silenced(self.db, id) {
                     self.trigger_own(id, NO_OBJ, played_trigger);
                     self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
+                    // "The next Character played from your hand activates its {R} abilities."
+                    if activate_r && kind.is_character() {
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
+                    }
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -189,12 +204,22 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
-    /// returns the boosts and statuses it gains, those it loses and whether it is free.
-    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, u32, bool) {
+    /// returns the boosts and statuses it gains, those it loses, whether it is free and
+    /// whether it
+    /// activates its {R} abilities (an effect for a card played from hand is not taken by
+    /// one played from Reserve).
+    fn consume_mods(
+        &mut self,
+        id: ObjId,
+        side: Side,
+        exp: Option<Exp>,
+        from_reserve: bool,
+    ) -> (i8, u32, u32, bool, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
         let mut lost = 0;
         let mut free = false;
+        let mut activate_r = false;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
@@ -203,7 +228,11 @@ impl<O: Observer> Engine<'_, O> {
                 || exp.is_some_and(|e| {
                     self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
                 });
-            if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
+            if m.side == side
+                && terrain_ok
+                && !(m.activate_r && from_reserve)
+                && self.s.matches_card(self.db, f, id, side)
+            {
                 boosts += m.boosts;
                 if m.lose {
                     lost |= m.status;
@@ -211,6 +240,7 @@ impl<O: Observer> Engine<'_, O> {
                     statuses |= m.status;
                 }
                 free |= m.free;
+                activate_r |= m.activate_r;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -218,7 +248,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, lost, free)
+        (boosts, statuses, lost, free, activate_r)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

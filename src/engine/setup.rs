@@ -49,6 +49,7 @@ impl GameState {
             lose: false,
             afternoon: false,
             free: false,
+            activate_r: false,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],

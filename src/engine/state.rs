@@ -350,6 +350,9 @@ pub struct TurnMod {
     pub afternoon: bool,
     /// The next matching card is free: it costs nothing and its targets' Tough is waived.
     pub free: bool,
+    /// The next matching character played from hand activates its {R} abilities (with `free`,
+    /// fits in the struct's padding: no extra bytes).
+    pub activate_r: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
