@@ -50,7 +50,7 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, free) =
+        let (boosts, statuses, lost, free) =
             self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
         // "The next Spell you play this turn is free": played for free (Tough waived).
         let alt = if free && alt == Alt::None {
@@ -72,9 +72,11 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
+        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
-            Trigger::Played(PlayFrom::Hand) => !from_reserve,
+            Trigger::Played(PlayFrom::Hand) => from_hand,
             Trigger::Played(PlayFrom::Reserve) => from_reserve,
             _ => false,
         };
@@ -88,10 +90,15 @@ impl<O: Observer> Engine<'_, O> {
                     ob.flags |= kw::FLEETING;
                 }
                 // A printed Asleep/Anchored is a status the object enters with, as are
-                // statuses from "the next Character you play ... gains".
+                // statuses from "the next Character you play ... gains"; "... loses
+                // Fleeting" removes the one from Reserve.
                 ob.flags |= printed | statuses;
+                ob.flags &= !lost;
+                if lost & kw::FLEETING != 0 {
+                    ob.flags |= flag::LOST_FLEETING;
+                }
                 // Statuses it gains on arrival ("When a Character you control gains ...").
-                let gained = statuses | if from_reserve { kw::FLEETING } else { 0 };
+                let gained = (statuses | if from_reserve { kw::FLEETING } else { 0 }) & !lost;
                 if gained != 0 && kind.is_character() {
                     self.fire(Fire::Gained {
                         obj: id,
@@ -104,6 +111,7 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 if !self.s.silenced(self.db, id) {
                     self.trigger_own(id, NO_OBJ, played_trigger);
+                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -127,6 +135,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, alt);
                 self.fire_played(id, from_reserve);
             }
@@ -134,6 +143,9 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
                 if from_reserve {
                     self.s.obj_mut(id).flags |= kw::FLEETING;
+                }
+                if lost & kw::FLEETING != 0 {
+                    self.s.obj_mut(id).flags |= flag::LOST_FLEETING;
                 }
                 self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
@@ -167,20 +179,21 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    /// "When a card is played" events (from Reserve too: `from_reserve` tells).
     fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
-        self.fire(Fire::Played { card: id });
-        if from_reserve {
-            self.fire(Fire::PlayedFromReserve { card: id });
-        }
+        self.fire(Fire::Played {
+            card: id,
+            from_reserve,
+        });
     }
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
-    /// returns the boosts and statuses it gains and whether it is free.
-    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, bool) {
+    /// returns the boosts and statuses it gains, those it loses and whether it is free.
+    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, u32, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut lost = 0;
         let mut free = false;
         let mut i = 0;
         while i < self.s.n_mods as usize {
@@ -192,7 +205,11 @@ impl<O: Observer> Engine<'_, O> {
                 });
             if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
                 boosts += m.boosts;
-                statuses |= m.status;
+                if m.lose {
+                    lost |= m.status;
+                } else {
+                    statuses |= m.status;
+                }
                 free |= m.free;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
@@ -201,7 +218,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, free)
+        (boosts, statuses, lost, free)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

@@ -46,6 +46,8 @@ impl GameState {
             discount: 0,
             boosts: 0,
             status: 0,
+            lose: false,
+            afternoon: false,
             free: false,
         };
         GameState {
