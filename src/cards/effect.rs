@@ -108,7 +108,7 @@ pub enum EventKind {
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
     OpponentDraws,
-    /// You make a Gift: on your turn, an opponent draws a card, Resupplies or receives a
+    /// A Gift of yours: during your turn an opponent gets a card (drawn or Resupplied) or a
     /// token.
     YouGift,
 }
@@ -582,8 +582,8 @@ pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
     /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
     /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
-    /// `by_opponent`: the controller's opponent chooses ("that opponent targets a card in
-    /// your Reserve").
+    /// `by_opponent`: the controller's opponent makes the choice (a card may let the opponent
+    /// pick one of your Reserve cards).
     Select {
         filter: FilterId,
         min: u8,
