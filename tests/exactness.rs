@@ -137,22 +137,22 @@ fn the_check_flags_what_an_encoding_lacks() {
     assert_eq!(lacks("[Tough 2].", &l(&["tough 1"])), ["Tough 2"]);
     assert_eq!(
         lacks(
-            "{R} Send to Reserve target Character with Hand Cost {3} or less.",
+            "{R} A target Character that has Hand Cost {3} or less goes to Reserve.",
             &l(&["R: send_reserve(target character cost<=2)"])
         ),
         ["Hand Cost 3 or less"]
     );
     assert_eq!(
         lacks(
-            "{J} Create two [Ordis Recruit 1/1/1] Soldier tokens in my Expedition.",
-            &l(&["J: token(Ordis Recruit, mine)"])
+            "{J} Create two [Mossling 1/1/1] Plant tokens beside me.",
+            &l(&["J: token(Mossling, mine)"])
         ),
         ["two tokens"]
     );
     assert!(
         lacks(
-            "{J} Create two [Ordis Recruit 1/1/1] Soldier tokens in my Expedition.",
-            &l(&["J: token(Ordis Recruit, mine, 2)"])
+            "{J} Create two [Mossling 1/1/1] Plant tokens beside me.",
+            &l(&["J: token(Mossling, mine, 2)"])
         )
         .is_empty()
     );
@@ -167,7 +167,7 @@ fn the_check_flags_what_an_encoding_lacks() {
     // Reminder text and "per" amounts are not requirements.
     assert!(
         lacks(
-            "{J} I gain 1 boost per card in your Reserve. (Fleeting: ...)",
+            "{J} I gain 1 boost per Reserve card you hold. (Fleeting: ...)",
             &l(&["J: boost(me, reserve)"])
         )
         .is_empty()

@@ -645,7 +645,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -687,6 +687,9 @@ impl<'a, A: Arena> Parser<'a, A> {
             "play_reserve" => EventKind::YouPlayFromReserve(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
             "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
+            "opponent_play_reserve" => {
+                EventKind::OpponentPlaysFromReserve(filtered(self, fkind::CARD)?)
+            }
             "joins" => EventKind::Joins(filtered(self, fkind::CHARACTER)?),
             "joins_facing" => EventKind::JoinsFacing(filtered(self, fkind::CHARACTER)?),
             "roll" => EventKind::YouRoll,
@@ -1330,14 +1333,14 @@ impl<'a, A: Arena> Parser<'a, A> {
     /// An object argument: me / it / event / each F / target F / up_to N F / targets N F.
     /// Target forms emit a `Select` first and act on `it`.
     fn obj(&mut self, body: &mut Vec<Op>) -> PResult<ObjRef> {
-        const EXPECTED: &str = "an object (me, it, event, each ..., target ..., up_to N ..., any_number ..., targets N ...)";
+        const EXPECTED: &str = "an object (me, it, event, each ..., target ..., opponent_target ..., up_to N ..., any_number ..., targets N ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "me" => ObjRef::Me,
             "it" | "them" => ObjRef::It,
             "event" => ObjRef::Event,
             "each" => ObjRef::Each(self.filter(Whose::Yours)?),
-            "target" => {
+            "target" | "opponent_target" => {
                 let filter = self.filter(Whose::Any)?;
                 body.push(Op::Select {
                     filter,
@@ -1345,6 +1348,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     max: 1,
                     total_cost: u8::MAX,
                     total_of: 0,
+                    by_opponent: w == "opponent_target",
                 });
                 ObjRef::It
             }
@@ -1380,6 +1384,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     max: n,
                     total_cost,
                     total_of,
+                    by_opponent: false,
                 });
                 ObjRef::It
             }
@@ -1454,7 +1459,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1631,6 +1636,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     max: 1,
                     total_cost: u8::MAX,
                     total_of: 0,
+                    by_opponent: false,
                 });
                 body.push(Op::Move {
                     obj: ObjRef::It,
@@ -1787,19 +1793,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::SacrificeOne { who });
             }
-            "play_free" | "each_play_free" => {
+            "play_free" | "each_play_free" | "opponent_play_free" => {
                 self.expect_punct("(")?;
                 let filter = self.filter_with(Whose::Any, fkind::CARD)?;
                 self.expect_punct(")")?;
                 body.push(Op::PlayFree {
-                    who: if name == "play_free" {
-                        Who::You
-                    } else {
-                        Who::Each
-                    },
+                    who: who_prefix(&name),
                     filter,
                 });
             }
+            "rush" => body.push(Op::Rush),
             "block_forward" | "block_opponent_forward" => {
                 self.expect_punct("(")?;
                 let at = self.exp_ref()?;
@@ -1874,6 +1877,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     max: 1,
                     total_cost: u8::MAX,
                     total_of: 0,
+                    by_opponent: false,
                 });
             }
             "activate_j" => {

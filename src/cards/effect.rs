@@ -73,6 +73,8 @@ pub enum EventKind {
     YouPlayFirst(FilterId),
     /// An opponent plays a card matching the filter.
     OpponentPlays(FilterId),
+    /// An opponent plays a card matching the filter from Reserve.
+    OpponentPlaysFromReserve(FilterId),
     /// A character matching the filter joins your expeditions (played or created).
     Joins(FilterId),
     /// A character matching the filter joins the expedition facing me.
@@ -128,16 +130,16 @@ pub enum Static {
     /// Matching cards your opponents play can't cost less than N (Robin Hood).
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits (also your
-    /// Spells as they resolve: "Spells you play with Hand Cost 1 or less have Fleeting").
+    /// Spells as they resolve: a keyword for your cheap Spells, say).
     KeywordAura(FilterId, u32),
-    /// Objects matching the filter that you control have this ability ("Your Characters
-    /// have: '{R} I gain 1 boost'"): a {J}/{H}/{R} ability (the body) whose source is the
+    /// Objects matching the filter that you control have this ability (an ability granted
+    /// to your characters, say): a {J}/{H}/{R} ability (the body) whose source is the
     /// played object.
     Grant(FilterId, PlayFrom),
     /// Objects matching the filter (either side's, read from my controller's view) can't
     /// gain counters (boosts or named counters).
     NoCounters(FilterId),
-    /// "Up to a max of N" in the support abilities of your cards in Reserve allows N + this
+    /// The "up to a max of N" limit in the support abilities of your cards in Reserve allows N + this
     /// many (255: no maximum).
     SupportOverMax(u8),
     /// The Forest, Mountain and Water of matching objects you control (of me, with
@@ -199,7 +201,7 @@ pub enum Trigger {
     Noon,
     Dusk,
     Night,
-    /// "At Night — X after Rest": triggers At Night (I must be in play then) and resolves
+    /// An At Night ability whose effect waits until after Rest: triggers At Night (I must be in play then) and resolves
     /// after Rest, before Clean-up, wherever I am by then.
     AfterRest,
     /// A quick action of an object in play ({T} and/or mana, counters...).
@@ -403,8 +405,8 @@ pub enum Count {
     MyCounters,
     /// My boosts.
     MyBoosts,
-    /// The boosts I had when I last left the Expedition zone ("for each of my boosts" in a
-    /// "when I leave" ability).
+    /// The boosts I had when I last left the Expedition zone (counted per boost by a
+    /// leave reaction).
     MyLeftBoosts,
     /// The X register (last die roll or computed number).
     X,
@@ -557,12 +559,15 @@ pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
     /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
     /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
+    /// `by_opponent`: the controller's opponent chooses ("that opponent targets a card in
+    /// your Reserve").
     Select {
         filter: FilterId,
         min: u8,
         max: u8,
         total_cost: u8,
         total_of: u8,
+        by_opponent: bool,
     },
     /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
     /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
@@ -705,6 +710,9 @@ pub enum Op {
     /// Reveal the top card of your deck: you may play it for free (not from hand: no {H}
     /// abilities), or else put it into your hand.
     TopPlayOrHand,
+    /// Rush: you may immediately play another card (paying for it). Sets `did`. The
+    /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
+    Rush,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {

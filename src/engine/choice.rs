@@ -111,6 +111,10 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             push(out, Choice::Done);
             let f = s.frame().expect("play-free decision without frame");
             let ab = db.abilities[f.ability as usize];
+            if db.op(&ab, f.pc) == Op::Rush {
+                legal_plays(s, db, out);
+                return;
+            }
             // The revealed top card of the deck (`it`), or matching cards in hand.
             let (filter, from): (Option<FilterId>, List<64>) = match db.op(&ab, f.pc) {
                 Op::PlayFree { filter, .. } => (Some(filter), player.hand),
@@ -291,6 +295,17 @@ fn pay_options(
                     }
                 }
             }
+        }
+    }
+}
+
+/// The cards the player could play now, as on their turn (for Rush), appended to `out`.
+pub(super) fn legal_plays(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+    let mut all = ChoiceList::new();
+    turn_options(s, db, &mut all);
+    for c in all {
+        if matches!(c, Choice::Play { .. }) {
+            push(out, c);
         }
     }
 }

@@ -311,16 +311,10 @@ impl<O: Observer> Engine<'_, O> {
     fn exec(&mut self, op: Op, f: &Frame) -> Flow {
         let db = self.db;
         match op {
-            Op::Select {
-                filter,
-                min,
-                max,
-                total_cost,
-                total_of,
-            } => self.exec_select(f, filter, min, max, total_cost, total_of),
+            Op::Select { .. } => self.exec_select(f, op),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
-                // Sofia, First Outpost: support abilities of cards in Reserve may go past it.
+                // A static may let support abilities of cards in Reserve go past it.
                 let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
                 {
                     let mut over = 0u8;
@@ -617,6 +611,7 @@ impl<O: Observer> Engine<'_, O> {
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
             Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
             Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
+            Op::Rush => self.exec_rush(f),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -938,7 +933,7 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "[Augment] any number of target cards": the controller picks targets one at a time
+    /// Augment with any number of targets: the controller picks them one at a time
     /// (each offered once, in Silver Rule order, `cursor` = the last one's timestamp) and
     /// each is augmented when chosen. The Confluence augments every legal one of its own.
     fn exec_augment_any(&mut self, filter: FilterId) -> Flow {
@@ -1187,15 +1182,19 @@ impl<O: Observer> Engine<'_, O> {
         self.s.side_has_static(self.db, side, pred)
     }
 
-    fn exec_select(
-        &mut self,
-        f: &Frame,
-        filter: FilterId,
-        min: u8,
-        max: u8,
-        total_cost: u8,
-        total_of: u8,
-    ) -> Flow {
+    /// `Op::Select`: fills `it` one target at a time.
+    fn exec_select(&mut self, f: &Frame, op: Op) -> Flow {
+        let Op::Select {
+            filter,
+            min,
+            max,
+            total_cost,
+            total_of,
+            by_opponent,
+        } = op
+        else {
+            unreachable!("exec_select runs Op::Select only");
+        };
         if f.step == 0 {
             let fr = self.frame_mut();
             fr.it.clear();
@@ -1212,7 +1211,12 @@ impl<O: Observer> Engine<'_, O> {
             if cands.is_empty() {
                 return Flow::Next;
             }
-            match f.controller {
+            let chooser = if by_opponent {
+                f.controller.other()
+            } else {
+                f.controller
+            };
+            match chooser {
                 Side::Confluence => {
                     // The Confluence takes the leftmost legal target, as many as allowed.
                     let id = cands.first().expect("non-empty");
@@ -1358,8 +1362,10 @@ impl<O: Observer> Engine<'_, O> {
     /// qualifies, plays it and shuffles its hand (FAQ "Play Limitations").
     fn exec_play_free(&mut self, f: &Frame, who: Who, filter: FilterId) -> Flow {
         let mut sides = List::<2>::new();
-        let _ = sides.push(f.controller as u8);
-        if who == Who::Each {
+        if who != Who::Opponent {
+            let _ = sides.push(f.controller as u8);
+        }
+        if who != Who::You {
             let _ = sides.push(f.controller.other() as u8);
         }
         let k = f.count as usize;
@@ -1438,6 +1444,32 @@ impl<O: Observer> Engine<'_, O> {
             Side::Confluence => {
                 self.frame_mut().pc += 1;
                 self.confluence_play_free(id);
+                Flow::Moved
+            }
+        }
+    }
+
+    /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
+    /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
+    fn exec_rush(&mut self, f: &Frame) -> Flow {
+        match f.controller {
+            Side::Player => {
+                let mut opts = super::choice::ChoiceList::new();
+                super::choice::legal_plays(self.s, self.db, &mut opts);
+                if opts.is_empty() {
+                    self.frame_mut().did = false;
+                    return Flow::Next;
+                }
+                self.s.decision = Decision::PlayFree;
+                Flow::Wait
+            }
+            Side::Confluence => {
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+                fr.count = 0;
+                let played = self.confluence_rush();
+                self.frame_mut().did = played;
                 Flow::Moved
             }
         }
@@ -1661,6 +1693,29 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
                 self.play_card(obj, false, exp, None, Alt::Free);
+            }
+            (Decision::PlayFree, Choice::Done, Op::Rush) => {
+                let fr = self.frame_mut();
+                fr.did = false;
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (
+                Decision::PlayFree,
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                    alt,
+                },
+                Op::Rush,
+            ) => {
+                // Move on before playing: a Spell starts its own (nested) ability.
+                let fr = self.frame_mut();
+                fr.did = true;
+                fr.pc += 1;
+                fr.step = 0;
+                self.play_card(obj, from_reserve, exp, None, alt);
             }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
             (

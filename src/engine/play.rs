@@ -50,7 +50,8 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, lost, free) = self.consume_mods(id, side, exp);
+        let (boosts, statuses, lost, free) =
+            self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
         // "The next Spell you play this turn is free": played for free (Tough waived).
         let alt = if free && alt == Alt::None {
             Alt::Free
@@ -71,7 +72,7 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
-        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        // {H}: played from hand (not from the deck, e.g. a revealed top card).
         let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
@@ -125,10 +126,7 @@ impl<O: Observer> Engine<'_, O> {
                         free: false,
                     });
                 }
-                self.fire(Fire::Played {
-                    card: id,
-                    from_reserve,
-                });
+                self.fire_played(id, from_reserve);
                 if kind.is_character() {
                     self.fire(Fire::Joined { obj: id });
                 }
@@ -139,10 +137,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.trigger_own(id, NO_OBJ, played_trigger);
                 self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, alt);
-                self.fire(Fire::Played {
-                    card: id,
-                    from_reserve,
-                });
+                self.fire_played(id, from_reserve);
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
@@ -152,10 +147,7 @@ impl<O: Observer> Engine<'_, O> {
                 if lost & kw::FLEETING != 0 {
                     self.s.obj_mut(id).flags |= flag::LOST_FLEETING;
                 }
-                self.fire(Fire::Played {
-                    card: id,
-                    from_reserve,
-                });
+                self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
                     .map(|k| def.ab_start + k)
                     .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
@@ -187,11 +179,18 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts and
-    /// statuses it gains, those it loses and whether it is free.
-    /// A modifier whose filter names a terrain ("the next Character you play in {V}") needs
-    /// the card played into an expedition in such a region.
-    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Exp) -> (i8, u32, u32, bool) {
+    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
+        self.fire(Fire::Played { card: id });
+        if from_reserve {
+            self.fire(Fire::PlayedFromReserve { card: id });
+        }
+    }
+
+    /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
+    /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
+    /// returns the boosts and statuses it gains, those it loses and whether it is free.
+    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, u32, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
         let mut lost = 0;
@@ -201,8 +200,9 @@ impl<O: Observer> Engine<'_, O> {
             let m = self.s.mods[i];
             let f = self.db.filter(m.filter);
             let terrain_ok = f.region_terrain == 0
-                || (self.db.card(self.s.obj(id).card).kind.goes_to_expedition()
-                    && self.s.region_terrains(self.db, self.s.region(exp)) & f.region_terrain != 0);
+                || exp.is_some_and(|e| {
+                    self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
+                });
             if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
                 boosts += m.boosts;
                 if m.lose {

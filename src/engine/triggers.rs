@@ -14,7 +14,9 @@ use crate::cards::types::{Exp, Side};
 pub(super) enum Fire {
     Played {
         card: ObjId,
-        from_reserve: bool,
+    },
+    PlayedFromReserve {
+        card: ObjId,
     },
     /// A character or permanent left an expedition (already moved, or ceased as a token).
     LeftExpedition {
@@ -133,7 +135,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Queues the {J}/{H}/{R} abilities that the statics of its side's objects in play grant
-    /// to the just-played `id` ("Your Characters have: ..."); `id` is their source.
+    /// to the just-played `id` (`grant(FILTER)`); `id` is their source.
     pub(super) fn trigger_granted(&mut self, id: ObjId, pred: impl Fn(PlayFrom) -> bool) {
         let side = self.s.obj(id).side;
         if self.s.statics[side.index()] == 0 {
@@ -258,14 +260,12 @@ impl<O: Observer> Engine<'_, O> {
             me.zone == Zone::Expedition && (me.exp == e || self.s.has_kw(db, id, flag::GIGANTIC))
         };
         match (event, ev) {
-            (EventKind::YouPlay(f), Fire::Played { card, .. }) => (self.s.obj(card).side
-                == me.side
+            (EventKind::YouPlay(f), Fire::Played { card }) => (self.s.obj(card).side == me.side
                 && card != id
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),
-            (EventKind::YouPlayFromReserve(f), Fire::Played { card, from_reserve }) => {
-                (from_reserve
-                    && self.s.obj(card).side == me.side
+            (EventKind::YouPlayFromReserve(f), Fire::PlayedFromReserve { card }) => {
+                (self.s.obj(card).side == me.side
                     && card != id
                     && self.s.matches_card(db, db.filter(f), card, me.side))
                 .then_some(card)
@@ -277,7 +277,7 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.matches_card(db, fl, obj, me.side))
                 .then_some(obj)
             }
-            (EventKind::YouPlayFirst(f), Fire::Played { card, .. }) => {
+            (EventKind::YouPlayFirst(f), Fire::Played { card }) => {
                 let c = self.s.obj(card);
                 let kinds = card_kinds(db.card(c.card)) & db.filter(f).kinds;
                 (c.side == me.side
@@ -285,7 +285,12 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
                     .then_some(card)
             }
-            (EventKind::OpponentPlays(f), Fire::Played { card, .. }) => (self.s.obj(card).side
+            (EventKind::OpponentPlaysFromReserve(f), Fire::PlayedFromReserve { card }) => {
+                (self.s.obj(card).side != me.side
+                    && self.s.matches_card(db, db.filter(f), card, me.side))
+                .then_some(card)
+            }
+            (EventKind::OpponentPlays(f), Fire::Played { card }) => (self.s.obj(card).side
                 != me.side
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),
