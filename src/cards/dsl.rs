@@ -1459,7 +1459,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1647,6 +1647,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             | "send_reserve_exhausted"
             | "to_hand"
             | "to_deck_top"
+            | "to_deck_x"
             | "to_deck_bottom"
             | "discard"
             | "sacrifice"
@@ -1659,6 +1660,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     "send_reserve_exhausted" => Dest::ReserveExhausted,
                     "to_hand" => Dest::Hand,
                     "to_deck_top" => Dest::DeckTop,
+                    "to_deck_x" => Dest::DeckAtX,
                     "to_deck_bottom" => Dest::DeckBottom,
                     "discard" => Dest::Discard,
                     "to_mana" => Dest::Mana,
@@ -1825,6 +1827,26 @@ impl<'a, A: Arena> Parser<'a, A> {
             "after_you" => body.push(Op::AfterYou),
             "top_play_or_hand" => body.push(Op::TopPlayOrHand),
             "pass" => body.push(Op::Pass),
+            "reveal_put" => {
+                self.expect_punct("(")?;
+                let n = self.small("cards revealed", 1, 10)? as u8;
+                self.expect_punct(",")?;
+                let k = self.small("cards put", 1, MAX_TARGETS as i32)? as u8;
+                self.expect_punct(",")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                let status = if self.eat_punct(",") {
+                    self.status_bits()?
+                } else {
+                    0
+                };
+                self.expect_punct(")")?;
+                body.push(Op::RevealPut {
+                    n,
+                    k,
+                    filter,
+                    status,
+                });
+            }
             "place_marker" | "move_marker" => {
                 let terrain = if self.eat_punct("(") {
                     let t = self.terrain_word()?;

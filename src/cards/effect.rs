@@ -542,6 +542,8 @@ pub enum Dest {
     ReserveExhausted,
     Hand,
     DeckTop,
+    /// The Xth position from the top of its owner's deck, X the `x` register (a die).
+    DeckAtX,
     DeckBottom,
     Discard,
     /// Sacrifice: discard from play (tokens cease to exist), with "when sacrificed" triggers.
@@ -707,12 +709,12 @@ pub enum Op {
         who: Who,
         filter: FilterId,
     },
-    /// Reveal the top card of your deck: you may play it for free (not from hand: no {H}
-    /// abilities), or else put it into your hand.
-    TopPlayOrHand,
     /// Rush: you may immediately play another card (paying for it). Sets `did`. The
     /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
     Rush,
+    /// Reveal the top card of your deck: you may play it for free (not from hand: no {H}
+    /// abilities), or else put it into your hand.
+    TopPlayOrHand,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {
@@ -744,6 +746,15 @@ pub enum Op {
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
+    },
+    /// Reveal the top `n` cards of your deck, choose up to `k` matching ones and put them in
+    /// your expeditions (you choose each one's); they gain `status`; discard the others.
+    /// The cards are put, not played: their {J} abilities activate, not {H} or {R}.
+    RevealPut {
+        n: u8,
+        k: u8,
+        filter: FilterId,
+        status: u32,
     },
     /// Place a Terrain Marker on a visible region the controller chooses: a new one of this
     /// terrain, or (terrain 0) one of the controller's hero's markers. The region is only

@@ -88,6 +88,13 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 }
                 return;
             }
+            if let Op::RevealPut { filter, .. } = db.op(&ab, f.pc) {
+                push(out, Choice::Done);
+                for id in s.reveal_candidates(db, f, filter).iter() {
+                    push(out, Choice::Card(id));
+                }
+                return;
+            }
             let Op::Select {
                 filter,
                 min,

@@ -466,6 +466,14 @@ impl<O: Observer> Engine<'_, O> {
                 let mut moved = false;
                 for id in self.resolve_objs(obj, f).iter() {
                     moved |= self.move_obj(id, dest);
+                    // The Xth position from the top: it went on top, then X - 1 cards above it.
+                    let o = *self.s.obj(id);
+                    if dest == Dest::DeckAtX && o.zone == Zone::Deck {
+                        let deck = self.s.side_mut(o.side).deck.as_mut_slice();
+                        let k = (f.x.max(1) as usize).min(deck.len());
+                        let n = deck.len();
+                        deck[n - k..].rotate_right(1);
+                    }
                 }
                 // "Sacrifice ... If you do": whether anything was sacrificed.
                 if dest == Dest::Sacrifice {
@@ -610,8 +618,8 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
             Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
-            Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
             Op::Rush => self.exec_rush(f),
+            Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -711,6 +719,12 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::RevealPut {
+                n,
+                k,
+                filter,
+                status,
+            } => self.exec_reveal_put(f, n, k, filter, status),
             Op::PlaceMarker { .. } | Op::MoveMarker { .. } => {
                 let Some(first) = self.s.marker_options(f, op).first() else {
                     return Flow::Next;
@@ -917,7 +931,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// [Augment] (digest 5.5): a card in play or in Reserve (never a Hero) that has counters
-    /// gains one more of each kind it has (D31).
+    /// gains one more of each kind it has (D32).
     fn augment(&mut self, id: ObjId) {
         let o = *self.s.obj(id);
         if !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Reserve)
@@ -985,7 +999,7 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
             Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
-            Dest::DeckTop => (Zone::Deck, true),
+            Dest::DeckTop | Dest::DeckAtX => (Zone::Deck, true),
             Dest::DeckBottom => (Zone::Deck, false),
             Dest::Discard | Dest::Sacrifice => (Zone::Discard, false),
             Dest::Mana => (Zone::Mana, false),
@@ -1415,6 +1429,111 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// "Reveal the top N cards of your deck, put up to K matching in your expeditions, they
+    /// gain S, discard the others". Steps: 1 choosing (`count` = cards revealed and still
+    /// in the deck, `it` = chosen), 2 putting the chosen one by one (an expedition each),
+    /// 3 discarding the rest.
+    fn exec_reveal_put(&mut self, f: &Frame, n: u8, k: u8, filter: FilterId, status: u32) -> Flow {
+        let side = f.controller;
+        if f.step == 0 {
+            let deck = self.s.side(side).deck;
+            let shown = (n as usize).min(deck.len());
+            for &id in &deck.as_slice()[deck.len() - shown..] {
+                self.s.obj_mut(id).flags |= flag::KNOWN;
+            }
+            let fr = self.frame_mut();
+            fr.it.clear();
+            fr.count = shown as u8;
+            fr.step = 1;
+        }
+        loop {
+            let f = *self.s.frame().expect("frame");
+            match f.step {
+                1 => {
+                    let cands = self.s.reveal_candidates(self.db, &f, filter);
+                    if f.it.len() >= k as usize || cands.is_empty() {
+                        self.frame_mut().step = 2;
+                        continue;
+                    }
+                    match side {
+                        // The Confluence takes the topmost matching cards.
+                        Side::Confluence => {
+                            let _ = self.frame_mut().it.push(cands.first().expect("non-empty"));
+                        }
+                        Side::Player => {
+                            self.s.decision = Decision::Target;
+                            return Flow::Wait;
+                        }
+                    }
+                }
+                2 => {
+                    let Some(id) = f.it.first() else {
+                        self.frame_mut().step = 3;
+                        continue;
+                    };
+                    let e = match (side, f.exp_reg) {
+                        (_, Some(e)) => e,
+                        (Side::Confluence, None) => self.s.threatened,
+                        (Side::Player, None) => {
+                            self.s.decision = Decision::Expedition;
+                            return Flow::Wait;
+                        }
+                    };
+                    let fr = self.frame_mut();
+                    fr.exp_reg = None;
+                    fr.it.remove_item(id);
+                    if self.s.side(side).exp[e.index()].is_full() {
+                        continue;
+                    }
+                    let fr = self.frame_mut();
+                    fr.count = fr.count.saturating_sub(1);
+                    self.move_to(id, Zone::Expedition, e, Why::Effect, false);
+                    self.s.obj_mut(id).flags |= status;
+                    if !self.s.silenced(self.db, id) {
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                    }
+                    if self.db.card(self.s.obj(id).card).kind.is_character() {
+                        self.fire(Fire::Joined { obj: id });
+                    }
+                }
+                _ => {
+                    let deck = self.s.side(side).deck;
+                    let shown = (f.count as usize).min(deck.len());
+                    for &id in deck.as_slice()[deck.len() - shown..].iter().rev() {
+                        self.move_to(id, Zone::Discard, Exp::Hero, Why::Effect, false);
+                    }
+                    return Flow::Next;
+                }
+            }
+        }
+    }
+
+    /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
+    /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
+    fn exec_rush(&mut self, f: &Frame) -> Flow {
+        match f.controller {
+            Side::Player => {
+                let mut opts = super::choice::ChoiceList::new();
+                super::choice::legal_plays(self.s, self.db, &mut opts);
+                if opts.is_empty() {
+                    self.frame_mut().did = false;
+                    return Flow::Next;
+                }
+                self.s.decision = Decision::PlayFree;
+                Flow::Wait
+            }
+            Side::Confluence => {
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+                fr.count = 0;
+                let played = self.confluence_rush();
+                self.frame_mut().did = played;
+                Flow::Moved
+            }
+        }
+    }
+
     /// Reveal the top card of your deck; you may play it for free (from the deck: no {H}
     /// abilities), or else it goes to your hand. The revealed card is `it` while the choice
     /// is made. The Confluence always plays it.
@@ -1444,32 +1563,6 @@ impl<O: Observer> Engine<'_, O> {
             Side::Confluence => {
                 self.frame_mut().pc += 1;
                 self.confluence_play_free(id);
-                Flow::Moved
-            }
-        }
-    }
-
-    /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
-    /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
-    fn exec_rush(&mut self, f: &Frame) -> Flow {
-        match f.controller {
-            Side::Player => {
-                let mut opts = super::choice::ChoiceList::new();
-                super::choice::legal_plays(self.s, self.db, &mut opts);
-                if opts.is_empty() {
-                    self.frame_mut().did = false;
-                    return Flow::Next;
-                }
-                self.s.decision = Decision::PlayFree;
-                Flow::Wait
-            }
-            Side::Confluence => {
-                let fr = self.frame_mut();
-                fr.pc += 1;
-                fr.step = 0;
-                fr.count = 0;
-                let played = self.confluence_rush();
-                self.frame_mut().did = played;
                 Flow::Moved
             }
         }
@@ -1597,6 +1690,10 @@ impl<O: Observer> Engine<'_, O> {
         match (decision, choice, op) {
             (Decision::Target, Choice::Card(id), Op::AugmentAny { .. }) => self.augment_chosen(id),
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
+            (Decision::Target, Choice::Done, Op::RevealPut { .. }) => {
+                // Done choosing: put the chosen cards in expeditions.
+                self.frame_mut().step = 2;
+            }
             (Decision::Target, Choice::Done, _) => {
                 let fr = self.frame_mut();
                 fr.pc += 1;
@@ -1679,21 +1776,6 @@ impl<O: Observer> Engine<'_, O> {
                 let _ = fr.it.push(id);
                 fr.count += 1;
             }
-            (Decision::PlayFree, Choice::Done, Op::TopPlayOrHand) => {
-                // Not played: it goes to the hand.
-                if let Some(id) = f.it.first() {
-                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
-                }
-                let fr = self.frame_mut();
-                fr.pc += 1;
-                fr.step = 0;
-            }
-            (Decision::PlayFree, Choice::Play { obj, exp, .. }, Op::TopPlayOrHand) => {
-                let fr = self.frame_mut();
-                fr.pc += 1;
-                fr.step = 0;
-                self.play_card(obj, false, exp, None, Alt::Free);
-            }
             (Decision::PlayFree, Choice::Done, Op::Rush) => {
                 let fr = self.frame_mut();
                 fr.did = false;
@@ -1716,6 +1798,21 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
                 self.play_card(obj, from_reserve, exp, None, alt);
+            }
+            (Decision::PlayFree, Choice::Done, Op::TopPlayOrHand) => {
+                // Not played: it goes to the hand.
+                if let Some(id) = f.it.first() {
+                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
+                }
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (Decision::PlayFree, Choice::Play { obj, exp, .. }, Op::TopPlayOrHand) => {
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+                self.play_card(obj, false, exp, None, Alt::Free);
             }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
             (

@@ -179,12 +179,12 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    /// "When a card is played" events (from Reserve too: `from_reserve` tells).
     fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
-        self.fire(Fire::Played { card: id });
-        if from_reserve {
-            self.fire(Fire::PlayedFromReserve { card: id });
-        }
+        self.fire(Fire::Played {
+            card: id,
+            from_reserve,
+        });
     }
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into

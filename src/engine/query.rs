@@ -274,6 +274,25 @@ impl GameState {
         }
     }
 
+    /// The revealed cards (the top `f.count` of the controller's deck) a "reveal and put"
+    /// effect may still choose: matching the filter, not chosen yet, top first.
+    pub fn reveal_candidates(
+        &self,
+        db: &CardDb,
+        f: &Frame,
+        filter: FilterId,
+    ) -> super::list::List<16> {
+        let mut out = super::list::List::new();
+        let deck = &self.side(f.controller).deck;
+        let shown = (f.count as usize).min(deck.len());
+        for &id in deck.as_slice()[deck.len() - shown..].iter().rev() {
+            if !f.it.contains(id) && self.matches_card(db, db.filter(filter), id, f.controller) {
+                let _ = out.push(id);
+            }
+        }
+        out
+    }
+
     /// The options of a Terrain Marker op, as mode numbers: placing, terrain index * 8 +
     /// visible region; moving, the region the marker comes from (any but the source's).
     pub fn marker_options(&self, f: &Frame, op: Op) -> super::list::List<32> {

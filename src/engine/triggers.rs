@@ -14,9 +14,7 @@ use crate::cards::types::{Exp, Side};
 pub(super) enum Fire {
     Played {
         card: ObjId,
-    },
-    PlayedFromReserve {
-        card: ObjId,
+        from_reserve: bool,
     },
     /// A character or permanent left an expedition (already moved, or ceased as a token).
     LeftExpedition {
@@ -260,12 +258,14 @@ impl<O: Observer> Engine<'_, O> {
             me.zone == Zone::Expedition && (me.exp == e || self.s.has_kw(db, id, flag::GIGANTIC))
         };
         match (event, ev) {
-            (EventKind::YouPlay(f), Fire::Played { card }) => (self.s.obj(card).side == me.side
+            (EventKind::YouPlay(f), Fire::Played { card, .. }) => (self.s.obj(card).side
+                == me.side
                 && card != id
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),
-            (EventKind::YouPlayFromReserve(f), Fire::PlayedFromReserve { card }) => {
-                (self.s.obj(card).side == me.side
+            (EventKind::YouPlayFromReserve(f), Fire::Played { card, from_reserve }) => {
+                (from_reserve
+                    && self.s.obj(card).side == me.side
                     && card != id
                     && self.s.matches_card(db, db.filter(f), card, me.side))
                 .then_some(card)
@@ -277,7 +277,7 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.matches_card(db, fl, obj, me.side))
                 .then_some(obj)
             }
-            (EventKind::YouPlayFirst(f), Fire::Played { card }) => {
+            (EventKind::YouPlayFirst(f), Fire::Played { card, .. }) => {
                 let c = self.s.obj(card);
                 let kinds = card_kinds(db.card(c.card)) & db.filter(f).kinds;
                 (c.side == me.side
@@ -285,12 +285,16 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
                     .then_some(card)
             }
-            (EventKind::OpponentPlaysFromReserve(f), Fire::PlayedFromReserve { card }) => {
-                (self.s.obj(card).side != me.side
-                    && self.s.matches_card(db, db.filter(f), card, me.side))
-                .then_some(card)
-            }
-            (EventKind::OpponentPlays(f), Fire::Played { card }) => (self.s.obj(card).side
+            (
+                EventKind::OpponentPlaysFromReserve(f),
+                Fire::Played {
+                    card,
+                    from_reserve: true,
+                },
+            ) => (self.s.obj(card).side != me.side
+                && self.s.matches_card(db, db.filter(f), card, me.side))
+            .then_some(card),
+            (EventKind::OpponentPlays(f), Fire::Played { card, .. }) => (self.s.obj(card).side
                 != me.side
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),
