@@ -133,16 +133,16 @@ pub enum Static {
     /// Matching cards your opponents play can't cost less than N (Robin Hood).
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits (also your
-    /// Spells as they resolve: "Spells you play with Hand Cost 1 or less have Fleeting").
+    /// Spells as they resolve: a keyword for your cheap Spells, say).
     KeywordAura(FilterId, u32),
-    /// Objects matching the filter that you control have this ability ("Your Characters
-    /// have: '{R} I gain 1 boost'"): a {J}/{H}/{R} ability (the body) whose source is the
+    /// Objects matching the filter that you control have this ability (an ability granted
+    /// to your characters, say): a {J}/{H}/{R} ability (the body) whose source is the
     /// played object.
     Grant(FilterId, PlayFrom),
     /// Objects matching the filter (either side's, read from my controller's view) can't
     /// gain counters (boosts or named counters).
     NoCounters(FilterId),
-    /// "Up to a max of N" in the support abilities of your cards in Reserve allows N + this
+    /// The "up to a max of N" limit in the support abilities of your cards in Reserve allows N + this
     /// many (255: no maximum).
     SupportOverMax(u8),
     /// The Forest, Mountain and Water of matching objects you control (of me, with
@@ -207,7 +207,7 @@ pub enum Trigger {
     Noon,
     Dusk,
     Night,
-    /// "At Night — X after Rest": triggers At Night (I must be in play then) and resolves
+    /// An At Night ability whose effect waits until after Rest: triggers At Night (I must be in play then) and resolves
     /// after Rest, before Clean-up, wherever I am by then.
     AfterRest,
     /// A quick action of an object in play ({T} and/or mana, counters...).
@@ -422,8 +422,8 @@ pub enum Count {
     MyCounters,
     /// My boosts.
     MyBoosts,
-    /// The boosts I had when I last left the Expedition zone ("for each of my boosts" in a
-    /// "when I leave" ability).
+    /// The boosts I had when I last left the Expedition zone (counted per boost by a
+    /// leave reaction).
     MyLeftBoosts,
     /// The X register (last die roll or computed number).
     X,

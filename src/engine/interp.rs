@@ -314,7 +314,7 @@ impl<O: Observer> Engine<'_, O> {
             Op::Select { .. } => self.exec_select(f, op),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
-                // Sofia, First Outpost: support abilities of cards in Reserve may go past it.
+                // A static may let support abilities of cards in Reserve go past it.
                 let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
                 {
                     let mut over = 0u8;
@@ -1000,7 +1000,7 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "[Augment] any number of target cards": the controller picks targets one at a time
+    /// Augment with any number of targets: the controller picks them one at a time
     /// (each offered once, in Silver Rule order, `cursor` = the last one's timestamp) and
     /// each is augmented when chosen. The Confluence augments every legal one of its own.
     fn exec_augment_any(&mut self, filter: FilterId) -> Flow {

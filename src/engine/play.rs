@@ -83,7 +83,7 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
-        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        // {H}: played from hand (not from the deck, e.g. a revealed top card).
         let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,

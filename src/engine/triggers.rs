@@ -133,7 +133,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Queues the {J}/{H}/{R} abilities that the statics of its side's objects in play grant
-    /// to the just-played `id` ("Your Characters have: ..."); `id` is their source.
+    /// to the just-played `id` (`grant(FILTER)`); `id` is their source.
     pub(super) fn trigger_granted(&mut self, id: ObjId, pred: impl Fn(PlayFrom) -> bool) {
         let side = self.s.obj(id).side;
         if self.s.statics[side.index()] == 0 {
