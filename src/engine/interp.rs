@@ -324,7 +324,7 @@ impl<O: Observer> Engine<'_, O> {
             Op::Select { .. } => self.exec_select(f, op),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::Boost { obj, n, max } => {
-                // Sofia, First Outpost: support abilities of cards in Reserve may go past it.
+                // A static may let support abilities of cards in Reserve go past it.
                 let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
                 {
                     let mut over = 0u8;
@@ -642,7 +642,55 @@ impl<O: Observer> Engine<'_, O> {
                 });
                 Flow::Next
             }
+            Op::NextActivateR { filter } | Op::NextFree { filter } => {
+                self.push_mod(TurnMod {
+                    side: f.controller,
+                    filter,
+                    discount: 0,
+                    boosts: 0,
+                    status: 0,
+                    flags: if matches!(op, Op::NextFree { .. }) {
+                        modflag::FREE
+                    } else {
+                        modflag::ACTIVATE_R
+                    },
+                    min: 0,
+                });
+                Flow::Next
+            }
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
+            Op::SacrificeHighest { who, filter } => {
+                let Some(side) = self.sides_of(who, f.controller).first() else {
+                    return Flow::Next;
+                };
+                let side = if side == 0 {
+                    Side::Player
+                } else {
+                    Side::Confluence
+                };
+                let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
+                let pick = match (tied.len(), side) {
+                    (0, _) => return Flow::Next,
+                    (1, _) => tied.first(),
+                    (_, Side::Player) => {
+                        self.s.decision = Decision::Sacrifice;
+                        return Flow::Wait;
+                    }
+                    // The Confluence's tie-break (FAQ "Sacrifice"): the Threatened side's,
+                    // then the leftmost.
+                    (_, Side::Confluence) => tied.iter().min_by_key(|&id| {
+                        let o = self.s.obj(id);
+                        (
+                            !(o.zone == Zone::Expedition && o.exp == self.s.threatened),
+                            o.ts,
+                        )
+                    }),
+                };
+                if let Some(id) = pick {
+                    self.move_obj(id, Dest::Sacrifice);
+                }
+                Flow::Next
+            }
             Op::PlayFree {
                 who,
                 filter,
@@ -1039,7 +1087,7 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "[Augment] any number of target cards": the controller picks targets one at a time
+    /// Augment with any number of targets: the controller picks them one at a time
     /// (each offered once, in Silver Rule order, `cursor` = the last one's timestamp) and
     /// each is augmented when chosen. The Confluence augments every legal one of its own.
     fn exec_augment_any(&mut self, filter: FilterId) -> Flow {
@@ -1948,6 +1996,12 @@ impl<O: Observer> Engine<'_, O> {
             (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
                 self.hand_card_to(id, dest);
                 self.frame_mut().count += 1;
+            }
+            (Decision::Sacrifice, Choice::Card(id), Op::SacrificeHighest { .. }) => {
+                self.move_obj(id, Dest::Sacrifice);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
             }
             (Decision::Sacrifice, Choice::Card(id), Op::SacrificeOne { .. }) => {
                 let fr = self.frame_mut();

@@ -23,39 +23,50 @@ impl<O: Observer> Engine<'_, O> {
         let side = o.side;
         let def = self.db.card(o.card);
         let kind = def.kind;
+        let at = kind.goes_to_expedition().then_some(exp);
         let cost = match alt {
-            Alt::None => self.s.play_cost(self.db, id, from_reserve),
+            Alt::None => self.s.play_cost_in(self.db, id, from_reserve, at),
             Alt::Scout => def.scout,
             Alt::Free => 0,
             Alt::Less(n) => self
                 .s
                 .play_cost(self.db, id, from_reserve)
                 .saturating_sub(n),
-            Alt::Discard(_) => {
+            Alt::Discard(_) | Alt::Sacrifice(_) => {
                 let n = self
                     .db
                     .abilities_of(o.card)
                     .iter()
-                    .find_map(|ab| match ab.trigger {
-                        Trigger::Static(Static::DiscardDiscount(n)) => Some(n),
+                    .find_map(|ab| match (ab.trigger, alt) {
+                        (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
+                        | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
+                            Some(n)
+                        }
                         _ => None,
                     })
                     .unwrap_or(0);
                 self.s
-                    .play_cost(self.db, id, from_reserve)
+                    .play_cost_in(self.db, id, from_reserve, at)
                     .saturating_sub(n)
             }
         };
         if let Alt::Discard(r) = alt {
             self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
+        if let Alt::Sacrifice(r) = alt {
+            self.move_obj(r, Dest::Sacrifice);
+        }
         {
             let s = self.s.side_mut(side);
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, lost, mflags) =
-            self.consume_mods(id, side, kind.goes_to_expedition().then_some(exp));
+        let (boosts, statuses, lost, mflags) = self.consume_mods(
+            id,
+            side,
+            kind.goes_to_expedition().then_some(exp),
+            from_reserve,
+        );
         // Free by an effect, or by a "next card is free" modifier: its targets'
         // Tough is waived (D10).
         let free = alt == Alt::Free || mflags & modflag::FREE != 0;
@@ -78,7 +89,7 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
-        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        // {H}: played from hand (not from the deck, e.g. a revealed top card).
         let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
@@ -197,8 +208,16 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
-    /// returns the boosts and statuses it gains, those it loses, and its `modflag` effects.
-    fn consume_mods(&mut self, id: ObjId, side: Side, exp: Option<Exp>) -> (i8, u32, u32, u8) {
+    /// returns the boosts and statuses it gains, those it loses, and its `modflag` effects
+    /// (an {R} activation for a card played from hand is not taken by one played from
+    /// Reserve).
+    fn consume_mods(
+        &mut self,
+        id: ObjId,
+        side: Side,
+        exp: Option<Exp>,
+        from_reserve: bool,
+    ) -> (i8, u32, u32, u8) {
         let mut boosts = 0;
         let mut statuses = 0;
         let mut lost = 0;
@@ -211,7 +230,11 @@ impl<O: Observer> Engine<'_, O> {
                 || exp.is_some_and(|e| {
                     self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
                 });
-            if m.side == side && terrain_ok && self.s.matches_card(self.db, f, id, side) {
+            if m.side == side
+                && terrain_ok
+                && !(m.flags & modflag::ACTIVATE_R != 0 && from_reserve)
+                && self.s.matches_card(self.db, f, id, side)
+            {
                 boosts += m.boosts;
                 if m.flags & modflag::LOSE_STATUS != 0 {
                     lost |= m.status;

@@ -71,9 +71,9 @@ pub mod flag {
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
     /// Going to Reserve at this Rest, its place in the order not yet chosen.
     pub const RESTING: u32 = 1 << 21;
-    /// Lost Fleeting ("loses Fleeting"), printed or granted included (digest 5.1).
+    /// It lost Fleeting, a printed or granted one included (digest 5.1).
     pub const LOST_FLEETING: u32 = 1 << 22;
-    /// Its "At Night — ... after Rest" ability triggered this Night and waits for the end
+    /// Its after-Rest ability (`night_after_rest`) triggered this Night and waits for the end
     /// of Rest (kept when the card changes zones at Rest).
     pub const AFTER_REST: u32 = 1 << 23;
     /// Played from Reserve (until it changes zones): its Base Cost is its Reserve Cost.
@@ -305,7 +305,7 @@ pub struct Frame {
     pub dice: [u8; 2],
     /// From a card played for free: its targets' Tough is waived (digest 5.6).
     pub free: bool,
-    /// "Any number of targets" chosen one at a time: only objects with a later timestamp
+    /// Any number of targets, chosen one at a time: only objects with a later timestamp
     /// are still offered.
     pub cursor: u16,
     /// Repetitions left of a `repeat AMOUNT` loop.
