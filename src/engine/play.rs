@@ -57,7 +57,7 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, free, activate_r) = self.consume_mods(
+        let (boosts, statuses, lost, free, activate_r) = self.consume_mods(
             id,
             side,
             kind.goes_to_expedition().then_some(exp),
@@ -83,9 +83,11 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
+        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
-            Trigger::Played(PlayFrom::Hand) => !from_reserve,
+            Trigger::Played(PlayFrom::Hand) => from_hand,
             Trigger::Played(PlayFrom::Reserve) => from_reserve,
             _ => false,
         };
@@ -99,10 +101,15 @@ impl<O: Observer> Engine<'_, O> {
                     ob.flags |= kw::FLEETING;
                 }
                 // A printed Asleep/Anchored is a status the object enters with, as are
-                // statuses from "the next Character you play ... gains".
+                // statuses from "the next Character you play ... gains"; "... loses
+                // Fleeting" removes the one from Reserve.
                 ob.flags |= printed | statuses;
+                ob.flags &= !lost;
+                if lost & kw::FLEETING != 0 {
+                    ob.flags |= flag::LOST_FLEETING;
+                }
                 // Statuses it gains on arrival ("When a Character you control gains ...").
-                let gained = statuses | if from_reserve { kw::FLEETING } else { 0 };
+                let gained = (statuses | if from_reserve { kw::FLEETING } else { 0 }) & !lost;
                 if gained != 0 && kind.is_character() {
                     self.fire(Fire::Gained {
                         obj: id,
@@ -119,6 +126,7 @@ impl<O: Observer> Engine<'_, O> {
                     if activate_r && kind.is_character() {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
                     }
+                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -142,6 +150,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, alt);
                 self.fire_played(id, from_reserve);
             }
@@ -149,6 +158,9 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
                 if from_reserve {
                     self.s.obj_mut(id).flags |= kw::FLEETING;
+                }
+                if lost & kw::FLEETING != 0 {
+                    self.s.obj_mut(id).flags |= flag::LOST_FLEETING;
                 }
                 self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
@@ -182,28 +194,29 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    /// "When a card is played" events (from Reserve too: `from_reserve` tells).
     fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
-        self.fire(Fire::Played { card: id });
-        if from_reserve {
-            self.fire(Fire::PlayedFromReserve { card: id });
-        }
+        self.fire(Fire::Played {
+            card: id,
+            from_reserve,
+        });
     }
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
-    /// returns the boosts and statuses it gains, whether it is free and whether it
-    /// activates its {R} abilities (an effect for a card played from hand is not taken by
-    /// one played from Reserve).
+    /// returns the boosts and statuses it gains, those it loses, whether it is free and
+    /// whether it activates its {R} abilities (an effect for a card played from hand is not
+    /// taken by one played from Reserve).
     fn consume_mods(
         &mut self,
         id: ObjId,
         side: Side,
         exp: Option<Exp>,
         from_reserve: bool,
-    ) -> (i8, u32, bool, bool) {
+    ) -> (i8, u32, u32, bool, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut lost = 0;
         let mut free = false;
         let mut activate_r = false;
         let mut i = 0;
@@ -216,13 +229,17 @@ impl<O: Observer> Engine<'_, O> {
                 });
             if m.side == side
                 && terrain_ok
-                && !(m.activate_r && from_reserve)
+                && !(m.status & MOD_ACTIVATE_R != 0 && from_reserve)
                 && self.s.matches_card(self.db, f, id, side)
             {
                 boosts += m.boosts;
-                statuses |= m.status;
+                if m.lose {
+                    lost |= m.status;
+                } else {
+                    statuses |= m.status & !MOD_ACTIVATE_R;
+                }
                 free |= m.free;
-                activate_r |= m.activate_r;
+                activate_r |= m.status & MOD_ACTIVATE_R != 0;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -230,7 +247,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, free, activate_r)
+        (boosts, statuses, lost, free, activate_r)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

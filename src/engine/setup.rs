@@ -46,8 +46,9 @@ impl GameState {
             discount: 0,
             boosts: 0,
             status: 0,
+            lose: false,
+            afternoon: false,
             free: false,
-            activate_r: false,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],

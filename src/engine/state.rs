@@ -71,6 +71,11 @@ pub mod flag {
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
     /// Going to Reserve at this Rest, its place in the order not yet chosen.
     pub const RESTING: u32 = 1 << 21;
+    /// Lost Fleeting ("loses Fleeting"), printed or granted included (digest 5.1).
+    pub const LOST_FLEETING: u32 = 1 << 22;
+    /// Its "At Night — ... after Rest" ability triggered this Night and waits for the end
+    /// of Rest (kept when the card changes zones at Rest).
+    pub const AFTER_REST: u32 = 1 << 23;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -84,7 +89,8 @@ pub mod flag {
         | TOUGH
         | EXHAUSTED
         | OVERCOME_HERO
-        | OVERCOME_COMPANION;
+        | OVERCOME_COMPANION
+        | LOST_FLEETING;
 }
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -101,6 +107,8 @@ pub struct Obj {
     pub counters: u8,
     /// Tough granted by an effect (printed Tough is on the card).
     pub tough: u8,
+    /// Boosts it had when it last left the Expedition zone (read by its leave reactions).
+    pub left_boosts: u8,
 }
 
 impl Obj {
@@ -294,6 +302,11 @@ pub struct Frame {
     pub dice: [u8; 2],
     /// From a card played for free: its targets' Tough is waived (digest 5.6).
     pub free: bool,
+    /// "Any number of targets" chosen one at a time: only objects with a later timestamp
+    /// are still offered.
+    pub cursor: u16,
+    /// Repetitions left of a `repeat AMOUNT` loop.
+    pub loops: u8,
 }
 
 impl Frame {
@@ -314,6 +327,8 @@ impl Frame {
         count: 0,
         dice: [0; 2],
         free: false,
+        cursor: 0,
+        loops: 0,
     };
 }
 
@@ -327,14 +342,19 @@ pub struct TurnMod {
     pub filter: u16,
     pub discount: i8,
     pub boosts: i8,
-    /// Statuses the next matching character gains.
+    /// Statuses the next matching character gains (or, with `lose`, the next matching
+    /// card loses).
     pub status: u32,
+    pub lose: bool,
+    /// Lasts the whole Afternoon, not only this turn.
+    pub afternoon: bool,
     /// The next matching card is free: it costs nothing and its targets' Tough is waived.
     pub free: bool,
-    /// The next matching character played from hand activates its {R} abilities (with `free`,
-    /// fits in the struct's padding: no extra bytes).
-    pub activate_r: bool,
 }
+
+/// In `TurnMod::status`: the next matching character played from hand activates its {R}
+/// abilities. A bit no status uses, so that `TurnMod` keeps its 12 bytes.
+pub const MOD_ACTIVATE_R: u32 = 1 << 31;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {

@@ -46,6 +46,13 @@ impl<O: Observer> Engine<'_, O> {
                 *n -= 1;
             }
         }
+        if before.zone == Zone::Expedition && to != Zone::Expedition {
+            // "When a Character leaves your Expeditions" (every way out, tokens included).
+            self.fire(super::triggers::Fire::LeftExpedition {
+                obj: id,
+                token: before.is_token(),
+            });
+        }
         // A token that leaves play (its Expedition or Landmark zone) ceases to exist.
         if before.is_token()
             && matches!(before.zone, Zone::Expedition | Zone::Landmarks)
@@ -62,6 +69,9 @@ impl<O: Observer> Engine<'_, O> {
         let ts = self.s.next_ts();
         let o = self.s.obj_mut(id);
         o.flags &= !flag::ZONE_LOCAL;
+        if before.zone == Zone::Expedition {
+            o.left_boosts = before.boosts;
+        }
         if leaving_play {
             o.counters = 0;
             if !(seasoned && to == Zone::Reserve) {
@@ -120,6 +130,17 @@ impl<O: Observer> Engine<'_, O> {
         // "When a card leaves your Reserve": every way out (play, costs, Sabotage, Clean-up).
         if before.zone == Zone::Reserve {
             self.fire(super::triggers::Fire::ReserveLeft { side });
+        }
+        // "When I leave your Landmark zone": every way out.
+        if before.zone == Zone::Landmarks && to != Zone::Landmarks {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(
+                    t,
+                    crate::cards::effect::Trigger::When(
+                        crate::cards::effect::EventKind::LeaveLandmarks
+                    )
+                )
+            });
         }
         // "When a card goes from your deck or hand to Reserve" (Resupply, effects, costs).
         if to == Zone::Reserve && matches!(before.zone, Zone::Deck | Zone::Hand) {
@@ -227,6 +248,7 @@ impl<O: Observer> Engine<'_, O> {
             boosts: 0,
             counters: 0,
             tough: 0,
+            left_boosts: 0,
         };
         let ok = self.s.side_mut(side).exp[exp.index()].push(slot);
         debug_assert!(ok);
@@ -260,6 +282,7 @@ impl<O: Observer> Engine<'_, O> {
             boosts: 0,
             counters: 0,
             tough: 0,
+            left_boosts: 0,
         };
         let ok = self.s.side_mut(side).landmarks.push(slot);
         debug_assert!(ok);
