@@ -1484,7 +1484,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_activate_r, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, next_lose, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1798,6 +1798,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::NextGain { filter, status });
             }
+            "next_lose" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(",")?;
+                let status = self.status_bits()?;
+                self.expect_punct(")")?;
+                body.push(Op::NextLose { filter, status });
+            }
             "next_activate_r" => {
                 self.expect_punct("(")?;
                 let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
@@ -1812,14 +1820,6 @@ impl<'a, A: Arena> Parser<'a, A> {
                     who: Who::Opponent,
                     filter,
                 });
-            }
-            "next_lose" => {
-                self.expect_punct("(")?;
-                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
-                self.expect_punct(",")?;
-                let status = self.status_bits()?;
-                self.expect_punct(")")?;
-                body.push(Op::NextLose { filter, status });
             }
             "next_free" => {
                 self.expect_punct("(")?;

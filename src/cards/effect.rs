@@ -707,16 +707,16 @@ pub enum Op {
         filter: FilterId,
         status: u32,
     },
-    /// The next character matching the filter you play from hand this turn activates its
-    /// {R} abilities.
-    NextActivateR {
-        filter: FilterId,
-    },
     /// The next card matching the filter you play this turn loses these statuses (e.g.
     /// the Fleeting of a card played from Reserve).
     NextLose {
         filter: FilterId,
         status: u32,
+    },
+    /// The next character matching the filter you play from hand this turn activates its
+    /// {R} abilities.
+    NextActivateR {
+        filter: FilterId,
     },
     /// The next card matching the filter you play this turn is free (no cost; its targets'
     /// Tough is waived, digest 5.6).

@@ -139,13 +139,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             let mut cands: arrayvec::ArrayVec<(ObjId, bool), 128> = arrayvec::ArrayVec::new();
             match filter {
                 Some(fl) => {
-                    for c in s.play_free_candidates(db, db.filter(fl), f.controller) {
-                        if !db
-                            .filter(fl)
-                            .cost_within_x(db.card(s.obj(c.0).card).hand_cost, f.x)
-                        {
-                            continue;
-                        }
+                    // A cost bound relative to x ("cost <= x+2") reads the frame's x.
+                    for c in s
+                        .play_free_candidates(db, db.filter(fl), f.controller)
+                        .filter(|&(id, _)| {
+                            db.filter(fl)
+                                .cost_within_x(db.card(s.obj(id).card).hand_cost, f.x)
+                        })
+                    {
                         let _ = cands.try_push(c);
                     }
                 }

@@ -122,11 +122,11 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 if !self.s.silenced(self.db, id) {
                     self.trigger_own(id, NO_OBJ, played_trigger);
+                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                     // "The next Character played from your hand activates its {R} abilities."
                     if activate_r && kind.is_character() {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
                     }
-                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -205,8 +205,9 @@ impl<O: Observer> Engine<'_, O> {
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
     /// returns the boosts and statuses it gains, those it loses, whether it is free and
-    /// whether it activates its {R} abilities (an effect for a card played from hand is not
-    /// taken by one played from Reserve).
+    /// whether it
+    /// activates its {R} abilities (an effect for a card played from hand is not taken by
+    /// one played from Reserve).
     fn consume_mods(
         &mut self,
         id: ObjId,
