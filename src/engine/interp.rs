@@ -564,7 +564,6 @@ impl<O: Observer> Engine<'_, O> {
                         lose: false,
                         afternoon: matches!(op, Op::DiscountAfternoon { .. }),
                         free: false,
-                        activate_r: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -595,7 +594,6 @@ impl<O: Observer> Engine<'_, O> {
                         lose: matches!(op, Op::NextLose { .. }),
                         afternoon: false,
                         free: false,
-                        activate_r: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -609,11 +607,10 @@ impl<O: Observer> Engine<'_, O> {
                         filter,
                         discount: 0,
                         boosts: 0,
-                        status: 0,
-                        free: false,
+                        status: MOD_ACTIVATE_R,
                         lose: false,
                         afternoon: false,
-                        activate_r: true,
+                        free: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -631,7 +628,6 @@ impl<O: Observer> Engine<'_, O> {
                         free: true,
                         lose: false,
                         afternoon: false,
-                        activate_r: false,
                     };
                     self.s.n_mods += 1;
                 }

@@ -230,17 +230,17 @@ impl<O: Observer> Engine<'_, O> {
                 });
             if m.side == side
                 && terrain_ok
-                && !(m.activate_r && from_reserve)
+                && !(m.status & MOD_ACTIVATE_R != 0 && from_reserve)
                 && self.s.matches_card(self.db, f, id, side)
             {
                 boosts += m.boosts;
                 if m.lose {
                     lost |= m.status;
                 } else {
-                    statuses |= m.status;
+                    statuses |= m.status & !MOD_ACTIVATE_R;
                 }
                 free |= m.free;
-                activate_r |= m.activate_r;
+                activate_r |= m.status & MOD_ACTIVATE_R != 0;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;

@@ -49,7 +49,6 @@ impl GameState {
             lose: false,
             afternoon: false,
             free: false,
-            activate_r: false,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],

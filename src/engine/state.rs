@@ -350,10 +350,11 @@ pub struct TurnMod {
     pub afternoon: bool,
     /// The next matching card is free: it costs nothing and its targets' Tough is waived.
     pub free: bool,
-    /// The next matching character played from hand activates its {R} abilities (with `free`,
-    /// fits in the struct's padding: no extra bytes).
-    pub activate_r: bool,
 }
+
+/// In `TurnMod::status`: the next matching character played from hand activates its {R}
+/// abilities. A bit no status uses, so that `TurnMod` keeps its 12 bytes.
+pub const MOD_ACTIVATE_R: u32 = 1 << 31;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
