@@ -152,6 +152,9 @@ pub struct Parser<'a, A: Arena> {
 /// is an error rather than a stack overflow (found by fuzzing).
 pub const MAX_NESTING: u32 = 32;
 
+/// How many times `repeat AMOUNT { ... }` ("for each ...") can run at most.
+pub const REPEAT_CAP: i32 = 8;
+
 type PResult<T> = Result<T, DslError>;
 
 const STATUS_WORDS: [&str; 8] = [
@@ -333,6 +336,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
                         ActiveIn::Anywhere
                     }
+                    Static::NotCountedInReserve => ActiveIn::Reserve,
                     _ => ActiveIn::Play,
                 };
                 return Ok(Line::Ability {
@@ -353,9 +357,10 @@ impl<'a, A: Arena> Parser<'a, A> {
         let active = match trigger {
             Trigger::Support(_) => ActiveIn::Reserve,
             _ if support => ActiveIn::Reserve,
-            Trigger::When(EventKind::ToReserve { .. }) | Trigger::When(EventKind::Sacrificed) => {
-                ActiveIn::Anywhere
-            }
+            Trigger::When(EventKind::ToReserve { .. })
+            | Trigger::When(EventKind::ToReserveAny)
+            | Trigger::When(EventKind::Sacrificed)
+            | Trigger::AfterRest => ActiveIn::Anywhere,
             Trigger::When(EventKind::LeaveExpedition) => ActiveIn::Anywhere,
             _ => ActiveIn::Play,
         };
@@ -380,7 +385,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, leave_to_mana_exhausted, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -455,6 +460,36 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "playable_if" => Static::PlayableIf,
             "play_exhausted" => Static::PlayExhausted,
+            "leave_to_mana" => Static::LeaveToMana { exhausted: false },
+            "leave_to_mana_exhausted" => Static::LeaveToMana { exhausted: true },
+            "gain_instead" => {
+                // gain_instead(STATUS, STATUS) or gain_instead(STATUS, boost N)
+                self.expect_punct("(")?;
+                let from = self.status_bits()?;
+                self.expect_punct(",")?;
+                let (to, boosts) = if self.eat_word("boost") {
+                    (0, self.small("boosts", 1, 10)? as u8)
+                } else {
+                    (self.status_bits()?, 0)
+                };
+                self.expect_punct(")")?;
+                Static::GainInstead { from, to, boosts }
+            }
+            "regain" => {
+                self.expect_punct("(")?;
+                let b = self.status_bits()?;
+                self.expect_punct(")")?;
+                Static::Regain(b)
+            }
+            "reserve_limit" => {
+                self.expect_punct("(")?;
+                let n = self.small("reserve limit change", -5, 5)?;
+                self.expect_punct(")")?;
+                Static::ReserveLimit(n as i8)
+            }
+            "extra_exhausted_reserve" => Static::ExtraExhaustedReserve,
+            "not_counted_in_reserve" => Static::NotCountedInReserve,
+            "expand_from_deck" => Static::ExpandFromDeck,
             "terrain_add" | "terrain_set" | "all_regions" | "darkness_only_due" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -474,7 +509,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, leave_to_mana_exhausted, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -504,7 +539,7 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     fn trigger(&mut self) -> PResult<Trigger> {
         const EXPECTED: &str =
-            "a trigger (J, H, R, spell, noon, dusk, night, quick(...), D, when ...)";
+            "a trigger (J, H, R, spell, noon, dusk, night, after_rest, quick(...), D, when ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "J" => Trigger::Played(PlayFrom::Any),
@@ -514,6 +549,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "noon" => Trigger::Noon,
             "dusk" => Trigger::Dusk,
             "night" => Trigger::Night,
+            "after_rest" => Trigger::AfterRest,
             "quick" => {
                 self.expect_punct("(")?;
                 let c = self.costs()?;
@@ -552,7 +588,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, sacrificed, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, to_reserve, to_reserve(any), sacrificed, gains(status), character_gains(status), exhaust_reserve, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -565,19 +601,34 @@ impl<'a, A: Arena> Parser<'a, A> {
             "to_reserve" => {
                 let mut from_expedition = true;
                 if self.eat_punct("(") {
-                    let z = self.ident("'expedition' or 'hand'")?;
+                    let z = self.ident("'expedition', 'hand' or 'any'")?;
                     from_expedition = match z.as_str() {
                         "expedition" => true,
                         "hand" => false,
+                        "any" => {
+                            self.expect_punct(")")?;
+                            return Ok(EventKind::ToReserveAny);
+                        }
                         _ => {
                             self.pos -= 1;
-                            return self.err("'expedition' or 'hand'");
+                            return self.err("'expedition', 'hand' or 'any'");
                         }
                     };
                     self.expect_punct(")")?;
                 }
                 EventKind::ToReserve { from_expedition }
             }
+            "gains" | "character_gains" => {
+                self.expect_punct("(")?;
+                let b = self.status_bits()?;
+                self.expect_punct(")")?;
+                if w == "gains" {
+                    EventKind::IGain(b)
+                } else {
+                    EventKind::YourCharacterGains(b)
+                }
+            }
+            "exhaust_reserve" => EventKind::YouExhaustReserve,
             "sacrificed" => EventKind::Sacrificed,
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
@@ -692,6 +743,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "reserve" => Count::ReserveSize,
             "counters" => Count::MyCounters,
             "boosts" => Count::MyBoosts,
+            "had_boosts" => Count::MyLeftBoosts,
             "x" | "X" => Count::X,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
@@ -748,11 +800,15 @@ impl<'a, A: Arena> Parser<'a, A> {
             "afternoon" => Cond::Afternoon,
             "your_turn" => Cond::YourTurn,
             "boosted" => Cond::MeBoosted,
-            "has" => {
+            "has" | "was" => {
                 self.expect_punct("(")?;
                 let b = self.status_bits()?;
                 self.expect_punct(")")?;
-                Cond::MeHas(b)
+                if w == "has" {
+                    Cond::MeHas(b)
+                } else {
+                    Cond::MeHad(b)
+                }
             }
             "terrain" => {
                 self.expect_punct("(")?;
@@ -860,6 +916,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                     };
                     zones_set = true;
                 }
+                ("in_deck", _) => {
+                    f.zones = if zones_set {
+                        f.zones | fzone::DECK
+                    } else {
+                        fzone::DECK
+                    };
+                    zones_set = true;
+                }
                 ("in_play", _) => {
                     f.zones = if zones_set {
                         f.zones | fzone::IN_PLAY
@@ -896,6 +960,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
                 ("exhausted", _) => f.exhausted = Some(true),
                 ("ready", _) => f.exhausted = Some(false),
+                ("stats", _) => {
+                    // stats<=N: no statistic over N.
+                    self.expect_punct("<=")?;
+                    f.stat_max = self.small("statistic", 0, 30)? as u8;
+                }
                 ("cost", _) => {
                     let c = self.cmp()?;
                     let n = self.small("hand cost", 0, 30)? as u8;
@@ -1119,14 +1188,43 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "repeat" => {
                 self.pos += 1;
-                let n = self.small("repeat count", 1, 8)?;
+                // `repeat N { }`, or `repeat AMOUNT { }` ("for each ..."): unrolled up to
+                // 8 times, each repetition guarded by AMOUNT >= its number.
+                let counted = if let Tok::Ident(w) = self.peek().clone() {
+                    self.pos += 1;
+                    match self.count_word(&w)? {
+                        Some(c) => Some(c),
+                        None => {
+                            self.pos -= 1;
+                            return self.err("a repeat count (N or an amount such as boosts, had_boosts, count(...))");
+                        }
+                    }
+                } else {
+                    None
+                };
+                let n = match counted {
+                    Some(_) => REPEAT_CAP,
+                    None => self.small("repeat count", 1, 8)?,
+                };
                 let mut inner = Vec::new();
                 self.block(&mut inner)?;
-                for _ in 0..n {
+                let mut guards = Vec::new();
+                for k in 0..n {
+                    if let Some(c) = counted {
+                        let cond = self
+                            .arena
+                            .push_cond(Cond::Compare(c, Cmp::Ge, k as i16 + 1));
+                        guards.push((body.len(), cond));
+                        body.push(Op::JumpUnless { cond, to: 0 });
+                    }
                     let offset = body.len() as u16;
                     for op in &inner {
                         body.push(relocate(*op, offset));
                     }
+                }
+                let end = Self::here(body);
+                for (at, cond) in guards {
+                    body[at] = Op::JumpUnless { cond, to: end };
                 }
             }
             _ => self.call(body)?,
@@ -1210,7 +1308,8 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn exp_ref(&mut self) -> PResult<ExpRef> {
-        const EXPECTED: &str = "an expedition (mine, other, hero, companion, each, target, its)";
+        const EXPECTED: &str =
+            "an expedition (mine, other, hero, companion, each, target, its, left)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -1220,6 +1319,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "each" | "both" => ExpRef::Each,
             "target" => ExpRef::Target,
             "its" => ExpRef::OfIt,
+            "left" => ExpRef::Left,
             _ => {
                 self.pos -= 1;
                 return self.err(EXPECTED);
@@ -1228,7 +1328,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1273,11 +1373,24 @@ impl<'a, A: Arena> Parser<'a, A> {
                     "each_resupply" => Who::Each,
                     _ => Who::You,
                 };
+                // `resupply(it)`: the card put in Reserve becomes `it`.
+                let keep = if who == Who::You && self.eat_punct("(") {
+                    if !self.eat_word("it") {
+                        return self.err("'it' (as in resupply(it))");
+                    }
+                    self.expect_punct(")")?;
+                    true
+                } else {
+                    false
+                };
                 body.push(Op::Resupply {
                     who,
                     exhausted: name.ends_with("_exhausted"),
+                    keep,
                 });
             }
+            "reveal_top" => body.push(Op::RevealTop),
+            "delay_rest" => body.push(Op::DelayRest),
             "token" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
@@ -1439,10 +1552,22 @@ impl<'a, A: Arena> Parser<'a, A> {
             | "opponent_hand_to_discard"
             | "each_hand_to_reserve"
             | "each_hand_to_discard" => {
-                let n = match self.opt_amount(1)? {
-                    Amount::Const(n) if n > 0 => n as u8,
-                    _ => return self.fail(format!("{name} takes a positive number")),
-                };
+                // hand_to_reserve[(N[, it])]: with `it`, the moved cards become `it`.
+                let mut n = 1;
+                let mut keep = false;
+                if self.eat_punct("(") {
+                    n = match self.amount()? {
+                        Amount::Const(n) if n > 0 => n as u8,
+                        _ => return self.fail(format!("{name} takes a positive number")),
+                    };
+                    if self.eat_punct(",") {
+                        if !self.eat_word("it") {
+                            return self.err("'it' (as in hand_to_reserve(1, it))");
+                        }
+                        keep = true;
+                    }
+                    self.expect_punct(")")?;
+                }
                 let dest = if name.ends_with("reserve") {
                     Dest::Reserve
                 } else if name.ends_with("discard") {
@@ -1454,6 +1579,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     who: who_prefix(&name),
                     dest,
                     n,
+                    keep,
                 });
             }
             "next_gain" => {

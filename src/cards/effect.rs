@@ -47,6 +47,8 @@ pub enum EventKind {
     LeaveExpedition,
     /// I go to Reserve; `from_expedition` false = from hand.
     ToReserve { from_expedition: bool },
+    /// I go to Reserve from anywhere (the deck, hand, play, Limbo...).
+    ToReserveAny,
     /// I am sacrificed.
     Sacrificed,
     /// You play a card matching the filter (the played card is the event object).
@@ -75,6 +77,12 @@ pub enum EventKind {
     YouCreateToken,
     /// A character you control gains one or more boosts (event object = it).
     YourCharacterBoosted,
+    /// I gain one of these statuses (`kw` bits).
+    IGain(u32),
+    /// A character you control gains one of these statuses (event object = it).
+    YourCharacterGains(u32),
+    /// You exhaust a card in your Reserve (an effect, Exhausted Resupply, Cooldown).
+    YouExhaustReserve,
     /// You pass, and the opponent has not passed yet.
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
@@ -119,6 +127,22 @@ pub enum Static {
     PlayableIf,
     /// You may play exhausted cards from your Reserve.
     PlayExhausted,
+    /// "If I would leave the Expedition zone (while the condition holds), put me in my
+    /// owner's Mana zone instead", as an exhausted orb or a ready one.
+    LeaveToMana { exhausted: bool },
+    /// "If I would gain status `from`, I gain status `to` (and/or `boosts` boosts) instead".
+    GainInstead { from: u32, to: u32, boosts: u8 },
+    /// "I can gain this status even if I already have it" (its "when I gain" triggers).
+    Regain(u32),
+    /// Your Reserve limit is increased by N.
+    ReserveLimit(i8),
+    /// You may keep one more card in Reserve at Clean-up if it is exhausted.
+    ExtraExhaustedReserve,
+    /// (Support, in Reserve) I don't count towards your Reserve limit.
+    NotCountedInReserve,
+    /// During Morning, Expand puts the top card of your deck into Mana instead of a card
+    /// from your hand.
+    ExpandFromDeck,
     /// My region also has these terrains (their points pay any requirement there).
     TerrainAdd(u8),
     /// My region (and so the region of the expedition facing me) has only these terrains.
@@ -142,6 +166,8 @@ pub enum Trigger {
     Noon,
     Dusk,
     Night,
+    /// Armed by `delay_rest`: resolves after Rest ("... after Rest").
+    AfterRest,
     /// A quick action of an object in play ({T} and/or mana, counters...).
     Quick(Cost),
     /// A support quick action of a card in Reserve ({D} and/or other costs).
@@ -159,6 +185,7 @@ impl Trigger {
             Trigger::Noon => 1 << 2,
             Trigger::Dusk => 1 << 3,
             Trigger::Night => 1 << 4,
+            Trigger::AfterRest => 1 << 9,
             Trigger::Quick(_) => 1 << 5,
             Trigger::Support(_) => 1 << 6,
             Trigger::When(_) => 1 << 7,
@@ -177,6 +204,7 @@ pub mod tmask {
     pub const SUPPORT: u32 = 1 << 6;
     pub const WHEN: u32 = 1 << 7;
     pub const STATIC: u32 = 1 << 8;
+    pub const AFTER_REST: u32 = 1 << 9;
 }
 
 /// Where an ability works from. Most work in play; support abilities work from Reserve.
@@ -212,6 +240,8 @@ pub mod fzone {
     pub const LANDMARKS: u8 = 1 << 1;
     pub const RESERVE: u8 = 1 << 2;
     pub const HAND: u8 = 1 << 3;
+    /// Only for `it_is(...)` on a revealed deck card.
+    pub const DECK: u8 = 1 << 4;
     pub const IN_PLAY: u8 = EXPEDITION | LANDMARKS;
 }
 
@@ -240,6 +270,8 @@ pub struct Filter {
     pub subtypes: u64,
     pub cost_min: u8,
     pub cost_max: u8,
+    /// No statistic (with boosts) over this ("with no statistic over N"); MAX = any.
+    pub stat_max: u8,
     /// Statuses/keywords it must have (`kw` bits).
     pub with: u32,
     /// Statuses/keywords it must not have.
@@ -268,6 +300,7 @@ impl Default for Filter {
             subtypes: 0,
             cost_min: 0,
             cost_max: u8::MAX,
+            stat_max: u8::MAX,
             with: 0,
             without: 0,
             other: false,
@@ -315,6 +348,8 @@ pub enum Count {
     MyCounters,
     /// My boosts.
     MyBoosts,
+    /// The boosts I had when I last left play (last known information).
+    MyLeftBoosts,
     /// The X register (last die roll or computed number).
     X,
     /// Cards in the opponent's hand.
@@ -349,6 +384,8 @@ pub enum Cond {
     Did,
     /// The source has these status bits.
     MeHas(u32),
+    /// The source had these status bits when it last left play (last known information).
+    MeHad(u32),
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
@@ -408,6 +445,8 @@ pub enum ExpRef {
     Target,
     /// The expedition of the selected object (`it`).
     OfIt,
+    /// The expedition the source was in when it last left the Expedition zone.
+    Left,
 }
 
 /// Where a moved object goes.
@@ -453,7 +492,11 @@ pub enum Op {
     Resupply {
         who: Who,
         exhausted: bool,
+        /// The card put in Reserve becomes `it` (`resupply(it)`).
+        keep: bool,
     },
+    /// Reveal the top card of your deck: it becomes `it` (refilling an empty deck first).
+    RevealTop,
     Token {
         card: CardIdx,
         at: ExpRef,
@@ -503,6 +546,8 @@ pub enum Op {
         who: Who,
         dest: Dest,
         n: u8,
+        /// The moved cards become `it` (`hand_to_reserve(1, it)`).
+        keep: bool,
     },
     /// The next character matching the filter you play this turn gains these statuses.
     NextGain {
@@ -544,6 +589,8 @@ pub enum Op {
     },
     /// The source's expedition Ascends until Rest.
     Ascend,
+    /// Arm the source's `after_rest` abilities: they trigger once, after this Night's Rest.
+    DelayRest,
     /// Roll a die into X (with "when you roll" triggers).
     Roll,
     /// X = amount.

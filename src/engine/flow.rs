@@ -27,6 +27,17 @@ impl<O: Observer> Engine<'_, O> {
             }
             Phase::Morning => self.morning(),
             Phase::Expand => {
+                // "Put the top card of your deck in your Mana zone instead of a card from
+                // your hand": Expand becomes a yes/no choice.
+                if self.side_has_static(Side::Player, |st| matches!(st, Static::ExpandFromDeck)) {
+                    let side = self.s.side(Side::Player);
+                    if side.deck.is_empty() && side.discard.is_empty() {
+                        self.s.phase = Phase::ConfluenceDraw;
+                    } else {
+                        self.s.decision = Decision::May;
+                    }
+                    return;
+                }
                 if self.s.side(Side::Player).hand.is_empty() {
                     self.s.phase = Phase::ConfluenceDraw;
                 } else {
@@ -86,6 +97,7 @@ impl<O: Observer> Engine<'_, O> {
             }
             Phase::Rest => {
                 if self.rest() {
+                    self.queue_after_rest();
                     self.s.phase = Phase::Cleanup;
                 }
             }
@@ -319,6 +331,15 @@ impl<O: Observer> Engine<'_, O> {
                 if let Choice::Card(id) = c {
                     self.choose_rest_order(id);
                 }
+            }
+            Decision::May if self.s.depth == 0 && self.s.phase == Phase::Expand => {
+                self.s.decision = Decision::None;
+                if c == Choice::Yes
+                    && let Some(id) = self.take_top(Side::Player)
+                {
+                    self.put_in_mana(id, true, Why::Expand);
+                }
+                self.s.phase = Phase::ConfluenceDraw;
             }
             Decision::CleanupReserve | Decision::CleanupLandmark => {
                 self.s.decision = Decision::None;

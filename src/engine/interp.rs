@@ -153,14 +153,19 @@ impl<O: Observer> Engine<'_, O> {
     /// A resolved Spell goes to Reserve (exhausted if Cooldown), or to the discard pile if
     /// Fleeting (played from Reserve, or printed Fleeting).
     pub(super) fn put_away_spell(&mut self, spell: ObjId) {
+        // Its own effect may have put it elsewhere ("then put me in your Mana zone").
+        if self.s.obj(spell).zone != Zone::Limbo {
+            return;
+        }
         let fleeting = self.s.has_kw(self.db, spell, kw::FLEETING);
         let cooldown = self.s.has_kw(self.db, spell, kw::COOLDOWN);
         if fleeting {
             self.move_to(spell, Zone::Discard, Exp::Hero, Why::Play, false);
         } else {
             self.move_to(spell, Zone::Reserve, Exp::Hero, Why::Play, false);
-            if cooldown {
-                self.s.obj_mut(spell).flags |= flag::EXHAUSTED;
+            if cooldown && self.s.obj(spell).zone == Zone::Reserve {
+                let side = self.s.obj(spell).side;
+                self.exhaust_in_reserve(spell, side);
             }
         }
     }
@@ -246,6 +251,17 @@ impl<O: Observer> Engine<'_, O> {
                 push(&mut out, Exp::Hero);
                 push(&mut out, Exp::Companion);
             }
+            ExpRef::Left => {
+                // The expedition it was in when it left (both, if it was Gigantic).
+                if src.zone != Zone::Expedition {
+                    if src.left_kw as u32 & kw::GIGANTIC != 0 {
+                        push(&mut out, Exp::Hero);
+                        push(&mut out, Exp::Companion);
+                    } else {
+                        push(&mut out, src.exp);
+                    }
+                }
+            }
             ExpRef::OfIt => {
                 if let Some(id) = f.it.first() {
                     let o = self.s.obj(id);
@@ -312,7 +328,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Resupply { who, exhausted } => {
+            Op::Resupply {
+                who,
+                exhausted,
+                keep,
+            } => {
                 // The Ouroboros (R2): the player's own Resupply reveals two and keeps one.
                 if who == Who::You
                     && f.controller == Side::Player
@@ -327,8 +347,27 @@ impl<O: Observer> Engine<'_, O> {
                     } else {
                         Side::Confluence
                     };
-                    self.resupply(side, exhausted);
+                    let moved = self.resupply(side, exhausted);
+                    if keep {
+                        let fr = self.frame_mut();
+                        fr.it.clear();
+                        if let Some(id) = moved {
+                            let _ = fr.it.push(id);
+                        }
+                    }
                     self.fire(Fire::Drew { side });
+                }
+                Flow::Next
+            }
+            Op::RevealTop => {
+                let top = self.take_top(f.controller);
+                let fr = self.frame_mut();
+                fr.it.clear();
+                if let Some(id) = top {
+                    let _ = fr.it.push(id);
+                    if f.controller == Side::Player {
+                        self.s.obj_mut(id).flags |= flag::KNOWN;
+                    }
                 }
                 Flow::Next
             }
@@ -362,17 +401,10 @@ impl<O: Observer> Engine<'_, O> {
                     ) {
                         continue;
                     }
-                    o.flags |= status;
                     if tough > 0 {
                         o.tough = o.tough.max(tough);
                     }
-                    if O::ENABLED {
-                        self.emit(Event::Status {
-                            obj: id,
-                            bits: status,
-                            gained: true,
-                        });
-                    }
+                    self.gain_status(id, status);
                 }
                 Flow::Next
             }
@@ -391,7 +423,12 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::Exhaust { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+                    if self.s.obj(id).zone == Zone::Reserve && !self.s.obj(id).has(flag::EXHAUSTED)
+                    {
+                        self.exhaust_in_reserve(id, f.controller);
+                    } else {
+                        self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+                    }
                 }
                 Flow::Next
             }
@@ -477,7 +514,12 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::FromHand { who, dest, n } => self.exec_from_hand(f, who, dest, n),
+            Op::FromHand { who, dest, n, keep } => {
+                if keep && f.step == 0 && f.count == 0 {
+                    self.frame_mut().it.clear();
+                }
+                self.exec_from_hand(f, who, dest, n, keep)
+            }
             Op::MoveExp {
                 at,
                 opposing,
@@ -537,6 +579,10 @@ impl<O: Observer> Engine<'_, O> {
                         self.emit(Event::AfterYou { side: f.controller });
                     }
                 }
+                Flow::Next
+            }
+            Op::DelayRest => {
+                self.s.obj_mut(f.source).flags |= flag::AFTER_REST;
                 Flow::Next
             }
             Op::Ascend => {
@@ -616,13 +662,70 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Sends an object somewhere by an effect, with its leave triggers.
+    /// Gains statuses, through "if I would gain X, ... instead" replacements, then fires
+    /// "when ... gains X" for the statuses it did not have (or may regain).
+    pub(super) fn gain_status(&mut self, id: ObjId, status: u32) {
+        let o = *self.s.obj(id);
+        let def = self.db.card(o.card);
+        let mut bits = status;
+        let mut boosts = 0u8;
+        let mut regain = 0u32;
+        if def.trigger_mask & tmask::STATIC != 0
+            && matches!(o.zone, Zone::Expedition | Zone::Landmarks)
+        {
+            for ab in self.db.abilities_of(o.card) {
+                match ab.trigger {
+                    Trigger::Static(Static::GainInstead {
+                        from,
+                        to,
+                        boosts: b,
+                    }) if bits & from != 0 => {
+                        bits = (bits & !from) | to;
+                        boosts = boosts.saturating_add(b);
+                    }
+                    Trigger::Static(Static::Regain(r)) => regain |= r,
+                    _ => {}
+                }
+            }
+        }
+        let had = self.s.kw_bits(self.db, id);
+        let new = (bits & !had) | (bits & regain);
+        self.s.obj_mut(id).flags |= bits;
+        if O::ENABLED && bits != 0 {
+            self.emit(Event::Status {
+                obj: id,
+                bits,
+                gained: true,
+            });
+        }
+        if boosts > 0 {
+            self.boost(id, boosts as i16);
+        }
+        if new & 0xFF != 0 {
+            self.fire(Fire::Gained { obj: id, bits: new });
+        }
+    }
+
+    /// Sends an object somewhere by an effect, with its leave triggers. A card leaving
+    /// the Expedition zone may be put in Mana instead by its own replacement static.
     pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) {
         let o = *self.s.obj(id);
-        if matches!(o.zone, Zone::None | Zone::HeroZone | Zone::Limbo) {
+        if matches!(o.zone, Zone::None | Zone::HeroZone) {
             return;
         }
         let from_exp = o.zone == Zone::Expedition;
+        if from_exp && let Some(exhausted) = self.s.leave_to_mana(self.db, id) {
+            self.put_in_mana(id, !exhausted, Why::Effect);
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::LeaveExpedition))
+            });
+            if dest == Dest::Sacrifice {
+                self.trigger_own(id, NO_OBJ, |t| {
+                    matches!(t, Trigger::When(EventKind::Sacrificed))
+                });
+            }
+            return;
+        }
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
         let (zone, top) = match dest {
             Dest::Reserve if fleeting => (Zone::Discard, false),
@@ -841,7 +944,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Cards from hand, side by side (`step` = sides done, `count` = cards of this side):
     /// the player chooses, the Confluence gives the top of its hand.
-    fn exec_from_hand(&mut self, f: &Frame, who: Who, dest: Dest, n: u8) -> Flow {
+    fn exec_from_hand(&mut self, f: &Frame, who: Who, dest: Dest, n: u8, keep: bool) -> Flow {
         let sides = self.sides_of(who, f.controller);
         let mut step = f.step as usize;
         let mut count = f.count;
@@ -871,6 +974,9 @@ impl<O: Observer> Engine<'_, O> {
                         .first()
                         .expect("non-empty");
                     self.hand_card_to(top, dest);
+                    if keep {
+                        let _ = self.frame_mut().it.push(top);
+                    }
                     count += 1;
                     self.frame_mut().count = count;
                 }
@@ -1137,14 +1243,20 @@ impl<O: Observer> Engine<'_, O> {
                     .find(|&x| x != keep)
                     .expect("two revealed cards");
                 self.move_to(keep, Zone::Reserve, Exp::Hero, Why::Resupply, false);
-                if matches!(
-                    op,
-                    Op::Resupply {
-                        exhausted: true,
-                        ..
+                if let Op::Resupply {
+                    exhausted,
+                    keep: as_it,
+                    ..
+                } = op
+                {
+                    if exhausted {
+                        self.exhaust_in_reserve(keep, Side::Player);
                     }
-                ) {
-                    self.s.obj_mut(keep).flags |= flag::EXHAUSTED;
+                    if as_it {
+                        let fr = self.frame_mut();
+                        fr.it.clear();
+                        let _ = fr.it.push(keep);
+                    }
                 }
                 self.move_to(other, Zone::Discard, Exp::Hero, Why::Resupply, false);
                 self.fire(Fire::Drew { side: Side::Player });
@@ -1152,8 +1264,11 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
             }
-            (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
+            (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, keep, .. }) => {
                 self.hand_card_to(id, dest);
+                if keep {
+                    let _ = self.frame_mut().it.push(id);
+                }
                 self.frame_mut().count += 1;
             }
             (Decision::Sacrifice, Choice::Card(id), Op::SacrificeOne { .. }) => {

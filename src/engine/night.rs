@@ -154,12 +154,17 @@ impl<O: Observer> Engine<'_, O> {
         let db = self.db;
         let s = &*self.s;
         let def = db.card(s.obj(id).card);
-        let leave = || {
+        let reserve_or_gone = || {
             if s.has_kw(db, id, kw::FLEETING) || s.obj(id).is_token() {
                 Fate::Leave
             } else {
                 Fate::Reserve
             }
+        };
+        // "If I would leave the Expedition zone, put me in Mana instead": not Reserve-bound.
+        let leave = || match s.leave_to_mana(db, id) {
+            Some(_) => Fate::Leave,
+            None => reserve_or_gone(),
         };
         if def.kind == CardKind::ExpeditionPermanent {
             let leaves = s.today.moved.get(e)
@@ -197,10 +202,18 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// From the Expedition zone to Reserve at Rest (or the discard pile if Fleeting).
+    /// From the Expedition zone to Reserve at Rest (or the discard pile if Fleeting, or
+    /// the Mana zone by a replacement).
     fn leave_for_reserve(&mut self, id: ObjId) {
         let fleeting = self.s.has_kw(self.db, id, kw::FLEETING);
         let e = self.s.obj(id).exp;
+        if let Some(exhausted) = self.s.leave_to_mana(self.db, id) {
+            self.put_in_mana(id, !exhausted, Why::Rest);
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::LeaveExpedition))
+            });
+            return;
+        }
         if fleeting {
             self.move_to(id, Zone::Discard, e, Why::Rest, false);
         } else {
@@ -226,7 +239,7 @@ impl<O: Observer> Engine<'_, O> {
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
     pub(super) fn cleanup(&mut self) -> bool {
         let p = self.s.side(Side::Player);
-        if p.reserve.len() > p.reserve_limit as usize {
+        if self.s.reserve_over_limit(self.db, Side::Player) {
             self.s.decision = Decision::CleanupReserve;
             return false;
         }
@@ -235,11 +248,11 @@ impl<O: Observer> Engine<'_, O> {
             return false;
         }
         loop {
-            let c = self.s.side(Side::Confluence);
-            if c.reserve.len() <= c.reserve_limit as usize {
+            if !self.s.reserve_over_limit(self.db, Side::Confluence) {
                 break;
             }
-            let id = c.reserve.first().expect("over the limit");
+            let c = self.s.side(Side::Confluence);
+            let Some(id) = c.reserve.first() else { break };
             self.move_to(id, Zone::Discard, Exp::Hero, Why::Cleanup, false);
         }
         loop {
@@ -297,6 +310,21 @@ impl<O: Observer> Engine<'_, O> {
             self.move_to(top, Zone::Midnight, Exp::Hero, Why::Midnight, false);
             if O::ENABLED {
                 self.emit(Event::NewMidnightCard { card: top });
+            }
+        }
+    }
+
+    /// "... after Rest": queues the `after_rest` abilities that `delay_rest` armed, the side
+    /// with initiative first.
+    pub(super) fn queue_after_rest(&mut self) {
+        let first = self.s.initiative();
+        for side in [first, first.other()] {
+            for i in 0..MAX_OBJS {
+                let o = self.s.objs[i];
+                if o.side == side && o.has(flag::AFTER_REST) {
+                    self.s.objs[i].flags &= !flag::AFTER_REST;
+                    self.trigger_own(i as ObjId, NO_OBJ, |t| *t == Trigger::AfterRest);
+                }
             }
         }
     }

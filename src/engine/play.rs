@@ -75,14 +75,15 @@ impl<O: Observer> Engine<'_, O> {
             CardKind::Character | CardKind::ExpeditionPermanent | CardKind::Token => {
                 self.move_to(id, Zone::Expedition, exp, Why::Play, false);
                 let printed = def.keywords & (kw::ASLEEP | kw::ANCHORED);
-                let ob = self.s.obj_mut(id);
-                // Played from Reserve: Fleeting (BGA gives expedition permanents Fleeting too).
-                if from_reserve {
-                    ob.flags |= kw::FLEETING;
+                // A printed Asleep/Anchored is a status the object enters with.
+                self.s.obj_mut(id).flags |= printed;
+                // Played from Reserve it gains Fleeting (BGA gives expedition permanents
+                // Fleeting too), and statuses from "the next Character you play ... gains":
+                // gains that replacements and "when I gain" abilities see.
+                let gained = statuses | if from_reserve { kw::FLEETING } else { 0 };
+                if gained != 0 {
+                    self.gain_status(id, gained);
                 }
-                // A printed Asleep/Anchored is a status the object enters with, as are
-                // statuses from "the next Character you play ... gains".
-                ob.flags |= printed | statuses;
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);
                 }

@@ -253,6 +253,16 @@ impl GameState {
             || (self.statics[self.obj(id).side.index()] > 0 && self.aura_bits(db, id) & bits != 0)
     }
 
+    /// Every keyword and status bit an object has now (printed, gained, from auras).
+    pub fn kw_bits(&self, db: &CardDb, id: ObjId) -> u32 {
+        let o = self.obj(id);
+        let mut bits = o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS);
+        if self.statics[o.side.index()] > 0 {
+            bits |= self.aura_bits(db, id);
+        }
+        bits
+    }
+
     /// Printed and gained keywords only. Printed Asleep/Anchored are statuses the object
     /// enters with (see play.rs); after that only its flags say whether it still has them.
     #[inline]
@@ -456,6 +466,56 @@ impl GameState {
         }
     }
 
+    /// "If I would leave the Expedition zone, put me in my owner's Mana zone instead": for
+    /// a card in an expedition whose replacement applies now, whether the orb is exhausted.
+    pub fn leave_to_mana(&self, db: &CardDb, id: ObjId) -> Option<bool> {
+        let o = self.obj(id);
+        if o.zone != Zone::Expedition || db.card(o.card).trigger_mask & tmask::STATIC == 0 {
+            return None;
+        }
+        db.abilities_of(o.card)
+            .iter()
+            .find_map(|ab| match ab.trigger {
+                Trigger::Static(Static::LeaveToMana { exhausted })
+                    if self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) =>
+                {
+                    Some(exhausted)
+                }
+                _ => None,
+            })
+    }
+
+    /// A side's Reserve is over its limit at Clean-up: the hero's limit plus "your Reserve
+    /// limit is increased" statics; cards that "don't count towards your Reserve limit"
+    /// (a support ability: not while exhausted) are skipped; each "you may keep one more
+    /// card if it's exhausted" static keeps one more exhausted card.
+    pub fn reserve_over_limit(&self, db: &CardDb, side: Side) -> bool {
+        let s = self.side(side);
+        let mut limit = s.reserve_limit as i16;
+        let mut extra_exhausted = 0i16;
+        self.each_static_of(db, side, |_, st| match st {
+            Static::ReserveLimit(n) => limit += n as i16,
+            Static::ExtraExhaustedReserve => extra_exhausted += 1,
+            _ => {}
+        });
+        let mut counted = 0i16;
+        let mut exhausted = 0i16;
+        for id in s.reserve.iter() {
+            let o = self.obj(id);
+            let ex = o.has(flag::EXHAUSTED);
+            let skipped =
+                !ex && db.card(o.card).trigger_mask & tmask::STATIC != 0
+                    && db.abilities_of(o.card).iter().any(|ab| {
+                        matches!(ab.trigger, Trigger::Static(Static::NotCountedInReserve))
+                    });
+            if !skipped {
+                counted += 1;
+                exhausted += ex as i16;
+            }
+        }
+        counted > limit.max(0) + extra_exhausted.min(exhausted)
+    }
+
     /// Whether a static "I can only be played if ..." allows playing `id` now.
     pub fn playable(&self, db: &CardDb, id: ObjId) -> bool {
         let o = self.obj(id);
@@ -514,6 +574,7 @@ impl GameState {
             Zone::Landmarks => fzone::LANDMARKS,
             Zone::Reserve => fzone::RESERVE,
             Zone::Hand => fzone::HAND,
+            Zone::Deck => fzone::DECK,
             _ => return false,
         };
         if f.zones & zone_bit == 0 {
@@ -549,6 +610,13 @@ impl GameState {
             && o.is_token() != t
         {
             return false;
+        }
+        if f.stat_max != u8::MAX {
+            let st = self.stats(db, id);
+            let m = f.stat_max as i16;
+            if st.f > m || st.m > m || st.o > m {
+                return false;
+            }
         }
         if let Some(b) = f.boosted
             && (o.boosts > 0) != b
@@ -659,6 +727,7 @@ impl GameState {
             Count::ReserveSize => side.reserve.len() as i16,
             Count::MyCounters => self.obj(ctx.source).counters as i16,
             Count::MyBoosts => self.obj(ctx.source).boosts as i16,
+            Count::MyLeftBoosts => self.obj(ctx.source).left_boosts as i16,
             Count::X => ctx.x,
             Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
             Count::Day => self.day as i16,
@@ -769,6 +838,7 @@ impl GameState {
             Cond::InContact => false,
             Cond::Did => ctx.did,
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
+            Cond::MeHad(b) => self.obj(ctx.source).left_kw as u32 & b != 0,
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
             Cond::MyTerrain(t) => self
                 .source_exp(ctx)

@@ -69,6 +69,9 @@ pub mod flag {
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
     /// Going to Reserve at this Rest, its place in the order not yet chosen.
     pub const RESTING: u32 = 1 << 21;
+    /// Its `after_rest` abilities trigger after this Night's Rest (`delay_rest`). Kept
+    /// when the card changes zones (it usually goes to Reserve at that Rest).
+    pub const AFTER_REST: u32 = 1 << 22;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -99,6 +102,11 @@ pub struct Obj {
     pub counters: u8,
     /// Tough granted by an effect (printed Tough is on the card).
     pub tough: u8,
+    /// Last known information from when it last left play (Expedition or Landmark zone):
+    /// its boosts and its statuses and keywords (the low `kw` bits). `exp` keeps the
+    /// expedition it left. These fill the struct's padding: `Obj` stays 16 bytes.
+    pub left_boosts: u8,
+    pub left_kw: u8,
 }
 
 impl Obj {

@@ -20,6 +20,8 @@ pub(super) enum Fire {
     ReserveLeft { side: Side },
     TokenCreated { side: Side },
     Boosted { obj: ObjId },
+    Gained { obj: ObjId, bits: u32 },
+    ExhaustedReserve { side: Side },
     PassedFirst { side: Side },
     Drew { side: Side },
 }
@@ -213,6 +215,20 @@ impl<O: Observer> Engine<'_, O> {
             }
             (EventKind::YourCharacterBoosted, Fire::Boosted { obj }) => {
                 (self.s.obj(obj).side == me.side).then_some(obj)
+            }
+            (EventKind::IGain(b), Fire::Gained { obj, bits }) => {
+                (obj == id && bits & b != 0).then_some(obj)
+            }
+            (EventKind::YourCharacterGains(b), Fire::Gained { obj, bits }) => {
+                let o = self.s.obj(obj);
+                (o.side == me.side
+                    && o.zone == Zone::Expedition
+                    && db.card(o.card).kind.is_character()
+                    && bits & b != 0)
+                    .then_some(obj)
+            }
+            (EventKind::YouExhaustReserve, Fire::ExhaustedReserve { side }) => {
+                (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::YouPassFirst, Fire::PassedFirst { side }) => {
                 (side == me.side).then_some(NO_OBJ)

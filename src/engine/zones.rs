@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use super::Engine;
 use super::event::{Event, Observer, Why};
 use super::state::*;
-use crate::cards::effect::{CardIdx, tmask};
+use crate::cards::effect::{CardIdx, EventKind, Trigger, tmask};
 use crate::cards::types::{Exp, Side};
 
 impl<O: Observer> Engine<'_, O> {
@@ -35,6 +35,13 @@ impl<O: Observer> Engine<'_, O> {
         self.detach(id);
         let leaving_play = matches!(before.zone, Zone::Expedition | Zone::Landmarks);
         let seasoned = leaving_play && self.s.has_kw(self.db, id, flag::SEASONED);
+        if leaving_play {
+            // What "when I leave ..." abilities know about the card that left.
+            let kw = self.s.kw_bits(self.db, id);
+            let o = self.s.obj_mut(id);
+            o.left_boosts = before.boosts;
+            o.left_kw = (kw & 0xFF) as u8;
+        }
         let in_play = |z: Zone| matches!(z, Zone::Expedition | Zone::Landmarks | Zone::HeroZone);
         if self.db.card(before.card).trigger_mask & tmask::STATIC != 0
             && in_play(before.zone) != in_play(to)
@@ -117,13 +124,21 @@ impl<O: Observer> Engine<'_, O> {
         if before.zone == Zone::Reserve {
             self.fire(super::triggers::Fire::ReserveLeft { side });
         }
+        // "When I go to Reserve from anywhere".
+        if to == Zone::Reserve && self.db.card(before.card).trigger_mask & tmask::WHEN != 0 {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::ToReserveAny))
+            });
+        }
     }
 
     /// Puts a card into its owner's Mana zone as an orb, ready or exhausted.
     pub(super) fn put_in_mana(&mut self, id: ObjId, ready: bool, why: Why) {
         let side = self.s.obj(id).side;
         let from = self.s.obj(id).zone;
-        self.move_to(id, Zone::Mana, Exp::Hero, why, false);
+        // The orb keeps `exp`: the expedition a card that left play was in.
+        let exp = self.s.obj(id).exp;
+        self.move_to(id, Zone::Mana, exp, why, false);
         // Face down: from the deck it is unseen; a revealed card stays known.
         if from == Zone::Deck
             || (from == Zone::Hand && why == Why::Setup && side == Side::Confluence)
@@ -188,15 +203,23 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Resupply: the top card of the deck into Reserve (refilling an empty deck first).
-    pub(super) fn resupply(&mut self, side: Side, exhausted: bool) {
+    /// Exhausted Resupply exhausts it: "when you exhaust a card in Reserve".
+    pub(super) fn resupply(&mut self, side: Side, exhausted: bool) -> Option<ObjId> {
         if self.s.side(side).deck.is_empty() && !self.refill(side) {
-            return;
+            return None;
         }
         let id = self.s.side(side).deck.last().expect("refilled");
         self.move_to(id, Zone::Reserve, Exp::Hero, Why::Resupply, false);
-        if exhausted {
-            self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+        if exhausted && self.s.obj(id).zone == Zone::Reserve {
+            self.exhaust_in_reserve(id, side);
         }
+        Some(id)
+    }
+
+    /// Exhausts a card in a Reserve on behalf of `by` ("when you exhaust a card in Reserve").
+    pub(super) fn exhaust_in_reserve(&mut self, id: ObjId, by: Side) {
+        self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+        self.fire(super::triggers::Fire::ExhaustedReserve { side: by });
     }
 
     /// Creates a token character in an expedition. None when no slot or room is left.
@@ -216,6 +239,8 @@ impl<O: Observer> Engine<'_, O> {
             boosts: 0,
             counters: 0,
             tough: 0,
+            left_boosts: 0,
+            left_kw: 0,
         };
         let ok = self.s.side_mut(side).exp[exp.index()].push(slot);
         debug_assert!(ok);
