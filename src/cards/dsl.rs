@@ -385,7 +385,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, leave_to_mana_exhausted, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -460,8 +460,8 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "playable_if" => Static::PlayableIf,
             "play_exhausted" => Static::PlayExhausted,
-            "leave_to_mana" => Static::LeaveToMana { exhausted: false },
-            "leave_to_mana_exhausted" => Static::LeaveToMana { exhausted: true },
+            "leave_to_mana" => Static::LeaveToMana { may: false },
+            "may_leave_to_mana" => Static::LeaveToMana { may: true },
             "gain_instead" => {
                 // gain_instead(STATUS, STATUS) or gain_instead(STATUS, boost N)
                 self.expect_punct("(")?;
@@ -509,7 +509,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, leave_to_mana_exhausted, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -771,7 +771,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -797,6 +797,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "ahead" => Cond::Ahead,
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
+            "in_mana" => Cond::MeInMana,
             "afternoon" => Cond::Afternoon,
             "your_turn" => Cond::YourTurn,
             "boosted" => Cond::MeBoosted,

@@ -127,9 +127,10 @@ pub enum Static {
     PlayableIf,
     /// You may play exhausted cards from your Reserve.
     PlayExhausted,
-    /// "If I would leave the Expedition zone (while the condition holds), put me in my
-    /// owner's Mana zone instead", as an exhausted orb or a ready one.
-    LeaveToMana { exhausted: bool },
+    /// "If I would leave the Expedition zone (while the condition holds), [you may] put me
+    /// in my owner's Mana zone instead" (an exhausted orb, D17). `may`: the controller
+    /// chooses when it would leave (the Confluence always does it).
+    LeaveToMana { may: bool },
     /// "If I would gain status `from`, I gain status `to` (and/or `boosts` boosts) instead".
     GainInstead { from: u32, to: u32, boosts: u8 },
     /// "I can gain this status even if I already have it" (its "when I gain" triggers).
@@ -386,6 +387,8 @@ pub enum Cond {
     MeHas(u32),
     /// The source had these status bits when it last left play (last known information).
     MeHad(u32),
+    /// The source is in its owner's Mana zone.
+    MeInMana,
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),

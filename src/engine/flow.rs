@@ -332,6 +332,17 @@ impl<O: Observer> Engine<'_, O> {
                     self.choose_rest_order(id);
                 }
             }
+            Decision::May if self.s.depth == 0 && self.s.phase == Phase::Rest => {
+                // "You may put me in Mana instead" for a card leaving at Rest.
+                self.s.decision = Decision::None;
+                if let Some(id) = self.ask_rest_mana() {
+                    let o = self.s.obj_mut(id);
+                    o.flags |= flag::MANA_ASKED;
+                    if c == Choice::Yes {
+                        o.flags |= flag::MANA_YES;
+                    }
+                }
+            }
             Decision::May if self.s.depth == 0 && self.s.phase == Phase::Expand => {
                 self.s.decision = Decision::None;
                 if c == Choice::Yes

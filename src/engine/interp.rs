@@ -387,7 +387,13 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::Move { obj, dest } => {
-                for id in self.resolve_objs(obj, f).iter() {
+                let objs = self.resolve_objs(obj, f);
+                // "You may put me in Mana instead": ask before anything moves.
+                if let Some(id) = objs.iter().find(|&id| self.s.must_ask_mana(db, id)) {
+                    self.ask_mana(id);
+                    return Flow::Wait;
+                }
+                for id in objs.iter() {
                     self.move_obj(id, dest);
                 }
                 Flow::Next
@@ -714,8 +720,8 @@ impl<O: Observer> Engine<'_, O> {
             return;
         }
         let from_exp = o.zone == Zone::Expedition;
-        if from_exp && let Some(exhausted) = self.s.leave_to_mana(self.db, id) {
-            self.put_in_mana(id, !exhausted, Why::Effect);
+        if from_exp && self.s.leave_to_mana(self.db, id) {
+            self.put_in_mana(id, false, Why::Effect);
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::LeaveExpedition))
             });
@@ -1028,10 +1034,35 @@ impl<O: Observer> Engine<'_, O> {
             }
         }
         let chosen = self.s.frame().expect("frame").it;
+        if let Some(id) = chosen.iter().find(|&id| self.s.must_ask_mana(self.db, id)) {
+            self.ask_mana(id);
+            return Flow::Wait;
+        }
         for id in chosen.iter() {
             self.move_obj(id, Dest::Sacrifice);
         }
         Flow::Next
+    }
+
+    /// Asks the player whether `id`, about to leave the Expedition zone, goes to Mana
+    /// instead; the answer is recorded on the card (`answer_mana`).
+    fn ask_mana(&mut self, id: ObjId) {
+        self.s.obj_mut(id).flags |= flag::MANA_ASKING;
+        self.s.decision = Decision::May;
+    }
+
+    /// Records the player's answer for the card being asked about; returns it.
+    fn answer_mana(&mut self, yes: bool) -> Option<ObjId> {
+        let id = (0..MAX_OBJS)
+            .map(|i| i as ObjId)
+            .find(|&i| self.s.obj(i).has(flag::MANA_ASKING))?;
+        let o = self.s.obj_mut(id);
+        o.flags &= !flag::MANA_ASKING;
+        o.flags |= flag::MANA_ASKED;
+        if yes {
+            o.flags |= flag::MANA_YES;
+        }
+        Some(id)
     }
 
     /// "Each player may immediately play a card ... for free", the controller first. The
@@ -1200,6 +1231,17 @@ impl<O: Observer> Engine<'_, O> {
         let op = self.db.op(&ab, f.pc);
         let decision = self.s.decision;
         self.s.decision = Decision::None;
+        // A "you may put me in Mana instead" answer, whatever op asked it.
+        if decision == Decision::May
+            && let Some(id) = self.answer_mana(choice == Choice::Yes)
+        {
+            // A card sacrificed as a cost is paid now that the answer is known.
+            if matches!(op, Op::Pay { .. }) && f.step > 0 {
+                self.pay_card(Decision::Sacrifice, id);
+                self.frame_mut().count += 1;
+            }
+            return;
+        }
         match (decision, choice, op) {
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
             (Decision::Target, Choice::Done, _) => {
@@ -1281,6 +1323,11 @@ impl<O: Observer> Engine<'_, O> {
                 // Move on before playing: a Spell starts its own (nested) ability.
                 self.frame_mut().count += 1;
                 self.play_card(obj, false, exp, None, Alt::Free);
+            }
+            (Decision::Sacrifice, Choice::Card(id), Op::Pay { .. })
+                if self.s.must_ask_mana(self.db, id) =>
+            {
+                self.ask_mana(id);
             }
             (
                 Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice,

@@ -44,6 +44,12 @@ impl<O: Observer> Engine<'_, O> {
     /// Reserve the player chooses the order they enter it (S0, Silver Rule), one card at a
     /// time, the player's side first. Returns false while waiting for that choice.
     pub(super) fn rest(&mut self) -> bool {
+        // "You may put me in Mana instead": asked for each leaving card before anything
+        // moves (the answer decides whether it is Reserve-bound).
+        if !self.s.rest_asked && self.ask_rest_mana().is_some() {
+            self.s.decision = Decision::May;
+            return false;
+        }
         if !self.s.rest_asked {
             self.s.rest_asked = true;
             self.s.rest_order.clear();
@@ -108,6 +114,24 @@ impl<O: Observer> Engine<'_, O> {
         true
     }
 
+    /// The next player card leaving at this Rest whose "you may put me in Mana instead" is
+    /// not answered yet.
+    pub(super) fn ask_rest_mana(&self) -> Option<ObjId> {
+        for e in Exp::BOTH {
+            for id in self.s.side(Side::Player).exp[e.index()].iter() {
+                if self.s.must_ask_mana(self.db, id)
+                    && matches!(
+                        self.rest_fate(id, Side::Player, e),
+                        Fate::Reserve | Fate::Leave
+                    )
+                {
+                    return Some(id);
+                }
+            }
+        }
+        None
+    }
+
     /// Asks for the next card of the Rest order while two or more of a side's cards await
     /// their place; a side's last one takes the last place. True while a decision is pending.
     fn ask_rest_order(&mut self) -> bool {
@@ -162,9 +186,12 @@ impl<O: Observer> Engine<'_, O> {
             }
         };
         // "If I would leave the Expedition zone, put me in Mana instead": not Reserve-bound.
-        let leave = || match s.leave_to_mana(db, id) {
-            Some(_) => Fate::Leave,
-            None => reserve_or_gone(),
+        let leave = || {
+            if s.leave_to_mana(db, id) {
+                Fate::Leave
+            } else {
+                reserve_or_gone()
+            }
         };
         if def.kind == CardKind::ExpeditionPermanent {
             let leaves = s.today.moved.get(e)
@@ -207,8 +234,8 @@ impl<O: Observer> Engine<'_, O> {
     fn leave_for_reserve(&mut self, id: ObjId) {
         let fleeting = self.s.has_kw(self.db, id, kw::FLEETING);
         let e = self.s.obj(id).exp;
-        if let Some(exhausted) = self.s.leave_to_mana(self.db, id) {
-            self.put_in_mana(id, !exhausted, Why::Rest);
+        if self.s.leave_to_mana(self.db, id) {
+            self.put_in_mana(id, false, Why::Rest);
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::LeaveExpedition))
             });

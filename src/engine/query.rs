@@ -466,22 +466,36 @@ impl GameState {
         }
     }
 
-    /// "If I would leave the Expedition zone, put me in my owner's Mana zone instead": for
-    /// a card in an expedition whose replacement applies now, whether the orb is exhausted.
-    pub fn leave_to_mana(&self, db: &CardDb, id: ObjId) -> Option<bool> {
+    /// "If I would leave the Expedition zone, [you may] put me in my owner's Mana zone
+    /// instead": the replacement applies to this card in an expedition now (a "may" one
+    /// when the Confluence controls it, or when the player answered yes).
+    pub fn leave_to_mana(&self, db: &CardDb, id: ObjId) -> bool {
         let o = self.obj(id);
         if o.zone != Zone::Expedition || db.card(o.card).trigger_mask & tmask::STATIC == 0 {
-            return None;
+            return false;
         }
-        db.abilities_of(o.card)
-            .iter()
-            .find_map(|ab| match ab.trigger {
-                Trigger::Static(Static::LeaveToMana { exhausted })
-                    if self.eval_cond(db, ab.cond, &Ctx::of(o.side, id)) =>
-                {
-                    Some(exhausted)
-                }
-                _ => None,
+        db.abilities_of(o.card).iter().any(|ab| match ab.trigger {
+            Trigger::Static(Static::LeaveToMana { may }) => {
+                (!may || o.side == Side::Confluence || o.has(flag::MANA_YES))
+                    && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+            }
+            _ => false,
+        })
+    }
+
+    /// The player must still be asked whether this card, about to leave the Expedition
+    /// zone, goes to Mana instead ("you may put me in my owner's Mana zone instead").
+    pub fn must_ask_mana(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        o.zone == Zone::Expedition
+            && o.side == Side::Player
+            && !o.has(flag::MANA_ASKED)
+            && db.card(o.card).trigger_mask & tmask::STATIC != 0
+            && db.abilities_of(o.card).iter().any(|ab| {
+                matches!(
+                    ab.trigger,
+                    Trigger::Static(Static::LeaveToMana { may: true })
+                ) && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
             })
     }
 
@@ -839,6 +853,7 @@ impl GameState {
             Cond::Did => ctx.did,
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
             Cond::MeHad(b) => self.obj(ctx.source).left_kw as u32 & b != 0,
+            Cond::MeInMana => self.obj(ctx.source).zone == Zone::Mana,
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
             Cond::MyTerrain(t) => self
                 .source_exp(ctx)

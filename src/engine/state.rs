@@ -72,6 +72,11 @@ pub mod flag {
     /// Its `after_rest` abilities trigger after this Night's Rest (`delay_rest`). Kept
     /// when the card changes zones (it usually goes to Reserve at that Rest).
     pub const AFTER_REST: u32 = 1 << 22;
+    /// "You may put me in Mana instead": the controller has answered (MANA_YES: yes), or
+    /// is being asked about this card (MANA_ASKING), for the move about to happen.
+    pub const MANA_ASKED: u32 = 1 << 23;
+    pub const MANA_YES: u32 = 1 << 24;
+    pub const MANA_ASKING: u32 = 1 << 25;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -85,7 +90,10 @@ pub mod flag {
         | TOUGH
         | EXHAUSTED
         | OVERCOME_HERO
-        | OVERCOME_COMPANION;
+        | OVERCOME_COMPANION
+        | MANA_ASKED
+        | MANA_YES
+        | MANA_ASKING;
 }
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
