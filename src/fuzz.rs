@@ -33,7 +33,10 @@ fn effect_base() -> &'static (CardDb, u16) {
         let lib = library();
         let mut db = CardDb::new();
         for (i, f) in lib.pool.cards.iter().enumerate() {
-            if matches!(f.kind, CardKind::Token | CardKind::OtherToken) {
+            if matches!(
+                f.kind,
+                CardKind::Token | CardKind::LandmarkToken | CardKind::OtherToken
+            ) {
                 db.add_pool_card(f, i);
             }
         }

@@ -445,11 +445,21 @@ impl Observer for GameLog<'_> {
                     exp.name()
                 ),
             ),
+            Event::LandmarkToken { obj, side } => self.push(
+                s,
+                "landmark_token",
+                json!({"card": self.card(s, *obj), "side": side.name()}),
+                format!(
+                    "    {} creates a {} token in its Landmarks",
+                    Self::side_name(*side),
+                    self.name(s, *obj)
+                ),
+            ),
             Event::TokenGone { obj } => self.push(
                 s,
                 "token_gone",
                 json!({"card": self.card(s, *obj)}),
-                format!("    token {} leaves the Expedition zone and ceases to exist", self.name(s, *obj)),
+                format!("    token {} leaves play and ceases to exist", self.name(s, *obj)),
             ),
             Event::Roll { side, value } => self.push(
                 s,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::LazyLock;
 
+use confluence_sim::cards::effect::Op;
 use confluence_sim::cards::{Coverage, Library};
 use regex::Regex;
 
@@ -188,7 +189,17 @@ fn exact_encodings_state_what_their_texts_state() {
             continue;
         };
         checked += 1;
-        let l = lacks(text, &def.lines);
+        // A token a card creates is part of it: the token's own encoding counts too
+        // ("create a Maw token with 'When you sacrifice a Character, I gain 2 boosts'").
+        let mut lines = def.lines.clone();
+        for ab in &lib.db.abilities[def.ab_start as usize..(def.ab_start + def.ab_len) as usize] {
+            for pc in 0..ab.len {
+                if let Op::Token { card, .. } | Op::LandmarkToken { card, .. } = lib.db.op(ab, pc) {
+                    lines.extend(lib.db.card(card).lines.iter().cloned());
+                }
+            }
+        }
+        let l = lacks(text, &lines);
         if !l.is_empty() {
             flagged.push(format!(
                 "{} {}: lacks {}",

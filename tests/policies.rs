@@ -34,12 +34,13 @@ fn shared() -> &'static Shared {
 
 /// Policies under test; `search` and `clairvoyant` with a small budget so that debug
 /// builds stay quick.
-const POLICIES: [&str; 6] = [
+const POLICIES: [&str; 7] = [
     "random",
     "greedy",
     "planner",
     "expert",
     "search:rollouts=3,width=3",
+    "search:rollouts=3,width=3,expert=1",
     "clairvoyant:rollouts=3,width=3",
 ];
 
@@ -281,7 +282,11 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         hidden_changed * 2 >= states.len(),
         "the permutations did not change the hidden state"
     );
-    for spec in ["search:rollouts=4,width=4", "expert"] {
+    for spec in [
+        "search:rollouts=4,width=4",
+        "search:rollouts=4,width=4,expert=1",
+        "expert",
+    ] {
         assert_eq!(
             hidden_sensitivity(spec, &states),
             0,

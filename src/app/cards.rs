@@ -35,7 +35,7 @@ impl Count {
 
 /// Cards that can appear in a game (mana and landmark tokens of later sets cannot).
 fn counted(def: &CardDef) -> bool {
-    def.pool_index.is_some() && def.kind != CardKind::OtherToken
+    def.pool_index.is_some() && !matches!(def.kind, CardKind::OtherToken | CardKind::LandmarkToken)
 }
 
 fn missing(def: &CardDef) -> String {

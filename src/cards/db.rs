@@ -256,7 +256,7 @@ impl CardDb {
     pub fn push_card(&mut self, def: CardDef) -> CardIdx {
         let idx = self.cards.len() as CardIdx;
         self.by_ref.insert(def.reference.clone(), idx);
-        if matches!(def.kind, CardKind::Token) {
+        if matches!(def.kind, CardKind::Token | CardKind::LandmarkToken) {
             self.token_by_name
                 .entry(super::pool::normalize_name(&def.name))
                 .or_insert(idx);
@@ -331,6 +331,10 @@ impl CardDb {
 }
 
 impl Arena for CardDb {
+    fn is_landmark_token(&self, card: CardIdx) -> bool {
+        self.cards[card as usize].kind == CardKind::LandmarkToken
+    }
+
     fn push_filter(&mut self, f: Filter) -> FilterId {
         if let Some(i) = self.filters.iter().position(|g| *g == f) {
             return i as FilterId;

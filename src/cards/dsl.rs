@@ -130,6 +130,10 @@ pub trait Arena {
     fn subtype_bit(&mut self, name: &str) -> Option<u64>;
     /// A token card by name; `stats`/`subtypes` describe it when it is not in the pool.
     fn token(&mut self, name: &str, spec: Option<(i16, i16, i16, Vec<String>)>) -> Option<CardIdx>;
+    /// The token card is a Permanent created in a Landmark zone (Aerolith, Manaseed).
+    fn is_landmark_token(&self, _card: CardIdx) -> bool {
+        false
+    }
 }
 
 /// What one line compiled to.
@@ -360,6 +364,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             Trigger::When(EventKind::ToReserve { .. })
             | Trigger::When(EventKind::ToReserveAny)
             | Trigger::When(EventKind::Sacrificed)
+            | Trigger::When(EventKind::SacrificedAs(_))
             | Trigger::AfterRest => ActiveIn::Anywhere,
             Trigger::When(EventKind::LeaveExpedition) => ActiveIn::Anywhere,
             _ => ActiveIn::Play,
@@ -579,7 +584,7 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     /// Quick-action costs are paid on activation without further choices.
     fn simple_cost(&self, c: &Cost) -> PResult<()> {
-        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice {
+        if c.discard_reserve > 0 || c.discard_hand > 0 || c.sacrifice != 0 {
             return self.fail(
                 "a quick action's cost can only use N, T, D and counters; put card costs in the body with pay(...) { ... }".into(),
             );
@@ -588,7 +593,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, to_reserve(any), sacrificed, gains(status), character_gains(status), exhaust_reserve, play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -618,18 +623,22 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
                 EventKind::ToReserve { from_expedition }
             }
-            "gains" | "character_gains" => {
+            "i_gain" => {
                 self.expect_punct("(")?;
                 let b = self.status_bits()?;
                 self.expect_punct(")")?;
-                if w == "gains" {
-                    EventKind::IGain(b)
-                } else {
-                    EventKind::YourCharacterGains(b)
-                }
+                EventKind::IGain(b)
             }
-            "exhaust_reserve" => EventKind::YouExhaustReserve,
+            "card_to_reserve" => EventKind::YourCardToReserve,
             "sacrificed" => EventKind::Sacrificed,
+            "sacrificed_as" => EventKind::SacrificedAs(filtered(self, fkind::CARD)?),
+            "you_sacrifice" => EventKind::YouSacrifice(filtered(self, fkind::CHARACTER)?),
+            "counters_reach" => {
+                self.expect_punct("(")?;
+                let n = self.small("counter number", 1, 50)? as u8;
+                self.expect_punct(")")?;
+                EventKind::CountersReach(n)
+            }
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
             "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
@@ -651,6 +660,13 @@ impl<'a, A: Arena> Parser<'a, A> {
             "reserve_leaves" => EventKind::LeavesYourReserve,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
+            "gains" => {
+                self.expect_punct("(")?;
+                let bits = self.status_bits()?;
+                self.expect_punct(")")?;
+                EventKind::YourCharacterGains(bits)
+            }
+            "exhaust_reserve" => EventKind::YouExhaustInReserve,
             "pass_first" => EventKind::YouPassFirst,
             "opponent_draws" => EventKind::OpponentDraws,
             _ => {
@@ -687,7 +703,20 @@ impl<'a, A: Arena> Parser<'a, A> {
                                 1
                             }
                         }
-                        "sacrifice" => c.sacrifice = true,
+                        "sacrifice" => {
+                            // What is sacrificed: a character unless a kind follows.
+                            c.sacrifice = match self.peek() {
+                                Tok::Ident(k) if k == "character" => fkind::CHARACTER,
+                                Tok::Ident(k) if k == "permanent" => fkind::PERMANENT,
+                                Tok::Ident(k) if k == "landmark" => fkind::LANDMARK,
+                                _ => 0,
+                            };
+                            if c.sacrifice == 0 {
+                                c.sacrifice = fkind::CHARACTER;
+                            } else {
+                                self.pos += 1;
+                            }
+                        }
                         _ => {
                             self.pos -= 1;
                             return self.err("a cost (N, T, D, counters N, discard_reserve, discard_hand, sacrifice)");
@@ -771,7 +800,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, afternoon, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -799,6 +828,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "did" => Cond::Did,
             "in_mana" => Cond::MeInMana,
             "afternoon" => Cond::Afternoon,
+            "ascended" => Cond::MyExpAscends,
             "your_turn" => Cond::YourTurn,
             "boosted" => Cond::MeBoosted,
             "has" | "was" => {
@@ -956,6 +986,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
                 ("zero_stat", _) => f.zero_stat = Some(true),
+                ("zero_stat_here", _) => f.zero_stat_here = true,
+                ("in_behind", _) => f.in_behind = true,
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
@@ -989,6 +1021,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                     if let Some(b) = kw::parse(&w) {
                         f.with |= b;
+                        continue;
+                    }
+                    // "non-Illusion": not_ followed by a subtype.
+                    if let Some(neg) = w.strip_prefix("not_")
+                        && let Some(b) = self.arena.subtype_bit(neg).or_else(|| {
+                            self.arena.subtype_bit(neg.strip_suffix('s').unwrap_or(neg))
+                        })
+                    {
+                        f.not_subtypes |= b;
                         continue;
                     }
                     let bit = self
@@ -1329,7 +1370,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1392,7 +1433,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "reveal_top" => body.push(Op::RevealTop),
             "delay_rest" => body.push(Op::DelayRest),
-            "token" => {
+            "token" | "token_it" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
                 let mut tname = self.ident("a token name")?;
@@ -1426,6 +1467,34 @@ impl<'a, A: Arena> Parser<'a, A> {
                         });
                     }
                 };
+                if self.arena.is_landmark_token(card) {
+                    // A Permanent token goes to a player's Landmarks: yours by default.
+                    let mut whose = PlayerRef::You;
+                    let mut n = 1;
+                    if self.eat_punct(",") {
+                        const WHOSE: &str = "whose Landmarks (yours, opponent, each, its)";
+                        let w = self.ident(WHOSE)?;
+                        whose = match w.as_str() {
+                            "yours" | "your" => PlayerRef::You,
+                            "opponent" | "opposing" => PlayerRef::Opponent,
+                            "each" => PlayerRef::Each,
+                            "its" => PlayerRef::OfIt,
+                            _ => {
+                                self.pos -= 1;
+                                return self.err(WHOSE);
+                            }
+                        };
+                        if self.eat_punct(",") {
+                            n = self.small("number of tokens", 1, 8)? as u8;
+                        }
+                    }
+                    self.expect_punct(")")?;
+                    if name == "token_it" {
+                        return self.fail("token_it creates character tokens only".into());
+                    }
+                    body.push(Op::LandmarkToken { card, whose, n });
+                    return Ok(());
+                }
                 let mut at = ExpRef::Target;
                 let mut n = 1;
                 if self.eat_punct(",") {
@@ -1435,7 +1504,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                 }
                 self.expect_punct(")")?;
-                body.push(Op::Token { card, at, n });
+                body.push(Op::Token {
+                    card,
+                    at,
+                    n,
+                    select: name == "token_it",
+                });
             }
             "sabotage" => {
                 let whose = if self.eat_punct("(") {
@@ -1546,6 +1620,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::LoseMana { n });
             }
+            "ready_mana" => {
+                let n = match self.opt_amount(1)? {
+                    Amount::Const(n) if n > 0 => n as u8,
+                    _ => return self.fail("ready_mana takes a positive number".into()),
+                };
+                body.push(Op::ReadyMana { n });
+            }
             "hand_to_reserve"
             | "hand_to_discard"
             | "hand_to_mana"
@@ -1632,6 +1713,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 });
             }
             "after_you" => body.push(Op::AfterYou),
+            "pass" => body.push(Op::Pass),
             "select" => {
                 // A target chosen on its own, for the effects that follow ("it").
                 self.expect_punct("(")?;
@@ -1915,7 +1997,8 @@ pub(crate) mod tests {
             Op::Token {
                 card: 7,
                 at: ExpRef::Mine,
-                n: 2
+                n: 2,
+                select: false,
             }
         );
         let mut a = TestArena::default();

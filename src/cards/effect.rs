@@ -36,8 +36,9 @@ pub struct Cost {
     pub discard_reserve: u8,
     /// Discard this many cards of your hand (chosen by the controller).
     pub discard_hand: u8,
-    /// Sacrifice one of your characters (chosen by the controller).
-    pub sacrifice: bool,
+    /// Sacrifice one of your objects of these `fkind` kinds (0: none; `CHARACTER` by
+    /// default, `PERMANENT` for "sacrifice a Permanent"), chosen by the controller.
+    pub sacrifice: u8,
 }
 
 /// Events that "When ..." abilities listen to.
@@ -51,6 +52,16 @@ pub enum EventKind {
     ToReserveAny,
     /// I am sacrificed.
     Sacrificed,
+    /// I am sacrificed while I matched the filter, read just before I left (last known
+    /// information: "When I'm sacrificed, if I was not Fleeting").
+    SacrificedAs(FilterId),
+    /// You sacrifice an object matching the filter (read just before it left; the event
+    /// object is the sacrificed card).
+    YouSacrifice(FilterId),
+    /// I gain my Nth counter (my counters go from below N to N or more).
+    CountersReach(u8),
+    /// A card goes from your deck or hand to your Reserve.
+    YourCardToReserve,
     /// You play a card matching the filter (the played card is the event object).
     YouPlay(FilterId),
     /// The first card matching the filter that you play each Afternoon.
@@ -81,8 +92,8 @@ pub enum EventKind {
     IGain(u32),
     /// A character you control gains one of these statuses (event object = it).
     YourCharacterGains(u32),
-    /// You exhaust a card in your Reserve (an effect, Exhausted Resupply, Cooldown).
-    YouExhaustReserve,
+    /// You exhaust a card in a Reserve (by an effect or a cost).
+    YouExhaustInReserve,
     /// You pass, and the opponent has not passed yet.
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
@@ -128,7 +139,7 @@ pub enum Static {
     /// You may play exhausted cards from your Reserve.
     PlayExhausted,
     /// "If I would leave the Expedition zone (while the condition holds), [you may] put me
-    /// in my owner's Mana zone instead" (an exhausted orb, D17). `may`: the controller
+    /// in my owner's Mana zone instead" (an exhausted orb, D21). `may`: the controller
     /// chooses when it would leave (the Confluence always does it).
     LeaveToMana { may: bool },
     /// "If I would gain status `from`, I gain status `to` (and/or `boosts` boosts) instead".
@@ -269,6 +280,8 @@ pub struct Filter {
     pub place: Where,
     /// Any of these subtype bits (0 = no subtype requirement).
     pub subtypes: u64,
+    /// None of these subtype bits ("non-Illusion").
+    pub not_subtypes: u64,
     pub cost_min: u8,
     pub cost_max: u8,
     /// No statistic (with boosts) over this ("with no statistic over N"); MAX = any.
@@ -289,6 +302,11 @@ pub struct Filter {
     pub zero_stat: Option<bool>,
     /// Stands in an expedition whose region has one of these terrains (0 = any).
     pub region_terrain: u8,
+    /// Stands in an expedition whose region has a terrain for which its printed (base)
+    /// statistic is 0.
+    pub zero_stat_here: bool,
+    /// Stands in a player expedition that is behind (FAQ "Expedition is Behind").
+    pub in_behind: bool,
 }
 
 impl Default for Filter {
@@ -299,6 +317,7 @@ impl Default for Filter {
             zones: fzone::IN_PLAY,
             place: Where::Anywhere,
             subtypes: 0,
+            not_subtypes: 0,
             cost_min: 0,
             cost_max: u8::MAX,
             stat_max: u8::MAX,
@@ -310,6 +329,8 @@ impl Default for Filter {
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
+            zero_stat_here: false,
+            in_behind: false,
         }
     }
 }
@@ -392,6 +413,8 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The source's expedition Ascends (until Rest).
+    MyExpAscends,
     /// The last die roll is in lo..=hi.
     Roll(u8, u8),
     Afternoon,
@@ -432,6 +455,16 @@ pub enum Who {
     You,
     Opponent,
     Each,
+}
+
+/// Whose zone an op puts something in (a Landmark token).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlayerRef {
+    You,
+    Opponent,
+    Each,
+    /// The controller of the selected object (`it`), or its owner once it left play.
+    OfIt,
 }
 
 /// Which expedition(s) an op concerns.
@@ -500,9 +533,17 @@ pub enum Op {
     },
     /// Reveal the top card of your deck: it becomes `it` (refilling an empty deck first).
     RevealTop,
+    /// Create character tokens in an expedition; `select`: they become `it`.
     Token {
         card: CardIdx,
         at: ExpRef,
+        n: u8,
+        select: bool,
+    },
+    /// Create Permanent tokens in a player's Landmarks.
+    LandmarkToken {
+        card: CardIdx,
+        whose: PlayerRef,
         n: u8,
     },
     Move {
@@ -541,6 +582,10 @@ pub enum Op {
     },
     /// Discard N of your mana orbs (exhausted ones first).
     LoseMana {
+        n: u8,
+    },
+    /// Ready N of your exhausted mana orbs.
+    ReadyMana {
         n: u8,
     },
     /// Put cards from a hand into another zone (the owner chooses; the Confluence gives the
@@ -586,6 +631,9 @@ pub enum Op {
         obj: ObjRef,
     },
     AfterYou,
+    /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`
+    /// to whether it could.
+    Pass,
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,

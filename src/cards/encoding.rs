@@ -17,6 +17,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::db::{CardDb, Coverage};
+use super::effect::{CardIdx, Op};
 use super::pool::{CardPool, normalize_name};
 use crate::error::CardError;
 
@@ -192,7 +193,38 @@ pub fn apply(db: &mut CardDb, pool: &CardPool, encodings: &[Encoding]) -> Result
                 msg: format!("ability \"{}\": {}", e.source_line, e.err),
             })?;
     }
+    mark_inexact_tokens(db);
     Ok(())
+}
+
+/// A card is only as exact as the tokens it creates: a card whose abilities create a pool
+/// token that is not exactly encoded becomes partial, and says which token.
+fn mark_inexact_tokens(db: &mut CardDb) {
+    let mut demote = Vec::new();
+    for idx in 0..db.cards.len() as CardIdx {
+        if !db.card(idx).coverage.is_exact() {
+            continue;
+        }
+        let token = db.abilities_of(idx).iter().find_map(|ab| {
+            (0..ab.len).find_map(|pc| match db.op(ab, pc) {
+                Op::Token { card, .. } if !db.card(card).coverage.is_exact() => Some(card),
+                _ => None,
+            })
+        });
+        if let Some(t) = token {
+            let t = db.card(t);
+            demote.push((
+                idx,
+                format!(
+                    "creates the {} token ({}), which is not exactly encoded",
+                    t.name, t.reference
+                ),
+            ));
+        }
+    }
+    for (idx, why) in demote {
+        db.cards[idx as usize].coverage = Coverage::Partial(why);
+    }
 }
 
 #[cfg(test)]
@@ -206,6 +238,25 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].lines, vec!["J: draw", "H: resupply"]);
         assert_eq!(e[0].line_numbers, vec![5, 6]);
+    }
+
+    #[test]
+    fn a_card_is_partial_while_a_token_it_creates_is_not_exact() {
+        let pool = CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
+        let sol = "[ALT_CYCLONE_B_BR_65_C]\nabilities = [\"when pass_first: counters(me, 1); if counters >= 3 { token(Halua, companion) }\"]\n";
+        let halua = "[ALT_CYCLONE_B_BR_83_C]\nabilities = [\"static keyword(gigantic) if hero_counters >= 5\"]\n";
+        let coverage = |text: &str| {
+            let mut db = CardDb::from_pool(&pool);
+            apply(&mut db, &pool, &parse(text, Path::new("t.toml")).unwrap()).unwrap();
+            db.card(db.by_ref("ALT_CYCLONE_B_BR_65_C").unwrap())
+                .coverage
+                .clone()
+        };
+        match coverage(sol) {
+            Coverage::Partial(why) => assert!(why.contains("Halua token"), "{why}"),
+            c => panic!("Sol & Halua without its token encoded: {c:?}"),
+        }
+        assert_eq!(coverage(&format!("{sol}{halua}")), Coverage::Exact);
     }
 
     #[test]

@@ -225,7 +225,12 @@ impl CardPool {
             _ => String::new(),
         };
         self.by_name(name)
-            .filter(|c| !matches!(c.kind, CardKind::Token | CardKind::OtherToken))
+            .filter(|c| {
+                !matches!(
+                    c.kind,
+                    CardKind::Token | CardKind::LandmarkToken | CardKind::OtherToken
+                )
+            })
             .find(|c| c.rarity == rarity && (suffix.is_empty() || c.reference.ends_with(&suffix)))
     }
 }

@@ -277,7 +277,9 @@ pub enum CardKind {
     ExpeditionPermanent,
     Hero,
     Token,
-    /// Mana and landmark tokens of later sets; never in a deck.
+    /// A Permanent token created in a Landmark zone (Aerolith, Manaseed); never in a deck.
+    LandmarkToken,
+    /// Mana tokens of later sets; never in a deck.
     OtherToken,
 }
 
@@ -290,7 +292,8 @@ impl CardKind {
             "EXPEDITION_PERMANENT" => CardKind::ExpeditionPermanent,
             "HERO" => CardKind::Hero,
             "TOKEN" => CardKind::Token,
-            "TOKEN_MANA" | "TOKEN_LANDMARK_PERMANENT" => CardKind::OtherToken,
+            "TOKEN_LANDMARK_PERMANENT" => CardKind::LandmarkToken,
+            "TOKEN_MANA" => CardKind::OtherToken,
             _ => return None,
         })
     }
@@ -303,6 +306,7 @@ impl CardKind {
             CardKind::ExpeditionPermanent => "expedition permanent",
             CardKind::Hero => "hero",
             CardKind::Token => "token",
+            CardKind::LandmarkToken => "landmark token",
             CardKind::OtherToken => "token (non-character)",
         }
     }

@@ -465,7 +465,7 @@ fn keywords_for(kind: CardKind) -> u32 {
         CardKind::ExpeditionPermanent => FLEETING | PERSISTENT | CONSTANT | TOUGH | SCOUT,
         CardKind::Landmark => FLEETING | TOUGH | SCOUT,
         CardKind::Spell => FLEETING | COOLDOWN | SCOUT,
-        CardKind::Hero | CardKind::Token | CardKind::OtherToken => 0,
+        CardKind::Hero | CardKind::Token | CardKind::LandmarkToken | CardKind::OtherToken => 0,
     }
 }
 
@@ -473,7 +473,7 @@ fn kind_name(kind: CardKind) -> &'static str {
     match kind {
         CardKind::Character | CardKind::Token | CardKind::OtherToken => "character",
         CardKind::ExpeditionPermanent => "expedition permanent",
-        CardKind::Landmark => "landmark",
+        CardKind::Landmark | CardKind::LandmarkToken => "landmark",
         CardKind::Spell => "spell",
         CardKind::Hero => "hero",
     }

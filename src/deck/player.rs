@@ -174,7 +174,7 @@ impl PlayerDeck {
                     }
                     hero = Some((idx, lineno));
                 }
-                CardKind::Token | CardKind::OtherToken => {
+                CardKind::Token | CardKind::LandmarkToken | CardKind::OtherToken => {
                     return Err(line_err(
                         lineno,
                         format!(

@@ -186,11 +186,20 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Sacrifice => {
-            for e in 0..2 {
-                for id in player.exp[e].iter() {
-                    if db.card(s.obj(id).card).kind.is_character() {
-                        push(out, Choice::Card(id));
-                    }
+            // A cost names what it sacrifices; "sacrifices a character" otherwise.
+            let f = s.frame().expect("sacrifice decision without frame");
+            let ab = db.abilities[f.ability as usize];
+            let kinds = match db.op(&ab, f.pc) {
+                Op::Pay { cost, .. } if cost.sacrifice != 0 => cost.sacrifice,
+                _ => fkind::CHARACTER,
+            };
+            for id in player.exp[0]
+                .iter()
+                .chain(player.exp[1].iter())
+                .chain(player.landmarks.iter())
+            {
+                if super::query::kind_bit(db.card(s.obj(id).card).kind) & kinds != 0 {
+                    push(out, Choice::Card(id));
                 }
             }
         }

@@ -292,4 +292,27 @@ impl<O: Observer> Engine<'_, O> {
         };
         chars(true).or_else(|| chars(false))
     }
+
+    /// The Permanent the Confluence sacrifices for a cost of these kinds: its lowest Hand
+    /// Cost one, leftmost on ties (as its Clean-up discards Landmarks, A20).
+    pub(super) fn confluence_sacrifice_permanent(&self, kinds: u8) -> Option<ObjId> {
+        let side = self.s.side(Side::Confluence);
+        let mut best: Option<(u8, u16, ObjId)> = None;
+        for id in side
+            .landmarks
+            .iter()
+            .chain(side.exp[0].iter())
+            .chain(side.exp[1].iter())
+        {
+            let def = self.db.card(self.s.obj(id).card);
+            if super::query::kind_bit(def.kind) & kinds == 0 {
+                continue;
+            }
+            let key = (def.hand_cost, self.s.obj(id).ts, id);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        best.map(|b| b.2)
+    }
 }

@@ -98,6 +98,11 @@ pub enum Event<'a> {
         side: Side,
         exp: Exp,
     },
+    /// A Permanent token created in a side's Landmarks.
+    LandmarkToken {
+        obj: ObjId,
+        side: Side,
+    },
     TokenGone {
         obj: ObjId,
     },

@@ -163,9 +163,8 @@ impl<O: Observer> Engine<'_, O> {
             self.move_to(spell, Zone::Discard, Exp::Hero, Why::Play, false);
         } else {
             self.move_to(spell, Zone::Reserve, Exp::Hero, Why::Play, false);
-            if cooldown && self.s.obj(spell).zone == Zone::Reserve {
-                let side = self.s.obj(spell).side;
-                self.exhaust_in_reserve(spell, side);
+            if cooldown {
+                self.s.obj_mut(spell).flags |= flag::EXHAUSTED;
             }
         }
     }
@@ -311,7 +310,15 @@ impl<O: Observer> Engine<'_, O> {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
                     let o = self.s.obj_mut(id);
+                    let before = o.counters;
                     o.counters = (o.counters as i16 + n).clamp(0, 255) as u8;
+                    let after = o.counters;
+                    // "When I gain my Nth counter".
+                    if after > before {
+                        self.trigger_own(id, NO_OBJ, |t| {
+                            matches!(t, Trigger::When(EventKind::CountersReach(k)) if before < *k && *k <= after)
+                        });
+                    }
                 }
                 Flow::Next
             }
@@ -371,17 +378,56 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Token { card, at, n } => {
+            Op::Token {
+                card,
+                at,
+                n,
+                select,
+            } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
+                if select {
+                    self.frame_mut().it.clear();
+                }
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
                         if let Some(t) = self.create_token(f.controller, card, e) {
+                            if select {
+                                let _ = self.frame_mut().it.push(t);
+                            }
                             self.fire(Fire::Joined { obj: t });
                             self.fire(Fire::TokenCreated { side: f.controller });
                         }
+                    }
+                }
+                Flow::Next
+            }
+            Op::LandmarkToken { card, whose, n } => {
+                let mut sides = List::<2>::new();
+                match whose {
+                    PlayerRef::You => {
+                        let _ = sides.push(f.controller as u8);
+                    }
+                    PlayerRef::Opponent => {
+                        let _ = sides.push(f.controller.other() as u8);
+                    }
+                    PlayerRef::Each => sides = self.sides_of(Who::Each, f.controller),
+                    PlayerRef::OfIt => {
+                        if let Some(id) = f.it.first() {
+                            let _ = sides.push(self.s.obj(id).side as u8);
+                        }
+                    }
+                }
+                for side in sides.iter() {
+                    let side = if side == 0 {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
+                    for _ in 0..n {
+                        self.create_landmark_token(side, card);
                     }
                 }
                 Flow::Next
@@ -393,8 +439,13 @@ impl<O: Observer> Engine<'_, O> {
                     self.ask_mana(id);
                     return Flow::Wait;
                 }
+                let mut moved = false;
                 for id in objs.iter() {
-                    self.move_obj(id, dest);
+                    moved |= self.move_obj(id, dest);
+                }
+                // "Sacrifice ... If you do": whether anything was sacrificed.
+                if dest == Dest::Sacrifice {
+                    self.frame_mut().did = moved;
                 }
                 Flow::Next
             }
@@ -429,11 +480,11 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::Exhaust { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    if self.s.obj(id).zone == Zone::Reserve && !self.s.obj(id).has(flag::EXHAUSTED)
-                    {
-                        self.exhaust_in_reserve(id, f.controller);
-                    } else {
-                        self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+                    let o = self.s.obj_mut(id);
+                    let was = o.has(flag::EXHAUSTED);
+                    o.flags |= flag::EXHAUSTED;
+                    if o.zone == Zone::Reserve && !was {
+                        self.fire(Fire::ExhaustedInReserve { side: f.controller });
                     }
                 }
                 Flow::Next
@@ -520,6 +571,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::ReadyMana { n } => {
+                let s = self.s.side_mut(f.controller);
+                s.mana_ready = (s.mana_ready + n).min(s.mana.len() as u8);
+                Flow::Next
+            }
             Op::FromHand { who, dest, n, keep } => {
                 if keep && f.step == 0 && f.count == 0 {
                     self.frame_mut().it.clear();
@@ -589,6 +645,21 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::DelayRest => {
                 self.s.obj_mut(f.source).flags |= flag::AFTER_REST;
+                Flow::Next
+            }
+            Op::Pass => {
+                let afternoon = matches!(
+                    self.s.phase,
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
+                );
+                let can = afternoon && !self.s.passed[f.controller.index()];
+                if can {
+                    self.pass(f.controller);
+                }
+                self.frame_mut().did = can;
                 Flow::Next
             }
             Op::Ascend => {
@@ -713,27 +784,19 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Sends an object somewhere by an effect, with its leave triggers. A card leaving
-    /// the Expedition zone may be put in Mana instead by its own replacement static.
-    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) {
+    /// the Expedition zone may be put in Mana instead by its own replacement static. False
+    /// when it could not move (gone, or already there).
+    pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
         let o = *self.s.obj(id);
         if matches!(o.zone, Zone::None | Zone::HeroZone) {
-            return;
+            return false;
         }
         let from_exp = o.zone == Zone::Expedition;
-        if from_exp && self.s.leave_to_mana(self.db, id) {
-            self.put_in_mana(id, false, Why::Effect);
-            self.trigger_own(id, NO_OBJ, |t| {
-                matches!(t, Trigger::When(EventKind::LeaveExpedition))
-            });
-            if dest == Dest::Sacrifice {
-                self.trigger_own(id, NO_OBJ, |t| {
-                    matches!(t, Trigger::When(EventKind::Sacrificed))
-                });
-            }
-            return;
-        }
+        // "If I would leave the Expedition zone, put me in Mana instead".
+        let to_mana = from_exp && self.s.leave_to_mana(self.db, id);
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
         let (zone, top) = match dest {
+            _ if to_mana => (Zone::Mana, false),
             Dest::Reserve if fleeting => (Zone::Discard, false),
             Dest::Reserve => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
@@ -743,7 +806,23 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Mana => (Zone::Mana, false),
         };
         if zone == o.zone {
-            return;
+            return false;
+        }
+        // Sacrifice triggers that read the object as it was in play (last known
+        // information): "When you sacrifice a ...", "When I'm sacrificed, if I was ...".
+        let mut sacrificed_as = 0u32;
+        if dest == Dest::Sacrifice {
+            self.fire(Fire::Sacrificed { obj: id });
+            let def = self.db.card(o.card);
+            let ctx = super::query::Ctx::of(o.side, id);
+            for k in 0..def.ab_len.min(32) {
+                let ab = &self.db.abilities[(def.ab_start + k) as usize];
+                if let Trigger::When(EventKind::SacrificedAs(fid)) = ab.trigger
+                    && self.s.matches(self.db, self.db.filter(fid), id, &ctx)
+                {
+                    sacrificed_as |= 1 << k;
+                }
+            }
         }
         if zone == Zone::Mana {
             self.put_in_mana(id, false, Why::Effect);
@@ -759,12 +838,29 @@ impl<O: Observer> Engine<'_, O> {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::Sacrificed))
             });
+            if sacrificed_as != 0 {
+                let def = self.db.card(o.card);
+                let ts = self.s.obj(id).ts;
+                for k in 0..def.ab_len.min(32) {
+                    if sacrificed_as & (1 << k) != 0 {
+                        self.push_pending(Pending {
+                            ability: def.ab_start + k,
+                            source: id,
+                            source_ts: ts,
+                            controller: o.side,
+                            event_obj: NO_OBJ,
+                            free: false,
+                        });
+                    }
+                }
+            }
         }
         if zone == Zone::Reserve && self.s.obj(id).zone == Zone::Reserve {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::ToReserve { from_expedition }) if *from_expedition == from_exp)
             });
         }
+        true
     }
 
     /// Moves a player expedition one region (never past its ends) and reveals what it enters.
@@ -1171,7 +1267,7 @@ impl<O: Observer> Engine<'_, O> {
                 let (need_res, need_hand, need_sac) = (
                     cost.discard_reserve,
                     cost.discard_hand,
-                    cost.sacrifice as u8,
+                    (cost.sacrifice != 0) as u8,
                 );
                 let decision = if c < need_res {
                     Decision::ReserveCard
@@ -1188,7 +1284,10 @@ impl<O: Observer> Engine<'_, O> {
                     let id = match decision {
                         Decision::ReserveCard => s.reserve.first(),
                         Decision::HandCard => s.hand.first(),
-                        _ => self.confluence_sacrifice_choice(),
+                        _ if cost.sacrifice & fkind::CHARACTER != 0 => {
+                            self.confluence_sacrifice_choice()
+                        }
+                        _ => self.confluence_sacrifice_permanent(cost.sacrifice),
                     };
                     if let Some(id) = id {
                         self.pay_card(decision, id);
@@ -1211,6 +1310,10 @@ impl<O: Observer> Engine<'_, O> {
             o.flags |= flag::EXHAUSTED;
         }
         o.counters -= c.counters;
+        let exhausted_in_reserve = c.exhaust && o.zone == Zone::Reserve;
+        if exhausted_in_reserve {
+            self.fire(Fire::ExhaustedInReserve { side });
+        }
         if c.discard_me {
             self.move_to(source, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
@@ -1220,7 +1323,9 @@ impl<O: Observer> Engine<'_, O> {
         match decision {
             Decision::ReserveCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
             Decision::HandCard => self.move_to(id, Zone::Discard, Exp::Hero, Why::Cost, false),
-            _ => self.move_obj(id, Dest::Sacrifice),
+            _ => {
+                self.move_obj(id, Dest::Sacrifice);
+            }
         }
     }
 
@@ -1292,7 +1397,7 @@ impl<O: Observer> Engine<'_, O> {
                 } = op
                 {
                     if exhausted {
-                        self.exhaust_in_reserve(keep, Side::Player);
+                        self.s.obj_mut(keep).flags |= flag::EXHAUSTED;
                     }
                     if as_it {
                         let fr = self.frame_mut();

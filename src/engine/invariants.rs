@@ -60,8 +60,8 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
                     }
                     last_ts = Some(o.ts);
                 }
-                if o.is_token() && zone != Zone::Expedition {
-                    return Err(format!("token {id} outside the Expedition zone ({zone:?})"));
+                if o.is_token() && !matches!(zone, Zone::Expedition | Zone::Landmarks) {
+                    return Err(format!("token {id} outside play ({zone:?})"));
                 }
             }
         }
@@ -102,7 +102,7 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
     for (id, (o, &listed)) in s.objs.iter().zip(seen.iter()).enumerate().skip(TOKEN_BASE) {
         match o.zone {
             Zone::None if listed == 0 => {}
-            Zone::Expedition if listed == 1 && o.is_token() => {}
+            Zone::Expedition | Zone::Landmarks if listed == 1 && o.is_token() => {}
             z => {
                 return Err(format!(
                     "token slot {id} is in {z:?} and listed {listed} times"

@@ -134,7 +134,7 @@ impl<O: Observer> Engine<'_, O> {
                     None => self.put_away_spell(id),
                 }
             }
-            CardKind::Hero | CardKind::OtherToken => {
+            CardKind::Hero | CardKind::LandmarkToken | CardKind::OtherToken => {
                 debug_assert!(false, "cannot play a {kind:?}");
             }
         }

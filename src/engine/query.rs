@@ -568,6 +568,7 @@ impl GameState {
         let def = db.card(o.card);
         kind_bit(def.kind) & f.kinds != 0
             && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
+            && def.subtypes & f.not_subtypes == 0
             && f.zero_stat
                 .is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
             && def.hand_cost >= f.cost_min
@@ -617,6 +618,9 @@ impl GameState {
         if f.subtypes != 0 && def.subtypes & f.subtypes == 0 {
             return false;
         }
+        if def.subtypes & f.not_subtypes != 0 {
+            return false;
+        }
         if def.hand_cost < f.cost_min || def.hand_cost > f.cost_max {
             return false;
         }
@@ -657,6 +661,26 @@ impl GameState {
         if f.region_terrain != 0
             && (o.zone != Zone::Expedition
                 || self.region_terrains(db, self.region(o.exp)) & f.region_terrain == 0)
+        {
+            return false;
+        }
+        if f.zero_stat_here {
+            // A terrain of its region for which its printed statistic is 0.
+            if o.zone != Zone::Expedition {
+                return false;
+            }
+            let t = self.region_terrains(db, self.region(o.exp));
+            let st = def.stats;
+            let zero = (t & terrain::FOREST != 0 && st.f == 0)
+                || (t & terrain::MOUNTAIN != 0 && st.m == 0)
+                || (t & terrain::WATER != 0 && st.o == 0);
+            if !zero {
+                return false;
+            }
+        }
+        // Only a player expedition can be behind (FAQ "Expedition is Behind").
+        if f.in_behind
+            && (o.zone != Zone::Expedition || o.side != Side::Player || !self.is_behind(db, o.exp))
         {
             return false;
         }
@@ -855,6 +879,9 @@ impl GameState {
             Cond::MeHad(b) => self.obj(ctx.source).left_kw as u32 & b != 0,
             Cond::MeInMana => self.obj(ctx.source).zone == Zone::Mana,
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
+            Cond::MyExpAscends => self
+                .source_exp(ctx)
+                .is_some_and(|e| ctx.controller == Side::Player && self.today.ascend.get(e)),
             Cond::MyTerrain(t) => self
                 .source_exp(ctx)
                 .is_some_and(|e| self.region_terrains(db, self.region(e)) & t != 0),
@@ -891,11 +918,17 @@ impl GameState {
             && o.counters >= c.counters
             && s.reserve.len() >= c.discard_reserve as usize + usize::from(c.discard_me)
             && s.hand.len() >= c.discard_hand as usize
-            && (!c.sacrifice
-                || s.exp[0]
-                    .iter()
-                    .chain(s.exp[1].iter())
-                    .any(|x| db.card(self.obj(x).card).kind.is_character()))
+            && (c.sacrifice == 0 || self.can_sacrifice(db, side, c.sacrifice))
+    }
+
+    /// This side controls an object of these `fkind` kinds it could sacrifice.
+    pub fn can_sacrifice(&self, db: &CardDb, side: Side, kinds: u8) -> bool {
+        let s = self.side(side);
+        s.exp[0]
+            .iter()
+            .chain(s.exp[1].iter())
+            .chain(s.landmarks.iter())
+            .any(|x| kind_bit(db.card(self.obj(x).card).kind) & kinds != 0)
     }
 }
 
@@ -907,6 +940,7 @@ pub fn kind_bit(k: CardKind) -> u8 {
         CardKind::Landmark => fkind::LANDMARK,
         CardKind::ExpeditionPermanent => fkind::EXP_PERMANENT,
         CardKind::Spell => fkind::SPELL,
+        CardKind::LandmarkToken => fkind::LANDMARK | fkind::TOKEN,
         CardKind::Hero | CardKind::OtherToken => 0,
     }
 }

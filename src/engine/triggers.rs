@@ -11,19 +11,57 @@ use crate::cards::types::{Exp, Side};
 /// Something that happened that "When ..." abilities may listen to.
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Fire {
-    Played { card: ObjId },
-    Joined { obj: ObjId },
-    Rolled { side: Side },
-    ExpFailed { exp: Exp },
-    ExpMoved { exp: Exp },
-    ExpMovedDue { exp: Exp, due: u8 },
-    ReserveLeft { side: Side },
-    TokenCreated { side: Side },
-    Boosted { obj: ObjId },
-    Gained { obj: ObjId, bits: u32 },
-    ExhaustedReserve { side: Side },
-    PassedFirst { side: Side },
-    Drew { side: Side },
+    Played {
+        card: ObjId,
+    },
+    Joined {
+        obj: ObjId,
+    },
+    Rolled {
+        side: Side,
+    },
+    ExpFailed {
+        exp: Exp,
+    },
+    ExpMoved {
+        exp: Exp,
+    },
+    ExpMovedDue {
+        exp: Exp,
+        due: u8,
+    },
+    ReserveLeft {
+        side: Side,
+    },
+    TokenCreated {
+        side: Side,
+    },
+    Boosted {
+        obj: ObjId,
+    },
+    /// An object gained these statuses.
+    Gained {
+        obj: ObjId,
+        bits: u32,
+    },
+    /// An object is being sacrificed (fired while it is still in play).
+    Sacrificed {
+        obj: ObjId,
+    },
+    /// A card went from a side's deck or hand to its Reserve.
+    CardToReserve {
+        side: Side,
+    },
+    /// A side exhausted a card in a Reserve.
+    ExhaustedInReserve {
+        side: Side,
+    },
+    PassedFirst {
+        side: Side,
+    },
+    Drew {
+        side: Side,
+    },
 }
 
 impl<O: Observer> Engine<'_, O> {
@@ -221,13 +259,17 @@ impl<O: Observer> Engine<'_, O> {
             }
             (EventKind::YourCharacterGains(b), Fire::Gained { obj, bits }) => {
                 let o = self.s.obj(obj);
-                (o.side == me.side
-                    && o.zone == Zone::Expedition
-                    && db.card(o.card).kind.is_character()
-                    && bits & b != 0)
+                (o.side == me.side && bits & b != 0 && db.card(o.card).kind.is_character())
                     .then_some(obj)
             }
-            (EventKind::YouExhaustReserve, Fire::ExhaustedReserve { side }) => {
+            (EventKind::YouSacrifice(f), Fire::Sacrificed { obj }) => {
+                (self.s.obj(obj).side == me.side && self.s.matches(db, db.filter(f), obj, &ctx))
+                    .then_some(obj)
+            }
+            (EventKind::YourCardToReserve, Fire::CardToReserve { side }) => {
+                (side == me.side).then_some(NO_OBJ)
+            }
+            (EventKind::YouExhaustInReserve, Fire::ExhaustedInReserve { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::YouPassFirst, Fire::PassedFirst { side }) => {

@@ -53,7 +53,11 @@ impl<O: Observer> Engine<'_, O> {
                 *n -= 1;
             }
         }
-        if before.is_token() && before.zone == Zone::Expedition && to != Zone::Expedition {
+        // A token that leaves play (its Expedition or Landmark zone) ceases to exist.
+        if before.is_token()
+            && matches!(before.zone, Zone::Expedition | Zone::Landmarks)
+            && to != before.zone
+        {
             let o = self.s.obj_mut(id);
             o.zone = Zone::None;
             o.flags = 0;
@@ -130,6 +134,10 @@ impl<O: Observer> Engine<'_, O> {
                 matches!(t, Trigger::When(EventKind::ToReserveAny))
             });
         }
+        // "When a card goes from your deck or hand to Reserve" (Resupply, effects, costs).
+        if to == Zone::Reserve && matches!(before.zone, Zone::Deck | Zone::Hand) {
+            self.fire(super::triggers::Fire::CardToReserve { side });
+        }
     }
 
     /// Puts a card into its owner's Mana zone as an orb, ready or exhausted.
@@ -203,23 +211,17 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Resupply: the top card of the deck into Reserve (refilling an empty deck first).
-    /// Exhausted Resupply exhausts it: "when you exhaust a card in Reserve".
+    /// Exhausted Resupply puts it there exhausted (not "exhausting a card in Reserve", D20).
     pub(super) fn resupply(&mut self, side: Side, exhausted: bool) -> Option<ObjId> {
         if self.s.side(side).deck.is_empty() && !self.refill(side) {
             return None;
         }
         let id = self.s.side(side).deck.last().expect("refilled");
         self.move_to(id, Zone::Reserve, Exp::Hero, Why::Resupply, false);
-        if exhausted && self.s.obj(id).zone == Zone::Reserve {
-            self.exhaust_in_reserve(id, side);
+        if exhausted {
+            self.s.obj_mut(id).flags |= flag::EXHAUSTED;
         }
         Some(id)
-    }
-
-    /// Exhausts a card in a Reserve on behalf of `by` ("when you exhaust a card in Reserve").
-    pub(super) fn exhaust_in_reserve(&mut self, id: ObjId, by: Side) {
-        self.s.obj_mut(id).flags |= flag::EXHAUSTED;
-        self.fire(super::triggers::Fire::ExhaustedReserve { side: by });
     }
 
     /// Creates a token character in an expedition. None when no slot or room is left.
@@ -253,6 +255,37 @@ impl<O: Observer> Engine<'_, O> {
                 side,
                 exp,
             });
+        }
+        Some(slot)
+    }
+
+    /// Creates a Permanent token in a side's Landmarks. None when no slot or room is left.
+    pub(super) fn create_landmark_token(&mut self, side: Side, card: CardIdx) -> Option<ObjId> {
+        let slot = (TOKEN_BASE..MAX_OBJS).find(|&i| self.s.objs[i].zone == Zone::None)? as ObjId;
+        if self.s.side(side).landmarks.is_full() {
+            return None;
+        }
+        let ts = self.s.next_ts();
+        *self.s.obj_mut(slot) = Obj {
+            card,
+            flags: flag::TOKEN | flag::KNOWN,
+            ts,
+            zone: Zone::Landmarks,
+            side,
+            exp: Exp::Hero,
+            boosts: 0,
+            counters: 0,
+            tough: 0,
+            left_boosts: 0,
+            left_kw: 0,
+        };
+        let ok = self.s.side_mut(side).landmarks.push(slot);
+        debug_assert!(ok);
+        if self.db.card(card).trigger_mask & tmask::STATIC != 0 {
+            self.s.statics[side.index()] += 1;
+        }
+        if O::ENABLED {
+            self.emit(Event::LandmarkToken { obj: slot, side });
         }
         Some(slot)
     }

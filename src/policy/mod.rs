@@ -149,7 +149,9 @@ impl PolicyKind {
         match self {
             PolicyKind::Random | PolicyKind::Greedy => &[],
             PolicyKind::Planner | PolicyKind::Expert => &["keep", "mana"],
-            PolicyKind::Search | PolicyKind::Clairvoyant => &["rollouts", "width", "keep", "mana"],
+            PolicyKind::Search | PolicyKind::Clairvoyant => {
+                &["rollouts", "width", "expert", "keep", "mana"]
+            }
         }
     }
 }
@@ -263,12 +265,21 @@ impl PolicySpec {
             )),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let d = SearchParams::default();
+                let expert = self.param("expert", d.expert as u32) != 0;
                 AnyPolicy::Search(Box::new(Search::new(
                     Planner::new(data.profiles.clone(), self.planner_params()),
+                    expert.then(|| {
+                        Expert::new(
+                            data.profiles.clone(),
+                            self.planner_params(),
+                            data.expert.clone(),
+                        )
+                    }),
                     SearchParams {
                         rollouts: self.param("rollouts", d.rollouts),
                         width: self.param("width", d.width as u32).clamp(1, 16) as u8,
                         clairvoyant: self.kind == PolicyKind::Clairvoyant,
+                        expert,
                     },
                 )))
             }

@@ -82,7 +82,7 @@ fn read_body(db: &CardDb, ab: &Ability, p: &mut PlayProfile) {
                     ObjRef::Event => {}
                 }
             }
-            Op::Token { card, at, n } => {
+            Op::Token { card, at, n, .. } => {
                 let st = db.card(card).stats.clamp_zero();
                 let st = Stats::new(st.f * n as i16, st.m * n as i16, st.o * n as i16);
                 match at {

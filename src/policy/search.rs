@@ -24,6 +24,7 @@
 use arrayvec::ArrayVec;
 use rand::{RngExt, SeedableRng};
 
+use super::expert::Expert;
 use super::planner::Planner;
 use super::{Policy, PolicyRng};
 use crate::engine::event::NoObserver;
@@ -56,6 +57,8 @@ pub struct SearchParams {
     pub width: u8,
     /// Rollouts start from the true state instead of a sample (the `clairvoyant` bound).
     pub clairvoyant: bool,
+    /// Rollouts and the first candidate follow the `expert` instead of the planner.
+    pub expert: bool,
 }
 
 impl Default for SearchParams {
@@ -64,12 +67,15 @@ impl Default for SearchParams {
             rollouts: 12,
             width: 5,
             clairvoyant: false,
+            expert: false,
         }
     }
 }
 
 pub struct Search {
     planner: Planner,
+    /// The rollout policy when `params.expert` is set.
+    expert: Option<Expert>,
     pub params: SearchParams,
     buf: Box<ChoiceList>,
     last: Estimates,
@@ -178,9 +184,11 @@ impl Race {
 }
 
 impl Search {
-    pub fn new(planner: Planner, params: SearchParams) -> Search {
+    /// `expert` plays the rollouts and proposes the first candidate when it is given.
+    pub fn new(planner: Planner, expert: Option<Expert>, params: SearchParams) -> Search {
         Search {
             planner,
+            expert,
             params,
             buf: Box::new(ChoiceList::new()),
             last: Estimates::default(),
@@ -192,7 +200,7 @@ impl Search {
         &self.last
     }
 
-    /// Plays `first` on `g`, then the planner to the end.
+    /// Plays `first` on `g`, then the rollout policy (planner or expert) to the end.
     fn rollout(&mut self, view: &View<'_>, mut g: GameState, first: Choice, seed: u64) -> u32 {
         let db = view.db();
         let mut rng = GameRng::seed_from_u64(seed);
@@ -204,6 +212,8 @@ impl Search {
                     legal_choices(&g, db, &mut self.buf);
                     let k = if self.buf.len() == 1 {
                         0
+                    } else if let Some(e) = &mut self.expert {
+                        e.choose(&View::new(&g, db), &self.buf, &mut prng)
                     } else {
                         self.planner
                             .choose(&View::new(&g, db), &self.buf, &mut prng)
@@ -216,8 +226,9 @@ impl Search {
         }
     }
 
-    /// Candidate option indices, best guess first: at a turn the planner's ranked plays,
-    /// elsewhere its pick; then the other options in order.
+    /// Candidate option indices, best guess first: the expert's pick when it plays the
+    /// rollouts; at a turn the planner's ranked plays, elsewhere its pick; then the other
+    /// options in order.
     fn candidates(
         &mut self,
         view: &View<'_>,
@@ -231,6 +242,9 @@ impl Search {
                 out.push(k);
             }
         };
+        if let Some(e) = &mut self.expert {
+            push(e.choose(view, options, rng), out);
+        }
         if matches!(view.decision(), Decision::Turn | Decision::PlayFree) {
             for k in self.planner.ranked(view, options) {
                 push(k, out);
