@@ -390,7 +390,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -506,6 +506,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     _ => Static::DarknessOnlyDueTo(t),
                 }
             }
+            "dusk_extra_forward" => Static::DuskExtraForward,
             "no_forward" => {
                 self.expect_punct("(")?;
                 let e = self.exp_ref()?;
@@ -514,7 +515,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -1370,7 +1371,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, pass, select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, to_deck_at, after_you, pass, select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1582,15 +1583,25 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Op::Lose { obj, status: bits }
                 });
             }
-            "exhaust" | "ready" | "switch" => {
+            "exhaust" | "ready" | "switch" | "swap_boosts" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
                 body.push(match name.as_str() {
                     "exhaust" => Op::Exhaust { obj },
                     "ready" => Op::Ready { obj },
+                    "swap_boosts" => Op::SwapBoosts { obj },
                     _ => Op::Switch { obj },
                 });
+            }
+            "to_deck_at" => {
+                // to_deck_at(OBJ, N): "send it to the Nth position of its owner's deck".
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(",")?;
+                let n = self.amount()?;
+                self.expect_punct(")")?;
+                body.push(Op::ToDeckAt { obj, n });
             }
             "discount" | "next_boost" => {
                 self.expect_punct("(")?;

@@ -163,6 +163,9 @@ pub enum Static {
     AllRegions(u8),
     /// This expedition of yours, and the opposing expedition facing it, can't move forward.
     NoForward(ExpRef),
+    /// "If my Expedition would move forward during Dusk, it moves forward one more region
+    /// instead" (the player's expedition I am in).
+    DuskExtraForward,
     /// The opposing expedition facing me may only move forward (the Darkness advance) if the
     /// player failed to overcome every requirement of this terrain facing my expedition.
     DarknessOnlyDueTo(u8),
@@ -629,6 +632,16 @@ pub enum Op {
     },
     Switch {
         obj: ObjRef,
+    },
+    /// The first two objects exchange their boosts.
+    SwapBoosts {
+        obj: ObjRef,
+    },
+    /// Put the object in its owner's deck, at the Nth position from the top (the bottom
+    /// when the deck is shorter).
+    ToDeckAt {
+        obj: ObjRef,
+        n: Amount,
     },
     AfterYou,
     /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`

@@ -271,6 +271,12 @@ impl<O: Observer> Engine<'_, O> {
             let r = &report.exps[e.index()];
             if r.advanced {
                 self.move_expedition(e, true);
+                // "It moves forward one more region instead" (The Magic Sleigh).
+                for _ in 0..self.s.dusk_extra_forward(self.db, e) {
+                    if self.s.outcome.is_none() && self.step_expedition(e, true) {
+                        self.check_caught();
+                    }
+                }
                 if r.due_to != 0 {
                     self.fire(Fire::ExpMovedDue {
                         exp: e,

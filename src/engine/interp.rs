@@ -626,6 +626,29 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::SwapBoosts { obj } => {
+                let objs = self.resolve_objs(obj, f);
+                if let (Some(a), Some(b)) = (objs.get(0), objs.get(1)) {
+                    let (ba, bb) = (self.s.obj(a).boosts as i16, self.s.obj(b).boosts as i16);
+                    self.boost(a, bb - ba);
+                    self.boost(b, ba - bb);
+                }
+                Flow::Next
+            }
+            Op::ToDeckAt { obj, n } => {
+                let n = self.amount(n, f).max(1) as usize;
+                for id in self.resolve_objs(obj, f).iter() {
+                    if self.move_obj(id, Dest::DeckTop) && self.s.obj(id).zone == Zone::Deck {
+                        // The deck's top is the end of its list.
+                        let side = self.s.obj(id).side;
+                        let deck = &mut self.s.side_mut(side).deck;
+                        deck.remove_item(id);
+                        let at = deck.len().saturating_sub(n - 1);
+                        let _ = deck.insert(at, id);
+                    }
+                }
+                Flow::Next
+            }
             Op::ActivateJ { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
                     if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks) {
@@ -865,6 +888,16 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Moves a player expedition one region (never past its ends) and reveals what it enters.
     pub(super) fn move_expedition(&mut self, e: Exp, forward: bool) {
+        if self.step_expedition(e, forward) && forward {
+            self.s.today.moved.set(e, true);
+            self.fire(Fire::ExpMoved { exp: e });
+        }
+        self.check_caught();
+    }
+
+    /// Moves a player expedition one region without "moves forward" triggers (one more
+    /// region of the same move). False when it could not move.
+    pub(super) fn step_expedition(&mut self, e: Exp, forward: bool) -> bool {
         let from = self.s.pos.get(e);
         let step: i8 = match (e, forward) {
             (Exp::Hero, true) | (Exp::Companion, false) => 1,
@@ -874,21 +907,17 @@ impl<O: Observer> Engine<'_, O> {
         let start = if e == Exp::Hero { 0 } else { 7 };
         let far = 7 - start;
         if (forward && from == far) || (!forward && from == start) || !(0..=7).contains(&to) {
-            return;
+            return false;
         }
         if forward && self.s.expedition_blocked(self.db, e) {
-            return;
+            return false;
         }
         self.s.pos.set(e, to);
         self.reveal(to as usize);
         if O::ENABLED {
             self.emit(Event::ExpeditionMoved { exp: e, from, to });
         }
-        if forward {
-            self.s.today.moved.set(e, true);
-            self.fire(Fire::ExpMoved { exp: e });
-        }
-        self.check_caught();
+        true
     }
 
     pub(super) fn reveal(&mut self, region: usize) {

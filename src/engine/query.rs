@@ -166,6 +166,18 @@ impl GameState {
         lifted
     }
 
+    /// How many "it moves forward one more region instead" statics the player's objects
+    /// in this expedition have (The Magic Sleigh).
+    pub fn dusk_extra_forward(&self, db: &CardDb, e: Exp) -> u8 {
+        let mut n = 0;
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::DuskExtraForward),
+            |o, _| n += (o.side == Side::Player && o.exp == e) as u8,
+        );
+        n
+    }
+
     /// The player's expedition can't move forward now.
     pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
         self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
