@@ -513,6 +513,12 @@ pub enum Op {
         max: u8,
         total_cost: u8,
     },
+    /// The opponent chooses one object matching the filter (read from the controller's
+    /// view) into `it`: "each player chooses a Character they control" (not a target: no
+    /// Tough). The Confluence chooses the leftmost.
+    OpponentSelect {
+        filter: FilterId,
+    },
     /// Gain boosts (lose them if negative), never above `max` when it is non-zero.
     Boost {
         obj: ObjRef,

@@ -293,6 +293,31 @@ impl<O: Observer> Engine<'_, O> {
                 max,
                 total_cost,
             } => self.exec_select(f, filter, min, max, total_cost),
+            Op::OpponentSelect { filter } => {
+                let mut first = NO_OBJ;
+                let mut any = false;
+                self.s
+                    .for_each_candidate(db, db.filter(filter), &self.ctx(f), |id| {
+                        if !any {
+                            first = id;
+                            any = true;
+                        }
+                    });
+                self.frame_mut().it.clear();
+                if !any {
+                    return Flow::Next;
+                }
+                match f.controller.other() {
+                    Side::Confluence => {
+                        let _ = self.frame_mut().it.push(first);
+                        Flow::Next
+                    }
+                    Side::Player => {
+                        self.s.decision = Decision::Target;
+                        Flow::Wait
+                    }
+                }
+            }
             Op::Boost { obj, n, max } => {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
@@ -1377,6 +1402,12 @@ impl<O: Observer> Engine<'_, O> {
             return;
         }
         match (decision, choice, op) {
+            (Decision::Target, Choice::Card(id), Op::OpponentSelect { .. }) => {
+                let fr = self.frame_mut();
+                let _ = fr.it.push(id);
+                fr.pc += 1;
+                fr.step = 0;
+            }
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
             (Decision::Target, Choice::Done, _) => {
                 let fr = self.frame_mut();
