@@ -639,6 +639,10 @@ pub enum Op {
     Switch {
         obj: ObjRef,
     },
+    /// Token characters defect: each joins the expedition facing it, changing controllers.
+    Defect {
+        obj: ObjRef,
+    },
     /// The first two objects exchange their boosts.
     SwapBoosts {
         obj: ObjRef,

@@ -651,6 +651,32 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::Defect { obj } => {
+                // Only tokens change controllers (a card stays with its owner's zones); a
+                // token keeps its slot, statuses and boosts, and joins the facing expedition.
+                for id in self.resolve_objs(obj, f).iter() {
+                    let o = *self.s.obj(id);
+                    if !o.is_token() || o.zone != Zone::Expedition {
+                        continue;
+                    }
+                    let to = o.side.other();
+                    if self.s.side(to).exp[o.exp.index()].is_full() {
+                        continue;
+                    }
+                    self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+                    let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
+                    if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
+                        self.s.statics[o.side.index()] -= 1;
+                        self.s.statics[to.index()] += 1;
+                    }
+                    let ts = self.s.next_ts();
+                    let ob = self.s.obj_mut(id);
+                    ob.side = to;
+                    ob.ts = ts;
+                    self.fire(Fire::Joined { obj: id });
+                }
+                Flow::Next
+            }
             Op::SwapBoosts { obj } => {
                 let objs = self.resolve_objs(obj, f);
                 if let (Some(a), Some(b)) = (objs.get(0), objs.get(1)) {
