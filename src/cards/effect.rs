@@ -611,6 +611,11 @@ pub enum Op {
         filter: FilterId,
         status: u32,
     },
+    /// The next character matching the filter you play from your hand this turn activates
+    /// its {R} abilities ("one of its {R} abilities": no card has more than one).
+    NextActivateR {
+        filter: FilterId,
+    },
     /// Characters of `who` are sacrificed: the player chooses one of theirs, the Confluence
     /// follows its sacrifice rule; all happen together.
     SacrificeOne {

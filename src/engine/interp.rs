@@ -533,6 +533,7 @@ impl<O: Observer> Engine<'_, O> {
                         discount,
                         boosts,
                         status: 0,
+                        activate_r: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -560,6 +561,22 @@ impl<O: Observer> Engine<'_, O> {
                         discount: 0,
                         boosts: 0,
                         status,
+                        activate_r: false,
+                    };
+                    self.s.n_mods += 1;
+                }
+                Flow::Next
+            }
+            Op::NextActivateR { filter } => {
+                let i = self.s.n_mods as usize;
+                if i < self.s.mods.len() {
+                    self.s.mods[i] = TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status: 0,
+                        activate_r: true,
                     };
                     self.s.n_mods += 1;
                 }

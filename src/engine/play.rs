@@ -50,7 +50,7 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses) = self.consume_mods(id, side);
+        let (boosts, statuses, activate_r) = self.consume_mods(id, side, from_reserve);
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -89,6 +89,10 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                // "The next Character played from your hand activates its {R} abilities".
+                if activate_r {
+                    self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
+                }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
                     // Scout: the card gains "{H}: send me to Reserve".
@@ -153,19 +157,22 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
     /// it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side) -> (i8, u32) {
+    fn consume_mods(&mut self, id: ObjId, side: Side, from_reserve: bool) -> (i8, u32, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut activate_r = false;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
             if m.side == side
+                && !(m.activate_r && from_reserve)
                 && self
                     .s
                     .matches_card(self.db, self.db.filter(m.filter), id, side)
             {
                 boosts += m.boosts;
                 statuses |= m.status;
+                activate_r |= m.activate_r;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;
@@ -173,7 +180,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses)
+        (boosts, statuses, activate_r)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

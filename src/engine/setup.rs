@@ -46,6 +46,7 @@ impl GameState {
             discount: 0,
             boosts: 0,
             status: 0,
+            activate_r: false,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],

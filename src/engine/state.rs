@@ -335,6 +335,8 @@ pub struct TurnMod {
     pub boosts: i8,
     /// Statuses the next matching character gains.
     pub status: u32,
+    /// The next matching character played from hand activates its {R} abilities.
+    pub activate_r: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
