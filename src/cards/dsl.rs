@@ -1371,7 +1371,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, pass, select, opponent_select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, pass, select, opponent_select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1683,6 +1683,19 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let status = self.status_bits()?;
                 self.expect_punct(")")?;
                 body.push(Op::NextGain { filter, status });
+            }
+            "day_tough" | "opponent_day_tough" => {
+                // day_tough(N, T): this Day, your Characters with Hand Cost N or more are Tough T.
+                self.expect_punct("(")?;
+                let min_cost = self.small("hand cost", 0, 20)? as u8;
+                self.expect_punct(",")?;
+                let tough = self.small("tough value", 1, 10)? as u8;
+                self.expect_punct(")")?;
+                body.push(Op::DayTough {
+                    who: who_prefix(&name),
+                    min_cost,
+                    tough,
+                });
             }
             "next_activate_r" => {
                 self.expect_punct("(")?;

@@ -611,6 +611,13 @@ pub enum Op {
         filter: FilterId,
         status: u32,
     },
+    /// "This Day, Characters with Hand Cost `min_cost` or more that `who` controls are
+    /// Tough `tough`".
+    DayTough {
+        who: Who,
+        min_cost: u8,
+        tough: u8,
+    },
     /// The next character matching the filter you play from your hand this turn activates
     /// its {R} abilities ("one of its {R} abilities": no card has more than one).
     NextActivateR {

@@ -567,6 +567,16 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
+            Op::DayTough {
+                who,
+                min_cost,
+                tough,
+            } => {
+                for side in self.sides_of(who, f.controller).iter() {
+                    self.s.today.day_tough[side as usize] = (min_cost, tough);
+                }
+                Flow::Next
+            }
             Op::NextActivateR { filter } => {
                 let i = self.s.n_mods as usize;
                 if i < self.s.mods.len() {

@@ -344,6 +344,11 @@ impl GameState {
             return 0;
         }
         let mut t = db.card(o.card).tough.max(o.tough);
+        let (min_cost, day_t) = self.today.day_tough[o.side.index()];
+        if day_t > 0 && db.card(o.card).kind.is_character() && db.card(o.card).hand_cost >= min_cost
+        {
+            t = t.max(day_t);
+        }
         if self.statics[o.side.index()] == 0 {
             return t;
         }

@@ -417,6 +417,9 @@ pub struct Today {
     pub quick_uses: u16,
     /// Reactions resolved today (a loop guard, S1 1.4.6).
     pub reactions: u16,
+    /// Per side, "this Day, Characters with Hand Cost N or more you control are Tough T":
+    /// (N, T), T = 0 for none.
+    pub day_tough: [(u8, u8); 2],
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
