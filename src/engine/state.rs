@@ -615,3 +615,14 @@ impl GameState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_stay_small() {
+        // The last known information (`left_boosts`, `left_kw`) fills padding.
+        assert_eq!(std::mem::size_of::<Obj>(), 16);
+    }
+}
