@@ -66,6 +66,8 @@ struct GameSpec {
     adventure: Option<Vec<String>>,
     /// Tumult slots (0, 1, 2 for regions 1-2, 3-4, 5-6) already revealed.
     revealed: Option<Vec<u8>>,
+    /// Terrain Markers on the 8 regions ("" for none), e.g. ["", "", "O", "", "", "", "", ""].
+    markers: Option<Vec<String>>,
     hero_position: Option<i8>,
     companion_position: Option<i8>,
     darkness_hero: Option<i8>,
@@ -101,6 +103,8 @@ struct SideSpec {
     /// Counters on the hero (Quest counters and the like).
     #[serde(default)]
     hero_counters: u8,
+    /// The player's hero's Terrain Markers not yet placed (default: those it begins with).
+    hero_markers: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -499,6 +503,32 @@ impl Scenario {
             let e = exp_of(a).map_err(&err)?;
             s.today.advanced.set(e, true);
             s.today.moved.set(e, true);
+        }
+        s.start_markers(&db);
+        if let Some(m) = &file.player.hero_markers {
+            s.adventure.supply = 0;
+            for t in m {
+                s.adventure.supply |= match t.as_str() {
+                    "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
+                    _ => return Err(err(format!("hero_markers: '{t}' (expected F, M or O)"))),
+                };
+            }
+        }
+        if let Some(m) = &g.markers {
+            if m.len() != 8 {
+                return Err(err(format!("markers has {} regions; it needs 8", m.len())));
+            }
+            for (r, t) in m.iter().enumerate() {
+                s.adventure.replaced[r] = match t.as_str() {
+                    "" => 0,
+                    "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
+                    _ => {
+                        return Err(err(format!(
+                            "region {r}: marker '{t}' (expected \"\", F, M or O)"
+                        )));
+                    }
+                };
+            }
         }
         s.phase = Phase::Turn;
         s.setup_left = 0;

@@ -32,13 +32,15 @@ static TOUGH: LazyLock<Regex> = LazyLock::new(|| re(r"\bTough (\d+)"));
 static SCOUT: LazyLock<Regex> = LazyLock::new(|| re(r"\bScout (\d+)"));
 static BOOSTS: LazyLock<Regex> = LazyLock::new(|| re(r"gains? (\d+) boosts?( per)?"));
 static HAND_COST: LazyLock<Regex> = LazyLock::new(|| re(r"Hand Cost \{?(\d+)\}? or (less|more)"));
+static NAMED_SYMBOLS: LazyLock<Regex> = LazyLock::new(|| re(r"(\{[JHRD]\}(, | and )?)+ abilit"));
 static TOKENS: LazyLock<Regex> = LazyLock::new(|| re(r"[Cc]reate (two|three|four) \["));
 
 /// What `lines` (an exact encoding) lacks of what `text` (the card's English text) states.
 fn lacks(text: &str, lines: &[String]) -> Vec<String> {
     let text = REMINDER.replace_all(text, "");
-    // "activate the {J} abilities of ..." names the symbol without being one.
-    let text = text.replace("{J} abilit", "abilit");
+    // "activate the {J} abilities of ..." and "the {J}, {H} and {R} abilities of ... can't
+    // activate" name the symbols without being them.
+    let text = NAMED_SYMBOLS.replace_all(&text, "abilit");
     let all = lines.join(" ; ").to_lowercase();
     let mut out = Vec::new();
     for (sym, trigger) in TRIGGERS.iter() {
@@ -104,8 +106,9 @@ fn lacks(text: &str, lines: &[String]) -> Vec<String> {
             "three" => 3,
             _ => 4,
         };
-        let ok = all.matches("token(").count() >= k
-            || Regex::new(&format!(r"token\([^;]*,\s*{k}\)"))
+        // A token created after Rest counts as one created.
+        let ok = all.matches("token(").count() + all.matches("token_after_rest(").count() >= k
+            || Regex::new(&format!(r"token(_after_rest)?\([^;]*,\s*{k}\)"))
                 .unwrap()
                 .is_match(&all)
             || all.contains(&format!("repeat {k}"));
@@ -132,29 +135,37 @@ fn the_check_flags_what_an_encoding_lacks() {
     assert_eq!(lacks("[Tough 2].", &l(&["tough 1"])), ["Tough 2"]);
     assert_eq!(
         lacks(
-            "{R} Send to Reserve target Character with Hand Cost {3} or less.",
+            "{R} A target Character that has Hand Cost {3} or less goes to Reserve.",
             &l(&["R: send_reserve(target character cost<=2)"])
         ),
         ["Hand Cost 3 or less"]
     );
     assert_eq!(
         lacks(
-            "{J} Create two [Ordis Recruit 1/1/1] Soldier tokens in my Expedition.",
-            &l(&["J: token(Ordis Recruit, mine)"])
+            "{J} Create two [Mossling 1/1/1] Plant tokens beside me.",
+            &l(&["J: token(Mossling, mine)"])
         ),
         ["two tokens"]
     );
     assert!(
         lacks(
-            "{J} Create two [Ordis Recruit 1/1/1] Soldier tokens in my Expedition.",
-            &l(&["J: token(Ordis Recruit, mine, 2)"])
+            "{J} Create two [Mossling 1/1/1] Plant tokens beside me.",
+            &l(&["J: token(Mossling, mine, 2)"])
+        )
+        .is_empty()
+    );
+    // Symbols that name abilities are not triggers.
+    assert!(
+        lacks(
+            "The {J}, {H} and {R} abilities of Characters facing me can't activate.",
+            &l(&["static silence_facing"])
         )
         .is_empty()
     );
     // Reminder text and "per" amounts are not requirements.
     assert!(
         lacks(
-            "{J} I gain 1 boost per card in your Reserve. (Fleeting: ...)",
+            "{J} I gain 1 boost per Reserve card you hold. (Fleeting: ...)",
             &l(&["J: boost(me, reserve)"])
         )
         .is_empty()

@@ -332,11 +332,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 return Ok(Line::Keyword { bits, n });
             }
-            if w == "static" {
-                self.pos += 1;
+            // `support static ...`: a passive ability that works while I am in Reserve.
+            let support_static = w == "support" && self.peek_at(1) == &Tok::Ident("static".into());
+            if w == "static" || support_static {
+                self.pos += 1 + support_static as usize;
                 let st = self.static_ability()?;
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
+                    _ if support_static => ActiveIn::Reserve,
                     Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
                         ActiveIn::Anywhere
                     }
@@ -390,7 +393,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
             "cost" => {
                 self.expect_punct("(")?;
@@ -434,6 +437,33 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::KeywordAura(f, bits)
             }
+            "level_stats" => {
+                if self.eat_punct("(") {
+                    let f = self.filter(Whose::Yours)?;
+                    self.expect_punct(")")?;
+                    Static::LevelStats(f)
+                } else {
+                    Static::LevelStats(ME_FILTER)
+                }
+            }
+            "silence_facing" => Static::SilenceFacing,
+            "also" => {
+                self.expect_punct("(")?;
+                let k = self.ident("spell, landmark, expedition_permanent or character")?;
+                let kind = match k.as_str() {
+                    "spell" => fkind::SPELL,
+                    "landmark" => fkind::LANDMARK,
+                    "expedition_permanent" => fkind::EXP_PERMANENT,
+                    "character" => fkind::CHARACTER,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("spell, landmark, expedition_permanent or character");
+                    }
+                };
+                self.expect_punct(")")?;
+                Static::AlsoKind(kind)
+            }
+            "ascend_resupply" => Static::AscendResupply,
             "keyword" => {
                 self.expect_punct("(")?;
                 let bits = self.status_bits()?;
@@ -442,6 +472,12 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "extra_die" => Static::ExtraDie,
             "draw_one" => Static::DrawOneInMorning,
+            "reserve_limit" => {
+                self.expect_punct("(")?;
+                let n = self.small("Reserve limit change", -5, 5)?;
+                self.expect_punct(")")?;
+                Static::ReserveLimit(n as i8)
+            }
             "discard_discount" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
@@ -462,6 +498,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let n = self.small("counters", 1, 50)?;
                 self.expect_punct(")")?;
                 Static::StartCounters(n as u8)
+            }
+            "start_markers" => {
+                self.expect_punct("(")?;
+                let mut t = self.terrain_word()?;
+                while self.eat_punct(",") {
+                    t |= self.terrain_word()?;
+                }
+                self.expect_punct(")")?;
+                Static::StartMarkers(t)
             }
             "playable_if" => Static::PlayableIf,
             "play_exhausted" => Static::PlayExhausted,
@@ -486,11 +531,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::Regain(b)
             }
-            "reserve_limit" => {
+            "your_reserve_limit" => {
                 self.expect_punct("(")?;
                 let n = self.small("reserve limit change", -5, 5)?;
                 self.expect_punct(")")?;
-                Static::ReserveLimit(n as i8)
+                Static::YourReserveLimit(n as i8)
             }
             "extra_exhausted_reserve" => Static::ExtraExhaustedReserve,
             "not_counted_in_reserve" => Static::NotCountedInReserve,
@@ -515,7 +560,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -594,7 +639,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), joins(...), joins_facing(...), roll, fails, moves, moves_due(T), exp_moves_due(T), reserve_leaves, token_created, boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws)";
+        const EXPECTED: &str = "an event (leave, to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -643,11 +688,25 @@ impl<'a, A: Arena> Parser<'a, A> {
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
             "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
+            "opponent_play_reserve" => {
+                EventKind::OpponentPlaysFromReserve(filtered(self, fkind::CARD)?)
+            }
             "joins" => EventKind::Joins(filtered(self, fkind::CHARACTER)?),
             "joins_facing" => EventKind::JoinsFacing(filtered(self, fkind::CHARACTER)?),
             "roll" => EventKind::YouRoll,
             "fails" => EventKind::MyExpFails,
             "moves" => EventKind::MyExpMoves,
+            "ascended_moves" => {
+                let mut unfaced = false;
+                if self.eat_punct("(") {
+                    if !self.eat_word("unfaced") {
+                        return self.err("'unfaced'");
+                    }
+                    self.expect_punct(")")?;
+                    unfaced = true;
+                }
+                EventKind::AscendedMoves { unfaced }
+            }
             "moves_due" | "exp_moves_due" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -659,6 +718,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
             }
             "reserve_leaves" => EventKind::LeavesYourReserve,
+            "card_discarded" => EventKind::CardDiscarded,
+            "gift" => EventKind::YouGift,
             "token_created" => EventKind::YouCreateToken,
             "boosted" => EventKind::YourCharacterBoosted,
             "gains" => {
@@ -775,23 +836,40 @@ impl<'a, A: Arena> Parser<'a, A> {
             "boosts" => Count::MyBoosts,
             "had_boosts" => Count::MyLeftBoosts,
             "x" | "X" => Count::X,
+            "roll_result" => Count::LastRoll,
             "opponent_hand" => Count::OpponentHandSize,
             "day" => Count::Day,
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
-            "exps_in" => {
+            "exps_in" | "all_exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
                 self.expect_punct(")")?;
-                Count::ExpsInTerrain(t)
+                if w == "exps_in" {
+                    Count::ExpsInTerrain(t)
+                } else {
+                    Count::AllExpsInTerrain(t)
+                }
             }
+            "zero_stats" => Count::ZeroStats,
             "count" => {
                 self.expect_punct("(")?;
                 let f = self.filter(Whose::Yours)?;
                 self.expect_punct(")")?;
                 Count::Objects(f)
             }
+            "boosts_of" | "zero_stats_of" => {
+                self.expect_punct("(")?;
+                let f = self.filter(Whose::Yours)?;
+                self.expect_punct(")")?;
+                if w == "boosts_of" {
+                    Count::BoostsOf(f)
+                } else {
+                    Count::ZeroStatsOf(f)
+                }
+            }
+            "its_boosts" => Count::ItsBoosts,
             _ => return Ok(None),
         }))
     }
@@ -855,6 +933,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Cond::MyTerrain(bits)
             }
+            "single_terrain" => Cond::SingleTerrain,
             "roll" => {
                 if self.eat_word("in") {
                     let lo = self.small("die value", 1, 6)? as u8;
@@ -910,7 +989,7 @@ impl<'a, A: Arena> Parser<'a, A> {
         let mut zones_set = false;
         let mut any = false;
         while let Tok::Ident(w) = self.peek().clone() {
-            if matches!(w.as_str(), "and" | "or" | "else" | "total_cost") {
+            if matches!(w.as_str(), "and" | "or" | "else" | "total_cost" | "total") {
                 break;
             }
             self.pos += 1;
@@ -983,6 +1062,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_my_expedition", _) => f.place = Where::MyExpedition,
                 ("in_other_expedition", _) => f.place = Where::OtherExpedition,
                 ("facing_me", _) => f.place = Where::FacingMe,
+                ("in_selected", _) => f.place = Where::Selected,
                 ("other", _) | ("another", _) => f.other = true,
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
@@ -992,6 +1072,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("in_forest", _) => f.region_terrain |= terrain::FOREST,
                 ("in_mountain", _) => f.region_terrain |= terrain::MOUNTAIN,
                 ("in_water", _) => f.region_terrain |= terrain::WATER,
+                ("in_ascended", _) => f.ascended = true,
+                ("in_single_terrain", _) => f.single_terrain = true,
                 ("exhausted", _) => f.exhausted = Some(true),
                 ("ready", _) => f.exhausted = Some(false),
                 ("stats", _) => {
@@ -999,7 +1081,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                     self.expect_punct("<=")?;
                     f.stat_max = self.small("statistic", 0, 30)? as u8;
                 }
-                ("cost", _) => {
+                ("cost", _) | ("base_cost", _) => {
+                    f.base_cost |= w == "base_cost";
                     let c = self.cmp()?;
                     let n = self.small("hand cost", 0, 30)? as u8;
                     match c {
@@ -1278,37 +1361,58 @@ impl<'a, A: Arena> Parser<'a, A> {
     /// An object argument: me / it / event / each F / target F / up_to N F / targets N F.
     /// Target forms emit a `Select` first and act on `it`.
     fn obj(&mut self, body: &mut Vec<Op>) -> PResult<ObjRef> {
-        const EXPECTED: &str =
-            "an object (me, it, event, each ..., target ..., up_to N ..., targets N ...)";
+        const EXPECTED: &str = "an object (me, it, event, each ..., target ..., opponent_target ..., up_to N ..., any_number ..., targets N ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "me" => ObjRef::Me,
             "it" | "them" => ObjRef::It,
             "event" => ObjRef::Event,
             "each" => ObjRef::Each(self.filter(Whose::Yours)?),
-            "target" => {
+            "target" | "opponent_target" => {
                 let filter = self.filter(Whose::Any)?;
                 body.push(Op::Select {
                     filter,
                     min: 1,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
+                    by_opponent: w == "opponent_target",
                 });
                 ObjRef::It
             }
-            "up_to" | "targets" => {
-                let n = self.small("number of targets", 1, 4)? as u8;
+            "up_to" | "targets" | "any_number" => {
+                // "Any number": as many as the selection holds (more than an expedition
+                // holds in play).
+                let n = if w == "any_number" {
+                    MAX_TARGETS as u8
+                } else {
+                    self.small("number of targets", 1, MAX_TARGETS as i32)? as u8
+                };
                 let filter = self.filter(Whose::Any)?;
                 let mut total_cost = u8::MAX;
+                let mut total_of = 0;
                 if self.eat_word("total_cost") {
                     self.expect_punct("<=")?;
                     total_cost = self.small("total hand cost", 0, 60)? as u8;
+                } else if self.eat_word("total") {
+                    self.expect_punct("(")?;
+                    let t = self.terrain_word()?;
+                    self.expect_punct(")")?;
+                    self.expect_punct("<=")?;
+                    total_of = match t {
+                        terrain::FOREST => 1,
+                        terrain::MOUNTAIN => 2,
+                        _ => 3,
+                    };
+                    total_cost = self.small("total statistic", 0, 60)? as u8;
                 }
                 body.push(Op::Select {
                     filter,
-                    min: if w == "up_to" { 0 } else { n },
+                    min: if w == "targets" { n } else { 0 },
                     max: n,
                     total_cost,
+                    total_of,
+                    by_opponent: false,
                 });
                 ObjRef::It
             }
@@ -1320,6 +1424,18 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn amount(&mut self) -> PResult<Amount> {
+        if self.is_punct("-")
+            && let Tok::Ident(w) = self.peek_at(1).clone()
+        {
+            self.pos += 2;
+            return match self.count_word(&w)? {
+                Some(c) => Ok(Amount::Neg(c)),
+                None => {
+                    self.pos -= 1;
+                    self.err("a count after '-' (as in -its_boosts)")
+                }
+            };
+        }
         match self.peek().clone() {
             Tok::Int(_) | Tok::Punct("-") => {
                 Ok(Amount::Const(self.small("amount", -20, 20)? as i8))
@@ -1352,7 +1468,7 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     fn exp_ref(&mut self) -> PResult<ExpRef> {
         const EXPECTED: &str =
-            "an expedition (mine, other, hero, companion, each, target, its, left)";
+            "an expedition (mine, other, hero, companion, each, target, its, selected, left)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -1363,6 +1479,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "target" => ExpRef::Target,
             "its" => ExpRef::OfIt,
             "left" => ExpRef::Left,
+            "selected" => ExpRef::Selected,
             _ => {
                 self.pos -= 1;
                 return self.err(EXPECTED);
@@ -1371,7 +1488,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, token_it, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, pass, select, opponent_select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_free, next_activate_r, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, opponent_select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1434,7 +1551,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "reveal_top" => body.push(Op::RevealTop),
             "delay_rest" => body.push(Op::DelayRest),
-            "token" | "token_it" => {
+            "token" | "opponent_token" | "token_after_rest" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
                 let mut tname = self.ident("a token name")?;
@@ -1490,8 +1607,10 @@ impl<'a, A: Arena> Parser<'a, A> {
                         }
                     }
                     self.expect_punct(")")?;
-                    if name == "token_it" {
-                        return self.fail("token_it creates character tokens only".into());
+                    if name == "opponent_token" {
+                        return self.fail(
+                            "opponent_token creates character tokens; a landmark token names its owner instead (token(NAME, opponent))".into(),
+                        );
                     }
                     body.push(Op::LandmarkToken { card, whose, n });
                     return Ok(());
@@ -1509,7 +1628,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                     card,
                     at,
                     n,
-                    select: name == "token_it",
+                    opposing: name == "opponent_token",
+                    after_rest: name == "token_after_rest",
                 });
             }
             "sabotage" => {
@@ -1540,19 +1660,28 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 0,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
+                    by_opponent: false,
                 });
                 body.push(Op::Move {
                     obj: ObjRef::It,
                     dest: Dest::Discard,
                 });
             }
-            "send_reserve" | "to_hand" | "to_deck_top" | "to_deck_bottom" | "discard"
-            | "sacrifice" | "to_mana" => {
+            "send_reserve"
+            | "send_reserve_exhausted"
+            | "to_hand"
+            | "to_deck_top"
+            | "to_deck_bottom"
+            | "discard"
+            | "sacrifice"
+            | "to_mana" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
                 let dest = match name.as_str() {
                     "send_reserve" => Dest::Reserve,
+                    "send_reserve_exhausted" => Dest::ReserveExhausted,
                     "to_hand" => Dest::Hand,
                     "to_deck_top" => Dest::DeckTop,
                     "to_deck_bottom" => Dest::DeckBottom,
@@ -1685,8 +1814,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                 body.push(Op::NextGain { filter, status });
             }
             "day_tough" | "opponent_day_tough" => {
-                // day_tough(N, T): this Day, your Characters with Hand Cost N or more are Tough T.
+                // day_tough(cost>=N, T): this Day, your Characters with Hand Cost N or more
+                // are Tough T.
                 self.expect_punct("(")?;
+                if !self.eat_word("cost") {
+                    return self.err("'cost>=N' (as in day_tough(cost>=4, 5))");
+                }
+                self.expect_punct(">=")?;
                 let min_cost = self.small("hand cost", 0, 20)? as u8;
                 self.expect_punct(",")?;
                 let tough = self.small("tough value", 1, 10)? as u8;
@@ -1703,6 +1837,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::NextActivateR { filter });
             }
+            "next_free" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(")")?;
+                body.push(Op::NextFree { filter });
+            }
             "sacrifice_one" | "opponent_sacrifices" | "each_sacrifices" => {
                 let who = match name.as_str() {
                     "sacrifice_one" => Who::You,
@@ -1711,19 +1851,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 body.push(Op::SacrificeOne { who });
             }
-            "play_free" | "each_play_free" => {
+            "play_free" | "each_play_free" | "opponent_play_free" => {
                 self.expect_punct("(")?;
                 let filter = self.filter_with(Whose::Any, fkind::CARD)?;
                 self.expect_punct(")")?;
                 body.push(Op::PlayFree {
-                    who: if name == "play_free" {
-                        Who::You
-                    } else {
-                        Who::Each
-                    },
+                    who: who_prefix(&name),
                     filter,
                 });
             }
+            "rush" => body.push(Op::Rush),
             "block_forward" | "block_opponent_forward" => {
                 self.expect_punct("(")?;
                 let at = self.exp_ref()?;
@@ -1745,6 +1882,47 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             "after_you" => body.push(Op::AfterYou),
             "pass" => body.push(Op::Pass),
+            "place_marker" | "move_marker" => {
+                let terrain = if self.eat_punct("(") {
+                    let t = self.terrain_word()?;
+                    self.expect_punct(")")?;
+                    t
+                } else if name == "place_marker" {
+                    0
+                } else {
+                    return self.err("'(' and a terrain: move_marker(F|M|O)");
+                };
+                body.push(if name == "place_marker" {
+                    Op::PlaceMarker { terrain }
+                } else {
+                    Op::MoveMarker { terrain }
+                });
+            }
+            "become_first" | "opponent_becomes_first" => body.push(Op::BecomeFirst {
+                who: if name == "become_first" {
+                    Who::You
+                } else {
+                    Who::Opponent
+                },
+            }),
+            "each_passes" => body.push(Op::EachPasses),
+            "select_exp" => {
+                // An expedition of either side, for `selected` and `in_selected`.
+                self.expect_punct("(")?;
+                let w = self.ident("yours, opposing or any")?;
+                let whose = match w.as_str() {
+                    "yours" => Whose::Yours,
+                    "opposing" => Whose::Opposing,
+                    "any" => Whose::Any,
+                    _ => {
+                        self.pos -= 1;
+                        return self.err("yours, opposing or any");
+                    }
+                };
+                let ahead = self.eat_word("ahead");
+                self.expect_punct(")")?;
+                body.push(Op::SelectExp { whose, ahead });
+            }
             "select" => {
                 // A target chosen on its own, for the effects that follow ("it").
                 self.expect_punct("(")?;
@@ -1755,6 +1933,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                     min: 1,
                     max: 1,
                     total_cost: u8::MAX,
+                    total_of: 0,
+                    by_opponent: false,
                 });
             }
             "opponent_select" => {
@@ -1769,7 +1949,16 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::ActivateJ { obj });
             }
-            "ascend" => body.push(Op::Ascend),
+            "ascend" => {
+                let at = if self.eat_punct("(") {
+                    let at = self.exp_ref()?;
+                    self.expect_punct(")")?;
+                    at
+                } else {
+                    ExpRef::Mine
+                };
+                body.push(Op::Ascend { at });
+            }
             "set_x" => {
                 self.expect_punct("(")?;
                 let a = self.amount()?;
@@ -2035,9 +2224,34 @@ pub(crate) mod tests {
                 card: 7,
                 at: ExpRef::Mine,
                 n: 2,
-                select: false,
+                opposing: false,
+                after_rest: false,
             }
         );
+        let b = body("J: select_exp(any); opponent_token(Brassbug, selected)");
+        assert_eq!(
+            b[0],
+            Op::SelectExp {
+                whose: Whose::Any,
+                ahead: false
+            }
+        );
+        assert!(matches!(
+            b[1],
+            Op::Token {
+                at: ExpRef::Selected,
+                opposing: true,
+                ..
+            }
+        ));
+        let b = body("J: boost(each character, -its_boosts)");
+        assert!(matches!(
+            b[0],
+            Op::Boost {
+                n: Amount::Neg(Count::ItsBoosts),
+                ..
+            }
+        ));
         let mut a = TestArena::default();
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));

@@ -68,6 +68,8 @@ pub enum EventKind {
     YouPlayFirst(FilterId),
     /// An opponent plays a card matching the filter.
     OpponentPlays(FilterId),
+    /// An opponent plays a card matching the filter from Reserve.
+    OpponentPlaysFromReserve(FilterId),
     /// A character matching the filter joins your expeditions (played or created).
     Joins(FilterId),
     /// A character matching the filter joins the expedition facing me.
@@ -78,12 +80,17 @@ pub enum EventKind {
     MyExpFails,
     /// My expedition moves forward (at Dusk or by an effect).
     MyExpMoves,
+    /// One or more of your Ascended expeditions move forward (once for those moving together
+    /// at Dusk); `unfaced`: only one with no character facing it counts.
+    AscendedMoves { unfaced: bool },
     /// My expedition moves forward at Dusk due to a terrain (it paid its region with it).
     MyExpMovesDue(u8),
     /// One of your expeditions moves forward at Dusk due to a terrain.
     YourExpMovesDue(u8),
     /// A card leaves your Reserve during the Afternoon.
     LeavesYourReserve,
+    /// A card joins a discard pile (any player's; tokens never do).
+    CardDiscarded,
     /// You create a token character.
     YouCreateToken,
     /// A character you control gains one or more boosts (event object = it).
@@ -98,6 +105,9 @@ pub enum EventKind {
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
     OpponentDraws,
+    /// You make a Gift: on your turn, an opponent draws a card, Resupplies or receives a
+    /// token.
+    YouGift,
 }
 
 /// Passive abilities read by the engine where they apply.
@@ -118,12 +128,23 @@ pub enum Static {
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits.
     KeywordAura(FilterId, u32),
+    /// The Forest, Mountain and Water of matching objects you control (of me, with
+    /// [`ME_FILTER`]) are equal to their highest statistic.
+    LevelStats(FilterId),
+    /// The {J}, {H} and {R} abilities of characters facing me can't activate.
+    SilenceFacing,
+    /// I am also considered a card of these `fkind` kinds, even when not in play.
+    AlsoKind(u8),
+    /// If one of your Ascended expeditions would Ascend again, Resupply instead.
+    AscendResupply,
     /// I have these keyword bits while the ability's condition holds.
     Keyword(u32),
     /// When you roll dice, roll one more and ignore one of your choice.
     ExtraDie,
     /// During Morning, draw only one card.
     DrawOneInMorning,
+    /// Every player's Reserve limit changes by this much (read at Clean-up).
+    ReserveLimit(i8),
     /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
@@ -134,12 +155,14 @@ pub enum Static {
     CostAura(FilterId, i8),
     /// I begin the game with N counters (heroes).
     StartCounters(u8),
+    /// I begin the game with one Terrain Marker of each of these terrains (heroes).
+    StartMarkers(u8),
     /// I can only be played while the ability's condition holds.
     PlayableIf,
     /// You may play exhausted cards from your Reserve.
     PlayExhausted,
     /// "If I would leave the Expedition zone (while the condition holds), [you may] put me
-    /// in my owner's Mana zone instead" (an exhausted orb, D21). `may`: the controller
+    /// in my owner's Mana zone instead" (an exhausted orb, D32). `may`: the controller
     /// chooses when it would leave (the Confluence always does it).
     LeaveToMana { may: bool },
     /// "If I would gain status `from`, I gain status `to` (and/or `boosts` boosts) instead".
@@ -147,7 +170,7 @@ pub enum Static {
     /// "I can gain this status even if I already have it" (its "when I gain" triggers).
     Regain(u32),
     /// Your Reserve limit is increased by N.
-    ReserveLimit(i8),
+    YourReserveLimit(i8),
     /// You may keep one more card in Reserve at Clean-up if it is exhausted.
     ExtraExhaustedReserve,
     /// (Support, in Reserve) I don't count towards your Reserve limit.
@@ -170,6 +193,9 @@ pub enum Static {
     /// player failed to overcome every requirement of this terrain facing my expedition.
     DarknessOnlyDueTo(u8),
 }
+
+/// The filter id of [`Static::LevelStats`] that means "me".
+pub const ME_FILTER: FilterId = FilterId::MAX;
 
 /// When an ability applies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -270,6 +296,8 @@ pub enum Where {
     OtherExpedition,
     /// Facing the source (the opposing objects of the same expedition).
     FacingMe,
+    /// In the expedition chosen by the running ability's `select_exp` (either side's).
+    Selected,
 }
 
 /// A set of objects: card kinds, controller, zones and simple properties.
@@ -305,6 +333,12 @@ pub struct Filter {
     pub zero_stat: Option<bool>,
     /// Stands in an expedition whose region has one of these terrains (0 = any).
     pub region_terrain: u8,
+    /// Stands in one of your Ascended expeditions.
+    pub ascended: bool,
+    /// The cost bounds read the Reserve Cost of a card in Reserve ("Base Cost").
+    pub base_cost: bool,
+    /// Stands in an expedition whose region has a single terrain type.
+    pub single_terrain: bool,
     /// Stands in an expedition whose region has a terrain for which its printed (base)
     /// statistic is 0.
     pub zero_stat_here: bool,
@@ -332,6 +366,9 @@ impl Default for Filter {
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
+            ascended: false,
+            base_cost: false,
+            single_terrain: false,
             zero_stat_here: false,
             in_behind: false,
         }
@@ -377,18 +414,31 @@ pub enum Count {
     MyLeftBoosts,
     /// The X register (last die roll or computed number).
     X,
+    /// Your last die result today (read by "when you roll" reactions).
+    LastRoll,
     /// Cards in the opponent's hand.
     OpponentHandSize,
     /// The current day.
     Day,
     /// Your expeditions standing in a region with this terrain.
     ExpsInTerrain(u8),
+    /// Every expedition (yours and the opposing ones, which stand in the same regions, FAQ
+    /// "The Confluence's Expedition") in a region with this terrain.
+    AllExpsInTerrain(u8),
+    /// Base statistics of 0 among the characters you control (one character may have two).
+    ZeroStats,
     /// Regions strictly between your Hero and Companion expeditions (0 when adjacent).
     RegionsBetween,
     /// Visible regions with a single terrain type.
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
+    /// Boosts on the objects matching a filter, added up.
+    BoostsOf(FilterId),
+    /// Printed (base) statistics of 0 among the objects matching a filter, added up.
+    ZeroStatsOf(FilterId),
+    /// The boosts of the object an op is acting on (`boost(each ..., its_boosts)`).
+    ItsBoosts,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -416,6 +466,8 @@ pub enum Cond {
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The source's region has a single terrain type.
+    SingleTerrain,
     /// The source's expedition Ascends (until Rest).
     MyExpAscends,
     /// The last die roll is in lo..=hi.
@@ -450,6 +502,8 @@ pub enum ObjRef {
 pub enum Amount {
     Const(i8),
     Count(Count),
+    /// Minus a count (`-its_boosts`).
+    Neg(Count),
 }
 
 /// Who an op concerns.
@@ -486,12 +540,16 @@ pub enum ExpRef {
     OfIt,
     /// The expedition the source was in when it last left the Expedition zone.
     Left,
+    /// The expedition chosen by `select_exp`, on whichever side it is.
+    Selected,
 }
 
 /// Where a moved object goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Dest {
     Reserve,
+    /// To Reserve, then exhausted ("send to Reserve ..., then exhaust them").
+    ReserveExhausted,
     Hand,
     DeckTop,
     DeckBottom,
@@ -502,16 +560,30 @@ pub enum Dest {
     Mana,
 }
 
+/// The most objects one selection holds ("any number of target ...").
+pub const MAX_TARGETS: usize = 16;
+
 /// One instruction of an ability body. Jumps are absolute indices into the ability's body.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
-    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath).
+    /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
+    /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
+    /// `by_opponent`: the controller's opponent chooses ("that opponent targets a card in
+    /// your Reserve").
     Select {
         filter: FilterId,
         min: u8,
         max: u8,
         total_cost: u8,
+        total_of: u8,
+        by_opponent: bool,
+    },
+    /// Choose an expedition of `whose` side(s) for the ops that follow (`selected`,
+    /// `in_selected`); `ahead`: only an expedition that is ahead (never one, A18).
+    SelectExp {
+        whose: Whose,
+        ahead: bool,
     },
     /// The opponent chooses one object matching the filter (read from the controller's
     /// view) into `it`: "each player chooses a Character they control" (not a target: no
@@ -542,12 +614,15 @@ pub enum Op {
     },
     /// Reveal the top card of your deck: it becomes `it` (refilling an empty deck first).
     RevealTop,
-    /// Create character tokens in an expedition; `select`: they become `it`.
+    /// Create tokens; `opposing`: in the opponent's expedition(s) on those sides, for them.
+    /// The created tokens become `it`. `after_rest`: the expedition is chosen now, the
+    /// tokens are created after this day's Rest.
     Token {
         card: CardIdx,
         at: ExpRef,
         n: u8,
-        select: bool,
+        opposing: bool,
+        after_rest: bool,
     },
     /// Create Permanent tokens in a player's Landmarks.
     LandmarkToken {
@@ -623,6 +698,11 @@ pub enum Op {
     NextActivateR {
         filter: FilterId,
     },
+    /// The next card matching the filter you play this turn is free (no cost; its targets'
+    /// Tough is waived, digest 5.6).
+    NextFree {
+        filter: FilterId,
+    },
     /// Characters of `who` are sacrificed: the player chooses one of theirs, the Confluence
     /// follows its sacrifice rule; all happen together.
     SacrificeOne {
@@ -635,6 +715,9 @@ pub enum Op {
         who: Who,
         filter: FilterId,
     },
+    /// Rush: you may immediately play another card (paying for it). Sets `did`. The
+    /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
+    Rush,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {
@@ -669,12 +752,34 @@ pub enum Op {
     /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`
     /// to whether it could.
     Pass,
+    /// `who` becomes first player (in this mode the First Player marker moves: the other
+    /// expedition becomes Threatened).
+    BecomeFirst {
+        who: Who,
+    },
+    /// Each player passes, you first.
+    EachPasses,
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
     },
-    /// The source's expedition Ascends until Rest.
-    Ascend,
+    /// Place a Terrain Marker on a visible region the controller chooses: a new one of this
+    /// terrain, or (terrain 0) one of the controller's hero's markers. The region is only
+    /// that terrain while the marker is there; a region holds one marker (a new one replaces
+    /// it).
+    PlaceMarker {
+        terrain: u8,
+    },
+    /// Move a Terrain Marker of this terrain from a region the controller chooses to the
+    /// source's region.
+    MoveMarker {
+        terrain: u8,
+    },
+    /// The expedition(s) Ascend until Rest (an opposing one, the Darkness, has no terrain
+    /// to skip).
+    Ascend {
+        at: ExpRef,
+    },
     /// Arm the source's `after_rest` abilities: they trigger once, after this Night's Rest.
     DelayRest,
     /// Roll a die into X (with "when you roll" triggers).

@@ -207,7 +207,11 @@ fn mark_inexact_tokens(db: &mut CardDb) {
         }
         let token = db.abilities_of(idx).iter().find_map(|ab| {
             (0..ab.len).find_map(|pc| match db.op(ab, pc) {
-                Op::Token { card, .. } if !db.card(card).coverage.is_exact() => Some(card),
+                Op::Token { card, .. } | Op::LandmarkToken { card, .. }
+                    if !db.card(card).coverage.is_exact() =>
+                {
+                    Some(card)
+                }
                 _ => None,
             })
         });

@@ -41,6 +41,8 @@ pub enum Choice {
     },
     Card(ObjId),
     Exp(Exp),
+    /// The opponent's expedition on that side (for the Confluence: the Darkness there).
+    OpposingExp(Exp),
     Yes,
     No,
     Mode(u8),
@@ -87,13 +89,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 filter,
                 min,
                 total_cost,
+                total_of,
                 ..
             } = db.op(&ab, f.pc)
             else {
                 return;
             };
             let mut cands: List<64> = List::new();
-            s.select_candidates(db, f, filter, total_cost, &mut cands);
+            s.select_candidates(db, f, filter, total_cost, total_of, &mut cands);
             if f.it.len() >= min as usize || cands.is_empty() {
                 push(out, Choice::Done);
             }
@@ -105,13 +108,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             push(out, Choice::Done);
             let f = s.frame().expect("play-free decision without frame");
             let ab = db.abilities[f.ability as usize];
+            if db.op(&ab, f.pc) == Op::Rush {
+                legal_plays(s, db, out);
+                return;
+            }
             let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
                 return;
             };
-            for id in player.hand.iter() {
-                if !s.matches_card(db, db.filter(filter), id, f.controller) || !s.playable(db, id) {
-                    continue;
-                }
+            for (id, from_reserve) in s.play_free_candidates(db, db.filter(filter), f.controller) {
                 let kind = db.card(s.obj(id).card).kind;
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {
@@ -120,7 +124,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                                 out,
                                 Choice::Play {
                                     obj: id,
-                                    from_reserve: false,
+                                    from_reserve,
                                     exp: e,
                                     alt: Alt::Free,
                                 },
@@ -132,7 +136,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                         out,
                         Choice::Play {
                             obj: id,
-                            from_reserve: false,
+                            from_reserve,
                             exp: Exp::Hero,
                             alt: Alt::Free,
                         },
@@ -141,8 +145,23 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Expedition => {
-            push(out, Choice::Exp(Exp::Hero));
-            push(out, Choice::Exp(Exp::Companion));
+            // `select_exp` may offer either side's expeditions; other ops the player's own.
+            let whose = s
+                .frame()
+                .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
+                .and_then(|op| match op {
+                    Op::SelectExp { whose, .. } => Some(whose),
+                    _ => None,
+                })
+                .unwrap_or(Whose::Yours);
+            if whose != Whose::Opposing {
+                push(out, Choice::Exp(Exp::Hero));
+                push(out, Choice::Exp(Exp::Companion));
+            }
+            if whose != Whose::Yours {
+                push(out, Choice::OpposingExp(Exp::Hero));
+                push(out, Choice::OpposingExp(Exp::Companion));
+            }
         }
         Decision::May => {
             push(out, Choice::Yes);
@@ -151,9 +170,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Mode => {
             let f = s.frame().expect("mode decision without frame");
             let ab = db.abilities[f.ability as usize];
-            if let Op::Choose { n } = db.op(&ab, f.pc) {
-                for k in 0..n {
-                    push(out, Choice::Mode(k));
+            match db.op(&ab, f.pc) {
+                Op::Choose { n } => {
+                    for k in 0..n {
+                        push(out, Choice::Mode(k));
+                    }
+                }
+                op => {
+                    for k in s.marker_options(f, op).iter() {
+                        push(out, Choice::Mode(k));
+                    }
                 }
             }
         }
@@ -242,6 +268,17 @@ fn pay_options(
                     }
                 }
             }
+        }
+    }
+}
+
+/// The cards the player could play now, as on their turn (for Rush), appended to `out`.
+pub(super) fn legal_plays(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+    let mut all = ChoiceList::new();
+    turn_options(s, db, &mut all);
+    for c in all {
+        if matches!(c, Choice::Play { .. }) {
+            push(out, c);
         }
     }
 }

@@ -224,6 +224,45 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// Rush for the Confluence: it plays its top hand card if it can pay for it; with an
+    /// empty hand, its most expensive affordable Reserve card (ties: leftmost). A card it
+    /// cannot pay for stays in its hand: this is no turn (D31). Returns whether it played.
+    pub(super) fn confluence_rush(&mut self) -> bool {
+        let side = self.s.side(Side::Confluence);
+        let ready = side.mana_ready;
+        let Some(top) = side.hand.first() else {
+            let mut best: Option<(ObjId, u8)> = None;
+            for id in side.reserve.iter() {
+                if self.s.obj(id).has(flag::EXHAUSTED) {
+                    continue;
+                }
+                let cost = self.s.play_cost(self.db, id, true);
+                if cost > ready || self.confluence_extra_cost(id, true, ready - cost).is_none() {
+                    continue;
+                }
+                let rc = self.db.card(self.s.obj(id).card).reserve_cost;
+                if best.is_none_or(|(_, b)| rc > b) {
+                    best = Some((id, rc));
+                }
+            }
+            if let Some((id, _)) = best {
+                self.confluence_play_it(id, true);
+                return true;
+            }
+            return false;
+        };
+        let cost = self.s.play_cost(self.db, top, false);
+        if cost <= ready
+            && self
+                .confluence_extra_cost(top, false, ready - cost)
+                .is_some()
+        {
+            self.confluence_play_it(top, false);
+            return true;
+        }
+        false
+    }
+
     fn confluence_from_reserve(&mut self) -> ConfluenceAction {
         let side = self.s.side(Side::Confluence);
         let ready = side.mana_ready;

@@ -116,6 +116,10 @@ pub enum Event<'a> {
     AfterYou {
         side: Side,
     },
+    /// A side became first player by an effect (the Threatened expedition flipped).
+    FirstPlayer {
+        side: Side,
+    },
     ExpeditionMoved {
         exp: Exp,
         from: i8,

@@ -259,7 +259,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.today.defended.set(e, true);
             }
         }
-        // "Can't move forward during Dusk except due to X" (Will-o'-the-Wisp) is judged now,
+        // "No moving forward at Dusk except thanks to X" (Will-o'-the-Wisp) is judged now,
         // with the cards in play at Dusk and the region faced, and holds that Darkness at
         // tonight's Midnight (D16), as a cleared Defender expedition does.
         for e in Exp::BOTH {

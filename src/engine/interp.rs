@@ -45,6 +45,7 @@ impl<O: Observer> Engine<'_, O> {
             did: false,
             it: p.event_obj,
             base_only: false,
+            sel_exp: NO_SEL,
         };
         if !self.s.eval_cond(self.db, ab.cond, &ctx) {
             return;
@@ -94,6 +95,7 @@ impl<O: Observer> Engine<'_, O> {
             event_obj,
             it,
             exp_reg: None,
+            sel_exp: NO_SEL,
             x: 0,
             did: false,
             spell,
@@ -218,6 +220,36 @@ impl<O: Observer> Engine<'_, O> {
         match a {
             Amount::Const(n) => n as i16,
             Amount::Count(c) => self.s.count(self.db, c, &self.ctx(f)),
+            Amount::Neg(c) => -self.s.count(self.db, c, &self.ctx(f)),
+        }
+    }
+
+    /// An amount read for one object an op acts on (`its_boosts`).
+    fn amount_for(&self, a: Amount, f: &Frame, id: ObjId) -> i16 {
+        let (Amount::Count(c) | Amount::Neg(c)) = a else {
+            return self.amount(a, f);
+        };
+        let ctx = Ctx {
+            it: id,
+            ..self.ctx(f)
+        };
+        let n = self.s.count(self.db, c, &ctx);
+        if matches!(a, Amount::Neg(_)) { -n } else { n }
+    }
+
+    /// The side whose expedition(s) an op names: the `select_exp` choice's side, else the
+    /// opponent's for `opposing` ops, else the controller's.
+    fn exp_side(&self, at: ExpRef, f: &Frame, opposing: bool) -> Side {
+        if at == ExpRef::Selected && f.sel_exp != NO_SEL {
+            if f.sel_exp / 2 == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            }
+        } else if opposing {
+            f.controller.other()
+        } else {
+            f.controller
         }
     }
 
@@ -246,6 +278,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             ExpRef::Fixed(e) => push(&mut out, e),
+            ExpRef::Selected => {
+                if f.sel_exp != NO_SEL {
+                    push(&mut out, Exp::BOTH[(f.sel_exp % 2) as usize]);
+                }
+            }
             ExpRef::Each => {
                 push(&mut out, Exp::Hero);
                 push(&mut out, Exp::Companion);
@@ -287,12 +324,8 @@ impl<O: Observer> Engine<'_, O> {
     fn exec(&mut self, op: Op, f: &Frame) -> Flow {
         let db = self.db;
         match op {
-            Op::Select {
-                filter,
-                min,
-                max,
-                total_cost,
-            } => self.exec_select(f, filter, min, max, total_cost),
+            Op::Select { .. } => self.exec_select(f, op),
+            Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::OpponentSelect { filter } => {
                 let mut first = NO_OBJ;
                 let mut any = false;
@@ -319,8 +352,8 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             Op::Boost { obj, n, max } => {
-                let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
+                    let n = self.amount_for(n, f, id);
                     // "Up to a max of N" never takes boosts away.
                     let n = if max > 0 && n > 0 {
                         n.min(max as i16 - self.s.obj(id).boosts as i16).max(0)
@@ -407,23 +440,30 @@ impl<O: Observer> Engine<'_, O> {
                 card,
                 at,
                 n,
-                select,
+                opposing,
+                after_rest,
             } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                if select {
-                    self.frame_mut().it.clear();
-                }
+                let side = self.exp_side(at, f, opposing);
+                self.frame_mut().it.clear();
                 for e in exps.iter() {
+                    if after_rest {
+                        // Created after Rest (night.rs); two waiting batches at most.
+                        let meta = n | (e << 4) | ((f.controller as u8) << 5);
+                        if let Some(slot) = self.s.today.after_rest.iter_mut().find(|s| s.1 == 0) {
+                            *slot = (card, meta);
+                        }
+                        continue;
+                    }
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     for _ in 0..n {
-                        if let Some(t) = self.create_token(f.controller, card, e) {
-                            if select {
-                                let _ = self.frame_mut().it.push(t);
-                            }
+                        if let Some(t) = self.create_token(side, card, e) {
+                            let _ = self.frame_mut().it.push(t);
                             self.fire(Fire::Joined { obj: t });
                             self.fire(Fire::TokenCreated { side: f.controller });
+                            self.fire(Fire::Received { side });
                         }
                     }
                 }
@@ -534,6 +574,7 @@ impl<O: Observer> Engine<'_, O> {
                         boosts,
                         status: 0,
                         activate_r: false,
+                        free: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -562,6 +603,7 @@ impl<O: Observer> Engine<'_, O> {
                         boosts: 0,
                         status,
                         activate_r: false,
+                        free: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -587,6 +629,23 @@ impl<O: Observer> Engine<'_, O> {
                         boosts: 0,
                         status: 0,
                         activate_r: true,
+                        free: false,
+                    };
+                    self.s.n_mods += 1;
+                }
+                Flow::Next
+            }
+            Op::NextFree { filter } => {
+                let i = self.s.n_mods as usize;
+                if i < self.s.mods.len() {
+                    self.s.mods[i] = TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status: 0,
+                        activate_r: false,
+                        free: true,
                     };
                     self.s.n_mods += 1;
                 }
@@ -594,6 +653,7 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
             Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
+            Op::Rush => self.exec_rush(f),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -642,11 +702,8 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
-                let target = if opposing {
-                    f.controller.other()
-                } else {
-                    f.controller
-                };
+                let target = self.exp_side(at, f, opposing);
+                let before = (self.s.pos, self.s.dark);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     match target {
@@ -656,6 +713,10 @@ impl<O: Observer> Engine<'_, O> {
                     if self.s.outcome.is_some() {
                         break;
                     }
+                }
+                // "If it does": an expedition moved (a move that ends the game ends the frame).
+                if self.s.outcome.is_none() {
+                    self.frame_mut().did = (self.s.pos, self.s.dark) != before;
                 }
                 Flow::Next
             }
@@ -729,7 +790,9 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::ActivateJ { obj } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks) {
+                    if matches!(self.s.obj(id).zone, Zone::Expedition | Zone::Landmarks)
+                        && !self.s.silenced(db, id)
+                    {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
                     }
                 }
@@ -748,6 +811,22 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.obj_mut(f.source).flags |= flag::AFTER_REST;
                 Flow::Next
             }
+            Op::PlaceMarker { .. } | Op::MoveMarker { .. } => {
+                let Some(first) = self.s.marker_options(f, op).first() else {
+                    return Flow::Next;
+                };
+                match f.controller {
+                    // The Confluence takes the first option (its first marker, leftmost region).
+                    Side::Confluence => {
+                        self.s.apply_marker(f, op, first);
+                        Flow::Next
+                    }
+                    Side::Player => {
+                        self.s.decision = Decision::Mode;
+                        Flow::Wait
+                    }
+                }
+            }
             Op::Pass => {
                 let afternoon = matches!(
                     self.s.phase,
@@ -759,14 +838,53 @@ impl<O: Observer> Engine<'_, O> {
                 let can = afternoon && !self.s.passed[f.controller.index()];
                 if can {
                     self.pass(f.controller);
+                    // Passing in its own turn (a quick action) ends that turn.
+                    if self.s.phase == Phase::Turn && self.s.to_act == f.controller {
+                        self.s.phase = Phase::TurnEnd;
+                    }
                 }
                 self.frame_mut().did = can;
                 Flow::Next
             }
-            Op::Ascend => {
-                let src = *self.s.obj(f.source);
-                if src.side == Side::Player && src.zone == Zone::Expedition {
-                    self.s.today.ascend.set(src.exp, true);
+            Op::Ascend { at } => {
+                let Some(exps) = self.resolve_exps(at, f) else {
+                    return Flow::Wait;
+                };
+                // Only the player's expeditions have a terrain to skip (the Darkness is the
+                // Confluence's expedition).
+                if self.exp_side(at, f, false) == Side::Player {
+                    let instead = self
+                        .side_has_static(Side::Player, |st| matches!(st, Static::AscendResupply));
+                    for e in exps.iter() {
+                        let e = Exp::BOTH[e as usize];
+                        if instead && self.s.today.ascend.get(e) {
+                            self.resupply(Side::Player, false);
+                            self.fire(Fire::Drew { side: Side::Player });
+                        } else {
+                            self.s.today.ascend.set(e, true);
+                        }
+                    }
+                }
+                Flow::Next
+            }
+            Op::BecomeFirst { who } => {
+                let side = match who {
+                    Who::Opponent => f.controller.other(),
+                    _ => f.controller,
+                };
+                if self.s.first_player() != side {
+                    self.s.threatened = self.s.threatened.other();
+                    if O::ENABLED {
+                        self.emit(Event::FirstPlayer { side });
+                    }
+                }
+                Flow::Next
+            }
+            Op::EachPasses => {
+                for side in [f.controller, f.controller.other()] {
+                    if !self.s.passed[side.index()] {
+                        self.pass(side);
+                    }
                 }
                 Flow::Next
             }
@@ -898,8 +1016,8 @@ impl<O: Observer> Engine<'_, O> {
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
         let (zone, top) = match dest {
             _ if to_mana => (Zone::Mana, false),
-            Dest::Reserve if fleeting => (Zone::Discard, false),
-            Dest::Reserve => (Zone::Reserve, false),
+            Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
+            Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
             Dest::DeckTop => (Zone::Deck, true),
             Dest::DeckBottom => (Zone::Deck, false),
@@ -929,6 +1047,9 @@ impl<O: Observer> Engine<'_, O> {
             self.put_in_mana(id, false, Why::Effect);
         } else {
             self.move_to(id, zone, o.exp, Why::Effect, top);
+            if dest == Dest::ReserveExhausted && self.s.obj(id).zone == Zone::Reserve {
+                self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+            }
         }
         if from_exp {
             self.trigger_own(id, NO_OBJ, |t| {
@@ -1088,6 +1209,7 @@ impl<O: Observer> Engine<'_, O> {
     fn rolled(&mut self, v: u8) -> Flow {
         let side = self.s.frame().map(|f| f.controller).unwrap_or(Side::Player);
         self.frame_mut().x = v as i16;
+        self.s.today.last_roll[side.index()] = v;
         if O::ENABLED {
             self.emit(Event::Roll { side, value: v });
         }
@@ -1100,14 +1222,19 @@ impl<O: Observer> Engine<'_, O> {
         self.s.side_has_static(self.db, side, pred)
     }
 
-    fn exec_select(
-        &mut self,
-        f: &Frame,
-        filter: FilterId,
-        min: u8,
-        max: u8,
-        total_cost: u8,
-    ) -> Flow {
+    /// `Op::Select`: fills `it` one target at a time.
+    fn exec_select(&mut self, f: &Frame, op: Op) -> Flow {
+        let Op::Select {
+            filter,
+            min,
+            max,
+            total_cost,
+            total_of,
+            by_opponent,
+        } = op
+        else {
+            unreachable!("exec_select runs Op::Select only");
+        };
         if f.step == 0 {
             let fr = self.frame_mut();
             fr.it.clear();
@@ -1120,11 +1247,16 @@ impl<O: Observer> Engine<'_, O> {
             }
             let mut cands = Targets::new();
             self.s
-                .select_candidates(self.db, &f, filter, total_cost, &mut cands);
+                .select_candidates(self.db, &f, filter, total_cost, total_of, &mut cands);
             if cands.is_empty() {
                 return Flow::Next;
             }
-            match f.controller {
+            let chooser = if by_opponent {
+                f.controller.other()
+            } else {
+                f.controller
+            };
+            match chooser {
                 Side::Confluence => {
                     // The Confluence takes the leftmost legal target, as many as allowed.
                     let id = cands.first().expect("non-empty");
@@ -1135,6 +1267,31 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.decision = Decision::Target;
                     return Flow::Wait;
                 }
+            }
+        }
+    }
+
+    /// `select_exp`: the player chooses among the expeditions of `whose` side(s); the
+    /// Confluence takes the Threatened one, on the player's side unless only its own may be
+    /// chosen (D-entry "select_exp"). No expedition is ever ahead (A18).
+    fn exec_select_exp(&mut self, f: &Frame, whose: Whose, ahead: bool) -> Flow {
+        if ahead {
+            self.frame_mut().sel_exp = NO_SEL;
+            return Flow::Next;
+        }
+        match f.controller {
+            Side::Confluence => {
+                let side = if whose == Whose::Yours {
+                    Side::Confluence
+                } else {
+                    Side::Player
+                };
+                self.frame_mut().sel_exp = side.index() as u8 * 2 + self.s.threatened.index() as u8;
+                Flow::Next
+            }
+            Side::Player => {
+                self.s.decision = Decision::Expedition;
+                Flow::Wait
             }
         }
     }
@@ -1273,8 +1430,10 @@ impl<O: Observer> Engine<'_, O> {
     /// qualifies, plays it and shuffles its hand (FAQ "Play Limitations").
     fn exec_play_free(&mut self, f: &Frame, who: Who, filter: FilterId) -> Flow {
         let mut sides = List::<2>::new();
-        let _ = sides.push(f.controller as u8);
-        if who == Who::Each {
+        if who != Who::Opponent {
+            let _ = sides.push(f.controller as u8);
+        }
+        if who != Who::You {
             let _ = sides.push(f.controller.other() as u8);
         }
         let k = f.count as usize;
@@ -1288,11 +1447,11 @@ impl<O: Observer> Engine<'_, O> {
         };
         match side {
             Side::Player => {
-                let any = self.s.side(Side::Player).hand.iter().any(|id| {
-                    self.s
-                        .matches_card(self.db, self.db.filter(filter), id, f.controller)
-                        && self.s.playable(self.db, id)
-                });
+                let any = self
+                    .s
+                    .play_free_candidates(self.db, self.db.filter(filter), f.controller)
+                    .next()
+                    .is_some();
                 if any {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
@@ -1319,6 +1478,32 @@ impl<O: Observer> Engine<'_, O> {
                 for id in hand.iter() {
                     self.s.obj_mut(id).flags &= !flag::KNOWN;
                 }
+                Flow::Moved
+            }
+        }
+    }
+
+    /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
+    /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
+    fn exec_rush(&mut self, f: &Frame) -> Flow {
+        match f.controller {
+            Side::Player => {
+                let mut opts = super::choice::ChoiceList::new();
+                super::choice::legal_plays(self.s, self.db, &mut opts);
+                if opts.is_empty() {
+                    self.frame_mut().did = false;
+                    return Flow::Next;
+                }
+                self.s.decision = Decision::PlayFree;
+                Flow::Wait
+            }
+            Side::Confluence => {
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+                fr.count = 0;
+                let played = self.confluence_rush();
+                self.frame_mut().did = played;
                 Flow::Moved
             }
         }
@@ -1467,6 +1652,17 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
             }
+            (
+                Decision::Expedition,
+                Choice::Exp(e) | Choice::OpposingExp(e),
+                Op::SelectExp { .. },
+            ) => {
+                let side = matches!(choice, Choice::OpposingExp(_)) as u8;
+                let fr = self.frame_mut();
+                fr.sel_exp = side * 2 + e.index() as u8;
+                fr.pc += 1;
+                fr.step = 0;
+            }
             (Decision::Expedition, Choice::Exp(e), _) => self.frame_mut().exp_reg = Some(e),
             (Decision::May, yes_no, Op::May { skip }) => {
                 let fr = self.frame_mut();
@@ -1486,6 +1682,12 @@ impl<O: Observer> Engine<'_, O> {
                     fr.pc = skip;
                     fr.step = 0;
                 }
+            }
+            (Decision::Mode, Choice::Mode(k), Op::PlaceMarker { .. } | Op::MoveMarker { .. }) => {
+                self.s.apply_marker(&f, op, k);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
             }
             (Decision::Mode, Choice::Mode(k), _) => {
                 let fr = self.frame_mut();
@@ -1536,11 +1738,43 @@ impl<O: Observer> Engine<'_, O> {
                 let _ = fr.it.push(id);
                 fr.count += 1;
             }
+            (Decision::PlayFree, Choice::Done, Op::Rush) => {
+                let fr = self.frame_mut();
+                fr.did = false;
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (
+                Decision::PlayFree,
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                    alt,
+                },
+                Op::Rush,
+            ) => {
+                // Move on before playing: a Spell starts its own (nested) ability.
+                let fr = self.frame_mut();
+                fr.did = true;
+                fr.pc += 1;
+                fr.step = 0;
+                self.play_card(obj, from_reserve, exp, None, alt);
+            }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
-            (Decision::PlayFree, Choice::Play { obj, exp, .. }, _) => {
+            (
+                Decision::PlayFree,
+                Choice::Play {
+                    obj,
+                    from_reserve,
+                    exp,
+                    ..
+                },
+                _,
+            ) => {
                 // Move on before playing: a Spell starts its own (nested) ability.
                 self.frame_mut().count += 1;
-                self.play_card(obj, false, exp, None, Alt::Free);
+                self.play_card(obj, from_reserve, exp, None, Alt::Free);
             }
             (Decision::Sacrifice, Choice::Card(id), Op::Pay { .. })
                 if self.s.must_ask_mana(self.db, id) =>

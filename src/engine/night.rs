@@ -4,6 +4,7 @@ use super::Engine;
 use super::event::{Event, Observer, Why};
 use super::list::List;
 use super::state::*;
+use super::triggers::Fire;
 use crate::cards::effect::*;
 use crate::cards::types::*;
 
@@ -107,6 +108,10 @@ impl<O: Observer> Engine<'_, O> {
         }
         self.s.rest_asked = false;
         self.s.rest_order.clear();
+        // Ascend lasts until Rest: Rest itself still sees it (an "if my Expedition is
+        // Ascended, I am Eternal" keeps its card), nothing after it does.
+        self.s.today.ascend = ByExp([false, false]);
+        self.create_after_rest_tokens();
         // Overcome marks belong to this Dusk only.
         for o in self.s.objs.iter_mut() {
             o.flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
@@ -130,6 +135,31 @@ impl<O: Observer> Engine<'_, O> {
             }
         }
         None
+    }
+
+    /// Creates the tokens effects asked for "after Rest" (Thoth), once Rest is done.
+    fn create_after_rest_tokens(&mut self) {
+        let waiting = self.s.today.after_rest;
+        self.s.today.after_rest = Default::default();
+        for (card, meta) in waiting {
+            let n = meta & 0xF;
+            let e = if meta & 0x10 == 0 {
+                Exp::Hero
+            } else {
+                Exp::Companion
+            };
+            let side = if meta & 0x20 == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            };
+            for _ in 0..n {
+                if let Some(t) = self.create_token(side, card, e) {
+                    self.fire(Fire::Joined { obj: t });
+                    self.fire(Fire::TokenCreated { side });
+                }
+            }
+        }
     }
 
     /// Asks for the next card of the Rest order while two or more of a side's cards await
@@ -261,12 +291,48 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// "All Reserve limits are changed by N": statics of objects in play, and support
+    /// statics of ready cards in Reserve (exhausted cards have no support abilities).
+    fn reserve_limit_change(&self) -> i16 {
+        let (s, db) = (&*self.s, self.db);
+        let mut delta = 0i16;
+        for side in Side::BOTH {
+            let st = s.side(side);
+            let in_play = st.exp[0]
+                .iter()
+                .chain(st.exp[1].iter())
+                .chain(st.landmarks.iter());
+            let in_reserve = st
+                .reserve
+                .iter()
+                .filter(|&id| !s.obj(id).has(flag::EXHAUSTED));
+            for (id, active) in in_play
+                .map(|id| (id, ActiveIn::Play))
+                .chain(in_reserve.map(|id| (id, ActiveIn::Reserve)))
+            {
+                let card = s.obj(id).card;
+                if db.card(card).trigger_mask & tmask::STATIC == 0 {
+                    continue;
+                }
+                for ab in db.abilities_of(card) {
+                    if let Trigger::Static(Static::ReserveLimit(d)) = ab.trigger
+                        && ab.active == active
+                    {
+                        delta += d as i16;
+                    }
+                }
+            }
+        }
+        delta
+    }
+
     /// Clean-up. The player discards down to the hero's limits by choice (asked one card at
     /// a time); the Confluence discards its leftmost excess Reserve cards and its lowest
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
     pub(super) fn cleanup(&mut self) -> bool {
+        let delta = self.reserve_limit_change();
         let p = self.s.side(Side::Player);
-        if self.s.reserve_over_limit(self.db, Side::Player) {
+        if self.s.reserve_over_limit(self.db, Side::Player, delta) {
             self.s.decision = Decision::CleanupReserve;
             return false;
         }
@@ -275,7 +341,7 @@ impl<O: Observer> Engine<'_, O> {
             return false;
         }
         loop {
-            if !self.s.reserve_over_limit(self.db, Side::Confluence) {
+            if !self.s.reserve_over_limit(self.db, Side::Confluence, delta) {
                 break;
             }
             let c = self.s.side(Side::Confluence);

@@ -50,7 +50,18 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, activate_r) = self.consume_mods(id, side, from_reserve);
+        let (boosts, statuses, free, activate_r) = self.consume_mods(
+            id,
+            side,
+            kind.goes_to_expedition().then_some(exp),
+            from_reserve,
+        );
+        // "The next Spell you play this turn is free": played for free (Tough waived).
+        let alt = if free && alt == Alt::None {
+            Alt::Free
+        } else {
+            alt
+        };
         if let Some(slot) = self.s.slot_of(id) {
             self.s.played[side.index()] |= 1u64 << slot;
         }
@@ -88,10 +99,12 @@ impl<O: Observer> Engine<'_, O> {
                     self.boost(id, boosts as i16);
                 }
                 let before = self.s.n_pending;
-                self.trigger_own(id, NO_OBJ, played_trigger);
-                // "The next Character played from your hand activates its {R} abilities".
-                if activate_r {
-                    self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
+                if !self.s.silenced(self.db, id) {
+                    self.trigger_own(id, NO_OBJ, played_trigger);
+                    // "The next Character played from your hand activates its {R} abilities".
+                    if activate_r {
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
+                    }
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -106,7 +119,7 @@ impl<O: Observer> Engine<'_, O> {
                         free: false,
                     });
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 if kind.is_character() {
                     self.fire(Fire::Joined { obj: id });
                 }
@@ -116,14 +129,14 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
                 self.mark_free(before, alt);
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
                 if from_reserve {
                     self.s.obj_mut(id).flags |= kw::FLEETING;
                 }
-                self.fire(Fire::Played { card: id });
+                self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
                     .map(|k| def.ab_start + k)
                     .find(|&a| self.db.abilities[a as usize].trigger == Trigger::Spell);
@@ -155,23 +168,45 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Uses up this turn's "next card" modifiers that apply to `id`; returns the boosts
-    /// it gains.
-    fn consume_mods(&mut self, id: ObjId, side: Side, from_reserve: bool) -> (i8, u32, bool) {
+    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
+        self.fire(Fire::Played { card: id });
+        if from_reserve {
+            self.fire(Fire::PlayedFromReserve { card: id });
+        }
+    }
+
+    /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
+    /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
+    /// returns the boosts and statuses it gains, whether it is free, and whether it
+    /// activates its {R} abilities (only when played from hand).
+    fn consume_mods(
+        &mut self,
+        id: ObjId,
+        side: Side,
+        exp: Option<Exp>,
+        from_reserve: bool,
+    ) -> (i8, u32, bool, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut free = false;
         let mut activate_r = false;
         let mut i = 0;
         while i < self.s.n_mods as usize {
             let m = self.s.mods[i];
+            let f = self.db.filter(m.filter);
+            let terrain_ok = f.region_terrain == 0
+                || exp.is_some_and(|e| {
+                    self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
+                });
             if m.side == side
+                && terrain_ok
                 && !(m.activate_r && from_reserve)
-                && self
-                    .s
-                    .matches_card(self.db, self.db.filter(m.filter), id, side)
+                && self.s.matches_card(self.db, f, id, side)
             {
                 boosts += m.boosts;
                 statuses |= m.status;
+                free |= m.free;
                 activate_r |= m.activate_r;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
@@ -180,7 +215,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, activate_r)
+        (boosts, statuses, free, activate_r)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

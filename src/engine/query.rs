@@ -22,6 +22,8 @@ pub struct Ctx {
     /// Evaluating a static's own condition: keywords are read without statics, so that
     /// "I am Gigantic if I am Fleeting" cannot recurse.
     pub base_only: bool,
+    /// The expedition chosen by `select_exp` (`Frame::sel_exp`), or `NO_SEL`.
+    pub sel_exp: u8,
 }
 
 impl Ctx {
@@ -33,6 +35,7 @@ impl Ctx {
             did: false,
             it: NO_OBJ,
             base_only: false,
+            sel_exp: NO_SEL,
         }
     }
 
@@ -53,6 +56,7 @@ impl Frame {
             did: self.did,
             it: self.it.first().unwrap_or(NO_OBJ),
             base_only: false,
+            sel_exp: self.sel_exp,
         }
     }
 }
@@ -227,28 +231,34 @@ impl GameState {
     }
 
     /// Candidates for a running `Select`, in Silver Rule order, not yet chosen, within the
-    /// total hand cost cap, and whose Tough (if opposing) the controller can pay.
+    /// total cap (of hand costs, or with `total_of` 1/2/3 of Forest/Mountain/Water), and
+    /// whose Tough (if opposing) the controller can pay.
     pub fn select_candidates<const N: usize>(
         &self,
         db: &CardDb,
         f: &Frame,
         filter: FilterId,
         total_cost: u8,
+        total_of: u8,
         out: &mut super::list::List<N>,
     ) {
         let ctx = f.ctx();
-        let spent: u16 =
-            f.it.iter()
-                .map(|id| db.card(self.obj(id).card).hand_cost as u16)
-                .sum();
+        let value = |id: ObjId| -> u16 {
+            match total_of {
+                0 => db.card(self.obj(id).card).hand_cost as u16,
+                k => {
+                    let st = self.stats(db, id).clamp_zero();
+                    [st.f, st.m, st.o][(k - 1) as usize] as u16
+                }
+            }
+        };
+        let spent: u16 = f.it.iter().map(value).sum();
         let mana = self.side(f.controller).mana_ready;
         self.for_each_candidate(db, db.filter(filter), &ctx, |id| {
             if f.it.contains(id) {
                 return;
             }
-            if total_cost != u8::MAX
-                && spent + db.card(self.obj(id).card).hand_cost as u16 > total_cost as u16
-            {
+            if total_cost != u8::MAX && spent + value(id) > total_cost as u16 {
                 return;
             }
             if self.obj(id).side != f.controller && !f.free && self.tough(db, id) > mana {
@@ -256,6 +266,60 @@ impl GameState {
             }
             let _ = out.push(id);
         });
+    }
+
+    /// The options of a Terrain Marker op, as mode numbers: placing, terrain index * 8 +
+    /// visible region; moving, the region the marker comes from (any but the source's).
+    pub fn marker_options(&self, f: &Frame, op: Op) -> super::list::List<32> {
+        let mut out = super::list::List::new();
+        match op {
+            Op::PlaceMarker { terrain } => {
+                let types = match (terrain, f.controller) {
+                    (0, Side::Player) => self.adventure.supply,
+                    (0, Side::Confluence) => 0,
+                    (t, _) => t,
+                };
+                for t in 0..3u8 {
+                    if types & (1 << t) != 0 {
+                        for r in (0..8).filter(|&r| self.adventure.is_revealed(r)) {
+                            let _ = out.push(t * 8 + r as u8);
+                        }
+                    }
+                }
+            }
+            Op::MoveMarker { terrain } => {
+                let src = self.obj(f.source);
+                if src.zone == Zone::Expedition && src.side == Side::Player {
+                    let here = self.region(src.exp);
+                    for r in (0..8).filter(|&r| r != here) {
+                        if self.adventure.replaced[r] == terrain {
+                            let _ = out.push(r as u8);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// Carries out option `k` of a Terrain Marker op (see [`GameState::marker_options`]).
+    pub fn apply_marker(&mut self, f: &Frame, op: Op, k: u8) {
+        match op {
+            Op::PlaceMarker { terrain } => {
+                let bit = 1u8 << (k / 8);
+                self.adventure.replaced[(k % 8) as usize] = bit;
+                if terrain == 0 {
+                    self.adventure.supply &= !bit;
+                }
+            }
+            Op::MoveMarker { terrain } => {
+                let here = self.region(self.obj(f.source).exp);
+                self.adventure.replaced[k as usize] = 0;
+                self.adventure.replaced[here] = terrain;
+            }
+            _ => {}
+        }
     }
 
     /// Keyword or status bits an object has: printed, gained, or granted by a static aura.
@@ -382,11 +446,84 @@ impl GameState {
         t
     }
 
-    /// Statistics with boosts.
+    /// Statistics with boosts (all equal to the highest under a "level" static).
     #[inline]
     pub fn stats(&self, db: &CardDb, id: ObjId) -> Stats {
         let o = self.obj(id);
-        db.card(o.card).stats.plus_all(o.boosts as i16)
+        let st = db.card(o.card).stats.plus_all(o.boosts as i16);
+        if self.statics[o.side.index()] > 0 && self.levelled(db, id) {
+            let h = st.f.max(st.m).max(st.o);
+            return Stats { f: h, m: h, o: h };
+        }
+        st
+    }
+
+    /// A static of its controller's says this object's Forest, Mountain and Water are equal
+    /// to its highest statistic.
+    fn levelled(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        if o.zone != Zone::Expedition {
+            return false;
+        }
+        let side = self.side(o.side);
+        for &l in side
+            .landmarks
+            .as_slice()
+            .iter()
+            .chain(side.exp[0].as_slice())
+            .chain(side.exp[1].as_slice())
+            .chain(std::iter::once(&side.hero))
+        {
+            let lo = self.obj(l);
+            if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for ab in db.abilities_of(lo.card) {
+                if let Trigger::Static(Static::LevelStats(f)) = ab.trigger
+                    && (if f == ME_FILTER {
+                        l == id
+                    } else {
+                        self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
+                    })
+                    && self.eval_cond(db, ab.cond, &Ctx::base(lo.side, l))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The {J}, {H} and {R} abilities of this character can't activate: an opposing object
+    /// it faces has "the abilities of Characters facing me can't activate".
+    pub fn silenced(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        let other = o.side.other();
+        if o.zone != Zone::Expedition
+            || !db.card(o.card).kind.is_character()
+            || self.statics[other.index()] == 0
+        {
+            return false;
+        }
+        let gig = |x: ObjId| self.has_kw(db, x, kw::GIGANTIC);
+        for e in 0..2 {
+            for l in self.side(other).exp[e].iter() {
+                let lo = self.obj(l);
+                if db.card(lo.card).trigger_mask & tmask::STATIC == 0
+                    || !(lo.exp == o.exp || gig(l) || gig(id))
+                {
+                    continue;
+                }
+                for ab in db.abilities_of(lo.card) {
+                    if ab.trigger == Trigger::Static(Static::SilenceFacing)
+                        && self.eval_cond(db, ab.cond, &Ctx::base(other, l))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// The object counts in this expedition's sums at Dusk (Gigantic counts in both).
@@ -438,16 +575,18 @@ impl GameState {
                 }
             }
         }
+        let mut free = false;
         for m in self.mods() {
             if m.side == o.side
-                && m.discount != 0
+                && (m.discount != 0 || m.free)
                 && self.matches_card(db, db.filter(m.filter), id, o.side)
             {
                 // Several "the next ... costs N less" stack on the same card.
                 delta -= m.discount as i16;
+                free |= m.free;
             }
         }
-        let cost = (base + delta).max(0) as u8;
+        let cost = if free { 0 } else { (base + delta).max(0) as u8 };
         let other = o.side.other();
         if self.statics[other.index()] == 0 {
             return cost;
@@ -520,12 +659,13 @@ impl GameState {
     /// limit is increased" statics; cards that "don't count towards your Reserve limit"
     /// (a support ability: not while exhausted) are skipped; each "you may keep one more
     /// card if it's exhausted" static keeps one more exhausted card.
-    pub fn reserve_over_limit(&self, db: &CardDb, side: Side) -> bool {
+    /// `delta`: the change of every player's Reserve limit (`reserve_limit` statics).
+    pub fn reserve_over_limit(&self, db: &CardDb, side: Side, delta: i16) -> bool {
         let s = self.side(side);
-        let mut limit = s.reserve_limit as i16;
+        let mut limit = s.reserve_limit as i16 + delta;
         let mut extra_exhausted = 0i16;
         self.each_static_of(db, side, |_, st| match st {
-            Static::ReserveLimit(n) => limit += n as i16,
+            Static::YourReserveLimit(n) => limit += n as i16,
             Static::ExtraExhaustedReserve => extra_exhausted += 1,
             _ => {}
         });
@@ -559,6 +699,34 @@ impl GameState {
         })
     }
 
+    /// The player's cards a "play for free" effect may play: from hand, and from Reserve
+    /// (ready cards) when the filter names `in_reserve`; `true` = from Reserve.
+    pub fn play_free_candidates<'a>(
+        &'a self,
+        db: &'a CardDb,
+        f: &'a Filter,
+        controller: Side,
+    ) -> impl Iterator<Item = (ObjId, bool)> + 'a {
+        let player = self.side(Side::Player);
+        let hand = f.zones & fzone::RESERVE == 0 || f.zones & fzone::HAND != 0;
+        let reserve = f.zones & fzone::RESERVE != 0;
+        player
+            .hand
+            .iter()
+            .filter(move |_| hand)
+            .map(|id| (id, false))
+            .chain(
+                player
+                    .reserve
+                    .iter()
+                    .filter(move |&id| reserve && !self.obj(id).has(flag::EXHAUSTED))
+                    .map(|id| (id, true)),
+            )
+            .filter(move |&(id, _)| {
+                self.matches_card(db, f, id, controller) && self.playable(db, id)
+            })
+    }
+
     /// A side has a static ability matching `pred` on its hero or an object in play.
     pub fn side_has_static(&self, db: &CardDb, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
         if self.statics[side.index()] == 0 {
@@ -583,13 +751,19 @@ impl GameState {
     pub fn matches_card(&self, db: &CardDb, f: &Filter, id: ObjId, controller: Side) -> bool {
         let o = self.obj(id);
         let def = db.card(o.card);
-        kind_bit(def.kind) & f.kinds != 0
+        // "Base Cost": the Reserve Cost of a card in Reserve, the Hand Cost otherwise.
+        let cost = if f.base_cost && o.zone == Zone::Reserve {
+            def.reserve_cost
+        } else {
+            def.hand_cost
+        };
+        card_kinds(def) & f.kinds != 0
             && (f.subtypes == 0 || def.subtypes & f.subtypes != 0)
             && def.subtypes & f.not_subtypes == 0
             && f.zero_stat
                 .is_none_or(|z| (def.stats.f == 0 || def.stats.m == 0 || def.stats.o == 0) == z)
-            && def.hand_cost >= f.cost_min
-            && def.hand_cost <= f.cost_max
+            && cost >= f.cost_min
+            && cost <= f.cost_max
             && match f.whose {
                 Whose::Any => true,
                 Whose::Yours => o.side == controller,
@@ -613,7 +787,7 @@ impl GameState {
             return false;
         }
         let def = db.card(o.card);
-        if kind_bit(def.kind) & f.kinds == 0 {
+        if card_kinds(def) & f.kinds == 0 {
             return false;
         }
         match f.whose {
@@ -681,6 +855,19 @@ impl GameState {
         {
             return false;
         }
+        if f.single_terrain
+            && (o.zone != Zone::Expedition
+                || self.region_terrains(db, self.region(o.exp)).count_ones() != 1)
+        {
+            return false;
+        }
+        if f.ascended
+            && (o.zone != Zone::Expedition
+                || o.side != Side::Player
+                || !self.today.ascend.get(o.exp))
+        {
+            return false;
+        }
         if f.zero_stat_here {
             // A terrain of its region for which its printed statistic is 0.
             if o.zone != Zone::Expedition {
@@ -703,6 +890,13 @@ impl GameState {
         }
         match f.place {
             Where::Anywhere => true,
+            Where::Selected => {
+                ctx.sel_exp != NO_SEL
+                    && o.zone == Zone::Expedition
+                    && o.side.index() as u8 == ctx.sel_exp / 2
+                    && (o.exp.index() as u8 == ctx.sel_exp % 2
+                        || self.has_kw_in(db, id, kw::GIGANTIC, ctx))
+            }
             Where::MyExpedition | Where::FacingMe | Where::OtherExpedition => {
                 let src = self.obj(ctx.source);
                 if o.zone != Zone::Expedition || src.zone != Zone::Expedition {
@@ -784,12 +978,27 @@ impl GameState {
             Count::MyBoosts => self.obj(ctx.source).boosts as i16,
             Count::MyLeftBoosts => self.obj(ctx.source).left_boosts as i16,
             Count::X => ctx.x,
+            Count::LastRoll => self.today.last_roll[ctx.controller.index()] as i16,
             Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
             Count::Day => self.day as i16,
             Count::ExpsInTerrain(t) => Exp::BOTH
                 .iter()
                 .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
                 .count() as i16,
+            Count::AllExpsInTerrain(t) => 2 * self.count(db, Count::ExpsInTerrain(t), ctx),
+            Count::ZeroStats => {
+                let mut n = 0;
+                for e in 0..2 {
+                    for id in side.exp[e].iter() {
+                        let def = db.card(self.obj(id).card);
+                        if def.kind.is_character() {
+                            let st = def.stats;
+                            n += (st.f == 0) as i16 + (st.m == 0) as i16 + (st.o == 0) as i16;
+                        }
+                    }
+                }
+                n
+            }
             Count::HeroCounters => self.obj(side.hero).counters as i16,
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
@@ -798,6 +1007,28 @@ impl GameState {
                 .count() as i16,
             Count::RegionsBetween => {
                 (self.pos.get(Exp::Companion) - self.pos.get(Exp::Hero) - 1).max(0) as i16
+            }
+            Count::BoostsOf(fid) => {
+                let mut n = 0;
+                self.for_each_candidate(db, db.filter(fid), ctx, |id| {
+                    n += self.obj(id).boosts as i16
+                });
+                n
+            }
+            Count::ZeroStatsOf(fid) => {
+                let mut n = 0;
+                self.for_each_candidate(db, db.filter(fid), ctx, |id| {
+                    let st = db.card(self.obj(id).card).stats;
+                    n += (st.f == 0) as i16 + (st.m == 0) as i16 + (st.o == 0) as i16;
+                });
+                n
+            }
+            Count::ItsBoosts => {
+                if ctx.it == NO_OBJ {
+                    0
+                } else {
+                    self.obj(ctx.it).boosts as i16
+                }
             }
         }
     }
@@ -902,6 +1133,9 @@ impl GameState {
             Cond::MyTerrain(t) => self
                 .source_exp(ctx)
                 .is_some_and(|e| self.region_terrains(db, self.region(e)) & t != 0),
+            Cond::SingleTerrain => self
+                .source_exp(ctx)
+                .is_some_and(|e| self.region_terrains(db, self.region(e)).count_ones() == 1),
             Cond::YourTurn => {
                 matches!(
                     self.phase,
@@ -947,6 +1181,13 @@ impl GameState {
             .chain(s.landmarks.iter())
             .any(|x| kind_bit(db.card(self.obj(x).card).kind) & kinds != 0)
     }
+}
+
+/// The kinds a card counts as: its own and those a static adds ("I'm also considered a
+/// Spell").
+#[inline]
+pub fn card_kinds(def: &crate::cards::db::CardDef) -> u8 {
+    kind_bit(def.kind) | def.also_kinds
 }
 
 #[inline]

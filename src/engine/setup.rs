@@ -47,6 +47,7 @@ impl GameState {
             boosts: 0,
             status: 0,
             activate_r: false,
+            free: false,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],
@@ -164,6 +165,7 @@ pub fn new_game<O: Observer>(
             }
         }
     }
+    s.start_markers(db);
     s.sides[0].deck.as_mut_slice().shuffle(streams.setup);
     s.sides[1].deck.as_mut_slice().shuffle(streams.confluence);
     let mut e = Engine {

@@ -10,6 +10,8 @@ use crate::cards::types::{ByExp, Exp, Side};
 
 pub type ObjId = u8;
 pub const NO_OBJ: ObjId = u8::MAX;
+/// No expedition chosen by `select_exp`.
+pub const NO_SEL: u8 = u8::MAX;
 
 /// Object slots: each side's cards (hero included, at most 64 each) then token slots.
 pub const MAX_OBJS: usize = 192;
@@ -158,8 +160,11 @@ pub struct Adventure {
     pub revealed: u8,
     /// Terrain types added to a region by effects (their points pay any requirement).
     pub added: [u8; 8],
-    /// Non-zero: the region's terrain was replaced by these types only.
+    /// Non-zero: the region's terrain was replaced by these types only (a Terrain Marker:
+    /// one type).
     pub replaced: [u8; 8],
+    /// The player's hero's Terrain Markers not yet placed (terrain bits).
+    pub supply: u8,
 }
 
 impl Adventure {
@@ -193,6 +198,7 @@ impl Adventure {
             revealed: 0,
             added: [0; 8],
             replaced: [0; 8],
+            supply: 0,
         }
     }
 
@@ -287,9 +293,12 @@ pub struct Frame {
     pub controller: Side,
     pub event_obj: ObjId,
     /// Objects selected by the last `Select`.
-    pub it: List<4>,
+    pub it: List<{ crate::cards::effect::MAX_TARGETS }>,
     /// A chosen expedition, consumed by the op that asked for it.
     pub exp_reg: Option<Exp>,
+    /// The expedition chosen by `select_exp`: side index * 2 + expedition index, or
+    /// `NO_SEL`.
+    pub sel_exp: u8,
     pub x: i16,
     pub did: bool,
     /// A Spell in Limbo, put away when the body ends.
@@ -313,6 +322,7 @@ impl Frame {
         event_obj: NO_OBJ,
         it: List::new(),
         exp_reg: None,
+        sel_exp: NO_SEL,
         x: 0,
         did: false,
         spell: NO_OBJ,
@@ -337,6 +347,8 @@ pub struct TurnMod {
     pub status: u32,
     /// The next matching character played from hand activates its {R} abilities.
     pub activate_r: bool,
+    /// The next matching card is free: it costs nothing and its targets' Tough is waived.
+    pub free: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -420,6 +432,11 @@ pub struct Today {
     /// Per side, "this Day, Characters with Hand Cost N or more you control are Tough T":
     /// (N, T), T = 0 for none.
     pub day_tough: [(u8, u8); 2],
+    /// Tokens to create after this day's Rest ("... in target Expedition after Rest"):
+    /// (token card, n | expedition << 4 | side << 5); n = 0 is an empty slot.
+    pub after_rest: [(u16, u8); 2],
+    /// Each side's last die result today (for "when you roll ... if the result is N+").
+    pub last_roll: [u8; 2],
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -577,6 +594,20 @@ impl GameState {
     #[inline]
     pub fn any_statics(&self) -> bool {
         self.statics != [0, 0]
+    }
+
+    /// The player's hero's Terrain Markers at the start of the game ("I begin the game with
+    /// one {V}, one {M} and one {O} Terrain Marker").
+    pub fn start_markers(&mut self, db: &crate::cards::db::CardDb) {
+        let hero = self.side(Side::Player).hero;
+        for ab in db.abilities_of(self.obj(hero).card) {
+            if let crate::cards::effect::Trigger::Static(
+                crate::cards::effect::Static::StartMarkers(t),
+            ) = ab.trigger
+            {
+                self.adventure.supply |= t;
+            }
+        }
     }
 
     /// Recounts `statics` from scratch (after building a state by hand).

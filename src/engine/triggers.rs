@@ -3,15 +3,19 @@
 
 use super::Engine;
 use super::event::Observer;
-use super::query::{Ctx, kind_bit};
+use super::query::{Ctx, card_kinds};
 use super::state::*;
 use crate::cards::effect::*;
 use crate::cards::types::{Exp, Side};
 
-/// Something that happened that "When ..." abilities may listen to.
+/// Something that happened that "When ..." abilities may listen to. (`Received`: a token
+/// was created under that side's control, by anyone.)
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Fire {
     Played {
+        card: ObjId,
+    },
+    PlayedFromReserve {
         card: ObjId,
     },
     Joined {
@@ -33,7 +37,13 @@ pub(super) enum Fire {
     ReserveLeft {
         side: Side,
     },
+    Discarded {
+        obj: ObjId,
+    },
     TokenCreated {
+        side: Side,
+    },
+    Received {
         side: Side,
     },
     Boosted {
@@ -211,11 +221,16 @@ impl<O: Observer> Engine<'_, O> {
             .then_some(card),
             (EventKind::YouPlayFirst(f), Fire::Played { card }) => {
                 let c = self.s.obj(card);
-                let kinds = kind_bit(db.card(c.card).kind) & db.filter(f).kinds;
+                let kinds = card_kinds(db.card(c.card)) & db.filter(f).kinds;
                 (c.side == me.side
                     && self.s.matches_card(db, db.filter(f), card, me.side)
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
                     .then_some(card)
+            }
+            (EventKind::OpponentPlaysFromReserve(f), Fire::PlayedFromReserve { card }) => {
+                (self.s.obj(card).side != me.side
+                    && self.s.matches_card(db, db.filter(f), card, me.side))
+                .then_some(card)
             }
             (EventKind::OpponentPlays(f), Fire::Played { card }) => (self.s.obj(card).side
                 != me.side
@@ -239,6 +254,18 @@ impl<O: Observer> Engine<'_, O> {
             (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => {
                 (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
             }
+            (EventKind::AscendedMoves { unfaced }, Fire::ExpMoved { exp }) => {
+                let counts = |e: Exp| {
+                    self.s.today.ascend.get(e) && (!unfaced || !self.faced_by_character(e))
+                };
+                // Expeditions moving together at Dusk trigger it once: the Hero's move stands
+                // for both.
+                let together = exp == Exp::Companion
+                    && self.s.phase == Phase::Progress
+                    && self.s.today.advanced.get(Exp::Hero)
+                    && counts(Exp::Hero);
+                (me.side == Side::Player && counts(exp) && !together).then_some(NO_OBJ)
+            }
             (EventKind::MyExpMovesDue(t), Fire::ExpMovedDue { exp, due }) => {
                 (me.side == Side::Player && in_exp(exp) && due & t != 0).then_some(NO_OBJ)
             }
@@ -248,6 +275,7 @@ impl<O: Observer> Engine<'_, O> {
             (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
+            (EventKind::CardDiscarded, Fire::Discarded { obj }) => Some(obj),
             (EventKind::YouCreateToken, Fire::TokenCreated { side }) => {
                 (side == me.side).then_some(NO_OBJ)
             }
@@ -276,14 +304,37 @@ impl<O: Observer> Engine<'_, O> {
                 (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::OpponentDraws, Fire::Drew { side }) => (side != me.side).then_some(NO_OBJ),
+            // A Gift: on your turn (while your card or action resolves), an opponent draws,
+            // Resupplies or receives a token.
+            (EventKind::YouGift, Fire::Drew { side: to } | Fire::Received { side: to }) => {
+                let my_turn = matches!(
+                    self.s.phase,
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
+                ) && self.s.to_act == me.side;
+                (to != me.side && my_turn).then_some(NO_OBJ)
+            }
             _ => None,
         }
+    }
+
+    /// A Confluence character faces this player expedition (one in it, or a Gigantic one).
+    fn faced_by_character(&self, e: Exp) -> bool {
+        let conf = self.s.side(Side::Confluence);
+        Exp::BOTH.iter().any(|&x| {
+            conf.exp[x.index()].iter().any(|id| {
+                self.db.card(self.s.obj(id).card).kind.is_character()
+                    && (x == e || self.s.has_kw(self.db, id, flag::GIGANTIC))
+            })
+        })
     }
 
     /// Records the kinds of a card played this Afternoon (for "the first ... each Afternoon").
     pub(super) fn note_first_play(&mut self, card: ObjId) {
         let c = self.s.obj(card);
-        let kinds = kind_bit(self.db.card(c.card).kind);
+        let kinds = card_kinds(self.db.card(c.card));
         self.s.today.first_play_seen |= kinds_mask(c.side, kinds);
     }
 }

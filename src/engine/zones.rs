@@ -138,6 +138,9 @@ impl<O: Observer> Engine<'_, O> {
         if to == Zone::Reserve && matches!(before.zone, Zone::Deck | Zone::Hand) {
             self.fire(super::triggers::Fire::CardToReserve { side });
         }
+        if to == Zone::Discard {
+            self.fire(super::triggers::Fire::Discarded { obj: id });
+        }
     }
 
     /// Puts a card into its owner's Mana zone as an orb, ready or exhausted.

@@ -54,6 +54,7 @@ pub fn target_intent(view: &View<'_>) -> Intent {
         }
         Op::Move { dest, .. } => match dest {
             Dest::Reserve
+            | Dest::ReserveExhausted
             | Dest::Hand
             | Dest::DeckTop
             | Dest::DeckBottom

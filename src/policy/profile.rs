@@ -51,6 +51,7 @@ fn const_amount(a: Amount) -> i16 {
         Amount::Const(n) => n as i16,
         // Counted amounts depend on the board; one is a cautious guess.
         Amount::Count(_) => 1,
+        Amount::Neg(_) => -1,
     }
 }
 
@@ -82,7 +83,13 @@ fn read_body(db: &CardDb, ab: &Ability, p: &mut PlayProfile) {
                     ObjRef::Event => {}
                 }
             }
-            Op::Token { card, at, n, .. } => {
+            Op::Token {
+                card,
+                at,
+                n,
+                opposing: false,
+                ..
+            } => {
                 let st = db.card(card).stats.clamp_zero();
                 let st = Stats::new(st.f * n as i16, st.m * n as i16, st.o * n as i16);
                 match at {
