@@ -684,7 +684,8 @@ impl Scenario {
             }
         }
         if step == "confluence-turn" || step == "player-turn" {
-            // End the turn (its reactions have resolved, "this turn" modifiers expire) without
+            // End the turn (its reactions have resolved, "this turn" modifiers expire; "this
+            // Afternoon" ones stay) without
             // starting the next one.
             if self.state.phase == Phase::TurnEnd {
                 let side = self.state.to_act;
@@ -693,7 +694,7 @@ impl Scenario {
                     .mods()
                     .iter()
                     .copied()
-                    .filter(|m| m.side != side)
+                    .filter(|m| m.side != side || m.afternoon)
                     .collect();
                 s.n_mods = kept.len() as u8;
                 s.mods[..kept.len()].copy_from_slice(&kept);

@@ -17,8 +17,10 @@ fn re(pattern: &str) -> Regex {
 }
 
 static REMINDER: LazyLock<Regex> = LazyLock::new(|| re(r"\([^)]*\)"));
-static TRIGGERS: LazyLock<[(&str, Regex); 4]> =
-    LazyLock::new(|| ["J", "H", "R", "D"].map(|sym| (sym, re(&format!(r"^(support )?{sym}\b")))));
+static TRIGGERS: LazyLock<[(&str, Regex); 4]> = LazyLock::new(|| {
+    // An ability granted to other objects ("Your Characters have: '{R} ...'") counts.
+    ["J", "H", "R", "D"].map(|sym| (sym, re(&format!(r"^(support |grant\([^)]*\) )?{sym}\b"))))
+});
 static TAP: LazyLock<Regex> = LazyLock::new(|| re(r"(quick|pay)\([^)]*\bt\b"));
 static KEYWORDS: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     [

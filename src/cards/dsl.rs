@@ -156,9 +156,6 @@ pub struct Parser<'a, A: Arena> {
 /// is an error rather than a stack overflow (found by fuzzing).
 pub const MAX_NESTING: u32 = 32;
 
-/// How many times `repeat AMOUNT { ... }` ("for each ...") can run at most.
-pub const REPEAT_CAP: i32 = 8;
-
 type PResult<T> = Result<T, DslError>;
 
 const STATUS_WORDS: [&str; 8] = [
@@ -332,6 +329,32 @@ impl<'a, A: Arena> Parser<'a, A> {
                 };
                 return Ok(Line::Keyword { bits, n });
             }
+            if w == "grant" && self.peek_at(1) == &Tok::Punct("(") {
+                // grant(FILTER) J|H|R [if COND]: EFFECTS — an ability the matching objects
+                // you control have.
+                self.pos += 2;
+                let f = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                self.expect_punct(")")?;
+                let from = match self.trigger()? {
+                    Trigger::Played(from) => from,
+                    _ => return self.fail("grant(...) gives a J, H or R ability".into()),
+                };
+                let cond = if self.eat_word("if") { self.cond()? } else { 0 };
+                self.expect_punct(":")?;
+                let mut body = Vec::new();
+                self.seq(&mut body)?;
+                return Ok(Line::Ability {
+                    ability: Ability {
+                        trigger: Trigger::Static(Static::Grant(f, from)),
+                        active: ActiveIn::Play,
+                        cond,
+                        start: 0,
+                        len: body.len() as u16,
+                        line: 0,
+                    },
+                    body,
+                });
+            }
             // `support static ...`: a passive ability that works while I am in Reserve.
             let support_static = w == "support" && self.peek_at(1) == &Tok::Ident("static".into());
             if w == "static" || support_static {
@@ -368,8 +391,10 @@ impl<'a, A: Arena> Parser<'a, A> {
             | Trigger::When(EventKind::ToReserveAny)
             | Trigger::When(EventKind::Sacrificed)
             | Trigger::When(EventKind::SacrificedAs(_))
-            | Trigger::AfterRest => ActiveIn::Anywhere,
-            Trigger::When(EventKind::LeaveExpedition) => ActiveIn::Anywhere,
+            | Trigger::Delayed => ActiveIn::Anywhere,
+            Trigger::When(EventKind::LeaveExpedition | EventKind::LeaveLandmarks) => {
+                ActiveIn::Anywhere
+            }
             _ => ActiveIn::Play,
         };
         let cond = if self.eat_word("if") { self.cond()? } else { 0 };
@@ -499,6 +524,22 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::StartCounters(n as u8)
             }
+            "no_counters" => {
+                self.expect_punct("(")?;
+                let f = self.filter_with(Whose::Any, fkind::CARD)?;
+                self.expect_punct(")")?;
+                Static::NoCounters(f)
+            }
+            "support_over_max" => {
+                self.expect_punct("(")?;
+                let n = if self.eat_word("any") {
+                    u8::MAX
+                } else {
+                    self.small("extra counters (or 'any')", 1, 50)? as u8
+                };
+                self.expect_punct(")")?;
+                Static::SupportOverMax(n)
+            }
             "start_markers" => {
                 self.expect_punct("(")?;
                 let mut t = self.terrain_word()?;
@@ -589,8 +630,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn trigger(&mut self) -> PResult<Trigger> {
-        const EXPECTED: &str =
-            "a trigger (J, H, R, spell, noon, dusk, night, after_rest, quick(...), D, when ...)";
+        const EXPECTED: &str = "a trigger (J, H, R, spell, noon, dusk, night, night_after_rest, after_rest, quick(...), D, when ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "J" => Trigger::Played(PlayFrom::Any),
@@ -600,7 +640,8 @@ impl<'a, A: Arena> Parser<'a, A> {
             "noon" => Trigger::Noon,
             "dusk" => Trigger::Dusk,
             "night" => Trigger::Night,
-            "after_rest" => Trigger::AfterRest,
+            "after_rest" => Trigger::Delayed,
+            "night_after_rest" => Trigger::AfterRest,
             "quick" => {
                 self.expect_punct("(")?;
                 let c = self.costs()?;
@@ -639,7 +680,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
+        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -649,6 +690,8 @@ impl<'a, A: Arena> Parser<'a, A> {
         };
         Ok(match w.as_str() {
             "leave" => EventKind::LeaveExpedition,
+            "leave_landmarks" => EventKind::LeaveLandmarks,
+            "leaves" => EventKind::LeavesYourExpeditions(filtered(self, fkind::CHARACTER)?),
             "to_reserve" => {
                 let mut from_expedition = true;
                 if self.eat_punct("(") {
@@ -686,6 +729,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 EventKind::CountersReach(n)
             }
             "play" => EventKind::YouPlay(filtered(self, fkind::CARD)?),
+            "play_reserve" => EventKind::YouPlayFromReserve(filtered(self, fkind::CARD)?),
             "play_first" => EventKind::YouPlayFirst(filtered(self, fkind::CARD)?),
             "opponent_play" => EventKind::OpponentPlays(filtered(self, fkind::CARD)?),
             "opponent_play_reserve" => {
@@ -835,6 +879,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "counters" => Count::MyCounters,
             "boosts" => Count::MyBoosts,
             "had_boosts" => Count::MyLeftBoosts,
+            "left_boosts" => Count::MyLeftBoosts,
             "x" | "X" => Count::X,
             "roll_result" => Count::LastRoll,
             "opponent_hand" => Count::OpponentHandSize,
@@ -1004,6 +1049,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
                 (_, "spell") => f.kinds |= fkind::SPELL,
                 (_, "card") => f.kinds |= fkind::CARD,
+                ("hero", _) => f.kinds |= fkind::HERO,
                 (_, "token") => {
                     f.token = Some(true);
                 }
@@ -1066,6 +1112,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("other", _) | ("another", _) => f.other = true,
                 ("boosted", _) => f.boosted = Some(true),
                 ("unboosted", _) => f.boosted = Some(false),
+                ("countered", _) => f.countered = Some(true),
+                ("uncountered", _) => f.countered = Some(false),
                 ("zero_stat", _) => f.zero_stat = Some(true),
                 ("zero_stat_here", _) => f.zero_stat_here = true,
                 ("in_behind", _) => f.in_behind = true,
@@ -1312,45 +1360,33 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                 }
             }
+            "repeat" if !matches!(self.peek_at(1), Tok::Int(_)) => {
+                // repeat AMOUNT { ... }: a loop, the amount read once when it starts.
+                self.pos += 1;
+                let n = self.amount()?;
+                let at = body.len();
+                body.push(Op::LoopStart { n, end: 0 });
+                self.block(body)?;
+                if body[at + 1..]
+                    .iter()
+                    .any(|op| matches!(op, Op::LoopStart { .. }))
+                {
+                    return self.fail("a repeat with an amount can't hold another one".into());
+                }
+                body.push(Op::LoopNext { to: at as u16 + 1 });
+                let end = Self::here(body);
+                body[at] = Op::LoopStart { n, end };
+            }
             "repeat" => {
                 self.pos += 1;
-                // `repeat N { }`, or `repeat AMOUNT { }` ("for each ..."): unrolled up to
-                // 8 times, each repetition guarded by AMOUNT >= its number.
-                let counted = if let Tok::Ident(w) = self.peek().clone() {
-                    self.pos += 1;
-                    match self.count_word(&w)? {
-                        Some(c) => Some(c),
-                        None => {
-                            self.pos -= 1;
-                            return self.err("a repeat count (N or an amount such as boosts, had_boosts, count(...))");
-                        }
-                    }
-                } else {
-                    None
-                };
-                let n = match counted {
-                    Some(_) => REPEAT_CAP,
-                    None => self.small("repeat count", 1, 8)?,
-                };
+                let n = self.small("repeat count", 1, 8)?;
                 let mut inner = Vec::new();
                 self.block(&mut inner)?;
-                let mut guards = Vec::new();
-                for k in 0..n {
-                    if let Some(c) = counted {
-                        let cond = self
-                            .arena
-                            .push_cond(Cond::Compare(c, Cmp::Ge, k as i16 + 1));
-                        guards.push((body.len(), cond));
-                        body.push(Op::JumpUnless { cond, to: 0 });
-                    }
+                for _ in 0..n {
                     let offset = body.len() as u16;
                     for op in &inner {
                         body.push(relocate(*op, offset));
                     }
-                }
-                let end = Self::here(body);
-                for (at, cond) in guards {
-                    body[at] = Op::JumpUnless { cond, to: end };
                 }
             }
             _ => self.call(body)?,
@@ -1488,10 +1524,27 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_free, next_activate_r, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, pass, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, opponent_select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_free, next_activate_r, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, opponent_select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
+            "spend_counter" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(Op::SpendCounter { obj });
+            }
+            "augment" => {
+                self.expect_punct("(")?;
+                if self.eat_word("any_number") {
+                    let filter = self.filter_with(Whose::Any, fkind::CARD)?;
+                    body.push(Op::AugmentAny { filter });
+                } else {
+                    let obj = self.obj(body)?;
+                    body.push(Op::Augment { obj });
+                }
+                self.expect_punct(")")?;
+            }
             "boost" | "counters" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
@@ -1672,6 +1725,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             | "send_reserve_exhausted"
             | "to_hand"
             | "to_deck_top"
+            | "to_deck_x"
             | "to_deck_bottom"
             | "discard"
             | "sacrifice"
@@ -1684,6 +1738,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     "send_reserve_exhausted" => Dest::ReserveExhausted,
                     "to_hand" => Dest::Hand,
                     "to_deck_top" => Dest::DeckTop,
+                    "to_deck_x" => Dest::DeckAtX,
                     "to_deck_bottom" => Dest::DeckBottom,
                     "discard" => Dest::Discard,
                     "to_mana" => Dest::Mana,
@@ -1738,11 +1793,18 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
                 self.expect_punct(",")?;
                 let n = self.small("amount", -10, 10)? as i8;
+                // "... you play this Afternoon" (the discount outlives the turn).
+                let afternoon = name == "discount" && self.eat_punct(",") && {
+                    if !self.eat_word("afternoon") {
+                        return self.err("'afternoon' (as in discount(permanent, 2, afternoon))");
+                    }
+                    true
+                };
                 self.expect_punct(")")?;
-                body.push(if name == "discount" {
-                    Op::Discount { filter, n }
-                } else {
-                    Op::NextBoost { filter, n }
+                body.push(match (name.as_str(), afternoon) {
+                    ("discount", false) => Op::Discount { filter, n },
+                    ("discount", true) => Op::DiscountAfternoon { filter, n },
+                    _ => Op::NextBoost { filter, n },
                 });
             }
             "mana_from_deck"
@@ -1837,6 +1899,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::NextActivateR { filter });
             }
+            "next_lose" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
+                self.expect_punct(",")?;
+                let status = self.status_bits()?;
+                self.expect_punct(")")?;
+                body.push(Op::NextLose { filter, status });
+            }
             "next_free" => {
                 self.expect_punct("(")?;
                 let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
@@ -1881,7 +1951,28 @@ impl<'a, A: Arena> Parser<'a, A> {
                 });
             }
             "after_you" => body.push(Op::AfterYou),
+            "top_play_or_hand" => body.push(Op::TopPlayOrHand),
             "pass" => body.push(Op::Pass),
+            "reveal_put" => {
+                self.expect_punct("(")?;
+                let n = self.small("cards revealed", 1, 10)? as u8;
+                self.expect_punct(",")?;
+                let k = self.small("cards put", 1, MAX_TARGETS as i32)? as u8;
+                self.expect_punct(",")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                let status = if self.eat_punct(",") {
+                    self.status_bits()?
+                } else {
+                    0
+                };
+                self.expect_punct(")")?;
+                body.push(Op::RevealPut {
+                    n,
+                    k,
+                    filter,
+                    status,
+                });
+            }
             "place_marker" | "move_marker" => {
                 let terrain = if self.eat_punct("(") {
                     let t = self.terrain_word()?;
@@ -2002,6 +2093,11 @@ fn relocate(op: Op, offset: u16) -> Op {
             to: to + offset,
         },
         Op::Jump { to } => Op::Jump { to: to + offset },
+        Op::LoopStart { n, end } => Op::LoopStart {
+            n,
+            end: end + offset,
+        },
+        Op::LoopNext { to } => Op::LoopNext { to: to + offset },
         other => other,
     }
 }

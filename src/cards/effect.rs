@@ -46,6 +46,11 @@ pub struct Cost {
 pub enum EventKind {
     /// I leave the Expedition zone (any way, including Rest).
     LeaveExpedition,
+    /// I leave the Landmark zone (any way).
+    LeaveLandmarks,
+    /// A character matching the filter leaves your expeditions (the event object is it;
+    /// it has already left, so the filter reads its card and whether it was a token).
+    LeavesYourExpeditions(FilterId),
     /// I go to Reserve; `from_expedition` false = from hand.
     ToReserve { from_expedition: bool },
     /// I go to Reserve from anywhere (the deck, hand, play, Limbo...).
@@ -64,6 +69,8 @@ pub enum EventKind {
     YourCardToReserve,
     /// You play a card matching the filter (the played card is the event object).
     YouPlay(FilterId),
+    /// You play a card matching the filter from your Reserve.
+    YouPlayFromReserve(FilterId),
     /// The first card matching the filter that you play each Afternoon.
     YouPlayFirst(FilterId),
     /// An opponent plays a card matching the filter.
@@ -126,8 +133,19 @@ pub enum Static {
     DefenderNoBlock,
     /// Matching cards your opponents play can't cost less than N (Robin Hood).
     OpponentMinCost(FilterId, u8),
-    /// Objects matching the filter that you control gain these keyword bits.
+    /// Objects matching the filter that you control gain these keyword bits (also your
+    /// Spells as they resolve: "Spells you play with Hand Cost 1 or less have Fleeting").
     KeywordAura(FilterId, u32),
+    /// Objects matching the filter that you control have this ability ("Your Characters
+    /// have: '{R} I gain 1 boost'"): a {J}/{H}/{R} ability (the body) whose source is the
+    /// played object.
+    Grant(FilterId, PlayFrom),
+    /// Objects matching the filter (either side's, read from my controller's view) can't
+    /// gain counters (boosts or named counters).
+    NoCounters(FilterId),
+    /// "Up to a max of N" in the support abilities of your cards in Reserve allows N + this
+    /// many (255: no maximum).
+    SupportOverMax(u8),
     /// The Forest, Mountain and Water of matching objects you control (of me, with
     /// [`ME_FILTER`]) are equal to their highest statistic.
     LevelStats(FilterId),
@@ -162,7 +180,7 @@ pub enum Static {
     /// You may play exhausted cards from your Reserve.
     PlayExhausted,
     /// "If I would leave the Expedition zone (while the condition holds), [you may] put me
-    /// in my owner's Mana zone instead" (an exhausted orb, D32). `may`: the controller
+    /// in my owner's Mana zone instead" (an exhausted orb, D37). `may`: the controller
     /// chooses when it would leave (the Confluence always does it).
     LeaveToMana { may: bool },
     /// "If I would gain status `from`, I gain status `to` (and/or `boosts` boosts) instead".
@@ -207,8 +225,11 @@ pub enum Trigger {
     Noon,
     Dusk,
     Night,
-    /// Armed by `delay_rest`: resolves after Rest ("... after Rest").
+    /// "At Night — X after Rest": triggers At Night (I must be in play then) and resolves
+    /// after Rest, before Clean-up, wherever I am by then.
     AfterRest,
+    /// Armed by `delay_rest`: resolves after Rest ("... after Rest"), wherever I am then.
+    Delayed,
     /// A quick action of an object in play ({T} and/or mana, counters...).
     Quick(Cost),
     /// A support quick action of a card in Reserve ({D} and/or other costs).
@@ -226,11 +247,12 @@ impl Trigger {
             Trigger::Noon => 1 << 2,
             Trigger::Dusk => 1 << 3,
             Trigger::Night => 1 << 4,
-            Trigger::AfterRest => 1 << 9,
+            Trigger::Delayed => 1 << 10,
             Trigger::Quick(_) => 1 << 5,
             Trigger::Support(_) => 1 << 6,
             Trigger::When(_) => 1 << 7,
             Trigger::Static(_) => 1 << 8,
+            Trigger::AfterRest => 1 << 9,
         }
     }
 }
@@ -246,6 +268,7 @@ pub mod tmask {
     pub const WHEN: u32 = 1 << 7;
     pub const STATIC: u32 = 1 << 8;
     pub const AFTER_REST: u32 = 1 << 9;
+    pub const DELAYED: u32 = 1 << 10;
 }
 
 /// Where an ability works from. Most work in play; support abilities work from Reserve.
@@ -274,6 +297,8 @@ pub mod fkind {
     pub const TOKEN: u8 = 1 << 4;
     pub const PERMANENT: u8 = LANDMARK | EXP_PERMANENT;
     pub const CARD: u8 = CHARACTER | PERMANENT | SPELL;
+    /// Hero cards (in the Hero zone, which counts as in play); never part of `CARD`.
+    pub const HERO: u8 = 1 << 5;
 }
 
 pub mod fzone {
@@ -327,6 +352,8 @@ pub struct Filter {
     pub token: Option<bool>,
     /// Has at least one boost / has none.
     pub boosted: Option<bool>,
+    /// Has at least one counter of any kind (boost or named) / has none.
+    pub countered: Option<bool>,
     /// Exhausted / ready.
     pub exhausted: Option<bool>,
     /// Has a printed (base) statistic of 0 / has none.
@@ -363,6 +390,7 @@ impl Default for Filter {
             other: false,
             token: None,
             boosted: None,
+            countered: None,
             exhausted: None,
             zero_stat: None,
             region_terrain: 0,
@@ -552,6 +580,8 @@ pub enum Dest {
     ReserveExhausted,
     Hand,
     DeckTop,
+    /// The Xth position from the top of its owner's deck, X the `x` register (a die).
+    DeckAtX,
     DeckBottom,
     Discard,
     /// Sacrifice: discard from play (tokens cease to exist), with "when sacrificed" triggers.
@@ -601,6 +631,20 @@ pub enum Op {
     Counters {
         obj: ObjRef,
         n: Amount,
+    },
+    /// Spend one counter of any kind from each object (a boost if it has one, else a named
+    /// counter).
+    SpendCounter {
+        obj: ObjRef,
+    },
+    /// [Augment]: each object that has counters gains one more of each kind it has.
+    Augment {
+        obj: ObjRef,
+    },
+    /// [Augment] any number of target objects matching the filter: the controller picks
+    /// them one at a time, in Silver Rule order, each augmented as it is chosen.
+    AugmentAny {
+        filter: FilterId,
     },
     Draw {
         who: Who,
@@ -654,6 +698,12 @@ pub enum Op {
         filter: FilterId,
         n: i8,
     },
+    /// The next card matching the filter you play this Afternoon (not only this turn)
+    /// costs `n` less.
+    DiscountAfternoon {
+        filter: FilterId,
+        n: i8,
+    },
     /// The next character matching the filter you play this turn gains `n` boosts.
     NextBoost {
         filter: FilterId,
@@ -698,6 +748,12 @@ pub enum Op {
     NextActivateR {
         filter: FilterId,
     },
+    /// The next card matching the filter you play this turn loses these statuses (e.g.
+    /// the Fleeting of a card played from Reserve).
+    NextLose {
+        filter: FilterId,
+        status: u32,
+    },
     /// The next card matching the filter you play this turn is free (no cost; its targets'
     /// Tough is waived, digest 5.6).
     NextFree {
@@ -718,6 +774,9 @@ pub enum Op {
     /// Rush: you may immediately play another card (paying for it). Sets `did`. The
     /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
     Rush,
+    /// Reveal the top card of your deck: you may play it for free (not from hand: no {H}
+    /// abilities), or else put it into your hand.
+    TopPlayOrHand,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
     BlockForward {
@@ -725,7 +784,8 @@ pub enum Op {
         opposing: bool,
     },
     /// Move an expedition forward (or backward). `opposing`: the opponent's expedition on
-    /// that side (for the Confluence, the Darkness).
+    /// that side (for the Confluence, the Darkness). Sets `did` when one moved ("if it
+    /// does").
     MoveExp {
         at: ExpRef,
         opposing: bool,
@@ -762,6 +822,15 @@ pub enum Op {
     /// Activate the {J} abilities of the object(s).
     ActivateJ {
         obj: ObjRef,
+    },
+    /// Reveal the top `n` cards of your deck, choose up to `k` matching ones and put them in
+    /// your expeditions (you choose each one's); they gain `status`; discard the others.
+    /// The cards are put, not played: their {J} abilities activate, not {H} or {R}.
+    RevealPut {
+        n: u8,
+        k: u8,
+        filter: FilterId,
+        status: u32,
     },
     /// Place a Terrain Marker on a visible region the controller chooses: a new one of this
     /// terrain, or (terrain 0) one of the controller's hero's markers. The region is only
@@ -800,6 +869,16 @@ pub enum Op {
         to: u16,
     },
     Jump {
+        to: u16,
+    },
+    /// `repeat AMOUNT { ... }`: the amount is read once; none: jump to `end`. The body ends
+    /// with a `LoopNext`.
+    LoopStart {
+        n: Amount,
+        end: u16,
+    },
+    /// Back to `to` (the body's start) while repetitions remain.
+    LoopNext {
         to: u16,
     },
     /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode.

@@ -85,6 +85,23 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 });
                 return;
             }
+            if let Op::AugmentAny { filter } = db.op(&ab, f.pc) {
+                // Any number: stop at any time.
+                push(out, Choice::Done);
+                let mut cands: List<64> = List::new();
+                s.augment_candidates(db, f, filter, &mut cands);
+                for id in cands.iter() {
+                    push(out, Choice::Card(id));
+                }
+                return;
+            }
+            if let Op::RevealPut { filter, .. } = db.op(&ab, f.pc) {
+                push(out, Choice::Done);
+                for id in s.reveal_candidates(db, f, filter).iter() {
+                    push(out, Choice::Card(id));
+                }
+                return;
+            }
             let Op::Select {
                 filter,
                 min,
@@ -112,10 +129,34 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 legal_plays(s, db, out);
                 return;
             }
-            let Op::PlayFree { filter, .. } = db.op(&ab, f.pc) else {
-                return;
+            // The revealed top card of the deck (`it`), or matching cards in hand.
+            let (filter, from): (Option<FilterId>, List<64>) = match db.op(&ab, f.pc) {
+                Op::PlayFree { filter, .. } => (Some(filter), player.hand),
+                Op::TopPlayOrHand => {
+                    let mut l = List::new();
+                    if let Some(id) = f.it.first() {
+                        let _ = l.push(id);
+                    }
+                    (None, l)
+                }
+                _ => return,
             };
-            for (id, from_reserve) in s.play_free_candidates(db, db.filter(filter), f.controller) {
+            let mut cands: arrayvec::ArrayVec<(ObjId, bool), 128> = arrayvec::ArrayVec::new();
+            match filter {
+                Some(fl) => {
+                    for c in s.play_free_candidates(db, db.filter(fl), f.controller) {
+                        let _ = cands.try_push(c);
+                    }
+                }
+                None => {
+                    for id in from.iter() {
+                        if s.playable(db, id) {
+                            let _ = cands.try_push((id, false));
+                        }
+                    }
+                }
+            }
+            for (id, from_reserve) in cands {
                 let kind = db.card(s.obj(id).card).kind;
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {

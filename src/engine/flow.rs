@@ -87,17 +87,21 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.phase = Phase::Turn;
             }
             Phase::Dusk => {
+                // The Afternoon is over: no "next card you play" modifier outlives it.
+                self.s.n_mods = 0;
                 self.queue_timed(Trigger::Dusk);
                 self.s.phase = Phase::Progress;
             }
             Phase::Progress => self.progress(),
             Phase::Night => {
                 self.queue_timed(Trigger::Night);
+                self.mark_after_rest();
                 self.s.phase = Phase::Rest;
             }
             Phase::Rest => {
                 if self.rest() {
                     self.queue_after_rest();
+                    self.queue_delayed_rest();
                     self.s.phase = Phase::Cleanup;
                 }
             }
@@ -197,6 +201,42 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// At Night: marks the objects in play whose "... after Rest" abilities trigger now.
+    fn mark_after_rest(&mut self) {
+        for side in Side::BOTH {
+            let st = *self.s.side(side);
+            let ids = std::iter::once(st.hero)
+                .chain(st.exp[0].iter())
+                .chain(st.exp[1].iter())
+                .chain(st.landmarks.iter());
+            for id in ids {
+                if self.db.card(self.s.obj(id).card).trigger_mask & tmask::AFTER_REST != 0 {
+                    self.s.obj_mut(id).flags |= flag::AFTER_REST;
+                }
+            }
+        }
+    }
+
+    /// After Rest: queues the marked abilities (first player's side first), wherever their
+    /// cards went at Rest.
+    fn queue_after_rest(&mut self) {
+        let first = self.s.first_player();
+        for side in [first, first.other()] {
+            for id in 0..MAX_OBJS {
+                let id = id as ObjId;
+                let o = *self.s.obj(id);
+                if o.side != side || !o.has(flag::AFTER_REST) {
+                    continue;
+                }
+                self.s.obj_mut(id).flags &= !flag::AFTER_REST;
+                if o.zone == Zone::None {
+                    continue;
+                }
+                self.trigger_own(id, NO_OBJ, |t| *t == Trigger::AfterRest);
+            }
+        }
+    }
+
     /// Removes just-queued abilities of `id` that do not work in its current zone.
     fn drop_inactive(&mut self, id: ObjId, in_reserve: bool) {
         let mut i = 0;
@@ -218,10 +258,12 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// A turn ends: that side's "this turn" modifiers expire ("this Afternoon" ones stay
+    /// until Dusk).
     fn clear_mods(&mut self, side: Side) {
         let mut i = 0;
         while i < self.s.n_mods as usize {
-            if self.s.mods[i].side == side {
+            if self.s.mods[i].side == side && !self.s.mods[i].afternoon {
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;

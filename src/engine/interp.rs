@@ -103,6 +103,8 @@ impl<O: Observer> Engine<'_, O> {
             count: 0,
             dice: [0; 2],
             free: false,
+            cursor: 0,
+            loops: 0,
         };
     }
 
@@ -352,6 +354,23 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             Op::Boost { obj, n, max } => {
+                // Sofia, First Outpost: support abilities of cards in Reserve may go past it.
+                let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
+                {
+                    let mut over = 0u8;
+                    self.s.each_static_of(db, f.controller, |_, st| {
+                        if let Static::SupportOverMax(k) = st {
+                            over = over.max(k);
+                        }
+                    });
+                    if over == u8::MAX {
+                        0
+                    } else {
+                        max.saturating_add(over)
+                    }
+                } else {
+                    max
+                };
                 for id in self.resolve_objs(obj, f).iter() {
                     let n = self.amount_for(n, f, id);
                     // "Up to a max of N" never takes boosts away.
@@ -367,19 +386,28 @@ impl<O: Observer> Engine<'_, O> {
             Op::Counters { obj, n } => {
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
-                    let o = self.s.obj_mut(id);
-                    let before = o.counters;
-                    o.counters = (o.counters as i16 + n).clamp(0, 255) as u8;
-                    let after = o.counters;
-                    // "When I gain my Nth counter".
-                    if after > before {
-                        self.trigger_own(id, NO_OBJ, |t| {
-                            matches!(t, Trigger::When(EventKind::CountersReach(k)) if before < *k && *k <= after)
-                        });
+                    self.add_counters(id, n);
+                }
+                Flow::Next
+            }
+            Op::SpendCounter { obj } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    let o = *self.s.obj(id);
+                    if o.boosts > 0 {
+                        self.boost(id, -1);
+                    } else if o.counters > 0 {
+                        self.s.obj_mut(id).counters -= 1;
                     }
                 }
                 Flow::Next
             }
+            Op::Augment { obj } => {
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.augment(id);
+                }
+                Flow::Next
+            }
+            Op::AugmentAny { filter } => self.exec_augment_any(filter),
             Op::Draw { who, n } => {
                 let n = self.amount(n, f).max(0) as u8;
                 for side in self.sides_of(who, f.controller).iter() {
@@ -507,6 +535,14 @@ impl<O: Observer> Engine<'_, O> {
                 let mut moved = false;
                 for id in objs.iter() {
                     moved |= self.move_obj(id, dest);
+                    // The Xth position from the top: it went on top, then X - 1 cards above it.
+                    let o = *self.s.obj(id);
+                    if dest == Dest::DeckAtX && o.zone == Zone::Deck {
+                        let deck = self.s.side_mut(o.side).deck.as_mut_slice();
+                        let k = (f.x.max(1) as usize).min(deck.len());
+                        let n = deck.len();
+                        deck[n - k..].rotate_right(1);
+                    }
                 }
                 // "Sacrifice ... If you do": whether anything was sacrificed.
                 if dest == Dest::Sacrifice {
@@ -532,7 +568,12 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::Lose { obj, status } => {
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.s.obj_mut(id).flags &= !status;
+                    let o = self.s.obj_mut(id);
+                    o.flags &= !status;
+                    // Printed or granted Fleeting is lost too (digest 5.1).
+                    if status & kw::FLEETING != 0 {
+                        o.flags |= flag::LOST_FLEETING;
+                    }
                     if O::ENABLED {
                         self.emit(Event::Status {
                             obj: id,
@@ -560,11 +601,13 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Discount { filter, n } | Op::NextBoost { filter, n } => {
+            Op::Discount { filter, n }
+            | Op::DiscountAfternoon { filter, n }
+            | Op::NextBoost { filter, n } => {
                 let i = self.s.n_mods as usize;
                 if i < self.s.mods.len() {
                     let (discount, boosts) = match op {
-                        Op::Discount { .. } => (n, 0),
+                        Op::Discount { .. } | Op::DiscountAfternoon { .. } => (n, 0),
                         _ => (0, n),
                     };
                     self.s.mods[i] = TurnMod {
@@ -574,6 +617,8 @@ impl<O: Observer> Engine<'_, O> {
                         boosts,
                         status: 0,
                         activate_r: false,
+                        lose: false,
+                        afternoon: matches!(op, Op::DiscountAfternoon { .. }),
                         free: false,
                     };
                     self.s.n_mods += 1;
@@ -593,7 +638,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::NextGain { filter, status } => {
+            Op::NextGain { filter, status } | Op::NextLose { filter, status } => {
                 let i = self.s.n_mods as usize;
                 if i < self.s.mods.len() {
                     self.s.mods[i] = TurnMod {
@@ -603,6 +648,8 @@ impl<O: Observer> Engine<'_, O> {
                         boosts: 0,
                         status,
                         activate_r: false,
+                        lose: matches!(op, Op::NextLose { .. }),
+                        afternoon: false,
                         free: false,
                     };
                     self.s.n_mods += 1;
@@ -629,6 +676,8 @@ impl<O: Observer> Engine<'_, O> {
                         boosts: 0,
                         status: 0,
                         activate_r: true,
+                        lose: false,
+                        afternoon: false,
                         free: false,
                     };
                     self.s.n_mods += 1;
@@ -646,6 +695,8 @@ impl<O: Observer> Engine<'_, O> {
                         status: 0,
                         activate_r: false,
                         free: true,
+                        lose: false,
+                        afternoon: false,
                     };
                     self.s.n_mods += 1;
                 }
@@ -654,6 +705,7 @@ impl<O: Observer> Engine<'_, O> {
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
             Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
             Op::Rush => self.exec_rush(f),
+            Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
@@ -808,9 +860,15 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::DelayRest => {
-                self.s.obj_mut(f.source).flags |= flag::AFTER_REST;
+                self.s.obj_mut(f.source).flags |= flag::DELAY_REST;
                 Flow::Next
             }
+            Op::RevealPut {
+                n,
+                k,
+                filter,
+                status,
+            } => self.exec_reveal_put(f, n, k, filter, status),
             Op::PlaceMarker { .. } | Op::MoveMarker { .. } => {
                 let Some(first) = self.s.marker_options(f, op).first() else {
                     return Flow::Next;
@@ -914,6 +972,24 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             Op::Jump { to } => Flow::Goto(to),
+            Op::LoopStart { n, end } => {
+                let n = self.amount(n, f);
+                if n <= 0 {
+                    return Flow::Goto(end);
+                }
+                self.frame_mut().loops = n.min(255) as u8;
+                Flow::Next
+            }
+            Op::LoopNext { to } => {
+                let fr = self.frame_mut();
+                if fr.loops > 1 {
+                    fr.loops -= 1;
+                    Flow::Goto(to)
+                } else {
+                    fr.loops = 0;
+                    Flow::Next
+                }
+            }
             Op::Choose { .. } => match f.controller {
                 Side::Confluence => Flow::Goto(f.pc + 1),
                 Side::Player => {
@@ -945,6 +1021,9 @@ impl<O: Observer> Engine<'_, O> {
     /// Adds (or removes) boosts on a character in play, or on a card in Reserve (support
     /// abilities; a card leaving the Reserve keeps its counters, digest 5.5).
     pub(super) fn boost(&mut self, id: ObjId, n: i16) {
+        if n > 0 && self.counters_blocked(id) {
+            return;
+        }
         let o = self.s.obj_mut(id);
         if !matches!(o.zone, Zone::Expedition | Zone::Reserve) || n == 0 {
             return;
@@ -986,7 +1065,11 @@ impl<O: Observer> Engine<'_, O> {
         }
         let had = self.s.kw_bits(self.db, id);
         let new = (bits & !had) | (bits & regain);
-        self.s.obj_mut(id).flags |= bits;
+        let o = self.s.obj_mut(id);
+        o.flags |= bits;
+        if bits & kw::FLEETING != 0 {
+            o.flags &= !flag::LOST_FLEETING;
+        }
         if O::ENABLED && bits != 0 {
             self.emit(Event::Status {
                 obj: id,
@@ -1005,6 +1088,101 @@ impl<O: Observer> Engine<'_, O> {
     /// Sends an object somewhere by an effect, with its leave triggers. A card leaving
     /// the Expedition zone may be put in Mana instead by its own replacement static. False
     /// when it could not move (gone, or already there).
+    /// Gains (or, negative, loses) named counters.
+    fn add_counters(&mut self, id: ObjId, n: i16) {
+        if n > 0 && self.counters_blocked(id) {
+            return;
+        }
+        let o = self.s.obj_mut(id);
+        let before = o.counters;
+        o.counters = (o.counters as i16 + n).clamp(0, 255) as u8;
+        let after = o.counters;
+        // "When I gain my Nth counter".
+        if after > before {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::CountersReach(k)) if before < *k && *k <= after)
+            });
+        }
+    }
+
+    /// A static "... can't gain counters" (of either side) applies to the object.
+    fn counters_blocked(&self, id: ObjId) -> bool {
+        let mut blocked = false;
+        for side in Side::BOTH {
+            if self.s.statics[side.index()] == 0 {
+                continue;
+            }
+            self.s.each_static_of(self.db, side, |src, st| {
+                if let Static::NoCounters(fid) = st
+                    && self
+                        .s
+                        .matches(self.db, self.db.filter(fid), id, &Ctx::of(side, src))
+                {
+                    blocked = true;
+                }
+            });
+        }
+        blocked
+    }
+
+    /// [Augment] (digest 5.5): a card in play or in Reserve (never a Hero) that has counters
+    /// gains one more of each kind it has (D32).
+    fn augment(&mut self, id: ObjId) {
+        let o = *self.s.obj(id);
+        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Reserve)
+            || self.db.card(o.card).kind == crate::cards::types::CardKind::Hero
+        {
+            return;
+        }
+        if o.boosts > 0 {
+            self.boost(id, 1);
+        }
+        if o.counters > 0 {
+            self.add_counters(id, 1);
+        }
+    }
+
+    /// "[Augment] any number of target cards": the controller picks targets one at a time
+    /// (each offered once, in Silver Rule order, `cursor` = the last one's timestamp) and
+    /// each is augmented when chosen. The Confluence augments every legal one of its own.
+    fn exec_augment_any(&mut self, filter: FilterId) -> Flow {
+        loop {
+            let f = *self.s.frame().expect("frame");
+            let mut cands = Targets::new();
+            self.s.augment_candidates(self.db, &f, filter, &mut cands);
+            if cands.is_empty() {
+                return Flow::Next;
+            }
+            match f.controller {
+                Side::Player => {
+                    self.s.decision = Decision::Target;
+                    return Flow::Wait;
+                }
+                Side::Confluence => {
+                    let own = cands
+                        .iter()
+                        .find(|&id| self.s.obj(id).side == Side::Confluence);
+                    let Some(id) = own else {
+                        return Flow::Next;
+                    };
+                    self.augment_chosen(id);
+                }
+            }
+        }
+    }
+
+    /// One pick of "augment any number": pay its Tough, augment it, move the cursor.
+    pub(super) fn augment_chosen(&mut self, id: ObjId) {
+        self.choose_target(id);
+        let ts = self.s.obj(id).ts;
+        self.augment(id);
+        let fr = self.frame_mut();
+        fr.it.clear();
+        fr.cursor = ts;
+    }
+
+    /// Sends an object somewhere by an effect, with its leave triggers. False when it
+    /// could not move (gone, or already there).
     pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
         let o = *self.s.obj(id);
         if matches!(o.zone, Zone::None | Zone::HeroZone) {
@@ -1019,7 +1197,7 @@ impl<O: Observer> Engine<'_, O> {
             Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
             Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
-            Dest::DeckTop => (Zone::Deck, true),
+            Dest::DeckTop | Dest::DeckAtX => (Zone::Deck, true),
             Dest::DeckBottom => (Zone::Deck, false),
             Dest::Discard | Dest::Sacrifice => (Zone::Discard, false),
             Dest::Mana => (Zone::Mana, false),
@@ -1483,6 +1661,85 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// "Reveal the top N cards of your deck, put up to K matching in your expeditions, they
+    /// gain S, discard the others". Steps: 1 choosing (`count` = cards revealed and still
+    /// in the deck, `it` = chosen), 2 putting the chosen one by one (an expedition each),
+    /// 3 discarding the rest.
+    fn exec_reveal_put(&mut self, f: &Frame, n: u8, k: u8, filter: FilterId, status: u32) -> Flow {
+        let side = f.controller;
+        if f.step == 0 {
+            let deck = self.s.side(side).deck;
+            let shown = (n as usize).min(deck.len());
+            for &id in &deck.as_slice()[deck.len() - shown..] {
+                self.s.obj_mut(id).flags |= flag::KNOWN;
+            }
+            let fr = self.frame_mut();
+            fr.it.clear();
+            fr.count = shown as u8;
+            fr.step = 1;
+        }
+        loop {
+            let f = *self.s.frame().expect("frame");
+            match f.step {
+                1 => {
+                    let cands = self.s.reveal_candidates(self.db, &f, filter);
+                    if f.it.len() >= k as usize || cands.is_empty() {
+                        self.frame_mut().step = 2;
+                        continue;
+                    }
+                    match side {
+                        // The Confluence takes the topmost matching cards.
+                        Side::Confluence => {
+                            let _ = self.frame_mut().it.push(cands.first().expect("non-empty"));
+                        }
+                        Side::Player => {
+                            self.s.decision = Decision::Target;
+                            return Flow::Wait;
+                        }
+                    }
+                }
+                2 => {
+                    let Some(id) = f.it.first() else {
+                        self.frame_mut().step = 3;
+                        continue;
+                    };
+                    let e = match (side, f.exp_reg) {
+                        (_, Some(e)) => e,
+                        (Side::Confluence, None) => self.s.threatened,
+                        (Side::Player, None) => {
+                            self.s.decision = Decision::Expedition;
+                            return Flow::Wait;
+                        }
+                    };
+                    let fr = self.frame_mut();
+                    fr.exp_reg = None;
+                    fr.it.remove_item(id);
+                    if self.s.side(side).exp[e.index()].is_full() {
+                        continue;
+                    }
+                    let fr = self.frame_mut();
+                    fr.count = fr.count.saturating_sub(1);
+                    self.move_to(id, Zone::Expedition, e, Why::Effect, false);
+                    self.s.obj_mut(id).flags |= status;
+                    if !self.s.silenced(self.db, id) {
+                        self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                    }
+                    if self.db.card(self.s.obj(id).card).kind.is_character() {
+                        self.fire(Fire::Joined { obj: id });
+                    }
+                }
+                _ => {
+                    let deck = self.s.side(side).deck;
+                    let shown = (f.count as usize).min(deck.len());
+                    for &id in deck.as_slice()[deck.len() - shown..].iter().rev() {
+                        self.move_to(id, Zone::Discard, Exp::Hero, Why::Effect, false);
+                    }
+                    return Flow::Next;
+                }
+            }
+        }
+    }
+
     /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
     /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
     fn exec_rush(&mut self, f: &Frame) -> Flow {
@@ -1504,6 +1761,40 @@ impl<O: Observer> Engine<'_, O> {
                 fr.count = 0;
                 let played = self.confluence_rush();
                 self.frame_mut().did = played;
+                Flow::Moved
+            }
+        }
+    }
+
+    /// Reveal the top card of your deck; you may play it for free (from the deck: no {H}
+    /// abilities), or else it goes to your hand. The revealed card is `it` while the choice
+    /// is made. The Confluence always plays it.
+    fn exec_top_play_or_hand(&mut self, f: &Frame) -> Flow {
+        let side = f.controller;
+        let Some(id) = self.take_top(side) else {
+            return Flow::Next;
+        };
+        self.s.obj_mut(id).flags |= flag::KNOWN;
+        let fr = self.frame_mut();
+        fr.it.clear();
+        let _ = fr.it.push(id);
+        match side {
+            Side::Player => {
+                let kind = self.db.card(self.s.obj(id).card).kind;
+                let room = !kind.goes_to_expedition()
+                    || Exp::BOTH
+                        .iter()
+                        .any(|e| !self.s.side(side).exp[e.index()].is_full());
+                if !self.s.playable(self.db, id) || !room {
+                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
+                    return Flow::Next;
+                }
+                self.s.decision = Decision::PlayFree;
+                Flow::Wait
+            }
+            Side::Confluence => {
+                self.frame_mut().pc += 1;
+                self.confluence_play_free(id);
                 Flow::Moved
             }
         }
@@ -1646,7 +1937,12 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
             }
+            (Decision::Target, Choice::Card(id), Op::AugmentAny { .. }) => self.augment_chosen(id),
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
+            (Decision::Target, Choice::Done, Op::RevealPut { .. }) => {
+                // Done choosing: put the chosen cards in expeditions.
+                self.frame_mut().step = 2;
+            }
             (Decision::Target, Choice::Done, _) => {
                 let fr = self.frame_mut();
                 fr.pc += 1;
@@ -1760,6 +2056,21 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
                 self.play_card(obj, from_reserve, exp, None, alt);
+            }
+            (Decision::PlayFree, Choice::Done, Op::TopPlayOrHand) => {
+                // Not played: it goes to the hand.
+                if let Some(id) = f.it.first() {
+                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
+                }
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
+            (Decision::PlayFree, Choice::Play { obj, exp, .. }, Op::TopPlayOrHand) => {
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+                self.play_card(obj, false, exp, None, Alt::Free);
             }
             (Decision::PlayFree, Choice::Done, _) => self.frame_mut().count += 1,
             (

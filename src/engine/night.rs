@@ -409,14 +409,14 @@ impl<O: Observer> Engine<'_, O> {
 
     /// "... after Rest": queues the `after_rest` abilities that `delay_rest` armed, the side
     /// with initiative first.
-    pub(super) fn queue_after_rest(&mut self) {
+    pub(super) fn queue_delayed_rest(&mut self) {
         let first = self.s.initiative();
         for side in [first, first.other()] {
             for i in 0..MAX_OBJS {
                 let o = self.s.objs[i];
-                if o.side == side && o.has(flag::AFTER_REST) {
-                    self.s.objs[i].flags &= !flag::AFTER_REST;
-                    self.trigger_own(i as ObjId, NO_OBJ, |t| *t == Trigger::AfterRest);
+                if o.side == side && o.has(flag::DELAY_REST) {
+                    self.s.objs[i].flags &= !flag::DELAY_REST;
+                    self.trigger_own(i as ObjId, NO_OBJ, |t| *t == Trigger::Delayed);
                 }
             }
         }

@@ -50,7 +50,7 @@ impl<O: Observer> Engine<'_, O> {
             debug_assert!(s.mana_ready >= cost, "play without mana");
             s.mana_ready -= cost;
         }
-        let (boosts, statuses, free, activate_r) = self.consume_mods(
+        let (boosts, statuses, lost, free, activate_r) = self.consume_mods(
             id,
             side,
             kind.goes_to_expedition().then_some(exp),
@@ -76,9 +76,11 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
+        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
-            Trigger::Played(PlayFrom::Hand) => !from_reserve,
+            Trigger::Played(PlayFrom::Hand) => from_hand,
             Trigger::Played(PlayFrom::Reserve) => from_reserve,
             _ => false,
         };
@@ -90,10 +92,16 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.obj_mut(id).flags |= printed;
                 // Played from Reserve it gains Fleeting (BGA gives expedition permanents
                 // Fleeting too), and statuses from "the next Character you play ... gains":
-                // gains that replacements and "when I gain" abilities see.
-                let gained = statuses | if from_reserve { kw::FLEETING } else { 0 };
+                // gains that replacements and "when I gain" abilities see; "... loses
+                // Fleeting" removes the one from Reserve.
+                let gained = (statuses | if from_reserve { kw::FLEETING } else { 0 }) & !lost;
                 if gained != 0 {
                     self.gain_status(id, gained);
+                }
+                let ob = self.s.obj_mut(id);
+                ob.flags &= !lost;
+                if lost & kw::FLEETING != 0 {
+                    ob.flags |= flag::LOST_FLEETING;
                 }
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);
@@ -105,6 +113,7 @@ impl<O: Observer> Engine<'_, O> {
                     if activate_r {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
                     }
+                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -128,6 +137,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
                 let before = self.s.n_pending;
                 self.trigger_own(id, NO_OBJ, played_trigger);
+                self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, alt);
                 self.fire_played(id, from_reserve);
             }
@@ -135,6 +145,9 @@ impl<O: Observer> Engine<'_, O> {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);
                 if from_reserve {
                     self.s.obj_mut(id).flags |= kw::FLEETING;
+                }
+                if lost & kw::FLEETING != 0 {
+                    self.s.obj_mut(id).flags |= flag::LOST_FLEETING;
                 }
                 self.fire_played(id, from_reserve);
                 let spell_ability = (0..def.ab_len)
@@ -168,27 +181,28 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "When a card is played" events; from Reserve also "when ... plays a card from Reserve".
+    /// "When a card is played" events (from Reserve too: `from_reserve` tells).
     fn fire_played(&mut self, id: ObjId, from_reserve: bool) {
-        self.fire(Fire::Played { card: id });
-        if from_reserve {
-            self.fire(Fire::PlayedFromReserve { card: id });
-        }
+        self.fire(Fire::Played {
+            card: id,
+            from_reserve,
+        });
     }
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
-    /// returns the boosts and statuses it gains, whether it is free, and whether it
-    /// activates its {R} abilities (only when played from hand).
+    /// returns the boosts and statuses it gains, those it loses, whether it is free, and
+    /// whether it activates its {R} abilities (only when played from hand).
     fn consume_mods(
         &mut self,
         id: ObjId,
         side: Side,
         exp: Option<Exp>,
         from_reserve: bool,
-    ) -> (i8, u32, bool, bool) {
+    ) -> (i8, u32, u32, bool, bool) {
         let mut boosts = 0;
         let mut statuses = 0;
+        let mut lost = 0;
         let mut free = false;
         let mut activate_r = false;
         let mut i = 0;
@@ -205,7 +219,11 @@ impl<O: Observer> Engine<'_, O> {
                 && self.s.matches_card(self.db, f, id, side)
             {
                 boosts += m.boosts;
-                statuses |= m.status;
+                if m.lose {
+                    lost |= m.status;
+                } else {
+                    statuses |= m.status;
+                }
                 free |= m.free;
                 activate_r |= m.activate_r;
                 let n = self.s.n_mods as usize;
@@ -215,7 +233,7 @@ impl<O: Observer> Engine<'_, O> {
                 i += 1;
             }
         }
-        (boosts, statuses, free, activate_r)
+        (boosts, statuses, lost, free, activate_r)
     }
 
     /// Activates a quick action (or a support ability) of `id`: pays, then resolves.

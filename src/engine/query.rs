@@ -268,6 +268,43 @@ impl GameState {
         });
     }
 
+    /// Legal picks of a running "augment any number": select candidates (Tough payable)
+    /// after the cursor, in Silver Rule order.
+    pub fn augment_candidates<const N: usize>(
+        &self,
+        db: &CardDb,
+        f: &Frame,
+        filter: FilterId,
+        out: &mut super::list::List<N>,
+    ) {
+        let mut all: super::list::List<64> = super::list::List::new();
+        self.select_candidates(db, f, filter, u8::MAX, 0, &mut all);
+        for id in all.iter() {
+            if self.obj(id).ts > f.cursor {
+                let _ = out.push(id);
+            }
+        }
+    }
+
+    /// The revealed cards (the top `f.count` of the controller's deck) a "reveal and put"
+    /// effect may still choose: matching the filter, not chosen yet, top first.
+    pub fn reveal_candidates(
+        &self,
+        db: &CardDb,
+        f: &Frame,
+        filter: FilterId,
+    ) -> super::list::List<16> {
+        let mut out = super::list::List::new();
+        let deck = &self.side(f.controller).deck;
+        let shown = (f.count as usize).min(deck.len());
+        for &id in deck.as_slice()[deck.len() - shown..].iter().rev() {
+            if !f.it.contains(id) && self.matches_card(db, db.filter(filter), id, f.controller) {
+                let _ = out.push(id);
+            }
+        }
+        out
+    }
+
     /// The options of a Terrain Marker op, as mode numbers: placing, terrain index * 8 +
     /// visible region; moving, the region the marker comes from (any but the source's).
     pub fn marker_options(&self, f: &Frame, op: Op) -> super::list::List<32> {
@@ -325,6 +362,7 @@ impl GameState {
     /// Keyword or status bits an object has: printed, gained, or granted by a static aura.
     #[inline]
     pub fn has_kw(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
+        let bits = Self::not_lost(self.obj(id), bits);
         self.has_kw_base(db, id, bits)
             || (self.statics[self.obj(id).side.index()] > 0 && self.aura_bits(db, id) & bits != 0)
     }
@@ -344,7 +382,18 @@ impl GameState {
     #[inline]
     fn has_kw_base(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
         let o = self.obj(id);
+        let bits = Self::not_lost(o, bits);
         (o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS)) & bits != 0
+    }
+
+    /// Drops Fleeting from the asked bits when the object lost it.
+    #[inline]
+    fn not_lost(o: &super::state::Obj, bits: u32) -> u32 {
+        if o.flags & flag::LOST_FLEETING != 0 {
+            bits & !kw::FLEETING
+        } else {
+            bits
+        }
     }
 
     #[inline]
@@ -372,7 +421,9 @@ impl GameState {
                 }
             }
         }
-        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
+        // Auras reach objects in play, and Spells as they resolve (in Limbo).
+        let limbo = o.zone == Zone::Limbo;
+        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) && !limbo {
             return bits;
         }
         let side = self.side(o.side);
@@ -391,7 +442,11 @@ impl GameState {
             }
             for ab in db.abilities_of(lo.card) {
                 if let Trigger::Static(Static::KeywordAura(f, b)) = ab.trigger
-                    && self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
+                    && if limbo {
+                        self.matches_card(db, db.filter(f), id, lo.side)
+                    } else {
+                        self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
+                    }
                     && self.eval_cond(db, ab.cond, &Ctx::base(lo.side, l))
                 {
                     bits |= b;
@@ -603,7 +658,7 @@ impl GameState {
     }
 
     /// Calls `f` with each static ability (and its object) of a side's objects in play.
-    fn each_static_of(&self, db: &CardDb, side: Side, mut f: impl FnMut(ObjId, Static)) {
+    pub(super) fn each_static_of(&self, db: &CardDb, side: Side, mut f: impl FnMut(ObjId, Static)) {
         let s = self.side(side);
         let ids = std::iter::once(s.hero)
             .chain(s.landmarks.iter())
@@ -781,6 +836,8 @@ impl GameState {
             Zone::Reserve => fzone::RESERVE,
             Zone::Hand => fzone::HAND,
             Zone::Deck => fzone::DECK,
+            // The Hero zone counts as in play (only `hero` filters take heroes).
+            Zone::HeroZone => fzone::IN_PLAY,
             _ => return false,
         };
         if f.zones & zone_bit == 0 {
@@ -829,6 +886,11 @@ impl GameState {
         }
         if let Some(b) = f.boosted
             && (o.boosts > 0) != b
+        {
+            return false;
+        }
+        if let Some(c) = f.countered
+            && (o.boosts > 0 || o.counters > 0) != c
         {
             return false;
         }
@@ -954,6 +1016,14 @@ impl GameState {
             }
             if filter.zones & fzone::HAND != 0 {
                 add(&s.hand);
+            }
+            if filter.kinds & fkind::HERO != 0
+                && s.hero != NO_OBJ
+                && n < buf.len()
+                && self.matches(db, filter, s.hero, ctx)
+            {
+                buf[n] = s.hero;
+                n += 1;
             }
         }
         let found = &mut buf[..n];
@@ -1198,7 +1268,8 @@ pub fn kind_bit(k: CardKind) -> u8 {
         CardKind::Landmark => fkind::LANDMARK,
         CardKind::ExpeditionPermanent => fkind::EXP_PERMANENT,
         CardKind::Spell => fkind::SPELL,
+        CardKind::Hero => fkind::HERO,
         CardKind::LandmarkToken => fkind::LANDMARK | fkind::TOKEN,
-        CardKind::Hero | CardKind::OtherToken => 0,
+        CardKind::OtherToken => 0,
     }
 }

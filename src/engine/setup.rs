@@ -47,6 +47,8 @@ impl GameState {
             boosts: 0,
             status: 0,
             activate_r: false,
+            lose: false,
+            afternoon: false,
             free: false,
         };
         GameState {

@@ -71,14 +71,19 @@ pub mod flag {
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
     /// Going to Reserve at this Rest, its place in the order not yet chosen.
     pub const RESTING: u32 = 1 << 21;
+    /// Lost Fleeting ("loses Fleeting"), printed or granted included (digest 5.1).
+    pub const LOST_FLEETING: u32 = 1 << 22;
+    /// Its "At Night — ... after Rest" ability triggered this Night and waits for the end
+    /// of Rest (kept when the card changes zones at Rest).
+    pub const AFTER_REST: u32 = 1 << 23;
     /// Its `after_rest` abilities trigger after this Night's Rest (`delay_rest`). Kept
     /// when the card changes zones (it usually goes to Reserve at that Rest).
-    pub const AFTER_REST: u32 = 1 << 22;
+    pub const DELAY_REST: u32 = 1 << 24;
     /// "You may put me in Mana instead": the controller has answered (MANA_YES: yes), or
     /// is being asked about this card (MANA_ASKING), for the move about to happen.
-    pub const MANA_ASKED: u32 = 1 << 23;
-    pub const MANA_YES: u32 = 1 << 24;
-    pub const MANA_ASKING: u32 = 1 << 25;
+    pub const MANA_ASKED: u32 = 1 << 25;
+    pub const MANA_YES: u32 = 1 << 26;
+    pub const MANA_ASKING: u32 = 1 << 27;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -95,7 +100,8 @@ pub mod flag {
         | OVERCOME_COMPANION
         | MANA_ASKED
         | MANA_YES
-        | MANA_ASKING;
+        | MANA_ASKING
+        | LOST_FLEETING;
 }
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -310,6 +316,11 @@ pub struct Frame {
     pub dice: [u8; 2],
     /// From a card played for free: its targets' Tough is waived (digest 5.6).
     pub free: bool,
+    /// "Any number of targets" chosen one at a time: only objects with a later timestamp
+    /// are still offered.
+    pub cursor: u16,
+    /// Repetitions left of a `repeat AMOUNT` loop.
+    pub loops: u8,
 }
 
 impl Frame {
@@ -330,6 +341,8 @@ impl Frame {
         count: 0,
         dice: [0; 2],
         free: false,
+        cursor: 0,
+        loops: 0,
     };
 }
 
@@ -343,10 +356,14 @@ pub struct TurnMod {
     pub filter: u16,
     pub discount: i8,
     pub boosts: i8,
-    /// Statuses the next matching character gains.
+    /// Statuses the next matching character gains (or, with `lose`, the next matching
+    /// card loses).
     pub status: u32,
     /// The next matching character played from hand activates its {R} abilities.
     pub activate_r: bool,
+    pub lose: bool,
+    /// Lasts the whole Afternoon, not only this turn.
+    pub afternoon: bool,
     /// The next matching card is free: it costs nothing and its targets' Tough is waived.
     pub free: bool,
 }

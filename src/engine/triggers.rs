@@ -14,9 +14,12 @@ use crate::cards::types::{Exp, Side};
 pub(super) enum Fire {
     Played {
         card: ObjId,
+        from_reserve: bool,
     },
-    PlayedFromReserve {
-        card: ObjId,
+    /// A character or permanent left an expedition (already moved, or ceased as a token).
+    LeftExpedition {
+        obj: ObjId,
+        token: bool,
     },
     Joined {
         obj: ObjId,
@@ -129,6 +132,46 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// Queues the {J}/{H}/{R} abilities that the statics of its side's objects in play grant
+    /// to the just-played `id` ("Your Characters have: ..."); `id` is their source.
+    pub(super) fn trigger_granted(&mut self, id: ObjId, pred: impl Fn(PlayFrom) -> bool) {
+        let side = self.s.obj(id).side;
+        if self.s.statics[side.index()] == 0 {
+            return;
+        }
+        let st = *self.s.side(side);
+        let ts = self.s.obj(id).ts;
+        let holders = std::iter::once(st.hero)
+            .chain(st.landmarks.iter())
+            .chain(st.exp[0].iter())
+            .chain(st.exp[1].iter());
+        for l in holders {
+            let def = self.db.card(self.s.obj(l).card);
+            if def.trigger_mask & tmask::STATIC == 0 {
+                continue;
+            }
+            for k in 0..def.ab_len {
+                let ab_idx = def.ab_start + k;
+                if let Trigger::Static(Static::Grant(f, from)) =
+                    self.db.abilities[ab_idx as usize].trigger
+                    && pred(from)
+                    && self
+                        .s
+                        .matches(self.db, self.db.filter(f), id, &Ctx::of(side, l))
+                {
+                    self.push_pending(Pending {
+                        ability: ab_idx,
+                        source: id,
+                        source_ts: ts,
+                        controller: side,
+                        event_obj: NO_OBJ,
+                        free: false,
+                    });
+                }
+            }
+        }
+    }
+
     /// Calls `f` on every object whose abilities can listen now: heroes, characters and
     /// permanents in play, and Reserve cards (for abilities active in Reserve).
     fn listeners(&self, side: Side, mut f: impl FnMut(ObjId, bool)) {
@@ -215,11 +258,26 @@ impl<O: Observer> Engine<'_, O> {
             me.zone == Zone::Expedition && (me.exp == e || self.s.has_kw(db, id, flag::GIGANTIC))
         };
         match (event, ev) {
-            (EventKind::YouPlay(f), Fire::Played { card }) => (self.s.obj(card).side == me.side
+            (EventKind::YouPlay(f), Fire::Played { card, .. }) => (self.s.obj(card).side
+                == me.side
                 && card != id
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),
-            (EventKind::YouPlayFirst(f), Fire::Played { card }) => {
+            (EventKind::YouPlayFromReserve(f), Fire::Played { card, from_reserve }) => {
+                (from_reserve
+                    && self.s.obj(card).side == me.side
+                    && card != id
+                    && self.s.matches_card(db, db.filter(f), card, me.side))
+                .then_some(card)
+            }
+            (EventKind::LeavesYourExpeditions(f), Fire::LeftExpedition { obj, token }) => {
+                let fl = db.filter(f);
+                (self.s.obj(obj).side == me.side
+                    && fl.token.is_none_or(|t| t == token)
+                    && self.s.matches_card(db, fl, obj, me.side))
+                .then_some(obj)
+            }
+            (EventKind::YouPlayFirst(f), Fire::Played { card, .. }) => {
                 let c = self.s.obj(card);
                 let kinds = card_kinds(db.card(c.card)) & db.filter(f).kinds;
                 (c.side == me.side
@@ -227,12 +285,16 @@ impl<O: Observer> Engine<'_, O> {
                     && self.s.today.first_play_seen & kinds_mask(me.side, kinds) == 0)
                     .then_some(card)
             }
-            (EventKind::OpponentPlaysFromReserve(f), Fire::PlayedFromReserve { card }) => {
-                (self.s.obj(card).side != me.side
-                    && self.s.matches_card(db, db.filter(f), card, me.side))
-                .then_some(card)
-            }
-            (EventKind::OpponentPlays(f), Fire::Played { card }) => (self.s.obj(card).side
+            (
+                EventKind::OpponentPlaysFromReserve(f),
+                Fire::Played {
+                    card,
+                    from_reserve: true,
+                },
+            ) => (self.s.obj(card).side != me.side
+                && self.s.matches_card(db, db.filter(f), card, me.side))
+            .then_some(card),
+            (EventKind::OpponentPlays(f), Fire::Played { card, .. }) => (self.s.obj(card).side
                 != me.side
                 && self.s.matches_card(db, db.filter(f), card, me.side))
             .then_some(card),

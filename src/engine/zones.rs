@@ -53,6 +53,13 @@ impl<O: Observer> Engine<'_, O> {
                 *n -= 1;
             }
         }
+        if before.zone == Zone::Expedition && to != Zone::Expedition {
+            // "When a Character leaves your Expeditions" (every way out, tokens included).
+            self.fire(super::triggers::Fire::LeftExpedition {
+                obj: id,
+                token: before.is_token(),
+            });
+        }
         // A token that leaves play (its Expedition or Landmark zone) ceases to exist.
         if before.is_token()
             && matches!(before.zone, Zone::Expedition | Zone::Landmarks)
@@ -132,6 +139,17 @@ impl<O: Observer> Engine<'_, O> {
         if to == Zone::Reserve && self.db.card(before.card).trigger_mask & tmask::WHEN != 0 {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(t, Trigger::When(EventKind::ToReserveAny))
+            });
+        }
+        // "When I leave your Landmark zone": every way out.
+        if before.zone == Zone::Landmarks && to != Zone::Landmarks {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(
+                    t,
+                    crate::cards::effect::Trigger::When(
+                        crate::cards::effect::EventKind::LeaveLandmarks
+                    )
+                )
             });
         }
         // "When a card goes from your deck or hand to Reserve" (Resupply, effects, costs).

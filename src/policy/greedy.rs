@@ -57,6 +57,7 @@ pub fn target_intent(view: &View<'_>) -> Intent {
             | Dest::ReserveExhausted
             | Dest::Hand
             | Dest::DeckTop
+            | Dest::DeckAtX
             | Dest::DeckBottom
             | Dest::Discard
             | Dest::Sacrifice
