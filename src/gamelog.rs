@@ -36,6 +36,8 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
                     crate::engine::choice::Alt::Scout => " (Scout)".into(),
                     crate::engine::choice::Alt::Discard(r) =>
                         format!(" (discarding {} from Reserve to pay less)", name(r)),
+                    crate::engine::choice::Alt::Sacrifice(r) =>
+                        format!(" (sacrificing {} to pay less)", name(r)),
                     crate::engine::choice::Alt::Free => " for free".into(),
                 }
             )

@@ -363,9 +363,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let cond = if self.eat_word("if") { self.cond()? } else { 0 };
                 let active = match st {
                     _ if support_static => ActiveIn::Reserve,
-                    Static::Cost(_) | Static::DiscardDiscount(_) | Static::PlayableIf => {
-                        ActiveIn::Anywhere
-                    }
+                    Static::Cost(_)
+                    | Static::CostInEmptyExp(_)
+                    | Static::DiscardDiscount(_)
+                    | Static::SacrificeDiscount(_)
+                    | Static::PlayableIf => ActiveIn::Anywhere,
                     Static::NotCountedInReserve => ActiveIn::Reserve,
                     _ => ActiveIn::Play,
                 };
@@ -418,13 +420,17 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
+        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)")?;
         Ok(match w.as_str() {
-            "cost" => {
+            "cost" | "cost_empty_exp" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost change", -10, 10)?;
                 self.expect_punct(")")?;
-                Static::Cost(n as i8)
+                if w == "cost" {
+                    Static::Cost(n as i8)
+                } else {
+                    Static::CostInEmptyExp(n as i8)
+                }
             }
             "tough_aura" => {
                 self.expect_punct("(")?;
@@ -503,11 +509,15 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::ReserveLimit(n as i8)
             }
-            "discard_discount" => {
+            "discard_discount" | "sacrifice_discount" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
                 self.expect_punct(")")?;
-                Static::DiscardDiscount(n as u8)
+                if w == "discard_discount" {
+                    Static::DiscardDiscount(n as u8)
+                } else {
+                    Static::SacrificeDiscount(n as u8)
+                }
             }
             "resupply_two" => Static::ResupplyRevealTwo,
             "cost_aura" => {
@@ -601,7 +611,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
+                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due)");
             }
         })
     }
@@ -887,6 +897,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "regions_between" => Count::RegionsBetween,
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
+            "it_cost" => Count::ItCost,
             "exps_in" | "all_exps_in" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -924,7 +935,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, none_advanced, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -951,6 +962,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
             "in_mana" => Cond::MeInMana,
+            "none_advanced" => Cond::NoneAdvanced,
             "afternoon" => Cond::Afternoon,
             "ascended" => Cond::MyExpAscends,
             "your_turn" => Cond::YourTurn,
@@ -1128,6 +1140,19 @@ impl<'a, A: Arena> Parser<'a, A> {
                     // stats<=N: no statistic over N.
                     self.expect_punct("<=")?;
                     f.stat_max = self.small("statistic", 0, 30)? as u8;
+                }
+                ("cost", _) if matches!(self.peek_at(1), Tok::Ident(x) if x == "x") => {
+                    // cost<=x or cost<=x+N: bounded by the running ability's x.
+                    if !self.eat_punct("<=") {
+                        return self.err("'<=' (only cost<=x+N reads x)");
+                    }
+                    self.pos += 1;
+                    let n = if self.eat_punct("+") {
+                        self.small("cost offset", 0, 20)?
+                    } else {
+                        0
+                    };
+                    f.cost_max_x = n as i8;
                 }
                 ("cost", _) | ("base_cost", _) => {
                     f.base_cost |= w == "base_cost";
@@ -1524,7 +1549,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_lose, next_free, next_activate_r, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, opponent_select, activate_j, ascend, set_x)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, next_lose, next_free, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, opponent_select, activate_j, ascend, set_x)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1893,12 +1918,6 @@ impl<'a, A: Arena> Parser<'a, A> {
                     tough,
                 });
             }
-            "next_activate_r" => {
-                self.expect_punct("(")?;
-                let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
-                self.expect_punct(")")?;
-                body.push(Op::NextActivateR { filter });
-            }
             "next_lose" => {
                 self.expect_punct("(")?;
                 let filter = self.filter_with(Whose::Yours, fkind::CARD)?;
@@ -1906,6 +1925,21 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let status = self.status_bits()?;
                 self.expect_punct(")")?;
                 body.push(Op::NextLose { filter, status });
+            }
+            "next_activate_r" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                self.expect_punct(")")?;
+                body.push(Op::NextActivateR { filter });
+            }
+            "opponent_sacrifices_highest" => {
+                self.expect_punct("(")?;
+                let filter = self.filter_with(Whose::Opposing, fkind::CHARACTER)?;
+                self.expect_punct(")")?;
+                body.push(Op::SacrificeHighest {
+                    who: Who::Opponent,
+                    filter,
+                });
             }
             "next_free" => {
                 self.expect_punct("(")?;

@@ -112,7 +112,7 @@ pub enum EventKind {
     YouPassFirst,
     /// An opponent draws a card or Resupplies.
     OpponentDraws,
-    /// You make a Gift: on your turn, an opponent draws a card, Resupplies or receives a
+    /// A Gift of yours: during your turn an opponent gets a card (drawn or Resupplied) or a
     /// token.
     YouGift,
 }
@@ -122,6 +122,9 @@ pub enum EventKind {
 pub enum Static {
     /// I cost this much more (negative: less) to play, while the condition holds.
     Cost(i8),
+    /// I cost this much more (negative: less) to play into an expedition of yours with no
+    /// characters.
+    CostInEmptyExp(i8),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
@@ -134,16 +137,16 @@ pub enum Static {
     /// Matching cards your opponents play can't cost less than N (Robin Hood).
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits (also your
-    /// Spells as they resolve: "Spells you play with Hand Cost 1 or less have Fleeting").
+    /// Spells as they resolve: a keyword for your cheap Spells, say).
     KeywordAura(FilterId, u32),
-    /// Objects matching the filter that you control have this ability ("Your Characters
-    /// have: '{R} I gain 1 boost'"): a {J}/{H}/{R} ability (the body) whose source is the
+    /// Objects matching the filter that you control have this ability (an ability granted
+    /// to your characters, say): a {J}/{H}/{R} ability (the body) whose source is the
     /// played object.
     Grant(FilterId, PlayFrom),
     /// Objects matching the filter (either side's, read from my controller's view) can't
     /// gain counters (boosts or named counters).
     NoCounters(FilterId),
-    /// "Up to a max of N" in the support abilities of your cards in Reserve allows N + this
+    /// The "up to a max of N" limit in the support abilities of your cards in Reserve allows N + this
     /// many (255: no maximum).
     SupportOverMax(u8),
     /// The Forest, Mountain and Water of matching objects you control (of me, with
@@ -166,6 +169,9 @@ pub enum Static {
     /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
+    /// "You may sacrifice a Permanent to reduce my cost by N" (offered as its own play
+    /// option, like `DiscardDiscount`).
+    SacrificeDiscount(u8),
     /// "If you would Resupply, instead reveal the top two cards of your deck; put one in
     /// Reserve and discard the other."
     ResupplyRevealTwo,
@@ -225,7 +231,7 @@ pub enum Trigger {
     Noon,
     Dusk,
     Night,
-    /// "At Night — X after Rest": triggers At Night (I must be in play then) and resolves
+    /// An At Night ability whose effect waits until after Rest: triggers At Night (I must be in play then) and resolves
     /// after Rest, before Clean-up, wherever I am by then.
     AfterRest,
     /// Armed by `delay_rest`: resolves after Rest ("... after Rest"), wherever I am then.
@@ -342,6 +348,8 @@ pub struct Filter {
     pub cost_max: u8,
     /// No statistic (with boosts) over this ("with no statistic over N"); MAX = any.
     pub stat_max: u8,
+    /// Hand cost at most `x` plus this (`cost<=x+N`; `i8::MIN`: no such bound).
+    pub cost_max_x: i8,
     /// Statuses/keywords it must have (`kw` bits).
     pub with: u32,
     /// Statuses/keywords it must not have.
@@ -373,6 +381,14 @@ pub struct Filter {
     pub in_behind: bool,
 }
 
+impl Filter {
+    /// The `cost<=x+N` bound, for a card of this hand cost when the ability's x is `x`.
+    #[inline]
+    pub fn cost_within_x(&self, hand_cost: u8, x: i16) -> bool {
+        self.cost_max_x == i8::MIN || (hand_cost as i16) <= x + self.cost_max_x as i16
+    }
+}
+
 impl Default for Filter {
     fn default() -> Self {
         Filter {
@@ -385,6 +401,7 @@ impl Default for Filter {
             cost_min: 0,
             cost_max: u8::MAX,
             stat_max: u8::MAX,
+            cost_max_x: i8::MIN,
             with: 0,
             without: 0,
             other: false,
@@ -438,7 +455,8 @@ pub enum Count {
     MyCounters,
     /// My boosts.
     MyBoosts,
-    /// The boosts I had when I last left play (last known information).
+    /// The boosts I had when I last left the Expedition zone (counted per boost by a
+    /// leave reaction).
     MyLeftBoosts,
     /// The X register (last die roll or computed number).
     X,
@@ -461,6 +479,8 @@ pub enum Count {
     SingleTerrainRegions,
     /// Counters on your hero.
     HeroCounters,
+    /// The Hand Cost of the selected object (`it`).
+    ItCost,
     /// Boosts on the objects matching a filter, added up.
     BoostsOf(FilterId),
     /// Printed (base) statistics of 0 among the objects matching a filter, added up.
@@ -485,6 +505,8 @@ pub enum Cond {
     InContact,
     /// The previous optional cost or action was done.
     Did,
+    /// Neither of your expeditions advanced at this Dusk.
+    NoneAdvanced,
     /// The source has these status bits.
     MeHas(u32),
     /// The source had these status bits when it last left play (last known information).
@@ -599,8 +621,8 @@ pub enum Op {
     /// Choose between `min` and `max` objects matching the filter into `it`.
     /// `total_cost` caps the sum of their hand costs (Kraken's Wrath), or with `total_of`
     /// 1/2/3 the sum of their Forest/Mountain/Water (Avalanche).
-    /// `by_opponent`: the controller's opponent chooses ("that opponent targets a card in
-    /// your Reserve").
+    /// `by_opponent`: the controller's opponent makes the choice (a card may let the opponent
+    /// pick one of your Reserve cards).
     Select {
         filter: FilterId,
         min: u8,
@@ -743,16 +765,16 @@ pub enum Op {
         min_cost: u8,
         tough: u8,
     },
-    /// The next character matching the filter you play from your hand this turn activates
-    /// its {R} abilities ("one of its {R} abilities": no card has more than one).
-    NextActivateR {
-        filter: FilterId,
-    },
     /// The next card matching the filter you play this turn loses these statuses (e.g.
     /// the Fleeting of a card played from Reserve).
     NextLose {
         filter: FilterId,
         status: u32,
+    },
+    /// The next character matching the filter you play from hand this turn activates its
+    /// {R} abilities.
+    NextActivateR {
+        filter: FilterId,
     },
     /// The next card matching the filter you play this turn is free (no cost; its targets'
     /// Tough is waived, digest 5.6).
@@ -763,6 +785,13 @@ pub enum Op {
     /// follows its sacrifice rule; all happen together.
     SacrificeOne {
         who: Who,
+    },
+    /// `who` sacrifices the object matching the filter it controls with the highest Base
+    /// Cost (Reserve Cost if Fleeting, else Hand Cost); among ties the player chooses, the
+    /// Confluence takes the Threatened side's, then the leftmost.
+    SacrificeHighest {
+        who: Who,
+        filter: FilterId,
     },
     /// `who` may immediately play a card from hand matching the filter for free (the
     /// controller first). The Confluence reveals from the top of its hand until one

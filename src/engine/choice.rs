@@ -18,6 +18,8 @@ pub enum Alt {
     Scout,
     /// Discard this Reserve card to reduce the cost (e.g. Paint Prison).
     Discard(ObjId),
+    /// Sacrifice this Permanent to reduce the cost (Detonation).
+    Sacrifice(ObjId),
     /// Played for free by an effect.
     Free,
 }
@@ -144,7 +146,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             let mut cands: arrayvec::ArrayVec<(ObjId, bool), 128> = arrayvec::ArrayVec::new();
             match filter {
                 Some(fl) => {
-                    for c in s.play_free_candidates(db, db.filter(fl), f.controller) {
+                    // A cost bound relative to x ("cost <= x+2") reads the frame's x.
+                    for c in s
+                        .play_free_candidates(db, db.filter(fl), f.controller)
+                        .filter(|&(id, _)| {
+                            db.filter(fl)
+                                .cost_within_x(db.card(s.obj(id).card).hand_cost, f.x)
+                        })
+                    {
                         let _ = cands.try_push(c);
                     }
                 }
@@ -265,6 +274,16 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             let ab = db.abilities[f.ability as usize];
             let kinds = match db.op(&ab, f.pc) {
                 Op::Pay { cost, .. } if cost.sacrifice != 0 => cost.sacrifice,
+                Op::SacrificeHighest { filter, .. } => {
+                    // Only the objects tied for the highest Base Cost.
+                    for id in s
+                        .highest_base_cost(db, Side::Player, filter, &f.ctx())
+                        .iter()
+                    {
+                        push(out, Choice::Card(id));
+                    }
+                    return;
+                }
                 _ => fkind::CHARACTER,
             };
             for id in player.exp[0]
@@ -286,10 +305,11 @@ fn pay_options(
     db: &CardDb,
     id: ObjId,
     from_reserve: bool,
+    exp: Option<Exp>,
     out: &mut ArrayVec<Alt, 66>,
 ) {
     let ready = s.side(Side::Player).mana_ready;
-    let cost = s.play_cost(db, id, from_reserve);
+    let cost = s.play_cost_in(db, id, from_reserve, exp);
     if cost <= ready {
         out.push(Alt::None);
     }
@@ -306,6 +326,23 @@ fn pay_options(
                 for r in s.side(Side::Player).reserve.iter() {
                     if r != id && !out.is_full() {
                         out.push(Alt::Discard(r));
+                    }
+                }
+            }
+            if let Trigger::Static(Static::SacrificeDiscount(n)) = ab.trigger
+                && cost.saturating_sub(n) <= ready
+            {
+                let p = s.side(Side::Player);
+                for r in p
+                    .landmarks
+                    .iter()
+                    .chain(p.exp[0].iter())
+                    .chain(p.exp[1].iter())
+                {
+                    let permanent =
+                        super::query::kind_bit(db.card(s.obj(r).card).kind) & fkind::PERMANENT != 0;
+                    if permanent && !out.is_full() {
+                        out.push(Alt::Sacrifice(r));
                     }
                 }
             }
@@ -339,9 +376,30 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             if !s.playable(db, id) {
                 continue;
             }
-            alts.clear();
-            pay_options(s, db, id, from_reserve, &mut alts);
             let kind = db.card(o.card).kind;
+            if kind.goes_to_expedition() && s.cost_depends_on_exp(db, id) {
+                // Its cost depends on the expedition: the ways to pay, expedition by expedition.
+                for e in Exp::BOTH {
+                    alts.clear();
+                    pay_options(s, db, id, from_reserve, Some(e), &mut alts);
+                    for &alt in &alts {
+                        if !p.exp[e.index()].is_full() {
+                            push(
+                                out,
+                                Choice::Play {
+                                    obj: id,
+                                    from_reserve,
+                                    exp: e,
+                                    alt,
+                                },
+                            );
+                        }
+                    }
+                }
+                continue;
+            }
+            alts.clear();
+            pay_options(s, db, id, from_reserve, None, &mut alts);
             for &alt in &alts {
                 if kind.goes_to_expedition() {
                     for e in Exp::BOTH {

@@ -354,7 +354,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
             Op::Boost { obj, n, max } => {
-                // Sofia, First Outpost: support abilities of cards in Reserve may go past it.
+                // A static may let support abilities of cards in Reserve go past it.
                 let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
                 {
                     let mut over = 0u8;
@@ -616,7 +616,6 @@ impl<O: Observer> Engine<'_, O> {
                         discount,
                         boosts,
                         status: 0,
-                        activate_r: false,
                         lose: false,
                         afternoon: matches!(op, Op::DiscountAfternoon { .. }),
                         free: false,
@@ -647,7 +646,6 @@ impl<O: Observer> Engine<'_, O> {
                         discount: 0,
                         boosts: 0,
                         status,
-                        activate_r: false,
                         lose: matches!(op, Op::NextLose { .. }),
                         afternoon: false,
                         free: false,
@@ -674,8 +672,7 @@ impl<O: Observer> Engine<'_, O> {
                         filter,
                         discount: 0,
                         boosts: 0,
-                        status: 0,
-                        activate_r: true,
+                        status: MOD_ACTIVATE_R,
                         lose: false,
                         afternoon: false,
                         free: false,
@@ -693,7 +690,6 @@ impl<O: Observer> Engine<'_, O> {
                         discount: 0,
                         boosts: 0,
                         status: 0,
-                        activate_r: false,
                         free: true,
                         lose: false,
                         afternoon: false,
@@ -703,6 +699,38 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
+            Op::SacrificeHighest { who, filter } => {
+                let Some(side) = self.sides_of(who, f.controller).first() else {
+                    return Flow::Next;
+                };
+                let side = if side == 0 {
+                    Side::Player
+                } else {
+                    Side::Confluence
+                };
+                let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
+                let pick = match (tied.len(), side) {
+                    (0, _) => return Flow::Next,
+                    (1, _) => tied.first(),
+                    (_, Side::Player) => {
+                        self.s.decision = Decision::Sacrifice;
+                        return Flow::Wait;
+                    }
+                    // The Confluence's tie-break (FAQ "Sacrifice"): the Threatened side's,
+                    // then the leftmost.
+                    (_, Side::Confluence) => tied.iter().min_by_key(|&id| {
+                        let o = self.s.obj(id);
+                        (
+                            !(o.zone == Zone::Expedition && o.exp == self.s.threatened),
+                            o.ts,
+                        )
+                    }),
+                };
+                if let Some(id) = pick {
+                    self.move_obj(id, Dest::Sacrifice);
+                }
+                Flow::Next
+            }
             Op::PlayFree { who, filter } => self.exec_play_free(f, who, filter),
             Op::Rush => self.exec_rush(f),
             Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
@@ -1142,7 +1170,7 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// "[Augment] any number of target cards": the controller picks targets one at a time
+    /// Augment with any number of targets: the controller picks them one at a time
     /// (each offered once, in Silver Rule order, `cursor` = the last one's timestamp) and
     /// each is augmented when chosen. The Confluence augments every legal one of its own.
     fn exec_augment_any(&mut self, filter: FilterId) -> Flow {
@@ -1625,11 +1653,15 @@ impl<O: Observer> Engine<'_, O> {
         };
         match side {
             Side::Player => {
+                let x = f.x;
                 let any = self
                     .s
                     .play_free_candidates(self.db, self.db.filter(filter), f.controller)
-                    .next()
-                    .is_some();
+                    .any(|(id, _)| {
+                        self.db
+                            .filter(filter)
+                            .cost_within_x(self.db.card(self.s.obj(id).card).hand_cost, x)
+                    });
                 if any {
                     self.s.decision = Decision::PlayFree;
                     return Flow::Wait;
@@ -1643,6 +1675,10 @@ impl<O: Observer> Engine<'_, O> {
                 let found = hand.iter().find(|&id| {
                     self.s
                         .matches_card(self.db, self.db.filter(filter), id, f.controller)
+                        && self
+                            .db
+                            .filter(filter)
+                            .cost_within_x(self.db.card(self.s.obj(id).card).hand_cost, f.x)
                 });
                 if let Some(id) = found {
                     self.s.obj_mut(id).flags |= flag::KNOWN;
@@ -2028,6 +2064,12 @@ impl<O: Observer> Engine<'_, O> {
                     let _ = self.frame_mut().it.push(id);
                 }
                 self.frame_mut().count += 1;
+            }
+            (Decision::Sacrifice, Choice::Card(id), Op::SacrificeHighest { .. }) => {
+                self.move_obj(id, Dest::Sacrifice);
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
             }
             (Decision::Sacrifice, Choice::Card(id), Op::SacrificeOne { .. }) => {
                 let fr = self.frame_mut();

@@ -23,27 +23,34 @@ impl<O: Observer> Engine<'_, O> {
         let side = o.side;
         let def = self.db.card(o.card);
         let kind = def.kind;
+        let at = kind.goes_to_expedition().then_some(exp);
         let cost = match alt {
-            Alt::None => self.s.play_cost(self.db, id, from_reserve),
+            Alt::None => self.s.play_cost_in(self.db, id, from_reserve, at),
             Alt::Scout => def.scout,
             Alt::Free => 0,
-            Alt::Discard(_) => {
+            Alt::Discard(_) | Alt::Sacrifice(_) => {
                 let n = self
                     .db
                     .abilities_of(o.card)
                     .iter()
-                    .find_map(|ab| match ab.trigger {
-                        Trigger::Static(Static::DiscardDiscount(n)) => Some(n),
+                    .find_map(|ab| match (ab.trigger, alt) {
+                        (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
+                        | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
+                            Some(n)
+                        }
                         _ => None,
                     })
                     .unwrap_or(0);
                 self.s
-                    .play_cost(self.db, id, from_reserve)
+                    .play_cost_in(self.db, id, from_reserve, at)
                     .saturating_sub(n)
             }
         };
         if let Alt::Discard(r) = alt {
             self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
+        }
+        if let Alt::Sacrifice(r) = alt {
+            self.move_obj(r, Dest::Sacrifice);
         }
         {
             let s = self.s.side_mut(side);
@@ -76,7 +83,7 @@ impl<O: Observer> Engine<'_, O> {
                 placement,
             });
         }
-        // {H}: played from hand (not from the deck, e.g. Auraq & Kibble's revealed card).
+        // {H}: played from hand (not from the deck, e.g. a revealed top card).
         let from_hand = o.zone == Zone::Hand;
         let played_trigger = |t: &Trigger| match t {
             Trigger::Played(PlayFrom::Any) => true,
@@ -109,11 +116,11 @@ impl<O: Observer> Engine<'_, O> {
                 let before = self.s.n_pending;
                 if !self.s.silenced(self.db, id) {
                     self.trigger_own(id, NO_OBJ, played_trigger);
-                    // "The next Character played from your hand activates its {R} abilities".
-                    if activate_r {
+                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
+                    // "The next Character played from your hand activates its {R} abilities."
+                    if activate_r && kind.is_character() {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Reserve));
                     }
-                    self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 }
                 self.mark_free(before, alt);
                 if alt == Alt::Scout {
@@ -191,8 +198,10 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Takes this turn's "the next ... you play" effects that apply to `id`, played into
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
-    /// returns the boosts and statuses it gains, those it loses, whether it is free, and
-    /// whether it activates its {R} abilities (only when played from hand).
+    /// returns the boosts and statuses it gains, those it loses, whether it is free and
+    /// whether it
+    /// activates its {R} abilities (an effect for a card played from hand is not taken by
+    /// one played from Reserve).
     fn consume_mods(
         &mut self,
         id: ObjId,
@@ -215,17 +224,17 @@ impl<O: Observer> Engine<'_, O> {
                 });
             if m.side == side
                 && terrain_ok
-                && !(m.activate_r && from_reserve)
+                && !(m.status & MOD_ACTIVATE_R != 0 && from_reserve)
                 && self.s.matches_card(self.db, f, id, side)
             {
                 boosts += m.boosts;
                 if m.lose {
                     lost |= m.status;
                 } else {
-                    statuses |= m.status;
+                    statuses |= m.status & !MOD_ACTIVATE_R;
                 }
                 free |= m.free;
-                activate_r |= m.activate_r;
+                activate_r |= m.status & MOD_ACTIVATE_R != 0;
                 let n = self.s.n_mods as usize;
                 self.s.mods.copy_within(i + 1..n, i);
                 self.s.n_mods -= 1;

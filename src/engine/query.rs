@@ -589,8 +589,24 @@ impl GameState {
     }
 
     /// The cost to play `id` from hand or reserve, with static changes and this turn's
-    /// reductions, never below zero.
+    /// reductions, never below zero (where the expedition it goes to is not yet known).
     pub fn play_cost(&self, db: &CardDb, id: ObjId, from_reserve: bool) -> u8 {
+        self.play_cost_in(db, id, from_reserve, None)
+    }
+
+    /// The card has a cost that depends on the expedition it is played into.
+    pub fn cost_depends_on_exp(&self, db: &CardDb, id: ObjId) -> bool {
+        let def = db.card(self.obj(id).card);
+        def.trigger_mask & tmask::STATIC != 0
+            && db
+                .abilities_of(self.obj(id).card)
+                .iter()
+                .any(|ab| matches!(ab.trigger, Trigger::Static(Static::CostInEmptyExp(_))))
+    }
+
+    /// The cost to play `id` into expedition `exp` (`None`: not known, or not played into
+    /// an expedition).
+    pub fn play_cost_in(&self, db: &CardDb, id: ObjId, from_reserve: bool, exp: Option<Exp>) -> u8 {
         let o = self.obj(id);
         let def = db.card(o.card);
         let base = if from_reserve {
@@ -603,6 +619,13 @@ impl GameState {
             for ab in db.abilities_of(o.card) {
                 if let Trigger::Static(Static::Cost(d)) = ab.trigger
                     && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+                {
+                    delta += d as i16;
+                }
+                if let (Trigger::Static(Static::CostInEmptyExp(d)), Some(e)) = (ab.trigger, exp)
+                    && !self.side(o.side).exp[e.index()]
+                        .iter()
+                        .any(|x| db.card(self.obj(x).card).kind.is_character())
                 {
                     delta += d as i16;
                 }
@@ -872,6 +895,9 @@ impl GameState {
         if def.hand_cost < f.cost_min || def.hand_cost > f.cost_max {
             return false;
         }
+        if !f.cost_within_x(def.hand_cost, ctx.x) {
+            return false;
+        }
         if let Some(t) = f.token
             && o.is_token() != t
         {
@@ -1070,6 +1096,13 @@ impl GameState {
                 n
             }
             Count::HeroCounters => self.obj(side.hero).counters as i16,
+            Count::ItCost => {
+                if ctx.it == NO_OBJ {
+                    0
+                } else {
+                    db.card(self.obj(ctx.it).card).hand_cost as i16
+                }
+            }
             Count::SingleTerrainRegions => (0..8)
                 .filter(|&r| {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
@@ -1193,6 +1226,11 @@ impl GameState {
             Cond::Ahead => false,
             Cond::InContact => false,
             Cond::Did => ctx.did,
+            Cond::NoneAdvanced => {
+                ctx.controller == Side::Player
+                    && !self.today.advanced.get(Exp::Hero)
+                    && !self.today.advanced.get(Exp::Companion)
+            }
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
             Cond::MeHad(b) => self.obj(ctx.source).left_kw as u32 & b != 0,
             Cond::MeInMana => self.obj(ctx.source).zone == Zone::Mana,
@@ -1240,6 +1278,43 @@ impl GameState {
             && s.reserve.len() >= c.discard_reserve as usize + usize::from(c.discard_me)
             && s.hand.len() >= c.discard_hand as usize
             && (c.sacrifice == 0 || self.can_sacrifice(db, side, c.sacrifice))
+    }
+
+    /// The objects of `side` in play matching the filter (for the ability `ctx` describes)
+    /// with the highest Base Cost: the Reserve Cost if Fleeting, else the Hand Cost.
+    pub fn highest_base_cost(
+        &self,
+        db: &CardDb,
+        side: Side,
+        filter: FilterId,
+        ctx: &Ctx,
+    ) -> super::list::List<64> {
+        let mut out = super::list::List::new();
+        let mut best = 0u8;
+        let s = self.side(side);
+        for id in s.exp[0]
+            .iter()
+            .chain(s.exp[1].iter())
+            .chain(s.landmarks.iter())
+        {
+            if !self.matches(db, db.filter(filter), id, ctx) {
+                continue;
+            }
+            let def = db.card(self.obj(id).card);
+            let cost = if self.has_kw(db, id, kw::FLEETING) {
+                def.reserve_cost
+            } else {
+                def.hand_cost
+            };
+            if out.is_empty() || cost > best {
+                out.clear();
+                best = cost;
+            }
+            if cost == best {
+                let _ = out.push(id);
+            }
+        }
+        out
     }
 
     /// This side controls an object of these `fkind` kinds it could sacrifice.

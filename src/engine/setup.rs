@@ -46,7 +46,6 @@ impl GameState {
             discount: 0,
             boosts: 0,
             status: 0,
-            activate_r: false,
             lose: false,
             afternoon: false,
             free: false,

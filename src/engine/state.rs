@@ -71,9 +71,9 @@ pub mod flag {
     pub const OVERCOME_COMPANION: u32 = 1 << 20;
     /// Going to Reserve at this Rest, its place in the order not yet chosen.
     pub const RESTING: u32 = 1 << 21;
-    /// Lost Fleeting ("loses Fleeting"), printed or granted included (digest 5.1).
+    /// It lost Fleeting, a printed or granted one included (digest 5.1).
     pub const LOST_FLEETING: u32 = 1 << 22;
-    /// Its "At Night — ... after Rest" ability triggered this Night and waits for the end
+    /// Its after-Rest ability (`night_after_rest`) triggered this Night and waits for the end
     /// of Rest (kept when the card changes zones at Rest).
     pub const AFTER_REST: u32 = 1 << 23;
     /// Its `after_rest` abilities trigger after this Night's Rest (`delay_rest`). Kept
@@ -316,7 +316,7 @@ pub struct Frame {
     pub dice: [u8; 2],
     /// From a card played for free: its targets' Tough is waived (digest 5.6).
     pub free: bool,
-    /// "Any number of targets" chosen one at a time: only objects with a later timestamp
+    /// Any number of targets, chosen one at a time: only objects with a later timestamp
     /// are still offered.
     pub cursor: u16,
     /// Repetitions left of a `repeat AMOUNT` loop.
@@ -359,14 +359,16 @@ pub struct TurnMod {
     /// Statuses the next matching character gains (or, with `lose`, the next matching
     /// card loses).
     pub status: u32,
-    /// The next matching character played from hand activates its {R} abilities.
-    pub activate_r: bool,
     pub lose: bool,
     /// Lasts the whole Afternoon, not only this turn.
     pub afternoon: bool,
     /// The next matching card is free: it costs nothing and its targets' Tough is waived.
     pub free: bool,
 }
+
+/// In `TurnMod::status`: the next matching character played from hand activates its {R}
+/// abilities. A bit no status uses, so that `TurnMod` keeps its 12 bytes.
+pub const MOD_ACTIVATE_R: u32 = 1 << 31;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {

@@ -133,7 +133,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Queues the {J}/{H}/{R} abilities that the statics of its side's objects in play grant
-    /// to the just-played `id` ("Your Characters have: ..."); `id` is their source.
+    /// to the just-played `id` (`grant(FILTER)`); `id` is their source.
     pub(super) fn trigger_granted(&mut self, id: ObjId, pred: impl Fn(PlayFrom) -> bool) {
         let side = self.s.obj(id).side;
         if self.s.statics[side.index()] == 0 {
@@ -366,8 +366,8 @@ impl<O: Observer> Engine<'_, O> {
                 (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::OpponentDraws, Fire::Drew { side }) => (side != me.side).then_some(NO_OBJ),
-            // A Gift: on your turn (while your card or action resolves), an opponent draws,
-            // Resupplies or receives a token.
+            // A Gift: during your turn (your card or action resolving included), an opponent
+            // gets a card (draw or Resupply) or a token.
             (EventKind::YouGift, Fire::Drew { side: to } | Fire::Received { side: to }) => {
                 let my_turn = matches!(
                     self.s.phase,

@@ -54,7 +54,7 @@ impl<O: Observer> Engine<'_, O> {
             }
         }
         if before.zone == Zone::Expedition && to != Zone::Expedition {
-            // "When a Character leaves your Expeditions" (every way out, tokens included).
+            // For `when leaves(FILTER)`: every way out, tokens included.
             self.fire(super::triggers::Fire::LeftExpedition {
                 obj: id,
                 token: before.is_token(),
@@ -141,7 +141,7 @@ impl<O: Observer> Engine<'_, O> {
                 matches!(t, Trigger::When(EventKind::ToReserveAny))
             });
         }
-        // "When I leave your Landmark zone": every way out.
+        // For `when leave_landmarks`: every way out.
         if before.zone == Zone::Landmarks && to != Zone::Landmarks {
             self.trigger_own(id, NO_OBJ, |t| {
                 matches!(

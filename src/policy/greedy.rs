@@ -95,7 +95,9 @@ impl Greedy {
                         Alt::None => view.play_cost(obj, from_reserve) as i32,
                         Alt::Free => 0,
                         Alt::Scout => def.scout as i32 + 3,
-                        Alt::Discard(_) => view.play_cost(obj, from_reserve) as i32 + 2,
+                        Alt::Discard(_) | Alt::Sacrifice(_) => {
+                            view.play_cost(obj, from_reserve) as i32 + 2
+                        }
                     };
                     if def.kind.is_character() {
                         let st = card_stats(view, obj);

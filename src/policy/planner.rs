@@ -159,7 +159,7 @@ impl Planner {
                 Alt::None => view.play_cost(obj, from_reserve),
                 Alt::Free => 0,
                 // Scouting and discounts by discard are left to other policies.
-                Alt::Scout | Alt::Discard(_) => continue,
+                Alt::Scout | Alt::Discard(_) | Alt::Sacrifice(_) => continue,
             };
             if let Some(it) = out.iter_mut().find(|it| {
                 let o = it.opt[0].min(it.opt[1]);
