@@ -455,6 +455,7 @@ impl Scenario {
                 counters: f.counters,
                 tough: 0,
                 left_boosts: 0,
+                left_kw: 0,
             };
             let _ = s.side_mut(side).exp[exp.index()].push(id);
         }

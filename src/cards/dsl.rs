@@ -369,6 +369,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     | Static::DiscardDiscount(_)
                     | Static::SacrificeDiscount(_)
                     | Static::PlayableIf => ActiveIn::Anywhere,
+                    Static::NotCountedInReserve => ActiveIn::Reserve,
                     _ => ActiveIn::Play,
                 };
                 return Ok(Line::Ability {
@@ -390,8 +391,10 @@ impl<'a, A: Arena> Parser<'a, A> {
             Trigger::Support(_) => ActiveIn::Reserve,
             _ if support => ActiveIn::Reserve,
             Trigger::When(EventKind::ToReserve { .. })
+            | Trigger::When(EventKind::ToReserveAny)
             | Trigger::When(EventKind::Sacrificed)
-            | Trigger::When(EventKind::SacrificedAs(_)) => ActiveIn::Anywhere,
+            | Trigger::When(EventKind::SacrificedAs(_))
+            | Trigger::Delayed => ActiveIn::Anywhere,
             Trigger::When(EventKind::LeaveExpedition | EventKind::LeaveLandmarks) => {
                 ActiveIn::Anywhere
             }
@@ -433,7 +436,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, your_reserve_limit, uncounted_reserve)")?;
+        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)")?;
         Ok(match w.as_str() {
             "cost" | "cost_empty_exp" => {
                 self.expect_punct("(")?;
@@ -615,13 +618,36 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Static::PlayExhausted(f, false)
                 }
             }
+            "leave_to_mana" => Static::LeaveToMana { may: false },
+            "may_leave_to_mana" => Static::LeaveToMana { may: true },
+            "gain_instead" => {
+                // gain_instead(STATUS, STATUS) or gain_instead(STATUS, boost N)
+                self.expect_punct("(")?;
+                let from = self.status_bits()?;
+                self.expect_punct(",")?;
+                let (to, boosts) = if self.eat_word("boost") {
+                    (0, self.small("boosts", 1, 10)? as u8)
+                } else {
+                    (self.status_bits()?, 0)
+                };
+                self.expect_punct(")")?;
+                Static::GainInstead { from, to, boosts }
+            }
+            "regain" => {
+                self.expect_punct("(")?;
+                let b = self.status_bits()?;
+                self.expect_punct(")")?;
+                Static::Regain(b)
+            }
             "your_reserve_limit" => {
                 self.expect_punct("(")?;
                 let n = self.small("reserve limit change", -5, 5)?;
                 self.expect_punct(")")?;
                 Static::YourReserveLimit(n as i8)
             }
-            "uncounted_reserve" => Static::UncountedInReserve,
+            "uncounted_reserve" | "not_counted_in_reserve" => Static::NotCountedInReserve,
+            "extra_exhausted_reserve" => Static::ExtraExhaustedReserve,
+            "expand_from_deck" => Static::ExpandFromDeck,
             "terrain_add" | "terrain_set" | "all_regions" | "darkness_only_due" => {
                 self.expect_punct("(")?;
                 let t = self.terrain_word()?;
@@ -633,6 +659,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     _ => Static::DarknessOnlyDueTo(t),
                 }
             }
+            "dusk_extra_forward" => Static::DuskExtraForward,
             "no_forward" => {
                 self.expect_punct("(")?;
                 let e = self.exp_ref()?;
@@ -641,7 +668,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, your_reserve_limit, uncounted_reserve)");
+                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)");
             }
         })
     }
@@ -670,7 +697,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn trigger(&mut self) -> PResult<Trigger> {
-        const EXPECTED: &str = "a trigger (J, H, R, spell, noon, dusk, night, night_after_rest, quick(...), D, when ...)";
+        const EXPECTED: &str = "a trigger (J, H, R, spell, noon, dusk, night, night_after_rest, after_rest, quick(...), D, when ...)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "J" => Trigger::Played(PlayFrom::Any),
@@ -680,6 +707,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "noon" => Trigger::Noon,
             "dusk" => Trigger::Dusk,
             "night" => Trigger::Night,
+            "after_rest" => Trigger::Delayed,
             "night_after_rest" => Trigger::AfterRest,
             "quick" => {
                 self.expect_punct("(")?;
@@ -718,7 +746,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
+        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -733,18 +761,28 @@ impl<'a, A: Arena> Parser<'a, A> {
             "to_reserve" => {
                 let mut from_expedition = true;
                 if self.eat_punct("(") {
-                    let z = self.ident("'expedition' or 'hand'")?;
+                    let z = self.ident("'expedition', 'hand' or 'any'")?;
                     from_expedition = match z.as_str() {
                         "expedition" => true,
                         "hand" => false,
+                        "any" => {
+                            self.expect_punct(")")?;
+                            return Ok(EventKind::ToReserveAny);
+                        }
                         _ => {
                             self.pos -= 1;
-                            return self.err("'expedition' or 'hand'");
+                            return self.err("'expedition', 'hand' or 'any'");
                         }
                     };
                     self.expect_punct(")")?;
                 }
                 EventKind::ToReserve { from_expedition }
+            }
+            "i_gain" => {
+                self.expect_punct("(")?;
+                let b = self.status_bits()?;
+                self.expect_punct(")")?;
+                EventKind::IGain(b)
             }
             "card_to_reserve" => EventKind::YourCardToReserve,
             "sacrificed" => EventKind::Sacrificed,
@@ -906,6 +944,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "reserve" => Count::ReserveSize,
             "counters" => Count::MyCounters,
             "boosts" => Count::MyBoosts,
+            "had_boosts" => Count::MyLeftBoosts,
             "left_boosts" => Count::MyLeftBoosts,
             "x" | "X" => Count::X,
             "roll_result" => Count::LastRoll,
@@ -953,7 +992,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, none_advanced, afternoon, ascended, boosted, has(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, none_advanced, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -979,16 +1018,21 @@ impl<'a, A: Arena> Parser<'a, A> {
             "ahead" => Cond::Ahead,
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
+            "in_mana" => Cond::MeInMana,
             "none_advanced" => Cond::NoneAdvanced,
             "afternoon" => Cond::Afternoon,
             "ascended" => Cond::MyExpAscends,
             "your_turn" => Cond::YourTurn,
             "boosted" => Cond::MeBoosted,
-            "has" => {
+            "has" | "was" => {
                 self.expect_punct("(")?;
                 let b = self.status_bits()?;
                 self.expect_punct(")")?;
-                Cond::MeHas(b)
+                if w == "has" {
+                    Cond::MeHas(b)
+                } else {
+                    Cond::MeHad(b)
+                }
             }
             "terrain" => {
                 self.expect_punct("(")?;
@@ -1113,6 +1157,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                     };
                     zones_set = true;
                 }
+                ("in_deck", _) => {
+                    f.zones = if zones_set {
+                        f.zones | fzone::DECK
+                    } else {
+                        fzone::DECK
+                    };
+                    zones_set = true;
+                }
                 ("in_play", _) => {
                     f.zones = if zones_set {
                         f.zones | fzone::IN_PLAY
@@ -1158,6 +1210,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 ("ready", _) => f.exhausted = Some(false),
                 ("from_reserve", _) => f.from_reserve = Some(true),
                 ("from_hand", _) => f.from_reserve = Some(false),
+                ("stats", _) => {
+                    // stats<=N: no statistic over N.
+                    self.expect_punct("<=")?;
+                    f.stat_max = self.small("statistic", 0, 30)? as u8;
+                }
                 ("cost", _) if matches!(self.peek_at(1), Tok::Ident(x) if x == "x") => {
                     // cost<=x or cost<=x+N: bounded by the running ability's x.
                     if !self.eat_punct("<=") {
@@ -1546,7 +1603,7 @@ impl<'a, A: Arena> Parser<'a, A> {
 
     fn exp_ref(&mut self) -> PResult<ExpRef> {
         const EXPECTED: &str =
-            "an expedition (mine, other, hero, companion, each, target, its, selected)";
+            "an expedition (mine, other, hero, companion, each, target, its, selected, left)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -1556,6 +1613,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "each" | "both" => ExpRef::Each,
             "target" => ExpRef::Target,
             "its" => ExpRef::OfIt,
+            "left" => ExpRef::Left,
             "selected" => ExpRef::Selected,
             _ => {
                 self.pos -= 1;
@@ -1565,7 +1623,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn call(&mut self, body: &mut Vec<Op>) -> PResult<()> {
-        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, next_lose, next_free, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, activate_j, ascend, set_x, to_mana_ready, play_now, opponent_play_now, activate_j_each, activate_r)";
+        const EXPECTED: &str = "an effect (boost, counters, spend_counter, augment, draw, opponent_draws, each_draws, resupply, resupply(it), reveal_top, delay_rest, opponent_resupply_exhausted, token, opponent_token, token_after_rest, sabotage, send_reserve, to_hand, to_deck_top, to_deck_x, to_deck_bottom, discard, sacrifice, to_mana, gain, lose, exhaust, ready, discount, next_boost, next_gain, next_activate_r, next_lose, next_free, day_tough, opponent_day_tough, mana_from_deck, lose_mana, ready_mana, hand_to_reserve, sacrifice_one, each_sacrifices, opponent_sacrifices_highest, play_free, each_play_free, opponent_play_free, rush, block_forward, block_opponent_forward, hand_to_discard, forward, back, opponent_forward, opponent_back, switch, swap_boosts, defect, to_deck_at, after_you, top_play_or_hand, pass, reveal_put, place_marker, move_marker, become_first, opponent_becomes_first, each_passes, select, select_exp, opponent_select, activate_j, ascend, set_x, to_mana_ready, play_now, opponent_play_now, activate_j_each, activate_r)";
         let name = self.ident(EXPECTED)?;
         let col = self.toks[self.pos - 1].1;
         match name.as_str() {
@@ -1627,11 +1685,24 @@ impl<'a, A: Arena> Parser<'a, A> {
                     "each_resupply" => Who::Each,
                     _ => Who::You,
                 };
+                // `resupply(it)`: the card put in Reserve becomes `it`.
+                let keep = if who == Who::You && self.eat_punct("(") {
+                    if !self.eat_word("it") {
+                        return self.err("'it' (as in resupply(it))");
+                    }
+                    self.expect_punct(")")?;
+                    true
+                } else {
+                    false
+                };
                 body.push(Op::Resupply {
                     who,
                     exhausted: name.ends_with("_exhausted"),
+                    keep,
                 });
             }
+            "reveal_top" => body.push(Op::RevealTop),
+            "delay_rest" => body.push(Op::DelayRest),
             "token" | "opponent_token" | "token_after_rest" => {
                 self.expect_punct("(")?;
                 // A token name may have several words ("Ordis Recruit") or be quoted.
@@ -1797,15 +1868,26 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Op::Lose { obj, status: bits }
                 });
             }
-            "exhaust" | "ready" | "switch" => {
+            "exhaust" | "ready" | "switch" | "swap_boosts" | "defect" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
                 self.expect_punct(")")?;
                 body.push(match name.as_str() {
                     "exhaust" => Op::Exhaust { obj },
                     "ready" => Op::Ready { obj },
+                    "swap_boosts" => Op::SwapBoosts { obj },
+                    "defect" => Op::Defect { obj },
                     _ => Op::Switch { obj },
                 });
+            }
+            "to_deck_at" => {
+                // to_deck_at(OBJ, N): "send it to the Nth position of its owner's deck".
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(",")?;
+                let n = self.amount()?;
+                self.expect_punct(")")?;
+                body.push(Op::ToDeckAt { obj, n });
             }
             "discount" | "next_boost" => {
                 self.expect_punct("(")?;
@@ -1879,10 +1961,22 @@ impl<'a, A: Arena> Parser<'a, A> {
             | "opponent_hand_to_discard"
             | "each_hand_to_reserve"
             | "each_hand_to_discard" => {
-                let n = match self.opt_amount(1)? {
-                    Amount::Const(n) if n > 0 => n as u8,
-                    _ => return self.fail(format!("{name} takes a positive number")),
-                };
+                // hand_to_reserve[(N[, it])]: with `it`, the moved cards become `it`.
+                let mut n = 1;
+                let mut keep = false;
+                if self.eat_punct("(") {
+                    n = match self.amount()? {
+                        Amount::Const(n) if n > 0 => n as u8,
+                        _ => return self.fail(format!("{name} takes a positive number")),
+                    };
+                    if self.eat_punct(",") {
+                        if !self.eat_word("it") {
+                            return self.err("'it' (as in hand_to_reserve(1, it))");
+                        }
+                        keep = true;
+                    }
+                    self.expect_punct(")")?;
+                }
                 let dest = if name.ends_with("reserve") {
                     Dest::Reserve
                 } else if name.ends_with("discard") {
@@ -1894,6 +1988,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     who: who_prefix(&name),
                     dest,
                     n,
+                    keep,
                 });
             }
             "next_gain" => {
@@ -1903,6 +1998,24 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let status = self.status_bits()?;
                 self.expect_punct(")")?;
                 body.push(Op::NextGain { filter, status });
+            }
+            "day_tough" | "opponent_day_tough" => {
+                // day_tough(cost>=N, T): this Day, your Characters with Hand Cost N or more
+                // are Tough T.
+                self.expect_punct("(")?;
+                if !self.eat_word("cost") {
+                    return self.err("'cost>=N' (as in day_tough(cost>=4, 5))");
+                }
+                self.expect_punct(">=")?;
+                let min_cost = self.small("hand cost", 0, 20)? as u8;
+                self.expect_punct(",")?;
+                let tough = self.small("tough value", 1, 10)? as u8;
+                self.expect_punct(")")?;
+                body.push(Op::DayTough {
+                    who: who_prefix(&name),
+                    min_cost,
+                    tough,
+                });
             }
             "next_lose" => {
                 self.expect_punct("(")?;
@@ -2118,6 +2231,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let filter = self.filter(Whose::Yours)?;
                 self.expect_punct(")")?;
                 body.push(Op::ActivateJEach { filter });
+            }
+            "opponent_select" => {
+                self.expect_punct("(")?;
+                let filter = self.filter(Whose::Any)?;
+                self.expect_punct(")")?;
+                body.push(Op::OpponentSelect { filter });
             }
             "activate_j" | "activate_r" => {
                 self.expect_punct("(")?;

@@ -53,6 +53,8 @@ pub enum EventKind {
     LeavesYourExpeditions(FilterId),
     /// I go to Reserve; `from_expedition` false = from hand.
     ToReserve { from_expedition: bool },
+    /// I go to Reserve from anywhere (the deck, hand, play, Limbo...).
+    ToReserveAny,
     /// I am sacrificed.
     Sacrificed,
     /// I am sacrificed while I matched the filter, read just before I left (last known
@@ -100,6 +102,8 @@ pub enum EventKind {
     YouCreateToken,
     /// A character you control gains one or more boosts (event object = it).
     YourCharacterBoosted,
+    /// I gain one of these statuses (`kw` bits).
+    IGain(u32),
     /// A character you control gains one of these statuses (event object = it).
     YourCharacterGains(u32),
     /// You exhaust a card in a Reserve (by an effect or a cost).
@@ -189,10 +193,23 @@ pub enum Static {
     /// You may play exhausted cards matching the filter from your Reserve (`true`: only
     /// into my expedition). As a support ability it works from Reserve.
     PlayExhausted(FilterId, bool),
-    /// Your Reserve limit is this much higher while the condition holds.
+    /// "If I would leave the Expedition zone (while the condition holds), [you may] put me
+    /// in my owner's Mana zone instead" (an exhausted orb, D37). `may`: the controller
+    /// chooses when it would leave (the Confluence always does it).
+    LeaveToMana { may: bool },
+    /// "If I would gain status `from`, I gain status `to` (and/or `boosts` boosts) instead".
+    GainInstead { from: u32, to: u32, boosts: u8 },
+    /// "I can gain this status even if I already have it" (its "when I gain" triggers).
+    Regain(u32),
+    /// Your Reserve limit is increased by N (while the condition holds).
     YourReserveLimit(i8),
-    /// (support) I don't count towards your Reserve limit.
-    UncountedInReserve,
+    /// You may keep one more card in Reserve at Clean-up if it is exhausted.
+    ExtraExhaustedReserve,
+    /// (Support, in Reserve) I don't count towards your Reserve limit.
+    NotCountedInReserve,
+    /// During Morning, Expand puts the top card of your deck into Mana instead of a card
+    /// from your hand.
+    ExpandFromDeck,
     /// My region also has these terrains (their points pay any requirement there).
     TerrainAdd(u8),
     /// My region (and so the region of the expedition facing me) has only these terrains.
@@ -201,6 +218,9 @@ pub enum Static {
     AllRegions(u8),
     /// This expedition of yours, and the opposing expedition facing it, can't move forward.
     NoForward(ExpRef),
+    /// "If my Expedition would move forward during Dusk, it moves forward one more region
+    /// instead" (the player's expedition I am in).
+    DuskExtraForward,
     /// The opposing expedition facing me may only move forward (the Darkness advance) if the
     /// player failed to overcome every requirement of this terrain facing my expedition.
     DarknessOnlyDueTo(u8),
@@ -222,6 +242,8 @@ pub enum Trigger {
     /// An At Night ability whose effect waits until after Rest: triggers At Night (I must be in play then) and resolves
     /// after Rest, before Clean-up, wherever I am by then.
     AfterRest,
+    /// Armed by `delay_rest`: resolves after Rest ("... after Rest"), wherever I am then.
+    Delayed,
     /// A quick action of an object in play ({T} and/or mana, counters...).
     Quick(Cost),
     /// A support quick action of a card in Reserve ({D} and/or other costs).
@@ -239,6 +261,7 @@ impl Trigger {
             Trigger::Noon => 1 << 2,
             Trigger::Dusk => 1 << 3,
             Trigger::Night => 1 << 4,
+            Trigger::Delayed => 1 << 10,
             Trigger::Quick(_) => 1 << 5,
             Trigger::Support(_) => 1 << 6,
             Trigger::When(_) => 1 << 7,
@@ -259,6 +282,7 @@ pub mod tmask {
     pub const WHEN: u32 = 1 << 7;
     pub const STATIC: u32 = 1 << 8;
     pub const AFTER_REST: u32 = 1 << 9;
+    pub const DELAYED: u32 = 1 << 10;
 }
 
 /// Effects of a "the next card you play" modifier (`Op::NextMod`, `TurnMod::flags`).
@@ -324,6 +348,8 @@ pub mod fzone {
     pub const LANDMARKS: u8 = 1 << 1;
     pub const RESERVE: u8 = 1 << 2;
     pub const HAND: u8 = 1 << 3;
+    /// Only for `it_is(...)` on a revealed deck card.
+    pub const DECK: u8 = 1 << 4;
     pub const IN_PLAY: u8 = EXPEDITION | LANDMARKS;
 }
 
@@ -356,6 +382,8 @@ pub struct Filter {
     pub not_subtypes: u64,
     pub cost_min: u8,
     pub cost_max: u8,
+    /// No statistic (with boosts) over this ("with no statistic over N"); MAX = any.
+    pub stat_max: u8,
     /// Hand cost at most `x` plus this (`cost<=x+N`; `i8::MIN`: no such bound).
     pub cost_max_x: i8,
     /// Statuses/keywords it must have (`kw` bits).
@@ -411,6 +439,7 @@ impl Default for Filter {
             not_subtypes: 0,
             cost_min: 0,
             cost_max: u8::MAX,
+            stat_max: u8::MAX,
             cost_max_x: i8::MIN,
             with: 0,
             without: 0,
@@ -522,6 +551,10 @@ pub enum Cond {
     NoneAdvanced,
     /// The source has these status bits.
     MeHas(u32),
+    /// The source had these status bits when it last left play (last known information).
+    MeHad(u32),
+    /// The source is in its owner's Mana zone.
+    MeInMana,
     MeBoosted,
     /// The source's region has this terrain.
     MyTerrain(u8),
@@ -597,6 +630,8 @@ pub enum ExpRef {
     Target,
     /// The expedition of the selected object (`it`).
     OfIt,
+    /// The expedition the source was in when it last left the Expedition zone.
+    Left,
     /// The expedition chosen by `select_exp`, on whichever side it is.
     Selected,
 }
@@ -646,6 +681,12 @@ pub enum Op {
         whose: Whose,
         ahead: bool,
     },
+    /// The opponent chooses one object matching the filter (read from the controller's
+    /// view) into `it`: "each player chooses a Character they control" (not a target: no
+    /// Tough). The Confluence chooses the leftmost.
+    OpponentSelect {
+        filter: FilterId,
+    },
     /// Gain boosts (lose them if negative), never above `max` when it is non-zero.
     Boost {
         obj: ObjRef,
@@ -678,7 +719,11 @@ pub enum Op {
     Resupply {
         who: Who,
         exhausted: bool,
+        /// The card put in Reserve becomes `it` (`resupply(it)`).
+        keep: bool,
     },
+    /// Reveal the top card of your deck: it becomes `it` (refilling an empty deck first).
+    RevealTop,
     /// Create tokens; `opposing`: in the opponent's expedition(s) on those sides, for them.
     /// The created tokens become `it`. `after_rest`: the expedition is chosen now, the
     /// tokens are created after this day's Rest.
@@ -746,11 +791,20 @@ pub enum Op {
         who: Who,
         dest: Dest,
         n: u8,
+        /// The moved cards become `it` (`hand_to_reserve(1, it)`).
+        keep: bool,
     },
     /// The next character matching the filter you play this turn gains these statuses.
     NextGain {
         filter: FilterId,
         status: u32,
+    },
+    /// "This Day, Characters with Hand Cost `min_cost` or more that `who` controls are
+    /// Tough `tough`".
+    DayTough {
+        who: Who,
+        min_cost: u8,
+        tough: u8,
     },
     /// The next card matching the filter you play this turn loses these statuses (e.g.
     /// the Fleeting of a card played from Reserve).
@@ -823,6 +877,20 @@ pub enum Op {
     Switch {
         obj: ObjRef,
     },
+    /// Token characters defect: each joins the expedition facing it, changing controllers.
+    Defect {
+        obj: ObjRef,
+    },
+    /// The first two objects exchange their boosts.
+    SwapBoosts {
+        obj: ObjRef,
+    },
+    /// Put the object in its owner's deck, at the Nth position from the top (the bottom
+    /// when the deck is shorter).
+    ToDeckAt {
+        obj: ObjRef,
+        n: Amount,
+    },
     AfterYou,
     /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`
     /// to whether it could.
@@ -870,6 +938,8 @@ pub enum Op {
     Ascend {
         at: ExpRef,
     },
+    /// Arm the source's `after_rest` abilities: they trigger once, after this Night's Rest.
+    DelayRest,
     /// Roll a die into X (with "when you roll" triggers).
     Roll,
     /// X = amount.

@@ -93,6 +93,13 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
         Decision::Target => {
             let f = s.frame().expect("target decision without frame");
             let ab = db.abilities[f.ability as usize];
+            // The player chooses one of their own for an opponent's effect (no Tough).
+            if let Op::OpponentSelect { filter } = db.op(&ab, f.pc) {
+                s.for_each_candidate(db, db.filter(filter), &f.ctx(), |id| {
+                    push(out, Choice::Card(id))
+                });
+                return;
+            }
             if let Op::AugmentAny { filter } = db.op(&ab, f.pc) {
                 // Any number: stop at any time.
                 push(out, Choice::Done);

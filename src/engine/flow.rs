@@ -27,6 +27,17 @@ impl<O: Observer> Engine<'_, O> {
             }
             Phase::Morning => self.morning(),
             Phase::Expand => {
+                // "Put the top card of your deck in your Mana zone instead of a card from
+                // your hand": Expand becomes a yes/no choice.
+                if self.side_has_static(Side::Player, |st| matches!(st, Static::ExpandFromDeck)) {
+                    let side = self.s.side(Side::Player);
+                    if side.deck.is_empty() && side.discard.is_empty() {
+                        self.s.phase = Phase::ConfluenceDraw;
+                    } else {
+                        self.s.decision = Decision::May;
+                    }
+                    return;
+                }
                 if self.s.side(Side::Player).hand.is_empty() {
                     self.s.phase = Phase::ConfluenceDraw;
                 } else {
@@ -90,6 +101,7 @@ impl<O: Observer> Engine<'_, O> {
             Phase::Rest => {
                 if self.rest() {
                     self.queue_after_rest();
+                    self.queue_delayed_rest();
                     self.s.phase = Phase::Cleanup;
                 }
             }
@@ -302,6 +314,12 @@ impl<O: Observer> Engine<'_, O> {
             let r = &report.exps[e.index()];
             if r.advanced {
                 self.move_expedition(e, true);
+                // "It moves forward one more region instead" (The Magic Sleigh).
+                for _ in 0..self.s.dusk_extra_forward(self.db, e) {
+                    if self.s.outcome.is_none() && self.step_expedition(e, true) {
+                        self.check_caught();
+                    }
+                }
                 if r.due_to != 0 {
                     self.fire(Fire::ExpMovedDue {
                         exp: e,
@@ -362,6 +380,26 @@ impl<O: Observer> Engine<'_, O> {
                 if let Choice::Card(id) = c {
                     self.choose_rest_order(id);
                 }
+            }
+            Decision::May if self.s.depth == 0 && self.s.phase == Phase::Rest => {
+                // "You may put me in Mana instead" for a card leaving at Rest.
+                self.s.decision = Decision::None;
+                if let Some(id) = self.ask_rest_mana() {
+                    let o = self.s.obj_mut(id);
+                    o.flags |= flag::MANA_ASKED;
+                    if c == Choice::Yes {
+                        o.flags |= flag::MANA_YES;
+                    }
+                }
+            }
+            Decision::May if self.s.depth == 0 && self.s.phase == Phase::Expand => {
+                self.s.decision = Decision::None;
+                if c == Choice::Yes
+                    && let Some(id) = self.take_top(Side::Player)
+                {
+                    self.put_in_mana(id, true, Why::Expand);
+                }
+                self.s.phase = Phase::ConfluenceDraw;
             }
             Decision::CleanupReserve | Decision::CleanupLandmark => {
                 self.s.decision = Decision::None;

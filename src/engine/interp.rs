@@ -157,6 +157,10 @@ impl<O: Observer> Engine<'_, O> {
     /// A resolved Spell goes to Reserve (exhausted if Cooldown), or to the discard pile if
     /// Fleeting (played from Reserve, or printed Fleeting).
     pub(super) fn put_away_spell(&mut self, spell: ObjId) {
+        // Its own effect may have put it elsewhere ("then put me in your Mana zone").
+        if self.s.obj(spell).zone != Zone::Limbo {
+            return;
+        }
         let fleeting = self.s.has_kw(self.db, spell, kw::FLEETING);
         let cooldown = self.s.has_kw(self.db, spell, kw::COOLDOWN);
         if fleeting {
@@ -290,6 +294,17 @@ impl<O: Observer> Engine<'_, O> {
                 push(&mut out, Exp::Hero);
                 push(&mut out, Exp::Companion);
             }
+            ExpRef::Left => {
+                // The expedition it was in when it left (both, if it was Gigantic).
+                if src.zone != Zone::Expedition {
+                    if src.left_kw as u32 & kw::GIGANTIC != 0 {
+                        push(&mut out, Exp::Hero);
+                        push(&mut out, Exp::Companion);
+                    } else {
+                        push(&mut out, src.exp);
+                    }
+                }
+            }
             ExpRef::OfIt => {
                 if let Some(id) = f.it.first() {
                     let o = self.s.obj(id);
@@ -323,6 +338,31 @@ impl<O: Observer> Engine<'_, O> {
         match op {
             Op::Select { .. } => self.exec_select(f, op),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
+            Op::OpponentSelect { filter } => {
+                let mut first = NO_OBJ;
+                let mut any = false;
+                self.s
+                    .for_each_candidate(db, db.filter(filter), &self.ctx(f), |id| {
+                        if !any {
+                            first = id;
+                            any = true;
+                        }
+                    });
+                self.frame_mut().it.clear();
+                if !any {
+                    return Flow::Next;
+                }
+                match f.controller.other() {
+                    Side::Confluence => {
+                        let _ = self.frame_mut().it.push(first);
+                        Flow::Next
+                    }
+                    Side::Player => {
+                        self.s.decision = Decision::Target;
+                        Flow::Wait
+                    }
+                }
+            }
             Op::Boost { obj, n, max } => {
                 // A static may let support abilities of cards in Reserve go past it.
                 let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
@@ -391,7 +431,11 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 Flow::Next
             }
-            Op::Resupply { who, exhausted } => {
+            Op::Resupply {
+                who,
+                exhausted,
+                keep,
+            } => {
                 // The Ouroboros (R2): the player's own Resupply reveals two and keeps one.
                 if who == Who::You
                     && f.controller == Side::Player
@@ -407,8 +451,9 @@ impl<O: Observer> Engine<'_, O> {
                         Side::Confluence
                     };
                     let put = self.resupply(side, exhausted);
-                    // Your own Resupply: the card put in Reserve becomes `it`.
-                    if who == Who::You {
+                    // Your own Resupply (or `resupply(it)`): the card put in Reserve
+                    // becomes `it`.
+                    if keep || who == Who::You {
                         let fr = self.frame_mut();
                         fr.it.clear();
                         if let Some(id) = put {
@@ -416,6 +461,18 @@ impl<O: Observer> Engine<'_, O> {
                         }
                     }
                     self.fire(Fire::Drew { side });
+                }
+                Flow::Next
+            }
+            Op::RevealTop => {
+                let top = self.take_top(f.controller);
+                let fr = self.frame_mut();
+                fr.it.clear();
+                if let Some(id) = top {
+                    let _ = fr.it.push(id);
+                    if f.controller == Side::Player {
+                        self.s.obj_mut(id).flags |= flag::KNOWN;
+                    }
                 }
                 Flow::Next
             }
@@ -481,8 +538,14 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::Move { obj, dest } => {
+                let objs = self.resolve_objs(obj, f);
+                // "You may put me in Mana instead": ask before anything moves.
+                if let Some(id) = objs.iter().find(|&id| self.s.must_ask_mana(db, id)) {
+                    self.ask_mana(id);
+                    return Flow::Wait;
+                }
                 let mut moved = false;
-                for id in self.resolve_objs(obj, f).iter() {
+                for id in objs.iter() {
                     moved |= self.move_obj(id, dest);
                     // The Xth position from the top: it went on top, then X - 1 cards above it.
                     let o = *self.s.obj(id);
@@ -508,24 +571,10 @@ impl<O: Observer> Engine<'_, O> {
                     ) {
                         continue;
                     }
-                    let new = status & !o.flags;
-                    o.flags |= status;
-                    if status & kw::FLEETING != 0 {
-                        o.flags &= !flag::LOST_FLEETING;
-                    }
                     if tough > 0 {
                         o.tough = o.tough.max(tough);
                     }
-                    if new != 0 {
-                        self.fire(Fire::Gained { obj: id, bits: new });
-                    }
-                    if O::ENABLED {
-                        self.emit(Event::Status {
-                            obj: id,
-                            bits: status,
-                            gained: true,
-                        });
-                    }
+                    self.gain_status(id, status);
                 }
                 Flow::Next
             }
@@ -628,6 +677,16 @@ impl<O: Observer> Engine<'_, O> {
                     flags: modflag::LOSE_STATUS,
                     min: 0,
                 });
+                Flow::Next
+            }
+            Op::DayTough {
+                who,
+                min_cost,
+                tough,
+            } => {
+                for side in self.sides_of(who, f.controller).iter() {
+                    self.s.today.day_tough[side as usize] = (min_cost, tough);
+                }
                 Flow::Next
             }
             Op::NextMod { filter, flags } => {
@@ -734,7 +793,12 @@ impl<O: Observer> Engine<'_, O> {
                 s.mana_ready = (s.mana_ready + n).min(s.mana.len() as u8);
                 Flow::Next
             }
-            Op::FromHand { who, dest, n } => self.exec_from_hand(f, who, dest, n),
+            Op::FromHand { who, dest, n, keep } => {
+                if keep && f.step == 0 && f.count == 0 {
+                    self.frame_mut().it.clear();
+                }
+                self.exec_from_hand(f, who, dest, n, keep)
+            }
             Op::MoveExp {
                 at,
                 opposing,
@@ -777,6 +841,55 @@ impl<O: Observer> Engine<'_, O> {
                     ob.exp = to;
                     ob.ts = ts;
                     let _ = self.s.side_mut(o.side).exp[to.index()].push(id);
+                }
+                Flow::Next
+            }
+            Op::Defect { obj } => {
+                // Only tokens change controllers (a card stays with its owner's zones); a
+                // token keeps its slot, statuses and boosts, and joins the facing expedition.
+                for id in self.resolve_objs(obj, f).iter() {
+                    let o = *self.s.obj(id);
+                    if !o.is_token() || o.zone != Zone::Expedition {
+                        continue;
+                    }
+                    let to = o.side.other();
+                    if self.s.side(to).exp[o.exp.index()].is_full() {
+                        continue;
+                    }
+                    self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+                    let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
+                    if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
+                        self.s.statics[o.side.index()] -= 1;
+                        self.s.statics[to.index()] += 1;
+                    }
+                    let ts = self.s.next_ts();
+                    let ob = self.s.obj_mut(id);
+                    ob.side = to;
+                    ob.ts = ts;
+                    self.fire(Fire::Joined { obj: id });
+                }
+                Flow::Next
+            }
+            Op::SwapBoosts { obj } => {
+                let objs = self.resolve_objs(obj, f);
+                if let (Some(a), Some(b)) = (objs.get(0), objs.get(1)) {
+                    let (ba, bb) = (self.s.obj(a).boosts as i16, self.s.obj(b).boosts as i16);
+                    self.boost(a, bb - ba);
+                    self.boost(b, ba - bb);
+                }
+                Flow::Next
+            }
+            Op::ToDeckAt { obj, n } => {
+                let n = self.amount(n, f).max(1) as usize;
+                for id in self.resolve_objs(obj, f).iter() {
+                    if self.move_obj(id, Dest::DeckTop) && self.s.obj(id).zone == Zone::Deck {
+                        // The deck's top is the end of its list.
+                        let side = self.s.obj(id).side;
+                        let deck = &mut self.s.side_mut(side).deck;
+                        deck.remove_item(id);
+                        let at = deck.len().saturating_sub(n - 1);
+                        let _ = deck.insert(at, id);
+                    }
                 }
                 Flow::Next
             }
@@ -839,6 +952,10 @@ impl<O: Observer> Engine<'_, O> {
                         self.emit(Event::AfterYou { side: f.controller });
                     }
                 }
+                Flow::Next
+            }
+            Op::DelayRest => {
+                self.s.obj_mut(f.source).flags |= flag::DELAY_REST;
                 Flow::Next
             }
             Op::RevealPut {
@@ -1033,6 +1150,57 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// Gains statuses, through "if I would gain X, ... instead" replacements, then fires
+    /// "when ... gains X" for the statuses it did not have (or may regain).
+    pub(super) fn gain_status(&mut self, id: ObjId, status: u32) {
+        let o = *self.s.obj(id);
+        let def = self.db.card(o.card);
+        let mut bits = status;
+        let mut boosts = 0u8;
+        let mut regain = 0u32;
+        if def.trigger_mask & tmask::STATIC != 0
+            && matches!(o.zone, Zone::Expedition | Zone::Landmarks)
+        {
+            for ab in self.db.abilities_of(o.card) {
+                match ab.trigger {
+                    Trigger::Static(Static::GainInstead {
+                        from,
+                        to,
+                        boosts: b,
+                    }) if bits & from != 0 => {
+                        bits = (bits & !from) | to;
+                        boosts = boosts.saturating_add(b);
+                    }
+                    Trigger::Static(Static::Regain(r)) => regain |= r,
+                    _ => {}
+                }
+            }
+        }
+        let had = self.s.kw_bits(self.db, id);
+        let new = (bits & !had) | (bits & regain);
+        let o = self.s.obj_mut(id);
+        o.flags |= bits;
+        if bits & kw::FLEETING != 0 {
+            o.flags &= !flag::LOST_FLEETING;
+        }
+        if O::ENABLED && bits != 0 {
+            self.emit(Event::Status {
+                obj: id,
+                bits,
+                gained: true,
+            });
+        }
+        if boosts > 0 {
+            self.boost(id, boosts as i16);
+        }
+        if new & 0xFF != 0 {
+            self.fire(Fire::Gained { obj: id, bits: new });
+        }
+    }
+
+    /// Sends an object somewhere by an effect, with its leave triggers. A card leaving
+    /// the Expedition zone may be put in Mana instead by its own replacement static. False
+    /// when it could not move (gone, or already there).
     /// Gains (or, negative, loses) named counters.
     fn add_counters(&mut self, id: ObjId, n: i16) {
         if n > 0 && self.counters_blocked(id) {
@@ -1130,12 +1298,15 @@ impl<O: Observer> Engine<'_, O> {
     /// could not move (gone, or already there).
     pub(super) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
         let o = *self.s.obj(id);
-        if matches!(o.zone, Zone::None | Zone::HeroZone | Zone::Limbo) {
+        if matches!(o.zone, Zone::None | Zone::HeroZone) {
             return false;
         }
         let from_exp = o.zone == Zone::Expedition;
+        // "If I would leave the Expedition zone, put me in Mana instead".
+        let to_mana = from_exp && self.s.leave_to_mana(self.db, id);
         let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
         let (zone, top) = match dest {
+            _ if to_mana => (Zone::Mana, false),
             Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
             Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
             Dest::Hand => (Zone::Hand, false),
@@ -1207,6 +1378,16 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Moves a player expedition one region (never past its ends) and reveals what it enters.
     pub(super) fn move_expedition(&mut self, e: Exp, forward: bool) {
+        if self.step_expedition(e, forward) && forward {
+            self.s.today.moved.set(e, true);
+            self.fire(Fire::ExpMoved { exp: e });
+        }
+        self.check_caught();
+    }
+
+    /// Moves a player expedition one region without "moves forward" triggers (one more
+    /// region of the same move). False when it could not move.
+    pub(super) fn step_expedition(&mut self, e: Exp, forward: bool) -> bool {
         let from = self.s.pos.get(e);
         let step: i8 = match (e, forward) {
             (Exp::Hero, true) | (Exp::Companion, false) => 1,
@@ -1216,21 +1397,17 @@ impl<O: Observer> Engine<'_, O> {
         let start = if e == Exp::Hero { 0 } else { 7 };
         let far = 7 - start;
         if (forward && from == far) || (!forward && from == start) || !(0..=7).contains(&to) {
-            return;
+            return false;
         }
         if forward && self.s.expedition_blocked(self.db, e) {
-            return;
+            return false;
         }
         self.s.pos.set(e, to);
         self.reveal(to as usize);
         if O::ENABLED {
             self.emit(Event::ExpeditionMoved { exp: e, from, to });
         }
-        if forward {
-            self.s.today.moved.set(e, true);
-            self.fire(Fire::ExpMoved { exp: e });
-        }
-        self.check_caught();
+        true
     }
 
     pub(super) fn reveal(&mut self, region: usize) {
@@ -1445,7 +1622,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Cards from hand, side by side (`step` = sides done, `count` = cards of this side):
     /// the player chooses, the Confluence gives the top of its hand.
-    fn exec_from_hand(&mut self, f: &Frame, who: Who, dest: Dest, n: u8) -> Flow {
+    fn exec_from_hand(&mut self, f: &Frame, who: Who, dest: Dest, n: u8, keep: bool) -> Flow {
         let sides = self.sides_of(who, f.controller);
         let mut step = f.step as usize;
         let mut count = f.count;
@@ -1475,6 +1652,9 @@ impl<O: Observer> Engine<'_, O> {
                         .first()
                         .expect("non-empty");
                     self.hand_card_to(top, dest);
+                    if keep {
+                        let _ = self.frame_mut().it.push(top);
+                    }
                     count += 1;
                     self.frame_mut().count = count;
                 }
@@ -1526,10 +1706,35 @@ impl<O: Observer> Engine<'_, O> {
             }
         }
         let chosen = self.s.frame().expect("frame").it;
+        if let Some(id) = chosen.iter().find(|&id| self.s.must_ask_mana(self.db, id)) {
+            self.ask_mana(id);
+            return Flow::Wait;
+        }
         for id in chosen.iter() {
             self.move_obj(id, Dest::Sacrifice);
         }
         Flow::Next
+    }
+
+    /// Asks the player whether `id`, about to leave the Expedition zone, goes to Mana
+    /// instead; the answer is recorded on the card (`answer_mana`).
+    fn ask_mana(&mut self, id: ObjId) {
+        self.s.obj_mut(id).flags |= flag::MANA_ASKING;
+        self.s.decision = Decision::May;
+    }
+
+    /// Records the player's answer for the card being asked about; returns it.
+    fn answer_mana(&mut self, yes: bool) -> Option<ObjId> {
+        let id = (0..MAX_OBJS)
+            .map(|i| i as ObjId)
+            .find(|&i| self.s.obj(i).has(flag::MANA_ASKING))?;
+        let o = self.s.obj_mut(id);
+        o.flags &= !flag::MANA_ASKING;
+        o.flags |= flag::MANA_ASKED;
+        if yes {
+            o.flags |= flag::MANA_YES;
+        }
+        Some(id)
     }
 
     /// Playing a card immediately for free (for each player: the controller first), for N
@@ -1897,7 +2102,24 @@ impl<O: Observer> Engine<'_, O> {
         let op = self.db.op(&ab, f.pc);
         let decision = self.s.decision;
         self.s.decision = Decision::None;
+        // A "you may put me in Mana instead" answer, whatever op asked it.
+        if decision == Decision::May
+            && let Some(id) = self.answer_mana(choice == Choice::Yes)
+        {
+            // A card sacrificed as a cost is paid now that the answer is known.
+            if matches!(op, Op::Pay { .. }) && f.step > 0 {
+                self.pay_card(Decision::Sacrifice, id);
+                self.frame_mut().count += 1;
+            }
+            return;
+        }
         match (decision, choice, op) {
+            (Decision::Target, Choice::Card(id), Op::OpponentSelect { .. }) => {
+                let fr = self.frame_mut();
+                let _ = fr.it.push(id);
+                fr.pc += 1;
+                fr.step = 0;
+            }
             (Decision::Target, Choice::Card(id), Op::AugmentAny { .. }) => self.augment_chosen(id),
             (Decision::Target, Choice::Card(id), _) => self.choose_target(id),
             (Decision::Target, Choice::Done, Op::RevealPut { .. }) => {
@@ -1993,8 +2215,11 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
             }
-            (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, .. }) => {
+            (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, keep, .. }) => {
                 self.hand_card_to(id, dest);
+                if keep {
+                    let _ = self.frame_mut().it.push(id);
+                }
                 self.frame_mut().count += 1;
             }
             (Decision::Sacrifice, Choice::Card(id), Op::SacrificeHighest { .. }) => {
@@ -2064,6 +2289,11 @@ impl<O: Observer> Engine<'_, O> {
                 fr.it.clear();
                 let _ = fr.it.push(obj);
                 self.play_card(obj, from_reserve, exp, None, alt);
+            }
+            (Decision::Sacrifice, Choice::Card(id), Op::Pay { .. })
+                if self.s.must_ask_mana(self.db, id) =>
+            {
+                self.ask_mana(id);
             }
             (
                 Decision::HandCard | Decision::ReserveCard | Decision::Sacrifice,

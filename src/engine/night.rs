@@ -45,6 +45,12 @@ impl<O: Observer> Engine<'_, O> {
     /// Reserve the player chooses the order they enter it (S0, Silver Rule), one card at a
     /// time, the player's side first. Returns false while waiting for that choice.
     pub(super) fn rest(&mut self) -> bool {
+        // "You may put me in Mana instead": asked for each leaving card before anything
+        // moves (the answer decides whether it is Reserve-bound).
+        if !self.s.rest_asked && self.ask_rest_mana().is_some() {
+            self.s.decision = Decision::May;
+            return false;
+        }
         if !self.s.rest_asked {
             self.s.rest_asked = true;
             self.s.rest_order.clear();
@@ -111,6 +117,24 @@ impl<O: Observer> Engine<'_, O> {
             o.flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
         }
         true
+    }
+
+    /// The next player card leaving at this Rest whose "you may put me in Mana instead" is
+    /// not answered yet.
+    pub(super) fn ask_rest_mana(&self) -> Option<ObjId> {
+        for e in Exp::BOTH {
+            for id in self.s.side(Side::Player).exp[e.index()].iter() {
+                if self.s.must_ask_mana(self.db, id)
+                    && matches!(
+                        self.rest_fate(id, Side::Player, e),
+                        Fate::Reserve | Fate::Leave
+                    )
+                {
+                    return Some(id);
+                }
+            }
+        }
+        None
     }
 
     /// Creates the tokens effects asked for "after Rest" (Thoth), once Rest is done.
@@ -184,11 +208,19 @@ impl<O: Observer> Engine<'_, O> {
         let db = self.db;
         let s = &*self.s;
         let def = db.card(s.obj(id).card);
-        let leave = || {
+        let reserve_or_gone = || {
             if s.has_kw(db, id, kw::FLEETING) || s.obj(id).is_token() {
                 Fate::Leave
             } else {
                 Fate::Reserve
+            }
+        };
+        // "If I would leave the Expedition zone, put me in Mana instead": not Reserve-bound.
+        let leave = || {
+            if s.leave_to_mana(db, id) {
+                Fate::Leave
+            } else {
+                reserve_or_gone()
             }
         };
         if def.kind == CardKind::ExpeditionPermanent {
@@ -227,10 +259,18 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// From the Expedition zone to Reserve at Rest (or the discard pile if Fleeting).
+    /// From the Expedition zone to Reserve at Rest (or the discard pile if Fleeting, or
+    /// the Mana zone by a replacement).
     fn leave_for_reserve(&mut self, id: ObjId) {
         let fleeting = self.s.has_kw(self.db, id, kw::FLEETING);
         let e = self.s.obj(id).exp;
+        if self.s.leave_to_mana(self.db, id) {
+            self.put_in_mana(id, false, Why::Rest);
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::LeaveExpedition))
+            });
+            return;
+        }
         if fleeting {
             self.move_to(id, Zone::Discard, e, Why::Rest, false);
         } else {
@@ -291,11 +331,8 @@ impl<O: Observer> Engine<'_, O> {
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
     pub(super) fn cleanup(&mut self) -> bool {
         let delta = self.reserve_limit_change();
-        let limit = |base: u8| (base as i16 + delta).max(0) as usize;
         let p = self.s.side(Side::Player);
-        if self.s.reserve_counted(self.db, Side::Player)
-            > limit(self.s.reserve_limit(self.db, Side::Player))
-        {
+        if self.s.reserve_over_limit(self.db, Side::Player, delta) {
             self.s.decision = Decision::CleanupReserve;
             return false;
         }
@@ -304,13 +341,11 @@ impl<O: Observer> Engine<'_, O> {
             return false;
         }
         loop {
-            let c = self.s.side(Side::Confluence);
-            if self.s.reserve_counted(self.db, Side::Confluence)
-                <= limit(self.s.reserve_limit(self.db, Side::Confluence))
-            {
+            if !self.s.reserve_over_limit(self.db, Side::Confluence, delta) {
                 break;
             }
-            let id = c.reserve.first().expect("over the limit");
+            let c = self.s.side(Side::Confluence);
+            let Some(id) = c.reserve.first() else { break };
             self.move_to(id, Zone::Discard, Exp::Hero, Why::Cleanup, false);
         }
         loop {
@@ -368,6 +403,21 @@ impl<O: Observer> Engine<'_, O> {
             self.move_to(top, Zone::Midnight, Exp::Hero, Why::Midnight, false);
             if O::ENABLED {
                 self.emit(Event::NewMidnightCard { card: top });
+            }
+        }
+    }
+
+    /// "... after Rest": queues the `after_rest` abilities that `delay_rest` armed, the side
+    /// with initiative first.
+    pub(super) fn queue_delayed_rest(&mut self) {
+        let first = self.s.initiative();
+        for side in [first, first.other()] {
+            for i in 0..MAX_OBJS {
+                let o = self.s.objs[i];
+                if o.side == side && o.has(flag::DELAY_REST) {
+                    self.s.objs[i].flags &= !flag::DELAY_REST;
+                    self.trigger_own(i as ObjId, NO_OBJ, |t| *t == Trigger::Delayed);
+                }
             }
         }
     }

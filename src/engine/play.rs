@@ -101,26 +101,23 @@ impl<O: Observer> Engine<'_, O> {
             CardKind::Character | CardKind::ExpeditionPermanent | CardKind::Token => {
                 self.move_to(id, Zone::Expedition, exp, Why::Play, false);
                 let printed = def.keywords & (kw::ASLEEP | kw::ANCHORED);
-                let ob = self.s.obj_mut(id);
-                // Played from Reserve: Fleeting (BGA gives expedition permanents Fleeting too).
+                // A printed Asleep/Anchored is a status the object enters with.
+                self.s.obj_mut(id).flags |= printed;
                 if from_reserve {
-                    ob.flags |= kw::FLEETING | flag::FROM_RESERVE;
+                    self.s.obj_mut(id).flags |= flag::FROM_RESERVE;
                 }
-                // A printed Asleep/Anchored is a status the object enters with, as are
-                // statuses from "the next Character you play ... gains"; "... loses
+                // Played from Reserve it gains Fleeting (BGA gives expedition permanents
+                // Fleeting too), and statuses from "the next Character you play ... gains":
+                // gains that replacements and "when I gain" abilities see; "... loses
                 // Fleeting" removes the one from Reserve.
-                ob.flags |= printed | statuses;
+                let gained = (statuses | if from_reserve { kw::FLEETING } else { 0 }) & !lost;
+                if gained != 0 {
+                    self.gain_status(id, gained);
+                }
+                let ob = self.s.obj_mut(id);
                 ob.flags &= !lost;
                 if lost & kw::FLEETING != 0 {
                     ob.flags |= flag::LOST_FLEETING;
-                }
-                // Statuses it gains on arrival ("When a Character you control gains ...").
-                let gained = (statuses | if from_reserve { kw::FLEETING } else { 0 }) & !lost;
-                if gained != 0 && kind.is_character() {
-                    self.fire(Fire::Gained {
-                        obj: id,
-                        bits: gained,
-                    });
                 }
                 if boosts > 0 && kind.is_character() {
                     self.boost(id, boosts as i16);

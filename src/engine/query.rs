@@ -170,6 +170,18 @@ impl GameState {
         lifted
     }
 
+    /// How many "it moves forward one more region instead" statics the player's objects
+    /// in this expedition have (The Magic Sleigh).
+    pub fn dusk_extra_forward(&self, db: &CardDb, e: Exp) -> u8 {
+        let mut n = 0;
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::DuskExtraForward),
+            |o, _| n += (o.side == Side::Player && o.exp == e) as u8,
+        );
+        n
+    }
+
     /// The player's expedition can't move forward now.
     pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
         self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
@@ -355,6 +367,16 @@ impl GameState {
             || (self.statics[self.obj(id).side.index()] > 0 && self.aura_bits(db, id) & bits != 0)
     }
 
+    /// Every keyword and status bit an object has now (printed, gained, from auras).
+    pub fn kw_bits(&self, db: &CardDb, id: ObjId) -> u32 {
+        let o = self.obj(id);
+        let mut bits = o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS);
+        if self.statics[o.side.index()] > 0 {
+            bits |= self.aura_bits(db, id);
+        }
+        bits
+    }
+
     /// Printed and gained keywords only. Printed Asleep/Anchored are statuses the object
     /// enters with (see play.rs); after that only its flags say whether it still has them.
     #[inline]
@@ -474,6 +496,11 @@ impl GameState {
             return 0;
         }
         let mut t = db.card(o.card).tough.max(o.tough);
+        let (min_cost, day_t) = self.today.day_tough[o.side.index()];
+        if day_t > 0 && db.card(o.card).kind.is_character() && db.card(o.card).hand_cost >= min_cost
+        {
+            t = t.max(day_t);
+        }
         if self.statics[o.side.index()] == 0 {
             return t;
         }
@@ -913,23 +940,71 @@ impl GameState {
         limit.clamp(0, 255) as u8
     }
 
-    /// The side's Reserve cards that count towards its Reserve limit (a ready card with
-    /// the `uncounted_reserve` support static does not).
-    pub fn reserve_counted(&self, db: &CardDb, side: Side) -> usize {
-        self.side(side)
-            .reserve
-            .iter()
-            .filter(|&id| {
-                let o = self.obj(id);
-                let def = db.card(o.card);
-                o.has(flag::EXHAUSTED)
-                    || def.trigger_mask & tmask::STATIC == 0
-                    || !db.abilities_of(o.card).iter().any(|ab| {
-                        ab.active == ActiveIn::Reserve
-                            && ab.trigger == Trigger::Static(Static::UncountedInReserve)
-                    })
+    /// "If I would leave the Expedition zone, [you may] put me in my owner's Mana zone
+    /// instead": the replacement applies to this card in an expedition now (a "may" one
+    /// when the Confluence controls it, or when the player answered yes).
+    pub fn leave_to_mana(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        if o.zone != Zone::Expedition || db.card(o.card).trigger_mask & tmask::STATIC == 0 {
+            return false;
+        }
+        db.abilities_of(o.card).iter().any(|ab| match ab.trigger {
+            Trigger::Static(Static::LeaveToMana { may }) => {
+                (!may || o.side == Side::Confluence || o.has(flag::MANA_YES))
+                    && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
+            }
+            _ => false,
+        })
+    }
+
+    /// The player must still be asked whether this card, about to leave the Expedition
+    /// zone, goes to Mana instead ("you may put me in my owner's Mana zone instead").
+    pub fn must_ask_mana(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        o.zone == Zone::Expedition
+            && o.side == Side::Player
+            && !o.has(flag::MANA_ASKED)
+            && db.card(o.card).trigger_mask & tmask::STATIC != 0
+            && db.abilities_of(o.card).iter().any(|ab| {
+                matches!(
+                    ab.trigger,
+                    Trigger::Static(Static::LeaveToMana { may: true })
+                ) && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
             })
-            .count()
+    }
+
+    /// A side's Reserve is over its limit at Clean-up: `reserve_limit` (the hero's limit
+    /// plus "your Reserve limit is increased" statics whose condition holds) changed by
+    /// `delta` (every player's `reserve_limit` statics); cards that "don't count towards
+    /// your Reserve limit" (a support ability: not while exhausted) are skipped; each "you
+    /// may keep one more card if it's exhausted" static keeps one more exhausted card.
+    pub fn reserve_over_limit(&self, db: &CardDb, side: Side, delta: i16) -> bool {
+        let s = self.side(side);
+        let limit = self.reserve_limit(db, side) as i16 + delta;
+        let mut extra_exhausted = 0i16;
+        if self.statics[side.index()] > 0 {
+            self.each_static_of(db, side, |_, st| {
+                if st == Static::ExtraExhaustedReserve {
+                    extra_exhausted += 1;
+                }
+            });
+        }
+        let mut counted = 0i16;
+        let mut exhausted = 0i16;
+        for id in s.reserve.iter() {
+            let o = self.obj(id);
+            let ex = o.has(flag::EXHAUSTED);
+            let skipped =
+                !ex && db.card(o.card).trigger_mask & tmask::STATIC != 0
+                    && db.abilities_of(o.card).iter().any(|ab| {
+                        matches!(ab.trigger, Trigger::Static(Static::NotCountedInReserve))
+                    });
+            if !skipped {
+                counted += 1;
+                exhausted += ex as i16;
+            }
+        }
+        counted > limit.max(0) + extra_exhausted.min(exhausted)
     }
 
     /// Whether a static "I can only be played if ..." allows playing `id` now.
@@ -1020,6 +1095,7 @@ impl GameState {
             Zone::Landmarks => fzone::LANDMARKS,
             Zone::Reserve => fzone::RESERVE,
             Zone::Hand => fzone::HAND,
+            Zone::Deck => fzone::DECK,
             // The Hero zone counts as in play (only `hero` filters take heroes).
             Zone::HeroZone => fzone::IN_PLAY,
             _ => return false,
@@ -1078,6 +1154,13 @@ impl GameState {
             && o.is_token() != t
         {
             return false;
+        }
+        if f.stat_max != u8::MAX {
+            let st = self.stats(db, id);
+            let m = f.stat_max as i16;
+            if st.f > m || st.m > m || st.o > m {
+                return false;
+            }
         }
         if let Some(b) = f.boosted
             && (o.boosts > 0) != b
@@ -1408,6 +1491,8 @@ impl GameState {
                     && !self.today.advanced.get(Exp::Companion)
             }
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
+            Cond::MeHad(b) => self.obj(ctx.source).left_kw as u32 & b != 0,
+            Cond::MeInMana => self.obj(ctx.source).zone == Zone::Mana,
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
             Cond::MyExpAscends => self
                 .source_exp(ctx)

@@ -76,8 +76,16 @@ pub mod flag {
     /// Its after-Rest ability (`night_after_rest`) triggered this Night and waits for the end
     /// of Rest (kept when the card changes zones at Rest).
     pub const AFTER_REST: u32 = 1 << 23;
+    /// Its `after_rest` abilities trigger after this Night's Rest (`delay_rest`). Kept
+    /// when the card changes zones (it usually goes to Reserve at that Rest).
+    pub const DELAY_REST: u32 = 1 << 24;
+    /// "You may put me in Mana instead": the controller has answered (MANA_YES: yes), or
+    /// is being asked about this card (MANA_ASKING), for the move about to happen.
+    pub const MANA_ASKED: u32 = 1 << 25;
+    pub const MANA_YES: u32 = 1 << 26;
+    pub const MANA_ASKING: u32 = 1 << 27;
     /// Played from Reserve (until it changes zones): its Base Cost is its Reserve Cost.
-    pub const FROM_RESERVE: u32 = 1 << 24;
+    pub const FROM_RESERVE: u32 = 1 << 28;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -93,6 +101,9 @@ pub mod flag {
         | OVERCOME_HERO
         | OVERCOME_COMPANION
         | FROM_RESERVE
+        | MANA_ASKED
+        | MANA_YES
+        | MANA_ASKING
         | LOST_FLEETING;
 }
 
@@ -110,8 +121,11 @@ pub struct Obj {
     pub counters: u8,
     /// Tough granted by an effect (printed Tough is on the card).
     pub tough: u8,
-    /// Boosts it had when it last left the Expedition zone (read by its leave reactions).
+    /// Last known information from when it last left play (Expedition or Landmark zone):
+    /// its boosts and its statuses and keywords (the low `kw` bits). `exp` keeps the
+    /// expedition it left. These fill the struct's padding: `Obj` stays 16 bytes.
     pub left_boosts: u8,
+    pub left_kw: u8,
 }
 
 impl Obj {
@@ -432,6 +446,9 @@ pub struct Today {
     pub quick_uses: u16,
     /// Reactions resolved today (a loop guard, S1 1.4.6).
     pub reactions: u16,
+    /// Per side, "this Day, Characters with Hand Cost N or more you control are Tough T":
+    /// (N, T), T = 0 for none.
+    pub day_tough: [(u8, u8); 2],
     /// Tokens to create after this day's Rest ("... in target Expedition after Rest"):
     /// (token card, n | expedition << 4 | side << 5); n = 0 is an empty slot.
     pub after_rest: [(u16, u8); 2],
@@ -644,5 +661,18 @@ impl GameState {
             Exp::Hero => self.dark.get(e) == self.pos.get(e) - 1,
             Exp::Companion => self.dark.get(e) == self.pos.get(e) + 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_stay_small() {
+        // The last known information (`left_boosts`, `left_kw`) fills padding.
+        assert_eq!(std::mem::size_of::<Obj>(), 16);
+        // The "next card you play" modifiers keep their flags in one byte.
+        assert!(std::mem::size_of::<TurnMod>() <= 12);
     }
 }

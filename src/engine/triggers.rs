@@ -344,6 +344,9 @@ impl<O: Observer> Engine<'_, O> {
             (EventKind::YourCharacterBoosted, Fire::Boosted { obj }) => {
                 (self.s.obj(obj).side == me.side).then_some(obj)
             }
+            (EventKind::IGain(b), Fire::Gained { obj, bits }) => {
+                (obj == id && bits & b != 0).then_some(obj)
+            }
             (EventKind::YourCharacterGains(b), Fire::Gained { obj, bits }) => {
                 let o = self.s.obj(obj);
                 (o.side == me.side && bits & b != 0 && db.card(o.card).kind.is_character())

@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use super::Engine;
 use super::event::{Event, Observer, Why};
 use super::state::*;
-use crate::cards::effect::{CardIdx, tmask};
+use crate::cards::effect::{CardIdx, EventKind, Trigger, tmask};
 use crate::cards::types::{Exp, Side};
 
 impl<O: Observer> Engine<'_, O> {
@@ -35,6 +35,13 @@ impl<O: Observer> Engine<'_, O> {
         self.detach(id);
         let leaving_play = matches!(before.zone, Zone::Expedition | Zone::Landmarks);
         let seasoned = leaving_play && self.s.has_kw(self.db, id, flag::SEASONED);
+        if leaving_play {
+            // What "when I leave ..." abilities know about the card that left.
+            let kw = self.s.kw_bits(self.db, id);
+            let o = self.s.obj_mut(id);
+            o.left_boosts = before.boosts;
+            o.left_kw = (kw & 0xFF) as u8;
+        }
         let in_play = |z: Zone| matches!(z, Zone::Expedition | Zone::Landmarks | Zone::HeroZone);
         if self.db.card(before.card).trigger_mask & tmask::STATIC != 0
             && in_play(before.zone) != in_play(to)
@@ -69,9 +76,6 @@ impl<O: Observer> Engine<'_, O> {
         let ts = self.s.next_ts();
         let o = self.s.obj_mut(id);
         o.flags &= !flag::ZONE_LOCAL;
-        if before.zone == Zone::Expedition {
-            o.left_boosts = before.boosts;
-        }
         if leaving_play {
             o.counters = 0;
             if !(seasoned && to == Zone::Reserve) {
@@ -131,6 +135,12 @@ impl<O: Observer> Engine<'_, O> {
         if before.zone == Zone::Reserve {
             self.fire(super::triggers::Fire::ReserveLeft { side });
         }
+        // "When I go to Reserve from anywhere".
+        if to == Zone::Reserve && self.db.card(before.card).trigger_mask & tmask::WHEN != 0 {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::ToReserveAny))
+            });
+        }
         // For `when leave_landmarks`: every way out.
         if before.zone == Zone::Landmarks && to != Zone::Landmarks {
             self.trigger_own(id, NO_OBJ, |t| {
@@ -155,7 +165,9 @@ impl<O: Observer> Engine<'_, O> {
     pub(super) fn put_in_mana(&mut self, id: ObjId, ready: bool, why: Why) {
         let side = self.s.obj(id).side;
         let from = self.s.obj(id).zone;
-        self.move_to(id, Zone::Mana, Exp::Hero, why, false);
+        // The orb keeps `exp`: the expedition a card that left play was in.
+        let exp = self.s.obj(id).exp;
+        self.move_to(id, Zone::Mana, exp, why, false);
         // Face down: from the deck it is unseen; a revealed card stays known.
         if from == Zone::Deck
             || (from == Zone::Hand && why == Why::Setup && side == Side::Confluence)
@@ -220,6 +232,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Resupply: the top card of the deck into Reserve (refilling an empty deck first).
+    /// Exhausted Resupply puts it there exhausted (not "exhausting a card in Reserve", D20).
     pub(super) fn resupply(&mut self, side: Side, exhausted: bool) -> Option<ObjId> {
         if self.s.side(side).deck.is_empty() && !self.refill(side) {
             return None;
@@ -250,6 +263,7 @@ impl<O: Observer> Engine<'_, O> {
             counters: 0,
             tough: 0,
             left_boosts: 0,
+            left_kw: 0,
         };
         let ok = self.s.side_mut(side).exp[exp.index()].push(slot);
         debug_assert!(ok);
@@ -284,6 +298,7 @@ impl<O: Observer> Engine<'_, O> {
             counters: 0,
             tough: 0,
             left_boosts: 0,
+            left_kw: 0,
         };
         let ok = self.s.side_mut(side).landmarks.push(slot);
         debug_assert!(ok);
