@@ -159,7 +159,7 @@ fn the_check_flags_what_an_encoding_lacks() {
     // Symbols that name abilities are not triggers.
     assert!(
         lacks(
-            "The {J}, {H} and {R} abilities of Characters facing me can't activate.",
+            "Characters facing me: their {J}, {H} and {R} abilities can't activate.",
             &l(&["static silence_facing"])
         )
         .is_empty()

@@ -1806,7 +1806,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     zones: fzone::RESERVE,
                     ..Filter::default()
                 });
-                // Sabotage = discard up to one target card from a Reserve.
+                // Sabotage = optionally pick one card in a Reserve and discard it.
                 body.push(Op::Select {
                     filter,
                     min: 0,

@@ -58,14 +58,14 @@ pub enum EventKind {
     /// I am sacrificed.
     Sacrificed,
     /// I am sacrificed while I matched the filter, read just before I left (last known
-    /// information: "When I'm sacrificed, if I was not Fleeting").
+    /// information: a sacrifice trigger that needs me not Fleeting).
     SacrificedAs(FilterId),
     /// You sacrifice an object matching the filter (read just before it left; the event
     /// object is the sacrificed card).
     YouSacrifice(FilterId),
     /// I gain my Nth counter (my counters go from below N to N or more).
     CountersReach(u8),
-    /// A card goes from your deck or hand to your Reserve.
+    /// One of your cards enters your Reserve, coming from your deck or your hand.
     YourCardToReserve,
     /// You play a card matching the filter (the played card is the event object).
     YouPlay(FilterId),
@@ -83,7 +83,7 @@ pub enum EventKind {
     JoinsFacing(FilterId),
     /// You roll one or more dice.
     YouRoll,
-    /// My expedition fails to move forward during Dusk.
+    /// At Dusk, my expedition does not move forward.
     MyExpFails,
     /// My expedition moves forward (at Dusk or by an effect).
     MyExpMoves,
@@ -94,7 +94,7 @@ pub enum EventKind {
     MyExpMovesDue(u8),
     /// One of your expeditions moves forward at Dusk due to a terrain.
     YourExpMovesDue(u8),
-    /// A card leaves your Reserve during the Afternoon.
+    /// In the Afternoon, one of the cards in your Reserve leaves it.
     LeavesYourReserve,
     /// A card joins a discard pile (any player's; tokens never do).
     CardDiscarded,
@@ -133,10 +133,10 @@ pub enum Static {
     ToughCount(Count),
     /// Exhausted characters in Reserve (every player's) remain exhausted during Morning.
     KeepExhausted,
-    /// Defender characters don't prevent my expedition from moving forward (while the
-    /// ability's condition holds).
+    /// My expedition can move forward even past Defender characters (while the ability's
+    /// condition holds).
     DefenderNoBlock,
-    /// Matching cards your opponents play can't cost less than N (Robin Hood).
+    /// Opponents' matching cards have a minimum cost of N when played (Robin Hood).
     OpponentMinCost(FilterId, u8),
     /// Objects matching the filter that you control gain these keyword bits (also your
     /// Spells as they resolve: a keyword for your cheap Spells, say).
@@ -154,7 +154,7 @@ pub enum Static {
     /// The Forest, Mountain and Water of matching objects you control (of me, with
     /// [`ME_FILTER`]) are equal to their highest statistic.
     LevelStats(FilterId),
-    /// The {J}, {H} and {R} abilities of characters facing me can't activate.
+    /// Characters facing me have their {J}, {H} and {R} abilities switched off.
     SilenceFacing,
     /// I am also considered a card of these `fkind` kinds, even when not in play.
     AlsoKind(u8),
@@ -170,14 +170,14 @@ pub enum Static {
     DrawOneInMorning,
     /// Every player's Reserve limit changes by this much (read at Clean-up).
     ReserveLimit(i8),
-    /// "You may discard a card from your Reserve to reduce my cost by N" (an alternative
+    /// Optional discount: discard one of your Reserve cards and I cost N less (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
-    /// "You may sacrifice a Permanent to reduce my cost by N" (offered as its own play
-    /// option, like `DiscardDiscount`).
+    /// Optional discount: sacrifice one of your Permanents and I cost N less (offered as its
+    /// own play option, like `DiscardDiscount`).
     SacrificeDiscount(u8),
-    /// "If you would Resupply, instead reveal the top two cards of your deck; put one in
-    /// Reserve and discard the other."
+    /// Replaces Resupply: reveal your deck's two top cards, one goes to Reserve and the
+    /// other to the discard pile.
     ResupplyRevealTwo,
     /// Cards matching the filter that you play cost this much more (negative: less).
     CostAura(FilterId, i8),
@@ -193,8 +193,8 @@ pub enum Static {
     /// You may play exhausted cards matching the filter from your Reserve (`true`: only
     /// into my expedition). As a support ability it works from Reserve.
     PlayExhausted(FilterId, bool),
-    /// "If I would leave the Expedition zone (while the condition holds), [you may] put me
-    /// in my owner's Mana zone instead" (an exhausted orb, D37). `may`: the controller
+    /// Replacement: when I would leave the Expedition zone (while the condition holds), I go
+    /// to my owner's Mana zone instead (an exhausted orb, D37). `may`: the controller
     /// chooses when it would leave (the Confluence always does it).
     LeaveToMana { may: bool },
     /// "If I would gain status `from`, I gain status `to` (and/or `boosts` boosts) instead".
@@ -203,7 +203,7 @@ pub enum Static {
     Regain(u32),
     /// Your Reserve limit is increased by N (while the condition holds).
     YourReserveLimit(i8),
-    /// You may keep one more card in Reserve at Clean-up if it is exhausted.
+    /// At Clean-up, one extra exhausted card may stay in your Reserve beyond the limit.
     ExtraExhaustedReserve,
     /// (Support, in Reserve) I don't count towards your Reserve limit.
     NotCountedInReserve,
@@ -218,8 +218,8 @@ pub enum Static {
     AllRegions(u8),
     /// This expedition of yours, and the opposing expedition facing it, can't move forward.
     NoForward(ExpRef),
-    /// "If my Expedition would move forward during Dusk, it moves forward one more region
-    /// instead" (the player's expedition I am in).
+    /// Replacement: at Dusk, when my Expedition would advance, it advances by one extra
+    /// region (the player's expedition I am in).
     DuskExtraForward,
     /// The opposing expedition facing me may only move forward (the Darkness advance) if the
     /// player failed to overcome every requirement of this terrain facing my expedition.
@@ -857,8 +857,8 @@ pub enum Op {
     /// Rush: you may immediately play another card (paying for it). Sets `did`. The
     /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
     Rush,
-    /// Reveal the top card of your deck: you may play it for free (not from hand: no {H}
-    /// abilities), or else put it into your hand.
+    /// Reveal your deck's top card; the player may play it at no cost (not from hand: no {H}
+    /// abilities), otherwise it joins the hand.
     TopPlayOrHand,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.

@@ -27,8 +27,8 @@ impl<O: Observer> Engine<'_, O> {
             }
             Phase::Morning => self.morning(),
             Phase::Expand => {
-                // "Put the top card of your deck in your Mana zone instead of a card from
-                // your hand": Expand becomes a yes/no choice.
+                // Expand may take the deck's top card into Mana rather than a card from
+                // hand: Expand becomes a yes/no choice.
                 if self.side_has_static(Side::Player, |st| matches!(st, Static::ExpandFromDeck)) {
                     let side = self.s.side(Side::Player);
                     if side.deck.is_empty() && side.discard.is_empty() {

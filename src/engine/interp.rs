@@ -1948,8 +1948,8 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Reveal the top card of your deck; you may play it for free (from the deck: no {H}
-    /// abilities), or else it goes to your hand. The revealed card is `it` while the choice
+    /// Reveal your deck's top card; the player may play it at no cost (from the deck: no {H}
+    /// abilities), otherwise it joins the hand. The revealed card is `it` while the choice
     /// is made. The Confluence always plays it.
     fn exec_top_play_or_hand(&mut self, f: &Frame) -> Flow {
         let side = f.controller;

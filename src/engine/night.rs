@@ -108,8 +108,8 @@ impl<O: Observer> Engine<'_, O> {
         }
         self.s.rest_asked = false;
         self.s.rest_order.clear();
-        // Ascend lasts until Rest: Rest itself still sees it (an "if my Expedition is
-        // Ascended, I am Eternal" keeps its card), nothing after it does.
+        // Ascend lasts until Rest: Rest itself still sees it (Eternal granted while the
+        // Expedition is Ascended keeps its card), nothing after it does.
         self.s.today.ascend = ByExp([false, false]);
         self.create_after_rest_tokens();
         // Overcome marks belong to this Dusk only.

@@ -135,8 +135,8 @@ impl GameState {
     }
 
     /// Sides where a static ability prevents moving forward: both the player's expedition
-    /// and the Darkness on that side ("your other Expedition and the Expedition facing it
-    /// can't move forward").
+    /// and the Darkness on that side (a card that freezes your other Expedition together
+    /// with the one opposite it).
     pub fn static_no_forward(&self, db: &CardDb) -> ByExp<bool> {
         let mut out = ByExp([false, false]);
         self.each_expedition_static(
@@ -158,8 +158,8 @@ impl GameState {
         out
     }
 
-    /// A static of the player's objects in this expedition says its Defender characters
-    /// don't prevent it from moving forward (Mobile Armory, Sunisa).
+    /// A static of the player's objects in this expedition lets it advance even past its
+    /// Defender characters (Mobile Armory, Sunisa).
     pub fn defender_lifted(&self, db: &CardDb, e: Exp) -> bool {
         let mut lifted = false;
         self.each_expedition_static(
@@ -940,8 +940,8 @@ impl GameState {
         limit.clamp(0, 255) as u8
     }
 
-    /// "If I would leave the Expedition zone, [you may] put me in my owner's Mana zone
-    /// instead": the replacement applies to this card in an expedition now (a "may" one
+    /// The replacement that sends me to my owner's Mana zone instead of leaving the
+    /// Expedition zone applies to this card in an expedition now (a "may" one only
     /// when the Confluence controls it, or when the player answered yes).
     pub fn leave_to_mana(&self, db: &CardDb, id: ObjId) -> bool {
         let o = self.obj(id);
@@ -958,7 +958,7 @@ impl GameState {
     }
 
     /// The player must still be asked whether this card, about to leave the Expedition
-    /// zone, goes to Mana instead ("you may put me in my owner's Mana zone instead").
+    /// zone, goes to Mana instead (the optional form of the Mana replacement).
     pub fn must_ask_mana(&self, db: &CardDb, id: ObjId) -> bool {
         let o = self.obj(id);
         o.zone == Zone::Expedition

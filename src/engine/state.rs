@@ -613,8 +613,8 @@ impl GameState {
         self.statics != [0, 0]
     }
 
-    /// The player's hero's Terrain Markers at the start of the game ("I begin the game with
-    /// one {V}, one {M} and one {O} Terrain Marker").
+    /// The player's hero's Terrain Markers at the start of the game (a hero that starts
+    /// with a {V}, an {M} and an {O} marker).
     pub fn start_markers(&mut self, db: &crate::cards::db::CardDb) {
         let hero = self.side(Side::Player).hero;
         for ab in db.abilities_of(self.obj(hero).card) {

@@ -152,7 +152,7 @@ impl<O: Observer> Engine<'_, O> {
                 )
             });
         }
-        // "When a card goes from your deck or hand to Reserve" (Resupply, effects, costs).
+        // Trigger for a card entering Reserve out of your deck or hand (Resupply, effects, costs).
         if to == Zone::Reserve && matches!(before.zone, Zone::Deck | Zone::Hand) {
             self.fire(super::triggers::Fire::CardToReserve { side });
         }
