@@ -100,8 +100,11 @@ impl<O: Observer> Engine<'_, O> {
             }
             Phase::Rest => {
                 if self.rest() {
-                    self.queue_after_rest();
-                    self.queue_delayed_rest();
+                    if self.s.rest_armed {
+                        self.s.rest_armed = false;
+                        self.queue_after_rest();
+                        self.queue_delayed_rest();
+                    }
                     self.s.phase = Phase::Cleanup;
                 }
             }
@@ -212,6 +215,7 @@ impl<O: Observer> Engine<'_, O> {
             for id in ids {
                 if self.db.card(self.s.obj(id).card).trigger_mask & tmask::AFTER_REST != 0 {
                     self.s.obj_mut(id).flags |= flag::AFTER_REST;
+                    self.s.rest_armed = true;
                 }
             }
         }

@@ -956,6 +956,7 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::DelayRest => {
                 self.s.obj_mut(f.source).flags |= flag::DELAY_REST;
+                self.s.rest_armed = true;
                 Flow::Next
             }
             Op::RevealPut {

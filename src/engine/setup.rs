@@ -81,6 +81,7 @@ impl GameState {
             statics: [0, 0],
             rest_asked: false,
             overflow: false,
+            rest_armed: false,
             rest_order: super::list::List::new(),
         }
     }

@@ -501,6 +501,9 @@ pub struct GameState {
     /// More reactions triggered at once than the queue holds: some were not queued. An
     /// error, not a rule (D13): the invariant checker and the scenario runner report it.
     pub overflow: bool,
+    /// Some object carries `AFTER_REST` or `DELAY_REST`: the scans after Rest are needed
+    /// (without it every Night would scan every object twice, a measurable cost).
+    pub rest_armed: bool,
     /// The Rest order chosen so far (both sides' cards, each side's in order).
     pub rest_order: super::list::List<64>,
 }
