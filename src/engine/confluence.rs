@@ -226,21 +226,7 @@ impl<O: Observer> Engine<'_, O> {
         let side = self.s.side(Side::Confluence);
         let ready = side.mana_ready;
         let Some(top) = side.hand.first() else {
-            let mut best: Option<(ObjId, u8)> = None;
-            for id in side.reserve.iter() {
-                if self.s.obj(id).has(flag::EXHAUSTED) {
-                    continue;
-                }
-                let cost = self.s.play_cost(self.db, id, true);
-                if cost > ready || self.confluence_extra_cost(id, true, ready - cost).is_none() {
-                    continue;
-                }
-                let rc = self.db.card(self.s.obj(id).card).reserve_cost;
-                if best.is_none_or(|(_, b)| rc > b) {
-                    best = Some((id, rc));
-                }
-            }
-            if let Some((id, _)) = best {
+            if let Some(id) = self.confluence_best_reserve() {
                 self.confluence_play_it(id, true);
                 return true;
             }
@@ -258,7 +244,8 @@ impl<O: Observer> Engine<'_, O> {
         false
     }
 
-    fn confluence_from_reserve(&mut self) -> ConfluenceAction {
+    /// The Confluence's most expensive affordable ready Reserve card (ties: leftmost).
+    fn confluence_best_reserve(&self) -> Option<ObjId> {
         let side = self.s.side(Side::Confluence);
         let ready = side.mana_ready;
         let mut best: Option<(ObjId, u8)> = None;
@@ -275,8 +262,12 @@ impl<O: Observer> Engine<'_, O> {
                 best = Some((id, rc));
             }
         }
-        match best {
-            Some((id, _)) => {
+        best.map(|(id, _)| id)
+    }
+
+    fn confluence_from_reserve(&mut self) -> ConfluenceAction {
+        match self.confluence_best_reserve() {
+            Some(id) => {
                 self.confluence_play_it(id, true);
                 ConfluenceAction::PlayFromReserve(id)
             }
