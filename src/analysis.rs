@@ -27,7 +27,7 @@ pub struct RunData<'a> {
 }
 
 fn wins(a: &Accum) -> u64 {
-    a.outcomes[0] + a.outcomes[1]
+    a.won()
 }
 
 /// One row per configuration, side and card name.

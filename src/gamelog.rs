@@ -39,7 +39,8 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
                     crate::engine::choice::Alt::Sacrifice(r) =>
                         format!(" (sacrificing {} to pay less)", name(r)),
                     crate::engine::choice::Alt::Free => " for free".into(),
-                    crate::engine::choice::Alt::Less(n) => format!(" for {n} less"),
+                    crate::engine::choice::Alt::Less(n)
+                    | crate::engine::choice::Alt::Cheaper(n) => format!(" for {n} less"),
                 }
             )
         }

@@ -61,7 +61,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let r = crate::sim::run::<String>(&plan, &|_| {}, None).map_err(|e| anyhow::anyhow!(e))?;
         let secs = t.elapsed().as_secs_f64();
         let acc = &r.accums[0];
-        let wins = acc.outcomes[0] + acc.outcomes[1];
+        let wins = acc.won();
         println!(
             "{:<8} {:<10} {:>7.2}  {:>12.0}  {:>7.3}",
             p.to_string(),

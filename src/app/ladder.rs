@@ -29,7 +29,7 @@ struct Rung {
 
 impl Rung {
     fn wins(&self) -> u64 {
-        self.acc.outcomes[0] + self.acc.outcomes[1]
+        self.acc.won()
     }
 }
 
@@ -102,7 +102,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
                     break;
                 }
                 // Jump to the games the current estimate says are needed (at least a batch).
-                let p = (acc.outcomes[0] + acc.outcomes[1]) as f64 / acc.games.max(1) as f64;
+                let p = acc.won() as f64 / acc.games.max(1) as f64;
                 let z = 1.959964;
                 let needed = (p * (1.0 - p) * (z / a.half_width).powi(2)).ceil() as u64;
                 plan.games = needed

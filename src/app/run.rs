@@ -72,7 +72,7 @@ pub fn widest_half_width(accums: &[Accum]) -> f64 {
     accums
         .iter()
         .map(|a| {
-            let i = wilson(a.outcomes[0] + a.outcomes[1], a.games, 0.95);
+            let i = wilson(a.won(), a.games, 0.95);
             (i.hi - i.lo) / 2.0
         })
         .fold(0.0, f64::max)

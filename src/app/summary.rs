@@ -9,7 +9,7 @@ use crate::policy::PolicySpec;
 use crate::sim::ConfigSpec;
 use crate::stats::Accum;
 
-pub const SUMMARY_SCHEMA_VERSION: u32 = 1;
+pub use crate::report::SUMMARY_SCHEMA_VERSION;
 
 /// What a summary row needs to name its configuration.
 pub struct RunMeta<'a> {
@@ -60,12 +60,8 @@ pub fn summary_table(meta: &RunMeta<'_>, configs: &[ConfigSpec], accums: &[Accum
     let day_cap = c_u32(&|_| meta.day_cap as u32);
     let u64s = |f: &dyn Fn(&Accum) -> u64| ColumnData::U64(accums.iter().map(f).collect());
     let f64s = |f: &dyn Fn(&Accum) -> f64| ColumnData::F64(accums.iter().map(f).collect());
-    let wins =
-        |a: &Accum| a.outcomes[Outcome::WinMet.index()] + a.outcomes[Outcome::WinDeckOut.index()];
-    let losses = |a: &Accum| {
-        a.outcomes[Outcome::LossHeroDarkness.index()]
-            + a.outcomes[Outcome::LossCompanionDarkness.index()]
-    };
+    let wins = |a: &Accum| a.won();
+    let losses = |a: &Accum| a.lost();
     let strs = |f: &dyn Fn(&ConfigSpec) -> String| ColumnData::Str(configs.iter().map(f).collect());
     let mut t = Table::new();
     t.push("schema_version", version)
@@ -125,12 +121,20 @@ pub fn summary_table(meta: &RunMeta<'_>, configs: &[ConfigSpec], accums: &[Accum
             u64s(&|a| a.outcomes[Outcome::WinDeckOut.index()]),
         )
         .push(
+            "wins_by_card",
+            u64s(&|a| a.outcomes[Outcome::WinByCard.index()]),
+        )
+        .push(
             "losses_hero_darkness",
             u64s(&|a| a.outcomes[Outcome::LossHeroDarkness.index()]),
         )
         .push(
             "losses_companion_darkness",
             u64s(&|a| a.outcomes[Outcome::LossCompanionDarkness.index()]),
+        )
+        .push(
+            "losses_by_card",
+            u64s(&|a| a.outcomes[Outcome::LossByCard.index()]),
         )
         .push(
             "player_plays_mean",

@@ -26,7 +26,7 @@ use crate::stats::regression::{Observation, fit};
 pub const TUNE_SCHEMA_VERSION: u32 = 1;
 
 fn wins(a: &Accum) -> u64 {
-    a.outcomes[0] + a.outcomes[1]
+    a.won()
 }
 
 pub fn tune(a: TuneArgs) -> Result<()> {

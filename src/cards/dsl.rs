@@ -368,6 +368,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     | Static::CostInEmptyExp(_)
                     | Static::DiscardDiscount(_)
                     | Static::SacrificeDiscount(_)
+                    | Static::AltLess(_)
                     | Static::PlayableIf => ActiveIn::Anywhere,
                     Static::NotCountedInReserve => ActiveIn::Reserve,
                     _ => ActiveIn::Play,
@@ -436,7 +437,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)")?;
+        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, alt_less, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)")?;
         Ok(match w.as_str() {
             "cost" | "cost_empty_exp" => {
                 self.expect_punct("(")?;
@@ -538,14 +539,14 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::ReserveLimit(n as i8)
             }
-            "discard_discount" | "sacrifice_discount" => {
+            "discard_discount" | "sacrifice_discount" | "alt_less" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
                 self.expect_punct(")")?;
-                if w == "discard_discount" {
-                    Static::DiscardDiscount(n as u8)
-                } else {
-                    Static::SacrificeDiscount(n as u8)
+                match w.as_str() {
+                    "discard_discount" => Static::DiscardDiscount(n as u8),
+                    "sacrifice_discount" => Static::SacrificeDiscount(n as u8),
+                    _ => Static::AltLess(n as u8),
                 }
             }
             "resupply_two" => Static::ResupplyRevealTwo,
@@ -668,7 +669,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)");
+                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, alt_less, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)");
             }
         })
     }
@@ -992,7 +993,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, none_advanced, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, paid_less, none_advanced, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), distinct(F, F[, F]), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -1019,6 +1020,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "in_contact" => Cond::InContact,
             "did" => Cond::Did,
             "in_mana" => Cond::MeInMana,
+            "paid_less" => Cond::PaidLess,
             "none_advanced" => Cond::NoneAdvanced,
             "afternoon" => Cond::Afternoon,
             "ascended" => Cond::MyExpAscends,
@@ -1066,6 +1068,26 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Cond::Control(f)
             }
+            "distinct" => {
+                self.expect_punct("(")?;
+                let mut fs = [0; 3];
+                let mut n = 0;
+                loop {
+                    if n == fs.len() {
+                        return self.err("at most 3 filters in distinct(...)");
+                    }
+                    fs[n] = self.filter(Whose::Yours)?;
+                    n += 1;
+                    if !self.eat_punct(",") {
+                        break;
+                    }
+                }
+                self.expect_punct(")")?;
+                if n < 2 {
+                    return self.err("2 or 3 filters in distinct(...), separated by commas");
+                }
+                Cond::Distinct(fs, n as u8)
+            }
             "it_is" => {
                 self.expect_punct("(")?;
                 let f = self.filter(Whose::Any)?;
@@ -1075,8 +1097,21 @@ impl<'a, A: Arena> Parser<'a, A> {
             other => match self.count_word(other)? {
                 Some(count) => {
                     let c = self.cmp()?;
-                    let n = self.small("number", -50, 200)?;
-                    Cond::Compare(count, c, n as i16)
+                    if let Tok::Ident(w) = self.peek().clone() {
+                        // Two amounts compared (`it_cost = roll_result`).
+                        self.pos += 1;
+                        match self.count_word(&w)? {
+                            Some(rhs) => Cond::CompareCounts(count, c, rhs),
+                            None => {
+                                self.pos -= 1;
+                                return self
+                                    .err("a number or an amount (x, roll_result, it_cost, ...)");
+                            }
+                        }
+                    } else {
+                        let n = self.small("number", -50, 200)?;
+                        Cond::Compare(count, c, n as i16)
+                    }
                 }
                 None => {
                     self.pos -= 1;
@@ -2151,6 +2186,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "after_you" => body.push(Op::AfterYou),
             "top_play_or_hand" => body.push(Op::TopPlayOrHand),
             "pass" => body.push(Op::Pass),
+            "win_game" => body.push(Op::WinGame),
             "reveal_put" => {
                 self.expect_punct("(")?;
                 let n = self.small("cards revealed", 1, 10)? as u8;

@@ -176,6 +176,9 @@ pub enum Static {
     /// Optional discount: sacrifice one of your Permanents and I cost N less (offered as its
     /// own play option, like `DiscardDiscount`).
     SacrificeDiscount(u8),
+    /// "You may play me for N less": an alternative cost offered as its own play option;
+    /// the effect reads `paid_less` for what the cheaper play restricts.
+    AltLess(u8),
     /// Replaces Resupply: reveal your deck's two top cards, one goes to Reserve and the
     /// other to the discard pile.
     ResupplyRevealTwo,
@@ -537,6 +540,8 @@ pub enum Cond {
     /// You are the first player (the player is first when the Companion is Threatened).
     FirstPlayer,
     Compare(Count, Cmp, i16),
+    /// Two amounts compared (a revealed card's Hand Cost against the die kept).
+    CompareCounts(Count, Cmp, Count),
     /// My expedition is behind / ahead / in contact with the opposing one.
     Behind,
     /// Each of your expeditions is behind ("behind or tied" reads "behind", A18).
@@ -556,6 +561,9 @@ pub enum Cond {
     /// The source is in its owner's Mana zone.
     MeInMana,
     MeBoosted,
+    /// The source was played with its own alternative cost (`alt_less`), until it changes
+    /// zones.
+    PaidLess,
     /// The source's region has this terrain.
     MyTerrain(u8),
     /// The source's region has a single terrain type.
@@ -571,6 +579,9 @@ pub enum Cond {
     ItMatches(FilterId),
     /// You control an object matching the filter (shorthand for a count >= 1).
     Control(FilterId),
+    /// You control distinct objects, one matching each of the first `n` filters (Lyra
+    /// Festival: three Characters, one per status).
+    Distinct([FilterId; 3], u8),
     Not(CondId),
     And(CondId, CondId),
     Or(CondId, CondId),
@@ -892,6 +903,9 @@ pub enum Op {
         n: Amount,
     },
     AfterYou,
+    /// The controller wins the game ("You win the game": Lyra Festival); controlled by the
+    /// Confluence, the player loses.
+    WinGame,
     /// The controller passes for the rest of the Afternoon ("You may pass"); sets `did`
     /// to whether it could.
     Pass,

@@ -24,6 +24,8 @@ pub enum Alt {
     Free,
     /// Played by an effect for N less than its cost.
     Less(u8),
+    /// Its own "you may play me for N less" (`alt_less`), which its effect may restrict.
+    Cheaper(u8),
 }
 
 impl Alt {
@@ -368,6 +370,12 @@ fn pay_options(
                         out.push(Alt::Discard(r));
                     }
                 }
+            }
+            if let Trigger::Static(Static::AltLess(n)) = ab.trigger
+                && cost.saturating_sub(n) <= ready
+                && !out.is_full()
+            {
+                out.push(Alt::Cheaper(n));
             }
             if let Trigger::Static(Static::SacrificeDiscount(n)) = ab.trigger
                 && cost.saturating_sub(n) <= ready

@@ -981,6 +981,13 @@ impl<O: Observer> Engine<'_, O> {
                     }
                 }
             }
+            Op::WinGame => {
+                self.end(match f.controller {
+                    Side::Player => Outcome::WinByCard,
+                    Side::Confluence => Outcome::LossByCard,
+                });
+                Flow::Next
+            }
             Op::Pass => {
                 let afternoon = matches!(
                     self.s.phase,
@@ -1526,7 +1533,8 @@ impl<O: Observer> Engine<'_, O> {
         if O::ENABLED {
             self.emit(Event::Roll { side, value: v });
         }
-        self.fire(Fire::Rolled { side });
+        let top = self.s.side(side).deck.last().unwrap_or(NO_OBJ);
+        self.fire(Fire::Rolled { side, top });
         Flow::Next
     }
 

@@ -32,6 +32,10 @@ impl<O: Observer> Engine<'_, O> {
                 .s
                 .play_cost(self.db, id, from_reserve)
                 .saturating_sub(n),
+            Alt::Cheaper(n) => self
+                .s
+                .play_cost_in(self.db, id, from_reserve, at)
+                .saturating_sub(n),
             Alt::Discard(_) | Alt::Sacrifice(_) => {
                 let n = self
                     .db
@@ -106,6 +110,9 @@ impl<O: Observer> Engine<'_, O> {
                 if from_reserve {
                     self.s.obj_mut(id).flags |= flag::FROM_RESERVE;
                 }
+                if matches!(alt, Alt::Cheaper(_)) {
+                    self.s.obj_mut(id).flags |= flag::PAID_LESS;
+                }
                 // Played from Reserve it gains Fleeting (BGA gives expedition permanents
                 // Fleeting too), and statuses from "the next Character you play ... gains":
                 // gains that replacements and "when I gain" abilities see; "... loses
@@ -158,6 +165,9 @@ impl<O: Observer> Engine<'_, O> {
                 let ob = self.s.obj_mut(id);
                 if from_reserve {
                     ob.flags |= kw::FLEETING | flag::FROM_RESERVE;
+                }
+                if matches!(alt, Alt::Cheaper(_)) {
+                    ob.flags |= flag::PAID_LESS;
                 }
                 ob.flags &= !lost;
                 if lost & kw::FLEETING != 0 {

@@ -804,7 +804,9 @@ impl GameState {
         let mut consider = |id: ObjId| {
             let o = self.obj(id);
             let from_reserve = match o.zone {
-                Zone::Hand => false,
+                // A revealed top card played by `play_now(it)` (The Wayfarer, R1): from the
+                // deck, so not "from hand" ({H} stays off).
+                Zone::Hand | Zone::Deck => false,
                 Zone::Reserve => true,
                 _ => return,
             };
@@ -1256,6 +1258,28 @@ impl GameState {
         }
     }
 
+    /// Whether distinct objects match each filter, one per filter (Hall's condition: every
+    /// set of filters is matched by at least as many objects as it has filters).
+    fn distinct_matches(&self, db: &CardDb, filters: &[FilterId], ctx: &Ctx) -> bool {
+        // Each candidate with the bit set of the filters it matches.
+        let mut objs = [(NO_OBJ, 0u8); 64];
+        let mut n = 0;
+        for (k, &fid) in filters.iter().enumerate() {
+            self.for_each_candidate(db, db.filter(fid), ctx, |id| {
+                if let Some(o) = objs[..n].iter_mut().find(|o| o.0 == id) {
+                    o.1 |= 1 << k;
+                } else if n < objs.len() {
+                    objs[n] = (id, 1 << k);
+                    n += 1;
+                }
+            });
+        }
+        (1u8..1 << filters.len()).all(|set| {
+            let covered = objs[..n].iter().filter(|o| o.1 & set != 0).count();
+            covered >= set.count_ones() as usize
+        })
+    }
+
     /// Calls `f` for every object in the zones a filter looks at, in Silver Rule order
     /// (by timestamp, oldest first, across zones).
     pub fn for_each_candidate(
@@ -1472,6 +1496,9 @@ impl GameState {
             Cond::True => true,
             Cond::FirstPlayer => self.first_player() == ctx.controller,
             Cond::Compare(c, cmp, n) => cmp.test(self.count(db, c, ctx), n),
+            Cond::CompareCounts(a, cmp, b) => {
+                cmp.test(self.count(db, a, ctx), self.count(db, b, ctx))
+            }
             Cond::Behind => match ctx.controller {
                 // Player expeditions are behind only against the Darkness; the Confluence's
                 // expeditions are never behind (A18 reads "ahead" the same way).
@@ -1494,6 +1521,7 @@ impl GameState {
             Cond::MeHad(b) => self.obj(ctx.source).left_kw as u32 & b != 0,
             Cond::MeInMana => self.obj(ctx.source).zone == Zone::Mana,
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
+            Cond::PaidLess => self.obj(ctx.source).has(flag::PAID_LESS),
             Cond::MyExpAscends => self
                 .source_exp(ctx)
                 .is_some_and(|e| ctx.controller == Side::Player && self.today.ascend.get(e)),
@@ -1523,6 +1551,7 @@ impl GameState {
                 self.for_each_candidate(db, db.filter(f), ctx, |_| any = true);
                 any
             }
+            Cond::Distinct(fs, n) => self.distinct_matches(db, &fs[..n as usize], ctx),
             Cond::Not(c) => !self.eval_cond(db, c, ctx),
             Cond::And(a, b) => self.eval_cond(db, a, ctx) && self.eval_cond(db, b, ctx),
             Cond::Or(a, b) => self.eval_cond(db, a, ctx) || self.eval_cond(db, b, ctx),

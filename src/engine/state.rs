@@ -86,6 +86,8 @@ pub mod flag {
     pub const MANA_ASKING: u32 = 1 << 27;
     /// Played from Reserve (until it changes zones): its Base Cost is its Reserve Cost.
     pub const FROM_RESERVE: u32 = 1 << 28;
+    /// Played with its own alternative cost (`alt_less`), until it changes zones.
+    pub const PAID_LESS: u32 = 1 << 29;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -101,6 +103,7 @@ pub mod flag {
         | OVERCOME_HERO
         | OVERCOME_COMPANION
         | FROM_RESERVE
+        | PAID_LESS
         | MANA_ASKED
         | MANA_YES
         | MANA_ASKING
@@ -380,26 +383,44 @@ pub enum Outcome {
     LossCompanionDarkness,
     /// The day cap was reached without a result.
     DayCap,
+    /// A card's ability won the game for the player ("You win the game": Lyra Festival).
+    WinByCard,
+    /// A card's ability won the game for the Confluence.
+    LossByCard,
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 5] = [
+    pub const ALL: [Outcome; 7] = [
         Outcome::WinMet,
         Outcome::WinDeckOut,
         Outcome::LossHeroDarkness,
         Outcome::LossCompanionDarkness,
         Outcome::DayCap,
+        Outcome::WinByCard,
+        Outcome::LossByCard,
     ];
 
     pub fn is_win(self) -> bool {
-        matches!(self, Outcome::WinMet | Outcome::WinDeckOut)
+        matches!(
+            self,
+            Outcome::WinMet | Outcome::WinDeckOut | Outcome::WinByCard
+        )
+    }
+
+    pub fn is_loss(self) -> bool {
+        matches!(
+            self,
+            Outcome::LossHeroDarkness | Outcome::LossCompanionDarkness | Outcome::LossByCard
+        )
     }
 
     pub fn result(self) -> &'static str {
-        match self {
-            Outcome::WinMet | Outcome::WinDeckOut => "win",
-            Outcome::LossHeroDarkness | Outcome::LossCompanionDarkness => "loss",
-            Outcome::DayCap => "day_cap",
+        if self.is_win() {
+            "win"
+        } else if self.is_loss() {
+            "loss"
+        } else {
+            "day_cap"
         }
     }
 
@@ -410,6 +431,8 @@ impl Outcome {
             Outcome::LossHeroDarkness => "hero_darkness",
             Outcome::LossCompanionDarkness => "companion_darkness",
             Outcome::DayCap => "day_cap",
+            Outcome::WinByCard => "card_win",
+            Outcome::LossByCard => "card_loss",
         }
     }
 

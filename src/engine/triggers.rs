@@ -26,6 +26,9 @@ pub(super) enum Fire {
     },
     Rolled {
         side: Side,
+        /// The top card of the roller's deck as the die was rolled (the card The Wayfarer
+        /// reveals), the reaction's `event`.
+        top: ObjId,
     },
     ExpFailed {
         exp: Exp,
@@ -309,7 +312,7 @@ impl<O: Observer> Engine<'_, O> {
                 (o.side != me.side && facing && self.s.matches(db, db.filter(f), obj, &ctx))
                     .then_some(obj)
             }
-            (EventKind::YouRoll, Fire::Rolled { side }) => (side == me.side).then_some(NO_OBJ),
+            (EventKind::YouRoll, Fire::Rolled { side, top }) => (side == me.side).then_some(top),
             (EventKind::MyExpFails, Fire::ExpFailed { exp }) => {
                 (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
             }

@@ -95,7 +95,9 @@ impl Greedy {
                     let cost = match alt {
                         Alt::None => view.play_cost(obj, from_reserve) as i32,
                         Alt::Free => 0,
-                        Alt::Less(n) => view.play_cost(obj, from_reserve).saturating_sub(n) as i32,
+                        Alt::Less(n) | Alt::Cheaper(n) => {
+                            view.play_cost(obj, from_reserve).saturating_sub(n) as i32
+                        }
                         Alt::Scout => def.scout as i32 + 3,
                         Alt::Discard(_) | Alt::Sacrifice(_) => {
                             view.play_cost(obj, from_reserve) as i32 + 2

@@ -158,7 +158,9 @@ impl Planner {
             let cost = match alt {
                 Alt::None => view.play_cost(obj, from_reserve),
                 Alt::Free => 0,
-                Alt::Less(n) => view.play_cost(obj, from_reserve).saturating_sub(n),
+                Alt::Less(n) | Alt::Cheaper(n) => {
+                    view.play_cost(obj, from_reserve).saturating_sub(n)
+                }
                 // Scouting and discounts by discard are left to other policies.
                 Alt::Scout | Alt::Discard(_) | Alt::Sacrifice(_) => continue,
             };

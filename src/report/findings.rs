@@ -695,6 +695,8 @@ mod tests {
             wins_confluence_deck_out: 0,
             losses_hero_darkness: games - wins,
             losses_companion_darkness: 0,
+            wins_by_card: 0,
+            losses_by_card: 0,
             player_cards_not_exact: 0,
             seed: 1,
             day_cap: 30,

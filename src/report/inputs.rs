@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::error::ReportError;
 use crate::export::{ColumnData, Table};
 
-use super::SCHEMA_VERSION;
+use super::{SCHEMA_VERSION, SUMMARY_SCHEMA_VERSION};
 
 /// One row of `summary.parquet`: one configuration of the run.
 #[derive(Clone, Debug, Serialize)]
@@ -34,6 +34,8 @@ pub struct ConfigRow {
     pub day_histogram: Vec<u64>,
     pub wins_expeditions_met: u64,
     pub wins_confluence_deck_out: u64,
+    pub wins_by_card: u64,
+    pub losses_by_card: u64,
     pub losses_hero_darkness: u64,
     pub losses_companion_darkness: u64,
     pub player_cards_not_exact: u64,
@@ -135,7 +137,7 @@ impl<'a> Columns<'a> {
     fn col(&self, name: &str) -> Result<&'a ColumnData, ReportError> {
         self.table.column(name).ok_or_else(|| {
             self.err(format!(
-                "no column `{name}` (expected the schema_version {SCHEMA_VERSION} columns listed in README, \"Outputs\")"
+                "no column `{name}` (expected the columns of this confluence-sim's schema_version listed in README, \"Outputs\")"
             ))
         })
     }
@@ -194,11 +196,11 @@ impl<'a> Columns<'a> {
         }
     }
 
-    fn check_schema(&self) -> Result<(), ReportError> {
+    fn check_schema(&self, want: u32) -> Result<(), ReportError> {
         for v in self.u64s("schema_version")? {
-            if v != SCHEMA_VERSION as u64 {
+            if v != want as u64 {
                 return Err(self.err(format!(
-                    "schema_version {v}; this confluence-sim reads schema_version {SCHEMA_VERSION} (regenerate the file, or use the confluence-sim that wrote it)"
+                    "schema_version {v}; this confluence-sim reads schema_version {want} (regenerate the file, or use the confluence-sim that wrote it)"
                 )));
             }
         }
@@ -234,7 +236,7 @@ fn read_summary(dir: &Path) -> Result<Vec<ConfigRow>, ReportError> {
     if table.rows() == 0 {
         return Err(c.err("no configurations (the table has no rows)".into()));
     }
-    c.check_schema()?;
+    c.check_schema(SUMMARY_SCHEMA_VERSION)?;
     let config_id = c.u32s("config_id")?;
     let player_deck = c.strs("player_deck")?;
     let player_hero = c.strs_or_empty("player_hero")?;
@@ -256,6 +258,8 @@ fn read_summary(dir: &Path) -> Result<Vec<ConfigRow>, ReportError> {
     let wins_out = c.u64s("wins_confluence_deck_out")?;
     let loss_hero = c.u64s("losses_hero_darkness")?;
     let loss_comp = c.u64s("losses_companion_darkness")?;
+    let wins_card = c.u64s("wins_by_card")?;
+    let loss_card = c.u64s("losses_by_card")?;
     let not_exact = c.u64s("player_cards_not_exact")?;
     let seed = c.u64s("seed")?;
     let day_cap = c.u64s("day_cap")?;
@@ -293,6 +297,8 @@ fn read_summary(dir: &Path) -> Result<Vec<ConfigRow>, ReportError> {
             wins_confluence_deck_out: wins_out[i],
             losses_hero_darkness: loss_hero[i],
             losses_companion_darkness: loss_comp[i],
+            wins_by_card: wins_card[i],
+            losses_by_card: loss_card[i],
             player_cards_not_exact: not_exact[i],
             seed: seed[i],
             day_cap: day_cap[i],
@@ -307,7 +313,7 @@ fn read_cards(path: &Path) -> Result<Vec<CardRow>, ReportError> {
         path,
         table: &table,
     };
-    c.check_schema()?;
+    c.check_schema(SCHEMA_VERSION)?;
     let config_id = c.u32s("config_id")?;
     let side = c.strs("side")?;
     let card = c.strs("card")?;
@@ -348,7 +354,7 @@ fn read_rares(path: &Path) -> Result<Vec<RareRow>, ReportError> {
         path,
         table: &table,
     };
-    c.check_schema()?;
+    c.check_schema(SCHEMA_VERSION)?;
     let player_deck = c.strs("player_deck")?;
     let policy = c.strs("policy")?;
     let rare = c.strs("rare")?;
@@ -382,7 +388,7 @@ fn read_diffs(path: &Path) -> Result<Vec<DiffRow>, ReportError> {
         path,
         table: &table,
     };
-    c.check_schema()?;
+    c.check_schema(SCHEMA_VERSION)?;
     let config_id = c.u32s("config_id")?;
     let baseline = c.u32s("baseline_config_id")?;
     let diff = c.f64s("diff")?;

@@ -42,8 +42,10 @@ pub use inputs::*;
 pub use model::*;
 pub use sections::document;
 
-/// The schema version of the tables this report reads (summary, cards, rares, diffs).
+/// The schema version of the tables this report reads (cards, rares, diffs).
 pub const SCHEMA_VERSION: u32 = 1;
+/// The schema version of the summary table (2: wins and losses by a card's ability).
+pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
 
 /// Confidence level of every interval the report computes itself.
 pub const LEVEL: f64 = 0.95;

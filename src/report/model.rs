@@ -62,6 +62,8 @@ pub struct Outcomes {
     pub wins_confluence_deck_out: u64,
     pub losses_hero_darkness: u64,
     pub losses_companion_darkness: u64,
+    pub wins_by_card: u64,
+    pub losses_by_card: u64,
     pub day_caps: u64,
 }
 
@@ -72,15 +74,17 @@ impl Outcomes {
         self.wins_confluence_deck_out += r.wins_confluence_deck_out;
         self.losses_hero_darkness += r.losses_hero_darkness;
         self.losses_companion_darkness += r.losses_companion_darkness;
+        self.wins_by_card += r.wins_by_card;
+        self.losses_by_card += r.losses_by_card;
         self.day_caps += r.day_caps;
     }
 
     pub fn wins(&self) -> u64 {
-        self.wins_expeditions_met + self.wins_confluence_deck_out
+        self.wins_expeditions_met + self.wins_confluence_deck_out + self.wins_by_card
     }
 
     pub fn losses(&self) -> u64 {
-        self.losses_hero_darkness + self.losses_companion_darkness
+        self.losses_hero_darkness + self.losses_companion_darkness + self.losses_by_card
     }
 }
 

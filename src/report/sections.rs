@@ -787,17 +787,22 @@ fn days_cell(g: &Group) -> Vec<Block> {
     });
     let mut blocks = vec![Block::Figure { chart, caption }];
     type Count = fn(&Outcomes) -> u64;
-    let outcome_rows: [(&str, Count); 7] = [
+    let outcome_rows: [(&str, Count); 9] = [
         ("Won", |o| o.wins()),
         ("…by meeting the expeditions", |o| o.wins_expeditions_met),
         ("…by Confluence deck-out", |o| o.wins_confluence_deck_out),
+        ("…by a card's ability", |o| o.wins_by_card),
         ("Lost", |o| o.losses()),
         ("…to the hero's Darkness", |o| o.losses_hero_darkness),
         ("…to the companion's Darkness", |o| {
             o.losses_companion_darkness
         }),
+        ("…to a card's ability", |o| o.losses_by_card),
         ("Stopped at the day cap", |o| o.day_caps),
     ];
+    // The card-ability rows only where some game ended so (Lyra Festival).
+    let by_card = |o: &Outcomes| o.wins_by_card + o.losses_by_card;
+    let any_by_card = g.day_series.iter().any(|s| by_card(&s.outcomes) > 0);
     let mut rows = vec![
         std::iter::once(Rich::text("Games"))
             .chain(
@@ -808,6 +813,9 @@ fn days_cell(g: &Group) -> Vec<Block> {
             .collect::<Vec<_>>(),
     ];
     for (label, get) in outcome_rows {
+        if label.contains("card's ability") && !any_by_card {
+            continue;
+        }
         rows.push(
             std::iter::once(Rich::text(label))
                 .chain(

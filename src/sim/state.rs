@@ -27,7 +27,9 @@ pub const ROWS: &str = "games.bin";
 /// crash, per configuration under way.
 pub const UNIT_GAMES: u64 = 4096;
 
-const MAGIC: u32 = 0x3155_5343; // "CSU1"
+/// "CSU2": seven outcome codes (format 1, "CSU1", had five: no wins or losses by a card).
+const MAGIC: u32 = 0x3255_5343;
+const MAGIC_V1: u32 = 0x3155_5343;
 const ROW_BYTES: usize = 26;
 const MAX_PAYLOAD: u32 = 1 << 20;
 /// A power cut loses at most about this much work.
@@ -264,6 +266,16 @@ fn scan(dir: &Path, per_game: bool) -> Result<(Vec<Record>, u64, u64), StateErro
         None
     };
     let mut r = BufReader::new(log);
+    // A state written by an older format is refused, not read as damaged (a resumed run
+    // would otherwise start over and overwrite it).
+    let mut head = [0u8; 4];
+    if r.read_exact(&mut head).is_ok() && u32::from_le_bytes(head) == MAGIC_V1 {
+        return Err(StateError::Bad {
+            path: log_path,
+            msg: "written by an older confluence-sim (state format 1); run it again with this one, or merge it with the confluence-sim that wrote it".into(),
+        });
+    }
+    r.seek(SeekFrom::Start(0)).map_err(io(&log_path))?;
     let (mut records, mut log_end, mut rows_end) = (Vec::new(), 0u64, 0u64);
     while let Some((rec, len)) = next_record(&mut r) {
         if rec.rows.offset != rows_end

@@ -4,7 +4,10 @@
 use super::interval::{Interval, wilson};
 
 /// Outcome codes, in the order of `engine::Outcome`.
-pub const OUTCOMES: usize = 5;
+pub const OUTCOMES: usize = 7;
+/// The codes of the player's wins and losses among them (the rest: the day cap).
+pub const WIN_OUTCOMES: [usize; 3] = [0, 1, 5];
+pub const LOSS_OUTCOMES: [usize; 3] = [2, 3, 6];
 /// Deck slots tracked per side for "played" statistics.
 pub const SLOTS: usize = 64;
 /// Days tracked by the histogram (a day cap is at most 255).
@@ -108,8 +111,14 @@ impl Accum {
         self
     }
 
-    pub fn wins(&self, win_outcomes: &[usize]) -> u64 {
-        win_outcomes.iter().map(|&i| self.outcomes[i]).sum()
+    /// Games the player won, whatever the cause.
+    pub fn won(&self) -> u64 {
+        WIN_OUTCOMES.iter().map(|&i| self.outcomes[i]).sum()
+    }
+
+    /// Games the player lost, whatever the cause.
+    pub fn lost(&self) -> u64 {
+        LOSS_OUTCOMES.iter().map(|&i| self.outcomes[i]).sum()
     }
 
     pub fn win_interval(&self, wins: u64) -> Interval {
