@@ -726,7 +726,7 @@ fn report_fails_clearly_on_an_unreadable_summary_and_writes_nothing() {
 fn report_rejects_a_summary_without_its_columns() {
     let tmp = tempfile::tempdir().unwrap();
     let mut t = Table::new();
-    t.push("schema_version", ColumnData::U32(vec![1]))
+    t.push("schema_version", ColumnData::U32(vec![2]))
         .push("config_id", ColumnData::U32(vec![0]));
     write_parquet(&tmp.path().join("summary.parquet"), &t);
     report(tmp.path()).code(1).stderr(predicate::str::contains(

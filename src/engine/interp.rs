@@ -845,11 +845,12 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::Defect { obj } => {
-                // Only tokens change controllers (a card stays with its owner's zones); a
-                // token keeps its slot, statuses and boosts, and joins the facing expedition.
+                // The character joins the expedition facing it under the other side's control,
+                // keeping its statuses and boosts; a card becomes borrowed (its owner's zones
+                // stay its destinations) or, defecting back, its owner's again.
                 for id in self.resolve_objs(obj, f).iter() {
                     let o = *self.s.obj(id);
-                    if !o.is_token() || o.zone != Zone::Expedition {
+                    if o.zone != Zone::Expedition {
                         continue;
                     }
                     let to = o.side.other();
@@ -866,6 +867,18 @@ impl<O: Observer> Engine<'_, O> {
                     let ob = self.s.obj_mut(id);
                     ob.side = to;
                     ob.ts = ts;
+                    if !o.is_token() {
+                        ob.flags ^= flag::BORROWED;
+                    }
+                    if O::ENABLED {
+                        self.emit(Event::Moved {
+                            obj: id,
+                            side: to,
+                            from: Zone::Expedition,
+                            to: Zone::Expedition,
+                            why: Why::Effect,
+                        });
+                    }
                     self.fire(Fire::Joined { obj: id });
                 }
                 Flow::Next
@@ -1822,6 +1835,7 @@ impl<O: Observer> Engine<'_, O> {
                         .map(|id| (id, false));
                 }
                 if let Some((id, from_reserve)) = found {
+                    self.take_control(id, Side::Confluence);
                     self.s.obj_mut(id).flags |= flag::KNOWN;
                     let fr = self.frame_mut();
                     fr.did = true;
@@ -2297,6 +2311,9 @@ impl<O: Observer> Engine<'_, O> {
                 fr.did = true;
                 fr.it.clear();
                 let _ = fr.it.push(obj);
+                // A card of the opponent's Reserve (`play_now(it)`, Brainwash) is borrowed by
+                // the player, who answers this decision.
+                self.take_control(obj, Side::Player);
                 self.play_card(obj, from_reserve, exp, None, alt);
             }
             (Decision::Sacrifice, Choice::Card(id), Op::Pay { .. })

@@ -92,6 +92,15 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
                     o.zone
                 ));
             }
+            if o.has(super::state::flag::BORROWED)
+                && !matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::Limbo)
+            {
+                return Err(format!(
+                    "borrowed card object {id} ({}) is in {:?}, outside play",
+                    db.card(o.card).name,
+                    o.zone
+                ));
+            }
             if o.zone == Zone::Midnight && s.midnight_card != id as ObjId {
                 return Err(format!(
                     "object {id} is in the Midnight zone but is not the Midnight card"

@@ -815,7 +815,9 @@ impl GameState {
             } else {
                 0b11
             };
-            if o.side != side
+            // Another side's card only from its Reserve, as `it` (Brainwash: "a Character
+            // in any Reserve").
+            if (o.side != side && o.zone != Zone::Reserve)
                 || allowed == 0
                 || !self.matches_card(db, fl, id, f.controller)
                 || !fl.cost_within_x(db.card(o.card).hand_cost, f.x)

@@ -88,6 +88,10 @@ pub mod flag {
     pub const FROM_RESERVE: u32 = 1 << 28;
     /// Played with its own alternative cost (`alt_less`), until it changes zones.
     pub const PAID_LESS: u32 = 1 << 29;
+    /// A card controlled by the side that does not own it (it defected, or was played from
+    /// the opponent's Reserve): `side` is its controller, the other side its owner. Only in
+    /// play (or Limbo); it goes back to its owner's zones when it leaves play.
+    pub const BORROWED: u32 = 1 << 30;
     /// Statuses that belong to one object and are lost when the card changes zones.
     pub const ZONE_LOCAL: u32 = FLEETING
         | ANCHORED
@@ -139,6 +143,15 @@ impl Obj {
     #[inline]
     pub fn is_token(&self) -> bool {
         self.flags & flag::TOKEN != 0
+    }
+    /// The side whose zones the card goes back to.
+    #[inline]
+    pub fn owner(&self) -> Side {
+        if self.flags & flag::BORROWED != 0 {
+            self.side.other()
+        } else {
+            self.side
+        }
     }
 }
 

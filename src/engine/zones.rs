@@ -25,6 +25,24 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// `controller` takes a card of the other side's Reserve to play it (Brainwash): it
+    /// leaves its owner's Reserve for Limbo, borrowed, and is then played as the
+    /// controller's.
+    pub(super) fn take_control(&mut self, id: ObjId, controller: Side) {
+        let o = *self.s.obj(id);
+        if o.side == controller {
+            return;
+        }
+        self.detach(id);
+        let ob = self.s.obj_mut(id);
+        ob.side = controller;
+        ob.flags ^= flag::BORROWED;
+        ob.zone = Zone::Limbo;
+        if o.zone == Zone::Reserve {
+            self.fire(super::triggers::Fire::ReserveLeft { side: o.side });
+        }
+    }
+
     /// Moves an object to one of its owner's zones (cards always go to their owner's
     /// zones). Leaving the Expedition or Landmark zone loses boosts and counters (a
     /// Seasoned character keeps its boosts on the way to Reserve); a token that leaves the
@@ -75,6 +93,14 @@ impl<O: Observer> Engine<'_, O> {
         }
         let ts = self.s.next_ts();
         let o = self.s.obj_mut(id);
+        // A borrowed card that leaves play goes to its owner's zone, whichever personal zone
+        // it is sent to (the reminder text of Defect and Brainwash).
+        if o.flags & flag::BORROWED != 0
+            && !matches!(to, Zone::Expedition | Zone::Landmarks | Zone::Limbo)
+        {
+            o.side = o.side.other();
+            o.flags &= !flag::BORROWED;
+        }
         o.flags &= !flag::ZONE_LOCAL;
         if leaving_play {
             o.counters = 0;
