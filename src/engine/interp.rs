@@ -368,7 +368,7 @@ impl<O: Observer> Engine<'_, O> {
                 let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
                 {
                     let mut over = 0u8;
-                    self.s.each_static_of(db, f.controller, |_, st| {
+                    self.s.each_static_of(db, f.controller, |_, st, _| {
                         if let Static::SupportOverMax(k) = st {
                             over = over.max(k);
                         }
@@ -1246,7 +1246,7 @@ impl<O: Observer> Engine<'_, O> {
             if self.s.statics[side.index()] == 0 {
                 continue;
             }
-            self.s.each_static_of(self.db, side, |src, st| {
+            self.s.each_static_of(self.db, side, |src, st, _| {
                 if let Static::NoCounters(fid) = st
                     && self
                         .s

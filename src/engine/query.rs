@@ -459,33 +459,18 @@ impl GameState {
         if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) && !limbo {
             return bits;
         }
-        let side = self.side(o.side);
-        for &l in side
-            .landmarks
-            .as_slice()
-            .iter()
-            .chain(side.exp[0].as_slice())
-            .chain(side.exp[1].as_slice())
-            .chain(std::iter::once(&side.hero))
-        {
-            let lo = self.obj(l);
-            let ld = db.card(lo.card);
-            if ld.trigger_mask & tmask::STATIC == 0 {
-                continue;
-            }
-            for ab in db.abilities_of(lo.card) {
-                if let Trigger::Static(Static::KeywordAura(f, b)) = ab.trigger
-                    && if limbo {
-                        self.matches_card(db, db.filter(f), id, lo.side)
-                    } else {
-                        self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
-                    }
-                    && self.eval_cond(db, ab.cond, &Ctx::base(lo.side, l))
-                {
-                    bits |= b;
+        self.each_static_of(db, o.side, |l, st, cond| {
+            if let Static::KeywordAura(f, b) = st
+                && if limbo {
+                    self.matches_card(db, db.filter(f), id, o.side)
+                } else {
+                    self.matches(db, db.filter(f), id, &Ctx::base(o.side, l))
                 }
+                && self.eval_cond(db, cond, &Ctx::base(o.side, l))
+            {
+                bits |= b;
             }
-        }
+        });
         bits
     }
 
@@ -504,33 +489,17 @@ impl GameState {
         if self.statics[o.side.index()] == 0 {
             return t;
         }
-        let side = self.side(o.side);
-        for &l in side
-            .landmarks
-            .as_slice()
-            .iter()
-            .chain(side.exp[0].as_slice())
-            .chain(side.exp[1].as_slice())
-            .chain(std::iter::once(&side.hero))
-        {
-            let lo = self.obj(l);
-            if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
-                continue;
+        self.each_static_of(db, o.side, |l, st, _| match st {
+            Static::ToughAura(f, n)
+                if self.matches(db, db.filter(f), id, &Ctx::base(o.side, l)) =>
+            {
+                t = t.max(n);
             }
-            for ab in db.abilities_of(lo.card) {
-                match ab.trigger {
-                    Trigger::Static(Static::ToughAura(f, n))
-                        if self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l)) =>
-                    {
-                        t = t.max(n);
-                    }
-                    Trigger::Static(Static::ToughCount(c)) if l == id => {
-                        t = t.max(self.count(db, c, &Ctx::base(lo.side, l)).clamp(0, 30) as u8);
-                    }
-                    _ => {}
-                }
+            Static::ToughCount(c) if l == id => {
+                t = t.max(self.count(db, c, &Ctx::base(o.side, l)).clamp(0, 30) as u8);
             }
-        }
+            _ => {}
+        });
         t
     }
 
@@ -553,33 +522,13 @@ impl GameState {
         if o.zone != Zone::Expedition {
             return false;
         }
-        let side = self.side(o.side);
-        for &l in side
-            .landmarks
-            .as_slice()
-            .iter()
-            .chain(side.exp[0].as_slice())
-            .chain(side.exp[1].as_slice())
-            .chain(std::iter::once(&side.hero))
-        {
-            let lo = self.obj(l);
-            if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
-                continue;
-            }
-            for ab in db.abilities_of(lo.card) {
-                if let Trigger::Static(Static::LevelStats(f)) = ab.trigger
-                    && (if f == ME_FILTER {
-                        l == id
-                    } else {
-                        self.matches(db, db.filter(f), id, &Ctx::base(lo.side, l))
-                    })
-                    && self.eval_cond(db, ab.cond, &Ctx::base(lo.side, l))
-                {
-                    return true;
-                }
-            }
-        }
-        false
+        self.any_static_of(db, o.side, |l, st, cond| {
+            matches!(st, Static::LevelStats(f) if if f == ME_FILTER {
+                l == id
+            } else {
+                self.matches(db, db.filter(f), id, &Ctx::base(o.side, l))
+            }) && self.eval_cond(db, cond, &Ctx::base(o.side, l))
+        })
     }
 
     /// The {J}, {H} and {R} abilities of this character can't activate: an opposing object
@@ -713,7 +662,7 @@ impl GameState {
         // do not only concern their own cards.
         let other = o.side.other();
         if self.statics[other.index()] > 0 {
-            self.each_static_of(db, other, |l, st| match st {
+            self.each_static_of(db, other, |l, st, _| match st {
                 Static::CostAura(f, d)
                     if db.filter(f).whose != Whose::Yours
                         && self.matches_card(db, db.filter(f), id, other) =>
@@ -752,7 +701,7 @@ impl GameState {
             return cost;
         }
         let mut floor = 0;
-        self.each_static_of(db, other, |l, st| {
+        self.each_static_of(db, other, |l, st, _| {
             if let Static::OpponentMinCost(f, n) = st
                 && self.matches_card(db, db.filter(f), id, self.obj(l).side)
             {
@@ -762,8 +711,14 @@ impl GameState {
         cost.max(floor)
     }
 
-    /// Calls `f` with each static ability (and its object) of a side's objects in play.
-    pub(super) fn each_static_of(&self, db: &CardDb, side: Side, mut f: impl FnMut(ObjId, Static)) {
+    /// Calls `f` with each static ability of a side's objects in play (the object, the
+    /// ability, its condition) until `f` returns true; whether one did.
+    pub(super) fn any_static_of(
+        &self,
+        db: &CardDb,
+        side: Side,
+        mut f: impl FnMut(ObjId, Static, CondId) -> bool,
+    ) -> bool {
         let s = self.side(side);
         let ids = std::iter::once(s.hero)
             .chain(s.landmarks.iter())
@@ -777,11 +732,27 @@ impl GameState {
             for ab in db.abilities_of(c) {
                 if let Trigger::Static(st) = ab.trigger
                     && ab.active != ActiveIn::Reserve
+                    && f(id, st, ab.cond)
                 {
-                    f(id, st);
+                    return true;
                 }
             }
         }
+        false
+    }
+
+    /// Calls `f` with each static ability of a side's objects in play (the object, the
+    /// ability, its condition).
+    pub(super) fn each_static_of(
+        &self,
+        db: &CardDb,
+        side: Side,
+        mut f: impl FnMut(ObjId, Static, CondId),
+    ) {
+        self.any_static_of(db, side, |id, st, cond| {
+            f(id, st, cond);
+            false
+        });
     }
 
     /// The cards `side` may play now for an `Op::PlayFree` (filter, less, exp, flags) of the
@@ -987,7 +958,7 @@ impl GameState {
         let limit = self.reserve_limit(db, side) as i16 + delta;
         let mut extra_exhausted = 0i16;
         if self.statics[side.index()] > 0 {
-            self.each_static_of(db, side, |_, st| {
+            self.each_static_of(db, side, |_, st, _| {
                 if st == Static::ExtraExhaustedReserve {
                     extra_exhausted += 1;
                 }
@@ -1056,19 +1027,7 @@ impl GameState {
         if self.statics[side.index()] == 0 {
             return false;
         }
-        let s = self.side(side);
-        let check = |id: ObjId| {
-            let c = self.obj(id).card;
-            db.card(c).trigger_mask & tmask::STATIC != 0
-                && db.abilities_of(c).iter().any(|ab| {
-                    ab.active != ActiveIn::Reserve
-                        && matches!(ab.trigger, Trigger::Static(st) if pred(&st))
-                })
-        };
-        check(s.hero)
-            || s.landmarks.iter().any(check)
-            || s.exp[0].iter().any(check)
-            || s.exp[1].iter().any(check)
+        self.any_static_of(db, side, |_, st, _| pred(&st))
     }
 
     /// A card (in hand or reserve, about to be played) matches a filter's card properties.
