@@ -2,12 +2,10 @@
 //! merge in any order gives bit-identical results (thread-count independence).
 
 use super::interval::{Interval, wilson};
+use crate::engine::Outcome;
 
 /// Outcome codes, in the order of `engine::Outcome`.
-pub const OUTCOMES: usize = 7;
-/// The codes of the player's wins and losses among them (the rest: the day cap).
-pub const WIN_OUTCOMES: [usize; 3] = [0, 1, 5];
-pub const LOSS_OUTCOMES: [usize; 3] = [2, 3, 6];
+pub const OUTCOMES: usize = Outcome::ALL.len();
 /// Deck slots tracked per side for "played" statistics.
 pub const SLOTS: usize = 64;
 /// Days tracked by the histogram (a day cap is at most 255).
@@ -113,12 +111,20 @@ impl Accum {
 
     /// Games the player won, whatever the cause.
     pub fn won(&self) -> u64 {
-        WIN_OUTCOMES.iter().map(|&i| self.outcomes[i]).sum()
+        self.games_where(Outcome::is_win)
     }
 
     /// Games the player lost, whatever the cause.
     pub fn lost(&self) -> u64 {
-        LOSS_OUTCOMES.iter().map(|&i| self.outcomes[i]).sum()
+        self.games_where(Outcome::is_loss)
+    }
+
+    fn games_where(&self, pred: fn(Outcome) -> bool) -> u64 {
+        Outcome::ALL
+            .iter()
+            .filter(|&&o| pred(o))
+            .map(|o| self.outcomes[o.index()])
+            .sum()
     }
 
     pub fn win_interval(&self, wins: u64) -> Interval {
@@ -200,6 +206,18 @@ mod tests {
             played: [p, p.rotate_left(7)],
             plays: [3, 4],
         }
+    }
+
+    #[test]
+    fn wins_and_losses_count_every_cause() {
+        let mut a = Accum::default();
+        for o in Outcome::ALL {
+            a.push(&tally(o.index(), 3, 0));
+        }
+        // Wins: expeditions met, Confluence deck-out, a card; losses: both Darknesses, a
+        // card; the day cap is neither.
+        assert_eq!((a.won(), a.lost(), a.games), (3, 3, 7));
+        assert_eq!(a.outcomes[Outcome::WinByCard.index()], 1);
     }
 
     #[test]
