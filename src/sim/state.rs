@@ -537,6 +537,16 @@ mod tests {
     }
 
     #[test]
+    fn a_state_of_the_older_format_is_refused_not_read_as_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut old = MAGIC_V1.to_le_bytes().to_vec();
+        old.extend_from_slice(&[0; 16]);
+        std::fs::write(dir.path().join(LOG), old).unwrap();
+        let err = StateReader::open(dir.path(), false).err().expect("refused");
+        assert!(err.to_string().contains("older confluence-sim"), "{err}");
+    }
+
+    #[test]
     fn records_round_trip() {
         let (u, _) = unit(3, 100, 300, true);
         let rec = Record {
