@@ -278,6 +278,15 @@ impl Observer for GameLog<'_> {
                     ),
                 );
             }
+            Event::Arena => self.push(
+                s,
+                "arena",
+                json!({"score_a": s.score(Side::Player), "score_b": s.score(Side::Confluence)}),
+                format!(
+                    "The expeditions met with equal scores ({} each): the Arena tiebreaker starts.",
+                    s.score(Side::Player)
+                ),
+            ),
             Event::DayStart { day } => self.push(
                 s,
                 "day_start",

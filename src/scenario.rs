@@ -70,6 +70,15 @@ struct GameSpec {
     markers: Option<Vec<String>>,
     hero_position: Option<i8>,
     companion_position: Option<i8>,
+    /// "confluence" (default) or "duel": head-to-head, the `[confluence]` side is the
+    /// second player, whose choices are scripted in `choices` like the first's.
+    mode: Option<String>,
+    /// Head-to-head: the second player's expedition regions.
+    opponent_hero_position: Option<i8>,
+    opponent_companion_position: Option<i8>,
+    /// Head-to-head: the Arena tiebreaker is on.
+    #[serde(default)]
+    arena: bool,
     darkness_hero: Option<i8>,
     darkness_companion: Option<i8>,
     midnight_card: Option<String>,
@@ -486,6 +495,20 @@ impl Scenario {
             g.darkness_hero.unwrap_or(-1),
             g.darkness_companion.unwrap_or(8),
         ]);
+        s.mode = match g.mode.as_deref() {
+            None | Some("confluence") => Mode::Confluence,
+            Some("duel") => Mode::Duel,
+            Some(m) => {
+                return Err(err(format!(
+                    "mode '{m}' (expected \"confluence\" or \"duel\")"
+                )));
+            }
+        };
+        s.pos_b = ByExp([
+            g.opponent_hero_position.unwrap_or(0),
+            g.opponent_companion_position.unwrap_or(7),
+        ]);
+        s.arena = g.arena;
         s.adventure.revealed = match &g.revealed {
             Some(v) => v.iter().fold(0, |m, &k| m | (1 << k.min(2))),
             None => {
@@ -821,6 +844,10 @@ pub fn state_json(s: &GameState, db: &CardDb) -> Value {
         "companion_position": s.pos.get(Exp::Companion),
         "darkness_hero": s.dark.get(Exp::Hero),
         "darkness_companion": s.dark.get(Exp::Companion),
+        "opponent_hero_position": s.pos_b.get(Exp::Hero),
+        "opponent_companion_position": s.pos_b.get(Exp::Companion),
+        "arena": s.arena,
+        "winner": s.outcome.and_then(|o| o.winner()).map(|w| w.name()),
         "midnight_card": (s.midnight_card != NO_OBJ).then(|| db.card(s.obj(s.midnight_card).card).name.clone()),
         "advanced_today": Exp::BOTH.iter().filter(|&&e| s.today.advanced.get(e)).map(|e| e.name()).collect::<Vec<_>>(),
         "adventure": (0..8).map(|r| json!({"region": r, "terrains": terrain::describe(s.region_terrains(db, r)), "revealed": s.adventure.is_revealed(r)})).collect::<Vec<_>>(),

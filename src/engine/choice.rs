@@ -77,7 +77,7 @@ fn push(out: &mut ChoiceList, c: Choice) {
 
 pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     out.clear();
-    let player = s.side(Side::Player);
+    let player = s.side(s.decider);
     match s.decision {
         Decision::None => {}
         Decision::SetupMana | Decision::HandCard => {
@@ -265,10 +265,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 Op::Pay { cost, .. } if cost.sacrifice != 0 => cost.sacrifice,
                 Op::SacrificeHighest { filter, .. } => {
                     // Only the objects tied for the highest Base Cost.
-                    for id in s
-                        .highest_base_cost(db, Side::Player, filter, &f.ctx())
-                        .iter()
-                    {
+                    for id in s.highest_base_cost(db, s.decider, filter, &f.ctx()).iter() {
                         push(out, Choice::Card(id));
                     }
                     return;
@@ -308,7 +305,7 @@ pub(super) fn play_now_choices(s: &GameState, db: &CardDb, f: &Frame, out: &mut 
     s.play_now_options(
         db,
         f,
-        Side::Player,
+        s.decider,
         (filter, less, exp, flags),
         |obj, from_reserve, exp| {
             alts.clear();
@@ -350,7 +347,7 @@ fn pay_options(
     exp: Option<Exp>,
     out: &mut ArrayVec<Alt, 66>,
 ) {
-    let ready = s.side(Side::Player).mana_ready;
+    let ready = s.side(s.decider).mana_ready;
     let cost = s.play_cost_in(db, id, from_reserve, exp);
     if cost <= ready {
         out.push(Alt::None);
@@ -365,7 +362,7 @@ fn pay_options(
             if let Trigger::Static(Static::DiscardDiscount(n)) = ab.trigger
                 && cost.saturating_sub(n) <= ready
             {
-                for r in s.side(Side::Player).reserve.iter() {
+                for r in s.side(s.decider).reserve.iter() {
                     if r != id && !out.is_full() {
                         out.push(Alt::Discard(r));
                     }
@@ -380,7 +377,7 @@ fn pay_options(
             if let Trigger::Static(Static::SacrificeDiscount(n)) = ab.trigger
                 && cost.saturating_sub(n) <= ready
             {
-                let p = s.side(Side::Player);
+                let p = s.side(s.decider);
                 for r in p
                     .landmarks
                     .iter()
@@ -411,7 +408,7 @@ pub(super) fn legal_plays(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
 
 fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     push(out, Choice::Pass);
-    let p = s.side(Side::Player);
+    let p = s.side(s.decider);
     let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();
     for (list, from_reserve) in [(&p.hand, false), (&p.reserve, true)] {
         for id in list.iter() {
@@ -497,8 +494,8 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 (Trigger::Quick(c), false) | (Trigger::Support(c), true) => c,
                 _ => continue,
             };
-            if s.can_pay(db, Side::Player, id, &cost)
-                && s.eval_cond(db, ab.cond, &Ctx::of(Side::Player, id))
+            if s.can_pay(db, s.decider, id, &cost)
+                && s.eval_cond(db, ab.cond, &Ctx::of(s.decider, id))
             {
                 push(
                     out,

@@ -37,6 +37,8 @@ pub enum ConfluenceAction {
 #[derive(Clone, Debug)]
 pub enum Event<'a> {
     Setup,
+    /// Head-to-head: the scores tied when the expeditions met; the Arena tiebreaker starts.
+    Arena,
     DayStart {
         day: u8,
     },

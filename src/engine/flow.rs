@@ -18,30 +18,37 @@ impl<O: Observer> Engine<'_, O> {
     pub(super) fn step_phase(&mut self) {
         match self.s.phase {
             Phase::SetupMana => {
-                if self.s.setup_left > 0 && !self.s.side(Side::Player).hand.is_empty() {
-                    self.s.decision = Decision::SetupMana;
+                let who = self.seat_in_turn();
+                if self.s.setup_left > 0 && !self.s.side(who).hand.is_empty() {
+                    self.ask(Decision::SetupMana, who);
+                } else if self.s.mode == Mode::Duel && self.s.seat_step == 0 {
+                    // Head-to-head: the second player puts its 3 cards in Mana next.
+                    self.s.seat_step = 1;
+                    self.s.setup_left = 3;
                 } else {
                     // Day 1 has no Morning: straight to Noon.
+                    self.s.seat_step = 0;
                     self.s.phase = Phase::Noon;
                 }
             }
             Phase::Morning => self.morning(),
             Phase::Expand => {
+                let who = self.seat_in_turn();
                 // Expand may take the deck's top card into Mana rather than a card from
                 // hand: Expand becomes a yes/no choice.
-                if self.side_has_static(Side::Player, |st| matches!(st, Static::ExpandFromDeck)) {
-                    let side = self.s.side(Side::Player);
+                if self.side_has_static(who, |st| matches!(st, Static::ExpandFromDeck)) {
+                    let side = self.s.side(who);
                     if side.deck.is_empty() && side.discard.is_empty() {
-                        self.s.phase = Phase::ConfluenceDraw;
+                        self.expand_done();
                     } else {
-                        self.s.decision = Decision::May;
+                        self.ask(Decision::May, who);
                     }
                     return;
                 }
-                if self.s.side(Side::Player).hand.is_empty() {
-                    self.s.phase = Phase::ConfluenceDraw;
+                if self.s.side(who).hand.is_empty() {
+                    self.expand_done();
                 } else {
-                    self.s.decision = Decision::Expand;
+                    self.ask(Decision::Expand, who);
                 }
             }
             Phase::ConfluenceDraw => {
@@ -71,9 +78,11 @@ impl<O: Observer> Engine<'_, O> {
                 if self.s.passed[self.s.to_act.index()] {
                     self.s.to_act = self.s.to_act.other();
                 }
-                match self.s.to_act {
-                    Side::Player => self.s.decision = Decision::Turn,
-                    Side::Confluence => self.s.phase = Phase::ConfluenceQuick(0),
+                let side = self.s.to_act;
+                if self.s.scripted(side) {
+                    self.s.phase = Phase::ConfluenceQuick(0);
+                } else {
+                    self.ask(Decision::Turn, side);
                 }
             }
             Phase::ConfluenceQuick(c) => self.confluence_quick(c),
@@ -92,6 +101,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.queue_timed(Trigger::Dusk);
                 self.s.phase = Phase::Progress;
             }
+            Phase::Progress if self.s.mode == Mode::Duel => self.duel_progress(),
             Phase::Progress => self.progress(),
             Phase::Night => {
                 self.queue_timed(Trigger::Night);
@@ -113,6 +123,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.phase = Phase::Midnight;
                 }
             }
+            Phase::Midnight if self.s.mode == Mode::Duel => self.duel_day_end(),
             Phase::Midnight => {
                 self.midnight();
                 if self.s.outcome.is_none() {
@@ -156,14 +167,54 @@ impl<O: Observer> Engine<'_, O> {
             let day = self.s.day;
             self.emit(Event::DayStart { day });
         }
-        let n = if self.side_has_static(Side::Player, |st| matches!(st, Static::DrawOneInMorning)) {
-            1
-        } else {
-            2
-        };
-        self.draw(Side::Player, n);
-        self.fire(Fire::Drew { side: Side::Player });
+        let first = self.s.first_player();
+        for side in [first, first.other()] {
+            if self.s.scripted(side) {
+                continue;
+            }
+            let n = if self.side_has_static(side, |st| matches!(st, Static::DrawOneInMorning)) {
+                1
+            } else {
+                2
+            };
+            self.draw(side, n);
+            self.fire(Fire::Drew { side });
+        }
+        self.s.seat_step = 0;
         self.s.phase = Phase::Expand;
+    }
+
+    /// Asks `who` to decide. In Confluence mode the player makes every choice the engine
+    /// asks (the order of the Confluence's cards at Rest included).
+    pub(super) fn ask(&mut self, d: Decision, who: Side) {
+        self.s.decision = d;
+        self.s.decider = if self.s.mode == Mode::Duel {
+            who
+        } else {
+            Side::Player
+        };
+    }
+
+    /// The side whose turn it is in a phase each player goes through in turn (setup Mana,
+    /// Expand): the player in Confluence mode; head-to-head the first player, then the other.
+    fn seat_in_turn(&self) -> Side {
+        match (self.s.mode, self.s.seat_step) {
+            (Mode::Confluence, _) => Side::Player,
+            (Mode::Duel, 0) => self.s.first_player(),
+            (Mode::Duel, _) => self.s.first_player().other(),
+        }
+    }
+
+    /// One side's Expand is over: the other player's, or the Confluence's draw, or Noon.
+    fn expand_done(&mut self) {
+        match self.s.mode {
+            Mode::Confluence => self.s.phase = Phase::ConfluenceDraw,
+            Mode::Duel if self.s.seat_step == 0 => self.s.seat_step = 1,
+            Mode::Duel => {
+                self.s.seat_step = 0;
+                self.s.phase = Phase::Noon;
+            }
+        }
     }
 
     /// Queues At Noon / At Dusk / At Night abilities: the first player's first (A21); each
@@ -326,12 +377,16 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 if r.due_to != 0 {
                     self.fire(Fire::ExpMovedDue {
+                        side: Side::Player,
                         exp: e,
                         due: r.due_to,
                     });
                 }
             } else {
-                self.fire(Fire::ExpFailed { exp: e });
+                self.fire(Fire::ExpFailed {
+                    side: Side::Player,
+                    exp: e,
+                });
             }
         }
         if self.s.pos.get(Exp::Hero) >= self.s.pos.get(Exp::Companion) {
@@ -357,13 +412,13 @@ impl<O: Observer> Engine<'_, O> {
                 if let Choice::Card(id) = c {
                     self.put_in_mana(id, true, Why::Expand);
                 }
-                self.s.phase = Phase::ConfluenceDraw;
+                self.expand_done();
             }
             Decision::Turn => {
                 self.s.decision = Decision::None;
                 match c {
                     Choice::Pass => {
-                        self.pass(Side::Player);
+                        self.pass(self.s.decider);
                         self.s.phase = Phase::TurnEnd;
                     }
                     Choice::Play {
@@ -399,11 +454,11 @@ impl<O: Observer> Engine<'_, O> {
             Decision::May if self.s.depth == 0 && self.s.phase == Phase::Expand => {
                 self.s.decision = Decision::None;
                 if c == Choice::Yes
-                    && let Some(id) = self.take_top(Side::Player)
+                    && let Some(id) = self.take_top(self.s.decider)
                 {
                     self.put_in_mana(id, true, Why::Expand);
                 }
-                self.s.phase = Phase::ConfluenceDraw;
+                self.expand_done();
             }
             Decision::CleanupReserve | Decision::CleanupLandmark => {
                 self.s.decision = Decision::None;

@@ -318,14 +318,14 @@ impl<O: Observer> Engine<'_, O> {
                     }
                 }
             }
-            ExpRef::Target => match (f.controller, f.exp_reg) {
-                (_, Some(e)) => {
+            ExpRef::Target => match f.exp_reg {
+                Some(e) => {
                     push(&mut out, e);
                     self.frame_mut().exp_reg = None;
                 }
-                (Side::Confluence, None) => push(&mut out, self.s.threatened),
-                (Side::Player, None) => {
-                    self.s.decision = Decision::Expedition;
+                None if self.s.scripted(f.controller) => push(&mut out, self.s.threatened),
+                None => {
+                    self.ask(Decision::Expedition, f.controller);
                     return None;
                 }
             },
@@ -352,15 +352,12 @@ impl<O: Observer> Engine<'_, O> {
                 if !any {
                     return Flow::Next;
                 }
-                match f.controller.other() {
-                    Side::Confluence => {
-                        let _ = self.frame_mut().it.push(first);
-                        Flow::Next
-                    }
-                    Side::Player => {
-                        self.s.decision = Decision::Target;
-                        Flow::Wait
-                    }
+                if self.s.scripted(f.controller.other()) {
+                    let _ = self.frame_mut().it.push(first);
+                    Flow::Next
+                } else {
+                    self.ask(Decision::Target, f.controller.other());
+                    Flow::Wait
                 }
             }
             Op::Boost { obj, n, max } => {
@@ -438,11 +435,11 @@ impl<O: Observer> Engine<'_, O> {
             } => {
                 // The Ouroboros (R2): the player's own Resupply reveals two and keeps one.
                 if who == Who::You
-                    && f.controller == Side::Player
+                    && !self.s.scripted(f.controller)
                     && self
-                        .side_has_static(Side::Player, |st| matches!(st, Static::ResupplyRevealTwo))
+                        .side_has_static(f.controller, |st| matches!(st, Static::ResupplyRevealTwo))
                 {
-                    return self.exec_resupply_two(exhausted);
+                    return self.exec_resupply_two(f.controller, exhausted);
                 }
                 for side in self.sides_of(who, f.controller).iter() {
                     let side = if side == 0 {
@@ -728,16 +725,16 @@ impl<O: Observer> Engine<'_, O> {
                     Side::Confluence
                 };
                 let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
-                let pick = match (tied.len(), side) {
+                let pick = match (tied.len(), self.s.scripted(side)) {
                     (0, _) => return Flow::Next,
                     (1, _) => tied.first(),
-                    (_, Side::Player) => {
-                        self.s.decision = Decision::Sacrifice;
+                    (_, false) => {
+                        self.ask(Decision::Sacrifice, side);
                         return Flow::Wait;
                     }
                     // The Confluence's tie-break (FAQ "Sacrifice"): the Threatened side's,
                     // then the leftmost.
-                    (_, Side::Confluence) => tied.iter().min_by_key(|&id| {
+                    (_, true) => tied.iter().min_by_key(|&id| {
                         let o = self.s.obj(id);
                         (
                             !(o.zone == Zone::Expedition && o.exp == self.s.threatened),
@@ -770,9 +767,10 @@ impl<O: Observer> Engine<'_, O> {
                 };
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
-                    match target {
-                        Side::Player => self.s.today.no_forward.set(e, true),
-                        Side::Confluence => self.s.today.dark_blocked.set(e, true),
+                    match (self.s.mode, target) {
+                        (_, Side::Player) => self.s.today.no_forward.set(e, true),
+                        (Mode::Duel, Side::Confluence) => self.s.today.b.no_forward.set(e, true),
+                        (_, Side::Confluence) => self.s.today.dark_blocked.set(e, true),
                     }
                 }
                 Flow::Next
@@ -808,12 +806,13 @@ impl<O: Observer> Engine<'_, O> {
                     return Flow::Wait;
                 };
                 let target = self.exp_side(at, f, opposing);
-                let before = (self.s.pos, self.s.dark);
+                let before = (self.s.pos, self.s.dark, self.s.pos_b);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
-                    match target {
-                        Side::Player => self.move_expedition(e, forward),
-                        Side::Confluence => self.move_darkness(e, forward),
+                    if self.s.scripted(target) {
+                        self.move_darkness(e, forward);
+                    } else {
+                        self.move_expedition_of(target, e, forward);
                     }
                     if self.s.outcome.is_some() {
                         break;
@@ -821,7 +820,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 // "If it does": an expedition moved (a move that ends the game ends the frame).
                 if self.s.outcome.is_none() {
-                    self.frame_mut().did = (self.s.pos, self.s.dark) != before;
+                    self.frame_mut().did = (self.s.pos, self.s.dark, self.s.pos_b) != before;
                 }
                 Flow::Next
             }
@@ -943,19 +942,16 @@ impl<O: Observer> Engine<'_, O> {
                 if next == NO_OBJ {
                     return Flow::Next;
                 }
-                match f.controller {
-                    Side::Confluence => {
-                        self.trigger_own(next, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
-                        self.frame_mut().count += 1;
-                        Flow::Moved
-                    }
-                    Side::Player => {
-                        let fr = self.frame_mut();
-                        fr.it.clear();
-                        let _ = fr.it.push(next);
-                        self.s.decision = Decision::May;
-                        Flow::Wait
-                    }
+                if self.s.scripted(f.controller) {
+                    self.trigger_own(next, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
+                    self.frame_mut().count += 1;
+                    Flow::Moved
+                } else {
+                    let fr = self.frame_mut();
+                    fr.it.clear();
+                    let _ = fr.it.push(next);
+                    self.ask(Decision::May, f.controller);
+                    Flow::Wait
                 }
             }
             Op::AfterYou => {
@@ -982,22 +978,20 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(first) = self.s.marker_options(f, op).first() else {
                     return Flow::Next;
                 };
-                match f.controller {
-                    // The Confluence takes the first option (its first marker, leftmost region).
-                    Side::Confluence => {
-                        self.s.apply_marker(f, op, first);
-                        Flow::Next
-                    }
-                    Side::Player => {
-                        self.s.decision = Decision::Mode;
-                        Flow::Wait
-                    }
+                // The Confluence takes the first option (its first marker, leftmost region).
+                if self.s.scripted(f.controller) {
+                    self.s.apply_marker(f, op, first);
+                    Flow::Next
+                } else {
+                    self.ask(Decision::Mode, f.controller);
+                    Flow::Wait
                 }
             }
             Op::WinGame => {
-                self.end(match f.controller {
-                    Side::Player => Outcome::WinByCard,
-                    Side::Confluence => Outcome::LossByCard,
+                self.end(match (self.s.mode, f.controller) {
+                    (Mode::Duel, side) => Outcome::seat_wins(side),
+                    (_, Side::Player) => Outcome::WinByCard,
+                    (_, Side::Confluence) => Outcome::LossByCard,
                 });
                 Flow::Next
             }
@@ -1025,17 +1019,21 @@ impl<O: Observer> Engine<'_, O> {
                     return Flow::Wait;
                 };
                 // Only the player's expeditions have a terrain to skip (the Darkness is the
-                // Confluence's expedition).
-                if self.exp_side(at, f, false) == Side::Player {
-                    let instead = self
-                        .side_has_static(Side::Player, |st| matches!(st, Static::AscendResupply));
+                // Confluence's expedition); head-to-head, either seat's.
+                let side = self.exp_side(at, f, false);
+                if !self.s.scripted(side) {
+                    let instead =
+                        self.side_has_static(side, |st| matches!(st, Static::AscendResupply));
                     for e in exps.iter() {
                         let e = Exp::BOTH[e as usize];
-                        if instead && self.s.today.ascend.get(e) {
-                            self.resupply(Side::Player, false);
-                            self.fire(Fire::Drew { side: Side::Player });
+                        if instead && self.s.ascended(side, e) {
+                            self.resupply(side, false);
+                            self.fire(Fire::Drew { side });
                         } else {
-                            self.s.today.ascend.set(e, true);
+                            match side {
+                                Side::Player => self.s.today.ascend.set(e, true),
+                                Side::Confluence => self.s.today.b.ascend.set(e, true),
+                            }
                         }
                     }
                 }
@@ -1068,17 +1066,16 @@ impl<O: Observer> Engine<'_, O> {
                 self.frame_mut().x = x;
                 Flow::Next
             }
-            Op::May { skip } => match f.controller {
-                Side::Confluence => {
+            Op::May { skip } => {
+                let _ = skip;
+                if self.s.scripted(f.controller) {
                     self.frame_mut().did = true;
                     Flow::Next
-                }
-                Side::Player => {
-                    self.s.decision = Decision::May;
-                    let _ = skip;
+                } else {
+                    self.ask(Decision::May, f.controller);
                     Flow::Wait
                 }
-            },
+            }
             Op::Pay { cost, skip } => self.exec_pay(f, cost, skip),
             Op::PayCards { cost } => {
                 if f.step == 0 {
@@ -1115,13 +1112,14 @@ impl<O: Observer> Engine<'_, O> {
                     Flow::Next
                 }
             }
-            Op::Choose { .. } => match f.controller {
-                Side::Confluence => Flow::Goto(f.pc + 1),
-                Side::Player => {
-                    self.s.decision = Decision::Mode;
+            Op::Choose { .. } => {
+                if self.s.scripted(f.controller) {
+                    Flow::Goto(f.pc + 1)
+                } else {
+                    self.ask(Decision::Mode, f.controller);
                     Flow::Wait
                 }
-            },
+            }
         }
     }
 
@@ -1287,12 +1285,12 @@ impl<O: Observer> Engine<'_, O> {
             if cands.is_empty() {
                 return Flow::Next;
             }
-            match f.controller {
-                Side::Player => {
-                    self.s.decision = Decision::Target;
+            match self.s.scripted(f.controller) {
+                false => {
+                    self.ask(Decision::Target, f.controller);
                     return Flow::Wait;
                 }
-                Side::Confluence => {
+                true => {
                     let own = cands
                         .iter()
                         .find(|&id| self.s.obj(id).side == Side::Confluence);
@@ -1399,9 +1397,21 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Moves a player expedition one region (never past its ends) and reveals what it enters.
     pub(super) fn move_expedition(&mut self, e: Exp, forward: bool) {
-        if self.step_expedition(e, forward) && forward {
-            self.s.today.moved.set(e, true);
-            self.fire(Fire::ExpMoved { exp: e });
+        self.move_expedition_of(Side::Player, e, forward);
+    }
+
+    /// Moves one side's expedition (head-to-head: either seat's). Nothing moves in the
+    /// Arena (digest 5.18).
+    pub(super) fn move_expedition_of(&mut self, side: Side, e: Exp, forward: bool) {
+        if self.s.arena {
+            return;
+        }
+        if self.step_expedition_of(side, e, forward) && forward {
+            match side {
+                Side::Player => self.s.today.moved.set(e, true),
+                Side::Confluence => self.s.today.b.moved.set(e, true),
+            }
+            self.fire(Fire::ExpMoved { side, exp: e });
         }
         self.check_caught();
     }
@@ -1409,7 +1419,11 @@ impl<O: Observer> Engine<'_, O> {
     /// Moves a player expedition one region without "moves forward" triggers (one more
     /// region of the same move). False when it could not move.
     pub(super) fn step_expedition(&mut self, e: Exp, forward: bool) -> bool {
-        let from = self.s.pos.get(e);
+        self.step_expedition_of(Side::Player, e, forward)
+    }
+
+    pub(super) fn step_expedition_of(&mut self, side: Side, e: Exp, forward: bool) -> bool {
+        let from = self.s.pos_of(side).get(e);
         let step: i8 = match (e, forward) {
             (Exp::Hero, true) | (Exp::Companion, false) => 1,
             _ => -1,
@@ -1420,12 +1434,12 @@ impl<O: Observer> Engine<'_, O> {
         if (forward && from == far) || (!forward && from == start) || !(0..=7).contains(&to) {
             return false;
         }
-        if forward && self.s.expedition_blocked(self.db, e) {
+        if forward && self.s.expedition_blocked_of(self.db, side, e) {
             return false;
         }
-        self.s.pos.set(e, to);
+        self.s.pos_of_mut(side).set(e, to);
         self.reveal(to as usize);
-        if O::ENABLED {
+        if O::ENABLED && side == Side::Player {
             self.emit(Event::ExpeditionMoved { exp: e, from, to });
         }
         true
@@ -1467,7 +1481,7 @@ impl<O: Observer> Engine<'_, O> {
     /// The player loses when a Darkness enters the region of the expedition on its side
     /// (interpretation A3).
     pub(super) fn check_caught(&mut self) {
-        if self.s.outcome.is_some() {
+        if self.s.outcome.is_some() || self.s.mode == Mode::Duel {
             return;
         }
         if self.s.dark.get(Exp::Hero) >= self.s.pos.get(Exp::Hero) {
@@ -1480,46 +1494,50 @@ impl<O: Observer> Engine<'_, O> {
     /// Reveals the top two cards of the player's deck; the player keeps one in Reserve and
     /// discards the other (one card revealed: it goes to Reserve).
     /// `exhausted`: the kept card enters exhausted ("resupply exhausted").
-    fn exec_resupply_two(&mut self, exhausted: bool) -> Flow {
-        let deck_len = self.s.side(Side::Player).deck.len();
-        if deck_len < 2 && !self.refill(Side::Player) && deck_len == 0 {
+    fn exec_resupply_two(&mut self, side: Side, exhausted: bool) -> Flow {
+        let deck_len = self.s.side(side).deck.len();
+        if deck_len < 2 && !self.refill(side) && deck_len == 0 {
             return Flow::Next;
         }
-        let d = self.s.side(Side::Player).deck;
+        let d = self.s.side(side).deck;
         if d.len() == 1 {
-            let put = self.resupply(Side::Player, exhausted);
+            let put = self.resupply(side, exhausted);
             let fr = self.frame_mut();
             fr.it.clear();
             if let Some(id) = put {
                 let _ = fr.it.push(id);
             }
-            self.fire(Fire::Drew { side: Side::Player });
+            self.fire(Fire::Drew { side });
             return Flow::Next;
         }
         for k in 0..2 {
             let id = d.as_slice()[d.len() - 1 - k];
-            self.s.obj_mut(id).flags |= flag::KNOWN;
+            // Seen by the first seat (the player): only its own reveal marks it.
+            if side == Side::Player {
+                self.s.obj_mut(id).flags |= flag::KNOWN;
+            }
         }
-        self.s.decision = Decision::ResupplyPick;
+        self.ask(Decision::ResupplyPick, side);
         Flow::Wait
     }
 
     fn exec_roll(&mut self, f: &Frame) -> Flow {
         let extra = self.side_has_static(f.controller, |s| matches!(s, Static::ExtraDie));
         // Raising the die by 1 (roll_plus_one) is asked once the die is kept.
-        let plus_one = f.controller == Side::Player
+        let plus_one = !self.s.scripted(f.controller)
             && self.side_has_static(f.controller, |s| matches!(s, Static::RollPlusOne));
+        let who = f.controller;
         let ask_plus = |this: &mut Self, v: u8| {
             let fr = this.frame_mut();
             fr.x = v as i16;
             fr.step = 2;
-            this.s.decision = Decision::May;
+            this.ask(Decision::May, who);
             Flow::Wait
         };
         match f.step {
             0 => {
                 let a: u8 = self.rng.random_range(1..=6);
-                if !extra || f.controller == Side::Confluence {
+                if !extra || self.s.scripted(f.controller) {
                     return if plus_one {
                         ask_plus(self, a)
                     } else {
@@ -1530,7 +1548,7 @@ impl<O: Observer> Engine<'_, O> {
                 let fr = self.frame_mut();
                 fr.dice = [a, b];
                 fr.step = 1;
-                self.s.decision = Decision::Die;
+                self.ask(Decision::Die, f.controller);
                 Flow::Wait
             }
             // The choice stored the kept die in x.
@@ -1590,17 +1608,14 @@ impl<O: Observer> Engine<'_, O> {
             } else {
                 f.controller
             };
-            match chooser {
-                Side::Confluence => {
-                    // The Confluence takes the leftmost legal target, as many as allowed.
-                    let id = cands.first().expect("non-empty");
-                    self.choose_target(id);
-                }
-                Side::Player => {
-                    let _ = min;
-                    self.s.decision = Decision::Target;
-                    return Flow::Wait;
-                }
+            if self.s.scripted(chooser) {
+                // The Confluence takes the leftmost legal target, as many as allowed.
+                let id = cands.first().expect("non-empty");
+                self.choose_target(id);
+            } else {
+                let _ = min;
+                self.ask(Decision::Target, chooser);
+                return Flow::Wait;
             }
         }
     }
@@ -1613,20 +1628,17 @@ impl<O: Observer> Engine<'_, O> {
             self.frame_mut().sel_exp = NO_SEL;
             return Flow::Next;
         }
-        match f.controller {
-            Side::Confluence => {
-                let side = if whose == Whose::Yours {
-                    Side::Confluence
-                } else {
-                    Side::Player
-                };
-                self.frame_mut().sel_exp = side.index() as u8 * 2 + self.s.threatened.index() as u8;
-                Flow::Next
-            }
-            Side::Player => {
-                self.s.decision = Decision::Expedition;
-                Flow::Wait
-            }
+        if self.s.scripted(f.controller) {
+            let side = if whose == Whose::Yours {
+                Side::Confluence
+            } else {
+                Side::Player
+            };
+            self.frame_mut().sel_exp = side.index() as u8 * 2 + self.s.threatened.index() as u8;
+            Flow::Next
+        } else {
+            self.ask(Decision::Expedition, f.controller);
+            Flow::Wait
         }
     }
 
@@ -1665,25 +1677,22 @@ impl<O: Observer> Engine<'_, O> {
                 fr.count = 0;
                 continue;
             }
-            match side {
-                Side::Confluence => {
-                    let top = self
-                        .s
-                        .side(Side::Confluence)
-                        .hand
-                        .first()
-                        .expect("non-empty");
-                    self.hand_card_to(top, dest);
-                    if keep {
-                        let _ = self.frame_mut().it.push(top);
-                    }
-                    count += 1;
-                    self.frame_mut().count = count;
+            if self.s.scripted(side) {
+                let top = self
+                    .s
+                    .side(Side::Confluence)
+                    .hand
+                    .first()
+                    .expect("non-empty");
+                self.hand_card_to(top, dest);
+                if keep {
+                    let _ = self.frame_mut().it.push(top);
                 }
-                Side::Player => {
-                    self.s.decision = Decision::HandCard;
-                    return Flow::Wait;
-                }
+                count += 1;
+                self.frame_mut().count = count;
+            } else {
+                self.ask(Decision::HandCard, side);
+                return Flow::Wait;
             }
         }
     }
@@ -1714,17 +1723,14 @@ impl<O: Observer> Engine<'_, O> {
                 self.frame_mut().count += 1;
                 continue;
             }
-            match side {
-                Side::Player => {
-                    self.s.decision = Decision::Sacrifice;
-                    return Flow::Wait;
+            if self.s.scripted(side) {
+                if let Some(id) = self.confluence_sacrifice_choice() {
+                    let _ = self.frame_mut().it.push(id);
                 }
-                Side::Confluence => {
-                    if let Some(id) = self.confluence_sacrifice_choice() {
-                        let _ = self.frame_mut().it.push(id);
-                    }
-                    self.frame_mut().count += 1;
-                }
+                self.frame_mut().count += 1;
+            } else {
+                self.ask(Decision::Sacrifice, side);
+                return Flow::Wait;
             }
         }
         let chosen = self.s.frame().expect("frame").it;
@@ -1742,7 +1748,8 @@ impl<O: Observer> Engine<'_, O> {
     /// instead; the answer is recorded on the card (`answer_mana`).
     fn ask_mana(&mut self, id: ObjId) {
         self.s.obj_mut(id).flags |= flag::MANA_ASKING;
-        self.s.decision = Decision::May;
+        let side = self.s.obj(id).side;
+        self.ask(Decision::May, side);
     }
 
     /// Records the player's answer for the card being asked about; returns it.
@@ -1791,18 +1798,20 @@ impl<O: Observer> Engine<'_, O> {
         } else {
             Side::Confluence
         };
-        match side {
-            Side::Player => {
+        match self.s.scripted(side) {
+            false => {
+                // The options are the deciding side's: set it before listing them.
+                self.s.decider = side;
                 let mut options = super::choice::ChoiceList::new();
                 super::choice::play_now_choices(self.s, self.db, f, &mut options);
                 if options.iter().any(|c| *c != Choice::Done) {
-                    self.s.decision = Decision::PlayFree;
+                    self.ask(Decision::PlayFree, side);
                     return Flow::Wait;
                 }
                 self.frame_mut().count += 1;
                 Flow::Moved
             }
-            Side::Confluence => {
+            true => {
                 self.frame_mut().count += 1;
                 let mut found = None;
                 if flags & (playflag::ME | playflag::IT) != 0 {
@@ -1892,15 +1901,12 @@ impl<O: Observer> Engine<'_, O> {
                         self.frame_mut().step = 2;
                         continue;
                     }
-                    match side {
+                    if self.s.scripted(side) {
                         // The Confluence takes the topmost matching cards.
-                        Side::Confluence => {
-                            let _ = self.frame_mut().it.push(cands.first().expect("non-empty"));
-                        }
-                        Side::Player => {
-                            self.s.decision = Decision::Target;
-                            return Flow::Wait;
-                        }
+                        let _ = self.frame_mut().it.push(cands.first().expect("non-empty"));
+                    } else {
+                        self.ask(Decision::Target, side);
+                        return Flow::Wait;
                     }
                 }
                 2 => {
@@ -1908,11 +1914,11 @@ impl<O: Observer> Engine<'_, O> {
                         self.frame_mut().step = 3;
                         continue;
                     };
-                    let e = match (side, f.exp_reg) {
-                        (_, Some(e)) => e,
-                        (Side::Confluence, None) => self.s.threatened,
-                        (Side::Player, None) => {
-                            self.s.decision = Decision::Expedition;
+                    let e = match f.exp_reg {
+                        Some(e) => e,
+                        None if self.s.scripted(side) => self.s.threatened,
+                        None => {
+                            self.ask(Decision::Expedition, side);
                             return Flow::Wait;
                         }
                     };
@@ -1948,18 +1954,19 @@ impl<O: Observer> Engine<'_, O> {
     /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
     /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
     fn exec_rush(&mut self, f: &Frame) -> Flow {
-        match f.controller {
-            Side::Player => {
+        match self.s.scripted(f.controller) {
+            false => {
+                self.s.decider = f.controller;
                 let mut opts = super::choice::ChoiceList::new();
                 super::choice::legal_plays(self.s, self.db, &mut opts);
                 if opts.is_empty() {
                     self.frame_mut().did = false;
                     return Flow::Next;
                 }
-                self.s.decision = Decision::PlayFree;
+                self.ask(Decision::PlayFree, f.controller);
                 Flow::Wait
             }
-            Side::Confluence => {
+            true => {
                 let fr = self.frame_mut();
                 fr.pc += 1;
                 fr.step = 0;
@@ -1983,8 +1990,8 @@ impl<O: Observer> Engine<'_, O> {
         let fr = self.frame_mut();
         fr.it.clear();
         let _ = fr.it.push(id);
-        match side {
-            Side::Player => {
+        match self.s.scripted(side) {
+            false => {
                 let kind = self.db.card(self.s.obj(id).card).kind;
                 let room = !kind.goes_to_expedition()
                     || Exp::BOTH
@@ -1994,10 +2001,10 @@ impl<O: Observer> Engine<'_, O> {
                     self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
                     return Flow::Next;
                 }
-                self.s.decision = Decision::PlayFree;
+                self.ask(Decision::PlayFree, side);
                 Flow::Wait
             }
-            Side::Confluence => {
+            true => {
                 self.frame_mut().pc += 1;
                 let (e, icon, fell_back) = self.placement(id);
                 self.play_card(id, false, e, Some((icon, fell_back)), Alt::Free);
@@ -2035,12 +2042,12 @@ impl<O: Observer> Engine<'_, O> {
                     self.frame_mut().did = false;
                     return Flow::Goto(skip);
                 }
-                match f.controller {
-                    Side::Player => {
-                        self.s.decision = Decision::May;
+                match self.s.scripted(f.controller) {
+                    false => {
+                        self.ask(Decision::May, f.controller);
                         Flow::Wait
                     }
-                    Side::Confluence => {
+                    true => {
                         self.pay_simple(f.controller, f.source, &cost);
                         let fr = self.frame_mut();
                         fr.step = 2;
@@ -2068,7 +2075,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.frame_mut().did = true;
                     return Flow::Next;
                 };
-                if side == Side::Confluence {
+                if self.s.scripted(side) {
                     let s = self.s.side(side);
                     let id = match decision {
                         Decision::ReserveCard => s.reserve.first(),
@@ -2084,7 +2091,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.frame_mut().count += 1;
                     return self.exec_pay(&self.s.frame().copied().expect("frame"), cost, skip);
                 }
-                self.s.decision = decision;
+                self.ask(decision, side);
                 Flow::Wait
             }
         }
@@ -2159,7 +2166,13 @@ impl<O: Observer> Engine<'_, O> {
                 Choice::Exp(e) | Choice::OpposingExp(e),
                 Op::SelectExp { .. },
             ) => {
-                let side = matches!(choice, Choice::OpposingExp(_)) as u8;
+                // Relative to the side choosing: its own expeditions, or its opponent's.
+                let opposing = matches!(choice, Choice::OpposingExp(_));
+                let side = if opposing {
+                    self.s.decider.other()
+                } else {
+                    self.s.decider
+                } as u8;
                 let fr = self.frame_mut();
                 fr.sel_exp = side * 2 + e.index() as u8;
                 fr.pc += 1;
@@ -2214,7 +2227,8 @@ impl<O: Observer> Engine<'_, O> {
                 fr.x = v as i16;
             }
             (Decision::ResupplyPick, Choice::Card(keep), op) => {
-                let d = self.s.side(Side::Player).deck;
+                let side = self.s.obj(keep).side;
+                let d = self.s.side(side).deck;
                 let other = (0..2)
                     .map(|k| d.as_slice()[d.len() - 1 - k])
                     .find(|&x| x != keep)
@@ -2233,7 +2247,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.obj_mut(keep).flags |= flag::EXHAUSTED;
                 }
                 self.move_to(other, Zone::Discard, Exp::Hero, Why::Resupply, false);
-                self.fire(Fire::Drew { side: Side::Player });
+                self.fire(Fire::Drew { side });
                 let fr = self.frame_mut();
                 fr.pc += 1;
                 fr.step = 0;
@@ -2312,8 +2326,8 @@ impl<O: Observer> Engine<'_, O> {
                 fr.it.clear();
                 let _ = fr.it.push(obj);
                 // A card of the opponent's Reserve (`play_now(it)`, Brainwash) is borrowed by
-                // the player, who answers this decision.
-                self.take_control(obj, Side::Player);
+                // the side that answers this decision.
+                self.take_control(obj, self.s.decider);
                 self.play_card(obj, from_reserve, exp, None, alt);
             }
             (Decision::Sacrifice, Choice::Card(id), Op::Pay { .. })

@@ -139,9 +139,18 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
     }
     // Positions and the Darkness stay within the track.
     for e in Exp::BOTH {
-        let p = s.pos.get(e);
-        if !(0..=7).contains(&p) {
-            return Err(format!("{e:?} expedition at region {p}, outside 0..=7"));
+        for p in [s.pos.get(e), s.pos_b.get(e)] {
+            if !(0..=7).contains(&p) {
+                return Err(format!("{e:?} expedition at region {p}, outside 0..=7"));
+            }
+        }
+    }
+    if s.mode == Mode::Duel {
+        if s.dark != ByExp([-1, 8]) {
+            return Err("a Darkness moved in a head-to-head game".into());
+        }
+        if s.outcome.is_some_and(Outcome::is_win) && s.outcome.and_then(Outcome::winner).is_none() {
+            return Err("a head-to-head game ended with a Confluence outcome".into());
         }
     }
     let (dh, dc) = (s.dark.get(Exp::Hero), s.dark.get(Exp::Companion));

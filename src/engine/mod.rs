@@ -8,6 +8,7 @@
 //! The engine does no I/O; randomness comes from the caller's [`GameRng`].
 
 pub mod choice;
+pub mod duel;
 pub mod event;
 pub mod invariants;
 pub mod list;
@@ -28,7 +29,7 @@ mod zones;
 use crate::cards::db::CardDb;
 pub use choice::{Choice, ChoiceList};
 use event::Observer;
-pub use state::{Decision, GameState, ObjId, Outcome, Phase};
+pub use state::{Decision, GameState, Mode, ObjId, Outcome, Phase};
 
 /// The random stream the engine draws dice and reshuffles from.
 pub type GameRng = rand_xoshiro::Xoshiro256PlusPlus;

@@ -47,8 +47,11 @@ impl<O: Observer> Engine<'_, O> {
     pub(super) fn rest(&mut self) -> bool {
         // "You may put me in Mana instead": asked for each leaving card before anything
         // moves (the answer decides whether it is Reserve-bound).
-        if !self.s.rest_asked && self.ask_rest_mana().is_some() {
-            self.s.decision = Decision::May;
+        if !self.s.rest_asked
+            && let Some(id) = self.ask_rest_mana()
+        {
+            let side = self.s.obj(id).side;
+            self.ask(Decision::May, side);
             return false;
         }
         if !self.s.rest_asked {
@@ -122,15 +125,17 @@ impl<O: Observer> Engine<'_, O> {
     /// The next player card leaving at this Rest whose "you may put me in Mana instead" is
     /// not answered yet.
     pub(super) fn ask_rest_mana(&self) -> Option<ObjId> {
-        for e in Exp::BOTH {
-            for id in self.s.side(Side::Player).exp[e.index()].iter() {
-                if self.s.must_ask_mana(self.db, id)
-                    && matches!(
-                        self.rest_fate(id, Side::Player, e),
-                        Fate::Reserve | Fate::Leave
-                    )
-                {
-                    return Some(id);
+        for side in Side::BOTH {
+            if self.s.scripted(side) {
+                continue;
+            }
+            for e in Exp::BOTH {
+                for id in self.s.side(side).exp[e.index()].iter() {
+                    if self.s.must_ask_mana(self.db, id)
+                        && matches!(self.rest_fate(id, side, e), Fate::Reserve | Fate::Leave)
+                    {
+                        return Some(id);
+                    }
                 }
             }
         }
@@ -175,7 +180,7 @@ impl<O: Observer> Engine<'_, O> {
                     let _ = self.s.rest_order.push(id);
                 }
                 _ => {
-                    self.s.decision = Decision::RestOrder;
+                    self.ask(Decision::RestOrder, side);
                     return true;
                 }
             }
@@ -224,7 +229,11 @@ impl<O: Observer> Engine<'_, O> {
             }
         };
         if def.kind == CardKind::ExpeditionPermanent {
-            let leaves = s.today.moved.get(e)
+            let moved = match side {
+                Side::Confluence if s.mode == Mode::Duel => s.today.b.moved.get(e),
+                _ => s.today.moved.get(e),
+            };
+            let leaves = moved
                 && !s.has_kw(db, id, kw::CONSTANT)
                 && (!s.has_kw(db, id, kw::PERSISTENT) || self.overcome(id));
             return if leaves { leave() } else { Fate::Stay };
@@ -237,7 +246,7 @@ impl<O: Observer> Engine<'_, O> {
         if s.has_kw(db, id, kw::ETERNAL) {
             return Fate::Stay;
         }
-        if side == Side::Confluence
+        if s.scripted(side)
             && (s.has_kw(db, id, kw::CONSTANT)
                 || (s.has_kw(db, id, kw::PERSISTENT) && !self.overcome(id)))
         {
@@ -331,14 +340,25 @@ impl<O: Observer> Engine<'_, O> {
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
     pub(super) fn cleanup(&mut self) -> bool {
         let delta = self.reserve_limit_change();
-        let p = self.s.side(Side::Player);
-        if self.s.reserve_over_limit(self.db, Side::Player, delta) {
-            self.s.decision = Decision::CleanupReserve;
-            return false;
+        // The players discard by choice, the first player first (digest §2); the
+        // Confluence by its rule.
+        let first = self.s.first_player();
+        for side in [first, first.other()] {
+            if self.s.scripted(side) {
+                continue;
+            }
+            let p = self.s.side(side);
+            if self.s.reserve_over_limit(self.db, side, delta) {
+                self.ask(Decision::CleanupReserve, side);
+                return false;
+            }
+            if p.landmarks.len() > p.landmark_limit as usize {
+                self.ask(Decision::CleanupLandmark, side);
+                return false;
+            }
         }
-        if p.landmarks.len() > p.landmark_limit as usize {
-            self.s.decision = Decision::CleanupLandmark;
-            return false;
+        if self.s.mode == Mode::Duel {
+            return true;
         }
         loop {
             if !self.s.reserve_over_limit(self.db, Side::Confluence, delta) {

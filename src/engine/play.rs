@@ -235,7 +235,8 @@ impl<O: Observer> Engine<'_, O> {
             let f = self.db.filter(m.filter);
             let terrain_ok = f.region_terrain == 0
                 || exp.is_some_and(|e| {
-                    self.s.region_terrains(self.db, self.s.region(e)) & f.region_terrain != 0
+                    self.s.region_terrains(self.db, self.s.region_of(side, e)) & f.region_terrain
+                        != 0
                 });
             if m.side == side
                 && terrain_ok

@@ -119,7 +119,7 @@ impl GameState {
                 )
             },
             |o, st| {
-                let r = self.region(o.exp);
+                let r = self.region_of(o.side, o.exp);
                 match st {
                     Static::TerrainAdd(t) => m.added[r] |= t,
                     Static::TerrainSet(t) => m.replaced[r] = t,
@@ -170,6 +170,18 @@ impl GameState {
         lifted
     }
 
+    /// Head-to-head: a static of `side`'s objects in this expedition lets it advance past
+    /// its Defenders.
+    pub fn defender_lifted_side(&self, db: &CardDb, side: Side, e: Exp) -> bool {
+        let mut lifted = false;
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::DefenderNoBlock),
+            |o, _| lifted |= o.side == side && o.exp == e,
+        );
+        lifted
+    }
+
     /// How many "it moves forward one more region instead" statics the player's objects
     /// in this expedition have (The Magic Sleigh).
     pub fn dusk_extra_forward(&self, db: &CardDb, e: Exp) -> u8 {
@@ -185,6 +197,45 @@ impl GameState {
     /// The player's expedition can't move forward now.
     pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
         self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
+    }
+
+    /// One side's expedition can't move forward now. Head-to-head, a "can't move forward"
+    /// static blocks the expeditions of its own controller (D47).
+    pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
+        match (self.mode, side) {
+            (Mode::Duel, Side::Confluence) => {
+                self.today.b.no_forward.get(e) || self.static_no_forward_of(db, side).get(e)
+            }
+            (Mode::Duel, Side::Player) => {
+                self.today.no_forward.get(e) || self.static_no_forward_of(db, side).get(e)
+            }
+            _ => self.expedition_blocked(db, e),
+        }
+    }
+
+    /// Head-to-head: the "can't move forward" statics of one side's objects.
+    fn static_no_forward_of(&self, db: &CardDb, side: Side) -> ByExp<bool> {
+        let mut out = ByExp([false, false]);
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::NoForward(_)),
+            |o, st| {
+                let Static::NoForward(at) = st else { return };
+                if o.side != side {
+                    return;
+                }
+                match at {
+                    ExpRef::Mine => out.set(o.exp, true),
+                    ExpRef::Other => out.set(o.exp.other(), true),
+                    ExpRef::Fixed(x) => out.set(x, true),
+                    _ => {
+                        out.set(Exp::Hero, true);
+                        out.set(Exp::Companion, true);
+                    }
+                }
+            },
+        );
+        out
     }
 
     /// The Darkness on this side can't advance now: a day-long block or a static block
@@ -925,7 +976,7 @@ impl GameState {
         }
         db.abilities_of(o.card).iter().any(|ab| match ab.trigger {
             Trigger::Static(Static::LeaveToMana { may }) => {
-                (!may || o.side == Side::Confluence || o.has(flag::MANA_YES))
+                (!may || self.scripted(o.side) || o.has(flag::MANA_YES))
                     && self.eval_cond(db, ab.cond, &Ctx::of(o.side, id))
             }
             _ => false,
@@ -937,7 +988,7 @@ impl GameState {
     pub fn must_ask_mana(&self, db: &CardDb, id: ObjId) -> bool {
         let o = self.obj(id);
         o.zone == Zone::Expedition
-            && o.side == Side::Player
+            && !self.scripted(o.side)
             && !o.has(flag::MANA_ASKED)
             && db.card(o.card).trigger_mask & tmask::STATIC != 0
             && db.abilities_of(o.card).iter().any(|ab| {
@@ -1002,7 +1053,11 @@ impl GameState {
         f: &'a Filter,
         controller: Side,
     ) -> impl Iterator<Item = (ObjId, bool)> + 'a {
-        let player = self.side(Side::Player);
+        let player = self.side(if self.mode == Mode::Duel {
+            controller
+        } else {
+            Side::Player
+        });
         let hand = f.zones & fzone::RESERVE == 0 || f.zones & fzone::HAND != 0;
         let reserve = f.zones & fzone::RESERVE != 0;
         player
@@ -1102,11 +1157,11 @@ impl GameState {
         }
         if f.ascended
             && (o.zone != Zone::Expedition
-                || o.side != Side::Player
-                || !(self.today.ascend.get(o.exp)
+                || self.scripted(o.side)
+                || !(self.ascended(o.side, o.exp)
                     || (self.has_kw_in(db, id, kw::GIGANTIC, ctx)
-                        && (self.today.ascend.get(Exp::Hero)
-                            || self.today.ascend.get(Exp::Companion)))))
+                        && (self.ascended(o.side, Exp::Hero)
+                            || self.ascended(o.side, Exp::Companion)))))
         {
             return false;
         }
@@ -1154,20 +1209,23 @@ impl GameState {
         }
         if f.region_terrain != 0
             && (o.zone != Zone::Expedition
-                || self.region_terrains(db, self.region(o.exp)) & f.region_terrain == 0)
+                || self.region_terrains(db, self.region_of(o.side, o.exp)) & f.region_terrain == 0)
         {
             return false;
         }
         if f.single_terrain
             && (o.zone != Zone::Expedition
-                || self.region_terrains(db, self.region(o.exp)).count_ones() != 1)
+                || self
+                    .region_terrains(db, self.region_of(o.side, o.exp))
+                    .count_ones()
+                    != 1)
         {
             return false;
         }
         if f.ascended
             && (o.zone != Zone::Expedition
-                || o.side != Side::Player
-                || !self.today.ascend.get(o.exp))
+                || self.scripted(o.side)
+                || !self.ascended(o.side, o.exp))
         {
             return false;
         }
@@ -1176,7 +1234,7 @@ impl GameState {
             if o.zone != Zone::Expedition {
                 return false;
             }
-            let t = self.region_terrains(db, self.region(o.exp));
+            let t = self.region_terrains(db, self.region_of(o.side, o.exp));
             let st = def.stats;
             let zero = (t & terrain::FOREST != 0 && st.f == 0)
                 || (t & terrain::MOUNTAIN != 0 && st.m == 0)
@@ -1187,7 +1245,9 @@ impl GameState {
         }
         // Only a player expedition can be behind (FAQ "Expedition is Behind").
         if f.in_behind
-            && (o.zone != Zone::Expedition || o.side != Side::Player || !self.is_behind(db, o.exp))
+            && (o.zone != Zone::Expedition
+                || self.scripted(o.side)
+                || !self.is_behind_of(db, o.side, o.exp))
         {
             return false;
         }
@@ -1316,7 +1376,7 @@ impl GameState {
             Count::Day => self.day as i16,
             Count::ExpsInTerrain(t) => Exp::BOTH
                 .iter()
-                .filter(|&&e| self.region_terrains(db, self.region(e)) & t != 0)
+                .filter(|&&e| self.region_terrains(db, self.region_of(ctx.controller, e)) & t != 0)
                 .count() as i16,
             Count::AllExpsInTerrain(t) => 2 * self.count(db, Count::ExpsInTerrain(t), ctx),
             Count::ZeroStats => {
@@ -1333,13 +1393,10 @@ impl GameState {
                 n
             }
             Count::HeroCounters => self.obj(side.hero).counters as i16,
-            Count::AscendedExps => match ctx.controller {
-                Side::Player => Exp::BOTH
-                    .iter()
-                    .filter(|&&e| self.today.ascend.get(e))
-                    .count() as i16,
-                Side::Confluence => 0,
-            },
+            Count::AscendedExps => Exp::BOTH
+                .iter()
+                .filter(|&&e| !self.scripted(ctx.controller) && self.ascended(ctx.controller, e))
+                .count() as i16,
             Count::ItCost => {
                 if ctx.it == NO_OBJ {
                     0
@@ -1390,6 +1447,18 @@ impl GameState {
     /// revealed Midnight card will advance that Darkness (FAQ "Expedition is Behind").
     pub fn is_behind(&self, db: &CardDb, e: Exp) -> bool {
         self.darkness_adjacent(e) && self.midnight_target(db) == Some(e)
+    }
+
+    /// A side's expedition is behind: in Confluence mode the player's, against the
+    /// Darkness; head-to-head, when the opposing expedition has travelled strictly further
+    /// (digest 5.19; never in the Arena).
+    pub fn is_behind_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
+        match self.mode {
+            Mode::Confluence => side == Side::Player && self.is_behind(db, e),
+            Mode::Duel => {
+                !self.arena && self.progress_of(side.other(), e) > self.progress_of(side, e)
+            }
+        }
     }
 
     /// Which Darkness the current Midnight card would advance (interpretation A1), ignoring
@@ -1460,38 +1529,63 @@ impl GameState {
             Cond::CompareCounts(a, cmp, b) => {
                 cmp.test(self.count(db, a, ctx), self.count(db, b, ctx))
             }
-            Cond::Behind => match ctx.controller {
-                // Player expeditions are behind only against the Darkness; the Confluence's
-                // expeditions are never behind (A18 reads "ahead" the same way).
-                Side::Player => self.source_exp(ctx).is_some_and(|e| self.is_behind(db, e)),
-                Side::Confluence => false,
-            },
-            Cond::BehindExp(e) => ctx.controller == Side::Player && self.is_behind(db, e),
-            Cond::AllBehind => {
-                ctx.controller == Side::Player && Exp::BOTH.iter().all(|&e| self.is_behind(db, e))
+            // Player expeditions are behind only against the Darkness; the Confluence's
+            // expeditions are never behind (A18 reads "ahead" the same way). Head-to-head,
+            // against the opposing expedition (digest 5.19).
+            Cond::Behind => {
+                !self.scripted(ctx.controller)
+                    && self
+                        .source_exp(ctx)
+                        .is_some_and(|e| self.is_behind_of(db, ctx.controller, e))
             }
-            Cond::Ahead => false,
-            Cond::InContact => false,
+            Cond::BehindExp(e) => {
+                !self.scripted(ctx.controller) && self.is_behind_of(db, ctx.controller, e)
+            }
+            Cond::AllBehind => {
+                !self.scripted(ctx.controller)
+                    && Exp::BOTH
+                        .iter()
+                        .all(|&e| self.is_behind_of(db, ctx.controller, e))
+            }
+            Cond::Ahead => {
+                self.mode == Mode::Duel
+                    && !self.arena
+                    && self.source_exp(ctx).is_some_and(|e| {
+                        self.progress_of(ctx.controller, e)
+                            > self.progress_of(ctx.controller.other(), e)
+                    })
+            }
+            Cond::InContact => {
+                self.mode == Mode::Duel
+                    && self.source_exp(ctx).is_some_and(|e| {
+                        let me = self.pos_of(ctx.controller).get(e);
+                        Exp::BOTH
+                            .iter()
+                            .any(|&x| self.pos_of(ctx.controller.other()).get(x) == me)
+                    })
+            }
             Cond::Did => ctx.did,
             Cond::NoneAdvanced => {
-                ctx.controller == Side::Player
-                    && !self.today.advanced.get(Exp::Hero)
-                    && !self.today.advanced.get(Exp::Companion)
+                !self.scripted(ctx.controller)
+                    && !self.advanced(ctx.controller, Exp::Hero)
+                    && !self.advanced(ctx.controller, Exp::Companion)
             }
             Cond::MeHas(b) => self.has_kw_in(db, ctx.source, b, ctx),
             Cond::MeHad(b) => self.obj(ctx.source).left_kw as u32 & b != 0,
             Cond::MeInMana => self.obj(ctx.source).zone == Zone::Mana,
             Cond::MeBoosted => self.obj(ctx.source).boosts > 0,
             Cond::PaidLess => self.obj(ctx.source).has(flag::PAID_LESS),
-            Cond::MyExpAscends => self
-                .source_exp(ctx)
-                .is_some_and(|e| ctx.controller == Side::Player && self.today.ascend.get(e)),
-            Cond::MyTerrain(t) => self
-                .source_exp(ctx)
-                .is_some_and(|e| self.region_terrains(db, self.region(e)) & t != 0),
-            Cond::SingleTerrain => self
-                .source_exp(ctx)
-                .is_some_and(|e| self.region_terrains(db, self.region(e)).count_ones() == 1),
+            Cond::MyExpAscends => self.source_exp(ctx).is_some_and(|e| {
+                !self.scripted(ctx.controller) && self.ascended(ctx.controller, e)
+            }),
+            Cond::MyTerrain(t) => self.source_exp(ctx).is_some_and(|e| {
+                self.region_terrains(db, self.region_of(ctx.controller, e)) & t != 0
+            }),
+            Cond::SingleTerrain => self.source_exp(ctx).is_some_and(|e| {
+                self.region_terrains(db, self.region_of(ctx.controller, e))
+                    .count_ones()
+                    == 1
+            }),
             Cond::YourTurn => {
                 matches!(
                     self.phase,

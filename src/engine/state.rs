@@ -400,6 +400,11 @@ pub enum Outcome {
     WinByCard,
     /// A card's ability won the game for the Confluence.
     LossByCard,
+    /// Head-to-head: the first seat (side `Player`) won; the second seat won. A drawn
+    /// head-to-head game ends with `DayCap`. Not in [`Outcome::ALL`], the Confluence
+    /// mode's outcomes that the run statistics count.
+    FirstSeatWins,
+    SecondSeatWins,
 }
 
 impl Outcome {
@@ -416,14 +421,17 @@ impl Outcome {
     pub fn is_win(self) -> bool {
         matches!(
             self,
-            Outcome::WinMet | Outcome::WinDeckOut | Outcome::WinByCard
+            Outcome::WinMet | Outcome::WinDeckOut | Outcome::WinByCard | Outcome::FirstSeatWins
         )
     }
 
     pub fn is_loss(self) -> bool {
         matches!(
             self,
-            Outcome::LossHeroDarkness | Outcome::LossCompanionDarkness | Outcome::LossByCard
+            Outcome::LossHeroDarkness
+                | Outcome::LossCompanionDarkness
+                | Outcome::LossByCard
+                | Outcome::SecondSeatWins
         )
     }
 
@@ -446,11 +454,30 @@ impl Outcome {
             Outcome::DayCap => "day_cap",
             Outcome::WinByCard => "card_win",
             Outcome::LossByCard => "card_loss",
+            Outcome::FirstSeatWins => "first_seat_wins",
+            Outcome::SecondSeatWins => "second_seat_wins",
         }
     }
 
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// Head-to-head: the outcome in which `side` wins.
+    pub fn seat_wins(side: Side) -> Outcome {
+        match side {
+            Side::Player => Outcome::FirstSeatWins,
+            Side::Confluence => Outcome::SecondSeatWins,
+        }
+    }
+
+    /// Head-to-head: the winning side (`None`: not a head-to-head win).
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::FirstSeatWins => Some(Side::Player),
+            Outcome::SecondSeatWins => Some(Side::Confluence),
+            _ => None,
+        }
     }
 }
 
@@ -490,6 +517,30 @@ pub struct Today {
     pub after_rest: [(u16, u8); 2],
     /// Each side's last die result today (for "when you roll ... if the result is N+").
     pub last_roll: [u8; 2],
+    /// Head-to-head: the second seat's expeditions (the fields above that name "the
+    /// player expedition" are the first seat's).
+    pub b: SeatToday,
+}
+
+/// What happened today to the second seat's expeditions in a head-to-head game.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatToday {
+    pub moved: ByExp<bool>,
+    pub advanced: ByExp<bool>,
+    pub ascend: ByExp<bool>,
+    pub no_forward: ByExp<bool>,
+}
+
+/// Which game is played. The engine is one set of rules; the mode says which side is
+/// scripted and how a day ends.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Mode {
+    /// Altered Confluence: the player against the scripted Confluence side.
+    #[default]
+    Confluence,
+    /// Standard Altered, one player against another: both sides are policy-driven.
+    Duel,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -504,6 +555,16 @@ pub struct GameState {
     pub pos: ByExp<i8>,
     /// Darkness positions: behind the Hero at -1 (moving up), behind the Companion at 8.
     pub dark: ByExp<i8>,
+    /// Head-to-head: the second seat's expedition regions (Hero 0 → 7, Companion 7 → 0).
+    pub pos_b: ByExp<i8>,
+    pub mode: Mode,
+    /// The side that makes the pending decision (always the player in Confluence mode).
+    pub decider: Side,
+    /// Head-to-head: the scores tied at the end of a day; the Arena tiebreaker is on.
+    pub arena: bool,
+    /// Head-to-head: the seat whose turn in a two-step phase (setup Mana, Expand) is next:
+    /// 0 = the first player, 1 = the other.
+    pub seat_step: u8,
     pub threatened: Exp,
     pub day: u8,
     pub day_cap: u8,
@@ -565,7 +626,77 @@ impl GameState {
         &mut self.sides[s.index()]
     }
 
-    /// The player is first player exactly when the Companion expedition is Threatened.
+    /// True for the side whose choices follow fixed rules inside the engine (the
+    /// Confluence); every other side's choices are asked of its policy.
+    #[inline]
+    pub fn scripted(&self, side: Side) -> bool {
+        self.mode == Mode::Confluence && side == Side::Confluence
+    }
+
+    /// A side's expedition regions (in Confluence mode only the player has expeditions).
+    #[inline]
+    pub fn pos_of(&self, side: Side) -> ByExp<i8> {
+        match side {
+            Side::Player => self.pos,
+            Side::Confluence => self.pos_b,
+        }
+    }
+
+    #[inline]
+    pub fn pos_of_mut(&mut self, side: Side) -> &mut ByExp<i8> {
+        match side {
+            Side::Player => &mut self.pos,
+            Side::Confluence => &mut self.pos_b,
+        }
+    }
+
+    /// The region a side's expedition stands in (the player's, in Confluence mode, for the
+    /// Confluence side too: its cards face the player's expeditions).
+    #[inline]
+    pub fn region_of(&self, side: Side, e: Exp) -> usize {
+        match self.mode {
+            Mode::Duel => self.pos_of(side).get(e) as usize,
+            Mode::Confluence => self.pos.get(e) as usize,
+        }
+    }
+
+    /// A side's expedition is Ascended until Rest.
+    #[inline]
+    pub fn ascended(&self, side: Side, e: Exp) -> bool {
+        match side {
+            Side::Player => self.today.ascend.get(e),
+            Side::Confluence => self.today.b.ascend.get(e),
+        }
+    }
+
+    /// A side's expedition advanced at this Dusk.
+    #[inline]
+    pub fn advanced(&self, side: Side, e: Exp) -> bool {
+        match side {
+            Side::Player => self.today.advanced.get(e),
+            Side::Confluence => self.today.b.advanced.get(e),
+        }
+    }
+
+    /// Regions a side's expedition has travelled from its start.
+    #[inline]
+    pub fn progress_of(&self, side: Side, e: Exp) -> i8 {
+        let p = self.pos_of(side).get(e);
+        match e {
+            Exp::Hero => p,
+            Exp::Companion => 7 - p,
+        }
+    }
+
+    /// Head-to-head score (digest §4): Hero distance from region 0 plus Companion distance
+    /// from region 7.
+    #[inline]
+    pub fn score(&self, side: Side) -> i8 {
+        self.progress_of(side, Exp::Hero) + self.progress_of(side, Exp::Companion)
+    }
+
+    /// The player is first player exactly when the Companion expedition is Threatened (in
+    /// a head-to-head game `threatened` only carries the first-player token).
     #[inline]
     pub fn first_player(&self) -> Side {
         match self.threatened {

@@ -30,13 +30,17 @@ pub(super) enum Fire {
         /// reveals), the reaction's `event`.
         top: ObjId,
     },
+    /// An expedition of `side` (in Confluence mode always the player's).
     ExpFailed {
+        side: Side,
         exp: Exp,
     },
     ExpMoved {
+        side: Side,
         exp: Exp,
     },
     ExpMovedDue {
+        side: Side,
         exp: Exp,
         due: u8,
     },
@@ -313,29 +317,29 @@ impl<O: Observer> Engine<'_, O> {
                     .then_some(obj)
             }
             (EventKind::YouRoll, Fire::Rolled { side, top }) => (side == me.side).then_some(top),
-            (EventKind::MyExpFails, Fire::ExpFailed { exp }) => {
-                (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
+            (EventKind::MyExpFails, Fire::ExpFailed { side, exp }) => {
+                (me.side == side && in_exp(exp)).then_some(NO_OBJ)
             }
-            (EventKind::MyExpMoves, Fire::ExpMoved { exp }) => {
-                (me.side == Side::Player && in_exp(exp)).then_some(NO_OBJ)
+            (EventKind::MyExpMoves, Fire::ExpMoved { side, exp }) => {
+                (me.side == side && in_exp(exp)).then_some(NO_OBJ)
             }
-            (EventKind::AscendedMoves { unfaced }, Fire::ExpMoved { exp }) => {
+            (EventKind::AscendedMoves { unfaced }, Fire::ExpMoved { side, exp }) => {
                 let counts = |e: Exp| {
-                    self.s.today.ascend.get(e) && (!unfaced || !self.faced_by_character(e))
+                    self.s.ascended(side, e) && (!unfaced || !self.faced_by_character(side, e))
                 };
                 // Expeditions moving together at Dusk trigger it once: the Hero's move stands
                 // for both.
                 let together = exp == Exp::Companion
                     && self.s.phase == Phase::Progress
-                    && self.s.today.advanced.get(Exp::Hero)
+                    && self.s.advanced(side, Exp::Hero)
                     && counts(Exp::Hero);
-                (me.side == Side::Player && counts(exp) && !together).then_some(NO_OBJ)
+                (me.side == side && counts(exp) && !together).then_some(NO_OBJ)
             }
-            (EventKind::MyExpMovesDue(t), Fire::ExpMovedDue { exp, due }) => {
-                (me.side == Side::Player && in_exp(exp) && due & t != 0).then_some(NO_OBJ)
+            (EventKind::MyExpMovesDue(t), Fire::ExpMovedDue { side, exp, due }) => {
+                (me.side == side && in_exp(exp) && due & t != 0).then_some(NO_OBJ)
             }
-            (EventKind::YourExpMovesDue(t), Fire::ExpMovedDue { due, .. }) => {
-                (me.side == Side::Player && due & t != 0).then_some(NO_OBJ)
+            (EventKind::YourExpMovesDue(t), Fire::ExpMovedDue { side, due, .. }) => {
+                (me.side == side && due & t != 0).then_some(NO_OBJ)
             }
             (EventKind::LeavesYourReserve, Fire::ReserveLeft { side }) => {
                 (side == me.side).then_some(NO_OBJ)
@@ -386,8 +390,8 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// A Confluence character faces this player expedition (one in it, or a Gigantic one).
-    fn faced_by_character(&self, e: Exp) -> bool {
-        let conf = self.s.side(Side::Confluence);
+    fn faced_by_character(&self, side: Side, e: Exp) -> bool {
+        let conf = self.s.side(side.other());
         Exp::BOTH.iter().any(|&x| {
             conf.exp[x.index()].iter().any(|id| {
                 self.db.card(self.s.obj(id).card).kind.is_character()

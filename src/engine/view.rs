@@ -15,11 +15,37 @@ use crate::cards::types::*;
 pub struct View<'a> {
     s: &'a GameState,
     db: &'a CardDb,
+    /// The side that is deciding: the player in Confluence mode, either seat head-to-head.
+    me: Side,
 }
 
 impl<'a> View<'a> {
+    /// The view of the side that makes the pending decision.
     pub fn new(s: &'a GameState, db: &'a CardDb) -> View<'a> {
-        View { s, db }
+        View {
+            s,
+            db,
+            me: s.decider,
+        }
+    }
+
+    /// The side this view belongs to (`Side::Player` in Confluence mode).
+    pub fn me(&self) -> Side {
+        self.me
+    }
+
+    /// The opponent: the Confluence, or the other seat.
+    pub fn them(&self) -> Side {
+        self.me.other()
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.s.mode
+    }
+
+    /// Head-to-head: the opposing expedition's region.
+    pub fn their_position(&self, e: Exp) -> i8 {
+        self.s.pos_of(self.me.other()).get(e)
     }
 
     pub fn db(&self) -> &'a CardDb {
@@ -45,10 +71,10 @@ impl<'a> View<'a> {
         self.s.phase
     }
     pub fn position(&self, e: Exp) -> i8 {
-        self.s.pos.get(e)
+        self.s.pos_of(self.me).get(e)
     }
     pub fn progress(&self, e: Exp) -> i8 {
-        self.s.progress(e)
+        self.s.progress_of(self.me, e)
     }
     pub fn darkness(&self, e: Exp) -> i8 {
         self.s.dark.get(e)
@@ -67,7 +93,8 @@ impl<'a> View<'a> {
 
     /// Regions the expeditions still have to close before they meet.
     pub fn distance_to_meet(&self) -> i8 {
-        self.s.pos.get(Exp::Companion) - self.s.pos.get(Exp::Hero)
+        let p = self.s.pos_of(self.me);
+        p.get(Exp::Companion) - p.get(Exp::Hero)
     }
 
     /// Terrain of a region, if the player can see it.
@@ -80,11 +107,12 @@ impl<'a> View<'a> {
 
     /// The terrain the region of an expedition asks to be paid (always visible).
     pub fn requirement(&self, e: Exp) -> u8 {
-        self.s.region_requirement(self.db, self.s.region(e)).0
+        let region = self.s.pos_of(self.me).get(e) as usize;
+        self.s.region_requirement(self.db, region).0
     }
 
     pub fn hand(&self) -> &'a [ObjId] {
-        self.s.side(Side::Player).hand.as_slice()
+        self.s.side(self.me).hand.as_slice()
     }
     pub fn reserve(&self, side: Side) -> &'a [ObjId] {
         self.s.side(side).reserve.as_slice()
@@ -112,10 +140,10 @@ impl<'a> View<'a> {
         self.s.side(side).hand.len()
     }
     pub fn reserve_limit(&self) -> u8 {
-        self.s.reserve_limit(self.db, Side::Player)
+        self.s.reserve_limit(self.db, self.me)
     }
     pub fn landmark_limit(&self) -> u8 {
-        self.s.side(Side::Player).landmark_limit
+        self.s.side(self.me).landmark_limit
     }
 
     /// The revealed Midnight card, if any.
@@ -131,7 +159,23 @@ impl<'a> View<'a> {
     /// Is this object's identity visible to the player?
     pub fn is_visible(&self, id: ObjId) -> bool {
         let o = self.s.obj(id);
-        (o.side == Side::Player && o.zone != Zone::Deck) || o.has(flag::KNOWN)
+        if o.side == self.me && o.zone != Zone::Deck {
+            return true;
+        }
+        match self.me {
+            // What the first seat (the player) has seen is marked on the card.
+            Side::Player => o.has(flag::KNOWN),
+            // The second seat of a head-to-head game sees the public zones.
+            Side::Confluence => matches!(
+                o.zone,
+                Zone::Reserve
+                    | Zone::Landmarks
+                    | Zone::Expedition
+                    | Zone::Discard
+                    | Zone::HeroZone
+                    | Zone::Limbo
+            ),
+        }
     }
 
     /// The object, when visible. Panics in debug builds when a policy peeks.
@@ -167,14 +211,14 @@ impl<'a> View<'a> {
     pub fn matches_card(&self, filter: crate::cards::effect::FilterId, id: ObjId) -> bool {
         debug_assert!(self.is_visible(id));
         self.s
-            .matches_card(self.db, self.db.filter(filter), id, Side::Player)
+            .matches_card(self.db, self.db.filter(filter), id, self.me)
     }
 
     /// Boosts the player's next character will get from "next character" effects.
     pub fn pending_next_boosts(&self) -> i16 {
         self.s.mods[..self.s.n_mods as usize]
             .iter()
-            .filter(|m| m.side == Side::Player)
+            .filter(|m| m.side == self.me)
             .map(|m| m.boosts as i16)
             .sum()
     }

@@ -86,7 +86,7 @@ pub fn mana(
     pick: usize,
     out: &mut ArrayVec<ManaFeatures, 64>,
 ) {
-    let (orbs, _) = view.mana(Side::Player);
+    let (orbs, _) = view.mana(view.me());
     let hand = view.hand();
     for (k, c) in options.iter().enumerate() {
         let mut f = [0f32; MANA_F];
@@ -139,8 +139,8 @@ impl TurnCtx {
             needs: Needs::of(view),
             target: view.midnight_target(),
             has_char: super::needs::has_character(view),
-            mana: view.mana(Side::Player).1,
-            confluence_passed: view.passed(Side::Confluence),
+            mana: view.mana(view.me()).1,
+            confluence_passed: view.passed(view.them()),
             meet: view.distance_to_meet(),
         }
     }

@@ -150,7 +150,7 @@ impl Greedy {
                 return 0;
             };
             let o = view.obj(id);
-            let mine = o.side == Side::Player;
+            let mine = o.side == view.me();
             let size = view.stats(id).clamp_zero().sum() as i32;
             match (intent, mine) {
                 (Intent::Friendly, true) => {
@@ -184,7 +184,7 @@ impl Policy for Greedy {
                 })
             }),
             Decision::Expand => {
-                let (orbs, _) = view.mana(Side::Player);
+                let (orbs, _) = view.mana(view.me());
                 if orbs >= 5 || view.hand().len() < 3 {
                     return options.iter().position(|c| *c == Choice::Done).unwrap_or(0);
                 }

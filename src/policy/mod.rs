@@ -57,9 +57,10 @@ pub(crate) fn rest_order(view: &View<'_>, options: &[Choice]) -> usize {
         card_of(c).map_or(i32::MIN, |id| {
             let d = view.card(id);
             let worth = d.hand_cost as i32 * 100 + d.stats.sum() as i32;
-            match view.obj(id).side {
-                crate::cards::types::Side::Confluence => worth,
-                crate::cards::types::Side::Player => -worth,
+            if view.obj(id).side == view.me() {
+                -worth
+            } else {
+                worth
             }
         })
     })

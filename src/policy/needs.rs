@@ -2,7 +2,7 @@
 //! the heuristic policies.
 
 use crate::cards::types::*;
-use crate::engine::state::ObjId;
+use crate::engine::state::{Mode, ObjId};
 use crate::engine::view::View;
 
 /// Per expedition: what the facing objects and the region ask for in total, and what the
@@ -26,7 +26,7 @@ pub fn has_character(view: &View<'_>) -> [bool; 2] {
     let mut has = [false; 2];
     for e in Exp::BOTH {
         has[e.index()] = view
-            .expedition(Side::Player, e)
+            .expedition(view.me(), e)
             .iter()
             .any(|&id| view.card(id).kind.is_character());
     }
@@ -39,8 +39,11 @@ impl Needs {
         for e in Exp::BOTH {
             *n.ask.get_mut(e) = terrain_vec(view.requirement(e));
         }
+        if view.mode() == Mode::Duel {
+            return Self::duel(view);
+        }
         for x in Exp::BOTH {
-            for &id in view.expedition(Side::Confluence, x) {
+            for &id in view.expedition(view.them(), x) {
                 if view.has_kw(id, kw::ASLEEP) {
                     continue;
                 }
@@ -53,7 +56,7 @@ impl Needs {
                     }
                 }
             }
-            for &id in view.expedition(Side::Player, x) {
+            for &id in view.expedition(view.me(), x) {
                 if !view.card(id).kind.is_character() || view.has_kw(id, kw::ASLEEP) {
                     continue;
                 }
@@ -65,6 +68,49 @@ impl Needs {
                         *h = *h + st;
                     }
                 }
+            }
+        }
+        n
+    }
+
+    /// Head-to-head: to move forward, an expedition must beat the opposing one in one
+    /// terrain of its region (digest §4). The ask is the cheapest such terrain: one more
+    /// than the opposing expedition has there.
+    fn duel(view: &View<'_>) -> Needs {
+        let mut n = Needs::default();
+        let total = |side: Side, e: Exp| {
+            let mut t = Stats::ZERO;
+            for x in Exp::BOTH {
+                for &id in view.expedition(side, x) {
+                    if !view.card(id).kind.is_character() || view.has_kw(id, kw::ASLEEP) {
+                        continue;
+                    }
+                    if x == e || view.has_kw(id, kw::GIGANTIC) {
+                        t = t + view.stats(id).clamp_zero();
+                    }
+                }
+            }
+            t
+        };
+        for e in Exp::BOTH {
+            let (mine, theirs) = (total(view.me(), e), total(view.them(), e));
+            *n.have.get_mut(e) = mine;
+            let region = view.requirement(e);
+            let mut best: Option<(i16, u8)> = None;
+            for t in [terrain::FOREST, terrain::MOUNTAIN, terrain::WATER] {
+                if region & t == 0 {
+                    continue;
+                }
+                let want = (theirs.get(t) + 1).max(1);
+                let short = (want - mine.get(t)).max(0);
+                if best.is_none_or(|(b, _)| short < b) {
+                    best = Some((short, t));
+                }
+            }
+            if let Some((_, t)) = best {
+                let want = (theirs.get(t) + 1).max(1);
+                let v = terrain_vec(t);
+                *n.ask.get_mut(e) = Stats::new(v.f * want, v.m * want, v.o * want);
             }
         }
         n

@@ -189,11 +189,10 @@ impl Planner {
             if let Some(f) = p.removal {
                 for e in Exp::BOTH {
                     let mut best = Stats::ZERO;
-                    for &id in view.expedition(Side::Confluence, e) {
+                    for &id in view.expedition(view.them(), e) {
                         if view.has_kw(id, kw::ASLEEP)
                             || !view.matches_card(f, id)
-                            || view.tough(id) as u16 + cost as u16
-                                > view.mana(Side::Player).1 as u16
+                            || view.tough(id) as u16 + cost as u16 > view.mana(view.me()).1 as u16
                         {
                             continue;
                         }
@@ -323,7 +322,7 @@ impl Planner {
         let mana = if view.decision() == Decision::PlayFree {
             0
         } else {
-            view.mana(Side::Player).1
+            view.mana(view.me()).1
         };
         [[true, true], [true, false], [false, true]].map(|want| {
             let plan = Self::cover(items, day, mana, want);
@@ -398,10 +397,10 @@ impl Planner {
             return it.opt[e.index()] as usize;
         }
         // The planned expeditions are already clear.
-        if free || view.passed(Side::Confluence) {
+        if free || view.passed(view.them()) {
             return pass;
         }
-        let mana = view.mana(Side::Player).1;
+        let mana = view.mana(view.me()).1;
         self.hold(view, day, items, plan.cleared, mana)
             .unwrap_or(pass)
     }
@@ -429,7 +428,7 @@ impl Planner {
                 push(items[i].opt[e.index()] as usize);
             }
         }
-        if let Some(k) = self.hold(view, &day, &items, [true, true], view.mana(Side::Player).1) {
+        if let Some(k) = self.hold(view, &day, &items, [true, true], view.mana(view.me()).1) {
             push(k);
         }
         push(pass);
@@ -483,7 +482,7 @@ impl Planner {
         for (k, c) in options.iter().enumerate() {
             let Choice::Card(id) = *c else { continue };
             let o = view.obj(id);
-            let mine = o.side == Side::Player;
+            let mine = o.side == view.me();
             let in_exp = o.zone == crate::engine::state::Zone::Expedition;
             let s = match (intent, mine) {
                 (Intent::Friendly, true) => {
@@ -575,7 +574,7 @@ impl Policy for Planner {
                 })
             }
             Decision::Expand => {
-                let (orbs, _) = view.mana(Side::Player);
+                let (orbs, _) = view.mana(view.me());
                 if orbs >= self.params.mana || view.hand().len() < 2 {
                     return stop();
                 }

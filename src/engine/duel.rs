@@ -1,0 +1,241 @@
+//! Head-to-head Altered (digest §1–4): setting up a game between two player decks, standard
+//! Dusk progress, the end-of-day victory check and the Arena tiebreaker. Everything else
+//! (the day, playing cards, every ability) is the same engine as the Confluence mode; the
+//! mode only says that neither side is scripted.
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use super::event::{Event, Observer};
+use super::state::*;
+use super::triggers::Fire;
+use super::{Engine, GameRng};
+use crate::cards::db::CardDb;
+use crate::cards::effect::CardIdx;
+use crate::cards::types::*;
+
+/// The two decks of a head-to-head game: seat A is side `Player`, seat B side `Confluence`
+/// (the engine's second side; in this mode it is a player like the first).
+#[derive(Copy, Clone, Debug)]
+pub struct DuelSetup<'a> {
+    pub heroes: [CardIdx; 2],
+    pub cards: [&'a [CardIdx]; 2],
+    /// The first player on day 1.
+    pub first: Side,
+    pub day_cap: u8,
+}
+
+/// Sets up a head-to-head game (digest §1): the Adventure, both decks shuffled (each from its
+/// own stream), 6 cards drawn by each player, up to the first player's first Mana choice.
+pub fn new_duel<O: Observer>(
+    db: &CardDb,
+    d: &DuelSetup<'_>,
+    streams: [&mut GameRng; 2],
+    rng: &mut GameRng,
+    obs: &mut O,
+) -> GameState {
+    let [setup, second] = streams;
+    let mut s = GameState::empty();
+    s.mode = Mode::Duel;
+    s.day_cap = d.day_cap;
+    let mut tumult = [0u8, 1, 2];
+    tumult.shuffle(setup);
+    let flipped = [
+        setup.random::<bool>(),
+        setup.random::<bool>(),
+        setup.random::<bool>(),
+    ];
+    s.adventure = Adventure::layout(tumult, flipped);
+    s.place_decks(db, (d.heroes[0], d.cards[0]), (d.heroes[1], d.cards[1]));
+    for side in Side::BOTH {
+        let hero = s.side(side).hero;
+        for ab in db.abilities_of(s.obj(hero).card) {
+            if let crate::cards::effect::Trigger::Static(
+                crate::cards::effect::Static::StartCounters(n),
+            ) = ab.trigger
+            {
+                s.obj_mut(hero).counters = n;
+            }
+        }
+    }
+    // Terrain Markers are the first seat's only: the Adventure's marker supply is one pool
+    // (D47).
+    s.start_markers(db);
+    s.sides[0].deck.as_mut_slice().shuffle(setup);
+    s.sides[1].deck.as_mut_slice().shuffle(second);
+    // The first-player token rides on `threatened` (see `first_player`).
+    s.threatened = match d.first {
+        Side::Player => Exp::Companion,
+        Side::Confluence => Exp::Hero,
+    };
+    let mut e = Engine {
+        s: &mut s,
+        db,
+        rng,
+        obs,
+    };
+    if O::ENABLED {
+        e.emit(Event::Setup);
+    }
+    let first = e.s.first_player();
+    for side in [first, first.other()] {
+        e.draw(side, 6);
+    }
+    s.phase = Phase::SetupMana;
+    s.setup_left = 3;
+    s.seat_step = 0;
+    s
+}
+
+/// One side's F/M/O in an expedition at Dusk (digest §4): its characters there and its
+/// Gigantic ones, boosts included, Asleep ones not at all; also whether a Defender there
+/// holds it. In the Arena, every character counts and Gigantic ones twice.
+fn totals(s: &GameState, db: &CardDb, side: Side, e: Option<Exp>) -> (Stats, bool) {
+    let mut t = Stats::ZERO;
+    let mut defender = false;
+    let st = s.side(side);
+    for x in 0..2 {
+        for id in st.exp[x].iter() {
+            if !db.card(s.obj(id).card).kind.is_character() {
+                continue;
+            }
+            let times = match e {
+                Some(e) if !s.counts_in(db, id, e) => continue,
+                Some(_) => 1,
+                None if s.has_kw(db, id, kw::GIGANTIC) => 2,
+                None => 1,
+            };
+            if s.has_kw(db, id, kw::DEFENDER) {
+                defender = true;
+            }
+            if s.has_kw(db, id, kw::ASLEEP) {
+                continue;
+            }
+            for _ in 0..times {
+                t = t + s.stats(db, id).clamp_zero();
+            }
+        }
+    }
+    (t, defender)
+}
+
+/// The terrain types of `region` that `mine` wins against `theirs`: at least 1 and strictly
+/// more; an Ascended expedition also wins a tie of at least 1 (digest §4, 5.15).
+pub fn terrains_won(mine: Stats, theirs: Stats, region: u8, ascend: bool) -> u8 {
+    let mut won = 0u8;
+    for t in [terrain::FOREST, terrain::MOUNTAIN, terrain::WATER] {
+        let (m, o) = (mine.get(t), theirs.get(t));
+        if region & t != 0 && m >= 1 && (m > o || (ascend && m == o)) {
+            won |= t;
+        }
+    }
+    won
+}
+
+impl<O: Observer> Engine<'_, O> {
+    /// Progress (digest §4): each expedition that wins a terrain of its region against the
+    /// opposing expedition, and is not held, moves forward one region; all together. In the
+    /// Arena, whoever wins more terrains with their total wins the game.
+    pub(super) fn duel_progress(&mut self) {
+        let db = self.db;
+        if self.s.arena {
+            let a = totals(self.s, db, Side::Player, None).0;
+            let b = totals(self.s, db, Side::Confluence, None).0;
+            let all = terrain::ALL;
+            let wa = terrains_won(a, b, all, false).count_ones();
+            let wb = terrains_won(b, a, all, false).count_ones();
+            if wa != wb {
+                let winner = if wa > wb {
+                    Side::Player
+                } else {
+                    Side::Confluence
+                };
+                self.end(Outcome::seat_wins(winner));
+                return;
+            }
+            self.s.phase = Phase::Night;
+            return;
+        }
+        let mut won = [[0u8; 2]; 2];
+        let mut go = [[false; 2]; 2];
+        for side in Side::BOTH {
+            for e in Exp::BOTH {
+                let region = self.s.pos_of(side).get(e) as usize;
+                let terr = self.s.region_terrains(db, region);
+                let (mine, defender) = totals(self.s, db, side, Some(e));
+                let (theirs, _) = totals(self.s, db, side.other(), Some(e));
+                let w = terrains_won(mine, theirs, terr, self.s.ascended(side, e));
+                let held = (defender && !self.defender_lifted_of(side, e))
+                    || self.s.expedition_blocked_of(db, side, e);
+                won[side.index()][e.index()] = w;
+                go[side.index()][e.index()] = w != 0 && !held;
+            }
+        }
+        for side in Side::BOTH {
+            for e in Exp::BOTH {
+                let adv = go[side.index()][e.index()];
+                match side {
+                    Side::Player => self.s.today.advanced.set(e, adv),
+                    Side::Confluence => self.s.today.b.advanced.set(e, adv),
+                }
+            }
+        }
+        // All advancing expeditions move together: no move changes another's verdict.
+        for side in Side::BOTH {
+            for e in Exp::BOTH {
+                if go[side.index()][e.index()] {
+                    self.move_expedition_of(side, e, true);
+                    self.fire(Fire::ExpMovedDue {
+                        side,
+                        exp: e,
+                        due: won[side.index()][e.index()],
+                    });
+                } else {
+                    self.fire(Fire::ExpFailed { side, exp: e });
+                }
+            }
+        }
+        self.s.phase = Phase::Night;
+    }
+
+    /// A static of `side`'s objects in this expedition lets it advance past its Defenders.
+    fn defender_lifted_of(&self, side: Side, e: Exp) -> bool {
+        match side {
+            Side::Player => self.s.defender_lifted(self.db, e),
+            Side::Confluence => self.s.defender_lifted_side(self.db, side, e),
+        }
+    }
+
+    /// The end of a day (digest §4): when some player's expeditions have met or crossed,
+    /// the higher score wins; equal scores start the Arena tiebreaker. Otherwise, or in a
+    /// tie, the next day (a draw at the day cap).
+    pub(super) fn duel_day_end(&mut self) {
+        if !self.s.arena {
+            let met = |s: &GameState, side: Side| {
+                let p = s.pos_of(side);
+                p.get(Exp::Hero) >= p.get(Exp::Companion)
+            };
+            if met(self.s, Side::Player) || met(self.s, Side::Confluence) {
+                let (a, b) = (self.s.score(Side::Player), self.s.score(Side::Confluence));
+                if a != b {
+                    let winner = if a > b {
+                        Side::Player
+                    } else {
+                        Side::Confluence
+                    };
+                    self.end(Outcome::seat_wins(winner));
+                    return;
+                }
+                self.s.arena = true;
+                if O::ENABLED {
+                    self.emit(Event::Arena);
+                }
+            }
+        }
+        if self.s.day >= self.s.day_cap {
+            self.end(Outcome::DayCap);
+        } else {
+            self.s.phase = Phase::Morning;
+        }
+    }
+}

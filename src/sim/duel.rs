@@ -1,0 +1,113 @@
+//! One head-to-head game (standard Altered, two player decks, each with its policy).
+
+use crate::cards::db::CardDb;
+use crate::cards::effect::CardIdx;
+use crate::cards::types::Side;
+use crate::engine::duel::{DuelSetup, new_duel};
+use crate::engine::event::Observer;
+use crate::engine::view::View;
+use crate::engine::{
+    ChoiceList, GameRng, GameState, Step, advance, apply_unchecked, legal_choices,
+};
+use crate::policy::{AnyPolicy, Policy, PolicyRng};
+
+use super::seed::{GameSeeds, splitmix64};
+
+/// One seat of a head-to-head game: a player deck (hero and the other cards).
+#[derive(Copy, Clone, Debug)]
+pub struct DuelSeat<'a> {
+    pub hero: CardIdx,
+    pub cards: &'a [CardIdx],
+}
+
+/// How a head-to-head game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DuelResult {
+    /// The winning seat (0 = seat A, 1 = seat B); `None` = a draw (the day cap was reached).
+    pub winner: Option<u8>,
+    /// The seat that was first player on day 1.
+    pub first: u8,
+    /// Days played.
+    pub days: u8,
+    /// Cards played by each seat.
+    pub plays: [u16; 2],
+}
+
+fn side_of(seat: u8) -> Side {
+    if seat == 0 {
+        Side::Player
+    } else {
+        Side::Confluence
+    }
+}
+
+/// The streams of one head-to-head game: the Adventure and seat A's deck from the setup
+/// stream, seat B's deck from the second deck stream, each seat's policy from its own.
+pub fn start_duel<O: Observer>(
+    db: &CardDb,
+    seats: [DuelSeat<'_>; 2],
+    first: u8,
+    day_cap: u8,
+    seeds: &GameSeeds,
+    obs: &mut O,
+) -> (GameState, GameRng) {
+    let mut setup = GameSeeds::rng(seeds.setup);
+    let mut second = GameSeeds::rng(seeds.confluence);
+    let mut rng = GameSeeds::rng(seeds.events);
+    let d = DuelSetup {
+        heroes: [seats[0].hero, seats[1].hero],
+        cards: [seats[0].cards, seats[1].cards],
+        first: side_of(first),
+        day_cap,
+    };
+    let s = new_duel(db, &d, [&mut setup, &mut second], &mut rng, obs);
+    (s, rng)
+}
+
+/// Plays one head-to-head game from setup to the end. `first` is the seat that plays first
+/// on day 1; every random draw comes from `seeds`; `buf` is reused between decisions.
+pub fn play_duel(
+    db: &CardDb,
+    seats: [DuelSeat<'_>; 2],
+    first: u8,
+    day_cap: u8,
+    seeds: &GameSeeds,
+    policies: [&mut AnyPolicy; 2],
+    buf: &mut ChoiceList,
+) -> DuelResult {
+    let obs = &mut crate::engine::event::NoObserver;
+    let (mut s, mut rng) = start_duel(db, seats, first, day_cap, seeds, obs);
+    let mut prng = [
+        seeds.policy_rng(),
+        <PolicyRng as rand::SeedableRng>::seed_from_u64(splitmix64(seeds.policy ^ 0xb)),
+    ];
+    let [pa, pb] = policies;
+    loop {
+        match advance(&mut s, db, &mut rng, obs) {
+            Step::Over(outcome) => {
+                return DuelResult {
+                    winner: outcome.winner().map(|side| side.index() as u8),
+                    first,
+                    days: s.day,
+                    plays: s.plays,
+                };
+            }
+            Step::Stopped => unreachable!("advance never stops early"),
+            Step::Decide => {
+                legal_choices(&s, db, buf);
+                debug_assert!(!buf.is_empty(), "decision {:?} with no options", s.decision);
+                let seat = s.decider.index();
+                let k = if buf.len() == 1 {
+                    0
+                } else {
+                    let view = View::new(&s, db);
+                    match seat {
+                        0 => pa.choose(&view, buf, &mut prng[0]),
+                        _ => pb.choose(&view, buf, &mut prng[1]),
+                    }
+                };
+                apply_unchecked(&mut s, db, &mut rng, obs, buf[k]);
+            }
+        }
+    }
+}
