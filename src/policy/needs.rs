@@ -35,12 +35,12 @@ pub fn has_character(view: &View<'_>) -> [bool; 2] {
 
 impl Needs {
     pub fn of(view: &View<'_>) -> Needs {
+        if view.mode() == Mode::Duel {
+            return Self::duel(view);
+        }
         let mut n = Needs::default();
         for e in Exp::BOTH {
             *n.ask.get_mut(e) = terrain_vec(view.requirement(e));
-        }
-        if view.mode() == Mode::Duel {
-            return Self::duel(view);
         }
         for x in Exp::BOTH {
             for &id in view.expedition(view.them(), x) {
