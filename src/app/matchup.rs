@@ -21,10 +21,7 @@ use crate::sim::matchup::{Entry, MatchupPlan, PairTally, pairs, run_matchups};
 use crate::stats::bradley_terry::{self, BtFit, Pairing};
 use crate::stats::interval::wilson;
 
-/// The schema version of `matchups.csv` / `matchups.parquet`.
-pub const MATCHUPS_SCHEMA_VERSION: u32 = 1;
-/// The schema version of `ranking.csv` / `ranking.parquet`.
-pub const RANKING_SCHEMA_VERSION: u32 = 1;
+pub use crate::report::matchup::{MATCHUPS_SCHEMA_VERSION, RANKING_SCHEMA_VERSION};
 /// The ranking's prior: virtual games of each entry against a reference entry of average
 /// strength, half of them won (see [`crate::stats::bradley_terry`]).
 pub const PRIOR_GAMES: f64 = 1.0;
