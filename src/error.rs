@@ -73,8 +73,9 @@ pub enum ExportError {
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     #[error(
-        "{} not found: the report reads the outputs of a run; run `confluence-sim run --out {}` first",
+        "{} not found: the report reads the outputs of a run; run `confluence-sim run --out {}` (or `confluence-sim matchup --out {}`) first",
         path.display(),
+        dir.display(),
         dir.display()
     )]
     MissingSummary { path: PathBuf, dir: PathBuf },

@@ -31,7 +31,8 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Measure games per second per core and peak memory on the default matchup.
     Bench(BenchArgs),
-    /// Write report.html, report.md and charts/*.svg from the outputs of a run in DIR.
+    /// Write report.html, report.md and charts/*.svg from the outputs of a run (or of a
+    /// matchup) in DIR.
     Report(ReportArgs),
     /// Merge the shard directories of one sharded run into the outputs of the whole run.
     Merge(MergeArgs),
@@ -47,6 +48,46 @@ pub enum Command {
     /// Fit the expert policy's weights to the search's choices and write them
     /// (decks/policies/expert.toml; rebuild afterwards: the binary embeds it).
     TrainExpert(TrainArgs),
+    /// Head-to-head: every pair of entries (each --player deck with each --policy), mirror
+    /// pairs included, plays --games games with the seats and the first player balanced;
+    /// writes matchups.csv/.parquet (one row per ordered pair), ranking.csv/.parquet (a
+    /// Bradley-Terry fit) and meta.json.
+    Matchup(MatchupArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MatchupArgs {
+    /// Player deck file (repeat for several; at least one).
+    #[arg(long = "player", value_name = "FILE")]
+    pub players: Vec<PathBuf>,
+    /// Policy playing the decks: random, greedy, planner or expert, with parameters as
+    /// NAME:KEY=N (repeatable; default greedy). Each deck with each policy is one entry.
+    #[arg(long = "policy", value_name = "NAME")]
+    pub policies: Vec<String>,
+    /// Games per pair of entries (seats and first player balanced within each pair).
+    #[arg(long, value_name = "N", default_value_t = 9604, value_parser = positive_u64())]
+    pub games: u64,
+    /// Base seed: game g of every pair uses the seeds of game g (common random numbers).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Stop a game after this many days and record it as a draw.
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
+    pub day_cap: u8,
+    /// Output directory (replaced whole at the end).
+    #[arg(long, value_name = "DIR", default_value = "reports/matchup")]
+    pub out: PathBuf,
+    /// Simulate decks that break deck-building rules (with a warning).
+    #[arg(long)]
+    pub allow_illegal: bool,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+    /// No progress bar and no ranking table on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -165,7 +206,8 @@ pub struct LadderArgs {
 pub struct ReportArgs {
     /// The run's output directory (the --out of `confluence-sim run`), holding
     /// summary.parquet and, when present, cards.parquet, rares.parquet, diffs.parquet and
-    /// meta.json. The report is written there.
+    /// meta.json; or the --out of `confluence-sim matchup` (matchups.parquet,
+    /// ranking.parquet), for a head-to-head report. The report is written there.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// The win rate the "which mixes give ..." section looks for (0-1).

@@ -58,6 +58,50 @@ pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usi
     })
 }
 
+/// What a matchup run records: [`meta`]'s fields for a head-to-head run (`kind` =
+/// `matchup`, games per pair, the entries and how the ranking was fitted).
+#[allow(clippy::too_many_arguments)]
+pub fn matchup_meta(
+    lib: &crate::cards::Library,
+    decks: &[crate::deck::PlayerDeck],
+    policies: &[crate::policy::PolicySpec],
+    entries: &[Value],
+    pairs: usize,
+    games: u64,
+    seed: u64,
+    day_cap: u8,
+    ranking: Value,
+) -> Value {
+    let decks: Vec<Value> = decks
+        .iter()
+        .map(|d| {
+            json!({
+                "deck": d.name,
+                "hero": lib.db.card(d.hero).name,
+                "cards": d.cards.len() + 1,
+                "not_exact": load::non_exact(lib, d),
+            })
+        })
+        .collect();
+    json!({
+        "tool": "confluence-sim",
+        "kind": "matchup",
+        "version": env!("CARGO_PKG_VERSION"),
+        "git_commit": git_commit(),
+        "created": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        "command": command_line(),
+        "seed": seed,
+        "games": format!("{games} per pair"),
+        "games_per_pair": games,
+        "pairs": pairs,
+        "day_cap": day_cap,
+        "policies": policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "decks": decks,
+        "entries": entries,
+        "ranking": ranking,
+    })
+}
+
 /// The command line, with the program as its bare name (not the path it was run from).
 fn command_line() -> String {
     let mut args = std::env::args();

@@ -9,6 +9,7 @@ mod disagree;
 pub mod experiment;
 mod ladder;
 pub mod load;
+mod matchup;
 mod merge;
 mod meta;
 pub mod mixes;
@@ -91,6 +92,7 @@ pub fn main() -> ExitCode {
         Command::Disagree(a) => disagree::disagree(a),
         Command::TrainExpert(a) => train::train(a),
         Command::Merge(a) => merge::merge(a),
+        Command::Matchup(a) => matchup::matchup(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

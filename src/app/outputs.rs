@@ -19,11 +19,11 @@ use crate::stats::Accum;
 
 pub const GAMES_SCHEMA_VERSION: u32 = 1;
 
-/// What a run's output directory may hold: its outputs, a report, a checkpoint or a
-/// shard's state, and the temporary files of older versions. `run` replaces a directory
+/// What a run's output directory may hold: its outputs (or a matchup's), a report, a
+/// checkpoint or a shard's state, and the temporary files of older versions. `run` replaces a directory
 /// holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 17] = [
+    const NAMES: [&str; 21] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -41,6 +41,10 @@ pub fn is_output_name(name: &str) -> bool {
         "shard.json",
         "units.log",
         "games.bin",
+        "matchups.csv",
+        "matchups.parquet",
+        "ranking.csv",
+        "ranking.parquet",
     ];
     NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
 }

@@ -121,13 +121,13 @@ pub struct Inputs {
 }
 
 /// Typed access to the columns of a table read from `path`, with errors naming both.
-struct Columns<'a> {
-    path: &'a Path,
-    table: &'a Table,
+pub(crate) struct Columns<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) table: &'a Table,
 }
 
 impl<'a> Columns<'a> {
-    fn err(&self, msg: String) -> ReportError {
+    pub(crate) fn err(&self, msg: String) -> ReportError {
         ReportError::Content {
             path: self.path.to_path_buf(),
             msg,
@@ -149,7 +149,7 @@ impl<'a> Columns<'a> {
         ))
     }
 
-    fn u64s(&self, name: &str) -> Result<Vec<u64>, ReportError> {
+    pub(crate) fn u64s(&self, name: &str) -> Result<Vec<u64>, ReportError> {
         match self.col(name)? {
             ColumnData::U32(v) => Ok(v.iter().map(|&x| x as u64).collect()),
             ColumnData::U64(v) => Ok(v.clone()),
@@ -157,7 +157,7 @@ impl<'a> Columns<'a> {
         }
     }
 
-    fn u32s(&self, name: &str) -> Result<Vec<u32>, ReportError> {
+    pub(crate) fn u32s(&self, name: &str) -> Result<Vec<u32>, ReportError> {
         self.u64s(name)?
             .into_iter()
             .map(|x| {
@@ -167,14 +167,14 @@ impl<'a> Columns<'a> {
             .collect()
     }
 
-    fn f64s(&self, name: &str) -> Result<Vec<f64>, ReportError> {
+    pub(crate) fn f64s(&self, name: &str) -> Result<Vec<f64>, ReportError> {
         match self.col(name)? {
             ColumnData::F64(v) => Ok(v.clone()),
             c => Err(self.wrong_type(name, c, "f64")),
         }
     }
 
-    fn strs(&self, name: &str) -> Result<Vec<String>, ReportError> {
+    pub(crate) fn strs(&self, name: &str) -> Result<Vec<String>, ReportError> {
         match self.col(name)? {
             ColumnData::Str(v) => Ok(v.clone()),
             c => Err(self.wrong_type(name, c, "string")),
@@ -196,7 +196,7 @@ impl<'a> Columns<'a> {
         }
     }
 
-    fn check_schema(&self, want: u32) -> Result<(), ReportError> {
+    pub(crate) fn check_schema(&self, want: u32) -> Result<(), ReportError> {
         for v in self.u64s("schema_version")? {
             if v != want as u64 {
                 return Err(self.err(format!(
@@ -208,7 +208,7 @@ impl<'a> Columns<'a> {
     }
 }
 
-fn read_table(path: &Path, expected: &str) -> Result<Table, ReportError> {
+pub(crate) fn read_table(path: &Path, expected: &str) -> Result<Table, ReportError> {
     crate::export::parquet::read(path).map_err(|msg| ReportError::Read {
         path: path.to_path_buf(),
         msg,
@@ -416,7 +416,7 @@ fn json_text(v: Option<&serde_json::Value>) -> Option<String> {
     }
 }
 
-fn read_meta(path: &Path) -> Result<RunMeta, ReportError> {
+pub(crate) fn read_meta(path: &Path) -> Result<RunMeta, ReportError> {
     let text = std::fs::read_to_string(path).map_err(|e| ReportError::Read {
         path: path.to_path_buf(),
         msg: e.to_string(),

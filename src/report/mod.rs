@@ -21,6 +21,10 @@
 //! [`OutputDir`]: everything is rendered in memory first, and the directory is replaced by
 //! one holding the run's files and the new report only when every file was written.
 //!
+//! A directory written by `confluence-sim matchup` (`matchups.parquet`, no
+//! `summary.parquet`) gets the head-to-head report of [`matchup`] instead, through the same
+//! document, renderers and atomic writing.
+//!
 //! This module depends on [`crate::export`] and [`crate::stats`] only.
 
 pub mod document;
@@ -28,6 +32,7 @@ pub mod findings;
 pub mod html;
 pub mod inputs;
 pub mod markdown;
+pub mod matchup;
 pub mod model;
 pub mod sections;
 pub mod svg;
@@ -67,6 +72,7 @@ fn is_report_chart(name: &str) -> bool {
     // `win_rate_by_rares.svg` is the single chart of earlier versions: removed as stale.
     name == "win_rate_by_rares.svg"
         || name == "deck_comparison.svg"
+        || name == matchup::HEATMAP_FILE
         || numbered("win_rate_")
         || numbered("rare_impact_")
         || numbered("days_")
@@ -82,11 +88,25 @@ fn is_report_chart(name: &str) -> bool {
 ///
 /// See [`Inputs::read`]; and any error writing the files.
 pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
+    // A `confluence-sim matchup` directory gets the head-to-head report.
+    if matchup::is_matchup_dir(dir) {
+        let (doc, warnings) = matchup::build(dir)?;
+        return write_document(dir, &doc, warnings);
+    }
     let inputs = Inputs::read(dir)?;
     let model = Model::build(&inputs, target);
     let doc = document(&model);
-    let html = html::render(&doc);
-    let md = markdown::render(&doc);
+    write_document(dir, &doc, model.warnings.clone())
+}
+
+/// Renders `doc` and replaces `dir` with its files and the report (see [`write_report`]).
+fn write_document(
+    dir: &Path,
+    doc: &Document,
+    warnings: Vec<String>,
+) -> Result<Written, ReportError> {
+    let html = html::render(doc);
+    let md = markdown::render(doc);
     let charts = doc.charts();
     // The directory is replaced in one step: the run's files (and anything else) carried
     // over, the report's own files new, charts of an earlier report that this one no
@@ -106,7 +126,6 @@ pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
     out.write_bytes("report.md", md.as_bytes())?;
     out.write_bytes("report.html", html.as_bytes())?;
     let files = out.commit()?;
-    let warnings = model.warnings.clone();
     Ok(Written { files, warnings })
 }
 
@@ -121,6 +140,7 @@ mod tests {
         assert!(is_report_chart("days_1.svg"));
         assert!(is_report_chart("win_rate_3.svg"));
         assert!(is_report_chart("deck_comparison.svg"));
+        assert!(is_report_chart("matchup_heatmap.svg"));
         assert!(!is_report_chart("win_rate_.svg"));
         assert!(!is_report_chart("days_.svg"));
         assert!(!is_report_chart("days_x.svg"));

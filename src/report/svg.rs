@@ -21,12 +21,12 @@ pub const LOW_COLORS: [&str; 3] = ["#0072B2", "#56B4E9", "#1F4E79"];
 /// ...and with the most rares (oranges and reds).
 pub const HIGH_COLORS: [&str; 3] = ["#D55E00", "#E69F00", "#A6401A"];
 
-const FONT: &str =
+pub(super) const FONT: &str =
     "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 const WIDTH: f64 = 640.0;
-const TEXT: &str = "#1d232b";
-const MUTED: &str = "#5b6570";
-const GRID: &str = "#e3e6ea";
+pub(super) const TEXT: &str = "#1d232b";
+pub(super) const MUTED: &str = "#5b6570";
+pub(super) const GRID: &str = "#e3e6ea";
 const AXIS: &str = "#8a939c";
 
 /// The colour of series `i` (cycling through [`PALETTE`]).
@@ -51,13 +51,13 @@ pub fn esc(s: &str) -> String {
 }
 
 /// A coordinate, to 0.1 px.
-fn n(x: f64) -> String {
+pub(super) fn n(x: f64) -> String {
     let s = format!("{x:.1}");
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
 }
 
 /// A number in a data attribute: exact (shortest representation that reads back equal).
-fn d(x: f64) -> String {
+pub(super) fn d(x: f64) -> String {
     if x.is_nan() {
         "NaN".into()
     } else {
@@ -66,7 +66,7 @@ fn d(x: f64) -> String {
 }
 
 /// Rough width of a text in px: good enough to lay out labels and legends.
-fn text_width(s: &str, size: f64) -> f64 {
+pub(super) fn text_width(s: &str, size: f64) -> f64 {
     s.chars()
         .map(|c| {
             if c.is_ascii_uppercase() || c == 'm' || c == 'w' {
@@ -82,12 +82,12 @@ fn text_width(s: &str, size: f64) -> f64 {
 }
 
 /// Builds one SVG document.
-struct Canvas {
+pub(super) struct Canvas {
     buf: String,
 }
 
 impl Canvas {
-    fn new(width: f64, height: f64, title: &str) -> Canvas {
+    pub(super) fn new(width: f64, height: f64, title: &str) -> Canvas {
         let mut c = Canvas::open(width, height, title);
         c.text(16.0, 26.0, title, "start", 16.0, "600", TEXT);
         c
@@ -109,13 +109,22 @@ impl Canvas {
         Canvas { buf }
     }
 
-    fn raw(&mut self, s: &str) {
+    pub(super) fn raw(&mut self, s: &str) {
         self.buf.push_str(s);
         self.buf.push('\n');
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn text(&mut self, x: f64, y: f64, s: &str, anchor: &str, size: f64, weight: &str, fill: &str) {
+    pub(super) fn text(
+        &mut self,
+        x: f64,
+        y: f64,
+        s: &str,
+        anchor: &str,
+        size: f64,
+        weight: &str,
+        fill: &str,
+    ) {
         let weight = if weight == "normal" {
             String::new()
         } else {
@@ -130,7 +139,7 @@ impl Canvas {
         ));
     }
 
-    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, width: f64) {
+    pub(super) fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, width: f64) {
         self.raw(&format!(
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
             n(x1),
@@ -141,7 +150,7 @@ impl Canvas {
         ));
     }
 
-    fn finish(mut self) -> String {
+    pub(super) fn finish(mut self) -> String {
         self.buf.push_str("</svg>");
         self.buf
     }

@@ -3,6 +3,7 @@
 
 pub mod duel;
 pub mod game;
+pub mod matchup;
 pub mod runner;
 pub mod seed;
 pub mod state;

@@ -2,6 +2,7 @@
 //! nothing of cards or games beyond the outcome codes it counts.
 
 pub mod accum;
+pub mod bradley_terry;
 pub mod interval;
 pub mod regression;
 

@@ -1,0 +1,480 @@
+//! `confluence-sim matchup`: player decks against each other, every pair of entries (a
+//! deck with a policy) on the same games, as a matrix of win rates and a Bradley–Terry
+//! ranking.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+
+use super::cli::MatchupArgs;
+use super::load;
+use super::outputs::check_replaceable;
+use super::run::{default_threads, progress_bar};
+use super::usage;
+use crate::cards::Library;
+use crate::deck::PlayerDeck;
+use crate::export::{ColumnData, OutputDir, Table};
+use crate::policy::{PolicyKind, PolicySpec};
+use crate::sim::matchup::{Entry, MatchupPlan, PairTally, pairs, run_matchups};
+use crate::stats::bradley_terry::{self, BtFit, Pairing};
+use crate::stats::interval::wilson;
+
+pub use crate::report::matchup::{MATCHUPS_SCHEMA_VERSION, RANKING_SCHEMA_VERSION};
+/// The ranking's prior: virtual games of each entry against a reference entry of average
+/// strength, half of them won (see [`crate::stats::bradley_terry`]).
+pub const PRIOR_GAMES: f64 = 1.0;
+/// The confidence level of every interval of the outputs.
+const LEVEL: f64 = 0.95;
+
+/// The policies a head-to-head game can use: the search and the clairvoyant bound roll
+/// their games out against the Confluence.
+fn supported(kind: PolicyKind) -> bool {
+    matches!(
+        kind,
+        PolicyKind::Random | PolicyKind::Greedy | PolicyKind::Planner | PolicyKind::Expert
+    )
+}
+
+/// The policies of the command line, checked: usage errors (exit 2) for an unknown or
+/// unsupported policy, or one given twice.
+pub fn matchup_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
+    let specs = load::policies(names)?;
+    for (i, p) in specs.iter().enumerate() {
+        if !supported(p.kind) {
+            return Err(usage(format!(
+                "--policy {p}: matchup supports random, greedy, planner, expert ({} plays its rollouts against the Confluence, not against another deck)",
+                p.kind.name()
+            )));
+        }
+        if specs[..i].contains(p) {
+            return Err(usage(format!("--policy {p}: given twice")));
+        }
+    }
+    Ok(specs)
+}
+
+/// The decks of the command line, loaded and checked as `run` does; a deck given twice,
+/// or two decks with the same file stem (the name outputs give a deck), is a usage error.
+fn decks(lib: &Library, a: &MatchupArgs, warnings: &mut Vec<String>) -> Result<Vec<PlayerDeck>> {
+    let mut decks: Vec<PlayerDeck> = Vec::new();
+    for p in &a.players {
+        let d = load::player_deck(lib, p, a.allow_illegal, warnings)?;
+        if let Some(o) = decks.iter().find(|o| o.name == d.name) {
+            let same = std::fs::canonicalize(&o.path).ok() == std::fs::canonicalize(&d.path).ok();
+            return Err(usage(if same {
+                format!("--player {}: given twice", p.display())
+            } else {
+                format!(
+                    "--player {} and --player {}: two decks named {} (the outputs name a deck by its file stem); rename one",
+                    o.path.display(),
+                    p.display(),
+                    d.name
+                )
+            }));
+        }
+        decks.push(d);
+    }
+    Ok(decks)
+}
+
+/// What the tables say about each entry.
+struct EntryInfo {
+    deck: String,
+    hero: String,
+    policy: String,
+}
+
+pub fn matchup(a: MatchupArgs) -> Result<()> {
+    if a.players.is_empty() {
+        return Err(usage(
+            "matchup needs at least one --player FILE (each deck with each --policy is one entry; every pair of entries plays --games games)",
+        ));
+    }
+    let policies = matchup_policies(&a.policies)?;
+    let threads = default_threads(a.threads)?;
+    let n = a.players.len() * policies.len();
+    let pair_list = pairs(n);
+    let total = a.games.checked_mul(pair_list.len() as u64).ok_or_else(|| {
+        usage(format!(
+            "--games {}: {} games per pair x {} pairs is more than {} games in all",
+            a.games,
+            a.games,
+            pair_list.len(),
+            u64::MAX
+        ))
+    })?;
+    // Check the output directory before anything runs.
+    check_replaceable(&a.out)?;
+    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
+    let lib = load::library(&a.cards)?;
+    let mut warnings = Vec::new();
+    let decks = decks(&lib, &a, &mut warnings)?;
+    for w in &warnings {
+        eprintln!("confluence-sim: warning: {w}");
+    }
+    for d in &decks {
+        let k = load::non_exact(&lib, d);
+        if k > 0 {
+            eprintln!(
+                "confluence-sim: warning: {} holds {k} card(s) whose abilities are not fully encoded; they play with what is encoded (see `confluence-sim cards coverage`)",
+                d.path.display()
+            );
+        }
+    }
+    let entries: Vec<Entry> = (0..decks.len())
+        .flat_map(|deck| (0..policies.len()).map(move |policy| Entry { deck, policy }))
+        .collect();
+    if entries.is_empty() {
+        return Err(usage("no entries: give at least one --player"));
+    }
+    let info: Vec<EntryInfo> = entries
+        .iter()
+        .map(|e| EntryInfo {
+            deck: decks[e.deck].name.clone(),
+            hero: lib.db.card(decks[e.deck].hero).name.clone(),
+            policy: policies[e.policy].to_string(),
+        })
+        .collect();
+    let plan = MatchupPlan {
+        db: &lib.db,
+        decks: &decks,
+        policies: &policies,
+        entries,
+        games: a.games,
+        seed: a.seed,
+        threads,
+        day_cap: a.day_cap,
+    };
+    let pb = progress_bar(total, a.quiet);
+    let started = Instant::now();
+    let tallies = run_matchups(&plan, &|k| pb.inc(k));
+    pb.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+
+    let ranking = rank(n, &tallies);
+    if !ranking.converged {
+        eprintln!(
+            "confluence-sim: warning: the Bradley-Terry fit stopped after {} iterations without converging; the ranking is approximate",
+            ranking.iterations
+        );
+    }
+    let matrix = matchups_table(&info, &tallies, a.seed, a.day_cap);
+    let ranked = ranking_table(&info, &tallies, &ranking);
+    let entries_json: Vec<Value> = info
+        .iter()
+        .enumerate()
+        .map(|(i, e)| json!({"entry": i, "deck": e.deck, "hero": e.hero, "policy": e.policy}))
+        .collect();
+    let meta = super::meta::matchup_meta(
+        &lib,
+        &decks,
+        &policies,
+        &entries_json,
+        pair_list.len(),
+        a.games,
+        a.seed,
+        a.day_cap,
+        json!({
+            "method": "Bradley-Terry, MM algorithm (Hunter 2004); draws count half a win",
+            "prior_games": PRIOR_GAMES,
+            "intervals": "95%, normal approximation on the log-strength, observed information",
+            "iterations": ranking.iterations,
+            "converged": ranking.converged,
+        }),
+    );
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    out.write_csv("matchups.csv", &matrix)?;
+    out.write_parquet("matchups.parquet", &matrix)?;
+    out.write_csv("ranking.csv", &ranked)?;
+    out.write_parquet("ranking.parquet", &ranked)?;
+    out.write_bytes(
+        "meta.json",
+        (serde_json::to_string_pretty(&meta).expect("serializes") + "\n").as_bytes(),
+    )?;
+    let written = out.commit()?;
+    if !a.quiet {
+        print_ranking(&info, &ranking);
+    }
+    eprintln!(
+        "confluence-sim: {} entries, {} pairs, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+        n,
+        pair_list.len(),
+        total as f64 / elapsed.max(1e-9),
+        written.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// Where each unordered pair `(a, b)`, `a <= b`, is in the tallies.
+fn pair_index(n: usize) -> HashMap<(usize, usize), usize> {
+    pairs(n)
+        .into_iter()
+        .enumerate()
+        .map(|(k, p)| (p, k))
+        .collect()
+}
+
+/// The games of entry `a` (seat A) against entry `b`, from `a`'s side.
+fn tally_of(
+    index: &HashMap<(usize, usize), usize>,
+    tallies: &[PairTally],
+    a: usize,
+    b: usize,
+) -> PairTally {
+    if a <= b {
+        tallies[index[&(a, b)]]
+    } else {
+        tallies[index[&(b, a)]].swapped()
+    }
+}
+
+/// The Bradley–Terry fit of the entries: every pair of distinct entries, draws as half
+/// wins (mirror pairs say nothing about strength).
+pub fn rank(n: usize, tallies: &[PairTally]) -> BtFit {
+    let pairings: Vec<Pairing> = pairs(n)
+        .into_iter()
+        .zip(tallies)
+        .filter(|((a, b), _)| a != b)
+        .map(|((a, b), t)| Pairing {
+            a,
+            b,
+            wins_a: t.wins[0] as f64 + t.draws as f64 / 2.0,
+            wins_b: t.wins[1] as f64 + t.draws as f64 / 2.0,
+        })
+        .collect();
+    bradley_terry::fit(n, &pairings, PRIOR_GAMES)
+}
+
+/// One row per ordered pair of entries (`a` then `b`, each from 0 to n-1): the two rows of
+/// a pair of distinct entries come from the same games, counted from each side.
+fn matchups_table(info: &[EntryInfo], tallies: &[PairTally], seed: u64, day_cap: u8) -> Table {
+    let n = info.len();
+    let index = pair_index(n);
+    let rows: Vec<(usize, usize, PairTally)> = (0..n)
+        .flat_map(|a| (0..n).map(move |b| (a, b)))
+        .map(|(a, b)| (a, b, tally_of(&index, tallies, a, b)))
+        .collect();
+    let iv: Vec<_> = rows
+        .iter()
+        .map(|(_, _, t)| wilson(t.wins[0], t.games, LEVEL))
+        .collect();
+    let strs = |f: &dyn Fn(&(usize, usize, PairTally)) -> String| {
+        ColumnData::Str(rows.iter().map(f).collect())
+    };
+    let u64s =
+        |f: &dyn Fn(&PairTally) -> u64| ColumnData::U64(rows.iter().map(|r| f(&r.2)).collect());
+    let f64s = |v: Vec<f64>| ColumnData::F64(v);
+    let k = rows.len();
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![MATCHUPS_SCHEMA_VERSION; k]),
+    )
+    .push(
+        "entry_a",
+        ColumnData::U32(rows.iter().map(|r| r.0 as u32).collect()),
+    )
+    .push("deck_a", strs(&|r| info[r.0].deck.clone()))
+    .push("hero_a", strs(&|r| info[r.0].hero.clone()))
+    .push("policy_a", strs(&|r| info[r.0].policy.clone()))
+    .push(
+        "entry_b",
+        ColumnData::U32(rows.iter().map(|r| r.1 as u32).collect()),
+    )
+    .push("deck_b", strs(&|r| info[r.1].deck.clone()))
+    .push("hero_b", strs(&|r| info[r.1].hero.clone()))
+    .push("policy_b", strs(&|r| info[r.1].policy.clone()))
+    .push("games", u64s(&|t| t.games))
+    .push("wins_a", u64s(&|t| t.wins[0]))
+    .push("wins_b", u64s(&|t| t.wins[1]))
+    .push("draws", u64s(&|t| t.draws))
+    .push("win_rate_a", f64s(iv.iter().map(|i| i.estimate).collect()))
+    .push("win_rate_a_lo", f64s(iv.iter().map(|i| i.lo).collect()))
+    .push("win_rate_a_hi", f64s(iv.iter().map(|i| i.hi).collect()))
+    .push("first_player_wins", u64s(&|t| t.first_wins))
+    .push(
+        "first_player_win_rate",
+        f64s(
+            rows.iter()
+                .map(|r| r.2.first_wins as f64 / r.2.games.max(1) as f64)
+                .collect(),
+        ),
+    )
+    .push(
+        "days_mean",
+        f64s(rows.iter().map(|r| r.2.days_mean()).collect()),
+    )
+    .push("seed", ColumnData::U64(vec![seed; k]))
+    .push("day_cap", ColumnData::U32(vec![day_cap as u32; k]));
+    t
+}
+
+/// Each entry's games against the other entries and its points (wins + draws / 2).
+fn record(n: usize, tallies: &[PairTally]) -> Vec<(u64, f64)> {
+    let mut r = vec![(0u64, 0.0f64); n];
+    for ((a, b), t) in pairs(n).into_iter().zip(tallies) {
+        if a == b {
+            continue;
+        }
+        let half = t.draws as f64 / 2.0;
+        r[a].0 += t.games;
+        r[a].1 += t.wins[0] as f64 + half;
+        r[b].0 += t.games;
+        r[b].1 += t.wins[1] as f64 + half;
+    }
+    r
+}
+
+/// One row per entry, strongest first.
+fn ranking_table(info: &[EntryInfo], tallies: &[PairTally], fit: &BtFit) -> Table {
+    let n = info.len();
+    let order = fit.order();
+    let ranks = fit.ranks();
+    let rec = record(n, tallies);
+    let iv: Vec<(f64, f64)> = (0..n).map(|i| fit.interval(i, LEVEL)).collect();
+    let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let col = |f: &dyn Fn(usize) -> f64| ColumnData::F64(order.iter().map(|&i| f(i)).collect());
+    let strs = |f: &dyn Fn(&EntryInfo) -> String| {
+        ColumnData::Str(order.iter().map(|&i| f(&info[i])).collect())
+    };
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![RANKING_SCHEMA_VERSION; n]),
+    )
+    .push(
+        "rank",
+        ColumnData::U32(order.iter().map(|&i| ranks[i] as u32).collect()),
+    )
+    .push(
+        "entry",
+        ColumnData::U32(order.iter().map(|&i| i as u32).collect()),
+    )
+    .push("deck", strs(&|e| e.deck.clone()))
+    .push("hero", strs(&|e| e.hero.clone()))
+    .push("policy", strs(&|e| e.policy.clone()))
+    .push(
+        "games",
+        ColumnData::U64(order.iter().map(|&i| rec[i].0).collect()),
+    )
+    .push(
+        "score",
+        col(&|i| {
+            if rec[i].0 == 0 {
+                f64::NAN
+            } else {
+                rec[i].1 / rec[i].0 as f64
+            }
+        }),
+    )
+    .push("log_strength", col(&|i| fit.log_strength[i]))
+    .push("log_strength_lo", col(&|i| iv[i].0))
+    .push("log_strength_hi", col(&|i| iv[i].1))
+    .push("strength", col(&|i| fit.log_strength[i].exp()))
+    .push("strength_lo", col(&|i| iv[i].0.exp()))
+    .push("strength_hi", col(&|i| iv[i].1.exp()))
+    .push("win_vs_average", col(&|i| logistic(fit.log_strength[i])))
+    .push("win_vs_average_lo", col(&|i| logistic(iv[i].0)))
+    .push("win_vs_average_hi", col(&|i| logistic(iv[i].1)));
+    t
+}
+
+fn print_ranking(info: &[EntryInfo], fit: &BtFit) {
+    let stems: Vec<(String, String)> = info
+        .iter()
+        .map(|e| (e.deck.clone(), e.hero.clone()))
+        .collect();
+    let names = crate::report::deck_names(&stems);
+    println!(
+        "{:>4}  {:<28} {:<12} {:>8} {:>17}  {:>14}",
+        "rank", "player deck", "policy", "strength", "95% interval", "vs average"
+    );
+    let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
+    for (k, i) in fit.order().into_iter().enumerate() {
+        let (lo, hi) = fit.interval(i, LEVEL);
+        println!(
+            "{:>4}  {:<28} {:<12} {:>8.2} [{:>6.2}, {:>6.2}]  {:>6.1}% [{:.1}%, {:.1}%]",
+            k + 1,
+            names[&info[i].deck],
+            info[i].policy,
+            fit.log_strength[i].exp(),
+            lo.exp(),
+            hi.exp(),
+            logistic(fit.log_strength[i]) * 100.0,
+            logistic(lo) * 100.0,
+            logistic(hi) * 100.0,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(wins: [u64; 2], draws: u64) -> PairTally {
+        PairTally {
+            games: wins[0] + wins[1] + draws,
+            wins,
+            draws,
+            ..PairTally::default()
+        }
+    }
+
+    #[test]
+    fn search_and_the_bound_are_refused_and_duplicates_too() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for p in ["search", "clairvoyant", "search:rollouts=4"] {
+            let e = matchup_policies(&names(&[p])).unwrap_err();
+            assert!(super::super::is_usage(&e));
+            assert!(
+                e.to_string()
+                    .contains("matchup supports random, greedy, planner, expert"),
+                "{e}"
+            );
+        }
+        let e = matchup_policies(&names(&["greedy", "greedy"])).unwrap_err();
+        assert!(e.to_string().contains("given twice"), "{e}");
+        assert_eq!(matchup_policies(&[]).unwrap().len(), 1);
+        assert_eq!(
+            matchup_policies(&names(&["planner:keep=1", "expert"]))
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn the_matrix_has_one_row_per_ordered_pair_and_mirrors_once() {
+        let info: Vec<EntryInfo> = ["x", "y"]
+            .iter()
+            .map(|d| EntryInfo {
+                deck: d.to_string(),
+                hero: String::new(),
+                policy: "greedy".into(),
+            })
+            .collect();
+        // Pairs (0,0), (0,1), (1,1).
+        let tallies = [tally([5, 4], 1), tally([7, 2], 1), tally([3, 6], 1)];
+        let t = matchups_table(&info, &tallies, 1, 30);
+        assert_eq!(t.rows(), 4);
+        let Some(ColumnData::U64(wa)) = t.column("wins_a") else {
+            panic!()
+        };
+        let Some(ColumnData::U64(wb)) = t.column("wins_b") else {
+            panic!()
+        };
+        // (0,0), (0,1), (1,0), (1,1).
+        assert_eq!(wa, &vec![5, 7, 2, 3]);
+        assert_eq!(wb, &vec![4, 2, 7, 6]);
+        let fit = rank(2, &tallies);
+        assert_eq!(fit.order(), vec![0, 1]);
+        let r = ranking_table(&info, &tallies, &fit);
+        let Some(ColumnData::F64(score)) = r.column("score") else {
+            panic!()
+        };
+        assert_eq!(score, &vec![7.5 / 10.0, 2.5 / 10.0]);
+    }
+}

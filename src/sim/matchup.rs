@@ -1,0 +1,256 @@
+//! The head-to-head runner: every pair of entries (a player deck with a policy), mirror
+//! pairs included, plays the same games on a rayon pool, and the results are counted per
+//! pair.
+//!
+//! Game `g` of a pair puts entry A in seat 0 and entry B in seat 1, with seat `g % 2`
+//! first on day 1 (so each seat is first in half the games, to within one) and the seeds
+//! of game `g` of the run ([`GameSeeds::new`]`(seed, g)`): every pair sees the same deals
+//! and dice streams at the same game index (common random numbers). The counts are
+//! integers merged in a fixed order, so the results are the same on any number of threads.
+
+use rayon::prelude::*;
+
+use super::duel::{DuelResult, DuelSeat, play_duel};
+use super::seed::GameSeeds;
+use crate::cards::db::CardDb;
+use crate::deck::PlayerDeck;
+use crate::engine::ChoiceList;
+use crate::policy::{AnyPolicy, PolicyData, PolicySpec};
+
+/// Games per unit of work: the grain of the parallel loop and of progress reports.
+pub const UNIT: u64 = 1024;
+
+/// One entry of a matchup run: a player deck played by a policy.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Index into [`MatchupPlan::decks`].
+    pub deck: usize,
+    /// Index into [`MatchupPlan::policies`].
+    pub policy: usize,
+}
+
+/// What a matchup run plays.
+pub struct MatchupPlan<'a> {
+    pub db: &'a CardDb,
+    pub decks: &'a [PlayerDeck],
+    pub policies: &'a [PolicySpec],
+    pub entries: Vec<Entry>,
+    /// Games per pair.
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub day_cap: u8,
+}
+
+/// The games of one pair of entries, counted from seat A's side (seat 0 = entry A).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PairTally {
+    pub games: u64,
+    /// Games won by each seat.
+    pub wins: [u64; 2],
+    /// Games that reached the day cap with no winner.
+    pub draws: u64,
+    /// Games won by the seat that was first player on day 1.
+    pub first_wins: u64,
+    /// Games in which seat A was first player on day 1.
+    pub a_first: u64,
+    /// Sum of the days played.
+    pub days: u64,
+    /// Cards played by each seat.
+    pub plays: [u64; 2],
+}
+
+impl PairTally {
+    /// Counts one game.
+    pub fn push(&mut self, r: &DuelResult) {
+        self.games += 1;
+        match r.winner {
+            Some(w) => {
+                self.wins[(w & 1) as usize] += 1;
+                if w == r.first {
+                    self.first_wins += 1;
+                }
+            }
+            None => self.draws += 1,
+        }
+        if r.first == 0 {
+            self.a_first += 1;
+        }
+        self.days += r.days as u64;
+        self.plays[0] += r.plays[0] as u64;
+        self.plays[1] += r.plays[1] as u64;
+    }
+
+    /// The sum of two tallies.
+    pub fn merge(mut self, o: &PairTally) -> PairTally {
+        self.games += o.games;
+        self.wins[0] += o.wins[0];
+        self.wins[1] += o.wins[1];
+        self.draws += o.draws;
+        self.first_wins += o.first_wins;
+        self.a_first += o.a_first;
+        self.days += o.days;
+        self.plays[0] += o.plays[0];
+        self.plays[1] += o.plays[1];
+        self
+    }
+
+    /// The same games counted from seat B's side.
+    pub fn swapped(&self) -> PairTally {
+        PairTally {
+            wins: [self.wins[1], self.wins[0]],
+            a_first: self.games - self.a_first,
+            plays: [self.plays[1], self.plays[0]],
+            ..*self
+        }
+    }
+
+    /// Mean number of days per game (NaN with no games).
+    pub fn days_mean(&self) -> f64 {
+        if self.games == 0 {
+            f64::NAN
+        } else {
+            self.days as f64 / self.games as f64
+        }
+    }
+}
+
+/// Every unordered pair of `n` entries, mirror pairs included, in the order they are
+/// played and reported: `(0,0), (0,1), ..., (0,n-1), (1,1), (1,2), ...`.
+pub fn pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect()
+}
+
+/// The seat that is first player on day 1 in game `g` of every pair.
+pub fn first_seat(g: u64) -> u8 {
+    (g % 2) as u8
+}
+
+/// One worker's policies (built on first use, one per seat and policy, so that a mirror
+/// pair has two) and choice buffer.
+struct Worker<'a> {
+    data: &'a PolicyData,
+    specs: &'a [PolicySpec],
+    seats: [Vec<Option<AnyPolicy>>; 2],
+    buf: ChoiceList,
+}
+
+/// Plays every pair of [`pairs`]`(plan.entries.len())`, `plan.games` games each, and
+/// returns their tallies in that order. `progress` is called with the number of games
+/// finished after each unit of work.
+pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> Vec<PairTally> {
+    let pairs = pairs(plan.entries.len());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(plan.threads.max(1))
+        .build()
+        .expect("thread pool");
+    let data = PolicyData::new(plan.db);
+    let units: Vec<(usize, u64, u64)> = pairs
+        .iter()
+        .enumerate()
+        .flat_map(|(p, _)| {
+            (0..plan.games.div_ceil(UNIT))
+                .map(move |k| (p, k * UNIT, ((k + 1) * UNIT).min(plan.games)))
+        })
+        .collect();
+    let seat = |e: &Entry| {
+        let d = &plan.decks[e.deck];
+        DuelSeat {
+            hero: d.hero,
+            cards: &d.cards,
+        }
+    };
+    let new_worker = || Worker {
+        data: &data,
+        specs: plan.policies,
+        seats: [
+            (0..plan.policies.len()).map(|_| None).collect(),
+            (0..plan.policies.len()).map(|_| None).collect(),
+        ],
+        buf: ChoiceList::new(),
+    };
+    let tallies: Vec<PairTally> = pool.install(|| {
+        units
+            .par_iter()
+            .map_init(new_worker, |w, &(p, start, end)| {
+                let (a, b) = pairs[p];
+                let (ea, eb) = (&plan.entries[a], &plan.entries[b]);
+                let seats = [seat(ea), seat(eb)];
+                let mut t = PairTally::default();
+                for g in start..end {
+                    let Worker {
+                        data,
+                        specs,
+                        seats: [s0, s1],
+                        buf,
+                    } = w;
+                    let pa = s0[ea.policy].get_or_insert_with(|| specs[ea.policy].build(data));
+                    let pb = s1[eb.policy].get_or_insert_with(|| specs[eb.policy].build(data));
+                    let r = play_duel(
+                        plan.db,
+                        seats,
+                        first_seat(g),
+                        plan.day_cap,
+                        &GameSeeds::new(plan.seed, g),
+                        [pa, pb],
+                        buf,
+                    );
+                    t.push(&r);
+                }
+                progress(end - start);
+                t
+            })
+            .collect()
+    });
+    let mut out = vec![PairTally::default(); pairs.len()];
+    for (&(p, _, _), t) in units.iter().zip(&tallies) {
+        out[p] = out[p].merge(t);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_cover_every_unordered_pair_once_mirrors_included() {
+        assert_eq!(pairs(0), vec![]);
+        assert_eq!(pairs(1), vec![(0, 0)]);
+        assert_eq!(
+            pairs(3),
+            vec![(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]
+        );
+        assert_eq!(pairs(6).len(), 21);
+    }
+
+    #[test]
+    fn the_first_player_alternates_with_the_game_index() {
+        assert_eq!((0..4).map(first_seat).collect::<Vec<_>>(), vec![0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn a_tally_counts_from_either_seat() {
+        let mut t = PairTally::default();
+        for (winner, first) in [(Some(0), 0), (Some(1), 0), (None, 1), (Some(1), 1)] {
+            t.push(&DuelResult {
+                winner,
+                first,
+                days: 4,
+                plays: [3, 5],
+            });
+        }
+        assert_eq!(t.games, 4);
+        assert_eq!(t.wins, [1, 2]);
+        assert_eq!(t.draws, 1);
+        assert_eq!(t.first_wins, 2);
+        assert_eq!(t.a_first, 2);
+        assert_eq!(t.days_mean(), 4.0);
+        let s = t.swapped();
+        assert_eq!(s.wins, [2, 1]);
+        assert_eq!(s.plays, [20, 12]);
+        assert_eq!((s.draws, s.first_wins, s.games), (1, 2, 4));
+        assert_eq!(s.swapped(), t);
+        assert_eq!(PairTally::default().merge(&t), t);
+    }
+}
