@@ -372,7 +372,14 @@ fn bad_input_gets_its_exit_code_and_leaves_the_outputs_as_they_were() {
         (vec!["--games", "x"], 2, vec!["--games", "'x'"]),
         (vec!["--player", BR, "--player", BR], 2, vec!["given twice"]),
         (
-            vec!["--games", "18446744073709551615", "--player", BR, "--player", AX],
+            vec![
+                "--games",
+                "18446744073709551615",
+                "--player",
+                BR,
+                "--player",
+                AX,
+            ],
             2,
             vec!["--games 18446744073709551615", "more than"],
         ),
