@@ -105,12 +105,12 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
             u64::MAX
         ))
     })?;
-    // Check the output directory before anything runs.
-    check_replaceable(&a.out)?;
-    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
     let lib = load::library(&a.cards)?;
     let mut warnings = Vec::new();
     let decks = decks(&lib, &a, &mut warnings)?;
+    // Check the output directory before anything runs.
+    check_replaceable(&a.out)?;
+    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }

@@ -19,6 +19,8 @@ use crate::policy::{AnyPolicy, PolicyData, PolicySpec};
 
 /// Games per unit of work: the grain of the parallel loop and of progress reports.
 pub const UNIT: u64 = 1024;
+/// Units played between two merges (bounds the memory of the results in flight).
+const BATCH: u64 = 4096;
 
 /// One entry of a matchup run: a player deck played by a policy.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -145,14 +147,16 @@ pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> 
         .build()
         .expect("thread pool");
     let data = PolicyData::new(plan.db);
-    let units: Vec<(usize, u64, u64)> = pairs
-        .iter()
-        .enumerate()
-        .flat_map(|(p, _)| {
-            (0..plan.games.div_ceil(UNIT))
-                .map(move |k| (p, k * UNIT, ((k + 1) * UNIT).min(plan.games)))
-        })
-        .collect();
+    // Units are numbered pair by pair and played in batches, so that memory stays flat
+    // whatever the number of games.
+    let per_pair = plan.games.div_ceil(UNIT);
+    // The caller checks that the games of all pairs fit in 64 bits.
+    let n_units = per_pair.saturating_mul(pairs.len() as u64);
+    let unit = |u: u64| {
+        let (p, k) = ((u / per_pair) as usize, u % per_pair);
+        let start = k * UNIT;
+        (p, start, start.saturating_add(UNIT).min(plan.games))
+    };
     let seat = |e: &Entry| {
         let d = &plan.decks[e.deck];
         DuelSeat {
@@ -169,42 +173,49 @@ pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> 
         ],
         buf: ChoiceList::new(),
     };
-    let tallies: Vec<PairTally> = pool.install(|| {
-        units
-            .par_iter()
-            .map_init(new_worker, |w, &(p, start, end)| {
-                let (a, b) = pairs[p];
-                let (ea, eb) = (&plan.entries[a], &plan.entries[b]);
-                let seats = [seat(ea), seat(eb)];
-                let mut t = PairTally::default();
-                for g in start..end {
-                    let Worker {
-                        data,
-                        specs,
-                        seats: [s0, s1],
-                        buf,
-                    } = w;
-                    let pa = s0[ea.policy].get_or_insert_with(|| specs[ea.policy].build(data));
-                    let pb = s1[eb.policy].get_or_insert_with(|| specs[eb.policy].build(data));
-                    let r = play_duel(
-                        plan.db,
-                        seats,
-                        first_seat(g),
-                        plan.day_cap,
-                        &GameSeeds::new(plan.seed, g),
-                        [pa, pb],
-                        buf,
-                    );
-                    t.push(&r);
-                }
-                progress(end - start);
-                t
-            })
-            .collect()
-    });
     let mut out = vec![PairTally::default(); pairs.len()];
-    for (&(p, _, _), t) in units.iter().zip(&tallies) {
-        out[p] = out[p].merge(t);
+    let mut first = 0;
+    while first < n_units {
+        let last = first.saturating_add(BATCH).min(n_units);
+        let tallies: Vec<(usize, PairTally)> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map_init(new_worker, |w, u| {
+                    let (p, start, end) = unit(u);
+                    let (a, b) = pairs[p];
+                    let (ea, eb) = (&plan.entries[a], &plan.entries[b]);
+                    let seats = [seat(ea), seat(eb)];
+                    let mut t = PairTally::default();
+                    for g in start..end {
+                        let Worker {
+                            data,
+                            specs,
+                            seats: [s0, s1],
+                            buf,
+                        } = w;
+                        let pa = s0[ea.policy].get_or_insert_with(|| specs[ea.policy].build(data));
+                        let pb = s1[eb.policy].get_or_insert_with(|| specs[eb.policy].build(data));
+                        let r = play_duel(
+                            plan.db,
+                            seats,
+                            first_seat(g),
+                            plan.day_cap,
+                            &GameSeeds::new(plan.seed, g),
+                            [pa, pb],
+                            buf,
+                        );
+                        t.push(&r);
+                    }
+                    progress(end - start);
+                    (p, t)
+                })
+                .collect()
+        });
+        // Merged in unit order: the same sums whatever the threads.
+        for (p, t) in &tallies {
+            out[*p] = out[*p].merge(t);
+        }
+        first = last;
     }
     out
 }

@@ -239,11 +239,8 @@ mod tests {
         let f = fit(3, &p, 0.0);
         assert!(f.converged, "{f:?}");
         let mean = truth.iter().map(|t| t.ln()).sum::<f64>() / 3.0;
-        for i in 0..3 {
-            assert!(
-                (f.log_strength[i] - (truth[i].ln() - mean)).abs() < 1e-8,
-                "{f:?}"
-            );
+        for (t, want) in f.log_strength.iter().zip(truth) {
+            assert!((t - (want.ln() - mean)).abs() < 1e-8, "{f:?}");
         }
         assert_eq!(f.order(), vec![2, 1, 0]);
         // A tiny prior moves it by little.

@@ -93,12 +93,13 @@ fn beats_finding(m: &MatchupModel) -> Rich {
     }
     if wins.is_empty() {
         return Rich::text(format!(
-            "Which deck beats which: no entry beats another with a 95% interval above 50% ({} too close to call at {}).",
+            "Which deck beats which: no entry beats another with a 95% interval above 50% (draws count as not won; {} too close to call at {}).",
             plural(pairs, "pair", "pairs"),
             games_per_pair(m)
         ));
     }
-    let mut r = Rich::default().t("Which deck beats which (95% interval above 50%): ");
+    let mut r = Rich::default()
+        .t("Which deck beats which (95% interval above 50%; draws count as not won): ");
     for (k, c) in wins.iter().take(SHOWN).enumerate() {
         if k > 0 {
             r = r.t("; ");
@@ -143,7 +144,7 @@ fn findings(m: &MatchupModel) -> Vec<Block> {
         "no edge for either seat is measurable"
     };
     items.push(Rich::text(format!(
-        "The first player on day 1 won {} {} of all {} games (draws count as not won): {edge}. Seats and the first player are balanced within every pair, so this does not bias the matrix.",
+        "The first player on day 1 won {} {} of all {} games (draws count as not won): {edge}. Seats and the first player are balanced within every pair (to within one game), so this does not bias the matrix.",
         pct(f.estimate),
         pct_interval(f.lo, f.hi),
         thousands(m.total_games)
