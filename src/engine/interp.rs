@@ -467,7 +467,7 @@ impl<O: Observer> Engine<'_, O> {
                 fr.it.clear();
                 if let Some(id) = top {
                     let _ = fr.it.push(id);
-                    if f.controller == Side::Player {
+                    if f.controller == Side::Player || self.s.mode == Mode::Duel {
                         self.s.obj_mut(id).flags |= flag::KNOWN;
                     }
                 }
@@ -1512,10 +1512,8 @@ impl<O: Observer> Engine<'_, O> {
         }
         for k in 0..2 {
             let id = d.as_slice()[d.len() - 1 - k];
-            // Seen by the first seat (the player): only its own reveal marks it.
-            if side == Side::Player {
-                self.s.obj_mut(id).flags |= flag::KNOWN;
-            }
+            // Revealed: both players see it.
+            self.s.obj_mut(id).flags |= flag::KNOWN;
         }
         self.ask(Decision::ResupplyPick, side);
         Flow::Wait

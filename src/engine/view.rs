@@ -159,7 +159,8 @@ impl<'a> View<'a> {
     /// Is this object's identity visible to the player?
     pub fn is_visible(&self, id: ObjId) -> bool {
         let o = self.s.obj(id);
-        if o.side == self.me && o.zone != Zone::Deck {
+        // Your own cards outside the deck, and cards of your deck that were revealed.
+        if o.side == self.me && (o.zone != Zone::Deck || o.has(flag::KNOWN)) {
             return true;
         }
         match self.me {
