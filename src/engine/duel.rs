@@ -3,9 +3,6 @@
 //! (the day, playing cards, every ability) is the same engine as the Confluence mode; the
 //! mode only says that neither side is scripted.
 
-use rand::RngExt;
-use rand::seq::SliceRandom;
-
 use super::event::{Event, Observer};
 use super::state::*;
 use super::triggers::Fire;
@@ -38,31 +35,12 @@ pub fn new_duel<O: Observer>(
     let mut s = GameState::empty();
     s.mode = Mode::Duel;
     s.day_cap = d.day_cap;
-    let mut tumult = [0u8, 1, 2];
-    tumult.shuffle(setup);
-    let flipped = [
-        setup.random::<bool>(),
-        setup.random::<bool>(),
-        setup.random::<bool>(),
-    ];
-    s.adventure = Adventure::layout(tumult, flipped);
-    s.place_decks(db, (d.heroes[0], d.cards[0]), (d.heroes[1], d.cards[1]));
-    for side in Side::BOTH {
-        let hero = s.side(side).hero;
-        for ab in db.abilities_of(s.obj(hero).card) {
-            if let crate::cards::effect::Trigger::Static(
-                crate::cards::effect::Static::StartCounters(n),
-            ) = ab.trigger
-            {
-                s.obj_mut(hero).counters = n;
-            }
-        }
-    }
-    // Terrain Markers are the first seat's only: the Adventure's marker supply is one pool
-    // (D47).
-    s.start_markers(db);
-    s.sides[0].deck.as_mut_slice().shuffle(setup);
-    s.sides[1].deck.as_mut_slice().shuffle(second);
+    s.lay_out(
+        db,
+        [setup, second],
+        (d.heroes[0], d.cards[0]),
+        (d.heroes[1], d.cards[1]),
+    );
     // The first-player token rides on `threatened` (see `first_player`).
     s.threatened = match d.first {
         Side::Player => Exp::Companion,
@@ -165,7 +143,7 @@ impl<O: Observer> Engine<'_, O> {
                 let (mine, defender) = totals(self.s, db, side, Some(e));
                 let (theirs, _) = totals(self.s, db, side.other(), Some(e));
                 let w = terrains_won(mine, theirs, terr, self.s.ascended(side, e));
-                let held = (defender && !self.defender_lifted_of(side, e))
+                let held = (defender && !self.s.defender_lifted_side(db, side, e))
                     || self.s.expedition_blocked_of(db, side, e);
                 won[side.index()][e.index()] = w;
                 go[side.index()][e.index()] = w != 0 && !held;
@@ -196,14 +174,6 @@ impl<O: Observer> Engine<'_, O> {
             }
         }
         self.s.phase = Phase::Night;
-    }
-
-    /// A static of `side`'s objects in this expedition lets it advance past its Defenders.
-    fn defender_lifted_of(&self, side: Side, e: Exp) -> bool {
-        match side {
-            Side::Player => self.s.defender_lifted(self.db, e),
-            Side::Confluence => self.s.defender_lifted_side(self.db, side, e),
-        }
     }
 
     /// The end of a day (digest §4): when some player's expeditions have met or crossed,

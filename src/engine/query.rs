@@ -138,12 +138,21 @@ impl GameState {
     /// and the Darkness on that side (a card that freezes your other Expedition together
     /// with the one opposite it).
     pub fn static_no_forward(&self, db: &CardDb) -> ByExp<bool> {
+        self.static_no_forward_by(db, None)
+    }
+
+    /// The "can't move forward" statics of every object, or of one side's objects only
+    /// (head-to-head, D47).
+    fn static_no_forward_by(&self, db: &CardDb, only: Option<Side>) -> ByExp<bool> {
         let mut out = ByExp([false, false]);
         self.each_expedition_static(
             db,
             |st| matches!(st, Static::NoForward(_)),
             |o, st| {
                 let Static::NoForward(at) = st else { return };
+                if only.is_some_and(|side| o.side != side) {
+                    return;
+                }
                 match at {
                     ExpRef::Mine => out.set(o.exp, true),
                     ExpRef::Other => out.set(o.exp.other(), true),
@@ -161,13 +170,7 @@ impl GameState {
     /// A static of the player's objects in this expedition lets it advance even past its
     /// Defender characters (Mobile Armory, Sunisa).
     pub fn defender_lifted(&self, db: &CardDb, e: Exp) -> bool {
-        let mut lifted = false;
-        self.each_expedition_static(
-            db,
-            |st| matches!(st, Static::DefenderNoBlock),
-            |o, _| lifted |= o.side == Side::Player && o.exp == e,
-        );
-        lifted
+        self.defender_lifted_side(db, Side::Player, e)
     }
 
     /// Head-to-head: a static of `side`'s objects in this expedition lets it advance past
@@ -202,40 +205,16 @@ impl GameState {
     /// One side's expedition can't move forward now. Head-to-head, a "can't move forward"
     /// static blocks the expeditions of its own controller (D47).
     pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
-        match (self.mode, side) {
-            (Mode::Duel, Side::Confluence) => {
-                self.today.b.no_forward.get(e) || self.static_no_forward_of(db, side).get(e)
+        match self.mode {
+            Mode::Duel => {
+                let today = match side {
+                    Side::Player => self.today.no_forward,
+                    Side::Confluence => self.today.b.no_forward,
+                };
+                today.get(e) || self.static_no_forward_by(db, Some(side)).get(e)
             }
-            (Mode::Duel, Side::Player) => {
-                self.today.no_forward.get(e) || self.static_no_forward_of(db, side).get(e)
-            }
-            _ => self.expedition_blocked(db, e),
+            Mode::Confluence => self.expedition_blocked(db, e),
         }
-    }
-
-    /// Head-to-head: the "can't move forward" statics of one side's objects.
-    fn static_no_forward_of(&self, db: &CardDb, side: Side) -> ByExp<bool> {
-        let mut out = ByExp([false, false]);
-        self.each_expedition_static(
-            db,
-            |st| matches!(st, Static::NoForward(_)),
-            |o, st| {
-                let Static::NoForward(at) = st else { return };
-                if o.side != side {
-                    return;
-                }
-                match at {
-                    ExpRef::Mine => out.set(o.exp, true),
-                    ExpRef::Other => out.set(o.exp.other(), true),
-                    ExpRef::Fixed(x) => out.set(x, true),
-                    _ => {
-                        out.set(Exp::Hero, true);
-                        out.set(Exp::Companion, true);
-                    }
-                }
-            },
-        );
-        out
     }
 
     /// The Darkness on this side can't advance now: a day-long block or a static block

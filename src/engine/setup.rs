@@ -134,6 +134,47 @@ impl GameState {
     }
 }
 
+impl GameState {
+    /// What every game's setup shares: the Adventure (three Tumult cards in random order
+    /// and orientation, from `streams[0]`), both sides' objects, the heroes' starting
+    /// counters and Terrain Markers, and each deck shuffled from its own stream.
+    pub(super) fn lay_out(
+        &mut self,
+        db: &CardDb,
+        streams: [&mut GameRng; 2],
+        first: (CardIdx, &[CardIdx]),
+        second: (CardIdx, &[CardIdx]),
+    ) {
+        let [setup, other] = streams;
+        let mut tumult = [0u8, 1, 2];
+        tumult.shuffle(setup);
+        let flipped = [
+            setup.random::<bool>(),
+            setup.random::<bool>(),
+            setup.random::<bool>(),
+        ];
+        self.adventure = Adventure::layout(tumult, flipped);
+        // Object ids follow the deck lists (so per-card statistics can map them back); the
+        // shuffle permutes positions only, so a rare sits where its common twin would.
+        self.place_decks(db, first, second);
+        for side in Side::BOTH {
+            let hero = self.side(side).hero;
+            for ab in db.abilities_of(self.obj(hero).card) {
+                if let crate::cards::effect::Trigger::Static(
+                    crate::cards::effect::Static::StartCounters(n),
+                ) = ab.trigger
+                {
+                    self.obj_mut(hero).counters = n;
+                }
+            }
+        }
+        // Terrain Markers are the first side's only (D47 for head-to-head).
+        self.start_markers(db);
+        self.sides[0].deck.as_mut_slice().shuffle(setup);
+        self.sides[1].deck.as_mut_slice().shuffle(other);
+    }
+}
+
 /// Sets up a game up to the player's first decision (which 3 opening cards go to Mana).
 pub fn new_game<O: Observer>(
     db: &CardDb,
@@ -144,36 +185,12 @@ pub fn new_game<O: Observer>(
 ) -> GameState {
     let mut s = GameState::empty();
     s.day_cap = m.day_cap;
-    // The adventure: three Tumult cards in random order and orientation.
-    let mut tumult = [0u8, 1, 2];
-    tumult.shuffle(streams.setup);
-    let flipped = [
-        streams.setup.random::<bool>(),
-        streams.setup.random::<bool>(),
-        streams.setup.random::<bool>(),
-    ];
-    s.adventure = Adventure::layout(tumult, flipped);
-    // Object ids follow the deck lists (so per-card statistics can map them back); the
-    // shuffle permutes positions only, so a rare sits where its common twin would.
-    s.place_decks(
+    s.lay_out(
         db,
+        [streams.setup, streams.confluence],
         (m.player_hero, m.player_cards),
         (m.confluence_hero, m.confluence_cards),
     );
-    for side in Side::BOTH {
-        let hero = s.side(side).hero;
-        for ab in db.abilities_of(s.obj(hero).card) {
-            if let crate::cards::effect::Trigger::Static(
-                crate::cards::effect::Static::StartCounters(n),
-            ) = ab.trigger
-            {
-                s.obj_mut(hero).counters = n;
-            }
-        }
-    }
-    s.start_markers(db);
-    s.sides[0].deck.as_mut_slice().shuffle(streams.setup);
-    s.sides[1].deck.as_mut_slice().shuffle(streams.confluence);
     let mut e = Engine {
         s: &mut s,
         db,
