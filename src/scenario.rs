@@ -79,6 +79,11 @@ struct GameSpec {
     /// Head-to-head: the Arena tiebreaker is on.
     #[serde(default)]
     arena: bool,
+    /// Head-to-head: "standard" (default) or "booster_war" (digest §7.4).
+    variant: Option<String>,
+    /// Cards the player has played today (the loop guard of D51).
+    #[serde(default)]
+    plays_today: u8,
     darkness_hero: Option<i8>,
     darkness_companion: Option<i8>,
     midnight_card: Option<String>,
@@ -509,6 +514,16 @@ impl Scenario {
             g.opponent_companion_position.unwrap_or(7),
         ]);
         s.arena = g.arena;
+        s.today.plays[0] = g.plays_today;
+        s.variant = match g.variant.as_deref() {
+            None | Some("standard") => Variant::default(),
+            Some("booster_war") if s.mode == Mode::Duel => Variant::BOOSTER_WAR,
+            Some(v) => {
+                return Err(err(format!(
+                    "variant '{v}' (expected \"standard\", or \"booster_war\" with mode = \"duel\")"
+                )));
+            }
+        };
         s.adventure.revealed = match &g.revealed {
             Some(v) => v.iter().fold(0, |m, &k| m | (1 << k.min(2))),
             None => {

@@ -6,7 +6,7 @@ mod common;
 use confluence_sim::engine::ChoiceList;
 use confluence_sim::policy::{PolicyData, PolicySpec};
 use confluence_sim::sim::GameSeeds;
-use confluence_sim::sim::duel::{DuelResult, DuelSeat, play_duel};
+use confluence_sim::sim::duel::{DuelResult, DuelRules, DuelSeat, play_duel};
 
 fn play(s: &common::Setup, a: usize, b: usize, policy: &str, games: u64) -> Vec<DuelResult> {
     let data = PolicyData::new(&s.lib.db);
@@ -16,6 +16,7 @@ fn play(s: &common::Setup, a: usize, b: usize, policy: &str, games: u64) -> Vec<
     let seat = |k: usize| DuelSeat {
         hero: s.decks[k].hero,
         cards: &s.decks[k].cards,
+        ordered: false,
     };
     (0..games)
         .map(|g| {
@@ -23,7 +24,7 @@ fn play(s: &common::Setup, a: usize, b: usize, policy: &str, games: u64) -> Vec<
                 &s.lib.db,
                 [seat(a), seat(b)],
                 (g % 2) as u8,
-                30,
+                DuelRules::standard(30),
                 &GameSeeds::new(7, g),
                 [&mut pa, &mut pb],
                 &mut buf,
@@ -83,6 +84,7 @@ fn second_seat_is_blind() {
     let seat = |k: usize| DuelSeat {
         hero: s.decks[k].hero,
         cards: &s.decks[k].cards,
+        ordered: false,
     };
     let mut checked = 0;
     // A control that does read the hidden cards: the perturbation must change what it sees.
@@ -105,7 +107,7 @@ fn second_seat_is_blind() {
                 db,
                 [seat(0), seat(5)],
                 (g % 2) as u8,
-                30,
+                DuelRules::standard(30),
                 &seeds,
                 &mut NoObserver,
             );

@@ -53,6 +53,60 @@ pub enum Command {
     /// writes matchups.csv/.parquet (one row per ordered pair), ranking.csv/.parquet (a
     /// Bradley-Terry fit) and meta.json.
     Matchup(MatchupArgs),
+    /// Booster War (seed 003): each game opens two boosters of --set; each player's Hero
+    /// comes out of its booster and the rest is its deck; unlimited mana, 3 cards each
+    /// Morning, 4 days. Writes booster_war.csv (per variant: seats, first player, days),
+    /// factions.csv, heroes.csv and card_effects.csv (with .parquet twins) and meta.json.
+    BoosterWar(BoosterWarArgs),
+}
+
+/// Which of seed 003's variants `booster-war` plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarVariant {
+    /// The least technical: each booster shuffled into a deck.
+    Shuffled,
+    /// The most technical: each player stacks its 12 cards in the order it chooses.
+    Ordered,
+    /// Both, on the same boosters.
+    Both,
+}
+
+#[derive(Args, Debug)]
+pub struct BoosterWarArgs {
+    /// The set whose boosters are opened (a table of --boosters, e.g. CORE).
+    #[arg(long, value_name = "SET", default_value = "CORE")]
+    pub set: String,
+    /// The variant(s) of seed 003 to play.
+    #[arg(long, value_enum, value_name = "V", default_value = "both")]
+    pub variant: WarVariant,
+    /// Policy of both players: random, greedy, planner or expert (NAME:KEY=N for
+    /// parameters). It also stacks the ordered variant's deck.
+    #[arg(long, value_name = "NAME", default_value = "planner")]
+    pub policy: String,
+    /// Games per variant (the first player alternates with the game index).
+    #[arg(long, value_name = "N", default_value_t = 10000, value_parser = positive_u64())]
+    pub games: u64,
+    /// Base seed: game g opens the same two boosters in every variant.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Stop a game after this many days and record it as a draw (the Arena can last).
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(6..=250))]
+    pub day_cap: u8,
+    /// Output directory (replaced whole at the end).
+    #[arg(long, value_name = "DIR", default_value = "reports/booster-war")]
+    pub out: PathBuf,
+    /// What a booster holds, per set.
+    #[arg(long, value_name = "FILE", default_value = "decks/boosters.toml")]
+    pub boosters: PathBuf,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+    /// No progress bar and no tables on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

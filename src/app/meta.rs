@@ -6,7 +6,7 @@ use super::load;
 use super::summary::RunMeta;
 
 /// The short git commit of the working directory's repository, if there is one.
-fn git_commit() -> Option<String> {
+pub fn git_commit() -> Option<String> {
     let out = std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .output()
@@ -103,7 +103,7 @@ pub fn matchup_meta(
 }
 
 /// The command line, with the program as its bare name (not the path it was run from).
-fn command_line() -> String {
+pub fn command_line() -> String {
     let mut args = std::env::args();
     let program = args
         .next()

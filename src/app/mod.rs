@@ -2,6 +2,7 @@
 //! commands, and what they print. The only layer that knows clap and the terminal.
 
 mod bench;
+mod booster_war;
 mod cards;
 pub mod cli;
 mod compare;
@@ -9,7 +10,7 @@ mod disagree;
 pub mod experiment;
 mod ladder;
 pub mod load;
-mod matchup;
+pub(crate) mod matchup;
 mod merge;
 mod meta;
 pub mod mixes;
@@ -93,6 +94,7 @@ pub fn main() -> ExitCode {
         Command::TrainExpert(a) => train::train(a),
         Command::Merge(a) => merge::merge(a),
         Command::Matchup(a) => matchup::matchup(a),
+        Command::BoosterWar(a) => booster_war::booster_war(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

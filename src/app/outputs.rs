@@ -23,7 +23,7 @@ pub const GAMES_SCHEMA_VERSION: u32 = 1;
 /// checkpoint or a shard's state, and the temporary files of older versions. `run` replaces a directory
 /// holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 21] = [
+    const NAMES: [&str; 29] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -45,6 +45,14 @@ pub fn is_output_name(name: &str) -> bool {
         "matchups.parquet",
         "ranking.csv",
         "ranking.parquet",
+        "booster_war.csv",
+        "booster_war.parquet",
+        "factions.csv",
+        "factions.parquet",
+        "heroes.csv",
+        "heroes.parquet",
+        "card_effects.csv",
+        "card_effects.parquet",
     ];
     NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
 }

@@ -1,5 +1,6 @@
 //! Decks: the player's (community text format) and the Confluence's (TOML).
 
+pub mod booster;
 pub mod confluence;
 pub mod player;
 

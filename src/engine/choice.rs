@@ -2,7 +2,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::flow::MAX_QUICK_PER_DAY;
+use super::flow::{MAX_FREE_PLAYS_PER_DAY, MAX_QUICK_PER_DAY};
 use super::list::List;
 use super::query::Ctx;
 use super::state::*;
@@ -410,7 +410,15 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     push(out, Choice::Pass);
     let p = s.side(s.decider);
     let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();
-    for (list, from_reserve) in [(&p.hand, false), (&p.reserve, true)] {
+    // Unlimited mana: a loop guard on plays, as S1 1.4.6 has on quick actions (D51).
+    let plays_left =
+        !s.variant.free_mana || s.today.plays[s.decider.index()] < MAX_FREE_PLAYS_PER_DAY;
+    let lists: &[(&Zone64, bool)] = if plays_left {
+        &[(&p.hand, false), (&p.reserve, true)]
+    } else {
+        &[]
+    };
+    for &(list, from_reserve) in lists {
         for id in list.iter() {
             let o = s.obj(id);
             let allowed = if from_reserve && o.has(flag::EXHAUSTED) {

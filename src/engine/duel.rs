@@ -20,6 +20,11 @@ pub struct DuelSetup<'a> {
     /// The first player on day 1.
     pub first: Side,
     pub day_cap: u8,
+    /// The variant's rule changes (Booster War), none in the standard game.
+    pub variant: Variant,
+    /// Each seat's deck keeps the order of its list, the first card on top (Booster War's
+    /// technical variant); otherwise it is shuffled.
+    pub ordered: [bool; 2],
 }
 
 /// Sets up a head-to-head game (digest §1): the Adventure, both decks shuffled (each from its
@@ -34,12 +39,14 @@ pub fn new_duel<O: Observer>(
     let [setup, second] = streams;
     let mut s = GameState::empty();
     s.mode = Mode::Duel;
+    s.variant = d.variant;
     s.day_cap = d.day_cap;
     s.lay_out(
         db,
         [setup, second],
         (d.heroes[0], d.cards[0]),
         (d.heroes[1], d.cards[1]),
+        [!d.ordered[0], !d.ordered[1]],
     );
     // The first-player token rides on `threatened` (see `first_player`).
     s.threatened = match d.first {
@@ -196,6 +203,27 @@ impl<O: Observer> Engine<'_, O> {
                     self.end(Outcome::seat_wins(winner));
                     return;
                 }
+                self.s.arena = true;
+                if O::ENABLED {
+                    self.emit(Event::Arena);
+                }
+            }
+        }
+        let last = self.s.variant.last_day;
+        if !self.s.arena && last > 0 && self.s.day >= last {
+            // Booster War's end (D50): after the last day the higher score wins; a tie
+            // plays one more day (with no draws), and a tie after that goes to the Arena.
+            let (a, b) = (self.s.score(Side::Player), self.s.score(Side::Confluence));
+            if a != b {
+                let winner = if a > b {
+                    Side::Player
+                } else {
+                    Side::Confluence
+                };
+                self.end(Outcome::seat_wins(winner));
+                return;
+            }
+            if self.s.day > last {
                 self.s.arena = true;
                 if O::ENABLED {
                     self.emit(Event::Arena);

@@ -14,11 +14,20 @@ use crate::cards::types::*;
 /// Safety net against loops of free quick actions (S1 1.4.6 allows 100 per action per day).
 pub const MAX_QUICK_PER_DAY: u16 = 200;
 
+/// Under unlimited mana (Booster War), the cards a player may play in a day: free cards
+/// that return to hand could otherwise be replayed forever (D51, after S1 1.4.6's 100
+/// uses of a quick action per day).
+pub const MAX_FREE_PLAYS_PER_DAY: u8 = 100;
+
 impl<O: Observer> Engine<'_, O> {
     pub(super) fn step_phase(&mut self) {
         match self.s.phase {
             Phase::SetupMana => {
                 let who = self.seat_in_turn();
+                // Unlimited mana: no card goes to Mana (D49).
+                if self.s.variant.free_mana {
+                    self.s.setup_left = 0;
+                }
                 if self.s.setup_left > 0 && !self.s.side(who).hand.is_empty() {
                     self.ask(Decision::SetupMana, who);
                 } else if self.s.mode == Mode::Duel && self.s.seat_step == 0 {
@@ -34,6 +43,11 @@ impl<O: Observer> Engine<'_, O> {
             Phase::Morning => self.morning(),
             Phase::Expand => {
                 let who = self.seat_in_turn();
+                // Unlimited mana: Mana Orbs pay for nothing, so nobody Expands (D49).
+                if self.s.variant.free_mana {
+                    self.expand_done();
+                    return;
+                }
                 // Expand may take the deck's top card into Mana rather than a card from
                 // hand: Expand becomes a yes/no choice.
                 if self.side_has_static(who, |st| matches!(st, Static::ExpandFromDeck)) {
@@ -172,8 +186,15 @@ impl<O: Observer> Engine<'_, O> {
             if self.s.scripted(side) {
                 continue;
             }
+            let v = self.s.variant;
+            if v.last_day > 0 && self.s.day > v.last_day {
+                // Booster War's extra day is played with the cards left: no draw (D50).
+                continue;
+            }
             let n = if self.side_has_static(side, |st| matches!(st, Static::DrawOneInMorning)) {
                 1
+            } else if v.morning_draw > 0 {
+                v.morning_draw
             } else {
                 2
             };

@@ -2097,8 +2097,10 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Pays mana, exhaust, counters and discard-me parts of a cost.
     pub(super) fn pay_simple(&mut self, side: Side, source: ObjId, c: &Cost) {
-        let s = self.s.side_mut(side);
-        s.mana_ready -= c.mana;
+        if !self.s.variant.free_mana {
+            let s = self.s.side_mut(side);
+            s.mana_ready -= c.mana;
+        }
         let o = self.s.obj_mut(source);
         if c.exhaust {
             o.flags |= flag::EXHAUSTED;

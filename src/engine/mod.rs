@@ -29,7 +29,7 @@ mod zones;
 use crate::cards::db::CardDb;
 pub use choice::{Choice, ChoiceList};
 use event::Observer;
-pub use state::{Decision, GameState, Mode, ObjId, Outcome, Phase};
+pub use state::{Decision, GameState, Mode, ObjId, Outcome, Phase, Variant};
 
 /// The random stream the engine draws dice and reshuffles from.
 pub type GameRng = rand_xoshiro::Xoshiro256PlusPlus;

@@ -83,6 +83,8 @@ impl<O: Observer> Engine<'_, O> {
             self.s.played[side.index()] |= 1u64 << slot;
         }
         self.s.plays[side.index()] += 1;
+        let today = &mut self.s.today.plays[side.index()];
+        *today = today.saturating_add(1);
         if O::ENABLED {
             self.emit(Event::Play {
                 obj: id,

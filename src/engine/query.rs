@@ -507,7 +507,8 @@ impl GameState {
     /// Tough of an object in play (printed, gained, or from an aura); 0 elsewhere.
     pub fn tough(&self, db: &CardDb, id: ObjId) -> u8 {
         let o = self.obj(id);
-        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) {
+        // Unlimited mana waives Tough, an extra cost in mana (digest §7.4).
+        if !matches!(o.zone, Zone::Expedition | Zone::Landmarks) || self.variant.free_mana {
             return 0;
         }
         let mut t = db.card(o.card).tough.max(o.tough);
@@ -619,6 +620,9 @@ impl GameState {
     /// The cost to play `id` into expedition `exp` (`None`: not known, or not played into
     /// an expedition).
     pub fn play_cost_in(&self, db: &CardDb, id: ObjId, from_reserve: bool, exp: Option<Exp>) -> u8 {
+        if self.variant.free_mana {
+            return 0;
+        }
         let o = self.obj(id);
         let def = db.card(o.card);
         let mut base = if from_reserve {
@@ -1596,7 +1600,7 @@ impl GameState {
     pub fn can_pay(&self, db: &CardDb, side: Side, source: ObjId, c: &Cost) -> bool {
         let s = self.side(side);
         let o = self.obj(source);
-        (s.mana_ready >= c.mana)
+        (s.mana_ready >= c.mana || self.variant.free_mana)
             && (!c.exhaust || !o.has(flag::EXHAUSTED))
             && (!c.discard_me || o.zone == Zone::Reserve)
             && o.counters >= c.counters

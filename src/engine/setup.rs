@@ -59,6 +59,7 @@ impl GameState {
             dark: ByExp([-1, 8]),
             pos_b: ByExp([0, 7]),
             mode: Mode::Confluence,
+            variant: Variant::default(),
             decider: Side::Player,
             arena: false,
             seat_step: 0,
@@ -144,6 +145,7 @@ impl GameState {
         streams: [&mut GameRng; 2],
         first: (CardIdx, &[CardIdx]),
         second: (CardIdx, &[CardIdx]),
+        shuffle: [bool; 2],
     ) {
         let [setup, other] = streams;
         let mut tumult = [0u8, 1, 2];
@@ -170,8 +172,15 @@ impl GameState {
         }
         // Terrain Markers are the first side's only (D47 for head-to-head).
         self.start_markers(db);
-        self.sides[0].deck.as_mut_slice().shuffle(setup);
-        self.sides[1].deck.as_mut_slice().shuffle(other);
+        for (i, rng) in [setup, other].into_iter().enumerate() {
+            let deck = self.sides[i].deck.as_mut_slice();
+            if shuffle[i] {
+                deck.shuffle(rng);
+            } else {
+                // An ordered deck: the list's first card on top (the deck's last slot).
+                deck.reverse();
+            }
+        }
     }
 }
 
@@ -190,6 +199,7 @@ pub fn new_game<O: Observer>(
         [streams.setup, streams.confluence],
         (m.player_hero, m.player_cards),
         (m.confluence_hero, m.confluence_cards),
+        [true, true],
     );
     let mut e = Engine {
         s: &mut s,

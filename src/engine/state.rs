@@ -509,6 +509,8 @@ pub struct Today {
     pub quick_uses: u16,
     /// Reactions resolved today (a loop guard, S1 1.4.6).
     pub reactions: u16,
+    /// Cards each side played today (a loop guard under unlimited mana, D51).
+    pub plays: [u8; 2],
     /// Per side, "this Day, Characters with Hand Cost N or more you control are Tough T":
     /// (N, T), T = 0 for none.
     pub day_tough: [(u8, u8); 2],
@@ -543,6 +545,29 @@ pub enum Mode {
     Duel,
 }
 
+/// The rule changes of a head-to-head variant (Booster War, digest §7.4). The default is
+/// the standard game (and the Confluence mode, which never sets one).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Unlimited mana: every cost in mana is 0, Tough is waived, and no card goes to Mana
+    /// (neither on day 1 nor at Expand; D49).
+    pub free_mana: bool,
+    /// Cards each player draws in the Morning; 0 = the standard 2.
+    pub morning_draw: u8,
+    /// The game ends after this day (0 = no such end): the higher score wins; a tie plays
+    /// one more day with no draws, and a tie after it goes to the Arena (D50).
+    pub last_day: u8,
+}
+
+impl Variant {
+    /// Booster War (seed 003): unlimited mana, 3 cards each Morning, 4 days.
+    pub const BOOSTER_WAR: Variant = Variant {
+        free_mana: true,
+        morning_draw: 3,
+        last_day: 4,
+    };
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GameState {
     pub objs: [Obj; MAX_OBJS],
@@ -558,6 +583,8 @@ pub struct GameState {
     /// Head-to-head: the second seat's expedition regions (Hero 0 → 7, Companion 7 → 0).
     pub pos_b: ByExp<i8>,
     pub mode: Mode,
+    /// Head-to-head: the variant's rule changes (none in the standard game).
+    pub variant: Variant,
     /// The side that makes the pending decision (always the player in Confluence mode).
     pub decider: Side,
     /// Head-to-head: the scores tied at the end of a day; the Arena tiebreaker is on.

@@ -2,6 +2,7 @@
 //! one, seeing only what the player can see (a [`View`]) and drawing any randomness from
 //! its own stream.
 
+pub mod deck_order;
 pub mod expert;
 pub mod features;
 mod greedy;

@@ -7,7 +7,7 @@ use crate::engine::duel::{DuelSetup, new_duel};
 use crate::engine::event::Observer;
 use crate::engine::view::View;
 use crate::engine::{
-    ChoiceList, GameRng, GameState, Step, advance, apply_unchecked, legal_choices,
+    ChoiceList, GameRng, GameState, Step, Variant, advance, apply_unchecked, legal_choices,
 };
 use crate::policy::{AnyPolicy, Policy, PolicyRng};
 
@@ -18,6 +18,26 @@ use super::seed::{GameSeeds, splitmix64};
 pub struct DuelSeat<'a> {
     pub hero: CardIdx,
     pub cards: &'a [CardIdx],
+    /// The deck keeps the order of `cards`, the first on top (Booster War's technical
+    /// variant); otherwise it is shuffled.
+    pub ordered: bool,
+}
+
+/// The rules of a head-to-head game: the day cap and the variant (Booster War's changes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DuelRules {
+    pub day_cap: u8,
+    pub variant: Variant,
+}
+
+impl DuelRules {
+    /// The standard game with a day cap.
+    pub fn standard(day_cap: u8) -> DuelRules {
+        DuelRules {
+            day_cap,
+            variant: Variant::default(),
+        }
+    }
 }
 
 /// How a head-to-head game ended.
@@ -31,6 +51,10 @@ pub struct DuelResult {
     pub days: u8,
     /// Cards played by each seat.
     pub plays: [u16; 2],
+    /// Per seat, a bit per card of its list (`cards[k]` = bit k) that it played.
+    pub played: [u64; 2],
+    /// The game went to the Arena tiebreaker.
+    pub arena: bool,
 }
 
 fn side_of(seat: u8) -> Side {
@@ -47,7 +71,7 @@ pub fn start_duel<O: Observer>(
     db: &CardDb,
     seats: [DuelSeat<'_>; 2],
     first: u8,
-    day_cap: u8,
+    rules: DuelRules,
     seeds: &GameSeeds,
     obs: &mut O,
 ) -> (GameState, GameRng) {
@@ -58,7 +82,9 @@ pub fn start_duel<O: Observer>(
         heroes: [seats[0].hero, seats[1].hero],
         cards: [seats[0].cards, seats[1].cards],
         first: side_of(first),
-        day_cap,
+        day_cap: rules.day_cap,
+        variant: rules.variant,
+        ordered: [seats[0].ordered, seats[1].ordered],
     };
     let s = new_duel(db, &d, [&mut setup, &mut second], &mut rng, obs);
     (s, rng)
@@ -70,13 +96,13 @@ pub fn play_duel(
     db: &CardDb,
     seats: [DuelSeat<'_>; 2],
     first: u8,
-    day_cap: u8,
+    rules: DuelRules,
     seeds: &GameSeeds,
     policies: [&mut AnyPolicy; 2],
     buf: &mut ChoiceList,
 ) -> DuelResult {
     let obs = &mut crate::engine::event::NoObserver;
-    let (mut s, mut rng) = start_duel(db, seats, first, day_cap, seeds, obs);
+    let (mut s, mut rng) = start_duel(db, seats, first, rules, seeds, obs);
     let mut prng = [
         seeds.policy_rng(),
         <PolicyRng as rand::SeedableRng>::seed_from_u64(splitmix64(seeds.policy ^ 0xb)),
@@ -90,6 +116,8 @@ pub fn play_duel(
                     first,
                     days: s.day,
                     plays: s.plays,
+                    played: s.played,
+                    arena: s.arena,
                 };
             }
             Step::Stopped => unreachable!("advance never stops early"),

@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 
-use super::duel::{DuelResult, DuelSeat, play_duel};
+use super::duel::{DuelResult, DuelRules, DuelSeat, play_duel};
 use super::seed::GameSeeds;
 use crate::cards::db::CardDb;
 use crate::deck::PlayerDeck;
@@ -162,6 +162,7 @@ pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> 
         DuelSeat {
             hero: d.hero,
             cards: &d.cards,
+            ordered: false,
         }
     };
     let new_worker = || Worker {
@@ -199,7 +200,7 @@ pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> 
                             plan.db,
                             seats,
                             first_seat(g),
-                            plan.day_cap,
+                            DuelRules::standard(plan.day_cap),
                             &GameSeeds::new(plan.seed, g),
                             [pa, pb],
                             buf,
@@ -249,6 +250,8 @@ mod tests {
                 first,
                 days: 4,
                 plays: [3, 5],
+                played: [0, 0],
+                arena: false,
             });
         }
         assert_eq!(t.games, 4);

@@ -1,6 +1,7 @@
 //! Running games: seeds, one game, and the parallel runner. The only module that uses
 //! rayon or derives seeds.
 
+pub mod booster_war;
 pub mod duel;
 pub mod game;
 pub mod matchup;

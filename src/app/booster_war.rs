@@ -1,0 +1,542 @@
+//! `confluence-sim booster-war`: Booster War (seed 003) between boosters of one set, with
+//! win rates by variant, faction pair, Hero and card.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde_json::json;
+
+use super::cli::{BoosterWarArgs, WarVariant};
+use super::load;
+use super::matchup::matchup_policies;
+use super::outputs::check_replaceable;
+use super::run::{default_threads, progress_bar};
+use super::usage;
+use crate::cards::Library;
+use crate::cards::effect::CardIdx;
+use crate::deck::booster::{BoosterPool, read_slots};
+use crate::engine::Variant;
+use crate::export::{ColumnData, OutputDir, Table};
+use crate::policy::PolicySpec;
+use crate::sim::booster_war::{Build, FACTIONS, WarPlan, WarTally, run_booster_war};
+use crate::sim::booster_war::{CardTally, Wdl};
+use crate::stats::interval::{Interval, wilson};
+
+/// A row of `heroes`: the variant, the Hero, its games and its win rate.
+type HeroRow = (Build, CardIdx, Wdl, Interval);
+/// A row of `card_effects`: the variant, the card, its counts and its effect.
+type CardRow = (Build, CardIdx, CardTally, Effect);
+
+/// The schema version of every table `booster-war` writes.
+pub const WAR_SCHEMA_VERSION: u32 = 1;
+/// The confidence level of every interval of the outputs.
+const LEVEL: f64 = 0.95;
+/// The normal quantile of [`LEVEL`].
+const Z: f64 = 1.959_963_984_540_054;
+
+pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
+    let policy = single_policy(&a.policy)?;
+    let threads = default_threads(a.threads)?;
+    let builds: Vec<Build> = match a.variant {
+        WarVariant::Shuffled => vec![Build::Shuffled],
+        WarVariant::Ordered => vec![Build::Ordered],
+        WarVariant::Both => Build::ALL.to_vec(),
+    };
+    let total = a
+        .games
+        .checked_mul(builds.len() as u64)
+        .ok_or_else(|| usage(format!("--games {}: too many games in all", a.games)))?;
+    let lib = load::library(&a.cards)?;
+    let slots_file = read_slots(&a.boosters)?;
+    let Some(&slots) = slots_file.get(&a.set) else {
+        let known: Vec<&str> = slots_file.keys().map(|s| s.as_str()).collect();
+        return Err(usage(format!(
+            "--set {}: {} describes no booster of that set (expected one of: {})",
+            a.set,
+            a.boosters.display(),
+            known.join(", ")
+        )));
+    };
+    let pool = BoosterPool::new(&lib, &a.set, slots)
+        .map_err(|m| anyhow::anyhow!("{}: [{}]: {m}", a.boosters.display(), a.set))?;
+    check_replaceable(&a.out)?;
+    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
+    let not_exact = not_exact(&lib, &pool);
+    if not_exact > 0 {
+        eprintln!(
+            "confluence-sim: warning: {not_exact} card(s) of {} are not fully encoded; they play with what is encoded (see `confluence-sim cards coverage --set {}`)",
+            a.set, a.set
+        );
+    }
+    let plan = WarPlan {
+        db: &lib.db,
+        pool: &pool,
+        policy: &policy,
+        builds: builds.clone(),
+        games: a.games,
+        seed: a.seed,
+        threads,
+        day_cap: a.day_cap,
+    };
+    let pb = progress_bar(total, a.quiet);
+    let started = Instant::now();
+    let tallies = run_booster_war(&plan, &|k| pb.inc(k));
+    pb.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+
+    let ctx = Ctx {
+        lib: &lib,
+        pool: &pool,
+        set: &a.set,
+        policy: policy.to_string(),
+        builds: &builds,
+        tallies: &tallies,
+        seed: a.seed,
+        day_cap: a.day_cap,
+    };
+    let variants = variants_table(&ctx);
+    let factions = factions_table(&ctx);
+    let heroes = heroes_table(&ctx);
+    let cards = cards_table(&ctx);
+    let meta = json!({
+        "tool": "confluence-sim",
+        "kind": "booster-war",
+        "version": env!("CARGO_PKG_VERSION"),
+        "git_commit": super::meta::git_commit(),
+        "created": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        "command": super::meta::command_line(),
+        "set": a.set,
+        "booster": {
+            "heroes": slots.heroes,
+            "commons": slots.commons,
+            "rares": slots.rares,
+            "file": a.boosters.display().to_string(),
+        },
+        "pool": {
+            "heroes": pool.heroes.len(),
+            "commons": pool.commons.len(),
+            "rares": pool.rares.len(),
+            "not_exact": not_exact,
+        },
+        "policy": ctx.policy,
+        "variants": builds.iter().map(|b| b.name()).collect::<Vec<_>>(),
+        "games_per_variant": a.games,
+        "seed": a.seed,
+        "day_cap": a.day_cap,
+        "rules": {
+            "free_mana": Variant::BOOSTER_WAR.free_mana,
+            "morning_draw": Variant::BOOSTER_WAR.morning_draw,
+            "last_day": Variant::BOOSTER_WAR.last_day,
+        },
+    });
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    for (name, t) in [
+        ("booster_war", &variants),
+        ("factions", &factions),
+        ("heroes", &heroes),
+        ("card_effects", &cards),
+    ] {
+        out.write_csv(&format!("{name}.csv"), t)?;
+        out.write_parquet(&format!("{name}.parquet"), t)?;
+    }
+    out.write_bytes(
+        "meta.json",
+        (serde_json::to_string_pretty(&meta).expect("serializes") + "\n").as_bytes(),
+    )?;
+    let written = out.commit()?;
+    if !a.quiet {
+        print_summary(&ctx);
+    }
+    eprintln!(
+        "confluence-sim: booster war of {}, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+        a.set,
+        total as f64 / elapsed.max(1e-9),
+        written.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// The one policy of both players (the policies `matchup` accepts).
+fn single_policy(name: &str) -> Result<PolicySpec> {
+    let mut specs = matchup_policies(&[name.to_string()]).map_err(|e| {
+        usage(
+            e.to_string()
+                .replace("matchup supports", "booster-war supports"),
+        )
+    })?;
+    Ok(specs.remove(0))
+}
+
+/// Booster cards of the pool (Heroes included) whose abilities are not all encoded.
+fn not_exact(lib: &Library, pool: &BoosterPool) -> usize {
+    pool.heroes
+        .iter()
+        .chain(&pool.commons)
+        .chain(&pool.rares)
+        .filter(|&&c| !lib.db.card(c).coverage.is_exact())
+        .count()
+}
+
+/// Everything the tables are made from.
+struct Ctx<'a> {
+    lib: &'a Library,
+    pool: &'a BoosterPool,
+    set: &'a str,
+    policy: String,
+    builds: &'a [Build],
+    tallies: &'a [WarTally],
+    seed: u64,
+    day_cap: u8,
+}
+
+/// A rate, NaN when there is nothing to count.
+fn rate(k: u64, n: u64) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        k as f64 / n as f64
+    }
+}
+
+/// One row per variant: who won, the first player's advantage, how games ended.
+fn variants_table(c: &Ctx<'_>) -> Table {
+    let t = c.tallies;
+    let k = t.len();
+    let first: Vec<_> = t
+        .iter()
+        .map(|x| wilson(x.first_wins, x.games, LEVEL))
+        .collect();
+    let u64s = |f: &dyn Fn(&WarTally) -> u64| ColumnData::U64(t.iter().map(f).collect());
+    let f64s = |f: &dyn Fn(&WarTally) -> f64| ColumnData::F64(t.iter().map(f).collect());
+    let mut tab = Table::new();
+    tab.push(
+        "schema_version",
+        ColumnData::U32(vec![WAR_SCHEMA_VERSION; k]),
+    )
+    .push(
+        "variant",
+        ColumnData::Str(c.builds.iter().map(|b| b.name().to_string()).collect()),
+    )
+    .push("set", ColumnData::Str(vec![c.set.to_string(); k]))
+    .push("policy", ColumnData::Str(vec![c.policy.clone(); k]))
+    .push("games", u64s(&|x| x.games))
+    .push("seat_a_wins", u64s(&|x| x.wins[0]))
+    .push("seat_b_wins", u64s(&|x| x.wins[1]))
+    .push("draws", u64s(&|x| x.draws))
+    .push("first_player_wins", u64s(&|x| x.first_wins))
+    .push(
+        "first_player_win_rate",
+        ColumnData::F64(first.iter().map(|i| i.estimate).collect()),
+    )
+    .push(
+        "first_player_win_rate_lo",
+        ColumnData::F64(first.iter().map(|i| i.lo).collect()),
+    )
+    .push(
+        "first_player_win_rate_hi",
+        ColumnData::F64(first.iter().map(|i| i.hi).collect()),
+    )
+    .push("days_mean", f64s(&|x| x.days_mean()))
+    .push("extra_day_games", u64s(&|x| x.extra_day))
+    .push("arena_games", u64s(&|x| x.arena))
+    .push("cards_played_mean", f64s(&|x| rate(x.plays, 2 * x.games)))
+    .push("seed", ColumnData::U64(vec![c.seed; k]))
+    .push("day_cap", ColumnData::U32(vec![c.day_cap as u32; k]));
+    tab
+}
+
+/// One row per variant and ordered pair of Hero factions that met, from the first
+/// faction's side. A mirror pair counts each game twice, once from each side.
+fn factions_table(c: &Ctx<'_>) -> Table {
+    let n = FACTIONS.len() + 1;
+    let name = |i: usize| FACTIONS.get(i).map_or("other", |f| f.code()).to_string();
+    let mut rows = Vec::new();
+    for (b, t) in c.builds.iter().zip(c.tallies) {
+        for i in 0..n {
+            for j in 0..n {
+                let w = t.factions[i * n + j];
+                if w.games > 0 {
+                    rows.push((*b, name(i), name(j), w));
+                }
+            }
+        }
+    }
+    let iv: Vec<_> = rows
+        .iter()
+        .map(|r| wilson(r.3.wins, r.3.games, LEVEL))
+        .collect();
+    let mut tab = Table::new();
+    tab.push(
+        "schema_version",
+        ColumnData::U32(vec![WAR_SCHEMA_VERSION; rows.len()]),
+    )
+    .push(
+        "variant",
+        ColumnData::Str(rows.iter().map(|r| r.0.name().to_string()).collect()),
+    )
+    .push(
+        "faction_a",
+        ColumnData::Str(rows.iter().map(|r| r.1.clone()).collect()),
+    )
+    .push(
+        "faction_b",
+        ColumnData::Str(rows.iter().map(|r| r.2.clone()).collect()),
+    )
+    .push(
+        "games",
+        ColumnData::U64(rows.iter().map(|r| r.3.games).collect()),
+    )
+    .push(
+        "wins_a",
+        ColumnData::U64(rows.iter().map(|r| r.3.wins).collect()),
+    )
+    .push(
+        "wins_b",
+        ColumnData::U64(rows.iter().map(|r| r.3.losses()).collect()),
+    )
+    .push(
+        "draws",
+        ColumnData::U64(rows.iter().map(|r| r.3.draws).collect()),
+    )
+    .push(
+        "win_rate_a",
+        ColumnData::F64(iv.iter().map(|i| i.estimate).collect()),
+    )
+    .push(
+        "win_rate_a_lo",
+        ColumnData::F64(iv.iter().map(|i| i.lo).collect()),
+    )
+    .push(
+        "win_rate_a_hi",
+        ColumnData::F64(iv.iter().map(|i| i.hi).collect()),
+    );
+    tab
+}
+
+/// One row per variant and Hero of the set, best win rate first.
+fn heroes_table(c: &Ctx<'_>) -> Table {
+    let db = &c.lib.db;
+    let mut rows = Vec::new();
+    for (b, t) in c.builds.iter().zip(c.tallies) {
+        let mut v: Vec<_> = c
+            .pool
+            .heroes
+            .iter()
+            .zip(&t.heroes)
+            .map(|(&h, w)| (*b, h, *w, wilson(w.wins, w.games, LEVEL)))
+            .collect();
+        v.sort_by(|x, y| y.3.estimate.total_cmp(&x.3.estimate).then(x.1.cmp(&y.1)));
+        rows.extend(v);
+    }
+    let strs = |f: &dyn Fn(&HeroRow) -> String| ColumnData::Str(rows.iter().map(f).collect());
+    let mut tab = Table::new();
+    tab.push(
+        "schema_version",
+        ColumnData::U32(vec![WAR_SCHEMA_VERSION; rows.len()]),
+    )
+    .push("variant", strs(&|r| r.0.name().to_string()))
+    .push("hero", strs(&|r| db.card(r.1).name.clone()))
+    .push("reference", strs(&|r| db.card(r.1).reference.clone()))
+    .push(
+        "faction",
+        strs(&|r| db.card(r.1).faction.code().to_string()),
+    )
+    .push(
+        "games",
+        ColumnData::U64(rows.iter().map(|r| r.2.games).collect()),
+    )
+    .push(
+        "wins",
+        ColumnData::U64(rows.iter().map(|r| r.2.wins).collect()),
+    )
+    .push(
+        "losses",
+        ColumnData::U64(rows.iter().map(|r| r.2.losses()).collect()),
+    )
+    .push(
+        "draws",
+        ColumnData::U64(rows.iter().map(|r| r.2.draws).collect()),
+    )
+    .push(
+        "win_rate",
+        ColumnData::F64(rows.iter().map(|r| r.3.estimate).collect()),
+    )
+    .push(
+        "win_rate_lo",
+        ColumnData::F64(rows.iter().map(|r| r.3.lo).collect()),
+    )
+    .push(
+        "win_rate_hi",
+        ColumnData::F64(rows.iter().map(|r| r.3.hi).collect()),
+    );
+    tab
+}
+
+/// A card's effect when played: the win rate of the sides that played it minus that of
+/// every other side of the variant, with a normal-approximation interval on the
+/// difference.
+#[derive(Copy, Clone, Debug)]
+struct Effect {
+    played: f64,
+    not_played: f64,
+    effect: f64,
+    lo: f64,
+    hi: f64,
+}
+
+fn effect(wins_played: u64, played: u64, wins_all: u64, sides: u64) -> Effect {
+    let (n1, n2) = (played, sides - played);
+    let p1 = rate(wins_played, n1);
+    let p2 = rate(wins_all - wins_played, n2);
+    let d = p1 - p2;
+    let se = (p1 * (1.0 - p1) / n1 as f64 + p2 * (1.0 - p2) / n2 as f64).sqrt();
+    Effect {
+        played: p1,
+        not_played: p2,
+        effect: d,
+        lo: d - Z * se,
+        hi: d + Z * se,
+    }
+}
+
+/// One row per variant and booster card that came out at least once, largest effect
+/// first.
+fn cards_table(c: &Ctx<'_>) -> Table {
+    let db = &c.lib.db;
+    let all: Vec<CardIdx> = c
+        .pool
+        .commons
+        .iter()
+        .chain(&c.pool.rares)
+        .copied()
+        .collect();
+    let mut rows = Vec::new();
+    for (b, t) in c.builds.iter().zip(c.tallies) {
+        let sides = 2 * t.games;
+        let wins_all = t.wins[0] + t.wins[1];
+        let mut v: Vec<_> = all
+            .iter()
+            .zip(&t.cards)
+            .filter(|(_, ct)| ct.held > 0)
+            .map(|(&card, ct)| {
+                (
+                    *b,
+                    card,
+                    *ct,
+                    effect(ct.wins_played, ct.played, wins_all, sides),
+                )
+            })
+            .collect();
+        // Largest effect first; cards never played (no effect to measure) last.
+        v.sort_by(|x, y| {
+            let key = |e: f64| if e.is_nan() { f64::NEG_INFINITY } else { e };
+            key(y.3.effect)
+                .total_cmp(&key(x.3.effect))
+                .then(x.1.cmp(&y.1))
+        });
+        rows.extend(v);
+    }
+    let strs = |f: &dyn Fn(&CardRow) -> String| ColumnData::Str(rows.iter().map(f).collect());
+    let f64s = |f: &dyn Fn(&Effect) -> f64| ColumnData::F64(rows.iter().map(|r| f(&r.3)).collect());
+    let mut tab = Table::new();
+    tab.push(
+        "schema_version",
+        ColumnData::U32(vec![WAR_SCHEMA_VERSION; rows.len()]),
+    )
+    .push("variant", strs(&|r| r.0.name().to_string()))
+    .push("reference", strs(&|r| db.card(r.1).reference.clone()))
+    .push("name", strs(&|r| db.card(r.1).name.clone()))
+    .push(
+        "faction",
+        strs(&|r| db.card(r.1).faction.code().to_string()),
+    )
+    .push("rarity", strs(&|r| db.card(r.1).rarity.name().to_string()))
+    .push("type", strs(&|r| db.card(r.1).kind.name().to_string()))
+    .push(
+        "hand_cost",
+        ColumnData::U32(rows.iter().map(|r| db.card(r.1).hand_cost as u32).collect()),
+    )
+    .push(
+        "held",
+        ColumnData::U64(rows.iter().map(|r| r.2.held).collect()),
+    )
+    .push(
+        "played",
+        ColumnData::U64(rows.iter().map(|r| r.2.played).collect()),
+    )
+    .push(
+        "play_rate",
+        ColumnData::F64(rows.iter().map(|r| rate(r.2.played, r.2.held)).collect()),
+    )
+    .push(
+        "win_rate_held",
+        ColumnData::F64(rows.iter().map(|r| rate(r.2.wins_held, r.2.held)).collect()),
+    )
+    .push("win_rate_played", f64s(&|e| e.played))
+    .push("win_rate_not_played", f64s(&|e| e.not_played))
+    .push("effect", f64s(&|e| e.effect))
+    .push("effect_lo", f64s(&|e| e.lo))
+    .push("effect_hi", f64s(&|e| e.hi));
+    tab
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// The terminal summary: per variant, the first player's advantage and the best and worst
+/// Heroes.
+fn print_summary(c: &Ctx<'_>) {
+    let db = &c.lib.db;
+    for (b, t) in c.builds.iter().zip(c.tallies) {
+        let f = wilson(t.first_wins, t.games, LEVEL);
+        println!(
+            "{} ({} games, policy {}): first player wins {} [{}, {}]; draws {}; {:.2} days on average; {} games tied after day 4, {} went to the Arena",
+            b.name(),
+            t.games,
+            c.policy,
+            pct(f.estimate),
+            pct(f.lo),
+            pct(f.hi),
+            t.draws,
+            t.days_mean(),
+            t.extra_day,
+            t.arena
+        );
+        let mut heroes: Vec<_> = c
+            .pool
+            .heroes
+            .iter()
+            .zip(&t.heroes)
+            .filter(|(_, w)| w.games > 0)
+            .map(|(&h, w)| (rate(w.wins, w.games), h))
+            .collect();
+        heroes.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        if let (Some(best), Some(worst)) = (heroes.first(), heroes.last()) {
+            println!(
+                "  best Hero {} ({}), worst {} ({})",
+                db.card(best.1).name,
+                pct(best.0),
+                db.card(worst.1).name,
+                pct(worst.0)
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_played_by_winners_has_a_positive_effect() {
+        // 100 sides played it and won 70; of the other 900 sides, 380 won (450 in all).
+        let e = effect(70, 100, 450, 1000);
+        assert!((e.played - 0.7).abs() < 1e-12);
+        assert!((e.not_played - 380.0 / 900.0).abs() < 1e-12);
+        assert!(e.lo > 0.0 && e.hi > e.effect && e.effect > e.lo);
+        // Nobody played it: no effect to speak of.
+        assert!(effect(0, 0, 450, 1000).effect.is_nan());
+    }
+}
