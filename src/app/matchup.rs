@@ -177,7 +177,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
         a.seed,
         a.day_cap,
         json!({
-            "method": "Bradley-Terry, MM algorithm (Hunter 2004); draws count half a win",
+            "method": "Bradley-Terry, maximum likelihood by Newton-Raphson on the log-strengths with step halving; draws count half a win",
             "prior_games": PRIOR_GAMES,
             "intervals": "95%, normal approximation on the log-strength, observed information",
             "iterations": ranking.iterations,
