@@ -193,47 +193,50 @@ impl<O: Observer> Engine<'_, O> {
                 p.get(Exp::Hero) >= p.get(Exp::Companion)
             };
             if met(self.s, Side::Player) || met(self.s, Side::Confluence) {
-                let (a, b) = (self.s.score(Side::Player), self.s.score(Side::Confluence));
-                if a != b {
-                    let winner = if a > b {
-                        Side::Player
-                    } else {
-                        Side::Confluence
-                    };
-                    self.end(Outcome::seat_wins(winner));
+                if self.won_by_score() {
                     return;
                 }
-                self.s.arena = true;
-                if O::ENABLED {
-                    self.emit(Event::Arena);
-                }
+                self.start_arena();
             }
         }
         let last = self.s.variant.last_day;
         if !self.s.arena && last > 0 && self.s.day >= last {
             // Booster War's end (D50): after the last day the higher score wins; a tie
             // plays one more day (with no draws), and a tie after that goes to the Arena.
-            let (a, b) = (self.s.score(Side::Player), self.s.score(Side::Confluence));
-            if a != b {
-                let winner = if a > b {
-                    Side::Player
-                } else {
-                    Side::Confluence
-                };
-                self.end(Outcome::seat_wins(winner));
+            if self.won_by_score() {
                 return;
             }
             if self.s.day > last {
-                self.s.arena = true;
-                if O::ENABLED {
-                    self.emit(Event::Arena);
-                }
+                self.start_arena();
             }
         }
         if self.s.day >= self.s.day_cap {
             self.end(Outcome::DayCap);
         } else {
             self.s.phase = Phase::Morning;
+        }
+    }
+
+    /// Ends the game if the scores differ (digest §4): the higher one wins.
+    fn won_by_score(&mut self) -> bool {
+        let (a, b) = (self.s.score(Side::Player), self.s.score(Side::Confluence));
+        if a == b {
+            return false;
+        }
+        let winner = if a > b {
+            Side::Player
+        } else {
+            Side::Confluence
+        };
+        self.end(Outcome::seat_wins(winner));
+        true
+    }
+
+    /// Equal scores: the Arena tiebreaker from the next day on.
+    fn start_arena(&mut self) {
+        self.s.arena = true;
+        if O::ENABLED {
+            self.emit(Event::Arena);
         }
     }
 }
