@@ -236,7 +236,9 @@ impl<O: Observer> Engine<'_, O> {
     /// Confluence cannot, it loses (FAQ "The Confluence's Deck").
     pub(super) fn take_top(&mut self, side: Side) -> Option<ObjId> {
         if self.s.side(side).deck.is_empty() && !self.refill(side) {
-            if side == Side::Confluence && self.s.outcome.is_none() {
+            // The Confluence running out is the player's win (S0); a player with no card
+            // left draws nothing (digest §2, head-to-head).
+            if self.s.scripted(side) && self.s.outcome.is_none() {
                 self.end(Outcome::WinDeckOut);
             }
             return None;
