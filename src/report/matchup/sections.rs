@@ -280,7 +280,7 @@ fn ranking_section(m: &MatchupModel) -> Section {
         blocks: vec![
             Block::Paragraph(
                 Rich::default()
-                    .t("A Bradley–Terry model fitted to the matrix (Hunter's MM algorithm; mirror pairs left out, draws as half a win, and one virtual game of each entry against an average one, half won, to keep every strength finite): entry ")
+                    .t("A Bradley–Terry model fitted to the matrix (maximum likelihood by Newton's method; mirror pairs left out, draws as half a win, and one virtual game of each entry against an average one, half won, to keep every strength finite): entry ")
                     .code("i")
                     .t(" beats entry ")
                     .code("j")
@@ -352,6 +352,6 @@ pub fn document(m: &MatchupModel) -> Document {
                 env!("CARGO_PKG_VERSION")
             ))
             .code("confluence-sim report")
-            .t(") from the files of a matchup directory. Win-rate intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001); the ranking is a Bradley–Terry model (Bradley & Terry 1952) fitted by the MM algorithm (Hunter 2004)."),
+            .t(") from the files of a matchup directory. Win-rate intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001); the ranking is a Bradley–Terry model (Bradley & Terry 1952) fitted by maximum likelihood (Newton's method with step halving)."),
     }
 }
