@@ -73,8 +73,9 @@ pub enum ExportError {
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     #[error(
-        "{} not found: the report reads the outputs of a run; run `confluence-sim run --out {}` (or `confluence-sim matchup --out {}`) first",
+        "{} not found: the report reads the outputs of a run; run `confluence-sim run --out {}` (or `confluence-sim matchup --out {}`, or `confluence-sim booster-war --out {}`) first",
         path.display(),
+        dir.display(),
         dir.display(),
         dir.display()
     )]

@@ -23,12 +23,16 @@
 //!
 //! A directory written by `confluence-sim matchup` (`matchups.parquet`, no
 //! `summary.parquet`) gets the head-to-head report of [`matchup`] instead, through the same
-//! document, renderers and atomic writing.
+//! document, renderers and atomic writing; one written by `confluence-sim booster-war`
+//! (`booster_war.parquet`, no `summary.parquet`) gets the Booster War report of
+//! [`booster_war`].
 //!
 //! This module depends on [`crate::export`] and [`crate::stats`] only.
 
+pub mod booster_war;
 pub mod document;
 pub mod findings;
+pub mod heatmap;
 pub mod html;
 pub mod inputs;
 pub mod markdown;
@@ -73,6 +77,7 @@ fn is_report_chart(name: &str) -> bool {
     name == "win_rate_by_rares.svg"
         || name == "deck_comparison.svg"
         || name == matchup::HEATMAP_FILE
+        || booster_war::is_chart(name)
         || numbered("win_rate_")
         || numbered("rare_impact_")
         || numbered("days_")
@@ -91,6 +96,11 @@ pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
     // A `confluence-sim matchup` directory gets the head-to-head report.
     if matchup::is_matchup_dir(dir) {
         let (doc, warnings) = matchup::build(dir)?;
+        return write_document(dir, &doc, warnings);
+    }
+    // A `confluence-sim booster-war` directory gets the Booster War report.
+    if booster_war::is_booster_war_dir(dir) {
+        let (doc, warnings) = booster_war::build(dir)?;
         return write_document(dir, &doc, warnings);
     }
     let inputs = Inputs::read(dir)?;
@@ -141,6 +151,10 @@ mod tests {
         assert!(is_report_chart("win_rate_3.svg"));
         assert!(is_report_chart("deck_comparison.svg"));
         assert!(is_report_chart("matchup_heatmap.svg"));
+        assert!(is_report_chart("booster_war_factions_shuffled.svg"));
+        assert!(is_report_chart("booster_war_factions_ordered.svg"));
+        assert!(!is_report_chart("booster_war_factions_.svg"));
+        assert!(!is_report_chart("booster_war_factions_A b.svg"));
         assert!(!is_report_chart("win_rate_.svg"));
         assert!(!is_report_chart("days_.svg"));
         assert!(!is_report_chart("days_x.svg"));

@@ -7,9 +7,8 @@
 //! 2. [`MatchupModel::build`] ([`model`]) orders the entries by their ranking, names them
 //!    as the run report names decks, and lays out the matrix of win rates;
 //! 3. [`sections::document`] writes the findings ("which deck beats which"), the heatmap
-//!    ([`heatmap`]) and the ranking table.
+//!    ([`super::heatmap`]) and the ranking table.
 
-pub mod heatmap;
 pub mod inputs;
 pub mod model;
 pub mod sections;

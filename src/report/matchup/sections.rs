@@ -2,7 +2,7 @@
 //! heatmap, the ranking, the run).
 
 use super::super::document::*;
-use super::heatmap::{HeatCell, heatmap};
+use super::super::heatmap::{HeatCell, heatmap};
 use super::model::{Cell, MatchupModel};
 
 /// The file name of the heatmap under `charts/`.

@@ -1,11 +1,14 @@
-//! The matchup heatmap: row entry against column entry, each cell coloured by the row's
-//! win rate (orange below one half, blue above, white at one half) and labelled with the
-//! rate and its 95% interval. Drawn with the report's own SVG canvas, for inlining in HTML
-//! like the other charts: every cell is a `<rect data-kind="cell" data-row data-col
-//! data-entry-a data-entry-b data-rate data-lo data-hi data-games>` with a `<title>`.
+//! A win-rate heatmap, shared by the matchup report (row entry against column entry) and
+//! the Booster War report (row faction against column faction): each cell coloured by the
+//! row's win rate (orange below one half, blue above, white at one half) and labelled with
+//! the rate and its 95% interval. Drawn with the report's own SVG canvas, for inlining in
+//! HTML like the other charts: every cell is a `<rect data-kind="cell" data-row data-col
+//! data-{key}-a data-{key}-b data-rate data-lo data-hi data-games>` with a `<title>`
+//! (`key` is `entry` in the matchup report); a pair with no games is a `<rect
+//! data-kind="empty">` marked with a dash.
 
-use super::super::pct;
-use super::super::svg::{Canvas, GRID, MUTED, TEXT, d, esc, n, text_width};
+use super::pct;
+use super::svg::{Canvas, GRID, MUTED, TEXT, d, esc, n, text_width};
 
 /// One cell: the row's win rate against the column with its interval.
 #[derive(Clone, Debug)]
@@ -47,23 +50,67 @@ fn ink(p: f64) -> &'static str {
     }
 }
 
-/// The heatmap of `labels.len()` entries (rows and columns in the same order), `cells`
-/// row by row (`cells[r][c]`: row `r` against column `c`). `entries` are the entries'
-/// numbers in the outputs, for `data-entry-a`/`data-entry-b`.
+/// What a heatmap shows and how it names it.
+#[derive(Clone, Debug)]
+pub struct Heatmap<'a> {
+    pub title: &'a str,
+    /// The rows and columns, in the same order.
+    pub labels: &'a [String],
+    /// The `data-{id_key}-a`/`data-{id_key}-b` attributes of the cells: the key, and one
+    /// value per label (an entry's number in the outputs, a faction's code).
+    pub id_key: &'a str,
+    pub ids: &'a [String],
+    /// The axis captions: what a row is and what a column is.
+    pub row_axis: &'a str,
+    /// The least width of the row labels' column (px): room for `row_axis` above them
+    /// when the labels are short.
+    pub min_label_width: f64,
+    pub col_axis: &'a str,
+    /// The line under the colour key.
+    pub note: &'a str,
+    /// Row by row (`cells[r][c]`: row `r` against column `c`); `None` for a pair with no
+    /// games. The diagonal is drawn dashed (a mirror pair).
+    pub cells: &'a [Vec<Option<HeatCell>>],
+}
+
+/// The matchup report's heatmap of `labels.len()` entries (rows and columns in the same
+/// order), `cells` row by row (`cells[r][c]`: row `r` against column `c`). `entries` are
+/// the entries' numbers in the outputs, for `data-entry-a`/`data-entry-b`.
 pub fn heatmap(title: &str, labels: &[String], entries: &[u32], cells: &[Vec<HeatCell>]) -> String {
+    let ids: Vec<String> = entries.iter().map(u32::to_string).collect();
+    let cells: Vec<Vec<Option<HeatCell>>> = cells
+        .iter()
+        .map(|row| row.iter().cloned().map(Some).collect())
+        .collect();
+    draw(&Heatmap {
+        title,
+        labels,
+        id_key: "entry",
+        ids: &ids,
+        row_axis: "row: the entry",
+        min_label_width: 40.0,
+        col_axis: "column: the opponent",
+        note: "the row's win rate; bold: its 95% interval excludes 50%; dashed: a mirror pair",
+        cells: &cells,
+    })
+}
+
+/// Draws `h`.
+pub fn draw(h: &Heatmap<'_>) -> String {
+    let (title, labels, cells) = (h.title, h.labels, h.cells);
     let k = labels.len();
     let (cw, ch) = (66.0, 42.0);
     let label_w = labels
         .iter()
         .map(|l| text_width(l, 12.0))
-        .fold(40.0, f64::max)
+        .fold(h.min_label_width, f64::max)
         .min(240.0);
     // Column labels slant up at 45 degrees from the top of their column.
     let slant = label_w * std::f64::consts::FRAC_1_SQRT_2;
     let left = 16.0 + label_w + 10.0;
     let top = 48.0 + 18.0 + slant + 8.0;
     let grid_w = k as f64 * cw;
-    let note = "the row's win rate; bold: its 95% interval excludes 50%; dashed: a mirror pair";
+    let note = h.note;
     let width = (left + grid_w + (slant - cw / 2.0).max(0.0) + 16.0)
         .max(left + text_width(note, 11.0) + 16.0);
     let bottom = top + k as f64 * ch;
@@ -72,21 +119,13 @@ pub fn heatmap(title: &str, labels: &[String], entries: &[u32], cells: &[Vec<Hea
     c.text(
         left + grid_w / 2.0,
         48.0,
-        "column: the opponent",
+        h.col_axis,
         "middle",
         11.0,
         "normal",
         MUTED,
     );
-    c.text(
-        16.0,
-        top - 6.0,
-        "row: the entry",
-        "start",
-        11.0,
-        "normal",
-        MUTED,
-    );
+    c.text(16.0, top - 6.0, h.row_axis, "start", 11.0, "normal", MUTED);
     for (j, l) in labels.iter().enumerate() {
         let x = left + (j as f64 + 0.5) * cw;
         let y = top - 6.0;
@@ -107,13 +146,42 @@ pub fn heatmap(title: &str, labels: &[String], entries: &[u32], cells: &[Vec<Hea
         for (j, cell) in row.iter().enumerate() {
             let (x, y) = (left + j as f64 * cw, top + i as f64 * ch);
             let mirror = i == j;
+            let dash = if mirror {
+                " stroke-dasharray=\"4 3\""
+            } else {
+                ""
+            };
+            let Some(cell) = cell else {
+                c.raw(&format!(
+                    "<rect data-kind=\"empty\" data-row=\"{}\" data-col=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"1\"{dash}><title>{} against {}: no games</title></rect>",
+                    esc(&labels[i]),
+                    esc(&labels[j]),
+                    n(x + 1.0),
+                    n(y + 1.0),
+                    n(cw - 2.0),
+                    n(ch - 2.0),
+                    if mirror { MUTED } else { GRID },
+                    esc(&labels[i]),
+                    esc(&labels[j]),
+                ));
+                c.text(
+                    x + cw / 2.0,
+                    y + ch / 2.0 + 4.0,
+                    "—",
+                    "middle",
+                    12.0,
+                    "normal",
+                    MUTED,
+                );
+                continue;
+            };
             let clear = cell.lo > 0.5 || cell.hi < 0.5;
             c.raw(&format!(
-                "<rect data-kind=\"cell\" data-row=\"{}\" data-col=\"{}\" data-entry-a=\"{}\" data-entry-b=\"{}\" data-rate=\"{}\" data-lo=\"{}\" data-hi=\"{}\" data-games=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}><title>{} against {}: {} {} in {} games</title></rect>",
+                "<rect data-kind=\"cell\" data-row=\"{}\" data-col=\"{}\" data-{key}-a=\"{}\" data-{key}-b=\"{}\" data-rate=\"{}\" data-lo=\"{}\" data-hi=\"{}\" data-games=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{dash}><title>{} against {}: {} {} in {} games</title></rect>",
                 esc(&labels[i]),
                 esc(&labels[j]),
-                entries[i],
-                entries[j],
+                esc(&h.ids[i]),
+                esc(&h.ids[j]),
                 d(cell.rate),
                 d(cell.lo),
                 d(cell.hi),
@@ -125,16 +193,12 @@ pub fn heatmap(title: &str, labels: &[String], entries: &[u32], cells: &[Vec<Hea
                 rate_color(cell.rate),
                 if mirror { MUTED } else { "#ffffff" },
                 if mirror { "1.5" } else { "1" },
-                if mirror {
-                    " stroke-dasharray=\"4 3\""
-                } else {
-                    ""
-                },
                 esc(&labels[i]),
                 esc(&labels[j]),
                 pct(cell.rate),
-                super::super::pct_interval(cell.lo, cell.hi),
-                cell.games
+                super::pct_interval(cell.lo, cell.hi),
+                cell.games,
+                key = esc(h.id_key),
             ));
             let fill = ink(cell.rate);
             c.text(
@@ -216,5 +280,33 @@ mod tests {
         assert_eq!(svg.matches("data-kind=\"cell\"").count(), 4);
         assert!(svg.contains("data-row=\"A &amp; B\" data-col=\"C\" data-entry-a=\"1\" data-entry-b=\"0\" data-rate=\"0.7\""));
         assert_eq!(svg.matches("stroke-dasharray").count(), 2);
+    }
+
+    #[test]
+    fn a_pair_without_games_is_an_empty_cell() {
+        let cell = HeatCell {
+            rate: 0.6,
+            lo: 0.55,
+            hi: 0.65,
+            games: 400,
+        };
+        let labels = ["Axiom".to_string(), "Bravos".to_string()];
+        let ids = ["AX".to_string(), "BR".to_string()];
+        let svg = draw(&Heatmap {
+            title: "t",
+            labels: &labels,
+            id_key: "faction",
+            ids: &ids,
+            row_axis: "row: the faction",
+            min_label_width: 40.0,
+            col_axis: "column: the opponent's faction",
+            note: "n",
+            cells: &[vec![Some(cell.clone()), None], vec![None, Some(cell)]],
+        });
+        assert_eq!(svg.matches("data-kind=\"cell\"").count(), 2);
+        assert_eq!(svg.matches("data-kind=\"empty\"").count(), 2);
+        assert!(svg.contains("data-faction-a=\"BR\" data-faction-b=\"BR\" data-rate=\"0.6\""));
+        assert!(svg.contains("Axiom against Bravos: no games"));
+        assert!(svg.contains("row: the faction"));
     }
 }

@@ -1,0 +1,68 @@
+//! The report of a `confluence-sim booster-war` directory, in the same three steps as the
+//! run and matchup reports, with the same [`Document`](super::Document) renderers:
+//!
+//! 1. [`WarInputs::read`] ([`inputs`], [`meta`]) reads `booster_war.parquet`,
+//!    `factions.parquet`, `heroes.parquet`, `card_effects.parquet` and `meta.json`,
+//!    checking every column and that the counts add up to each variant's games;
+//! 2. [`WarModel::build`] ([`model`]) lays out, per variant, the faction matrix, the Heroes
+//!    best first and the cards by effect, and picks what the findings name;
+//! 3. [`sections::document`] writes the key findings ([`findings`]), the faction heatmaps
+//!    (the shared [`super::heatmap`]), the Heroes, the cards and the run.
+
+pub mod findings;
+pub mod inputs;
+pub mod meta;
+pub mod model;
+pub mod sections;
+
+use std::path::Path;
+
+use crate::error::ReportError;
+
+pub use inputs::WarInputs;
+pub use model::WarModel;
+
+use super::Document;
+
+/// The schema version of the four tables (`.parquet` and `.csv`).
+pub const WAR_SCHEMA_VERSION: u32 = 1;
+
+/// The prefix of the faction heatmaps' file names under `charts/`.
+const CHART_PREFIX: &str = "booster_war_factions_";
+
+/// The file name of a variant's faction heatmap under `charts/`.
+pub fn chart_file(variant: &str) -> String {
+    format!("{CHART_PREFIX}{variant}.svg")
+}
+
+/// Whether a variant's name can go into a file name: lowercase letters, digits, `_`, `-`.
+pub(crate) fn plain_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+/// Whether `name` is a faction heatmap's file name (see [`chart_file`]).
+pub fn is_chart(name: &str) -> bool {
+    name.strip_prefix(CHART_PREFIX)
+        .and_then(|r| r.strip_suffix(".svg"))
+        .is_some_and(plain_name)
+}
+
+/// Whether `dir` holds the outputs of `confluence-sim booster-war` (and not those of a
+/// run).
+pub fn is_booster_war_dir(dir: &Path) -> bool {
+    dir.join("booster_war.parquet").is_file() && !dir.join("summary.parquet").is_file()
+}
+
+/// Reads a Booster War directory and lays its report out; returns the document and the
+/// warnings about its inputs.
+///
+/// # Errors
+///
+/// See [`WarInputs::read`].
+pub fn build(dir: &Path) -> Result<(Document, Vec<String>), ReportError> {
+    let inputs = WarInputs::read(dir)?;
+    let model = WarModel::build(&inputs);
+    Ok((sections::document(&model), model.warnings))
+}
