@@ -50,6 +50,47 @@ pub fn pct_interval_pp(lo: f64, hi: f64) -> String {
 }
 
 /// Thousands separators: `422576` -> `422,576`.
+/// The closing facts of a report's "run" section: version, commit, creation time, command
+/// (when `meta.json` recorded them) and the directory read. Returns the blocks of the section
+/// with `facts` first and, without `meta.json`, a note saying `what` is not recorded.
+pub fn run_blocks(
+    mut facts: Vec<(String, Rich)>,
+    meta: Option<&super::inputs::RunMeta>,
+    dir: &std::path::Path,
+    what: &str,
+) -> Vec<Block> {
+    let or_unknown =
+        |v: Option<&String>| Rich::text(v.cloned().unwrap_or_else(|| "not recorded".into()));
+    facts.extend([
+        (
+            "confluence-sim".to_string(),
+            or_unknown(meta.and_then(|m| m.version.as_ref())),
+        ),
+        (
+            "Commit".to_string(),
+            or_unknown(meta.and_then(|m| m.git_commit.as_ref())),
+        ),
+        (
+            "Created".to_string(),
+            or_unknown(meta.and_then(|m| m.created.as_ref())),
+        ),
+    ]);
+    if let Some(c) = meta.and_then(|m| m.command.clone()) {
+        facts.push(("Command".to_string(), Rich::default().code(c)));
+    }
+    facts.push((
+        "Directory".to_string(),
+        Rich::default().code(dir.display().to_string()),
+    ));
+    let mut blocks = vec![Block::Facts(facts)];
+    if meta.is_none() {
+        blocks.push(Block::Note(Rich::text(format!(
+            "meta.json is absent: {what} are not recorded."
+        ))));
+    }
+    blocks
+}
+
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();

@@ -348,24 +348,12 @@ fn run_section(m: &WarModel) -> Section {
             )),
         ));
     }
-    facts.extend([
-        ("confluence-sim".to_string(), or_unknown(meta.run.version)),
-        ("Commit".to_string(), or_unknown(meta.run.git_commit)),
-        ("Created".to_string(), or_unknown(meta.run.created)),
-    ]);
-    if let Some(c) = meta.run.command {
-        facts.push(("Command".to_string(), Rich::default().code(c)));
-    }
-    facts.push((
-        "Directory".to_string(),
-        Rich::default().code(m.dir.display().to_string()),
-    ));
-    let mut blocks = vec![Block::Facts(facts)];
-    if m.meta.is_none() {
-        blocks.push(Block::Note(Rich::text(
-            "meta.json is absent: the booster, the pool, the version, commit and command are not recorded.",
-        )));
-    }
+    let blocks = run_blocks(
+        facts,
+        m.meta.as_ref().map(|x| &x.run),
+        &m.dir,
+        "the booster, the pool, the version, commit and command",
+    );
     Section {
         id: "run".into(),
         title: "The run".into(),

@@ -292,9 +292,7 @@ fn ranking_section(m: &MatchupModel) -> Section {
 }
 
 fn run_section(m: &MatchupModel) -> Section {
-    let meta = m.meta.clone().unwrap_or_default();
-    let or_unknown = |v: Option<String>| Rich::text(v.unwrap_or_else(|| "not recorded".into()));
-    let mut facts = vec![
+    let facts = vec![
         ("Games".to_string(), Rich::text(games_per_pair(m))),
         ("Seed".to_string(), Rich::text(list_u64(&m.seeds))),
         ("Day cap".to_string(), Rich::text(list_u64(&m.day_caps))),
@@ -307,23 +305,13 @@ fn run_section(m: &MatchupModel) -> Section {
                 plural(m.policies.len(), "policy", "policies")
             )),
         ),
-        ("confluence-sim".to_string(), or_unknown(meta.version)),
-        ("Commit".to_string(), or_unknown(meta.git_commit)),
-        ("Created".to_string(), or_unknown(meta.created)),
     ];
-    if let Some(c) = meta.command {
-        facts.push(("Command".to_string(), Rich::default().code(c)));
-    }
-    facts.push((
-        "Directory".to_string(),
-        Rich::default().code(m.dir.display().to_string()),
-    ));
-    let mut blocks = vec![Block::Facts(facts)];
-    if m.meta.is_none() {
-        blocks.push(Block::Note(Rich::text(
-            "meta.json is absent: the version, commit and command are not recorded.",
-        )));
-    }
+    let blocks = run_blocks(
+        facts,
+        m.meta.as_ref(),
+        &m.dir,
+        "the version, commit and command",
+    );
     Section {
         id: "run".into(),
         title: "The run".into(),
