@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::cli::{BoosterWarArgs, WarVariant};
 use super::load;
-use super::matchup::matchup_policies;
+use super::matchup::head_to_head_policies;
 use super::outputs::check_replaceable;
 use super::run::{default_threads, progress_bar};
 use super::usage;
@@ -159,12 +159,7 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
 
 /// The one policy of both players (the policies `matchup` accepts).
 fn single_policy(name: &str) -> Result<PolicySpec> {
-    let mut specs = matchup_policies(&[name.to_string()]).map_err(|e| {
-        usage(
-            e.to_string()
-                .replace("matchup supports", "booster-war supports"),
-        )
-    })?;
+    let mut specs = head_to_head_policies(&[name.to_string()], "booster-war")?;
     Ok(specs.remove(0))
 }
 

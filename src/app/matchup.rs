@@ -40,11 +40,16 @@ fn supported(kind: PolicyKind) -> bool {
 /// The policies of the command line, checked: usage errors (exit 2) for an unknown or
 /// unsupported policy, or one given twice.
 pub fn matchup_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
+    head_to_head_policies(names, "matchup")
+}
+
+/// The policies of a head-to-head command (`command` names it in the errors).
+pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<PolicySpec>> {
     let specs = load::policies(names)?;
     for (i, p) in specs.iter().enumerate() {
         if !supported(p.kind) {
             return Err(usage(format!(
-                "--policy {p}: matchup supports random, greedy, planner, expert ({} plays its rollouts against the Confluence, not against another deck)",
+                "--policy {p}: {command} supports random, greedy, planner, expert ({} plays its rollouts against the Confluence, not against another deck)",
                 p.kind.name()
             )));
         }

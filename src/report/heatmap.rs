@@ -19,6 +19,18 @@ pub struct HeatCell {
     pub games: u64,
 }
 
+impl HeatCell {
+    /// A cell from a win rate with its interval and the games behind it.
+    pub fn of(rate: &crate::stats::interval::Interval, games: u64) -> HeatCell {
+        HeatCell {
+            rate: rate.estimate,
+            lo: rate.lo,
+            hi: rate.hi,
+            games,
+        }
+    }
+}
+
 /// The colour of a win rate: orange (0) to white (one half) to blue (1), from the
 /// colour-blind-safe palette's orange and blue.
 pub fn rate_color(p: f64) -> String {

@@ -97,14 +97,7 @@ fn factions_part(v: &VariantView) -> Vec<Block> {
         .iter()
         .map(|row| {
             row.iter()
-                .map(|c| {
-                    c.as_ref().map(|c| HeatCell {
-                        rate: c.rate.estimate,
-                        lo: c.rate.lo,
-                        hi: c.rate.hi,
-                        games: c.games,
-                    })
-                })
+                .map(|c| c.as_ref().map(|c| HeatCell::of(&c.rate, c.games)))
                 .collect()
         })
         .collect();

@@ -165,16 +165,7 @@ fn matrix_section(m: &MatchupModel) -> Section {
     let cells: Vec<Vec<HeatCell>> = m
         .cells
         .iter()
-        .map(|row| {
-            row.iter()
-                .map(|c| HeatCell {
-                    rate: c.rate.estimate,
-                    lo: c.rate.lo,
-                    hi: c.rate.hi,
-                    games: c.games,
-                })
-                .collect()
-        })
+        .map(|row| row.iter().map(|c| HeatCell::of(&c.rate, c.games)).collect())
         .collect();
     let title = "Win rate of the row entry against the column entry";
     let chart = Chart {
