@@ -98,6 +98,52 @@ fn the_ordered_deck_is_drawn_from_its_first_card_and_nothing_goes_to_mana() {
     assert!(st.sides.iter().all(|x| x.mana.is_empty()));
 }
 
+/// Mana decisions met in whole games of the two first CORE boosters of seed 9, each choice
+/// the last option offered (so that a Mana choice, when offered, puts a card in Mana).
+fn mana_decisions(variant: Variant) -> (usize, usize) {
+    use confluence_sim::engine::{ChoiceList, apply_unchecked, legal_choices};
+    let s = common::setup();
+    let pool = core_pool(&s.lib);
+    let db = &s.lib.db;
+    let (mut asked, mut orbs) = (0, 0);
+    let mut buf = ChoiceList::new();
+    for g in 0..10 {
+        let seeds = GameSeeds::new(9, g);
+        let mut b = [Booster::default(), Booster::default()];
+        open_boosters(&pool, &seeds, &mut b);
+        let seats = [0, 1].map(|k| DuelSeat {
+            hero: b[k].hero,
+            cards: &b[k].cards,
+            ordered: false,
+        });
+        let rules = DuelRules {
+            day_cap: 30,
+            variant,
+        };
+        let (mut st, mut rng) = start_duel(db, seats, 0, rules, &seeds, &mut NoObserver);
+        while let Step::Decide = advance(&mut st, db, &mut rng, &mut NoObserver) {
+            if matches!(st.decision, Decision::SetupMana | Decision::Expand) {
+                asked += 1;
+            }
+            legal_choices(&st, db, &mut buf);
+            let last = buf[buf.len() - 1];
+            apply_unchecked(&mut st, db, &mut rng, &mut NoObserver, last);
+        }
+        orbs += st.sides.iter().map(|x| x.mana.len()).sum::<usize>();
+    }
+    (asked, orbs)
+}
+
+#[test]
+fn under_unlimited_mana_nobody_is_asked_to_put_a_card_in_mana() {
+    // (Effects may still make Mana Orbs, D49; no rule asks for one.)
+    let (asked, _) = mana_decisions(Variant::BOOSTER_WAR);
+    assert_eq!(asked, 0);
+    // The control: the standard game asks, on day 1 and at Expand.
+    let (asked, orbs) = mana_decisions(Variant::default());
+    assert!(asked > 0 && orbs > 0, "asked {asked}, orbs {orbs}");
+}
+
 /// Runs `booster-war` quietly into `out` and checks that it succeeded.
 fn war(args: &[&str], out: &Path) {
     sim()
