@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
-# Regenerates decks/policies/expert.toml, the expert policy's learned weights, in two
+# Regenerates decks/policies/expert.toml, the expert policy's learned weights, in three
 # rounds (as in DAgger): the search's choices in the planner's games, then in the games of
-# the expert those first weights make. The binary embeds the file, hence the rebuilds.
-# The same code and decks give the same file. About 3 minutes of games on 2 cores, plus
-# the builds.
+# the expert the previous round's weights make, twice. The binary embeds the file, hence
+# the rebuilds. The decks: the six starters (decks/player) and the twelve community decks
+# beside the project (../shared/data/decks/bga_demo_* and bga_skybound_*), so that the
+# per-card preferences cover every card those decks hold. The same code and decks give
+# the same file. About 25 minutes of games on 2 cores, plus the builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GAMES="${GAMES:-100}"
-cargo build --release --quiet
-cargo run --release --quiet -- train-expert --games "$GAMES" --policy planner --quiet
-cargo build --release --quiet
-cargo run --release --quiet -- train-expert --games "$GAMES" --policy expert --quiet
+GAMES="${GAMES:-150}"
+SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0}"
+SHARED="${SHARED:-../shared/data/decks}"
+decks=()
+for f in decks/player/*.txt "$SHARED"/bga_demo_*.txt "$SHARED"/bga_skybound_*.txt; do
+    [ -f "$f" ] || { echo "train_expert.sh: missing deck $f" >&2; exit 1; }
+    decks+=(--player "$f")
+done
+round() {
+    cargo build --release --quiet
+    cargo run --release --quiet -- train-expert "${decks[@]}" --games "$GAMES" \
+        --search "$SEARCH" --policy "$1" --quiet
+}
+round planner
+round expert
+round expert
 cargo build --release --quiet
 echo "decks/policies/expert.toml regenerated; the release binary embeds it."

@@ -40,7 +40,7 @@ const POLICIES: [&str; 7] = [
     "planner",
     "expert",
     "search:rollouts=3,width=3",
-    "search:rollouts=3,width=3,expert=1",
+    "search:rollouts=3,width=3,expert=0",
     "clairvoyant:rollouts=3,width=3",
 ];
 
@@ -284,7 +284,7 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
     );
     for spec in [
         "search:rollouts=4,width=4",
-        "search:rollouts=4,width=4,expert=1",
+        "search:rollouts=4,width=4,expert=0",
         "expert",
     ] {
         assert_eq!(
@@ -309,5 +309,40 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
     assert!(
         hidden_sensitivity("clairvoyant:rollouts=4,width=4", &states) > 0,
         "the clairvoyant bound never reacted to the hidden cards; the check proves nothing"
+    );
+}
+
+/// `search:only=...` searches only the decisions its mask names and leaves the others to
+/// its rollout policy (the expert by default, the planner with `expert=0`).
+#[test]
+fn search_only_searches_the_decisions_it_names() {
+    let states = varied_decisions();
+    let mut turn_searched_differs = false;
+    for (seed, g) in &states {
+        let planner = choose("planner", g, *seed).0;
+        let expert = choose("expert", g, *seed).0;
+        let turn = g.decision == Decision::Turn;
+        let mana = matches!(g.decision, Decision::SetupMana | Decision::Expand);
+        let turns_only = choose("search:rollouts=4,width=4,only=2,expert=0", g, *seed).0;
+        let all_but_turns = choose("search:rollouts=4,width=4,only=5,expert=0", g, *seed).0;
+        let none = choose("search:rollouts=4,width=4,only=0", g, *seed).0;
+        assert_eq!(
+            none, expert,
+            "only=0 (expert rollouts, the default) is the expert"
+        );
+        if turn {
+            assert_eq!(all_but_turns, planner, "only=5 left a turn to the search");
+            turn_searched_differs |= turns_only != planner;
+        } else {
+            assert_eq!(turns_only, planner, "only=2 searched a {:?}", g.decision);
+        }
+        if mana {
+            let no_mana = choose("search:rollouts=4,width=4,only=6,expert=0", g, *seed).0;
+            assert_eq!(no_mana, planner, "only=6 searched a {:?}", g.decision);
+        }
+    }
+    assert!(
+        turn_searched_differs,
+        "the searched turns never differed from the planner's; the check proves nothing"
     );
 }

@@ -154,11 +154,11 @@ pub struct TrainArgs {
     #[arg(
         long,
         value_name = "NAME",
-        default_value = "search:rollouts=32,width=6"
+        default_value = "search:rollouts=48,width=8,expert=0"
     )]
     pub search: String,
     /// Games per deck, at all commons and at all rares.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 150)]
     pub games: u64,
     #[arg(long, value_name = "S", default_value_t = 1001)]
     pub seed: u64,

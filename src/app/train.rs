@@ -99,7 +99,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
     for e in per_game {
         all.extend(e);
     }
-    let w = train::fit_weights(&all, a.alpha).map_err(|e| anyhow::anyhow!(e))?;
+    let w = train::fit_weights(&all, a.alpha, db).map_err(|e| anyhow::anyhow!(e))?;
     let header = format!(
         "Weights of the expert policy's learned scores (features: src/policy/features.rs).\n\
          Produced by: confluence-sim train-expert --games {} --seed {} --search {} --policy {} --alpha {}\n\

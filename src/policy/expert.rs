@@ -13,21 +13,26 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use super::features::{self, Family, MANA_F, MANA_NAMES, TURN_F, TURN_NAMES};
+use super::features::{self, CARD_SLOTS, Family, MANA_F, MANA_NAMES, TURN_F, TURN_NAMES};
 use super::planner::{Planner, PlannerParams};
 use super::profile::Profiles;
 use super::{Policy, PolicyRng};
+use crate::cards::db::CardDb;
 use crate::engine::Choice;
 use crate::engine::view::View;
 
 /// The weights file, as committed.
 pub const WEIGHTS_TOML: &str = include_str!("../../decks/policies/expert.toml");
 
-/// The learned weights of both families.
+/// The learned weights of both families, and the per-card preferences.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExpertWeights {
     pub mana: [f32; MANA_F],
     pub turn: [f32; TURN_F],
+    /// Per card name: a preference for playing it from hand, playing it from Reserve,
+    /// putting it into Mana and using its quick action, added to the option's score. Cards not named score 0 there,
+    /// so a deck of unseen cards is played by the general weights alone.
+    pub cards: BTreeMap<String, [f32; CARD_SLOTS]>,
 }
 
 #[derive(serde::Deserialize)]
@@ -35,6 +40,8 @@ pub struct ExpertWeights {
 struct WeightsFile {
     mana: BTreeMap<String, f64>,
     turn: BTreeMap<String, f64>,
+    #[serde(default)]
+    cards: BTreeMap<String, [f64; CARD_SLOTS]>,
 }
 
 fn section<const N: usize>(
@@ -61,7 +68,20 @@ impl ExpertWeights {
         Ok(ExpertWeights {
             mana: section("mana", &f.mana, &MANA_NAMES)?,
             turn: section("turn", &f.turn, &TURN_NAMES)?,
+            cards: f
+                .cards
+                .into_iter()
+                .map(|(k, v)| (k, v.map(|x| x as f32)))
+                .collect(),
         })
+    }
+
+    /// The per-card preferences by card index of `db` (names not in `db` are unused).
+    pub fn card_table(&self, db: &CardDb) -> Vec<[f32; CARD_SLOTS]> {
+        db.cards
+            .iter()
+            .map(|c| self.cards.get(&c.name).copied().unwrap_or_default())
+            .collect()
     }
 
     /// The committed weights.
@@ -83,22 +103,56 @@ impl ExpertWeights {
         for (n, w) in TURN_NAMES.iter().zip(self.turn) {
             s += &format!("{n} = {w}\n");
         }
+        if !self.cards.is_empty() {
+            s += "\n# Per card: [play from hand, play from Reserve, into Mana, quick action]\n";
+            s += "[cards]\n";
+            for (n, w) in &self.cards {
+                let key = toml::Value::String(n.clone());
+                let w: Vec<String> = w.iter().map(f32::to_string).collect();
+                s += &format!("{key} = [{}]\n", w.join(", "));
+            }
+        }
         s
+    }
+}
+
+/// The weights an `expert` plays by, with the per-card preferences resolved for one card
+/// database; built once per run and shared.
+#[derive(Clone, Debug)]
+pub struct ExpertModel {
+    pub w: ExpertWeights,
+    cards: Vec<[f32; CARD_SLOTS]>,
+}
+
+impl ExpertModel {
+    pub fn new(w: ExpertWeights, db: &CardDb) -> ExpertModel {
+        ExpertModel {
+            cards: w.card_table(db),
+            w,
+        }
+    }
+
+    /// The learned preference for option `c` (0 for options that name no card).
+    #[inline]
+    fn card(&self, view: &View<'_>, c: &Choice) -> f32 {
+        features::card_slot(view, c)
+            .and_then(|(card, slot)| self.cards.get(card as usize).map(|w| w[slot]))
+            .unwrap_or(0.0)
     }
 }
 
 pub struct Expert {
     planner: Planner,
     prof: Arc<Profiles>,
-    w: Arc<ExpertWeights>,
+    m: Arc<ExpertModel>,
 }
 
 impl Expert {
-    pub fn new(prof: Arc<Profiles>, params: PlannerParams, w: Arc<ExpertWeights>) -> Expert {
+    pub fn new(prof: Arc<Profiles>, params: PlannerParams, m: Arc<ExpertModel>) -> Expert {
         Expert {
             planner: Planner::new(prof.clone(), params),
             prof,
-            w,
+            m,
         }
     }
 }
@@ -126,14 +180,16 @@ impl Policy for Expert {
                 let pick = self.planner.choose(view, options, rng);
                 let mut fs: ArrayVec<features::ManaFeatures, 64> = ArrayVec::new();
                 features::mana(view, &self.prof, options, pick, &mut fs);
-                best(fs.iter().map(|f| features::dot(&self.w.mana, f)))
+                best(fs.iter().enumerate().map(|(k, f)| {
+                    features::dot(&self.m.w.mana, f) + self.m.card(view, &options[k])
+                }))
             }
             Some(Family::Turn) => {
                 let ranked = self.planner.ranked(view, options);
                 let ctx = features::TurnCtx::new(view);
                 best((0..options.len()).map(|k| {
                     let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
-                    features::dot(&self.w.turn, &f)
+                    features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k])
                 }))
             }
             None => self.planner.choose(view, options, rng),
@@ -150,6 +206,26 @@ mod tests {
         let w = ExpertWeights::embedded();
         let again = ExpertWeights::parse(&w.to_toml("header")).unwrap();
         assert_eq!(w, again);
+    }
+
+    #[test]
+    fn card_preferences_round_trip_with_any_name() {
+        let mut w = ExpertWeights::embedded();
+        w.cards
+            .insert("Odd \"name\" \\ bōshi".into(), [1.0, -2.5, 0.0, 3.25]);
+        let again = ExpertWeights::parse(&w.to_toml("header")).unwrap();
+        assert_eq!(w, again);
+    }
+
+    #[test]
+    fn every_card_the_committed_weights_name_is_in_the_pool() {
+        let lib = crate::cards::Library::load(std::path::Path::new("decks/cards")).unwrap();
+        let table = ExpertWeights::embedded().card_table(&lib.db);
+        for name in ExpertWeights::embedded().cards.keys() {
+            let found = lib.db.cards.iter().position(|c| &c.name == name);
+            assert!(found.is_some(), "'{name}' is not in decks/cards/pool.csv");
+        }
+        assert_eq!(table.len(), lib.db.cards.len());
     }
 
     #[test]

@@ -230,6 +230,33 @@ pub fn turn(
     f
 }
 
+/// The learned per-card preferences: one weight per card name for playing it from hand,
+/// playing it from Reserve, putting it into Mana, and using one of its quick actions.
+pub const CARD_SLOTS: usize = 4;
+pub const SLOT_HAND: usize = 0;
+pub const SLOT_RESERVE: usize = 1;
+pub const SLOT_MANA: usize = 2;
+pub const SLOT_QUICK: usize = 3;
+
+/// The card an option plays or banks and the slot of its learned preference, if any.
+pub fn card_slot(view: &View<'_>, c: &Choice) -> Option<(crate::cards::effect::CardIdx, usize)> {
+    match *c {
+        Choice::Play {
+            obj, from_reserve, ..
+        } => Some((
+            view.obj(obj).card,
+            if from_reserve {
+                SLOT_RESERVE
+            } else {
+                SLOT_HAND
+            },
+        )),
+        Choice::Card(id) => Some((view.obj(id).card, SLOT_MANA)),
+        Choice::Quick { obj, .. } => Some((view.obj(obj).card, SLOT_QUICK)),
+        _ => None,
+    }
+}
+
 /// A linear score.
 #[inline]
 pub fn dot(w: &[f32], f: &[f32]) -> f32 {

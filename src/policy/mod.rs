@@ -16,11 +16,11 @@ pub mod train;
 use std::fmt;
 use std::sync::Arc;
 
-pub use expert::{Expert, ExpertWeights};
+pub use expert::{Expert, ExpertModel, ExpertWeights};
 pub use greedy::Greedy;
 pub use planner::{Planner, PlannerParams};
 pub use random::Random;
-pub use search::{Estimates, Search, SearchParams};
+pub use search::{Estimates, SEARCH_ALL, Search, SearchParams};
 
 use crate::cards::db::CardDb;
 use profile::Profiles;
@@ -152,7 +152,7 @@ impl PolicyKind {
             PolicyKind::Random | PolicyKind::Greedy => &[],
             PolicyKind::Planner | PolicyKind::Expert => &["keep", "mana"],
             PolicyKind::Search | PolicyKind::Clairvoyant => {
-                &["rollouts", "width", "expert", "keep", "mana"]
+                &["rollouts", "width", "expert", "only", "keep", "mana"]
             }
         }
     }
@@ -204,6 +204,16 @@ impl std::str::FromStr for PolicySpec {
                 .trim()
                 .parse()
                 .map_err(|_| format!("policy parameter {k}='{v}' is not a whole number"))?;
+            let max = match k {
+                "expert" => 1,
+                "only" => SEARCH_ALL as u32,
+                _ => u32::MAX,
+            };
+            if v > max {
+                return Err(format!(
+                    "policy parameter {k}={v} is out of range (0 to {max})"
+                ));
+            }
             params.push((k.to_string(), v));
         }
         Ok(PolicySpec { kind, params })
@@ -225,20 +235,20 @@ pub enum AnyPolicy {
 #[derive(Clone)]
 pub struct PolicyData {
     pub(crate) profiles: Arc<Profiles>,
-    expert: Arc<ExpertWeights>,
+    expert: Arc<ExpertModel>,
 }
 
 impl PolicyData {
     pub fn new(db: &CardDb) -> PolicyData {
         PolicyData {
             profiles: Arc::new(Profiles::new(db)),
-            expert: Arc::new(ExpertWeights::embedded()),
+            expert: Arc::new(ExpertModel::new(ExpertWeights::embedded(), db)),
         }
     }
 
     /// The same, with other weights for `expert` (for training and its tests).
-    pub fn with_expert(mut self, w: ExpertWeights) -> PolicyData {
-        self.expert = Arc::new(w);
+    pub fn with_expert(mut self, w: ExpertWeights, db: &CardDb) -> PolicyData {
+        self.expert = Arc::new(ExpertModel::new(w, db));
         self
     }
 }
@@ -282,6 +292,7 @@ impl PolicySpec {
                         width: self.param("width", d.width as u32).clamp(1, 16) as u8,
                         clairvoyant: self.kind == PolicyKind::Clairvoyant,
                         expert,
+                        only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
                     },
                 )))
             }
@@ -323,5 +334,15 @@ mod tests {
         assert!(e.contains("unknown policy 'wizard'"), "{e}");
         let e = "greedy:depth=3".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("no parameter 'depth'"), "{e}");
+        let e = "search:only=8".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("only=8 is out of range (0 to 7)"), "{e}");
+        let e = "search:expert=2".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("expert=2 is out of range (0 to 1)"), "{e}");
+        let p: PolicySpec = "search:only=2".parse().unwrap();
+        let AnyPolicy::Search(s) = p.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
+        else {
+            panic!("not a search")
+        };
+        assert_eq!(s.params.only, 2);
     }
 }

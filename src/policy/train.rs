@@ -13,16 +13,32 @@ use linfa::traits::Fit;
 use linfa_logistic::LogisticRegression;
 use ndarray::{Array1, Array2};
 
-use super::features::{self, Family, MANA_F, TURN_F};
+use std::collections::BTreeMap;
+
+use super::features::{self, CARD_SLOTS, Family, MANA_F, TURN_F};
 use super::{ExpertWeights, Planner, PlannerParams, Policy, PolicyData, PolicyRng, Search};
+use crate::cards::db::CardDb;
+use crate::cards::effect::CardIdx;
 use crate::engine::Choice;
 use crate::engine::view::View;
 
-/// Feature differences, per family.
+/// The learned card preference an option uses: its card and slot
+/// ([`features::card_slot`]).
+pub type CardKey = Option<(CardIdx, usize)>;
+
+/// One ranked pair: the feature differences (chosen minus other), and the card
+/// preferences of the chosen option (counted +1) and of the other (counted -1).
+#[derive(Clone, Debug)]
+pub struct Example<const N: usize> {
+    pub diff: [f32; N],
+    pub cards: [CardKey; 2],
+}
+
+/// Ranked pairs, per family.
 #[derive(Clone, Debug, Default)]
 pub struct Examples {
-    pub mana: Vec<[f32; MANA_F]>,
-    pub turn: Vec<[f32; TURN_F]>,
+    pub mana: Vec<Example<MANA_F>>,
+    pub turn: Vec<Example<TURN_F>>,
     /// Decisions the search was asked about.
     pub decisions: u64,
 }
@@ -34,6 +50,10 @@ impl Examples {
         self.decisions += o.decisions;
     }
 }
+
+/// A card preference is fitted only for card slots met in at least this many pairs; the
+/// others stay at 0 (too few pairs to learn from).
+const MIN_CARD_PAIRS: usize = 30;
 
 /// Smallest difference of expected result (a win rate) for a pair to count: closer pairs
 /// are mostly noise.
@@ -74,8 +94,13 @@ pub fn record(
             features::mana(view, &data.profiles, options, pick, &mut fs);
             for k in worse {
                 if k < fs.len() && chosen < fs.len() {
-                    out.mana
-                        .push(std::array::from_fn(|i| fs[chosen][i] - fs[k][i]));
+                    out.mana.push(Example {
+                        diff: std::array::from_fn(|i| fs[chosen][i] - fs[k][i]),
+                        cards: [
+                            features::card_slot(view, &options[chosen]),
+                            features::card_slot(view, &options[k]),
+                        ],
+                    });
                 }
             }
         }
@@ -85,27 +110,61 @@ pub fn record(
             let fc = features::turn(view, &data.profiles, &ctx, options, chosen, &ranked);
             for k in worse {
                 let fk = features::turn(view, &data.profiles, &ctx, options, k, &ranked);
-                out.turn.push(std::array::from_fn(|i| fc[i] - fk[i]));
+                out.turn.push(Example {
+                    diff: std::array::from_fn(|i| fc[i] - fk[i]),
+                    cards: [
+                        features::card_slot(view, &options[chosen]),
+                        features::card_slot(view, &options[k]),
+                    ],
+                });
             }
         }
     }
 }
 
-/// Fits one family's weights. `alpha` is the L2 penalty.
-fn fit<const N: usize>(rows: &[[f32; N]], alpha: f64) -> Result<[f32; N], String> {
+/// Fits one family's weights, and its card preferences (by card name and slot, so that
+/// the common and rare versions of a card share one). `alpha` is the L2 penalty.
+fn fit<'a, const N: usize>(
+    rows: &[Example<N>],
+    alpha: f64,
+    name: impl Fn(CardIdx) -> &'a str,
+) -> Result<([f32; N], BTreeMap<(String, usize), f32>), String> {
     if rows.len() < 2 * N {
         return Err(format!(
             "only {} examples for {N} features: play more games",
             rows.len()
         ));
     }
+    // The card columns: slots met often enough, in a fixed (sorted) order.
+    let mut met: BTreeMap<(&str, usize), usize> = BTreeMap::new();
+    for r in rows {
+        for (card, slot) in r.cards.iter().flatten() {
+            *met.entry((name(*card), *slot)).or_default() += 1;
+        }
+    }
+    let cols: BTreeMap<(&str, usize), usize> = met
+        .into_iter()
+        .filter(|&(_, n)| n >= MIN_CARD_PAIRS)
+        .enumerate()
+        .map(|(i, (k, _))| (k, N + i))
+        .collect();
+    let width = N + cols.len();
     let n = rows.len();
-    let mut x = Array2::<f64>::zeros((2 * n, N));
+    let mut x = Array2::<f64>::zeros((2 * n, width));
     let mut y = Array1::<usize>::zeros(2 * n);
     for (r, row) in rows.iter().enumerate() {
-        for (i, v) in row.iter().enumerate() {
+        for (i, v) in row.diff.iter().enumerate() {
             x[[r, i]] = *v as f64;
-            x[[n + r, i]] = -(*v as f64);
+        }
+        for (card, sign) in row.cards.iter().zip([1.0, -1.0]) {
+            if let Some((c, slot)) = card
+                && let Some(&col) = cols.get(&(name(*c), *slot))
+            {
+                x[[r, col]] += sign;
+            }
+        }
+        for i in 0..width {
+            x[[n + r, i]] = -x[[r, i]];
         }
         y[r] = 1;
     }
@@ -116,15 +175,23 @@ fn fit<const N: usize>(rows: &[[f32; N]], alpha: f64) -> Result<[f32; N], String
         .fit(&Dataset::new(x, y))
         .map_err(|e| e.to_string())?;
     let p = model.params();
-    Ok(std::array::from_fn(|i| p[i] as f32))
+    let cards = cols
+        .iter()
+        .map(|(&(name, slot), &col)| ((name.to_string(), slot), p[col] as f32))
+        .collect();
+    Ok((std::array::from_fn(|i| p[i] as f32), cards))
 }
 
 /// Fits both families.
-pub fn fit_weights(ex: &Examples, alpha: f64) -> Result<ExpertWeights, String> {
-    Ok(ExpertWeights {
-        mana: fit(&ex.mana, alpha).map_err(|e| format!("mana: {e}"))?,
-        turn: fit(&ex.turn, alpha).map_err(|e| format!("turn: {e}"))?,
-    })
+pub fn fit_weights(ex: &Examples, alpha: f64, db: &CardDb) -> Result<ExpertWeights, String> {
+    let name = |c: CardIdx| db.card(c).name.as_str();
+    let (mana, mana_cards) = fit(&ex.mana, alpha, name).map_err(|e| format!("mana: {e}"))?;
+    let (turn, turn_cards) = fit(&ex.turn, alpha, name).map_err(|e| format!("turn: {e}"))?;
+    let mut cards: BTreeMap<String, [f32; CARD_SLOTS]> = BTreeMap::new();
+    for ((name, slot), w) in mana_cards.into_iter().chain(turn_cards) {
+        cards.entry(name).or_default()[slot] = w;
+    }
+    Ok(ExpertWeights { mana, turn, cards })
 }
 
 #[cfg(test)]
@@ -142,10 +209,37 @@ mod tests {
             r[1] = ((i * 7919) % 11) as f32 / 5.0 - 1.0;
             r[2] = ((i * 104_729) % 13) as f32 / 6.0 - 1.0;
             r[3] = -r[1];
-            rows.push(r);
+            rows.push(Example {
+                diff: r,
+                cards: [None, None],
+            });
         }
-        let w = fit(&rows, 0.01).unwrap();
+        let (w, cards) = fit(&rows, 0.01, |_| "unused").unwrap();
         assert!(w[0] > 1.0, "{w:?}");
         assert!(w[0] > 5.0 * w[1].abs() && w[0] > 5.0 * w[2].abs(), "{w:?}");
+        assert!(cards.is_empty());
+    }
+
+    #[test]
+    fn the_fit_learns_card_preferences_by_name_and_skips_rare_cards() {
+        // Card 1 (and its other version, card 2, of the same name) played from hand is
+        // always preferred to card 3 from hand; card 4 is met too rarely to get a weight.
+        // The general feature is pure noise.
+        let name = |c: CardIdx| ["", "Alpha", "Alpha", "Beta", "Gamma"][c as usize];
+        let mut rows = Vec::new();
+        for i in 0..200u16 {
+            let chosen = 1 + i % 2;
+            let other = if i < 10 { 4 } else { 3 };
+            rows.push(Example {
+                diff: [((i as u32 * 7919) % 11) as f32 / 5.0 - 1.0],
+                cards: [Some((chosen, 0)), Some((other, 0))],
+            });
+        }
+        let (w, cards) = fit(&rows, 0.01, name).unwrap();
+        let alpha = cards[&("Alpha".to_string(), 0)];
+        let beta = cards[&("Beta".to_string(), 0)];
+        assert!(alpha - beta > 1.0, "{alpha} {beta}");
+        assert!(w[0].abs() < 0.5 * (alpha - beta), "{w:?}");
+        assert!(!cards.contains_key(&("Gamma".to_string(), 0)), "{cards:?}");
     }
 }
