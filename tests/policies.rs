@@ -346,3 +346,64 @@ fn search_only_searches_the_decisions_it_names() {
         "the searched turns never differed from the planner's; the check proves nothing"
     );
 }
+
+/// The expert's learned per-card preferences count: a large enough preference for one card
+/// makes the expert play it (from hand) or bank it, wherever the general weights would not.
+#[test]
+fn the_experts_card_preferences_decide_when_they_are_large() {
+    use confluence_sim::engine::Choice;
+    use confluence_sim::policy::ExpertWeights;
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let mut checked = 0;
+    for (seed, g) in varied_decisions() {
+        let mut buf = ChoiceList::new();
+        legal_choices(&g, db, &mut buf);
+        let card_of = |c: &Choice| match *c {
+            Choice::Play {
+                obj,
+                from_reserve: false,
+                ..
+            }
+            | Choice::Card(obj) => Some(g.obj(obj).card),
+            _ => None,
+        };
+        let slot = match g.decision {
+            Decision::Turn => 0,
+            Decision::SetupMana | Decision::Expand => 2,
+            _ => continue,
+        };
+        let (k0, _) = choose("expert", &g, seed);
+        // A card the expert did not pick, which some option plays from hand or banks.
+        let picked = card_of(&buf[k0]).map(|c| db.card(c).name.as_str());
+        let Some(want) = buf
+            .iter()
+            .filter_map(card_of)
+            .find(|&c| Some(db.card(c).name.as_str()) != picked)
+        else {
+            continue;
+        };
+        let mut w = ExpertWeights::embedded();
+        w.cards.insert(db.card(want).name.clone(), {
+            let mut p = [0.0; 4];
+            p[slot] = 1000.0;
+            p
+        });
+        let data = PolicyData::new(db).with_expert(w, db);
+        let spec: PolicySpec = "expert".parse().unwrap();
+        let k = spec.build(&data).choose(
+            &View::new(&g, db),
+            &buf,
+            &mut PolicyRng::seed_from_u64(seed),
+        );
+        assert_eq!(
+            card_of(&buf[k]).map(|c| db.card(c).name.clone()),
+            Some(db.card(want).name.clone()),
+            "at a {:?} the preference for {} did not count",
+            g.decision,
+            db.card(want).name
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} decisions checked");
+}

@@ -122,13 +122,16 @@ pub fn record(
     }
 }
 
+/// Fitted card preferences, by card name and slot.
+type CardWeights = BTreeMap<(String, usize), f32>;
+
 /// Fits one family's weights, and its card preferences (by card name and slot, so that
 /// the common and rare versions of a card share one). `alpha` is the L2 penalty.
 fn fit<'a, const N: usize>(
     rows: &[Example<N>],
     alpha: f64,
     name: impl Fn(CardIdx) -> &'a str,
-) -> Result<([f32; N], BTreeMap<(String, usize), f32>), String> {
+) -> Result<([f32; N], CardWeights), String> {
     if rows.len() < 2 * N {
         return Err(format!(
             "only {} examples for {N} features: play more games",
