@@ -5,12 +5,15 @@
 # the rebuilds. The decks: the six starters (decks/player) and the twelve community decks
 # beside the project (../shared/data/decks/bga_demo_* and bga_skybound_*), so that the
 # per-card preferences cover every card those decks hold. The same code and decks give
-# the same file. About 25 minutes of games on 2 cores, plus the builds.
+# the same file. About 30 minutes of games on 2 cores, plus the builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES="${GAMES:-150}"
 SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0}"
 SHARED="${SHARED:-../shared/data/decks}"
+# The Confluence deck the committed weights were trained against (the reference deck before
+# its recalibration against this expert); point CONFLUENCE elsewhere to train for another.
+CONFLUENCE="${CONFLUENCE:-decks/policies/expert_training_confluence.toml}"
 decks=()
 for f in decks/player/*.txt "$SHARED"/bga_demo_*.txt "$SHARED"/bga_skybound_*.txt; do
     [ -f "$f" ] || { echo "train_expert.sh: missing deck $f" >&2; exit 1; }
@@ -19,7 +22,7 @@ done
 round() {
     cargo build --release --quiet
     cargo run --release --quiet -- train-expert "${decks[@]}" --games "$GAMES" \
-        --search "$SEARCH" --policy "$1" --quiet
+        --search "$SEARCH" --policy "$1" --confluence "$CONFLUENCE" --quiet
 }
 round planner
 round expert

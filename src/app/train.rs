@@ -102,7 +102,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
     let w = train::fit_weights(&all, a.alpha, db).map_err(|e| anyhow::anyhow!(e))?;
     let header = format!(
         "Weights of the expert policy's learned scores (features: src/policy/features.rs).\n\
-         Produced by: confluence-sim train-expert --games {} --seed {} --search {} --policy {} --alpha {}\n\
+         Produced by: confluence-sim train-expert --games {} --seed {} --search {} --policy {} --alpha {} --confluence {}\n\
          ({} decks x all-common and all-rare; {} decisions, {} mana and {} turn examples.)\n\
          Rebuild after regenerating: the binary embeds this file.",
         a.games,
@@ -110,6 +110,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
         search_spec,
         acting,
         a.alpha,
+        m.confluence.display(),
         loaded.players.len(),
         all.decisions,
         all.mana.len(),

@@ -3,10 +3,11 @@
 //! It is the planner with learned scores at the decisions where the search most often
 //! disagrees with it: which card to put into Mana (setup and Expand) and what to do at an
 //! Afternoon turn. Each option is scored by a linear function of its features
-//! ([`super::features`]), one of which is "the planner picked it"; the weights were fitted
-//! to the search's choices by `confluence-sim train-expert` and are data in the repository
-//! (`decks/policies/expert.toml`, embedded in the binary). Every other decision is the
-//! planner's. It reads only the [`View`].
+//! ([`super::features`]), one of which is "the planner picked it", plus a learned
+//! preference per card name (what a player learns about their own deck). The weights were
+//! fitted to the search's choices by `confluence-sim train-expert` and are data in the
+//! repository (`decks/policies/expert.toml`, embedded in the binary). Every other decision
+//! is the planner's. It reads only the [`View`].
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -30,8 +31,9 @@ pub struct ExpertWeights {
     pub mana: [f32; MANA_F],
     pub turn: [f32; TURN_F],
     /// Per card name: a preference for playing it from hand, playing it from Reserve,
-    /// putting it into Mana and using its quick action, added to the option's score. Cards not named score 0 there,
-    /// so a deck of unseen cards is played by the general weights alone.
+    /// putting it into Mana and using its quick action, added to the option's score.
+    /// Cards not named score 0 there, so a deck of unseen cards is played by the general
+    /// weights alone.
     pub cards: BTreeMap<String, [f32; CARD_SLOTS]>,
 }
 

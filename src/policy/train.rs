@@ -5,6 +5,9 @@
 //! of the two options' features (chosen minus other). A logistic regression without
 //! intercept on these differences (each also mirrored with the opposite label) is a linear
 //! ranking model: its weights score options so that the search's choice scores highest.
+//! Each card name and action (play from hand, from Reserve, bank as Mana, quick action)
+//! met often enough adds one column, +1 for the chosen option's card and -1 for the other's:
+//! the expert's per-card preferences, fitted together with the general weights.
 //! The fit is linfa's (L-BFGS); the data and the fit are deterministic.
 
 use arrayvec::ArrayVec;
