@@ -137,6 +137,14 @@ const CATALOGUE: &[Case] = &[
         2,
         &["has no parameter 'depth'"],
     ),
+    bad(
+        &["run", "--policy", "search:width=17"],
+        2,
+        &[
+            "--policy search:width=17",
+            "width=17 is out of range (1 to 16)",
+        ],
+    ),
     bad(&["run", "--subsets", "0"], 2, &["--subsets"]),
     bad(&["run", "--day-cap", "0"], 2, &["--day-cap"]),
     bad(&["run", "--day-cap", "251"], 2, &["--day-cap"]),

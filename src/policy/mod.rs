@@ -90,6 +90,9 @@ pub(crate) fn card_of(c: &Choice) -> Option<crate::engine::ObjId> {
     }
 }
 
+/// The most samples per decision `search` accepts.
+pub const MAX_ROLLOUTS: u32 = 1_000_000;
+
 /// A policy named on the command line, with its parameters: `greedy`, `random`,
 /// `search:rollouts=64`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -204,14 +207,19 @@ impl std::str::FromStr for PolicySpec {
                 .trim()
                 .parse()
                 .map_err(|_| format!("policy parameter {k}='{v}' is not a whole number"))?;
-            let max = match k {
-                "expert" => 1,
-                "only" => SEARCH_ALL as u32,
-                _ => u32::MAX,
+            // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
+            // names nothing, a budget no run would finish) are refused, not clamped.
+            let (min, max) = match k {
+                "expert" => (0, 1),
+                "only" => (0, SEARCH_ALL as u32),
+                "width" => (1, search::MAX_WIDTH as u32),
+                "rollouts" => (0, MAX_ROLLOUTS),
+                "keep" | "mana" => (0, u8::MAX as u32),
+                _ => (0, u32::MAX),
             };
-            if v > max {
+            if !(min..=max).contains(&v) {
                 return Err(format!(
-                    "policy parameter {k}={v} is out of range (0 to {max})"
+                    "policy parameter {k}={v} is out of range ({min} to {max})"
                 ));
             }
             params.push((k.to_string(), v));
@@ -338,6 +346,21 @@ mod tests {
         assert!(e.contains("only=8 is out of range (0 to 7)"), "{e}");
         let e = "search:expert=2".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("expert=2 is out of range (0 to 1)"), "{e}");
+        let e = "search:width=0".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("width=0 is out of range (1 to 16)"), "{e}");
+        let e = "search:width=17".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("width=17 is out of range (1 to 16)"), "{e}");
+        let e = "search:rollouts=4000000000"
+            .parse::<PolicySpec>()
+            .unwrap_err();
+        assert!(e.contains("out of range (0 to 1000000)"), "{e}");
+        let e = "planner:keep=256".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("keep=256 is out of range (0 to 255)"), "{e}");
+        assert!(
+            "search:width=16,rollouts=1000000"
+                .parse::<PolicySpec>()
+                .is_ok()
+        );
         let p: PolicySpec = "search:only=2".parse().unwrap();
         let AnyPolicy::Search(s) = p.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
         else {
