@@ -63,6 +63,8 @@ pub struct CardDef {
     pub ab_len: u16,
     /// Union of `Trigger::mask_bit` over the card's abilities.
     pub trigger_mask: u32,
+    /// Union of `EventKind::fire_classes` over the card's "When ..." abilities.
+    pub fire_mask: u32,
     /// `fkind` bits of the kinds a static adds ("I'm also considered a Spell").
     pub also_kinds: u8,
     pub coverage: Coverage,
@@ -104,6 +106,7 @@ impl CardDef {
             ab_start: 0,
             ab_len: 0,
             trigger_mask: 0,
+            fire_mask: 0,
             also_kinds: 0,
             coverage: Coverage::Exact,
             lines: Vec::new(),
@@ -244,6 +247,7 @@ impl CardDb {
             ab_start: 0,
             ab_len: 0,
             trigger_mask: 0,
+            fire_mask: 0,
             also_kinds: 0,
             coverage: if facts.has_no_text() {
                 Coverage::NoText
@@ -281,6 +285,7 @@ impl CardDb {
         let mut tough = 0u8;
         let mut scout = 0u8;
         let mut mask = 0u32;
+        let mut fire_mask = 0u32;
         let mut also_kinds = 0u8;
         for (i, src) in lines.iter().enumerate() {
             let line = Parser::compile_line(src, self).map_err(|err| EncodingError {
@@ -304,6 +309,9 @@ impl CardDb {
                     ability.len = body.len() as u16;
                     ability.line = i as u8;
                     mask |= ability.trigger.mask_bit();
+                    if let Trigger::When(ev) = ability.trigger {
+                        fire_mask |= ev.fire_classes();
+                    }
                     if let Trigger::Static(Static::AlsoKind(k)) = ability.trigger {
                         also_kinds |= k;
                     }
@@ -323,6 +331,7 @@ impl CardDb {
         c.ab_start = start as u16;
         c.ab_len = (self.abilities.len() - start) as u16;
         c.trigger_mask = mask;
+        c.fire_mask = fire_mask;
         c.also_kinds = also_kinds;
         c.lines = lines.to_vec();
         c.coverage = coverage;
@@ -407,6 +416,7 @@ impl Arena for CardDb {
                     ab_start: 0,
                     ab_len: 0,
                     trigger_mask: 0,
+                    fire_mask: 0,
                     also_kinds: 0,
                     coverage: Coverage::Exact,
                     lines: Vec::new(),

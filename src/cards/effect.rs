@@ -117,6 +117,70 @@ pub enum EventKind {
     YouGift,
 }
 
+/// Classes of occurrences that "When ..." abilities of other objects listen to (the
+/// engine's `Fire`), one bit each, so the engine can skip a listener whose abilities cannot
+/// react to what happened.
+pub mod fire_class {
+    pub const PLAYED: u32 = 1 << 0;
+    pub const LEFT_EXPEDITION: u32 = 1 << 1;
+    pub const JOINED: u32 = 1 << 2;
+    pub const ROLLED: u32 = 1 << 3;
+    pub const EXP_FAILED: u32 = 1 << 4;
+    pub const EXP_MOVED: u32 = 1 << 5;
+    pub const EXP_MOVED_DUE: u32 = 1 << 6;
+    pub const RESERVE_LEFT: u32 = 1 << 7;
+    pub const DISCARDED: u32 = 1 << 8;
+    pub const TOKEN_CREATED: u32 = 1 << 9;
+    pub const RECEIVED: u32 = 1 << 10;
+    pub const BOOSTED: u32 = 1 << 11;
+    pub const GAINED: u32 = 1 << 12;
+    pub const SACRIFICED: u32 = 1 << 13;
+    pub const CARD_TO_RESERVE: u32 = 1 << 14;
+    pub const EXHAUSTED_IN_RESERVE: u32 = 1 << 15;
+    pub const PASSED_FIRST: u32 = 1 << 16;
+    pub const DREW: u32 = 1 << 17;
+}
+
+impl EventKind {
+    /// The `fire_class` bits of the occurrences this event can match; 0 for the events of
+    /// the object itself ("I leave", "I am sacrificed"...), which it queues on its own.
+    /// The engine checks in debug builds that no listener reacts outside these bits.
+    pub fn fire_classes(&self) -> u32 {
+        use fire_class::*;
+        match self {
+            EventKind::YouPlay(_)
+            | EventKind::YouPlayFromReserve(_)
+            | EventKind::YouPlayFirst(_)
+            | EventKind::OpponentPlays(_)
+            | EventKind::OpponentPlaysFromReserve(_) => PLAYED,
+            EventKind::LeavesYourExpeditions(_) => LEFT_EXPEDITION,
+            EventKind::Joins(_) | EventKind::JoinsFacing(_) => JOINED,
+            EventKind::YouRoll => ROLLED,
+            EventKind::MyExpFails => EXP_FAILED,
+            EventKind::MyExpMoves | EventKind::AscendedMoves { .. } => EXP_MOVED,
+            EventKind::MyExpMovesDue(_) | EventKind::YourExpMovesDue(_) => EXP_MOVED_DUE,
+            EventKind::LeavesYourReserve => RESERVE_LEFT,
+            EventKind::CardDiscarded => DISCARDED,
+            EventKind::YouCreateToken => TOKEN_CREATED,
+            EventKind::YourCharacterBoosted => BOOSTED,
+            EventKind::IGain(_) | EventKind::YourCharacterGains(_) => GAINED,
+            EventKind::YouSacrifice(_) => SACRIFICED,
+            EventKind::YourCardToReserve => CARD_TO_RESERVE,
+            EventKind::YouExhaustInReserve => EXHAUSTED_IN_RESERVE,
+            EventKind::YouPassFirst => PASSED_FIRST,
+            EventKind::OpponentDraws => DREW,
+            EventKind::YouGift => DREW | RECEIVED,
+            EventKind::LeaveExpedition
+            | EventKind::LeaveLandmarks
+            | EventKind::ToReserve { .. }
+            | EventKind::ToReserveAny
+            | EventKind::Sacrificed
+            | EventKind::SacrificedAs(_)
+            | EventKind::CountersReach(_) => 0,
+        }
+    }
+}
+
 /// Passive abilities read by the engine where they apply.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Static {

@@ -407,6 +407,7 @@ pub fn build_card(
         ab_start: 0,
         ab_len: 0,
         trigger_mask: 0,
+        fire_mask: 0,
         also_kinds: 0,
         coverage: Coverage::Exact,
         lines: Vec::new(),

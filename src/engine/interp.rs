@@ -862,6 +862,7 @@ impl<O: Observer> Engine<'_, O> {
                         self.s.statics[o.side.index()] -= 1;
                         self.s.statics[to.index()] += 1;
                     }
+                    self.s.listen[to.index()] |= self.db.card(o.card).fire_mask;
                     let ts = self.s.next_ts();
                     let ob = self.s.obj_mut(id);
                     ob.side = to;

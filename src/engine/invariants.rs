@@ -128,6 +128,15 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
             s.statics, copy.statics
         ));
     }
+    // Every side's listeners are within the classes `fire` reads for it.
+    for side in 0..2 {
+        let missing = copy.listen[side] & !s.listen[side];
+        if missing != 0 {
+            return Err(format!(
+                "side {side} has listeners of fire classes {missing:#x} that `listen` lacks"
+            ));
+        }
+    }
     // No statistic goes negative.
     for (id, o) in s.objs.iter().enumerate() {
         if o.zone == Zone::Expedition {

@@ -660,35 +660,37 @@ impl GameState {
         let floored =
             |base: i16, n: u8, min: u8| -> i16 { (base - n as i16).max(base.min(min as i16)) };
         let side = self.side(o.side);
-        let statics = self.statics[o.side.index()] > 0;
-        for &l in side
-            .landmarks
-            .as_slice()
-            .iter()
-            .chain(side.exp[0].as_slice())
-            .chain(side.exp[1].as_slice())
-            .chain(std::iter::once(&side.hero))
-        {
-            let lo = self.obj(l);
-            if !statics || db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
-                continue;
-            }
-            for ab in db.abilities_of(lo.card) {
-                match ab.trigger {
-                    Trigger::Static(Static::CostAura(f, d))
-                        if self.matches_card(db, db.filter(f), id, lo.side)
-                            && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l)) =>
-                    {
-                        delta += d as i16;
+        // Cost auras of the card's own side (none to read without statics).
+        if self.statics[o.side.index()] > 0 {
+            for &l in side
+                .landmarks
+                .as_slice()
+                .iter()
+                .chain(side.exp[0].as_slice())
+                .chain(side.exp[1].as_slice())
+                .chain(std::iter::once(&side.hero))
+            {
+                let lo = self.obj(l);
+                if db.card(lo.card).trigger_mask & tmask::STATIC == 0 {
+                    continue;
+                }
+                for ab in db.abilities_of(lo.card) {
+                    match ab.trigger {
+                        Trigger::Static(Static::CostAura(f, d))
+                            if self.matches_card(db, db.filter(f), id, lo.side)
+                                && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l)) =>
+                        {
+                            delta += d as i16;
+                        }
+                        Trigger::Static(Static::CostAuraMin(f, n, min))
+                            if l != id
+                                && self.matches_card(db, db.filter(f), id, lo.side)
+                                && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l)) =>
+                        {
+                            base = floored(base, n, min);
+                        }
+                        _ => {}
                     }
-                    Trigger::Static(Static::CostAuraMin(f, n, min))
-                        if l != id
-                            && self.matches_card(db, db.filter(f), id, lo.side)
-                            && self.eval_cond(db, ab.cond, &Ctx::of(lo.side, l)) =>
-                    {
-                        base = floored(base, n, min);
-                    }
-                    _ => {}
                 }
             }
         }

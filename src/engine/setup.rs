@@ -85,6 +85,7 @@ impl GameState {
             played: [0, 0],
             plays: [0, 0],
             statics: [0, 0],
+            listen: [0, 0],
             rest_asked: false,
             overflow: false,
             rest_armed: false,

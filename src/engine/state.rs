@@ -620,6 +620,10 @@ pub struct GameState {
     /// Objects in play (hero, expeditions, landmarks) with static abilities, per side. When
     /// zero, the engine skips every scan for auras, cost and terrain statics.
     pub statics: [u8; 2],
+    /// Per side, the `fire_class` bits some of its objects may listen to: the union over
+    /// the cards of every object it has had (a superset, never less), so `fire` skips a
+    /// side that cannot react to what happened without walking its objects.
+    pub listen: [u32; 2],
     /// Rest has marked the cards whose order into Reserve the player chooses.
     pub rest_asked: bool,
     /// More reactions triggered at once than the queue holds: some were not queued. An
@@ -824,10 +828,14 @@ impl GameState {
         }
     }
 
-    /// Recounts `statics` from scratch (after building a state by hand).
+    /// Recounts `statics` and `listen` from scratch (after building a state by hand).
     pub fn recount_statics(&mut self, db: &crate::cards::db::CardDb) {
         self.statics = [0, 0];
+        self.listen = [0, 0];
         for o in self.objs.iter() {
+            if o.zone != Zone::None {
+                self.listen[o.side.index()] |= db.card(o.card).fire_mask;
+            }
             if matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::HeroZone)
                 && db.card(o.card).trigger_mask & crate::cards::effect::tmask::STATIC != 0
             {

@@ -84,6 +84,33 @@ pub(super) enum Fire {
     },
 }
 
+impl Fire {
+    /// Its `fire_class` bit.
+    fn class(&self) -> u32 {
+        use fire_class::*;
+        match self {
+            Fire::Played { .. } => PLAYED,
+            Fire::LeftExpedition { .. } => LEFT_EXPEDITION,
+            Fire::Joined { .. } => JOINED,
+            Fire::Rolled { .. } => ROLLED,
+            Fire::ExpFailed { .. } => EXP_FAILED,
+            Fire::ExpMoved { .. } => EXP_MOVED,
+            Fire::ExpMovedDue { .. } => EXP_MOVED_DUE,
+            Fire::ReserveLeft { .. } => RESERVE_LEFT,
+            Fire::Discarded { .. } => DISCARDED,
+            Fire::TokenCreated { .. } => TOKEN_CREATED,
+            Fire::Received { .. } => RECEIVED,
+            Fire::Boosted { .. } => BOOSTED,
+            Fire::Gained { .. } => GAINED,
+            Fire::Sacrificed { .. } => SACRIFICED,
+            Fire::CardToReserve { .. } => CARD_TO_RESERVE,
+            Fire::ExhaustedInReserve { .. } => EXHAUSTED_IN_RESERVE,
+            Fire::PassedFirst { .. } => PASSED_FIRST,
+            Fire::Drew { .. } => DREW,
+        }
+    }
+}
+
 impl<O: Observer> Engine<'_, O> {
     pub(super) fn push_pending(&mut self, p: Pending) {
         let n = self.s.n_pending as usize;
@@ -179,12 +206,13 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    /// Calls `f` on every object whose abilities can listen now: heroes, characters and
-    /// permanents in play, and Reserve cards (for abilities active in Reserve).
-    fn listeners(&self, side: Side, mut f: impl FnMut(ObjId, bool)) {
+    /// Calls `f` on every object whose abilities can listen now to occurrences of the
+    /// `fire_class` bits `class`: heroes, characters and permanents in play, and Reserve
+    /// cards (for abilities active in Reserve).
+    fn listeners(&self, side: Side, class: u32, mut f: impl FnMut(ObjId, bool)) {
         let s = self.s.side(side);
         let mut visit = |id: ObjId, in_reserve: bool| {
-            if self.db.card(self.s.obj(id).card).trigger_mask & tmask::WHEN != 0 {
+            if self.db.card(self.s.obj(id).card).fire_mask & class != 0 {
                 f(id, in_reserve);
             }
         };
@@ -211,8 +239,18 @@ impl<O: Observer> Engine<'_, O> {
         let mut lost = false;
         let mut n = 0;
         let order = [self.s.initiative(), self.s.initiative().other()];
+        // Only listeners with an ability of this class of occurrence are read (most events
+        // have none); debug builds read all of them and check that none else reacts.
+        let class = if cfg!(debug_assertions) {
+            u32::MAX
+        } else {
+            ev.class()
+        };
         for side in order {
-            self.listeners(side, |id, in_reserve| {
+            if !cfg!(debug_assertions) && self.s.listen[side.index()] & ev.class() == 0 {
+                continue;
+            }
+            self.listeners(side, class, |id, in_reserve| {
                 let o = self.s.obj(id);
                 let def = self.db.card(o.card);
                 for k in 0..def.ab_len {
@@ -230,6 +268,15 @@ impl<O: Observer> Engine<'_, O> {
                         continue;
                     }
                     if let Some(event_obj) = self.listens(id, event, ev) {
+                        debug_assert!(
+                            event.fire_classes() & ev.class() != 0,
+                            "{event:?} reacted to {ev:?} outside its fire classes"
+                        );
+                        debug_assert!(
+                            self.s.listen[o.side.index()] & ev.class() != 0,
+                            "side {:?} reacted to {ev:?} outside `listen`",
+                            o.side
+                        );
                         if n < found.len() {
                             found[n] = (id, ab_idx, event_obj);
                             n += 1;

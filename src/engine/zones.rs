@@ -298,6 +298,7 @@ impl<O: Observer> Engine<'_, O> {
         if self.db.card(card).trigger_mask & tmask::STATIC != 0 {
             self.s.statics[side.index()] += 1;
         }
+        self.s.listen[side.index()] |= self.db.card(card).fire_mask;
         if O::ENABLED {
             self.emit(Event::Token {
                 obj: slot,
@@ -333,6 +334,7 @@ impl<O: Observer> Engine<'_, O> {
         if self.db.card(card).trigger_mask & tmask::STATIC != 0 {
             self.s.statics[side.index()] += 1;
         }
+        self.s.listen[side.index()] |= self.db.card(card).fire_mask;
         if O::ENABLED {
             self.emit(Event::LandmarkToken { obj: slot, side });
         }

@@ -187,8 +187,8 @@ impl Policy for Expert {
                 }))
             }
             Some(Family::Turn) => {
-                let ranked = self.planner.ranked(view, options);
-                let ctx = features::TurnCtx::new(view);
+                let (ranked, needs) = self.planner.ranked_with_needs(view, options);
+                let ctx = features::TurnCtx::new(view, needs);
                 best((0..options.len()).map(|k| {
                     let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
                     features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k])

@@ -134,9 +134,10 @@ pub struct TurnCtx {
 }
 
 impl TurnCtx {
-    pub fn new(view: &View<'_>) -> TurnCtx {
+    /// `needs` are `Needs::of(view)` (given, since the planner has computed them already).
+    pub fn new(view: &View<'_>, needs: Needs) -> TurnCtx {
         TurnCtx {
-            needs: Needs::of(view),
+            needs,
             target: view.midnight_target(),
             has_char: super::needs::has_character(view),
             mana: view.mana(view.me()).1,

@@ -155,15 +155,12 @@ impl Planner {
             else {
                 continue;
             };
-            let cost = match alt {
-                Alt::None => view.play_cost(obj, from_reserve),
-                Alt::Free => 0,
-                Alt::Less(n) | Alt::Cheaper(n) => {
-                    view.play_cost(obj, from_reserve).saturating_sub(n)
-                }
-                // Scouting and discounts by discard are left to other policies.
-                Alt::Scout | Alt::Discard(_) | Alt::Sacrifice(_) => continue,
-            };
+            // Scouting and discounts by discard are left to other policies.
+            if matches!(alt, Alt::Scout | Alt::Discard(_) | Alt::Sacrifice(_)) {
+                continue;
+            }
+            // The same card into the other expedition: one item, two options (its cost does
+            // not depend on the expedition).
             if let Some(it) = out.iter_mut().find(|it| {
                 let o = it.opt[0].min(it.opt[1]);
                 o != NONE
@@ -173,6 +170,13 @@ impl Planner {
                 it.opt[exp.index()] = i as u16;
                 continue;
             }
+            let cost = match alt {
+                Alt::Free => 0,
+                Alt::Less(n) | Alt::Cheaper(n) => {
+                    view.play_cost(obj, from_reserve).saturating_sub(n)
+                }
+                _ => view.play_cost(obj, from_reserve),
+            };
             let def = view.card(obj);
             let character = def.kind.is_character();
             if character && def.keywords & kw::DEFENDER != 0 {
@@ -408,6 +412,16 @@ impl Planner {
     /// Options worth comparing at a turn, the planner's own pick first: the first plays of
     /// its three plans, holding the Afternoon, and passing.
     pub fn ranked(&self, view: &View<'_>, options: &[Choice]) -> ArrayVec<usize, 8> {
+        self.ranked_with_needs(view, options).0
+    }
+
+    /// [`Planner::ranked`], and the [`Needs`] it read (for callers that need them too,
+    /// so they are computed once).
+    pub fn ranked_with_needs(
+        &self,
+        view: &View<'_>,
+        options: &[Choice],
+    ) -> (ArrayVec<usize, 8>, Needs) {
         let mut out: ArrayVec<usize, 8> = ArrayVec::new();
         let pass = options
             .iter()
@@ -432,7 +446,7 @@ impl Planner {
             push(k);
         }
         push(pass);
-        out
+        (out, day.needs)
     }
 
     /// A small play that keeps the Afternoon going while the Confluence still plays,
