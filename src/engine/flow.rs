@@ -166,15 +166,22 @@ impl<O: Observer> Engine<'_, O> {
             let st = s.side_mut(side);
             st.mana_ready = st.mana.len() as u8;
         }
-        for o in s.objs.iter_mut() {
-            let kept = keep && o.zone == Zone::Reserve && db.card(o.card).kind.is_character();
-            if !kept
-                && matches!(
-                    o.zone,
-                    Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::HeroZone
-                )
-            {
-                o.flags &= !flag::EXHAUSTED;
+        // The objects in those zones are the ones their lists hold (walking the lists, not
+        // every object slot, is what keeps a Morning cheap).
+        for side in Side::BOTH {
+            let st = *s.side(side);
+            let in_play = std::iter::once(st.hero)
+                .chain(st.exp[0].iter())
+                .chain(st.exp[1].iter())
+                .chain(st.landmarks.iter());
+            for id in in_play {
+                s.obj_mut(id).flags &= !flag::EXHAUSTED;
+            }
+            for id in st.reserve.iter() {
+                let o = s.obj_mut(id);
+                if !(keep && db.card(o.card).kind.is_character()) {
+                    o.flags &= !flag::EXHAUSTED;
+                }
             }
         }
         if O::ENABLED {

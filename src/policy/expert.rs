@@ -187,8 +187,8 @@ impl Policy for Expert {
                 }))
             }
             Some(Family::Turn) => {
-                let (ranked, needs) = self.planner.ranked_with_needs(view, options);
-                let ctx = features::TurnCtx::new(view, needs);
+                let (ranked, day) = self.planner.ranked_with_day(view, options);
+                let ctx = features::TurnCtx::new(view, &day);
                 best((0..options.len()).map(|k| {
                     let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
                     features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k])

@@ -134,12 +134,12 @@ pub struct TurnCtx {
 }
 
 impl TurnCtx {
-    /// `needs` are `Needs::of(view)` (given, since the planner has computed them already).
-    pub fn new(view: &View<'_>, needs: Needs) -> TurnCtx {
+    /// `day` is what the planner read of the view (computed once for both).
+    pub(super) fn new(view: &View<'_>, day: &super::planner::Day) -> TurnCtx {
         TurnCtx {
-            needs,
-            target: view.midnight_target(),
-            has_char: super::needs::has_character(view),
+            needs: day.needs,
+            target: day.target,
+            has_char: day.has_char,
             mana: view.mana(view.me()).1,
             confluence_passed: view.passed(view.them()),
             meet: view.distance_to_meet(),

@@ -87,11 +87,13 @@ struct Plan {
 }
 
 /// The facts of the current day every decision reads.
-struct Day {
-    needs: Needs,
+pub(super) struct Day {
+    pub(super) needs: Needs,
     weight: [i32; 2],
     /// Expeditions the player has a character in.
-    has_char: [bool; 2],
+    pub(super) has_char: [bool; 2],
+    /// The expedition tonight's Midnight card threatens, when known.
+    pub(super) target: Option<Exp>,
 }
 
 fn covered(rem: Stats, add: Stats) -> i16 {
@@ -127,6 +129,7 @@ impl Planner {
             needs,
             weight,
             has_char: super::needs::has_character(view),
+            target,
         }
     }
 
@@ -412,16 +415,16 @@ impl Planner {
     /// Options worth comparing at a turn, the planner's own pick first: the first plays of
     /// its three plans, holding the Afternoon, and passing.
     pub fn ranked(&self, view: &View<'_>, options: &[Choice]) -> ArrayVec<usize, 8> {
-        self.ranked_with_needs(view, options).0
+        self.ranked_with_day(view, options).0
     }
 
-    /// [`Planner::ranked`], and the [`Needs`] it read (for callers that need them too,
-    /// so they are computed once).
-    pub fn ranked_with_needs(
+    /// [`Planner::ranked`], and the facts of the day it read (for callers that need them
+    /// too, so they are computed once).
+    pub(super) fn ranked_with_day(
         &self,
         view: &View<'_>,
         options: &[Choice],
-    ) -> (ArrayVec<usize, 8>, Needs) {
+    ) -> (ArrayVec<usize, 8>, Day) {
         let mut out: ArrayVec<usize, 8> = ArrayVec::new();
         let pass = options
             .iter()
@@ -446,7 +449,7 @@ impl Planner {
             push(k);
         }
         push(pass);
-        (out, day.needs)
+        (out, day)
     }
 
     /// A small play that keeps the Afternoon going while the Confluence still plays,

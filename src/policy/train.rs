@@ -108,8 +108,8 @@ pub fn record(
             }
         }
         Family::Turn => {
-            let (ranked, needs) = planner.ranked_with_needs(view, options);
-            let ctx = features::TurnCtx::new(view, needs);
+            let (ranked, day) = planner.ranked_with_day(view, options);
+            let ctx = features::TurnCtx::new(view, &day);
             let fc = features::turn(view, &data.profiles, &ctx, options, chosen, &ranked);
             for k in worse {
                 let fk = features::turn(view, &data.profiles, &ctx, options, k, &ranked);
