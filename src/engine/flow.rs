@@ -251,7 +251,18 @@ impl<O: Observer> Engine<'_, O> {
         let bit = trigger.mask_bit();
         let first = self.s.first_player();
         for side in [first, first.other()] {
-            let st = *self.s.side(side);
+            // Most sides have no such ability at most moments: skip the copy and the sort.
+            let st = self.s.side(side);
+            let listens = std::iter::once(st.hero)
+                .chain(st.exp[0].iter())
+                .chain(st.exp[1].iter())
+                .chain(st.landmarks.iter())
+                .chain(st.reserve.iter())
+                .any(|id| self.db.card(self.s.obj(id).card).trigger_mask & bit != 0);
+            if !listens {
+                continue;
+            }
+            let st = *st;
             let mut exp: List<128> = List::new();
             for e in 0..2 {
                 for id in st.exp[e].iter() {

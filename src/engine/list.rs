@@ -120,10 +120,12 @@ impl<const N: usize> List<N> {
         x
     }
 
-    /// Removes `x` if present, keeping order. Returns whether it was there.
+    /// Removes `x` if present, keeping order. Returns whether it was there. (Objects are
+    /// listed once, so searching from the end finds the same place, and finds a deck's top
+    /// card, the one drawn, at once.)
     #[inline]
     pub fn remove_item(&mut self, x: ObjId) -> bool {
-        match self.position(x) {
+        match self.as_slice().iter().rposition(|&y| y == x) {
             Some(i) => {
                 self.remove(i);
                 true
