@@ -10,6 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES="${GAMES:-150}"
 SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0}"
+# The teacher of the first round (default: the same). A teacher with expert rollouts reads
+# the expert the binary embeds, so give the first round one without (expert=0) when the
+# later rounds use them: the result then depends on the code and decks only.
+SEARCH1="${SEARCH1:-$SEARCH}"
 SHARED="${SHARED:-../shared/data/decks}"
 # The Confluence deck the committed weights were trained against (the reference deck before
 # its recalibration against this expert); point CONFLUENCE elsewhere to train for another.
@@ -22,10 +26,10 @@ done
 round() {
     cargo build --release --quiet
     cargo run --release --quiet -- train-expert "${decks[@]}" --games "$GAMES" \
-        --search "$SEARCH" --policy "$1" --confluence "$CONFLUENCE" --quiet
+        --search "$2" --policy "$1" --confluence "$CONFLUENCE" --quiet
 }
-round planner
-round expert
-round expert
+round planner "$SEARCH1"
+round expert "$SEARCH"
+round expert "$SEARCH"
 cargo build --release --quiet
 echo "decks/policies/expert.toml regenerated; the release binary embeds it."
