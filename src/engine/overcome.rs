@@ -160,6 +160,7 @@ struct Entry {
     rem: Stats,
 }
 
+#[derive(Default)]
 struct SideInput {
     totals: Stats,
     facing: ArrayVec<Facing, MAX_FACING>,
@@ -276,7 +277,8 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
             }
         }
     }
-    let mut inputs: [Option<SideInput>; 2] = [None, None];
+    // Filled in place: a side's input is large (its facing list), and is not moved.
+    let mut inputs: [SideInput; 2] = Default::default();
     let mut report = DuskReport::default();
     for e in Exp::BOTH {
         let region = s.region(e);
@@ -297,8 +299,7 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
                 totals = totals + s.stats(db, id).clamp_zero();
             }
         }
-        let mut facing = ArrayVec::new();
-        let mut gidx = ArrayVec::new();
+        let SideInput { facing, gidx, .. } = &mut inputs[e.index()];
         for x in Exp::BOTH {
             for id in conf.exp[x.index()].iter() {
                 let def = db.card(s.obj(id).card);
@@ -334,26 +335,21 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
         (r.requirement, r.added) = s.region_requirement(db, region);
         r.totals = totals;
         r.facing = facing.clone();
+        let inp = &mut inputs[e.index()];
         r.ascend = s.today.ascend.get(e);
         r.defender = defender;
         r.blocked = s.expedition_blocked(db, e);
-        inputs[e.index()] = Some(SideInput {
-            totals,
-            facing,
-            gidx,
-            requirement: r.requirement,
-            added: r.added,
-            wanted: if r.added != 0 {
-                due_wanted(s, db, e)
-            } else {
-                0
-            },
-            ascend: r.ascend,
-        });
+        inp.totals = totals;
+        inp.requirement = r.requirement;
+        inp.added = r.added;
+        inp.wanted = if r.added != 0 {
+            due_wanted(s, db, e)
+        } else {
+            0
+        };
+        inp.ascend = r.ascend;
     }
-    let [Some(hin), Some(cin)] = &inputs else {
-        unreachable!("both sides filled")
-    };
+    let [hin, cin] = &inputs;
     let mut he = ArrayVec::new();
     let mut ce = ArrayVec::new();
     entries(hin, &mut he);
