@@ -331,8 +331,19 @@ impl Planner {
         } else {
             view.mana(view.me()).1
         };
+        // An expedition already clear changes nothing in a cover but its `cleared` flag:
+        // the plans that differ only there are worked out once.
+        let clear = Exp::BOTH.map(|e| day.needs.deficit(e) == Stats::ZERO);
+        let mut memo: [Option<Plan>; 4] = [None; 4];
         [[true, true], [true, false], [false, true]].map(|want| {
-            let plan = Self::cover(items, day, mana, want);
+            let key = [want[0] && !clear[0], want[1] && !clear[1]];
+            let slot = key[0] as usize | (key[1] as usize) << 1;
+            let mut plan = *memo[slot].get_or_insert_with(|| Self::cover(items, day, mana, key));
+            for e in Exp::BOTH {
+                if clear[e.index()] {
+                    plan.cleared[e.index()] = want[e.index()];
+                }
+            }
             // A plan that leaves one of its expeditions short wastes what it spent there;
             // the single-expedition plans cover that case.
             if plan.cleared != want {
