@@ -170,11 +170,7 @@ impl<O: Observer> Engine<'_, O> {
         // every object slot, is what keeps a Morning cheap).
         for side in Side::BOTH {
             let st = *s.side(side);
-            let in_play = std::iter::once(st.hero)
-                .chain(st.exp[0].iter())
-                .chain(st.exp[1].iter())
-                .chain(st.landmarks.iter());
-            for id in in_play {
+            for id in st.in_play() {
                 s.obj_mut(id).flags &= !flag::EXHAUSTED;
             }
             for id in st.reserve.iter() {
@@ -253,10 +249,8 @@ impl<O: Observer> Engine<'_, O> {
         for side in [first, first.other()] {
             // Most sides have no such ability at most moments: skip the copy and the sort.
             let st = self.s.side(side);
-            let listens = std::iter::once(st.hero)
-                .chain(st.exp[0].iter())
-                .chain(st.exp[1].iter())
-                .chain(st.landmarks.iter())
+            let listens = st
+                .in_play()
                 .chain(st.reserve.iter())
                 .any(|id| self.db.card(self.s.obj(id).card).trigger_mask & bit != 0);
             if !listens {
@@ -298,11 +292,7 @@ impl<O: Observer> Engine<'_, O> {
     fn mark_after_rest(&mut self) {
         for side in Side::BOTH {
             let st = *self.s.side(side);
-            let ids = std::iter::once(st.hero)
-                .chain(st.exp[0].iter())
-                .chain(st.exp[1].iter())
-                .chain(st.landmarks.iter());
-            for id in ids {
+            for id in st.in_play() {
                 if self.db.card(self.s.obj(id).card).trigger_mask & tmask::AFTER_REST != 0 {
                     self.s.obj_mut(id).flags |= flag::AFTER_REST;
                     self.s.rest_armed = true;

@@ -172,6 +172,16 @@ pub struct SideState {
     pub landmark_limit: u8,
 }
 
+impl SideState {
+    /// Its objects in play: the hero, then both expeditions, then the landmarks.
+    pub fn in_play(&self) -> impl Iterator<Item = ObjId> + '_ {
+        std::iter::once(self.hero)
+            .chain(self.exp[0].iter())
+            .chain(self.exp[1].iter())
+            .chain(self.landmarks.iter())
+    }
+}
+
 /// The Adventure: 8 regions (0 = Hero region, 7 = Companion region).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Adventure {

@@ -297,7 +297,10 @@ impl PolicySpec {
                     }),
                     SearchParams {
                         rollouts: self.param("rollouts", d.rollouts),
-                        width: self.param("width", d.width as u32).clamp(1, 16) as u8,
+                        width: self
+                            .param("width", d.width as u32)
+                            .clamp(1, search::MAX_WIDTH as u32)
+                            as u8,
                         clairvoyant: self.kind == PolicyKind::Clairvoyant,
                         expert,
                         only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,

@@ -204,6 +204,21 @@ impl Race {
     }
 }
 
+/// The rollout policy's pick: the expert's, or the planner's with `expert=0`. (Fields, not
+/// `&mut self`, so that the options may be the search's own buffer.)
+fn rollout_pick(
+    expert: &mut Option<Expert>,
+    planner: &mut Planner,
+    view: &View<'_>,
+    options: &[Choice],
+    rng: &mut PolicyRng,
+) -> usize {
+    match expert {
+        Some(e) => e.choose(view, options, rng),
+        None => planner.choose(view, options, rng),
+    }
+}
+
 impl Search {
     /// `expert` plays the rollouts and proposes the first candidate when it is given.
     pub fn new(planner: Planner, expert: Option<Expert>, params: SearchParams) -> Search {
@@ -233,11 +248,15 @@ impl Search {
                     legal_choices(&g, db, &mut self.buf);
                     let k = if self.buf.len() == 1 {
                         0
-                    } else if let Some(e) = &mut self.expert {
-                        e.choose(&View::new(&g, db), &self.buf, &mut prng)
                     } else {
-                        self.planner
-                            .choose(&View::new(&g, db), &self.buf, &mut prng)
+                        let view = View::new(&g, db);
+                        rollout_pick(
+                            &mut self.expert,
+                            &mut self.planner,
+                            &view,
+                            &self.buf,
+                            &mut prng,
+                        )
                     };
                     let c = self.buf[k];
                     apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, c);
@@ -285,10 +304,7 @@ impl Policy for Search {
             return 0;
         }
         if self.params.rollouts == 0 || self.params.only & decision_bit(view.decision()) == 0 {
-            return match &mut self.expert {
-                Some(e) => e.choose(view, options, rng),
-                None => self.planner.choose(view, options, rng),
-            };
+            return rollout_pick(&mut self.expert, &mut self.planner, view, options, rng);
         }
         let mut cands: ArrayVec<usize, MAX_WIDTH> = ArrayVec::new();
         self.candidates(view, options, rng, &mut cands);

@@ -37,6 +37,14 @@ pub struct Example<const N: usize> {
     pub cards: [CardKey; 2],
 }
 
+/// The card preferences of a ranked pair: the chosen option's, then the other's.
+fn pair_cards(view: &View<'_>, options: &[Choice], chosen: usize, other: usize) -> [CardKey; 2] {
+    [
+        features::card_slot(view, &options[chosen]),
+        features::card_slot(view, &options[other]),
+    ]
+}
+
 /// Ranked pairs, per family.
 #[derive(Clone, Debug, Default)]
 pub struct Examples {
@@ -99,10 +107,7 @@ pub fn record(
                 if k < fs.len() && chosen < fs.len() {
                     out.mana.push(Example {
                         diff: std::array::from_fn(|i| fs[chosen][i] - fs[k][i]),
-                        cards: [
-                            features::card_slot(view, &options[chosen]),
-                            features::card_slot(view, &options[k]),
-                        ],
+                        cards: pair_cards(view, options, chosen, k),
                     });
                 }
             }
@@ -115,10 +120,7 @@ pub fn record(
                 let fk = features::turn(view, &data.profiles, &ctx, options, k, &ranked);
                 out.turn.push(Example {
                     diff: std::array::from_fn(|i| fc[i] - fk[i]),
-                    cards: [
-                        features::card_slot(view, &options[chosen]),
-                        features::card_slot(view, &options[k]),
-                    ],
+                    cards: pair_cards(view, options, chosen, k),
                 });
             }
         }
