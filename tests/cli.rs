@@ -956,6 +956,17 @@ fn compare_pairs_policies_on_the_same_games() {
         "the planner beats greedy on the Bravos starter"
     );
     assert_eq!((rate[2], diff[2], lo[2], hi[2]), (rate[0], 0.0, 0.0, 0.0));
+    // Against the policy listed just before: the planner's is its difference from the
+    // first; greedy again loses exactly what the planner gained.
+    let (prev, prev_lo, prev_hi) = (
+        f64s(&t, "diff_prev"),
+        f64s(&t, "diff_prev_lo"),
+        f64s(&t, "diff_prev_hi"),
+    );
+    assert_eq!((prev[0], prev_lo[0], prev_hi[0]), (0.0, 0.0, 0.0));
+    assert_eq!((prev[1], prev_lo[1], prev_hi[1]), (diff[1], lo[1], hi[1]));
+    assert!((prev[2] + diff[1]).abs() < 1e-12, "{prev:?}");
+    assert!((prev_lo[2] + hi[1]).abs() < 1e-12 && (prev_hi[2] + lo[1]).abs() < 1e-12);
     sim()
         .args(["compare", "--policy", "greedy", "-q"])
         .assert()

@@ -2,8 +2,10 @@
 //! same adventures, deck orders and dice), each compared game by game with the first.
 //!
 //! It answers "how much does a stronger player win?" and "has the search converged?"
-//! (`--policy search --policy search:rollouts=128`) with paired intervals, which are far
-//! narrower than the difference of two independent intervals.
+//! (`--policy search --policy search:rollouts=24 --policy search:rollouts=48`) with paired
+//! intervals, which are far narrower than the difference of two independent intervals.
+//! Each policy is compared with the first (`diff`) and with the one listed just before it
+//! (`diff_prev`): with budgets in doubling order, the latter is what each doubling gains.
 
 use std::time::Instant;
 
@@ -18,7 +20,7 @@ use crate::export::{ColumnData, OutputSet, Table};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::interval::wilson;
 
-pub const COMPARE_SCHEMA_VERSION: u32 = 1;
+pub const COMPARE_SCHEMA_VERSION: u32 = 2;
 
 /// The six starter decks, the default.
 pub const STARTERS: [&str; 6] = [
@@ -40,6 +42,8 @@ struct Row {
     wins: u64,
     /// Paired difference from the first policy (mean, standard error), if not the first.
     diff: Option<(f64, f64)>,
+    /// Paired difference from the policy listed just before, if not the first.
+    diff_prev: Option<(f64, f64)>,
     seconds: f64,
 }
 
@@ -99,11 +103,13 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     for (di, deck) in loaded.players.iter().enumerate() {
         for &mix in &mixes {
             let mut base: Vec<bool> = Vec::new();
+            let mut prev: Vec<bool> = Vec::new();
             for (pi, spec) in loaded.policies.iter().enumerate() {
                 let (won, seconds) = play(
                     &loaded, di, pi, mix, a.games, a.seed, threads, m.day_cap, &pb,
                 )?;
                 let diff = (pi > 0).then(|| paired(&base, &won));
+                let diff_prev = (pi > 0).then(|| paired(&prev, &won));
                 rows.push(Row {
                     deck: deck.name.clone(),
                     hero: loaded.lib.db.card(deck.hero).name.clone(),
@@ -112,11 +118,13 @@ pub fn compare(a: CompareArgs) -> Result<()> {
                     games: won.len() as u64,
                     wins: won.iter().filter(|&&w| w).count() as u64,
                     diff,
+                    diff_prev,
                     seconds,
                 });
                 if pi == 0 {
-                    base = won;
+                    base = won.clone();
                 }
+                prev = won;
             }
         }
     }
@@ -182,12 +190,16 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize) -> Table {
     let n = rows.len();
     let z = 1.959964;
     let iv: Vec<_> = rows.iter().map(|r| wilson(r.wins, r.games, 0.95)).collect();
-    // The baseline's paired difference with itself is exactly 0.
-    let diff = |f: &dyn Fn(f64, f64) -> f64| -> Vec<f64> {
-        rows.iter()
-            .map(|r| r.diff.map_or(0.0, |(d, se)| f(d, se)))
-            .collect()
+    // The baseline's paired differences are exactly 0.
+    let column = |of: &dyn Fn(&Row) -> Option<(f64, f64)>, f: &dyn Fn(f64, f64) -> f64| {
+        ColumnData::F64(
+            rows.iter()
+                .map(|r| of(r).map_or(0.0, |(d, se)| f(d, se)))
+                .collect(),
+        )
     };
+    let first = |r: &Row| r.diff;
+    let prev = |r: &Row| r.diff_prev;
     let mut t = Table::new();
     t.push(
         "schema_version",
@@ -219,9 +231,12 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize) -> Table {
         ColumnData::U64(rows.iter().map(|r| r.wins).collect()),
     )
     .push_win_rates(&iv)
-    .push("diff", ColumnData::F64(diff(&|d, _| d)))
-    .push("diff_lo", ColumnData::F64(diff(&|d, se| d - z * se)))
-    .push("diff_hi", ColumnData::F64(diff(&|d, se| d + z * se)))
+    .push("diff", column(&first, &|d, _| d))
+    .push("diff_lo", column(&first, &|d, se| d - z * se))
+    .push("diff_hi", column(&first, &|d, se| d + z * se))
+    .push("diff_prev", column(&prev, &|d, _| d))
+    .push("diff_prev_lo", column(&prev, &|d, se| d - z * se))
+    .push("diff_prev_hi", column(&prev, &|d, se| d + z * se))
     .push(
         "games_per_second",
         ColumnData::F64(
@@ -237,30 +252,30 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize) -> Table {
 
 fn print(rows: &[Row], threads: usize) {
     println!(
-        "{:<24} {:>5} {:<28} {:>6} {:>7} {:>17} {:>8} {:>17} {:>10}",
+        "{:<24} {:>5} {:<28} {:>6} {:>7} {:>17} {:>27} {:>27} {:>10}",
         "hero",
         "rares",
         "policy",
         "games",
         "win",
         "95% interval",
-        "diff",
-        "paired 95%",
+        "minus the first (paired 95%)",
+        "minus the previous",
         "games/s/c"
     );
     for r in rows {
         let i = wilson(r.wins, r.games, 0.95);
-        let diff = match r.diff {
+        let diff = |d: Option<(f64, f64)>| match d {
             Some((d, se)) => format!(
                 "{:>+7.1}pp [{:>+6.1}, {:>+6.1}]",
                 d * 100.0,
                 (d - 1.959964 * se) * 100.0,
                 (d + 1.959964 * se) * 100.0
             ),
-            None => format!("{:>8} {:>17}", "base", ""),
+            None => format!("{:>27}", "base"),
         };
         println!(
-            "{:<24} {:>5} {:<28} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {:>10.0}",
+            "{:<24} {:>5} {:<28} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {} {:>10.0}",
             r.hero,
             r.mix.count(),
             r.policy,
@@ -268,7 +283,8 @@ fn print(rows: &[Row], threads: usize) {
             i.estimate * 100.0,
             i.lo * 100.0,
             i.hi * 100.0,
-            diff,
+            diff(r.diff),
+            diff(r.diff_prev),
             r.games as f64 / r.seconds.max(1e-9) / threads as f64
         );
     }
