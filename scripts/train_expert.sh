@@ -2,7 +2,7 @@
 # Regenerates decks/policies/expert.toml, the expert policy's learned weights, in three
 # rounds (as in DAgger): the search's choices in the planner's games, then in the games of
 # the expert the previous round's weights make, twice. The binary embeds the file, hence
-# the rebuilds. The decks: the six starters (decks/player) and the twelve community decks
+# the final build. The decks: the six starters (decks/player) and the twelve community decks
 # beside the project (../shared/data/decks/bga_demo_* and bga_skybound_*), so that the
 # per-card preferences cover every card those decks hold. The same code and decks give
 # the same file. About 30 minutes of games on 2 cores, plus the builds.
@@ -23,13 +23,16 @@ for f in decks/player/*.txt "$SHARED"/bga_demo_*.txt "$SHARED"/bga_skybound_*.tx
     [ -f "$f" ] || { echo "train_expert.sh: missing deck $f" >&2; exit 1; }
     decks+=(--player "$f")
 done
+# One build: the later rounds read the previous round's file with --expert-weights (the
+# acting expert and the teacher's expert rollouts alike), as a binary rebuilt with that
+# file embedded would.
+cargo build --release --quiet
 round() {
-    cargo build --release --quiet
     cargo run --release --quiet -- train-expert "${decks[@]}" --games "$GAMES" \
-        --search "$2" --policy "$1" --confluence "$CONFLUENCE" --quiet
+        --search "$2" --policy "$1" --confluence "$CONFLUENCE" --quiet "${@:3}"
 }
 round planner "$SEARCH1"
-round expert "$SEARCH"
-round expert "$SEARCH"
+round expert "$SEARCH" --expert-weights decks/policies/expert.toml
+round expert "$SEARCH" --expert-weights decks/policies/expert.toml
 cargo build --release --quiet
 echo "decks/policies/expert.toml regenerated; the release binary embeds it."

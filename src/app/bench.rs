@@ -35,6 +35,12 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         a.policies.clone()
     };
     let policies = load::policies(&names)?;
+    let expert = a
+        .deck
+        .expert_weights
+        .as_deref()
+        .map(load::expert_weights)
+        .transpose()?;
     let players = [deck];
     if a.games == 0 {
         anyhow::bail!("--games must be at least 1");
@@ -56,6 +62,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             seed: a.seed,
             threads: 1,
             day_cap: 30,
+            expert: expert.as_ref(),
         };
         let t = Instant::now();
         let r = crate::sim::run::<String>(&plan, &|_| {}, None).map_err(|e| anyhow::anyhow!(e))?;

@@ -389,6 +389,10 @@ pub struct DeckArgs {
     /// Directory holding pool.csv and abilities/.
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,
+    /// Weights for the expert (and for the search's expert rollouts) instead of the
+    /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
+    #[arg(long, value_name = "FILE")]
+    pub expert_weights: Option<PathBuf>,
 }
 
 /// Decks, policies and rare mixes: what a configuration is made of.
@@ -428,6 +432,10 @@ pub struct MatchArgs {
     /// Directory holding pool.csv and abilities/.
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,
+    /// Weights for the expert (and for the search's expert rollouts) instead of the
+    /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
+    #[arg(long, value_name = "FILE")]
+    pub expert_weights: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

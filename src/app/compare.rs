@@ -174,6 +174,7 @@ fn play(
         seed,
         threads,
         day_cap,
+        expert: loaded.expert.as_ref(),
     };
     let mut won = Vec::with_capacity(games as usize);
     let started = Instant::now();

@@ -19,7 +19,7 @@ use crate::engine::{
     ChoiceList, Decision, GameState, Step, advance, apply_unchecked, legal_choices,
 };
 use crate::gamelog::describe_choice;
-use crate::policy::{AnyPolicy, Policy, PolicyData};
+use crate::policy::{AnyPolicy, Policy};
 use crate::sim::GameSeeds;
 
 #[derive(Default, Clone, Copy)]
@@ -45,7 +45,7 @@ pub fn disagree(a: DisagreeArgs) -> Result<()> {
     }
     let loaded = load::load(&m)?;
     let db = &loaded.lib.db;
-    let data = PolicyData::new(db);
+    let data = loaded.policy_data();
     let mut fast = loaded.policies[0].build(&data);
     let search_spec = load::policies(std::slice::from_ref(&a.search))?.remove(0);
     let AnyPolicy::Search(mut search) = search_spec.build(&data) else {

@@ -60,6 +60,12 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         a.policies.clone()
     };
     let policies = load::policies(&names)?;
+    let expert = a
+        .deck
+        .expert_weights
+        .as_deref()
+        .map(load::expert_weights)
+        .transpose()?;
     let threads = default_threads(a.threads)?;
     let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     let players = [deck];
@@ -87,6 +93,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
                 seed: a.seed,
                 threads,
                 day_cap: a.day_cap,
+                expert: expert.as_ref(),
             };
             let mut acc = Accum::default();
             let started = Instant::now();

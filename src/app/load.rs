@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::cards::Library;
 use crate::deck::{ConfluenceDeck, PlayerDeck};
-use crate::policy::PolicySpec;
+use crate::policy::{ExpertWeights, PolicySpec};
 
 use super::cli::MatchArgs;
 
@@ -18,6 +18,28 @@ pub struct Loaded {
     pub confluence: ConfluenceDeck,
     pub policies: Vec<PolicySpec>,
     pub warnings: Vec<String>,
+    /// `--expert-weights`, read; `None`: the committed weights.
+    pub expert: Option<ExpertWeights>,
+}
+
+impl Loaded {
+    /// What the policies of this run share.
+    pub fn policy_data(&self) -> crate::policy::PolicyData {
+        crate::policy::PolicyData::for_run(&self.lib.db, self.expert.as_ref())
+    }
+}
+
+/// Reads an expert weights file (`--expert-weights`).
+pub fn expert_weights(path: &Path) -> Result<ExpertWeights> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("--expert-weights {}", path.display()))?;
+    ExpertWeights::parse(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not an expert weights file as train-expert writes: {}",
+            path.display(),
+            e.trim_end()
+        )
+    })
 }
 
 pub fn library(dir: &Path) -> Result<Library> {
@@ -93,12 +115,18 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
     }
     let confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
         .with_context(|| format!("loading the Confluence deck {}", m.confluence.display()))?;
+    let expert = m
+        .expert_weights
+        .as_deref()
+        .map(expert_weights)
+        .transpose()?;
     Ok(Loaded {
         lib,
         players,
         confluence,
         policies,
         warnings,
+        expert,
     })
 }
 

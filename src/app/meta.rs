@@ -54,6 +54,12 @@ pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usi
         "day_cap": m.day_cap,
         "confluence_deck": m.confluence.name,
         "policies": m.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        // The expert's weights when they are not the committed ones (with their content
+        // hash, as a run's spec records the files it read).
+        "expert_weights": m.expert_weights.map(|p| match super::spec::data_file(p) {
+            Ok(f) => json!({"path": f.path, "blake3": f.blake3}),
+            Err(_) => json!({"path": p}),
+        }),
         "decks": decks,
     })
 }

@@ -195,6 +195,7 @@ pub fn write_tables(
         policies: &loaded.policies,
         seed: job.seed,
         day_cap: job.day_cap,
+        expert_weights: job.source.expert_weights.as_deref(),
     };
     let table = summary_table(&meta_in, configs, accums);
     let data = RunData {

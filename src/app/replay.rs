@@ -70,7 +70,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let mut conf = GameSeeds::rng(seeds.confluence);
     let mut rng = GameSeeds::rng(seeds.events);
     let mut prng = seeds.policy_rng();
-    let mut policy = loaded.policies[0].build(&crate::policy::PolicyData::new(db));
+    let mut policy = loaded.policies[0].build(&loaded.policy_data());
     let mut s = new_game(
         db,
         &m,

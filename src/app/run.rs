@@ -302,6 +302,7 @@ pub fn execute(job: Job) -> Result<()> {
         seed: job.seed,
         threads: job.threads,
         day_cap: job.day_cap,
+        expert: loaded.expert.as_ref(),
     };
     let n_configs = plan.configs.len() as u64;
     let (first_batch, total_hint) = match job.games {

@@ -87,6 +87,9 @@ pub struct RunSpec {
     pub day_cap: u8,
     pub per_game: bool,
     pub shard: Option<Shard>,
+    /// `--expert-weights`, if given (absent in specs written before it existed).
+    #[serde(default)]
+    pub expert_weights: Option<DataFile>,
 }
 
 fn hash_tree(root: &Path, rel: &Path, h: &mut blake3::Hasher) -> std::io::Result<()> {
@@ -165,6 +168,7 @@ impl RunSpec {
             day_cap: job.day_cap,
             per_game: job.per_game,
             shard: job.shard,
+            expert_weights: m.expert_weights.as_deref().map(data_file).transpose()?,
         })
     }
 
@@ -236,7 +240,12 @@ impl RunSpec {
                 env!("CARGO_PKG_VERSION")
             );
         }
-        for f in self.players.iter().chain([&self.confluence, &self.cards]) {
+        for f in self
+            .players
+            .iter()
+            .chain([&self.confluence, &self.cards])
+            .chain(&self.expert_weights)
+        {
             let now = data_file(&f.path).with_context(|| "a file the run read is gone")?;
             if now.blake3 != f.blake3 {
                 bail!(
@@ -255,6 +264,7 @@ impl RunSpec {
             day_cap: self.day_cap,
             allow_illegal: self.allow_illegal,
             cards: self.cards.path.clone(),
+            expert_weights: self.expert_weights.as_ref().map(|f| f.path.clone()),
         };
         let loaded = load::load(&source)?;
         let n = loaded.confluence.rares.len();

@@ -16,7 +16,7 @@ use crate::engine::setup::Matchup;
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
 use crate::policy::train::{self, Examples};
-use crate::policy::{AnyPolicy, Policy, PolicyData};
+use crate::policy::{AnyPolicy, Policy};
 use crate::sim::GameSeeds;
 
 pub fn train(a: TrainArgs) -> Result<()> {
@@ -35,7 +35,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
     }
     let loaded = load::load(&m)?;
     let db = &loaded.lib.db;
-    let data = PolicyData::new(db);
+    let data = loaded.policy_data();
     let search_spec = load::policies(std::slice::from_ref(&a.search))?.remove(0);
     if !matches!(search_spec.build(&data), AnyPolicy::Search(_)) {
         bail!("--search {}: expected a search policy", a.search);

@@ -40,6 +40,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         day_cap: a.day_cap,
         allow_illegal: a.allow_illegal,
         cards: a.deck.cards.clone(),
+        expert_weights: a.deck.expert_weights.clone(),
     };
     let loaded = load::load(&m)?;
     for w in &loaded.warnings {
@@ -107,6 +108,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         seed: a.seed,
         threads,
         day_cap: a.day_cap,
+        expert: loaded.expert.as_ref(),
     };
     let screen_plan = plan_for(&design, a.games, 0);
     let screen =
@@ -250,6 +252,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         policies: &loaded.policies,
         seed: a.seed,
         day_cap: a.day_cap,
+        expert_weights: a.deck.expert_weights.as_deref(),
     };
     let screening = summary_table(&meta, &screen_plan.configs, &screen.accums);
     out.write_csv("tune_candidates.csv", &cand)?;

@@ -259,6 +259,15 @@ impl PolicyData {
         self.expert = Arc::new(ExpertModel::new(w, db));
         self
     }
+
+    /// The data of a run: the committed expert weights, or `expert` when given
+    /// (`--expert-weights`).
+    pub fn for_run(db: &CardDb, expert: Option<&ExpertWeights>) -> PolicyData {
+        match expert {
+            Some(w) => PolicyData::new(db).with_expert(w.clone(), db),
+            None => PolicyData::new(db),
+        }
+    }
 }
 
 impl PolicySpec {
