@@ -1003,3 +1003,60 @@ fn train_expert_writes_weights_the_expert_reads() {
     // Deterministic: the same flags give the same file.
     assert_eq!(train(&dir.path().join("again.toml")), text);
 }
+
+#[test]
+fn expert_weights_from_a_file_replace_the_embedded_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = tmp.path().join(name);
+        sim()
+            .args([
+                "run", "--policy", "expert", "--rares", "0", "--games", "400",
+            ])
+            .args(["-q", "--out"])
+            .arg(&out)
+            .args(extra)
+            .assert()
+            .success();
+        std::fs::read_to_string(out.join("summary.csv")).unwrap()
+    };
+    let embedded = run("embedded", &[]);
+    // The committed file, read at run time, plays exactly as the embedded copy.
+    let committed = root().join("decks/policies/expert.toml");
+    let same = run("same", &["--expert-weights", committed.to_str().unwrap()]);
+    assert_eq!(embedded, same);
+    // Weights that always pass at an Afternoon turn play another game, and win less.
+    let passer = tmp.path().join("passer.toml");
+    std::fs::write(&passer, "[mana]\n[turn]\npass = 100.0\n").unwrap();
+    let passes = run("passer", &["--expert-weights", passer.to_str().unwrap()]);
+    assert_ne!(embedded, passes);
+    let wins = |csv: &str| -> u64 {
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let i = head.iter().position(|h| *h == "wins").unwrap();
+        row[i].parse().unwrap()
+    };
+    assert!(wins(&passes) < wins(&embedded), "{passes}\n{embedded}");
+    let meta = std::fs::read_to_string(tmp.path().join("passer/meta.json")).unwrap();
+    assert!(
+        meta.contains("passer.toml") && meta.contains("blake3"),
+        "{meta}"
+    );
+    // A file that is not a weights file is a bad file (exit 1), named with what is wrong;
+    // nothing is written.
+    let bad = tmp.path().join("bad.toml");
+    std::fs::write(&bad, "[mana]\n[turn]\nnot_a_feature = 1\n").unwrap();
+    let out = tmp.path().join("bad-out");
+    sim()
+        .args(["run", "--games", "10", "-q", "--expert-weights"])
+        .arg(&bad)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("bad.toml"))
+        .stderr(predicate::str::contains("unknown feature 'not_a_feature'"));
+    assert!(!out.exists());
+}

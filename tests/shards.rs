@@ -466,3 +466,38 @@ fn a_precision_target_run_resumes_to_the_same_bytes() {
         .stderr(predicate::str::contains("stopped at the cap of 16000"));
     assert_same_outputs(&whole, &out);
 }
+
+#[test]
+fn shards_played_with_other_expert_weights_are_not_merged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let weights = tmp.path().join("w.toml");
+    std::fs::copy(root().join("decks/policies/expert.toml"), &weights).unwrap();
+    let shard = |name: &str, s: &str| {
+        let d = tmp.path().join(name);
+        sim()
+            .args([
+                "run", "--games", "40", "--rares", "0", "--policy", "expert", "-q",
+            ])
+            .args(["--expert-weights"])
+            .arg(&weights)
+            .args(["--shard", s, "--out"])
+            .arg(&d)
+            .assert()
+            .success();
+        d
+    };
+    let s0 = shard("a", "0/2");
+    let text = std::fs::read_to_string(&weights).unwrap();
+    // Any change to the file's content counts, as for decks.
+    std::fs::write(&weights, text + "\n# changed\n").unwrap();
+    let s1 = shard("b", "1/2");
+    sim()
+        .args(["merge", "-q", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&s0)
+        .arg(&s1)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("expert_weights"));
+}
