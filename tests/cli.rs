@@ -859,6 +859,19 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
     }
     assert!(f64s(&a, "games_per_second").iter().all(|&g| g > 0.0));
     assert!(csv.starts_with("schema_version,policy,"));
+    // The committed expert weights: an empty expert_weights column.
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .ends_with(",seed,expert_weights")
+    );
+    assert!(
+        csv.lines()
+            .skip(1)
+            .all(|l| l.starts_with("2,") && l.ends_with(",")),
+        "{csv}"
+    );
     // Every column but the measured speed is the same on one and two threads.
     for (name, col) in &a.columns {
         if name != "games_per_second" && name != "threads" {
@@ -967,6 +980,10 @@ fn compare_pairs_policies_on_the_same_games() {
     assert_eq!((prev[1], prev_lo[1], prev_hi[1]), (diff[1], lo[1], hi[1]));
     assert!((prev[2] + diff[1]).abs() < 1e-12, "{prev:?}");
     assert!((prev_lo[2] + hi[1]).abs() < 1e-12 && (prev_hi[2] + lo[1]).abs() < 1e-12);
+    let csv = std::fs::read_to_string(dir.path().join("compare.csv")).unwrap();
+    let head = csv.lines().next().unwrap();
+    assert!(head.ends_with(",seed,expert_weights"), "{head}");
+    assert!(csv.lines().nth(1).unwrap().starts_with("3,"), "{csv}");
     sim()
         .args(["compare", "--policy", "greedy", "-q"])
         .assert()
@@ -1042,6 +1059,23 @@ fn expert_weights_from_a_file_replace_the_embedded_ones() {
     assert!(
         meta.contains("passer.toml") && meta.contains("blake3"),
         "{meta}"
+    );
+    // compare names the file in its expert_weights column.
+    let cmp = tmp.path().join("cmp");
+    sim()
+        .args([
+            "compare", "--policy", "greedy", "--policy", "expert", "--rares", "0",
+        ])
+        .args(["--games", "20", "-q", "--expert-weights"])
+        .arg(&passer)
+        .arg("--out")
+        .arg(&cmp)
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(cmp.join("compare.csv")).unwrap();
+    assert!(
+        csv.lines().skip(1).all(|l| l.ends_with("passer.toml")),
+        "{csv}"
     );
     // A file that is not a weights file is a bad file (exit 1), named with what is wrong;
     // nothing is written.

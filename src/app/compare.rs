@@ -20,7 +20,7 @@ use crate::export::{ColumnData, OutputSet, Table};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::interval::wilson;
 
-pub const COMPARE_SCHEMA_VERSION: u32 = 2;
+pub const COMPARE_SCHEMA_VERSION: u32 = 3;
 
 /// The six starter decks, the default.
 pub const STARTERS: [&str; 6] = [
@@ -129,7 +129,14 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         }
     }
     pb.finish_and_clear();
-    let t = table(&rows, &loaded.policies[0].to_string(), a.seed, threads);
+    let weights = super::ladder::weights_label(m.expert_weights.as_deref());
+    let t = table(
+        &rows,
+        &loaded.policies[0].to_string(),
+        a.seed,
+        threads,
+        &weights,
+    );
     out.write_csv("compare.csv", &t)?;
     out.write_parquet("compare.parquet", &t)?;
     let written = out.commit()?;
@@ -187,7 +194,7 @@ fn play(
     Ok((won, started.elapsed().as_secs_f64()))
 }
 
-fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize) -> Table {
+fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str) -> Table {
     let n = rows.len();
     let z = 1.959964;
     let iv: Vec<_> = rows.iter().map(|r| wilson(r.wins, r.games, 0.95)).collect();
@@ -247,7 +254,11 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize) -> Table {
         ),
     )
     .push("threads", ColumnData::U32(vec![threads as u32; n]))
-    .push("seed", ColumnData::U64(vec![seed; n]));
+    .push("seed", ColumnData::U64(vec![seed; n]))
+    .push(
+        "expert_weights",
+        ColumnData::Str(vec![weights.to_string(); n]),
+    );
     t
 }
 

@@ -16,7 +16,7 @@ use crate::sim::{ConfigSpec, RunPlan};
 use crate::stats::Accum;
 use crate::stats::interval::wilson;
 
-pub const LADDER_SCHEMA_VERSION: u32 = 1;
+pub const LADDER_SCHEMA_VERSION: u32 = 2;
 
 /// One policy at one mix.
 struct Rung {
@@ -127,7 +127,14 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         }
     }
     pb.finish_and_clear();
-    let table = ladder_table(&rungs, &confluence, threads, a.seed, &players[0].name);
+    let table = ladder_table(
+        &rungs,
+        &confluence,
+        threads,
+        a.seed,
+        &players[0].name,
+        &weights_label(a.deck.expert_weights.as_deref()),
+    );
     out.write_csv("ladder.csv", &table)?;
     out.write_parquet("ladder.parquet", &table)?;
     let written = out.commit()?;
@@ -158,12 +165,19 @@ fn ordered(rungs: &[Rung], mix: RareMix) -> bool {
     })
 }
 
+/// The `expert_weights` column of the ladder and compare tables: the `--expert-weights`
+/// file as given, or empty for the committed weights.
+pub fn weights_label(p: Option<&std::path::Path>) -> String {
+    p.map(|p| p.display().to_string()).unwrap_or_default()
+}
+
 fn ladder_table(
     rungs: &[Rung],
     confluence: &ConfluenceDeck,
     threads: usize,
     seed: u64,
     deck: &str,
+    weights: &str,
 ) -> Table {
     let n = rungs.len();
     let iv: Vec<_> = rungs
@@ -229,7 +243,11 @@ fn ladder_table(
         ),
     )
     .push("threads", ColumnData::U32(vec![threads as u32; n]))
-    .push("seed", ColumnData::U64(vec![seed; n]));
+    .push("seed", ColumnData::U64(vec![seed; n]))
+    .push(
+        "expert_weights",
+        ColumnData::Str(vec![weights.to_string(); n]),
+    );
     t
 }
 
