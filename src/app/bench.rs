@@ -35,12 +35,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         a.policies.clone()
     };
     let policies = load::policies(&names)?;
-    let expert = a
-        .deck
-        .expert_weights
-        .as_deref()
-        .map(load::expert_weights)
-        .transpose()?;
+    let expert = load::expert_weights(a.deck.expert_weights.as_deref())?;
     let players = [deck];
     if a.games == 0 {
         anyhow::bail!("--games must be at least 1");

@@ -102,14 +102,12 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     let mut rows = Vec::new();
     for (di, deck) in loaded.players.iter().enumerate() {
         for &mix in &mixes {
-            let mut base: Vec<bool> = Vec::new();
-            let mut prev: Vec<bool> = Vec::new();
+            // Each policy's wins, game by game, in the order the policies are listed.
+            let mut runs: Vec<Vec<bool>> = Vec::new();
             for (pi, spec) in loaded.policies.iter().enumerate() {
                 let (won, seconds) = play(
                     &loaded, di, pi, mix, a.games, a.seed, threads, m.day_cap, &pb,
                 )?;
-                let diff = (pi > 0).then(|| paired(&base, &won));
-                let diff_prev = (pi > 0).then(|| paired(&prev, &won));
                 rows.push(Row {
                     deck: deck.name.clone(),
                     hero: loaded.lib.db.card(deck.hero).name.clone(),
@@ -117,19 +115,16 @@ pub fn compare(a: CompareArgs) -> Result<()> {
                     policy: spec.to_string(),
                     games: won.len() as u64,
                     wins: won.iter().filter(|&&w| w).count() as u64,
-                    diff,
-                    diff_prev,
+                    diff: runs.first().map(|base| paired(base, &won)),
+                    diff_prev: runs.last().map(|prev| paired(prev, &won)),
                     seconds,
                 });
-                if pi == 0 {
-                    base = won.clone();
-                }
-                prev = won;
+                runs.push(won);
             }
         }
     }
     pb.finish_and_clear();
-    let weights = super::ladder::weights_label(m.expert_weights.as_deref());
+    let weights = load::weights_label(m.expert_weights.as_deref());
     let t = table(
         &rows,
         &loaded.policies[0].to_string(),

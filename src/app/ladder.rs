@@ -60,12 +60,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         a.policies.clone()
     };
     let policies = load::policies(&names)?;
-    let expert = a
-        .deck
-        .expert_weights
-        .as_deref()
-        .map(load::expert_weights)
-        .transpose()?;
+    let expert = load::expert_weights(a.deck.expert_weights.as_deref())?;
     let threads = default_threads(a.threads)?;
     let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     let players = [deck];
@@ -133,7 +128,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         threads,
         a.seed,
         &players[0].name,
-        &weights_label(a.deck.expert_weights.as_deref()),
+        &load::weights_label(a.deck.expert_weights.as_deref()),
     );
     out.write_csv("ladder.csv", &table)?;
     out.write_parquet("ladder.parquet", &table)?;
@@ -163,12 +158,6 @@ fn ordered(rungs: &[Rung], mix: RareMix) -> bool {
         let hi = wilson(w[0].wins(), w[0].acc.games, 0.95).hi;
         lo > hi
     })
-}
-
-/// The `expert_weights` column of the ladder and compare tables: the `--expert-weights`
-/// file as given, or empty for the committed weights.
-pub fn weights_label(p: Option<&std::path::Path>) -> String {
-    p.map(|p| p.display().to_string()).unwrap_or_default()
 }
 
 fn ladder_table(

@@ -29,17 +29,26 @@ impl Loaded {
     }
 }
 
-/// Reads an expert weights file (`--expert-weights`).
-pub fn expert_weights(path: &Path) -> Result<ExpertWeights> {
+/// Reads the `--expert-weights` file, if one is given (`None`: the committed weights).
+pub fn expert_weights(path: Option<&Path>) -> Result<Option<ExpertWeights>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("--expert-weights {}", path.display()))?;
-    ExpertWeights::parse(&text).map_err(|e| {
+    ExpertWeights::parse(&text).map(Some).map_err(|e| {
         anyhow::anyhow!(
             "{}: not an expert weights file as train-expert writes: {}",
             path.display(),
             e.trim_end()
         )
     })
+}
+
+/// The `expert_weights` column of the ladder and compare tables: the `--expert-weights`
+/// file as given, or empty for the committed weights.
+pub fn weights_label(p: Option<&Path>) -> String {
+    p.map(|p| p.display().to_string()).unwrap_or_default()
 }
 
 pub fn library(dir: &Path) -> Result<Library> {
@@ -115,11 +124,7 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
     }
     let confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
         .with_context(|| format!("loading the Confluence deck {}", m.confluence.display()))?;
-    let expert = m
-        .expert_weights
-        .as_deref()
-        .map(expert_weights)
-        .transpose()?;
+    let expert = expert_weights(m.expert_weights.as_deref())?;
     Ok(Loaded {
         lib,
         players,

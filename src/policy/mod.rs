@@ -248,10 +248,7 @@ pub struct PolicyData {
 
 impl PolicyData {
     pub fn new(db: &CardDb) -> PolicyData {
-        PolicyData {
-            profiles: Arc::new(Profiles::new(db)),
-            expert: Arc::new(ExpertModel::new(ExpertWeights::embedded(), db)),
-        }
+        PolicyData::for_run(db, None)
     }
 
     /// The same, with other weights for `expert` (for training and its tests).
@@ -263,9 +260,10 @@ impl PolicyData {
     /// The data of a run: the committed expert weights, or `expert` when given
     /// (`--expert-weights`).
     pub fn for_run(db: &CardDb, expert: Option<&ExpertWeights>) -> PolicyData {
-        match expert {
-            Some(w) => PolicyData::new(db).with_expert(w.clone(), db),
-            None => PolicyData::new(db),
+        let w = expert.cloned().unwrap_or_else(ExpertWeights::embedded);
+        PolicyData {
+            profiles: Arc::new(Profiles::new(db)),
+            expert: Arc::new(ExpertModel::new(w, db)),
         }
     }
 }
