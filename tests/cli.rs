@@ -1022,6 +1022,69 @@ fn train_expert_writes_weights_the_expert_reads() {
 }
 
 #[test]
+fn train_value_writes_a_network_the_same_on_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = |name: &str, threads: &str| {
+        let out = dir.path().join(name);
+        let o = sim()
+            .args([
+                "train-value",
+                "--player",
+                "decks/player/BR_kojo_booda.txt",
+                "--games",
+                "30",
+                "--hidden",
+                "6",
+                "--epochs",
+                "2",
+                "--threads",
+                threads,
+                "-q",
+                "--out",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        let table = String::from_utf8(o.get_output().stdout.clone()).unwrap();
+        (std::fs::read_to_string(&out).unwrap(), table)
+    };
+    let (text, table) = train("a.toml", "1");
+    assert!(text.contains("Produced by: confluence-sim train-value --games 30"));
+    assert!(text.contains("The player used no value model."));
+    let net = confluence_sim::policy::value::ValueNet::parse(&text).unwrap();
+    assert_eq!(net.hidden, 6);
+    assert!(net.w1.iter().any(|&x| x != 0.0));
+    assert!(table.contains("| logistic, same inputs |"), "{table}");
+    assert!(table.contains("| network, 6 hidden units |"), "{table}");
+    // Byte for byte, whatever the thread count.
+    assert_eq!(train("b.toml", "2").0, text);
+}
+
+#[test]
+fn train_value_refuses_bad_flags_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("v.toml");
+    for (flags, msg) in [
+        (vec!["--every", "0"], "--every must be at least 1"),
+        (
+            vec!["--policy", "greedy", "--policy", "expert"],
+            "one --policy",
+        ),
+        (vec!["--hidden", "0"], "--hidden"),
+    ] {
+        sim()
+            .arg("train-value")
+            .args(&flags)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(msg));
+        assert!(!out.exists());
+    }
+}
+
+#[test]
 fn expert_weights_from_a_file_replace_the_embedded_ones() {
     let tmp = tempfile::tempdir().unwrap();
     let run = |name: &str, extra: &[&str]| {

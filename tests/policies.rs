@@ -34,12 +34,14 @@ fn shared() -> &'static Shared {
 
 /// Policies under test; `search` and `clairvoyant` with a small budget so that debug
 /// builds stay quick.
-const POLICIES: [&str; 7] = [
+const POLICIES: [&str; 9] = [
     "random",
     "greedy",
     "planner",
     "expert",
+    "expert:value=2",
     "search:rollouts=3,width=3",
+    "search:rollouts=3,width=3,horizon=1",
     "search:rollouts=3,width=3,expert=0",
     "clairvoyant:rollouts=3,width=3",
 ];
@@ -285,7 +287,9 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
     for spec in [
         "search:rollouts=4,width=4",
         "search:rollouts=4,width=4,expert=0",
+        "search:rollouts=4,width=4,horizon=1",
         "expert",
+        "expert:value=2",
     ] {
         assert_eq!(
             hidden_sensitivity(spec, &states),
@@ -310,6 +314,30 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         hidden_sensitivity("clairvoyant:rollouts=4,width=4", &states) > 0,
         "the clairvoyant bound never reacted to the hidden cards; the check proves nothing"
     );
+}
+
+/// The value model reads only the player's view: rearranging the hidden zones changes
+/// neither its inputs nor its value (and the inputs do change with the visible position).
+#[test]
+fn the_value_model_is_blind_to_hidden_information() {
+    use confluence_sim::policy::value::{N_IN, ValueNet, encode};
+    let db = &shared().s.lib.db;
+    let net = ValueNet::embedded();
+    let states = varied_decisions();
+    let mut inputs = std::collections::HashSet::new();
+    for (seed, g) in &states {
+        let mut x = [0f32; N_IN];
+        encode(&View::new(g, db), &mut x);
+        inputs.insert(x.map(f32::to_bits));
+        for p in 0..3 {
+            let h = permute_hidden(g, seed * 7 + p);
+            let mut y = [0f32; N_IN];
+            encode(&View::new(&h, db), &mut y);
+            assert_eq!(x, y, "the inputs changed with the hidden information");
+            assert_eq!(net.value(&View::new(g, db)), net.value(&View::new(&h, db)));
+        }
+    }
+    assert!(inputs.len() * 2 > states.len(), "the inputs hardly vary");
 }
 
 /// `search:only=...` searches only the decisions its mask names and leaves the others to

@@ -48,6 +48,10 @@ pub enum Command {
     /// Fit the expert policy's weights to the search's choices and write them
     /// (decks/policies/expert.toml; rebuild afterwards: the binary embeds it).
     TrainExpert(TrainArgs),
+    /// Train the value model (the player's win probability from a position) on self-play
+    /// positions labelled by the games' outcomes, and write it
+    /// (decks/policies/value.toml; rebuild afterwards: the binary embeds it).
+    TrainValue(TrainValueArgs),
     /// Head-to-head: every pair of entries (each --player deck with each --policy), mirror
     /// pairs included, plays --games games with the seats and the first player balanced;
     /// writes matchups.csv/.parquet (one row per ordered pair), ranking.csv/.parquet (a
@@ -178,6 +182,43 @@ pub struct TrainArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct TrainValueArgs {
+    /// Decks (default: the six starter decks), the player whose games are recorded
+    /// (--policy, default expert) and options. Each game draws its own rare mix.
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// Games per deck (every tenth is held out for evaluation).
+    #[arg(long, value_name = "N", default_value_t = 20000, value_parser = positive_u64())]
+    pub games: u64,
+    /// Record one decision in N (decisions with a real choice), chosen by a hash.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub every: u64,
+    #[arg(long, value_name = "S", default_value_t = 2024)]
+    pub seed: u64,
+    /// Hidden units of the network.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub hidden: u16,
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub epochs: u32,
+    /// Positions per minibatch.
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = positive_u64())]
+    pub batch: u64,
+    /// AdamW's learning rate (decayed linearly to a tenth).
+    #[arg(long, value_name = "R", default_value_t = 3e-3)]
+    pub lr: f64,
+    /// AdamW's weight decay.
+    #[arg(long, value_name = "R", default_value_t = 1e-4)]
+    pub decay: f64,
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(long, value_name = "FILE", default_value = "decks/policies/value.toml")]
+    pub out: PathBuf,
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct DisagreeArgs {
     /// The deck (the first --player), the fast policy (--policy, default planner) and
     /// options.
@@ -196,6 +237,12 @@ pub struct DisagreeArgs {
     /// Positions to print, largest expected gain first.
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub show: usize,
+    /// Instead: the label-noise ceiling. At each decision with a choice in the fast
+    /// policy's games, two independent searches (--search with rollouts=B) for each
+    /// budget B listed, and a reference search at the largest budget: how often the two
+    /// agree, and how often each agrees with the reference (the fast policy too).
+    #[arg(long, value_name = "B,B,...", value_delimiter = ',')]
+    pub agreement: Vec<u32>,
 }
 
 #[derive(Args, Debug)]

@@ -65,6 +65,9 @@ pub fn disagree(a: DisagreeArgs) -> Result<()> {
         confluence_cards: &conf,
         day_cap: m.day_cap,
     };
+    if !a.agreement.is_empty() {
+        return agreement(&a, &loaded, &mt, &search_spec, &mut fast);
+    }
     let mut kinds: Vec<(Decision, Kind)> = Vec::new();
     let mut examples: Vec<Example> = Vec::new();
     let mut buf = ChoiceList::new();
@@ -200,4 +203,110 @@ fn position(
         100.0 * vs
     );
     t
+}
+
+/// Agreement counts of one family of decisions.
+#[derive(Default, Clone, Copy)]
+struct Agree {
+    positions: u64,
+    /// Per budget: the two searches agree; the first agrees with the reference.
+    same: [u64; 8],
+    with_ref: [u64; 8],
+    fast_with_ref: u64,
+}
+
+/// `disagree --agreement B,B,...`: the label-noise ceiling of the search as a teacher.
+fn agreement(
+    a: &DisagreeArgs,
+    loaded: &load::Loaded,
+    mt: &Matchup<'_>,
+    search_spec: &crate::policy::PolicySpec,
+    fast: &mut AnyPolicy,
+) -> Result<()> {
+    let budgets = &a.agreement;
+    if budgets.len() > 8 || budgets.contains(&0) {
+        return Err(super::usage(
+            "--agreement takes 1 to 8 budgets, each at least 1",
+        ));
+    }
+    let top = *budgets.iter().max().expect("not empty");
+    let data = loaded.policy_data();
+    let db = &loaded.lib.db;
+    let at = |b: u32| {
+        let mut s = search_spec.clone();
+        s.params.push(("rollouts".into(), b));
+        s
+    };
+    let mut searches: Vec<AnyPolicy> = budgets.iter().map(|&b| at(b).build(&data)).collect();
+    let mut reference = at(top).build(&data);
+    // Families: Mana, Turn, other, all.
+    let mut fam = [Agree::default(); 4];
+    let mut buf = ChoiceList::new();
+    for game in 0..a.games {
+        let seeds = GameSeeds::new(a.seed, game);
+        let (mut s, mut rng) = crate::sim::start_game(db, mt, &seeds, &mut NoObserver);
+        let mut prng = seeds.policy_rng();
+        // Independent streams for the first and the second search of each budget and for
+        // the reference.
+        let mut r1 = GameSeeds::rng(seeds.policy ^ 0xa1);
+        let mut r2 = GameSeeds::rng(seeds.policy ^ 0xb2);
+        let mut rr = GameSeeds::rng(seeds.policy ^ 0xc3);
+        while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
+            legal_choices(&s, db, &mut buf);
+            let view = View::new(&s, db);
+            let k = fast.choose(&view, &buf, &mut prng);
+            if buf.len() > 1 {
+                let f = match crate::policy::decision_bit(s.decision) {
+                    1 => 0,
+                    2 => 1,
+                    _ => 2,
+                };
+                let r = reference.choose(&view, &buf, &mut rr);
+                for slot in [f, 3] {
+                    fam[slot].positions += 1;
+                    fam[slot].fast_with_ref += (k == r) as u64;
+                }
+                for (i, p) in searches.iter_mut().enumerate() {
+                    let x = p.choose(&view, &buf, &mut r1);
+                    let y = p.choose(&view, &buf, &mut r2);
+                    for slot in [f, 3] {
+                        fam[slot].same[i] += (x == y) as u64;
+                        fam[slot].with_ref[i] += (x == r) as u64;
+                    }
+                }
+            }
+            apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[k]);
+        }
+    }
+    println!(
+        "{} games of {} on {}; at each decision with a choice, two searches per budget \
+         ({}) and a reference search at {} samples, each on its own stream.\n",
+        a.games, loaded.policies[0], loaded.players[0].name, search_spec, top
+    );
+    println!(
+        "{:<8} {:>9} {:>7} {:>16} {:>20}",
+        "family", "positions", "budget", "two agree", "agrees with ref"
+    );
+    for (name, f) in ["Mana", "Turn", "other", "all"].iter().zip(&fam) {
+        let pct = |x: u64| 100.0 * x as f64 / f.positions.max(1) as f64;
+        for (i, b) in budgets.iter().enumerate() {
+            println!(
+                "{:<8} {:>9} {:>7} {:>15.1}% {:>19.1}%",
+                name,
+                f.positions,
+                b,
+                pct(f.same[i]),
+                pct(f.with_ref[i])
+            );
+        }
+        println!(
+            "{:<8} {:>9} {:>7} {:>16} {:>19.1}%",
+            name,
+            f.positions,
+            loaded.policies[0].to_string(),
+            "",
+            pct(f.fast_with_ref)
+        );
+    }
+    Ok(())
 }

@@ -22,6 +22,7 @@ mod scenario;
 pub mod spec;
 pub mod summary;
 mod train;
+mod train_value;
 mod tune;
 
 use std::process::ExitCode;
@@ -92,6 +93,7 @@ pub fn main() -> ExitCode {
         Command::Compare(a) => compare::compare(a),
         Command::Disagree(a) => disagree::disagree(a),
         Command::TrainExpert(a) => train::train(a),
+        Command::TrainValue(a) => train_value::train_value(a),
         Command::Merge(a) => merge::merge(a),
         Command::Matchup(a) => matchup::matchup(a),
         Command::BoosterWar(a) => booster_war::booster_war(a),

@@ -17,10 +17,11 @@ use arrayvec::ArrayVec;
 use super::features::{self, CARD_SLOTS, Family, MANA_F, MANA_NAMES, TURN_F, TURN_NAMES};
 use super::planner::{Planner, PlannerParams};
 use super::profile::Profiles;
+use super::value::{ValueNet, afterstate};
 use super::{Policy, PolicyRng};
 use crate::cards::db::CardDb;
-use crate::engine::Choice;
 use crate::engine::view::View;
+use crate::engine::{Choice, ChoiceList};
 
 /// The weights file, as committed.
 pub const WEIGHTS_TOML: &str = include_str!("../../decks/policies/expert.toml");
@@ -147,6 +148,30 @@ pub struct Expert {
     planner: Planner,
     prof: Arc<Profiles>,
     m: Arc<ExpertModel>,
+    /// One-ply lookahead on the value model (`expert:value=S`), when set.
+    look: Option<Lookahead>,
+}
+
+/// The value model and how the expert uses it.
+pub struct Lookahead {
+    pub net: Arc<ValueNet>,
+    /// Samples of the hidden information per decision.
+    pub samples: u32,
+    /// Which decisions use it, a bitmask as the search's `only`: 1 Mana, 2 Afternoon
+    /// turns, 4 every other decision.
+    pub only: u8,
+    buf: Box<ChoiceList>,
+}
+
+impl Lookahead {
+    pub fn new(net: Arc<ValueNet>, samples: u32, only: u8) -> Lookahead {
+        Lookahead {
+            net,
+            samples,
+            only,
+            buf: Box::new(ChoiceList::new()),
+        }
+    }
 }
 
 impl Expert {
@@ -155,7 +180,14 @@ impl Expert {
             planner: Planner::new(prof.clone(), params),
             prof,
             m,
+            look: None,
         }
+    }
+
+    /// The same player, deciding with the value model where `look.only` says.
+    pub fn with_lookahead(mut self, look: Lookahead) -> Expert {
+        self.look = Some(look);
+        self
     }
 }
 
@@ -176,6 +208,13 @@ impl Policy for Expert {
     fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
         if options.len() == 1 {
             return 0;
+        }
+        if let Some(l) = &mut self.look
+            && l.only & super::decision_bit(view.decision()) != 0
+        {
+            let mut v = [0f32; 256];
+            afterstate::values(view, options, &l.net, l.samples, rng, &mut l.buf, &mut v);
+            return best(v[..options.len()].iter().copied());
         }
         match features::family(view.decision()) {
             Some(Family::Mana) => {

@@ -12,6 +12,7 @@ pub mod profile;
 mod random;
 mod search;
 pub mod train;
+pub mod value;
 
 use std::fmt;
 use std::sync::Arc;
@@ -65,6 +66,16 @@ pub(crate) fn rest_order(view: &View<'_>, options: &[Choice]) -> usize {
             }
         })
     })
+}
+
+/// The bit of a decision in an `only` mask: 1 a card into Mana (setup and Expand), 2 an
+/// Afternoon turn, 4 any other decision.
+pub(crate) fn decision_bit(d: crate::engine::Decision) -> u8 {
+    match features::family(d) {
+        Some(features::Family::Mana) => 1,
+        Some(features::Family::Turn) => 2,
+        None => 4,
+    }
 }
 
 /// The choices every heuristic player makes alike: "may" yes, the first mode, the highest
@@ -153,10 +164,11 @@ impl PolicyKind {
     fn known_params(self) -> &'static [&'static str] {
         match self {
             PolicyKind::Random | PolicyKind::Greedy => &[],
-            PolicyKind::Planner | PolicyKind::Expert => &["keep", "mana"],
-            PolicyKind::Search | PolicyKind::Clairvoyant => {
-                &["rollouts", "width", "expert", "only", "keep", "mana"]
-            }
+            PolicyKind::Planner => &["keep", "mana"],
+            PolicyKind::Expert => &["keep", "mana", "value", "vonly"],
+            PolicyKind::Search | PolicyKind::Clairvoyant => &[
+                "rollouts", "width", "expert", "only", "horizon", "keep", "mana",
+            ],
         }
     }
 }
@@ -211,7 +223,9 @@ impl std::str::FromStr for PolicySpec {
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match k {
                 "expert" => (0, 1),
-                "only" => (0, SEARCH_ALL as u32),
+                "only" | "vonly" => (0, SEARCH_ALL as u32),
+                "value" => (0, value::afterstate::MAX_SAMPLES),
+                "horizon" => (0, 30),
                 "width" => (1, search::MAX_WIDTH as u32),
                 "rollouts" => (0, MAX_ROLLOUTS),
                 "keep" | "mana" => (0, u8::MAX as u32),
@@ -244,6 +258,7 @@ pub enum AnyPolicy {
 pub struct PolicyData {
     pub(crate) profiles: Arc<Profiles>,
     expert: Arc<ExpertModel>,
+    value: Arc<value::ValueNet>,
 }
 
 impl PolicyData {
@@ -264,6 +279,7 @@ impl PolicyData {
         PolicyData {
             profiles: Arc::new(Profiles::new(db)),
             expert: Arc::new(ExpertModel::new(w, db)),
+            value: Arc::new(value::ValueNet::embedded()),
         }
     }
 }
@@ -278,6 +294,15 @@ impl PolicySpec {
             .map_or(default, |&(_, v)| v)
     }
 
+    /// Does the policy read the value model (`expert:value=S`, `search:horizon=D`)?
+    pub fn uses_value(&self) -> bool {
+        match self.kind {
+            PolicyKind::Expert => self.param("value", 0) > 0,
+            PolicyKind::Search | PolicyKind::Clairvoyant => self.param("horizon", 0) > 0,
+            _ => false,
+        }
+    }
+
     pub fn build(&self, data: &PolicyData) -> AnyPolicy {
         match self.kind {
             PolicyKind::Random => AnyPolicy::Random(Random),
@@ -285,34 +310,50 @@ impl PolicySpec {
             PolicyKind::Planner => {
                 AnyPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params()))
             }
-            PolicyKind::Expert => AnyPolicy::Expert(Expert::new(
-                data.profiles.clone(),
-                self.planner_params(),
-                data.expert.clone(),
-            )),
+            PolicyKind::Expert => {
+                let e = Expert::new(
+                    data.profiles.clone(),
+                    self.planner_params(),
+                    data.expert.clone(),
+                );
+                let samples = self.param("value", 0);
+                AnyPolicy::Expert(if samples == 0 {
+                    e
+                } else {
+                    e.with_lookahead(expert::Lookahead::new(
+                        data.value.clone(),
+                        samples,
+                        self.param("vonly", SEARCH_ALL as u32) as u8,
+                    ))
+                })
+            }
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let d = SearchParams::default();
                 let expert = self.param("expert", d.expert as u32) != 0;
-                AnyPolicy::Search(Box::new(Search::new(
-                    Planner::new(data.profiles.clone(), self.planner_params()),
-                    expert.then(|| {
-                        Expert::new(
-                            data.profiles.clone(),
-                            self.planner_params(),
-                            data.expert.clone(),
-                        )
-                    }),
-                    SearchParams {
-                        rollouts: self.param("rollouts", d.rollouts),
-                        width: self
-                            .param("width", d.width as u32)
-                            .clamp(1, search::MAX_WIDTH as u32)
-                            as u8,
-                        clairvoyant: self.kind == PolicyKind::Clairvoyant,
-                        expert,
-                        only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
-                    },
-                )))
+                AnyPolicy::Search(Box::new(
+                    Search::new(
+                        Planner::new(data.profiles.clone(), self.planner_params()),
+                        expert.then(|| {
+                            Expert::new(
+                                data.profiles.clone(),
+                                self.planner_params(),
+                                data.expert.clone(),
+                            )
+                        }),
+                        SearchParams {
+                            rollouts: self.param("rollouts", d.rollouts),
+                            width: self
+                                .param("width", d.width as u32)
+                                .clamp(1, search::MAX_WIDTH as u32)
+                                as u8,
+                            clairvoyant: self.kind == PolicyKind::Clairvoyant,
+                            expert,
+                            only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
+                            horizon: self.param("horizon", d.horizon as u32) as u8,
+                        },
+                    )
+                    .with_value(data.value.clone()),
+                ))
             }
         }
     }

@@ -29,6 +29,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::expert::Expert;
 use super::planner::Planner;
+use super::value::ValueNet;
 use super::{Policy, PolicyRng};
 use crate::engine::event::NoObserver;
 use crate::engine::state::Decision;
@@ -67,19 +68,13 @@ pub struct SearchParams {
     /// 2 Afternoon turns, 4 every other decision. The others are left to the rollout
     /// policy. A tool for finding where the search's strength comes from.
     pub only: u8,
+    /// 0: rollouts play to the end of the game. D: they stop once D days have ended after
+    /// the decision's day, and the value model scores the position reached.
+    pub horizon: u8,
 }
 
 /// Every kind of decision is searched.
 pub const SEARCH_ALL: u8 = 7;
-
-/// The `only` bit of a decision.
-fn decision_bit(d: Decision) -> u8 {
-    match super::features::family(d) {
-        Some(super::features::Family::Mana) => 1,
-        Some(super::features::Family::Turn) => 2,
-        None => 4,
-    }
-}
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -89,12 +84,15 @@ impl Default for SearchParams {
             clairvoyant: false,
             expert: true,
             only: SEARCH_ALL,
+            horizon: 0,
         }
     }
 }
 
 pub struct Search {
     planner: Planner,
+    /// Scores truncated rollouts (`horizon`).
+    value: Option<std::sync::Arc<ValueNet>>,
     /// The rollout policy when `params.expert` is set.
     expert: Option<Expert>,
     pub params: SearchParams,
@@ -128,10 +126,11 @@ struct Race {
     /// Samples each candidate was played on.
     samples: [u32; MAX_WIDTH],
     /// Total points of each candidate over the samples it was alive for (all of them:
-    /// a dropped candidate stops counting, and is never compared again).
-    score: [u32; MAX_WIDTH],
+    /// a dropped candidate stops counting, and is never compared again). Half-points, as
+    /// [`points`] gives them; whole outcomes keep these sums exact in `f64`.
+    score: [f64; MAX_WIDTH],
     /// Sum of squared paired differences, for i < j.
-    sq: [[u32; MAX_WIDTH]; MAX_WIDTH],
+    sq: [[f64; MAX_WIDTH]; MAX_WIDTH],
 }
 
 impl Race {
@@ -140,8 +139,8 @@ impl Race {
             n: 0,
             alive: ((1u32 << k) - 1) as u16,
             samples: [0; MAX_WIDTH],
-            score: [0; MAX_WIDTH],
-            sq: [[0; MAX_WIDTH]; MAX_WIDTH],
+            score: [0.0; MAX_WIDTH],
+            sq: [[0.0; MAX_WIDTH]; MAX_WIDTH],
         }
     }
 
@@ -149,7 +148,7 @@ impl Race {
         self.alive & (1 << j) != 0
     }
 
-    fn push(&mut self, x: &[u32; MAX_WIDTH], k: usize) {
+    fn push(&mut self, x: &[f64; MAX_WIDTH], k: usize) {
         self.n += 1;
         for i in 0..k {
             if !self.is_alive(i) {
@@ -159,7 +158,7 @@ impl Race {
             self.samples[i] += 1;
             for j in i + 1..k {
                 if self.is_alive(j) {
-                    let d = x[i].abs_diff(x[j]);
+                    let d = x[i] - x[j];
                     self.sq[i][j] += d * d;
                 }
             }
@@ -187,15 +186,15 @@ impl Race {
                 continue;
             }
             let sq = self.sq[l.min(j)][l.max(j)];
-            all_equal &= sq == 0;
+            all_equal &= sq == 0.0;
             let lead = self.score[l] - self.score[j];
-            if lead == 0 {
+            if lead == 0.0 {
                 continue;
             }
-            let mean = lead as f64 / n;
-            let var = (sq as f64 / n - mean * mean).max(0.0);
+            let mean = lead / n;
+            let var = (sq / n - mean * mean).max(0.0);
             let clear = mean > Z * (var / n).sqrt();
-            let unreachable = lead > 2 * samples_left;
+            let unreachable = lead > 2.0 * samples_left as f64;
             if clear || unreachable {
                 self.alive &= !(1 << j);
             }
@@ -224,6 +223,7 @@ impl Search {
     pub fn new(planner: Planner, expert: Option<Expert>, params: SearchParams) -> Search {
         Search {
             planner,
+            value: None,
             expert,
             params,
             buf: Box::new(ChoiceList::new()),
@@ -231,21 +231,37 @@ impl Search {
         }
     }
 
+    /// The value model that scores truncated rollouts.
+    pub fn with_value(mut self, net: std::sync::Arc<ValueNet>) -> Search {
+        self.value = Some(net);
+        self
+    }
+
     /// What the last decision that was searched found.
     pub fn estimates(&self) -> &Estimates {
         &self.last
     }
 
-    /// Plays `first` on `g`, then the rollout policy (planner or expert) to the end.
-    fn rollout(&mut self, view: &View<'_>, mut g: GameState, first: Choice, seed: u64) -> u32 {
+    /// Plays `first` on `g`, then the rollout policy (planner or expert) to the end, or,
+    /// with a `horizon`, until that many days have ended, where the value model scores the
+    /// position. In half-points: a win 2, a draw 1, a loss 0, a value `v` 2v.
+    fn rollout(&mut self, view: &View<'_>, mut g: GameState, first: Choice, seed: u64) -> f64 {
         let db = view.db();
         let mut rng = GameRng::seed_from_u64(seed);
         let mut prng = PolicyRng::seed_from_u64(seed ^ 0x5ea5c4);
         apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, first);
+        let last_day = view.day().saturating_add(self.params.horizon);
         loop {
             match advance(&mut g, db, &mut rng, &mut NoObserver) {
                 Step::Decide => {
                     legal_choices(&g, db, &mut self.buf);
+                    if let Some(net) = &self.value
+                        && self.params.horizon > 0
+                        && g.day >= last_day
+                        && self.buf.len() > 1
+                    {
+                        return 2.0 * net.value(&View::new(&g, db)) as f64;
+                    }
                     let k = if self.buf.len() == 1 {
                         0
                     } else {
@@ -261,7 +277,7 @@ impl Search {
                     let c = self.buf[k];
                     apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, c);
                 }
-                Step::Over(_) | Step::Stopped => return points(&g),
+                Step::Over(_) | Step::Stopped => return points(&g) as f64,
             }
         }
     }
@@ -303,7 +319,8 @@ impl Policy for Search {
         if options.len() == 1 {
             return 0;
         }
-        if self.params.rollouts == 0 || self.params.only & decision_bit(view.decision()) == 0 {
+        if self.params.rollouts == 0 || self.params.only & super::decision_bit(view.decision()) == 0
+        {
             return rollout_pick(&mut self.expert, &mut self.planner, view, options, rng);
         }
         let mut cands: ArrayVec<usize, MAX_WIDTH> = ArrayVec::new();
@@ -315,7 +332,7 @@ impl Policy for Search {
             return cands[0];
         }
         let mut race = Race::new(k);
-        let mut x = [0u32; MAX_WIDTH];
+        let mut x = [0f64; MAX_WIDTH];
         for done in 1..=self.params.rollouts {
             let seed: u64 = rng.random();
             let g = if self.params.clairvoyant {
@@ -340,7 +357,7 @@ impl Policy for Search {
         self.last.samples = race.n;
         for (j, &c) in cands.iter().enumerate() {
             let n = race.samples[j];
-            let mean = race.score[j] as f64 / (2.0 * n.max(1) as f64);
+            let mean = race.score[j] / (2.0 * n.max(1) as f64);
             self.last.candidates.push((c, n, mean));
         }
         cands[race.leader(k)]
@@ -354,9 +371,9 @@ mod tests {
     fn race_of(results: &[[u32; 2]]) -> Race {
         let mut r = Race::new(2);
         for s in results {
-            let mut x = [0; MAX_WIDTH];
-            x[0] = s[0];
-            x[1] = s[1];
+            let mut x = [0.0; MAX_WIDTH];
+            x[0] = s[0] as f64;
+            x[1] = s[1] as f64;
             r.push(&x, 2);
         }
         r

@@ -1,0 +1,241 @@
+//! `confluence-sim train-value`: plays self-play games, records the positions the player
+//! decides in (as [`crate::policy::value::encode`] sees them) labelled by each game's
+//! outcome, trains the value network and its logistic baseline on the same inputs with
+//! candle, and writes the network (by default to `decks/policies/value.toml`, which the
+//! binary embeds). It prints the held-out log loss of both models and the network's
+//! calibration by decile. The same flags give the same file byte for byte.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+use super::cli::TrainValueArgs;
+use super::load;
+use super::run::{default_threads, progress_bar};
+use crate::deck::RareMix;
+use crate::engine::event::NoObserver;
+use crate::engine::setup::Matchup;
+use crate::engine::view::View;
+use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
+use crate::policy::value::fit::{self, FitParams, Positions};
+use crate::policy::value::{N_IN, encode, outcome_value};
+use crate::policy::{Policy, PolicyRng};
+use crate::sim::GameSeeds;
+use crate::sim::seed::splitmix64;
+
+/// Every tenth game (by index) is held out of training, for the log loss and calibration.
+pub const HOLD_OUT_EVERY: u64 = 10;
+
+pub fn train_value(a: TrainValueArgs) -> Result<()> {
+    let mut m = a.m.clone();
+    if m.players.is_empty() {
+        m.players = super::compare::STARTERS.iter().map(Into::into).collect();
+    }
+    if m.policies.is_empty() {
+        m.policies = vec!["expert".into()];
+    }
+    if m.policies.len() != 1 {
+        return Err(super::usage(
+            "train-value takes one --policy: the player whose games are recorded",
+        ));
+    }
+    if a.every == 0 {
+        return Err(super::usage("--every must be at least 1"));
+    }
+    let loaded = load::load(&m)?;
+    let db = &loaded.lib.db;
+    let data = loaded.policy_data();
+    let acting = &loaded.policies[0];
+    let n_rares = loaded.confluence.rares.len();
+    let tasks: Vec<(usize, u64)> = (0..loaded.players.len())
+        .flat_map(|d| (0..a.games).map(move |g| (d, g)))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(default_threads(a.threads)?)
+        .build()
+        .context("thread pool")?;
+    let pb = progress_bar(tasks.len() as u64, a.quiet);
+    // Per game: its positions and whether it is held out. Collected in task order, so the
+    // data do not depend on the thread count.
+    let per_game: Vec<(Positions, bool)> = pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|&(d, g)| {
+                let deck = &loaded.players[d];
+                let seeds = GameSeeds::new(a.seed, (d as u64) << 32 | g);
+                // A mix drawn per game: a number of rares, then which.
+                let mut mix_rng = PolicyRng::seed_from_u64(splitmix64(seeds.game ^ 0x313));
+                let count = mix_rng.random_range(0..=n_rares);
+                let mut idx: Vec<usize> = (0..n_rares).collect();
+                rand::seq::SliceRandom::shuffle(idx.as_mut_slice(), &mut mix_rng);
+                let mix = RareMix(idx[..count].iter().fold(0u16, |b, &i| b | 1 << i));
+                let conf = loaded.confluence.cards_for(mix);
+                let mt = Matchup {
+                    player_hero: deck.hero,
+                    player_cards: &deck.cards,
+                    confluence_hero: loaded.confluence.hero,
+                    confluence_cards: &conf,
+                    day_cap: m.day_cap,
+                };
+                let mut player = acting.build(&data);
+                let (mut s, mut rng) = crate::sim::start_game(db, &mt, &seeds, &mut NoObserver);
+                let mut prng = seeds.policy_rng();
+                let mut buf = ChoiceList::new();
+                let mut x = [0f32; N_IN];
+                let mut rows: Vec<[f32; N_IN]> = Vec::new();
+                let mut k = 0u64;
+                while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
+                    legal_choices(&s, db, &mut buf);
+                    let view = View::new(&s, db);
+                    if buf.len() > 1 {
+                        k += 1;
+                        if splitmix64(seeds.game ^ k).is_multiple_of(a.every) {
+                            encode(&view, &mut x);
+                            rows.push(x);
+                        }
+                    }
+                    let c = if buf.len() == 1 {
+                        0
+                    } else {
+                        player.choose(&view, &buf, &mut prng)
+                    };
+                    apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[c]);
+                }
+                let y = outcome_value(s.outcome);
+                let mut p = Positions::default();
+                for r in &rows {
+                    p.push(r, y);
+                }
+                pb.inc(1);
+                (p, g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1)
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    let (mut train, mut held) = (Positions::default(), Positions::default());
+    for (p, h) in per_game {
+        if h { held.extend(p) } else { train.extend(p) }
+    }
+    if train.is_empty() || held.is_empty() {
+        return Err(super::usage(
+            "too few positions to train and evaluate: raise --games (at least 10 per deck)",
+        ));
+    }
+    let mut hash = blake3::Hasher::new();
+    for v in train.x.iter().chain(&train.y) {
+        hash.update(&v.to_le_bytes());
+    }
+    let hash = hash.finalize().to_hex();
+    let params = FitParams {
+        hidden: a.hidden as usize,
+        epochs: a.epochs,
+        batch: a.batch as usize,
+        lr: a.lr,
+        decay: a.decay,
+        seed: a.seed,
+    };
+    let say = |what: &str, e: u32, l: f64| {
+        if !a.quiet {
+            eprintln!("confluence-sim: {what} epoch {e}: training log loss {l:.4}");
+        }
+    };
+    let net = fit::fit(&train, &params, |e, l| say("network", e, l))
+        .map_err(|e| anyhow::anyhow!("training: {e}"))?;
+    let linear = fit::fit(
+        &train,
+        &FitParams {
+            hidden: 0,
+            ..params
+        },
+        |e, l| say("logistic", e, l),
+    )
+    .map_err(|e| anyhow::anyhow!("training: {e}"))?;
+    let base = held.y.iter().map(|&y| y as f64).sum::<f64>() / held.len() as f64;
+    let constant = -(base * base.ln() + (1.0 - base) * (1.0 - base).ln());
+    let mut out = String::new();
+    out += &format!(
+        "{} positions for training, {} held out (every {}th game); held-out win rate {:.1}%\n\n",
+        train.len(),
+        held.len(),
+        HOLD_OUT_EVERY,
+        100.0 * base
+    );
+    out += "| model | held-out log loss | training log loss |\n|---|---|---|\n";
+    out += &format!("| constant (the base rate) | {constant:.4} | |\n");
+    out += &format!(
+        "| logistic, same inputs | {:.4} | {:.4} |\n",
+        fit::log_loss(&linear, &held),
+        fit::log_loss(&linear, &train)
+    );
+    out += &format!(
+        "| network, {} hidden units | {:.4} | {:.4} |\n\n",
+        a.hidden,
+        fit::log_loss(&net, &held),
+        fit::log_loss(&net, &train)
+    );
+    out += "| decile | network: predicted | observed | logistic: predicted | observed |\n";
+    out += "|---|---|---|---|---|\n";
+    for (d, (n, l)) in fit::calibration(&net, &held)
+        .iter()
+        .zip(fit::calibration(&linear, &held))
+        .enumerate()
+    {
+        out += &format!(
+            "| {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |\n",
+            d + 1,
+            100.0 * n.0,
+            100.0 * n.1,
+            100.0 * l.0,
+            100.0 * l.1
+        );
+    }
+    let deck_names: Vec<String> = m.players.iter().map(|p| p.display().to_string()).collect();
+    let header = format!(
+        "The value model: the player's win probability from a position (src/policy/value).\n\
+         Produced by: confluence-sim train-value --games {} --seed {} --policy {} --every {} \
+         --hidden {} --epochs {} --batch {} --lr {} --decay {} --confluence {} --day-cap {}\n\
+         Decks: {}\n\
+         Data: {} training positions, blake3 {}\n\
+         {}\n\
+         Every round: scripts/train_value.sh. Rebuild after regenerating: the binary embeds \
+         this file.",
+        a.games,
+        a.seed,
+        acting,
+        a.every,
+        a.hidden,
+        a.epochs,
+        a.batch,
+        a.lr,
+        a.decay,
+        m.confluence.display(),
+        m.day_cap,
+        deck_names.join(" "),
+        train.len(),
+        hash,
+        if acting.uses_value() {
+            format!(
+                "The player used the value model embedded then: blake3 {}",
+                blake3::hash(crate::policy::value::VALUE_TOML.as_bytes()).to_hex()
+            )
+        } else {
+            "The player used no value model.".to_string()
+        }
+    );
+    let text = net.to_toml(&header);
+    let dir = a
+        .out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("--out {}", a.out.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.persist(&a.out)
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    print!("{out}");
+    eprintln!("confluence-sim: wrote {}", a.out.display());
+    Ok(())
+}
