@@ -1061,6 +1061,46 @@ fn train_value_writes_a_network_the_same_on_any_thread_count() {
 }
 
 #[test]
+fn disagree_agreement_measures_the_searchs_label_noise() {
+    let o = sim()
+        .args([
+            "disagree",
+            "--policy",
+            "expert",
+            "--search",
+            "search:width=3",
+            "--agreement",
+            "2,4",
+            "--games",
+            "2",
+        ])
+        .assert()
+        .success();
+    let out = String::from_utf8(o.get_output().stdout.clone()).unwrap();
+    assert!(out.contains("reference search at 4 samples"), "{out}");
+    // One row per family and budget, and the fast policy's row.
+    let all: Vec<&str> = out.lines().filter(|l| l.starts_with("all ")).collect();
+    assert_eq!(all.len(), 3, "{out}");
+    assert!(all[2].contains("expert"), "{out}");
+    // The two searches at the reference budget agree with each other only as often as
+    // chance allows, but never more than 100%.
+    for l in &all[..2] {
+        let pcts: Vec<f64> = l
+            .split_whitespace()
+            .filter_map(|w| w.strip_suffix('%'))
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(pcts.len(), 2, "{l}");
+        assert!(pcts.iter().all(|&p| (0.0..=100.0).contains(&p)), "{l}");
+    }
+    sim()
+        .args(["disagree", "--agreement", "0", "--games", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("each at least 1"));
+}
+
+#[test]
 fn train_value_refuses_bad_flags_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("v.toml");
