@@ -116,17 +116,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
         all.mana.len(),
         all.turn.len()
     );
-    let text = w.to_toml(&header);
-    let dir = a
-        .out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("--out {}", a.out.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.persist(&a.out)
-        .with_context(|| format!("writing {}", a.out.display()))?;
+    write_whole(&a.out, &w.to_toml(&header))?;
     eprintln!(
         "confluence-sim: {} decisions, {} mana and {} turn examples; wrote {}",
         all.decisions,
@@ -134,5 +124,20 @@ pub fn train(a: TrainArgs) -> Result<()> {
         all.turn.len(),
         a.out.display()
     );
+    Ok(())
+}
+
+/// Writes a weights file whole or not at all: into a temporary file beside it, then renamed
+/// over it.
+pub(super) fn write_whole(out: &std::path::Path, text: &str) -> Result<()> {
+    let dir = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("--out {}", out.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.persist(out)
+        .with_context(|| format!("writing {}", out.display()))?;
     Ok(())
 }

@@ -5,8 +5,6 @@
 //! binary embeds). It prints the held-out log loss of both models and the network's
 //! calibration by decile. The same flags give the same file byte for byte.
 
-use std::io::Write;
-
 use anyhow::{Context, Result};
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -224,17 +222,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
             "The player used no value model.".to_string()
         }
     );
-    let text = net.to_toml(&header);
-    let dir = a
-        .out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("--out {}", a.out.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.persist(&a.out)
-        .with_context(|| format!("writing {}", a.out.display()))?;
+    super::train::write_whole(&a.out, &net.to_toml(&header))?;
     print!("{out}");
     eprintln!("confluence-sim: wrote {}", a.out.display());
     Ok(())
