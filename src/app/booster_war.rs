@@ -7,10 +7,10 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::cli::{BoosterWarArgs, WarVariant};
+use super::job::{default_threads, progress_bar};
 use super::load;
 use super::matchup::head_to_head_policies;
 use super::outputs::check_replaceable;
-use super::run::{default_threads, progress_bar};
 use super::usage;
 use crate::cards::Library;
 use crate::cards::effect::CardIdx;

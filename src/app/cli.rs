@@ -514,7 +514,7 @@ pub struct RunArgs {
     /// Play only slice I of N (I counts from 0) of every configuration's games, and write
     /// the shard's mergeable state to --out (see `confluence-sim merge`).
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<super::spec::Shard>,
+    pub shard: Option<super::shard::Shard>,
     /// Continue the interrupted run whose --out was DIR, with the settings it started with
     /// (--threads and --quiet may be given).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "confluence", "subsets", "day_cap", "allow_illegal", "cards"])]

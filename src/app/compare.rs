@@ -12,7 +12,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::cli::CompareArgs;
-use super::run::{default_threads, progress_bar};
+use super::job::{default_threads, progress_bar};
 use super::summary::WinRateColumns;
 use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};

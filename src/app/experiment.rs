@@ -7,9 +7,9 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::cli::RunArgs;
+use super::job::{GamesRule, Job, default_threads};
 use super::load::{self, Loaded};
 use super::mixes;
-use super::run::{GamesRule, Job, default_threads};
 use crate::deck::confluence::MAX_RARES;
 use crate::deck::{ConfluenceDeck, RareMix};
 

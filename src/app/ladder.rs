@@ -6,8 +6,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::cli::LadderArgs;
+use super::job::{default_threads, progress_bar, widest_half_width};
 use super::load;
-use super::run::{default_threads, progress_bar, widest_half_width};
 use super::summary::WinRateColumns;
 use crate::deck::{ConfluenceDeck, RareMix};
 use crate::export::{ColumnData, OutputSet, Table};
@@ -67,7 +67,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     let mixes = [RareMix(0), RareMix::all(confluence.rares.len())];
     let batch = a.games.unwrap_or(a.batch.max(1));
     let per_rung = a.games.unwrap_or(a.max_games);
-    let total = super::run::total_games(per_rung, policies.len() * mixes.len())
+    let total = super::job::total_games(per_rung, policies.len() * mixes.len())
         .map_err(|e| super::usage(format!("--games/--max-games {per_rung}: {e}")))?;
     let pb = progress_bar(total, a.quiet);
     let mut rungs = Vec::new();

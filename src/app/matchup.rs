@@ -9,9 +9,9 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::cli::MatchupArgs;
+use super::job::{default_threads, progress_bar};
 use super::load;
 use super::outputs::check_replaceable;
-use super::run::{default_threads, progress_bar};
 use super::usage;
 use crate::cards::Library;
 use crate::deck::PlayerDeck;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 use super::cli::MergeArgs;
+use super::job::{GamesRule, print_summary};
 use super::outputs::{check_replaceable, write_games, write_tables};
-use super::run::{GamesRule, print_summary};
 use super::spec::RunSpec;
 use crate::export::OutputDir;
 use crate::sim::ConfigSpec;

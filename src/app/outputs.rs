@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use super::job::Job;
 use super::meta;
-use super::run::Job;
 use super::summary::{RunMeta, summary_table};
 use crate::analysis::{RunData, cards_table, diffs_table, rares_table};
 use crate::export::parquet::BatchWriter;

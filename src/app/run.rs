@@ -1,117 +1,25 @@
 //! `confluence-sim run`: from flags or an experiment file to a job, then the job to outputs.
 
-use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::cli::{MatchArgs, RunArgs};
+use super::cli::RunArgs;
 use super::experiment;
-use super::load::{self, Loaded};
+use super::job::{
+    GamesRule, Job, default_threads, print_summary, progress_bar, total_games, widest_half_width,
+};
+use super::load;
 use super::mixes;
 use super::outputs::{check_replaceable, write_games, write_tables};
-use super::spec::{RunSpec, Shard};
-use crate::deck::RareMix;
-use crate::export::{ColumnData, OutputDir, Table};
+use super::spec::RunSpec;
+use crate::export::OutputDir;
 use crate::sim::state::{self, StateReader, StateWriter};
 use crate::sim::{ConfigSpec, RunPlan, Stop};
 use crate::stats::Accum;
-use crate::stats::interval::{games_for_half_width, wilson};
-
-/// How many games each configuration plays.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GamesRule {
-    Fixed(u64),
-    /// Batches until every configuration's 95% half-width is at most `half_width`, or each
-    /// configuration has played `max` games.
-    Precision {
-        half_width: f64,
-        max: u64,
-        batch: u64,
-    },
-}
-
-/// Everything a run needs, from flags or from an experiment file.
-pub struct Job {
-    pub loaded: Loaded,
-    pub mixes: Vec<RareMix>,
-    pub games: GamesRule,
-    pub seed: u64,
-    pub day_cap: u8,
-    pub out: PathBuf,
-    pub threads: usize,
-    pub per_game: bool,
-    pub quiet: bool,
-    pub experiment: Option<String>,
-    /// The decks, policies and card data the job was loaded from (recorded so that a
-    /// resumed run, a shard and a merge can check and reload them).
-    pub source: MatchArgs,
-    /// Play only this slice of every configuration's games.
-    pub shard: Option<Shard>,
-}
-
-pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    let pb = ProgressBar::new(total);
-    if quiet || !std::io::stderr().is_terminal() {
-        pb.set_draw_target(ProgressDrawTarget::hidden());
-    } else {
-        pb.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, eta {eta})")
-                .expect("valid template"),
-        );
-    }
-    pb
-}
-
-/// The widest 95% half-width of the win rate over these configurations.
-pub fn widest_half_width(accums: &[Accum]) -> f64 {
-    accums
-        .iter()
-        .map(|a| {
-            let i = wilson(a.won(), a.games, 0.95);
-            (i.hi - i.lo) / 2.0
-        })
-        .fold(0.0, f64::max)
-}
-
-/// The most worker threads a run may ask for: far above any machine's useful count, low
-/// enough that a typo (`--threads 10000`) cannot exhaust the machine.
-pub const MAX_THREADS: usize = 256;
-
-/// `--threads`, or all cores: 0 or more than [`MAX_THREADS`] is a usage error; more than
-/// the machine's cores is allowed with a warning (results do not depend on it).
-pub fn default_threads(t: Option<usize>) -> Result<usize> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let Some(threads) = t else {
-        return Ok(cores.min(MAX_THREADS));
-    };
-    if threads == 0 || threads > MAX_THREADS {
-        return Err(super::usage(format!(
-            "--threads {threads}: expected 1 to {MAX_THREADS} worker threads (this machine has {cores} core(s))"
-        )));
-    }
-    if threads > cores {
-        eprintln!(
-            "confluence-sim: warning: --threads {threads} is more than the {cores} core(s) of this machine; the results are the same, the run is not faster"
-        );
-    }
-    Ok(threads)
-}
-
-/// Games per configuration × configurations, or an error when the product does not fit in
-/// 64 bits (`--games 18446744073709551615` with a sweep).
-pub fn total_games(per_config: u64, configs: usize) -> Result<u64, String> {
-    per_config.checked_mul(configs as u64).ok_or_else(|| {
-        format!(
-            "{per_config} games per configuration x {configs} configurations is more than {} games in all",
-            u64::MAX
-        )
-    })
-}
+use crate::stats::interval::games_for_half_width;
 
 pub fn run(a: RunArgs) -> Result<()> {
     if let Some(dir) = &a.resume {
@@ -416,56 +324,4 @@ pub fn execute(job: Job) -> Result<()> {
         job.out.display()
     );
     Ok(())
-}
-
-pub fn print_summary(t: &Table) {
-    let get_s = |n: &str| match t.column(n) {
-        Some(ColumnData::Str(v)) => v.clone(),
-        _ => vec![],
-    };
-    let get_f = |n: &str| match t.column(n) {
-        Some(ColumnData::F64(v)) => v.clone(),
-        _ => vec![],
-    };
-    let get_u = |n: &str| match t.column(n) {
-        Some(ColumnData::U32(v)) => v.iter().map(|&x| x as u64).collect(),
-        Some(ColumnData::U64(v)) => v.clone(),
-        _ => vec![],
-    };
-    let (stem, hero) = (get_s("player_deck"), get_s("player_hero"));
-    let (policy, mix) = (get_s("policy"), get_s("rare_mix"));
-    // Decks by hero, as the report names them (with the file stem where two share one).
-    let pairs: Vec<(String, String)> = stem.iter().cloned().zip(hero.iter().cloned()).collect();
-    let names = crate::report::deck_names(&pairs);
-    let deck: Vec<&String> = stem.iter().map(|s| &names[s]).collect();
-    let (rate, lo, hi, days) = (
-        get_f("win_rate"),
-        get_f("win_rate_lo"),
-        get_f("win_rate_hi"),
-        get_f("days_mean"),
-    );
-    let (rares, games) = (get_u("rare_count"), get_u("games"));
-    println!(
-        "{:<28} {:<8} {:>5} {:>8} {:>8} {:>17} {:>5}  rares",
-        "player deck", "policy", "rares", "games", "win", "95% interval", "days"
-    );
-    for i in 0..t.rows() {
-        let mix_short = if mix[i].chars().count() > 40 {
-            format!("{}...", mix[i].chars().take(37).collect::<String>())
-        } else {
-            mix[i].clone()
-        };
-        println!(
-            "{:<28} {:<8} {:>5} {:>8} {:>7.1}% [{:>5.1}%, {:>5.1}%] {:>5.1}  {}",
-            deck[i],
-            policy[i],
-            rares[i],
-            games[i],
-            rate[i] * 100.0,
-            lo[i] * 100.0,
-            hi[i] * 100.0,
-            days[i],
-            mix_short
-        );
-    }
 }

@@ -8,8 +8,8 @@ use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
 use super::cli::TrainArgs;
+use super::job::{default_threads, progress_bar};
 use super::load;
-use super::run::{default_threads, progress_bar};
 use crate::deck::RareMix;
 use crate::engine::event::NoObserver;
 use crate::engine::setup::Matchup;

@@ -11,9 +11,9 @@
 use anyhow::{Context, Result, bail};
 
 use super::cli::{MatchArgs, TuneArgs};
+use super::job::{default_threads, progress_bar};
 use super::load;
 use super::mixes;
-use super::run::{default_threads, progress_bar};
 use super::summary::WinRateColumns;
 use super::summary::{RunMeta, summary_table};
 use crate::deck::RareMix;
@@ -74,8 +74,8 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     let confirm = a
         .confirm
         .unwrap_or_else(|| games_for_half_width(0.01, 0.95));
-    let screening = super::run::total_games(a.games, design.len());
-    let confirming = super::run::total_games(confirm, a.candidates);
+    let screening = super::job::total_games(a.games, design.len());
+    let confirming = super::job::total_games(confirm, a.candidates);
     let total = match (screening, confirming) {
         (Ok(s), Ok(c)) => s
             .checked_add(c)

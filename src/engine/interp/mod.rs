@@ -1,0 +1,377 @@
+//! The one interpreter that runs every ability: a program counter over compiled ops.
+//!
+//! A running ability is a [`Frame`] in the state. An op that needs the player's choice
+//! sets `state.decision` and returns [`Flow::Wait`]; [`Engine::apply_in_frame`] records the
+//! answer in the frame and the same op runs again. The Confluence's choices are made here
+//! by its fixed rules: leftmost legal target, the Threatened expedition, "may" always
+//! taken, the first mode, the top card of its hand.
+//!
+//! This file runs frames and reads operands; `exec` dispatches each op, and the ops with
+//! more to do live by what they touch: `moves`, `counters` (boosts, statuses, counters),
+//! `play`, `costs`, and `choices` (ops that wait on a decision, and the answers).
+
+mod choices;
+mod costs;
+mod counters;
+mod exec;
+mod moves;
+mod play;
+
+use rand::RngExt;
+
+use super::Engine;
+use super::choice::{Alt, Choice};
+use super::event::{Event, Observer, Why};
+use super::list::List;
+use super::query::Ctx;
+use super::state::*;
+use super::triggers::Fire;
+use crate::cards::effect::*;
+use crate::cards::types::{Exp, Side, kw};
+
+pub(super) enum Flow {
+    Next,
+    Goto(u16),
+    Wait,
+    /// The op already moved its own program counter (it started a nested ability).
+    Moved,
+}
+
+/// Objects an op acts on.
+type Targets = List<64>;
+
+impl<O: Observer> Engine<'_, O> {
+    /// Starts a queued reaction if its condition holds now.
+    pub(super) fn start_pending(&mut self, p: Pending) {
+        let today = &mut self.s.today;
+        today.reactions = today.reactions.saturating_add(1);
+        if today.reactions > 1000 {
+            return; // S1 1.4.6: nothing is forever
+        }
+        let ab = self.db.abilities[p.ability as usize];
+        let ctx = Ctx {
+            controller: p.controller,
+            source: p.source,
+            x: 0,
+            did: false,
+            it: p.event_obj,
+            base_only: false,
+            sel_exp: NO_SEL,
+        };
+        if !self.s.eval_cond(self.db, ab.cond, &ctx) {
+            return;
+        }
+        self.begin(p.ability, p.source, p.controller, p.event_obj, NO_OBJ);
+        if p.free && self.s.depth > 0 {
+            let d = self.s.depth as usize;
+            self.s.frames[d - 1].free = true;
+        }
+    }
+
+    /// Makes an ability the running frame.
+    pub(super) fn begin(
+        &mut self,
+        ability: u16,
+        source: ObjId,
+        controller: Side,
+        event_obj: ObjId,
+        spell: ObjId,
+    ) {
+        if self.s.depth as usize >= MAX_FRAMES {
+            // Nesting deeper than any card needs: the ability is skipped (a Spell is put away).
+            if spell != NO_OBJ {
+                self.put_away_spell(spell);
+            }
+            return;
+        }
+        if O::ENABLED {
+            self.emit(Event::Ability {
+                obj: source,
+                side: controller,
+                ability,
+            });
+        }
+        let mut it = List::new();
+        if event_obj != NO_OBJ {
+            let _ = it.push(event_obj);
+        }
+        let d = self.s.depth as usize;
+        self.s.depth += 1;
+        self.s.frames[d] = Frame {
+            ability,
+            pc: 0,
+            source,
+            source_ts: self.s.obj(source).ts,
+            controller,
+            event_obj,
+            it,
+            exp_reg: None,
+            sel_exp: NO_SEL,
+            x: 0,
+            did: false,
+            spell,
+            step: 0,
+            count: 0,
+            dice: [0; 2],
+            free: false,
+            cursor: 0,
+            loops: 0,
+        };
+    }
+
+    pub(super) fn run_frame(&mut self) {
+        loop {
+            let d = self.s.depth as usize;
+            if d == 0 {
+                return;
+            }
+            let f = self.s.frames[d - 1];
+            let ab = self.db.abilities[f.ability as usize];
+            if f.pc >= ab.len {
+                self.finish_frame();
+                continue;
+            }
+            let op = self.db.op(&ab, f.pc);
+            let flow = self.exec(op, &f);
+            if self.s.outcome.is_some() || self.s.depth < d as u8 {
+                return;
+            }
+            // The flow applies to the frame that ran the op, even if it started a nested one.
+            // An op's multi-step state (step, count) belongs to that op only.
+            let fr = &mut self.s.frames[d - 1];
+            match flow {
+                Flow::Next => {
+                    fr.pc += 1;
+                    fr.step = 0;
+                    fr.count = 0;
+                }
+                Flow::Goto(t) => {
+                    fr.pc = t;
+                    fr.step = 0;
+                    fr.count = 0;
+                }
+                Flow::Moved => {}
+                Flow::Wait => return,
+            }
+        }
+    }
+
+    fn finish_frame(&mut self) {
+        let d = self.s.depth as usize;
+        let f = self.s.frames[d - 1];
+        self.s.depth -= 1;
+        if f.spell != NO_OBJ {
+            self.put_away_spell(f.spell);
+        }
+    }
+
+    /// A resolved Spell goes to Reserve (exhausted if Cooldown), or to the discard pile if
+    /// Fleeting (played from Reserve, or printed Fleeting).
+    pub(super) fn put_away_spell(&mut self, spell: ObjId) {
+        // Its own effect may have put it elsewhere ("then put me in your Mana zone").
+        if self.s.obj(spell).zone != Zone::Limbo {
+            return;
+        }
+        let fleeting = self.s.has_kw(self.db, spell, kw::FLEETING);
+        let cooldown = self.s.has_kw(self.db, spell, kw::COOLDOWN);
+        if fleeting {
+            self.move_to(spell, Zone::Discard, Exp::Hero, Why::Play, false);
+        } else {
+            self.move_to(spell, Zone::Reserve, Exp::Hero, Why::Play, false);
+            if cooldown {
+                self.s.obj_mut(spell).flags |= flag::EXHAUSTED;
+            }
+        }
+    }
+
+    fn ctx(&self, f: &Frame) -> Ctx {
+        f.ctx()
+    }
+
+    fn frame_mut(&mut self) -> &mut Frame {
+        let d = self.s.depth as usize;
+        assert!(d > 0, "no running frame");
+        &mut self.s.frames[d - 1]
+    }
+
+    /// The source is still the object that created the ability (not moved since).
+    fn source_alive(&self, f: &Frame) -> bool {
+        let o = self.s.obj(f.source);
+        o.ts == f.source_ts && o.zone != Zone::None
+    }
+
+    fn resolve_objs(&self, obj: ObjRef, f: &Frame) -> Targets {
+        let mut out = Targets::new();
+        match obj {
+            ObjRef::Me => {
+                if self.source_alive(f) {
+                    let _ = out.push(f.source);
+                }
+            }
+            ObjRef::It => {
+                for id in f.it.iter() {
+                    let _ = out.push(id);
+                }
+            }
+            ObjRef::Event => {
+                if f.event_obj != NO_OBJ {
+                    let _ = out.push(f.event_obj);
+                }
+            }
+            ObjRef::Each(fid) => {
+                let ctx = self.ctx(f);
+                self.s
+                    .for_each_candidate(self.db, self.db.filter(fid), &ctx, |id| {
+                        let _ = out.push(id);
+                    });
+            }
+        }
+        out
+    }
+
+    fn amount(&self, a: Amount, f: &Frame) -> i16 {
+        match a {
+            Amount::Const(n) => n as i16,
+            Amount::Count(c) => self.s.count(self.db, c, &self.ctx(f)),
+            Amount::Neg(c) => -self.s.count(self.db, c, &self.ctx(f)),
+        }
+    }
+
+    /// An amount read for one object an op acts on (`its_boosts`).
+    fn amount_for(&self, a: Amount, f: &Frame, id: ObjId) -> i16 {
+        let (Amount::Count(c) | Amount::Neg(c)) = a else {
+            return self.amount(a, f);
+        };
+        let ctx = Ctx {
+            it: id,
+            ..self.ctx(f)
+        };
+        let n = self.s.count(self.db, c, &ctx);
+        if matches!(a, Amount::Neg(_)) { -n } else { n }
+    }
+
+    /// The side whose expedition(s) an op names: the `select_exp` choice's side, else the
+    /// opponent's for `opposing` ops, else the controller's.
+    fn exp_side(&self, at: ExpRef, f: &Frame, opposing: bool) -> Side {
+        if at == ExpRef::Selected && f.sel_exp != NO_SEL {
+            if f.sel_exp / 2 == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            }
+        } else if opposing {
+            f.controller.other()
+        } else {
+            f.controller
+        }
+    }
+
+    /// The expedition(s) an op names; `None` in the slot means "ask first".
+    fn resolve_exps(&mut self, at: ExpRef, f: &Frame) -> Option<List<2>> {
+        let mut out = List::<2>::new();
+        let src = self.s.obj(f.source);
+        let push = |l: &mut List<2>, e: Exp| {
+            let _ = l.push(e as u8);
+        };
+        match at {
+            ExpRef::Mine => {
+                // A Gigantic character's expedition is both of them (S3 7.4.3.f). In a reaction
+                // to leaving the Expedition zone, my expedition is the one I left (D35).
+                let left = src.zone != Zone::Expedition
+                    && self.db.abilities[f.ability as usize].trigger
+                        == Trigger::When(EventKind::LeaveExpedition)
+                    && self.db.card(src.card).kind.goes_to_expedition();
+                if src.zone == Zone::Expedition || left {
+                    if self.s.has_kw(self.db, f.source, kw::GIGANTIC) {
+                        push(&mut out, Exp::Hero);
+                        push(&mut out, Exp::Companion);
+                    } else {
+                        push(&mut out, src.exp);
+                    }
+                }
+            }
+            ExpRef::Other => {
+                if src.zone == Zone::Expedition && !self.s.has_kw(self.db, f.source, kw::GIGANTIC) {
+                    push(&mut out, src.exp.other());
+                }
+            }
+            ExpRef::Fixed(e) => push(&mut out, e),
+            ExpRef::Selected => {
+                if f.sel_exp != NO_SEL {
+                    push(&mut out, Exp::BOTH[(f.sel_exp % 2) as usize]);
+                }
+            }
+            ExpRef::Each => {
+                push(&mut out, Exp::Hero);
+                push(&mut out, Exp::Companion);
+            }
+            ExpRef::Left => {
+                // The expedition it was in when it left (both, if it was Gigantic).
+                if src.zone != Zone::Expedition {
+                    if src.left_kw as u32 & kw::GIGANTIC != 0 {
+                        push(&mut out, Exp::Hero);
+                        push(&mut out, Exp::Companion);
+                    } else {
+                        push(&mut out, src.exp);
+                    }
+                }
+            }
+            ExpRef::OfIt => {
+                if let Some(id) = f.it.first() {
+                    let o = self.s.obj(id);
+                    // A character this effect has just moved out of play (a token put where
+                    // the discarded character stood, D35): the expedition it
+                    // was in (a card keeps it until it is played again).
+                    let left = matches!(o.zone, Zone::Discard | Zone::Reserve | Zone::None)
+                        && self.db.card(o.card).kind.goes_to_expedition();
+                    if o.zone == Zone::Expedition || left {
+                        push(&mut out, o.exp);
+                    }
+                }
+            }
+            ExpRef::Target => match f.exp_reg {
+                Some(e) => {
+                    push(&mut out, e);
+                    self.frame_mut().exp_reg = None;
+                }
+                None if self.s.scripted(f.controller) => push(&mut out, self.s.threatened),
+                None => {
+                    self.ask(Decision::Expedition, f.controller);
+                    return None;
+                }
+            },
+        }
+        Some(out)
+    }
+
+    /// Adds a "the next card you play" modifier (at most 8 wait at once; more are dropped).
+    fn push_mod(&mut self, m: TurnMod) {
+        let i = self.s.n_mods as usize;
+        if i < self.s.mods.len() {
+            self.s.mods[i] = m;
+            self.s.n_mods += 1;
+        }
+    }
+
+    fn sides_of(&self, who: Who, controller: Side) -> List<2> {
+        let mut l = List::new();
+        match who {
+            Who::You => {
+                let _ = l.push(controller as u8);
+            }
+            Who::Opponent => {
+                let _ = l.push(controller.other() as u8);
+            }
+            Who::Each => {
+                let ini = self.s.initiative();
+                let _ = l.push(ini as u8);
+                let _ = l.push(ini.other() as u8);
+            }
+        }
+        l
+    }
+    /// Whether any of a side's objects in play has a static ability matching `pred`.
+    pub(super) fn side_has_static(&self, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
+        self.s.side_has_static(self.db, side, pred)
+    }
+}

@@ -1,0 +1,217 @@
+//! Moving objects between zones, expeditions and the Darkness between regions, revealing
+//! regions, and resupplying from the deck.
+
+use super::*;
+
+impl<O: Observer> Engine<'_, O> {
+    /// Sends an object somewhere by an effect, with its leave triggers. False when it
+    /// could not move (gone, or already there).
+    pub(in crate::engine) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
+        let o = *self.s.obj(id);
+        if matches!(o.zone, Zone::None | Zone::HeroZone) {
+            return false;
+        }
+        let from_exp = o.zone == Zone::Expedition;
+        // "If I would leave the Expedition zone, put me in Mana instead".
+        let to_mana = from_exp && self.s.leave_to_mana(self.db, id);
+        let fleeting = from_exp && self.s.has_kw(self.db, id, kw::FLEETING);
+        let (zone, top) = match dest {
+            _ if to_mana => (Zone::Mana, false),
+            Dest::Reserve | Dest::ReserveExhausted if fleeting => (Zone::Discard, false),
+            Dest::Reserve | Dest::ReserveExhausted => (Zone::Reserve, false),
+            Dest::Hand => (Zone::Hand, false),
+            Dest::DeckTop | Dest::DeckAtX => (Zone::Deck, true),
+            Dest::DeckBottom => (Zone::Deck, false),
+            Dest::Discard | Dest::Sacrifice => (Zone::Discard, false),
+            Dest::Mana | Dest::ManaReady => (Zone::Mana, false),
+        };
+        if zone == o.zone {
+            return false;
+        }
+        // Sacrifice triggers that read the object as it was in play (last known
+        // information): "When you sacrifice a ...", "When I'm sacrificed, if I was ...".
+        let mut sacrificed_as = 0u32;
+        if dest == Dest::Sacrifice {
+            self.fire(Fire::Sacrificed { obj: id });
+            let def = self.db.card(o.card);
+            let ctx = crate::engine::query::Ctx::of(o.side, id);
+            for k in 0..def.ab_len.min(32) {
+                let ab = &self.db.abilities[(def.ab_start + k) as usize];
+                if let Trigger::When(EventKind::SacrificedAs(fid)) = ab.trigger
+                    && self.s.matches(self.db, self.db.filter(fid), id, &ctx)
+                {
+                    sacrificed_as |= 1 << k;
+                }
+            }
+        }
+        if zone == Zone::Mana {
+            self.put_in_mana(id, dest == Dest::ManaReady, Why::Effect);
+        } else {
+            self.move_to(id, zone, o.exp, Why::Effect, top);
+            if dest == Dest::ReserveExhausted && self.s.obj(id).zone == Zone::Reserve {
+                self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+            }
+        }
+        if from_exp {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::LeaveExpedition))
+            });
+        }
+        if dest == Dest::Sacrifice {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::Sacrificed))
+            });
+            if sacrificed_as != 0 {
+                let def = self.db.card(o.card);
+                let ts = self.s.obj(id).ts;
+                for k in 0..def.ab_len.min(32) {
+                    if sacrificed_as & (1 << k) != 0 {
+                        self.push_pending(Pending {
+                            ability: def.ab_start + k,
+                            source: id,
+                            source_ts: ts,
+                            controller: o.side,
+                            event_obj: NO_OBJ,
+                            free: false,
+                        });
+                    }
+                }
+            }
+        }
+        if zone == Zone::Reserve && self.s.obj(id).zone == Zone::Reserve {
+            self.trigger_own(id, NO_OBJ, |t| {
+                matches!(t, Trigger::When(EventKind::ToReserve { from_expedition }) if *from_expedition == from_exp)
+            });
+        }
+        true
+    }
+
+    /// Moves a player expedition one region (never past its ends) and reveals what it enters.
+    pub(in crate::engine) fn move_expedition(&mut self, e: Exp, forward: bool) {
+        self.move_expedition_of(Side::Player, e, forward);
+    }
+
+    /// Moves one side's expedition (head-to-head: either seat's). Nothing moves in the
+    /// Arena (digest 5.18).
+    pub(in crate::engine) fn move_expedition_of(&mut self, side: Side, e: Exp, forward: bool) {
+        if self.s.arena {
+            return;
+        }
+        if self.step_expedition_of(side, e, forward) && forward {
+            match side {
+                Side::Player => self.s.today.moved.set(e, true),
+                Side::Confluence => self.s.today.b.moved.set(e, true),
+            }
+            self.fire(Fire::ExpMoved { side, exp: e });
+        }
+        self.check_caught();
+    }
+
+    /// Moves a player expedition one region without "moves forward" triggers (one more
+    /// region of the same move). False when it could not move.
+    pub(in crate::engine) fn step_expedition(&mut self, e: Exp, forward: bool) -> bool {
+        self.step_expedition_of(Side::Player, e, forward)
+    }
+
+    pub(in crate::engine) fn step_expedition_of(
+        &mut self,
+        side: Side,
+        e: Exp,
+        forward: bool,
+    ) -> bool {
+        let from = self.s.pos_of(side).get(e);
+        let step: i8 = match (e, forward) {
+            (Exp::Hero, true) | (Exp::Companion, false) => 1,
+            _ => -1,
+        };
+        let to = from + step;
+        let start = if e == Exp::Hero { 0 } else { 7 };
+        let far = 7 - start;
+        if (forward && from == far) || (!forward && from == start) || !(0..=7).contains(&to) {
+            return false;
+        }
+        if forward && self.s.expedition_blocked_of(self.db, side, e) {
+            return false;
+        }
+        self.s.pos_of_mut(side).set(e, to);
+        self.reveal(to as usize);
+        if O::ENABLED && side == Side::Player {
+            self.emit(Event::ExpeditionMoved { exp: e, from, to });
+        }
+        true
+    }
+
+    pub(in crate::engine) fn reveal(&mut self, region: usize) {
+        if (1..=6).contains(&region) {
+            let slot = (region - 1) / 2;
+            if self.s.adventure.revealed & (1 << slot) == 0 {
+                self.s.adventure.revealed |= 1 << slot;
+                if O::ENABLED {
+                    self.emit(Event::Reveal { slot: slot as u8 });
+                }
+            }
+        }
+    }
+
+    /// Moves a Darkness one region (forward toward the player's expedition, or back, never
+    /// past its start), then checks whether it caught the expedition.
+    pub(in crate::engine) fn move_darkness(&mut self, e: Exp, forward: bool) {
+        let from = self.s.dark.get(e);
+        let (start, dir): (i8, i8) = if e == Exp::Hero { (-1, 1) } else { (8, -1) };
+        let to = if forward { from + dir } else { from - dir };
+        let to = if e == Exp::Hero {
+            to.max(start)
+        } else {
+            to.min(start)
+        };
+        if to == from || (forward && self.s.darkness_blocked(self.db, e)) {
+            return;
+        }
+        self.s.dark.set(e, to);
+        if O::ENABLED {
+            self.emit(Event::DarknessMoved { exp: e, from, to });
+        }
+        self.check_caught();
+    }
+
+    /// The player loses when a Darkness enters the region of the expedition on its side
+    /// (interpretation A3).
+    pub(in crate::engine) fn check_caught(&mut self) {
+        if self.s.outcome.is_some() || self.s.mode == Mode::Duel {
+            return;
+        }
+        if self.s.dark.get(Exp::Hero) >= self.s.pos.get(Exp::Hero) {
+            self.end(Outcome::LossHeroDarkness);
+        } else if self.s.dark.get(Exp::Companion) <= self.s.pos.get(Exp::Companion) {
+            self.end(Outcome::LossCompanionDarkness);
+        }
+    }
+
+    /// Reveals the top two cards of the player's deck; the player keeps one in Reserve and
+    /// discards the other (one card revealed: it goes to Reserve).
+    /// `exhausted`: the kept card enters exhausted ("resupply exhausted").
+    pub(super) fn exec_resupply_two(&mut self, side: Side, exhausted: bool) -> Flow {
+        let deck_len = self.s.side(side).deck.len();
+        if deck_len < 2 && !self.refill(side) && deck_len == 0 {
+            return Flow::Next;
+        }
+        let d = self.s.side(side).deck;
+        if d.len() == 1 {
+            let put = self.resupply(side, exhausted);
+            let fr = self.frame_mut();
+            fr.it.clear();
+            if let Some(id) = put {
+                let _ = fr.it.push(id);
+            }
+            self.fire(Fire::Drew { side });
+            return Flow::Next;
+        }
+        for k in 0..2 {
+            let id = d.as_slice()[d.len() - 1 - k];
+            // Revealed: both players see it.
+            self.s.obj_mut(id).flags |= flag::KNOWN;
+        }
+        self.ask(Decision::ResupplyPick, side);
+        Flow::Wait
+    }
+}

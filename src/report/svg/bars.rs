@@ -1,0 +1,173 @@
+//! Effects of the rares: horizontal bars with their intervals.
+
+use super::{
+    AXIS, Canvas, GRID, MUTED, TEXT, d, esc, n, nice_ticks, text_width, tick_label, tick_values,
+};
+use crate::report::signed;
+
+/// One horizontal bar: a value with its interval (win-rate fractions; drawn in
+/// percentage points).
+#[derive(Clone, Debug)]
+pub struct Bar {
+    pub label: String,
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// Horizontal bars in the given order (top to bottom), each with an error bar, around a
+/// zero line. Bars are `<rect data-label data-value data-lo data-hi>` (fractions, as given).
+pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
+    const W: f64 = 640.0;
+    let label_w = bars
+        .iter()
+        .map(|b| text_width(&b.label, 13.0))
+        .fold(80.0, f64::max)
+        .min(200.0);
+    let values: Vec<String> = bars
+        .iter()
+        .map(|b| {
+            format!(
+                "{} [{}, {}]",
+                signed(b.value * 100.0),
+                signed(b.lo * 100.0),
+                signed(b.hi * 100.0)
+            )
+        })
+        .collect();
+    let value_w = values
+        .iter()
+        .map(|v| text_width(v, 12.0))
+        .fold(60.0, f64::max);
+    let left = 16.0 + label_w + 12.0;
+    let right = W - 20.0 - value_w - 12.0;
+    let top = 60.0;
+    let row_h = 28.0;
+    let bottom = top + row_h * bars.len().max(1) as f64;
+    let height = bottom + 92.0;
+    // Scale in percentage points, always showing zero.
+    let finite = |x: f64| if x.is_finite() { Some(x * 100.0) } else { None };
+    let all: Vec<f64> = bars
+        .iter()
+        .flat_map(|b| [finite(b.value), finite(b.lo), finite(b.hi)])
+        .flatten()
+        .collect();
+    let lo = all.iter().copied().fold(0.0, f64::min);
+    let hi = all.iter().copied().fold(0.0, f64::max);
+    let (first, last, step) = nice_ticks(lo, hi.max(lo + 0.5), 6.0);
+    let xs = |v: f64| left + (v - first) / (last - first) * (right - left);
+
+    let mut c = Canvas::new(W, height, title);
+    c.text(
+        right + 12.0,
+        top - 10.0,
+        "pp [95% interval]",
+        "start",
+        12.0,
+        "normal",
+        MUTED,
+    );
+    for v in tick_values(first, last, step) {
+        let x = xs(v);
+        c.line(x, top - 4.0, x, bottom, GRID, 1.0);
+        c.text(
+            x,
+            bottom + 18.0,
+            &tick_label(v, step),
+            "middle",
+            12.0,
+            "normal",
+            MUTED,
+        );
+    }
+    c.line(left, bottom, right, bottom, AXIS, 1.0);
+    c.text(
+        (left + right) / 2.0,
+        bottom + 40.0,
+        "Change in win rate when the rare replaces its common twin (pp)",
+        "middle",
+        13.0,
+        "600",
+        TEXT,
+    );
+    let zero = xs(0.0);
+    for (i, b) in bars.iter().enumerate() {
+        let yc = top + row_h * (i as f64 + 0.5);
+        if i % 2 == 1 {
+            c.raw(&format!(
+                "<rect x=\"16\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f4f6f8\"/>",
+                n(yc - row_h / 2.0),
+                n(W - 32.0),
+                n(row_h)
+            ));
+        }
+        c.text(left - 10.0, yc + 4.5, &b.label, "end", 13.0, "normal", TEXT);
+        let v = if b.value.is_finite() {
+            b.value * 100.0
+        } else {
+            0.0
+        };
+        let (x0, x1) = if v < 0.0 {
+            (xs(v), zero)
+        } else {
+            (zero, xs(v))
+        };
+        let fill = if v < 0.0 { "#D55E00" } else { "#0072B2" };
+        c.raw(&format!(
+            "<rect data-label=\"{}\" data-value=\"{}\" data-lo=\"{}\" data-hi=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{fill}\" fill-opacity=\"0.85\"><title>{}: {} pp, 95% interval [{}, {}]</title></rect>",
+            esc(&b.label),
+            d(b.value),
+            d(b.lo),
+            d(b.hi),
+            n(x0),
+            n(yc - 8.0),
+            n((x1 - x0).max(0.0)),
+            esc(&b.label),
+            signed(b.value * 100.0),
+            signed(b.lo * 100.0),
+            signed(b.hi * 100.0),
+        ));
+        if b.lo.is_finite() && b.hi.is_finite() {
+            let (xl, xh) = (xs(b.lo * 100.0), xs(b.hi * 100.0));
+            c.line(xl, yc, xh, yc, TEXT, 1.4);
+            c.line(xl, yc - 5.0, xl, yc + 5.0, TEXT, 1.4);
+            c.line(xh, yc - 5.0, xh, yc + 5.0, TEXT, 1.4);
+        }
+        c.text(
+            right + 12.0,
+            yc + 4.5,
+            &values[i],
+            "start",
+            12.0,
+            "normal",
+            TEXT,
+        );
+    }
+    c.line(zero, top - 4.0, zero, bottom, TEXT, 1.5);
+    // Key.
+    let ky = bottom + 66.0;
+    c.raw(&format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" fill=\"#D55E00\" fill-opacity=\"0.85\"/>",
+        n(left),
+        n(ky - 10.0)
+    ));
+    c.text(
+        left + 20.0,
+        ky,
+        "the rare makes the Confluence harder",
+        "start",
+        12.0,
+        "normal",
+        TEXT,
+    );
+    let x2 = left + 20.0 + text_width("the rare makes the Confluence harder", 12.0) + 24.0;
+    c.raw(&format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"12\" fill=\"#0072B2\" fill-opacity=\"0.85\"/>",
+        n(x2),
+        n(ky - 10.0)
+    ));
+    c.text(x2 + 20.0, ky, "easier", "start", 12.0, "normal", TEXT);
+    c.finish()
+}
+
+// ---------------------------------------------------------------------------------------
