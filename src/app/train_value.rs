@@ -10,8 +10,8 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use super::cli::TrainValueArgs;
+use super::job::{default_threads, progress_bar};
 use super::load;
-use super::run::{default_threads, progress_bar};
 use crate::deck::RareMix;
 use crate::engine::event::NoObserver;
 use crate::engine::setup::Matchup;
