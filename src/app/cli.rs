@@ -468,9 +468,13 @@ pub struct RunArgs {
     /// the shard's mergeable state to --out (see `confluence-sim merge`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<super::spec::Shard>,
+    /// Replace --out even when it holds a finished shard, or an unfinished run with other
+    /// settings (without it, both are refused: they are work that would be lost).
+    #[arg(long)]
+    pub force: bool,
     /// Continue the interrupted run whose --out was DIR, with the settings it started with
     /// (--threads and --quiet may be given).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "confluence", "subsets", "day_cap", "allow_illegal", "cards"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "force", "confluence", "subsets", "day_cap", "allow_illegal", "cards"])]
     pub resume: Option<PathBuf>,
 }
 
@@ -479,9 +483,14 @@ pub struct MergeArgs {
     /// The shard directories (the --out of each `run --shard I/N`), in any order.
     #[arg(value_name = "SHARD_DIR", required = true)]
     pub shards: Vec<PathBuf>,
-    /// Output directory: the same files as one unsharded run.
+    /// Output directory: the same files as one unsharded run. It may not be one of the
+    /// shard directories.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Replace --out even when it holds a finished shard or an unfinished run (without it,
+    /// both are refused: they are work that would be lost).
+    #[arg(long)]
+    pub force: bool,
     /// No summary table on the terminal.
     #[arg(long, short)]
     pub quiet: bool,
