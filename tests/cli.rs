@@ -358,6 +358,26 @@ fn decks_can_name_cards_in_english() {
             .replace("legal", "X")
     };
     assert_eq!(strip(dir.path()), strip(by_ref.path()));
+    // Names in decomposed Unicode (as macOS and copy and paste give them), in another case
+    // and without accents are the same names.
+    let folded = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("decks/by_name.txt"))
+        .unwrap()
+        .replace("3 Issun-b\u{14d}shi", "3 Issun-bo\u{304}shi")
+        .replace("3 Atlas", "3 ATLAS")
+        .replace("2 Physical Training\n", "2 physical training\n");
+    assert!(text.contains("Issun-bo\u{304}shi"));
+    let deck = folded.path().join("by_name.txt");
+    std::fs::write(&deck, text).unwrap();
+    let out = folded.path().join("out");
+    sim()
+        .args(["run", "--games", "50", "--rares", "0", "-q", "--player"])
+        .arg(&deck)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(strip(&out), strip(by_ref.path()));
 }
 
 #[test]
@@ -423,6 +443,18 @@ fn unknown_policy_and_rare_names_are_rejected() {
         &["--rare-set", "'Nobody' is not a rare"],
     );
     rejects_usage(&["run", "--rares", "16"], &["--rares 16", "<= 15"]);
+    rejects_usage(
+        &["run", "--policy", "greedy", "--policy", "greedy"],
+        &["--policy greedy: given twice"],
+    );
+}
+
+#[test]
+fn help_says_that_a_rare_range_a_dot_dot_b_leaves_b_out() {
+    let help = sim().args(["run", "--help"]).assert().success();
+    let text = String::from_utf8(help.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("A..B, as in"), "{text}");
+    assert!(text.contains("leaves B out (3..5 is 3 and 4)"), "{text}");
 }
 
 #[test]

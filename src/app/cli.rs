@@ -413,8 +413,9 @@ pub struct MatchArgs {
     /// parameters as NAME:KEY=N,KEY=N (e.g. search:rollouts=32); repeat for several.
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
-    /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). Counts
-    /// strictly between 0 and all use --subsets random subsets each.
+    /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). A..B, as in
+    /// Rust, leaves B out (3..5 is 3 and 4). Counts strictly between 0 and all use
+    /// --subsets random subsets each.
     #[arg(long, value_name = "N|A..=B")]
     pub rares: Vec<String>,
     /// An explicit set of rares by name, comma-separated (repeat for several sets).

@@ -100,13 +100,22 @@ pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
     } else {
         names.to_vec()
     };
-    names
+    let specs: Vec<PolicySpec> = names
         .iter()
         .map(|n| {
             n.parse::<PolicySpec>()
                 .map_err(|e| super::usage(format!("--policy {n}: {e}")))
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    for (i, p) in specs.iter().enumerate() {
+        if specs[..i].contains(p) {
+            return Err(super::usage(format!(
+                "--policy {}: given twice (it would play the same games twice); give each policy once",
+                names[i]
+            )));
+        }
+    }
+    Ok(specs)
 }
 
 pub fn load(m: &MatchArgs) -> Result<Loaded> {
