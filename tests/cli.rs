@@ -1126,3 +1126,27 @@ fn expert_weights_from_a_file_replace_the_embedded_ones() {
         .stderr(predicate::str::contains("unknown feature 'not_a_feature'"));
     assert!(!out.exists());
 }
+
+#[test]
+fn a_confluence_deck_error_names_its_path_once() {
+    let path = fixture("confluence/not_55.toml");
+    let a = sim()
+        .args(["run", "--games", "10", "-q", "--confluence", &path])
+        .assert()
+        .failure()
+        .code(1);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.matches("not_55.toml").count(), 1, "{err}");
+    assert!(err.contains("the Confluence deck"), "{err}");
+}
+
+#[test]
+fn cards_coverage_of_a_missing_deck_prints_nothing_before_the_error() {
+    let a = sim()
+        .args(["cards", "coverage", "--deck", "missing.txt"])
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("missing.txt"));
+    assert!(a.get_output().stdout.is_empty());
+}

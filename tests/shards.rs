@@ -712,3 +712,54 @@ fn report_says_to_merge_a_shard_and_to_resume_an_unfinished_run() {
         )));
     assert_eq!(names(&unfinished), vec!["checkpoint"]);
 }
+
+#[test]
+fn shards_of_other_seeds_are_named_by_their_seed_whatever_the_mixes() {
+    let tmp = tempfile::tempdir().unwrap();
+    // One random subset of one rare: the two seeds draw other mixes as well.
+    let shard = |name: &str, s: &str, seed: &str| {
+        let d = tmp.path().join(name);
+        sim()
+            .args([
+                "run",
+                "--games",
+                "20",
+                "--rares",
+                "1",
+                "--subsets",
+                "1",
+                "-q",
+            ])
+            .args(["--seed", seed, "--shard", s, "--out"])
+            .arg(&d)
+            .assert()
+            .success();
+        d
+    };
+    let a = shard("a", "0/2", "1");
+    let b = shard("b", "1/2", "2");
+    assert_ne!(
+        std::fs::read_to_string(a.join("shard.json"))
+            .unwrap()
+            .split("\"mixes\"")
+            .nth(1)
+            .map(|s| s[..20].to_string()),
+        std::fs::read_to_string(b.join("shard.json"))
+            .unwrap()
+            .split("\"mixes\"")
+            .nth(1)
+            .map(|s| s[..20].to_string()),
+        "the test needs shards whose mixes differ"
+    );
+    sim()
+        .args(["merge", "-q", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "not shards of the same run: seed: 1 vs 2",
+        ));
+}

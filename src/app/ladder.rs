@@ -48,12 +48,8 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
-    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db).with_context(|| {
-        format!(
-            "loading the Confluence deck {}",
-            a.deck.confluence.display()
-        )
-    })?;
+    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db)
+        .context("the Confluence deck (--confluence)")?;
     let names = if a.policies.is_empty() {
         default_policies()
     } else {

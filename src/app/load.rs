@@ -132,7 +132,7 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
         players.push(player_deck(&lib, p, m.allow_illegal, &mut warnings)?);
     }
     let confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
-        .with_context(|| format!("loading the Confluence deck {}", m.confluence.display()))?;
+        .context("the Confluence deck (--confluence)")?;
     let expert = expert_weights(m.expert_weights.as_deref())?;
     Ok(Loaded {
         lib,
