@@ -1150,3 +1150,49 @@ fn cards_coverage_of_a_missing_deck_prints_nothing_before_the_error() {
         .stderr(predicate::str::contains("missing.txt"));
     assert!(a.get_output().stdout.is_empty());
 }
+
+/// Sentences of a report or a log that a blank number or a wrong plural broke.
+fn broken_wording(text: &str) -> Vec<String> {
+    let bad = regex::Regex::new(
+        r"\b1 (rows|decks|days|configs|games|options|configurations|rares)\b|[a-z,]  +[a-z0-9]|\( \)|\([a-z]+ \)|Player decides \([A-Z]",
+    )
+    .unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('|'))
+        .filter(|l| bad.is_match(l))
+        .map(|l| l.chars().take(200).collect())
+        .collect()
+}
+
+#[test]
+fn reports_and_replays_of_small_odd_runs_have_no_blanks_nor_wrong_plurals() {
+    let dir = tempfile::tempdir().unwrap();
+    // One mix (all commons), one mix (all rares) with a day cap of 1, one deck and policy.
+    for (name, args) in [
+        ("one_mix", &["--rares", "0"][..]),
+        (
+            "all_rares_day_cap_1",
+            &["--rares", "15", "--day-cap", "1"][..],
+        ),
+    ] {
+        let out = dir.path().join(name);
+        sim()
+            .args(["run", "--games", "30", "-q"])
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        sim().arg("report").arg(&out).assert().success();
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert_eq!(broken_wording(&md), Vec::<String>::new(), "{name}");
+        assert!(!md.contains("the baselines have"), "{name}");
+    }
+    let log = sim()
+        .args(["replay", "--rares", "15", "--game-index", "1"])
+        .assert()
+        .success();
+    let text = String::from_utf8(log.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("Player decides ("), "{text}");
+    assert_eq!(broken_wording(&text), Vec::<String>::new());
+}

@@ -288,7 +288,10 @@ fn win_rate_section(m: &Model) -> Section {
         }
     }
     blocks.push(Block::Details {
-        summary: format!("The numbers behind the panels ({} rows)", rows.len()),
+        summary: format!(
+            "The numbers behind the panels ({})",
+            plural(rows.len(), "row", "rows")
+        ),
         blocks: vec![Block::Table(DocTable {
             header: [
                 "Deck",
@@ -395,8 +398,8 @@ fn target_section(m: &Model) -> Section {
     }));
     blocks.push(Block::Details {
         summary: format!(
-            "The {TARGET_ROWS} closest configurations of each deck and policy ({} rows)",
-            more.len()
+            "The {TARGET_ROWS} closest configurations of each deck and policy ({})",
+            plural(more.len(), "row", "rows")
         ),
         blocks: vec![Block::Table(DocTable {
             header: ["Deck", "Policy", "Config", "Rare mix", "Win rate", &head]
@@ -611,7 +614,10 @@ fn comparison_section(m: &Model) -> Section {
             v.dedup();
             v
         };
-        let baseline = if bases == [0] {
+        let baseline = if bases.is_empty() {
+            // One mix per deck and policy: each configuration is its own baseline.
+            "its baseline's (the first configuration of its deck and policy; this run has one rare mix each, so there is no difference to show)".to_string()
+        } else if bases == [0] {
             "its all-common baseline's".to_string()
         } else {
             format!(
@@ -870,8 +876,8 @@ fn days_section(m: &Model) -> Section {
         .collect();
     blocks.push(Block::Details {
         summary: format!(
-            "Mean days, and the day histograms of the {} decks and policies",
-            m.groups.len()
+            "Mean days, and the day histograms of the {}",
+            plural(m.groups.len(), "deck and policy", "decks and policies")
         ),
         blocks: vec![
             Block::Table(DocTable {
