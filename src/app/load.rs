@@ -100,13 +100,19 @@ pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
     } else {
         names.to_vec()
     };
-    let specs: Vec<PolicySpec> = names
+    names
         .iter()
         .map(|n| {
             n.parse::<PolicySpec>()
                 .map_err(|e| super::usage(format!("--policy {n}: {e}")))
         })
-        .collect::<Result<_>>()?;
+        .collect()
+}
+
+/// `run`'s policies, each once: a policy given twice would play the same games twice
+/// (`compare` allows it, as a check that a policy matches itself).
+pub fn distinct_policies(names: &[String]) -> Result<()> {
+    let specs = policies(names)?;
     for (i, p) in specs.iter().enumerate() {
         if specs[..i].contains(p) {
             return Err(super::usage(format!(
@@ -115,7 +121,7 @@ pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
             )));
         }
     }
-    Ok(specs)
+    Ok(())
 }
 
 pub fn load(m: &MatchArgs) -> Result<Loaded> {

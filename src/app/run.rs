@@ -143,6 +143,7 @@ pub fn run(a: RunArgs) -> Result<()> {
     let mut job = match &a.experiment {
         Some(path) => experiment::job(path, &a)?,
         None => {
+            load::distinct_policies(&a.m.policies)?;
             let loaded = load::load(&a.m)?;
             let mixes = mixes::mixes(
                 &loaded.confluence,
