@@ -844,6 +844,35 @@ fn tune_finds_candidates_and_ranks_rares() {
 }
 
 #[test]
+fn tune_says_when_no_measured_mix_reaches_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "tune",
+            "--target",
+            "0.999",
+            "--games",
+            "100",
+            "--subsets",
+            "1",
+            "--candidates",
+            "2",
+            "--confirm",
+            "200",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[interval excludes the target]"))
+        .stdout(predicate::str::contains(
+            "No measured mix reaches the target 99.9%",
+        ))
+        .stdout(predicate::str::contains("every one wins less often"));
+}
+
+#[test]
 fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
     let run = |threads: &str| {
         let dir = tempfile::tempdir().unwrap();
