@@ -895,7 +895,16 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
             .assert()
             .success()
             .stdout(predicate::str::contains("search:rollouts=2,width=2"))
-            .stderr(predicate::str::contains("strictly ordered"));
+            .stderr(predicate::str::contains("strictly ordered"))
+            // The closing line covers both halves; without a terminal, a line per rung.
+            .stderr(predicate::str::contains("with all commons, and "))
+            .stderr(predicate::str::contains(" with all rares; wrote"))
+            .stderr(predicate::str::contains(
+                "confluence-sim: ladder: random with all commons: ",
+            ))
+            .stderr(predicate::str::contains(
+                "confluence-sim: ladder: search:rollouts=2,width=2 with all rares: ",
+            ));
         assert_eq!(outputs(dir.path()), vec!["ladder.csv", "ladder.parquet"]);
         let t = read_table(&dir.path().join("ladder.parquet"));
         let csv = std::fs::read_to_string(dir.path().join("ladder.csv")).unwrap();
