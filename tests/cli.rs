@@ -1234,3 +1234,13 @@ fn reports_and_replays_of_small_odd_runs_have_no_blanks_nor_wrong_plurals() {
     assert!(text.contains("Player decides ("), "{text}");
     assert_eq!(broken_wording(&text), Vec::<String>::new());
 }
+
+#[test]
+fn bench_reports_cpu_and_wall_time() {
+    sim()
+        .args(["bench", "--games", "300", "--policy", "greedy"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("cpu_s   wall_s  games/s/core"))
+        .stdout(predicate::str::contains("greedy   300"));
+}
