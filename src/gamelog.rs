@@ -157,7 +157,15 @@ impl<'a> GameLog<'a> {
             | Decision::Expand
             | Decision::CleanupReserve
             | Decision::CleanupLandmark => String::new(),
-            d => format!("    Player decides ({d:?}, {options} options): {text}"),
+            d => format!(
+                "    Player decides ({}, {}): {text}",
+                words(&format!("{d:?}")),
+                if options == 1 {
+                    "1 option".to_string()
+                } else {
+                    format!("{options} options")
+                }
+            ),
         };
         self.push(
             s,
@@ -395,12 +403,12 @@ impl Observer for GameLog<'_> {
                            "expedition": exp.map(|e| e.name()), "cost": cost,
                            "placement": placement.map(|(p, f)| json!({"rule": p.name(), "fell_back_to_threatened": f}))}),
                     format!(
-                        "  {} plays {} ({} {}) from {} for {cost} mana{place}",
+                        "  {} plays {} ({}{}) from {} for {cost} mana{place}",
                         Self::side_name(*side),
                         def.name,
                         def.kind.name(),
                         if def.kind.is_character() || def.kind == CardKind::ExpeditionPermanent {
-                            def.stats.to_string()
+                            format!(" {}", def.stats)
                         } else {
                             String::new()
                         },
@@ -561,4 +569,16 @@ impl Observer for GameLog<'_> {
             ),
         }
     }
+}
+
+/// A CamelCase name as lowercase words: `RestOrder` is "rest order".
+fn words(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
 }

@@ -11,7 +11,7 @@ pub fn closest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let w = word.trim().to_lowercase();
+    let w = crate::cards::pool::normalize_name(word);
     let wlen = w.chars().count();
     if wlen == 0 {
         return None;
@@ -30,7 +30,7 @@ where
         if 1.0 - (wlen.abs_diff(clen) as f64) / longer < MIN_SIMILARITY {
             continue;
         }
-        let c_low = c.to_lowercase();
+        let c_low = crate::cards::pool::normalize_name(c);
         // So does the difference of their letter counts (cheap; it prunes most names).
         if 1.0 - bag_distance(&w, &c_low) as f64 / longer < MIN_SIMILARITY {
             continue;

@@ -358,6 +358,26 @@ fn decks_can_name_cards_in_english() {
             .replace("legal", "X")
     };
     assert_eq!(strip(dir.path()), strip(by_ref.path()));
+    // Names in decomposed Unicode (as macOS and copy and paste give them), in another case
+    // and without accents are the same names.
+    let folded = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("decks/by_name.txt"))
+        .unwrap()
+        .replace("3 Issun-b\u{14d}shi", "3 Issun-bo\u{304}shi")
+        .replace("3 Atlas", "3 ATLAS")
+        .replace("2 Physical Training\n", "2 physical training\n");
+    assert!(text.contains("Issun-bo\u{304}shi"));
+    let deck = folded.path().join("by_name.txt");
+    std::fs::write(&deck, text).unwrap();
+    let out = folded.path().join("out");
+    sim()
+        .args(["run", "--games", "50", "--rares", "0", "-q", "--player"])
+        .arg(&deck)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(strip(&out), strip(by_ref.path()));
 }
 
 #[test]
@@ -423,6 +443,18 @@ fn unknown_policy_and_rare_names_are_rejected() {
         &["--rare-set", "'Nobody' is not a rare"],
     );
     rejects_usage(&["run", "--rares", "16"], &["--rares 16", "<= 15"]);
+    rejects_usage(
+        &["run", "--policy", "greedy", "--policy", "greedy"],
+        &["--policy greedy: given twice"],
+    );
+}
+
+#[test]
+fn help_says_that_a_rare_range_a_dot_dot_b_leaves_b_out() {
+    let help = sim().args(["run", "--help"]).assert().success();
+    let text = String::from_utf8(help.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("A..B, as in"), "{text}");
+    assert!(text.contains("leaves B out (3..5 is 3 and 4)"), "{text}");
 }
 
 #[test]
@@ -812,6 +844,35 @@ fn tune_finds_candidates_and_ranks_rares() {
 }
 
 #[test]
+fn tune_says_when_no_measured_mix_reaches_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "tune",
+            "--target",
+            "0.999",
+            "--games",
+            "100",
+            "--subsets",
+            "1",
+            "--candidates",
+            "2",
+            "--confirm",
+            "200",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[interval excludes the target]"))
+        .stdout(predicate::str::contains(
+            "No measured mix reaches the target 99.9%",
+        ))
+        .stdout(predicate::str::contains("every one wins less often"));
+}
+
+#[test]
 fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
     let run = |threads: &str| {
         let dir = tempfile::tempdir().unwrap();
@@ -834,7 +895,16 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
             .assert()
             .success()
             .stdout(predicate::str::contains("search:rollouts=2,width=2"))
-            .stderr(predicate::str::contains("strictly ordered"));
+            .stderr(predicate::str::contains("strictly ordered"))
+            // The closing line covers both halves; without a terminal, a line per rung.
+            .stderr(predicate::str::contains("with all commons, and "))
+            .stderr(predicate::str::contains(" with all rares; wrote"))
+            .stderr(predicate::str::contains(
+                "confluence-sim: ladder: random with all commons: ",
+            ))
+            .stderr(predicate::str::contains(
+                "confluence-sim: ladder: search:rollouts=2,width=2 with all rares: ",
+            ));
         assert_eq!(outputs(dir.path()), vec!["ladder.csv", "ladder.parquet"]);
         let t = read_table(&dir.path().join("ladder.parquet"));
         let csv = std::fs::read_to_string(dir.path().join("ladder.csv")).unwrap();
@@ -1196,4 +1266,84 @@ fn expert_weights_from_a_file_replace_the_embedded_ones() {
         .stderr(predicate::str::contains("bad.toml"))
         .stderr(predicate::str::contains("unknown feature 'not_a_feature'"));
     assert!(!out.exists());
+}
+
+#[test]
+fn a_confluence_deck_error_names_its_path_once() {
+    let path = fixture("confluence/not_55.toml");
+    let a = sim()
+        .args(["run", "--games", "10", "-q", "--confluence", &path])
+        .assert()
+        .failure()
+        .code(1);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.matches("not_55.toml").count(), 1, "{err}");
+    assert!(err.contains("the Confluence deck"), "{err}");
+}
+
+#[test]
+fn cards_coverage_of_a_missing_deck_prints_nothing_before_the_error() {
+    let a = sim()
+        .args(["cards", "coverage", "--deck", "missing.txt"])
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("missing.txt"));
+    assert!(a.get_output().stdout.is_empty());
+}
+
+/// Sentences of a report or a log that a blank number or a wrong plural broke.
+fn broken_wording(text: &str) -> Vec<String> {
+    let bad = regex::Regex::new(
+        r"\b1 (rows|decks|days|configs|games|options|configurations|rares)\b|[a-z,]  +[a-z0-9]|\( \)|\([a-z]+ \)|Player decides \([A-Z]",
+    )
+    .unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('|'))
+        .filter(|l| bad.is_match(l))
+        .map(|l| l.chars().take(200).collect())
+        .collect()
+}
+
+#[test]
+fn reports_and_replays_of_small_odd_runs_have_no_blanks_nor_wrong_plurals() {
+    let dir = tempfile::tempdir().unwrap();
+    // One mix (all commons), one mix (all rares) with a day cap of 1, one deck and policy.
+    for (name, args) in [
+        ("one_mix", &["--rares", "0"][..]),
+        (
+            "all_rares_day_cap_1",
+            &["--rares", "15", "--day-cap", "1"][..],
+        ),
+    ] {
+        let out = dir.path().join(name);
+        sim()
+            .args(["run", "--games", "30", "-q"])
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        sim().arg("report").arg(&out).assert().success();
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert_eq!(broken_wording(&md), Vec::<String>::new(), "{name}");
+        assert!(!md.contains("the baselines have"), "{name}");
+    }
+    let log = sim()
+        .args(["replay", "--rares", "15", "--game-index", "1"])
+        .assert()
+        .success();
+    let text = String::from_utf8(log.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("Player decides ("), "{text}");
+    assert_eq!(broken_wording(&text), Vec::<String>::new());
+}
+
+#[test]
+fn bench_reports_cpu_and_wall_time() {
+    sim()
+        .args(["bench", "--games", "300", "--policy", "greedy"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("cpu_s   wall_s  games/s/core"))
+        .stdout(predicate::str::contains("greedy   300"));
 }

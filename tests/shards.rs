@@ -501,3 +501,265 @@ fn shards_played_with_other_expert_weights_are_not_merged() {
         .code(1)
         .stderr(predicate::str::contains("expert_weights"));
 }
+
+/// Every file of a directory with its content, to check that it was left alone.
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    names(dir)
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(dir.join(&n)).unwrap_or_default();
+            (n, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_finished_shard_is_never_replaced_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s0 = shard(tmp.path(), "s0", "0/2", "1");
+    let s1 = shard(tmp.path(), "s1", "1/2", "1");
+    let before = contents(&s0);
+    // merge's --out may not be one of its inputs, even with --force.
+    for force in [&[][..], &["--force"][..]] {
+        sim()
+            .args(["merge", "-q"])
+            .args(force)
+            .arg(&s0)
+            .arg(&s1)
+            .arg("--out")
+            .arg(&s0)
+            .assert()
+            .failure()
+            .code(2)
+            .stderr(predicate::str::contains("one of the shards being merged"));
+    }
+    // A run into a finished shard, or a merge into another run's shard, is refused.
+    sim()
+        .args(["run", "--rares", "0", "--games", "20", "-q", "--out"])
+        .arg(&s0)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "it holds shard 0/2 of a sharded run",
+        ))
+        .stderr(predicate::str::contains("confluence-sim merge"))
+        .stderr(predicate::str::contains("--force"));
+    let other = shard(tmp.path(), "other", "0/3", "7");
+    let other_before = contents(&other);
+    sim()
+        .args(["merge", "-q"])
+        .arg(&s0)
+        .arg(&s1)
+        .arg("--out")
+        .arg(&other)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("it holds shard 0/3"));
+    assert_eq!(contents(&s0), before);
+    assert_eq!(contents(&other), other_before);
+    // The shards still merge; --force replaces a shard on purpose.
+    let merged = tmp.path().join("merged");
+    sim()
+        .args(["merge", "-q"])
+        .arg(&s0)
+        .arg(&s1)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success();
+    sim()
+        .args([
+            "run", "--rares", "0", "--games", "20", "-q", "--force", "--out",
+        ])
+        .arg(&other)
+        .assert()
+        .success();
+    assert!(names(&other).contains(&"summary.csv".to_string()));
+}
+
+#[test]
+fn an_unfinished_run_is_never_replaced_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s0 = shard(tmp.path(), "s0", "0/2", "1");
+    let s1 = shard(tmp.path(), "s1", "1/2", "1");
+    // An unfinished run's checkpoint (its description is what counts).
+    let unfinished = tmp.path().join("unfinished");
+    std::fs::create_dir_all(unfinished.join("checkpoint")).unwrap();
+    std::fs::copy(
+        s0.join("shard.json"),
+        unfinished.join("checkpoint/run.json"),
+    )
+    .unwrap();
+    let before = contents(&unfinished.join("checkpoint"));
+    sim()
+        .args(["merge", "-q"])
+        .arg(&s0)
+        .arg(&s1)
+        .arg("--out")
+        .arg(&unfinished)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("it holds an unfinished run"))
+        .stderr(predicate::str::contains(format!(
+            "confluence-sim run --resume {}",
+            unfinished.display()
+        )));
+    // A run with other settings: refused, and told how to continue or start over.
+    sim()
+        .args(["run", "--rares", "0", "--games", "20", "-q", "--out"])
+        .arg(&unfinished)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "unfinished run with other settings",
+        ))
+        .stderr(predicate::str::contains("--resume"))
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(contents(&unfinished.join("checkpoint")), before);
+    // With --force, the run starts over and finishes.
+    sim()
+        .args([
+            "run", "--rares", "0", "--games", "20", "-q", "--force", "--out",
+        ])
+        .arg(&unfinished)
+        .assert()
+        .success();
+    assert!(!unfinished.join("checkpoint").exists());
+    assert!(names(&unfinished).contains(&"summary.csv".to_string()));
+    // And merge --force replaces one too.
+    std::fs::create_dir_all(unfinished.join("checkpoint")).unwrap();
+    std::fs::copy(
+        s0.join("shard.json"),
+        unfinished.join("checkpoint/run.json"),
+    )
+    .unwrap();
+    sim()
+        .args(["merge", "-q", "--force"])
+        .arg(&s0)
+        .arg(&s1)
+        .arg("--out")
+        .arg(&unfinished)
+        .assert()
+        .success();
+    assert!(!unfinished.join("checkpoint").exists());
+}
+
+#[test]
+fn the_working_directory_its_parents_and_the_root_are_refused_as_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path().join("a/b");
+    std::fs::create_dir_all(&cwd).unwrap();
+    for (out, what) in [
+        (".", "is the working directory"),
+        ("..", "a parent of the working directory"),
+        ("/", "is the root directory"),
+    ] {
+        let mut c = sim();
+        c.current_dir(&cwd)
+            .args(["run", "--rares", "0", "--games", "10", "-q", "--cards"])
+            .arg(root().join("decks/cards"))
+            .arg("--player")
+            .arg(root().join("decks/player/BR_kojo_booda.txt"))
+            .arg("--confluence")
+            .arg(root().join("decks/confluence/reference.toml"))
+            .args(["--out", out]);
+        c.assert()
+            .failure()
+            .code(2)
+            .stderr(predicate::str::contains(format!("--out {out}: ")))
+            .stderr(predicate::str::contains(what));
+    }
+    assert!(names(&cwd).is_empty());
+    assert_eq!(names(tmp.path()), vec!["a"]);
+}
+
+#[test]
+fn report_says_to_merge_a_shard_and_to_resume_an_unfinished_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s0 = shard(tmp.path(), "s0", "0/2", "1");
+    sim()
+        .arg("report")
+        .arg(&s0)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("shard 0/2 of a sharded run"))
+        .stderr(predicate::str::contains("merge the shards first"))
+        .stderr(predicate::str::contains(format!(
+            "confluence-sim merge {} ... --out DIR",
+            s0.display()
+        )));
+    let unfinished = tmp.path().join("unfinished");
+    std::fs::create_dir_all(unfinished.join("checkpoint")).unwrap();
+    std::fs::copy(
+        s0.join("shard.json"),
+        unfinished.join("checkpoint/run.json"),
+    )
+    .unwrap();
+    sim()
+        .arg("report")
+        .arg(&unfinished)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "continue it with `confluence-sim run --resume {}`",
+            unfinished.display()
+        )));
+    assert_eq!(names(&unfinished), vec!["checkpoint"]);
+}
+
+#[test]
+fn shards_of_other_seeds_are_named_by_their_seed_whatever_the_mixes() {
+    let tmp = tempfile::tempdir().unwrap();
+    // One random subset of one rare: the two seeds draw other mixes as well.
+    let shard = |name: &str, s: &str, seed: &str| {
+        let d = tmp.path().join(name);
+        sim()
+            .args([
+                "run",
+                "--games",
+                "20",
+                "--rares",
+                "1",
+                "--subsets",
+                "1",
+                "-q",
+            ])
+            .args(["--seed", seed, "--shard", s, "--out"])
+            .arg(&d)
+            .assert()
+            .success();
+        d
+    };
+    let a = shard("a", "0/2", "1");
+    let b = shard("b", "1/2", "2");
+    assert_ne!(
+        std::fs::read_to_string(a.join("shard.json"))
+            .unwrap()
+            .split("\"mixes\"")
+            .nth(1)
+            .map(|s| s[..20].to_string()),
+        std::fs::read_to_string(b.join("shard.json"))
+            .unwrap()
+            .split("\"mixes\"")
+            .nth(1)
+            .map(|s| s[..20].to_string()),
+        "the test needs shards whose mixes differ"
+    );
+    sim()
+        .args(["merge", "-q", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "not shards of the same run: seed: 1 vs 2",
+        ));
+}

@@ -40,7 +40,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     if a.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
-    println!("policy   games      seconds  games/s/core  win_rate");
+    println!("policy   games      cpu_s   wall_s  games/s/core  win_rate");
     for (pi, p) in policies.iter().enumerate() {
         let plan = RunPlan {
             db: &lib.db,
@@ -60,21 +60,45 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             expert: expert.as_ref(),
         };
         let t = Instant::now();
+        let cpu0 = cpu_seconds();
         let r = crate::sim::run::<String>(&plan, &|_| {}, None).map_err(|e| anyhow::anyhow!(e))?;
-        let secs = t.elapsed().as_secs_f64();
+        let wall = t.elapsed().as_secs_f64();
+        // The games play on one worker thread: the process's CPU time is that thread's
+        // (the waiting main thread uses none), and a loaded machine does not inflate it.
+        let cpu = match (cpu0, cpu_seconds()) {
+            (Some(a), Some(b)) if b > a => b - a,
+            _ => wall,
+        };
         let acc = &r.accums[0];
         let wins = acc.won();
         println!(
-            "{:<8} {:<10} {:>7.2}  {:>12.0}  {:>7.3}",
+            "{:<8} {:<10} {:>6.2}  {:>7.2}  {:>12.0}  {:>7.3}",
             p.to_string(),
             a.games,
-            secs,
-            a.games as f64 / secs,
+            cpu,
+            wall,
+            a.games as f64 / cpu,
             wins as f64 / acc.games as f64
         );
+        if (wall - cpu).abs() > 0.2 * cpu {
+            eprintln!(
+                "confluence-sim: warning: {p}: {wall:.2} s of wall time for {cpu:.2} s of CPU time (more than 20% apart): the machine is loaded; games/s/core is from the CPU time"
+            );
+        }
     }
     if let Some(kib) = peak_rss_kib() {
         println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
     }
     Ok(())
+}
+
+/// CPU time (user and system) this process has used, in seconds.
+fn cpu_seconds() -> Option<f64> {
+    // SAFETY: getrusage writes into the struct we own.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return None;
+    }
+    let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    Some(t(u.ru_utime) + t(u.ru_stime))
 }

@@ -77,6 +77,12 @@ fn coverage(
     set: Option<String>,
     decks: Vec<std::path::PathBuf>,
 ) -> Result<()> {
+    // Every deck is read before anything is printed: a bad one prints nothing.
+    let mut loaded = Vec::new();
+    for path in &decks {
+        let mut w = Vec::new();
+        loaded.push((path, load::player_deck(lib, path, true, &mut w)?));
+    }
     let mut by_set: BTreeMap<String, Count> = BTreeMap::new();
     let mut by_faction: BTreeMap<String, Count> = BTreeMap::new();
     let mut core_cr = Count::default();
@@ -120,9 +126,7 @@ fn coverage(
     writeln!(out)?;
     row(out, "CORE C+R", &core_cr)?;
     row(out, "all sets", &all)?;
-    for path in &decks {
-        let mut w = Vec::new();
-        let deck = load::player_deck(lib, path, true, &mut w)?;
+    for (path, deck) in &loaded {
         let mut c = Count::default();
         let mut lines = Vec::new();
         for idx in std::iter::once(deck.hero).chain(deck.cards.iter().copied()) {

@@ -460,8 +460,9 @@ pub struct MatchArgs {
     /// parameters as NAME:KEY=N,KEY=N (e.g. search:rollouts=32); repeat for several.
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
-    /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). Counts
-    /// strictly between 0 and all use --subsets random subsets each.
+    /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). A..B, as in
+    /// Rust, leaves B out (3..5 is 3 and 4). Counts strictly between 0 and all use
+    /// --subsets random subsets each.
     #[arg(long, value_name = "N|A..=B")]
     pub rares: Vec<String>,
     /// An explicit set of rares by name, comma-separated (repeat for several sets).
@@ -515,9 +516,13 @@ pub struct RunArgs {
     /// the shard's mergeable state to --out (see `confluence-sim merge`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<super::shard::Shard>,
+    /// Replace --out even when it holds a finished shard, or an unfinished run with other
+    /// settings (without it, both are refused: they are work that would be lost).
+    #[arg(long)]
+    pub force: bool,
     /// Continue the interrupted run whose --out was DIR, with the settings it started with
     /// (--threads and --quiet may be given).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "confluence", "subsets", "day_cap", "allow_illegal", "cards"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "force", "confluence", "subsets", "day_cap", "allow_illegal", "cards"])]
     pub resume: Option<PathBuf>,
 }
 
@@ -526,9 +531,14 @@ pub struct MergeArgs {
     /// The shard directories (the --out of each `run --shard I/N`), in any order.
     #[arg(value_name = "SHARD_DIR", required = true)]
     pub shards: Vec<PathBuf>,
-    /// Output directory: the same files as one unsharded run.
+    /// Output directory: the same files as one unsharded run. It may not be one of the
+    /// shard directories.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Replace --out even when it holds a finished shard or an unfinished run (without it,
+    /// both are refused: they are work that would be lost).
+    #[arg(long)]
+    pub force: bool,
     /// No summary table on the terminal.
     #[arg(long, short)]
     pub quiet: bool,

@@ -158,9 +158,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Experiment> {
             "policies = []: name at least one policy (or leave the key out for greedy)".into(),
         ));
     }
+    let mut specs: Vec<crate::policy::PolicySpec> = Vec::new();
     for p in &f.policies {
-        p.parse::<crate::policy::PolicySpec>()
+        let spec = p
+            .parse::<crate::policy::PolicySpec>()
             .map_err(|e| at("policies", format!("policies: '{p}': {e}")))?;
+        if specs.contains(&spec) {
+            return Err(at(
+                "policies",
+                format!("policies: '{p}' is given twice; give each policy once"),
+            ));
+        }
+        specs.push(spec);
     }
     if f.day_cap == 0 {
         return Err(at("day_cap", "day_cap = 0: expected 1 to 250 days".into()));

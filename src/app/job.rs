@@ -54,8 +54,19 @@ pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
         pb.set_draw_target(ProgressDrawTarget::hidden());
     } else {
         pb.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, eta {eta})")
-                .expect("valid template"),
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games ({rate}, eta {eta})")
+                .expect("valid template")
+                // Whole games per second ("47,021 games/s"), not indicatif's "47020.5996/s".
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(
+                            w,
+                            "{} games/s",
+                            crate::report::thousands(state.per_sec().round() as u64)
+                        );
+                    },
+                ),
         );
     }
     pb

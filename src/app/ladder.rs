@@ -1,6 +1,7 @@
 //! `confluence-sim ladder`: every policy on one matchup, with all commons and with all
 //! rares, as one table of strength and speed.
 
+use std::io::IsTerminal;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -48,12 +49,8 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
-    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db).with_context(|| {
-        format!(
-            "loading the Confluence deck {}",
-            a.deck.confluence.display()
-        )
-    })?;
+    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db)
+        .context("the Confluence deck (--confluence)")?;
     let names = if a.policies.is_empty() {
         default_policies()
     } else {
@@ -112,12 +109,29 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
                     .max(batch)
                     .min(a.max_games - plan.first_game);
             }
+            let seconds = started.elapsed().as_secs_f64();
+            // Without a terminal there is no progress bar: a line per rung as it finishes.
+            if !a.quiet && !std::io::stderr().is_terminal() {
+                let iv = wilson(acc.won(), acc.games, 0.95);
+                eprintln!(
+                    "confluence-sim: ladder: {spec} with {}: {:.1}% [{:.1}%, {:.1}%] over {} games in {seconds:.1}s",
+                    if mix == RareMix(0) {
+                        "all commons"
+                    } else {
+                        "all rares"
+                    },
+                    iv.estimate * 100.0,
+                    iv.lo * 100.0,
+                    iv.hi * 100.0,
+                    acc.games
+                );
+            }
             rungs.push(Rung {
                 policy: spec.to_string(),
                 kind: spec.kind,
                 mix,
                 acc,
-                seconds: started.elapsed().as_secs_f64(),
+                seconds,
             });
         }
     }
@@ -136,10 +150,11 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     if !a.quiet {
         print_ladder(&rungs, threads);
     }
-    let verdict = ordered(&rungs, RareMix(0));
+    let is = |mix| if ordered(&rungs, mix) { "is" } else { "is NOT" };
     eprintln!(
-        "confluence-sim: with all commons the ladder {} strictly ordered with separated 95% intervals; wrote {} files in {}",
-        if verdict { "is" } else { "is NOT" },
+        "confluence-sim: the ladder {} strictly ordered with separated 95% intervals with all commons, and {} with all rares; wrote {} files in {}",
+        is(mixes[0]),
+        is(mixes[1]),
         written.len(),
         a.out.display()
     );

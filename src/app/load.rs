@@ -109,6 +109,21 @@ pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
         .collect()
 }
 
+/// `run`'s policies, each once: a policy given twice would play the same games twice
+/// (`compare` allows it, as a check that a policy matches itself).
+pub fn distinct_policies(names: &[String]) -> Result<()> {
+    let specs = policies(names)?;
+    for (i, p) in specs.iter().enumerate() {
+        if specs[..i].contains(p) {
+            return Err(super::usage(format!(
+                "--policy {}: given twice (it would play the same games twice); give each policy once",
+                names[i]
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub fn load(m: &MatchArgs) -> Result<Loaded> {
     let mut lib = library(&m.cards)?;
     let policies = policies(&m.policies)?;
@@ -123,7 +138,7 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
         players.push(player_deck(&lib, p, m.allow_illegal, &mut warnings)?);
     }
     let confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
-        .with_context(|| format!("loading the Confluence deck {}", m.confluence.display()))?;
+        .context("the Confluence deck (--confluence)")?;
     let expert = expert_weights(m.expert_weights.as_deref())?;
     Ok(Loaded {
         lib,

@@ -7,7 +7,9 @@ use anyhow::{Context, Result, bail};
 
 use super::cli::MergeArgs;
 use super::job::{GamesRule, print_summary};
-use super::outputs::{check_replaceable, write_games, write_tables};
+use super::outputs::{
+    check_no_checkpoint, check_no_shard, check_replaceable, write_games, write_tables,
+};
 use super::spec::RunSpec;
 use crate::export::OutputDir;
 use crate::sim::ConfigSpec;
@@ -15,6 +17,19 @@ use crate::sim::state::StateReader;
 use crate::stats::Accum;
 
 pub fn merge(a: MergeArgs) -> Result<()> {
+    // The output may not be one of the inputs: the merge would replace a shard it reads.
+    if let Ok(out) = std::fs::canonicalize(&a.out)
+        && let Some(dir) = a
+            .shards
+            .iter()
+            .find(|d| std::fs::canonicalize(d).is_ok_and(|d| d == out))
+    {
+        return Err(super::usage(format!(
+            "--out {}: it is one of the shards being merged ({}); give the merge a directory of its own, e.g. --out merged",
+            a.out.display(),
+            dir.display()
+        )));
+    }
     // Every shard's description, and that they are the slices of one run.
     let mut shards: Vec<(PathBuf, RunSpec)> = Vec::new();
     for dir in &a.shards {
@@ -138,6 +153,8 @@ pub fn merge(a: MergeArgs) -> Result<()> {
         readers.push(r);
     }
     check_replaceable(&a.out)?;
+    check_no_shard(&a.out, a.force)?;
+    check_no_checkpoint(&a.out, a.force)?;
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     let table = write_tables(
         &mut out,

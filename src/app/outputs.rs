@@ -57,8 +57,11 @@ pub fn is_output_name(name: &str) -> bool {
     NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
 }
 
-/// Checks that `dir` is new, empty, or holds only outputs of confluence-sim.
+/// Checks that `dir` is new, empty, or holds only outputs of confluence-sim, and that it is
+/// not the working directory, one of its parents or `/` (a usage error: the directory is
+/// replaced whole).
 pub fn check_replaceable(dir: &Path) -> Result<()> {
+    check_not_above_cwd(dir)?;
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Ok(());
     };
@@ -80,6 +83,60 @@ pub fn check_replaceable(dir: &Path) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `--out DIR` may not be the working directory, one of its parents or `/`: the output
+/// directory is replaced whole.
+fn check_not_above_cwd(dir: &Path) -> Result<()> {
+    let Ok(canon) = std::fs::canonicalize(dir) else {
+        // A directory that does not exist yet is below no existing one's replacement.
+        return Ok(());
+    };
+    let cwd = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+    let what = if canon.parent().is_none() {
+        "is the root directory".to_string()
+    } else if cwd.as_ref() == Some(&canon) {
+        "is the working directory".to_string()
+    } else if cwd.is_some_and(|c| c.starts_with(&canon)) {
+        format!("is {}, a parent of the working directory", canon.display())
+    } else {
+        return Ok(());
+    };
+    Err(super::usage(format!(
+        "--out {}: {what}; the output directory is replaced whole, so give a directory of its own (e.g. --out reports/latest)",
+        dir.display()
+    )))
+}
+
+/// Refuses an output directory that holds a finished shard (`shard.json`): replacing it
+/// would destroy work that only `merge` reads. `--force` replaces it anyway.
+pub fn check_no_shard(dir: &Path, force: bool) -> Result<()> {
+    let p = dir.join("shard.json");
+    if force || !p.is_file() {
+        return Ok(());
+    }
+    let which = super::spec::RunSpec::read(&p)
+        .ok()
+        .and_then(|s| s.shard)
+        .map_or_else(|| "a shard".to_string(), |s| format!("shard {s}"));
+    anyhow::bail!(
+        "--out {d}: it holds {which} of a sharded run (shard.json), finished work that this would replace; merge the shards with `confluence-sim merge {d} ... --out DIR`, give another --out, or add --force to replace it",
+        d = dir.display()
+    );
+}
+
+/// Refuses an output directory that holds an unfinished run's checkpoint, which
+/// `run --resume` continues. `--force` replaces it anyway.
+pub fn check_no_checkpoint(dir: &Path, force: bool) -> Result<()> {
+    let ck = dir.join(super::run::CHECKPOINT);
+    if force || !ck.join("run.json").is_file() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "--out {d}: it holds an unfinished run ({}), work that this would replace; continue it with `confluence-sim run --resume {d}`, give another --out, or add --force to replace it",
+        ck.display(),
+        d = dir.display()
+    );
 }
 
 pub fn games_table(rows: &[GameRow]) -> Table {

@@ -1,8 +1,12 @@
 //! `confluence-sim report DIR`.
 
-use anyhow::Result;
+use std::path::Path;
+
+use anyhow::{Result, bail};
 
 use super::cli::ReportArgs;
+use super::run::CHECKPOINT;
+use super::spec::RunSpec;
 
 pub fn report(a: ReportArgs) -> Result<()> {
     if !(a.target > 0.0 && a.target < 1.0) {
@@ -11,6 +15,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
             a.target
         );
     }
+    advise_unreportable(&a.dir)?;
     let written = crate::report::write_report(&a.dir, a.target)?;
     for w in &written.warnings {
         eprintln!("confluence-sim: warning: {w}");
@@ -27,5 +32,34 @@ pub fn report(a: ReportArgs) -> Result<()> {
         a.dir.join("report.md").display(),
         a.dir.join("charts").display()
     );
+    Ok(())
+}
+
+/// A directory holding a shard's state or an unfinished run's checkpoint, and no tables,
+/// is not a run to report: say what to do with it.
+fn advise_unreportable(dir: &Path) -> Result<()> {
+    let has_tables = ["summary.parquet", "summary.csv"]
+        .iter()
+        .any(|f| dir.join(f).is_file());
+    if has_tables {
+        return Ok(());
+    }
+    let shard = dir.join("shard.json");
+    if shard.is_file() {
+        let which = RunSpec::read(&shard)
+            .ok()
+            .and_then(|s| s.shard)
+            .map_or_else(|| "a shard".to_string(), |s| format!("shard {s}"));
+        bail!(
+            "{d}: it holds {which} of a sharded run, which has no tables of its own; merge the shards first (`confluence-sim merge {d} ... --out DIR`), then report the merged run (`confluence-sim report DIR`)",
+            d = dir.display()
+        );
+    }
+    if dir.join(CHECKPOINT).join("run.json").is_file() {
+        bail!(
+            "{d}: it holds an unfinished run, which has no tables yet; continue it with `confluence-sim run --resume {d}`, then report it",
+            d = dir.display()
+        );
+    }
     Ok(())
 }

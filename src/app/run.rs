@@ -13,7 +13,7 @@ use super::job::{
 };
 use super::load;
 use super::mixes;
-use super::outputs::{check_replaceable, write_games, write_tables};
+use super::outputs::{check_no_shard, check_replaceable, write_games, write_tables};
 use super::spec::RunSpec;
 use crate::export::OutputDir;
 use crate::sim::state::{self, StateReader, StateWriter};
@@ -35,11 +35,12 @@ pub fn run(a: RunArgs) -> Result<()> {
         let job = spec
             .job(dir.clone(), default_threads(a.threads)?, a.quiet)
             .with_context(|| format!("--resume {}", dir.display()))?;
-        return execute(job);
+        return execute(job, false);
     }
     let mut job = match &a.experiment {
         Some(path) => experiment::job(path, &a)?,
         None => {
+            load::distinct_policies(&a.m.policies)?;
             let loaded = load::load(&a.m)?;
             let mixes = mixes::mixes(
                 &loaded.confluence,
@@ -70,7 +71,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         }
     };
     job.shard = a.shard;
-    execute(job)
+    execute(job, a.force)
 }
 
 /// The checkpoint of an unfinished run, inside its output directory.
@@ -127,8 +128,9 @@ fn lock(ck: &std::path::Path) -> Result<std::fs::File> {
 
 /// Runs a job and writes all its outputs. The finished units go to a checkpoint in the
 /// output directory as they finish, so that an interrupted run can continue; the outputs
-/// replace the directory in one step at the end.
-pub fn execute(job: Job) -> Result<()> {
+/// replace the directory in one step at the end. Unless `force`, an output directory
+/// holding a finished shard, or an unfinished run with other settings, is refused.
+pub fn execute(job: Job, force: bool) -> Result<()> {
     let loaded = &job.loaded;
     for w in &loaded.warnings {
         eprintln!("confluence-sim: warning: {w}");
@@ -168,18 +170,27 @@ pub fn execute(job: Job) -> Result<()> {
     let checked_total = total_games(per_config, configs.len()).map_err(anyhow::Error::msg)?;
     // Check the output directory before running anything.
     check_replaceable(&job.out)?;
+    check_no_shard(&job.out, force)?;
     drop(OutputDir::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?);
     let ck = job.out.join(CHECKPOINT);
     let spec_path = ck.join("run.json");
     if spec_path.exists() {
         let old = RunSpec::read(&spec_path)?;
-        if let Some(d) = old.difference(&spec, false) {
-            anyhow::bail!(
-                "--out {}: it holds an unfinished run with other settings ({d}); continue that one with `confluence-sim run --resume {}`, or remove {} to start over",
+        match old.difference(&spec, false) {
+            Some(d) if !force => anyhow::bail!(
+                "--out {}: it holds an unfinished run with other settings ({d}); continue that one with `confluence-sim run --resume {}`, or add --force to start over (its games are lost)",
                 job.out.display(),
                 job.out.display(),
-                ck.display()
-            );
+            ),
+            Some(_) => {
+                // Not while another run writes it.
+                drop(lock(&ck)?);
+                std::fs::remove_dir_all(&ck).with_context(|| format!("{}", ck.display()))?;
+                std::fs::create_dir_all(&ck)
+                    .with_context(|| format!("--out {}", job.out.display()))?;
+                spec.write(&spec_path)?;
+            }
+            None => {}
         }
     } else {
         if ck.exists() {

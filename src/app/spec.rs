@@ -174,10 +174,19 @@ impl RunSpec {
         let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (a, b) else {
             return None;
         };
-        for (k, va) in &a {
+        // The settings others follow from first: the seed draws the random subsets, so
+        // two seeds give other mixes too, and the seed is the cause to name.
+        const FIRST: [&str; 3] = ["format", "version", "seed"];
+        let keys = FIRST
+            .iter()
+            .copied()
+            .filter(|k| a.contains_key(*k))
+            .chain(a.keys().map(String::as_str).filter(|k| !FIRST.contains(k)));
+        for k in keys {
             if ignore_shard && k == "shard" {
                 continue;
             }
+            let va = &a[k];
             let vb = b.get(k).cloned().unwrap_or(serde_json::Value::Null);
             if *va != vb {
                 let short = |v: &serde_json::Value| {

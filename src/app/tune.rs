@@ -277,7 +277,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     println!("\nClosest mixes (measured; 95% interval):");
     for (i, (r, iv)) in rows.iter().zip(&ivals).enumerate() {
         println!(
-            "{:>2}. {:>5.1}% [{:>5.1}%, {:>5.1}%] (predicted {:>5.1}%)  {} rare(s): {}",
+            "{:>2}. {:>5.1}% [{:>5.1}%, {:>5.1}%] (predicted {:>5.1}%)  {} rare(s): {}{}",
             i + 1,
             iv.estimate * 100.0,
             iv.lo * 100.0,
@@ -291,7 +291,28 @@ pub fn tune(a: TuneArgs) -> Result<()> {
                 } else {
                     names.join(", ")
                 }
+            },
+            if iv.lo <= a.target && a.target <= iv.hi {
+                ""
+            } else {
+                "  [interval excludes the target]"
             }
+        );
+    }
+    if !ivals
+        .iter()
+        .any(|iv| iv.lo <= a.target && a.target <= iv.hi)
+    {
+        let side = if ivals.iter().all(|iv| iv.lo > a.target) {
+            ": every one wins more often, even the hardest; no mix of these rares is hard enough"
+        } else if ivals.iter().all(|iv| iv.hi < a.target) {
+            ": every one wins less often, even the easiest; no mix of these rares is easy enough"
+        } else {
+            "; the target lies between them, so try more --candidates or more --games"
+        };
+        println!(
+            "\nNo measured mix reaches the target {:.1}%: no confirmed mix's 95% interval contains it{side}.",
+            a.target * 100.0
         );
     }
     println!(

@@ -80,13 +80,21 @@ fn set_rank(set: &str) -> u8 {
     }
 }
 
+/// The key under which a card name is matched: Unicode-normalised (so a name typed or
+/// pasted in decomposed form, as macOS writes it, is the same name), with case and accents
+/// folded ("issun-boshi" finds "Issun-bōshi") and typographic apostrophes made plain. No
+/// two names of the pool share a key.
 pub fn normalize_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
     name.trim()
-        .chars()
+        .nfd()
+        .filter(|&c| !is_combining_mark(c))
         .map(|c| match c {
             '’' | '‘' => '\'',
-            _ => c.to_ascii_lowercase(),
+            _ => c,
         })
+        .flat_map(char::to_lowercase)
         .collect()
 }
 
@@ -254,6 +262,18 @@ ALT_CORE_B_BR_04_R1,CORE,Ratatoskr,BR,RARE,CHARACTER,MESSENGER,1,3,1,1,1,,,00000
         assert_eq!(c.reference, "ALT_CORE_B_BR_04_C");
         let r = pool.resolve_name("Ratatoskr", Rarity::Rare, None).unwrap();
         assert_eq!(r.reference, "ALT_CORE_B_BR_04_R1");
+    }
+
+    #[test]
+    fn names_match_whatever_their_unicode_form_case_and_accents() {
+        let composed = "Issun-b\u{14d}shi";
+        let decomposed = "Issun-bo\u{304}shi";
+        assert_ne!(composed, decomposed);
+        for n in [decomposed, "issun-boshi", "ISSUN-BŌSHI", " Issun-bōshi "] {
+            assert_eq!(normalize_name(n), normalize_name(composed), "{n:?}");
+        }
+        assert_eq!(normalize_name("Ratatoskr’s"), "ratatoskr's");
+        assert_ne!(normalize_name("Tane"), normalize_name("Tone"));
     }
 
     #[test]

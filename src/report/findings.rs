@@ -618,8 +618,9 @@ fn caveats(m: &Model) -> Vec<Rich> {
         .into_iter()
         .collect::<Vec<_>>()
         .join(", ");
+    let days = if caps == "1" { "day" } else { "days" };
     let cap = if capped.is_empty() {
-        format!("no game reached the day cap ({caps} days)")
+        format!("no game reached the day cap ({caps} {days})")
     } else {
         let games: u64 = capped.iter().map(|c| c.day_caps).sum();
         let worst = capped
@@ -630,7 +631,7 @@ fn caveats(m: &Model) -> Vec<Rich> {
             })
             .expect("a capped configuration");
         format!(
-            "{} of {} reached the day cap ({caps} days): {} games in all, at most {} of one configuration's games (config {}); they count as not won",
+            "{} of {} reached the day cap ({caps} {days}): {} games in all, at most {} of one configuration's games (config {}); they count as not won",
             capped.len(),
             plural(m.configs.len(), "configuration", "configurations"),
             thousands(games),

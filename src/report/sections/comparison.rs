@@ -204,7 +204,10 @@ pub(super) fn comparison_section(m: &Model) -> Section {
             v.dedup();
             v
         };
-        let baseline = if bases == [0] {
+        let baseline = if bases.is_empty() {
+            // One mix per deck and policy: each configuration is its own baseline.
+            "its baseline's (the first configuration of its deck and policy; this run has one rare mix each, so there is no difference to show)".to_string()
+        } else if bases == [0] {
             "its all-common baseline's".to_string()
         } else {
             format!(

@@ -129,8 +129,8 @@ pub(super) fn days_section(m: &Model) -> Section {
         .collect();
     blocks.push(Block::Details {
         summary: format!(
-            "Mean days, and the day histograms of the {} decks and policies",
-            m.groups.len()
+            "Mean days, and the day histograms of the {}",
+            plural(m.groups.len(), "deck and policy", "decks and policies")
         ),
         blocks: vec![
             Block::Table(DocTable {

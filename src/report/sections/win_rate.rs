@@ -101,7 +101,10 @@ pub(super) fn win_rate_section(m: &Model) -> Section {
         }
     }
     blocks.push(Block::Details {
-        summary: format!("The numbers behind the panels ({} rows)", rows.len()),
+        summary: format!(
+            "The numbers behind the panels ({})",
+            plural(rows.len(), "row", "rows")
+        ),
         blocks: vec![Block::Table(DocTable {
             header: [
                 "Deck",
@@ -208,8 +211,8 @@ pub(super) fn target_section(m: &Model) -> Section {
     }));
     blocks.push(Block::Details {
         summary: format!(
-            "The {TARGET_ROWS} closest configurations of each deck and policy ({} rows)",
-            more.len()
+            "The {TARGET_ROWS} closest configurations of each deck and policy ({})",
+            plural(more.len(), "row", "rows")
         ),
         blocks: vec![Block::Table(DocTable {
             header: ["Deck", "Policy", "Config", "Rare mix", "Win rate", &head]
