@@ -20,13 +20,7 @@ use crate::policy::{AnyPolicy, Policy};
 use crate::sim::GameSeeds;
 
 pub fn train(a: TrainArgs) -> Result<()> {
-    let mut m = a.m.clone();
-    if m.players.is_empty() {
-        m.players = super::compare::STARTERS.iter().map(Into::into).collect();
-    }
-    if m.policies.is_empty() {
-        m.policies = vec!["planner".into()];
-    }
+    let m = training_decks(&a.m, "planner");
     if m.policies.len() != 1 {
         bail!("train-expert takes one --policy: the player whose games are studied");
     }
@@ -125,6 +119,19 @@ pub fn train(a: TrainArgs) -> Result<()> {
         a.out.display()
     );
     Ok(())
+}
+
+/// The decks and player of a training command: the six starter decks when no --player is
+/// given, `policy` when no --policy is.
+pub(super) fn training_decks(m: &super::cli::MatchArgs, policy: &str) -> super::cli::MatchArgs {
+    let mut m = m.clone();
+    if m.players.is_empty() {
+        m.players = super::compare::STARTERS.iter().map(Into::into).collect();
+    }
+    if m.policies.is_empty() {
+        m.policies = vec![policy.into()];
+    }
+    m
 }
 
 /// Writes a weights file whole or not at all: into a temporary file beside it, then renamed

@@ -27,13 +27,7 @@ use crate::sim::seed::splitmix64;
 pub const HOLD_OUT_EVERY: u64 = 10;
 
 pub fn train_value(a: TrainValueArgs) -> Result<()> {
-    let mut m = a.m.clone();
-    if m.players.is_empty() {
-        m.players = super::compare::STARTERS.iter().map(Into::into).collect();
-    }
-    if m.policies.is_empty() {
-        m.policies = vec!["expert".into()];
-    }
+    let m = super::train::training_decks(&a.m, "expert");
     if m.policies.len() != 1 {
         return Err(super::usage(
             "train-value takes one --policy: the player whose games are recorded",
