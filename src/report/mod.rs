@@ -11,7 +11,7 @@
 //!    shows: pooled win rates with Wilson intervals, the deck comparison, the day
 //!    histograms, the rare effects and the card tables; [`findings`] turns it into the key
 //!    findings and their caveats;
-//! 3. [`document`] ([`sections`]) lays the model out as a [`Document`] ([`document`]) of
+//! 3. [`document()`] ([`sections`]) lays the model out as a [`Document`] ([`mod@document`]) of
 //!    headings, paragraphs, lists, tables, figures and folded details, which
 //!    [`html::render`] and [`markdown::render`] write out. Both formats come from the same
 //!    document, so they say the same things; the charts are drawn once by [`svg`] and

@@ -131,11 +131,11 @@ pub enum Op {
     SpendCounter {
         obj: ObjRef,
     },
-    /// [Augment]: each object that has counters gains one more of each kind it has.
+    /// \[Augment\]: each object that has counters gains one more of each kind it has.
     Augment {
         obj: ObjRef,
     },
-    /// [Augment] any number of target objects matching the filter: the controller picks
+    /// \[Augment\] any number of target objects matching the filter: the controller picks
     /// them one at a time, in Silver Rule order, each augmented as it is chosen.
     AugmentAny {
         filter: FilterId,

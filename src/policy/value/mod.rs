@@ -1,5 +1,5 @@
 //! The value model: the probability that the player wins from a position, computed from
-//! the player's view only ([`encode`]), by a small network with one hidden layer of
+//! the player's view only ([`mod@encode`]), by a small network with one hidden layer of
 //! rectified units (TD-Gammon's shape), or by a logistic model on the same inputs (no
 //! hidden layer) as the baseline.
 //!

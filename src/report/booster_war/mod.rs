@@ -1,5 +1,5 @@
 //! The report of a `confluence-sim booster-war` directory, in the same three steps as the
-//! run and matchup reports, with the same [`Document`](super::Document) renderers:
+//! run and matchup reports, with the same [`Document`] renderers:
 //!
 //! 1. [`WarInputs::read`] ([`inputs`], [`meta`]) reads `booster_war.parquet`,
 //!    `factions.parquet`, `heroes.parquet`, `card_effects.parquet` and `meta.json`,

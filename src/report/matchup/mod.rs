@@ -1,5 +1,5 @@
 //! The report of a `confluence-sim matchup` directory, in the same three steps as the run
-//! report, with the same [`Document`](super::Document) renderers:
+//! report, with the same [`Document`] renderers:
 //!
 //! 1. [`MatchupInputs::read`] ([`inputs`]) reads `matchups.parquet`, `ranking.parquet` and
 //!    `meta.json`, checking that every ordered pair of entries has one row and that the

@@ -1,0 +1,409 @@
+//! The documentation holds together: every relative Markdown link in README.md, CHANGELOG.md,
+//! RULES.md and docs/*.md leads to a file that exists (and, with a `#anchor` into a Markdown
+//! file, to one of its headings, by GitHub's anchor rules), and every command the docs show
+//! in a code block (`confluence-sim CMD ...` or `cargo run --release -- CMD ...`) uses only
+//! long flags that `confluence-sim CMD --help` lists. Pages added to docs/ later are checked
+//! too (the directory is read, not listed here). Each check is also run on a broken example,
+//! so that it is known to fail when it should.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// README.md, CHANGELOG.md, RULES.md and every docs/*.md (sorted).
+fn checked_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = ["README.md", "CHANGELOG.md", "RULES.md"]
+        .iter()
+        .map(|f| root().join(f))
+        .collect();
+    files.extend(doc_pages());
+    files
+}
+
+fn doc_pages() -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/ exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    pages
+}
+
+/// The text's lines, each with whether it lies inside a fenced code block (the fence lines
+/// themselves count as inside).
+fn fenced(text: &str) -> Vec<(bool, &str)> {
+    let mut fence: Option<&str> = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        let marker = if t.starts_with("```") {
+            Some("```")
+        } else if t.starts_with("~~~") {
+            Some("~~~")
+        } else {
+            None
+        };
+        match (fence, marker) {
+            (None, Some(m)) => {
+                fence = Some(m);
+                out.push((true, line));
+            }
+            (Some(f), Some(m)) if f == m => {
+                fence = None;
+                out.push((true, line));
+            }
+            (Some(_), _) => out.push((true, line)),
+            (None, None) => out.push((false, line)),
+        }
+    }
+    out
+}
+
+/// A heading's anchor as GitHub makes it: the heading's text (inline code, emphasis and link
+/// targets reduced to their text), lower-cased, with every character other than a letter,
+/// a digit, a space, a hyphen or an underscore removed and each space made a hyphen.
+fn slug(heading: &str) -> String {
+    // `[text](target)` -> `text`
+    let mut text = String::new();
+    let mut rest = heading;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find("](").map(|c| open + c) else {
+            break;
+        };
+        let Some(end) = rest[close..].find(')').map(|e| close + e) else {
+            break;
+        };
+        text.push_str(&rest[..open]);
+        text.push_str(&rest[open + 1..close]);
+        rest = &rest[end + 1..];
+    }
+    text.push_str(rest);
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            '-' | '_' => Some(c),
+            c if c.is_alphanumeric() => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every anchor of a Markdown text: its headings' slugs, a repeated slug numbered `-1`,
+/// `-2`, ... as GitHub does.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = BTreeSet::new();
+    for (in_code, line) in fenced(text) {
+        if in_code {
+            continue;
+        }
+        let t = line.trim_start();
+        let hashes = t.chars().take_while(|&c| c == '#').count();
+        if hashes == 0 || hashes > 6 || !t[hashes..].starts_with(' ') {
+            continue;
+        }
+        let s = slug(t[hashes..].trim().trim_end_matches('#').trim());
+        let n = seen.entry(s.clone()).or_insert(0);
+        out.insert(if *n == 0 { s.clone() } else { format!("{s}-{n}") });
+        *n += 1;
+    }
+    out
+}
+
+/// The link targets of a Markdown text outside code (fenced blocks and inline code), with
+/// their line numbers: `[text](target)` and `![alt](target)`.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, (in_code, line)) in fenced(text).into_iter().enumerate() {
+        if in_code {
+            continue;
+        }
+        // Drop inline code spans.
+        let mut plain = String::new();
+        for (k, part) in line.split('`').enumerate() {
+            if k % 2 == 0 {
+                plain.push_str(part);
+            }
+        }
+        let mut rest = plain.as_str();
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            let target = after[..end].split_whitespace().next().unwrap_or("");
+            out.push((i + 1, target.to_string()));
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// What is wrong with the relative links of `file` (whose text is `text`): one message per
+/// link that leads nowhere.
+fn broken_links(file: &Path, text: &str) -> Vec<String> {
+    let dir = file.parent().unwrap();
+    let mut errors = Vec::new();
+    for (line, target) in links(text) {
+        if target.is_empty()
+            || target.contains("://")
+            || target.starts_with("mailto:")
+            || target.starts_with('<')
+        {
+            continue;
+        }
+        let (path, anchor) = match target.split_once('#') {
+            Some((p, a)) => (p, Some(a)),
+            None => (target.as_str(), None),
+        };
+        let resolved = if path.is_empty() {
+            file.to_path_buf()
+        } else {
+            dir.join(path)
+        };
+        let at = format!("{}:{line}: link `{target}`", file.display());
+        if !resolved.exists() {
+            errors.push(format!("{at}: no file {}", resolved.display()));
+            continue;
+        }
+        if let Some(anchor) = anchor {
+            if resolved.extension().is_some_and(|e| e == "md") {
+                let target_text = std::fs::read_to_string(&resolved).unwrap();
+                if !anchors(&target_text).contains(anchor) {
+                    errors.push(format!(
+                        "{at}: no heading with anchor #{anchor} in {}",
+                        resolved.display()
+                    ));
+                }
+            }
+        }
+    }
+    errors
+}
+
+/// The commands a Markdown text shows in its code blocks, as (line, words after the program
+/// name): lines starting `confluence-sim ` or `cargo run --release -- ` (after an optional
+/// `$ ` prompt), with `\` continuations joined and a trailing `# comment` dropped.
+fn documented_commands(text: &str) -> Vec<(usize, Vec<String>)> {
+    let lines = fenced(text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let (in_code, line) = lines[i];
+        let first = i + 1;
+        i += 1;
+        if !in_code {
+            continue;
+        }
+        let mut full = line.trim().trim_start_matches("$ ").to_string();
+        while full.ends_with('\\') && i < lines.len() {
+            full.pop();
+            full.push(' ');
+            full.push_str(lines[i].1.trim());
+            i += 1;
+        }
+        let rest = if let Some(r) = full.strip_prefix("confluence-sim ") {
+            r
+        } else if let Some(r) = full.strip_prefix("cargo run --release -- ") {
+            r
+        } else {
+            continue;
+        };
+        let rest = match rest.find(" #") {
+            Some(c) => &rest[..c],
+            None => rest,
+        };
+        let words: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+        if !words.is_empty() {
+            out.push((first, words));
+        }
+    }
+    out
+}
+
+/// `confluence-sim ARGS --help`, or None when it fails (an unknown command).
+fn help(args: &[&str]) -> Option<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_confluence-sim"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap();
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Whether `help` lists `flag` (`--games`, not as the start of `--games-x`).
+fn lists_flag(help: &str, flag: &str) -> bool {
+    help.match_indices(flag).any(|(at, _)| {
+        let next = help[at + flag.len()..].chars().next();
+        !matches!(next, Some(c) if c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    })
+}
+
+/// What is wrong with the commands `file` shows: an unknown command, or a long flag its
+/// `--help` does not list. `helps` caches the help texts by command.
+fn bad_flags(
+    file: &Path,
+    text: &str,
+    helps: &mut BTreeMap<Vec<String>, Option<String>>,
+) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (line, words) in documented_commands(text) {
+        let at = format!("{}:{line}: `{}`", file.display(), words.join(" "));
+        // The command, with its subcommand when it has any (`cards coverage`).
+        let mut command = vec![words[0].clone()];
+        let top = helps
+            .entry(command.clone())
+            .or_insert_with(|| help(&[words[0].as_str()]))
+            .clone();
+        let Some(top) = top else {
+            errors.push(format!("{at}: `{}` is not a command", words[0]));
+            continue;
+        };
+        let mut text = top.clone();
+        if top.contains("\nCommands:") {
+            if let Some(sub) = words.get(1).filter(|w| !w.starts_with('-')) {
+                command.push(sub.clone());
+                let args: Vec<&str> = command.iter().map(String::as_str).collect();
+                match helps
+                    .entry(command.clone())
+                    .or_insert_with(|| help(&args))
+                    .clone()
+                {
+                    Some(sub_help) => text.push_str(&sub_help),
+                    None => {
+                        errors.push(format!("{at}: `{}` is not a command", command.join(" ")));
+                        continue;
+                    }
+                }
+            }
+        }
+        for word in &words[command.len()..] {
+            let Some(flag) = word.strip_prefix("--").map(|_| word.as_str()) else {
+                continue;
+            };
+            let flag = flag.split('=').next().unwrap();
+            if flag.len() > 2 && !lists_flag(&text, flag) {
+                errors.push(format!(
+                    "{at}: `{}` --help lists no {flag}",
+                    command.join(" ")
+                ));
+            }
+        }
+    }
+    errors
+}
+
+#[test]
+fn every_relative_link_leads_to_a_file_and_heading() {
+    let files = checked_files();
+    assert!(files.len() > 4, "docs/ holds the guide's pages");
+    let mut errors = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| {
+            panic!("{}: {e}", file.display());
+        });
+        errors.extend(broken_links(file, &text));
+    }
+    assert!(errors.is_empty(), "broken links:\n{}", errors.join("\n"));
+}
+
+#[test]
+fn every_documented_command_uses_flags_its_help_lists() {
+    let mut helps = BTreeMap::new();
+    let mut errors = Vec::new();
+    let mut commands = 0;
+    let mut files = vec![root().join("README.md")];
+    files.extend(doc_pages());
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        commands += documented_commands(&text).len();
+        errors.extend(bad_flags(file, &text, &mut helps));
+    }
+    assert!(commands > 20, "the docs show commands ({commands} found)");
+    assert!(
+        errors.is_empty(),
+        "flags the commands do not have:\n{}",
+        errors.join("\n")
+    );
+}
+
+#[test]
+fn github_anchors() {
+    assert_eq!(slug("Running on a cluster"), "running-on-a-cluster");
+    assert_eq!(
+        slug("Hardening: bad input, fuzzing and the soak"),
+        "hardening-bad-input-fuzzing-and-the-soak"
+    );
+    assert_eq!(
+        slug("summary (one row per configuration; `schema_version` = 2)"),
+        "summary-one-row-per-configuration-schema_version--2"
+    );
+    assert_eq!(slug("See [RULES](RULES.md) too"), "see-rules-too");
+    let a = anchors("# A\n```\n# Not a heading\n```\n## A\n### B b\n");
+    let want: BTreeSet<String> = ["a", "a-1", "b-b"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(a, want);
+}
+
+/// The link check fails on a missing file, a missing heading and a missing anchor in the
+/// same file, and passes links in code.
+#[test]
+fn the_link_check_can_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("other.md"), "# Present heading\n").unwrap();
+    let page = dir.path().join("page.md");
+    let text = "# Page\n\
+                [ok](other.md) [ok](other.md#present-heading) [ok](#page)\n\
+                [gone](missing.md)\n\
+                [no heading](other.md#absent)\n\
+                [no anchor](#nowhere)\n\
+                `[code](missing.md)`\n\
+                ```\n[in a block](missing.md)\n```\n\
+                [web](https://example.com/x.md)\n";
+    std::fs::write(&page, text).unwrap();
+    let errors = broken_links(&page, text);
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+    assert!(errors[0].contains(":3:") && errors[0].contains("missing.md"));
+    assert!(errors[1].contains("#absent"));
+    assert!(errors[2].contains("#nowhere"));
+}
+
+/// The flag check fails on an invented flag, an invented command and an invented
+/// subcommand, and reads continuation lines and `cargo run --release --`.
+#[test]
+fn the_flag_check_can_fail() {
+    let text = "```\n\
+                confluence-sim run --games 10 --seed=3 --out x   # a --comment-flag\n\
+                cargo run --release -- tune --target 0.5 \\\n    --no-such-flag 3\n\
+                confluence-sim run --game 10\n\
+                confluence-sim cards coverage --list partial --cards decks/cards\n\
+                confluence-sim cards uncover\n\
+                confluence-sim nonsense --games 1\n\
+                ```\n\
+                confluence-sim run --outside-code\n";
+    let mut helps = BTreeMap::new();
+    let errors = bad_flags(Path::new("page.md"), text, &mut helps);
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+    assert!(errors[0].contains(":3:") && errors[0].contains("--no-such-flag"));
+    assert!(errors[1].contains(":5:") && errors[1].contains("--game"));
+    assert!(errors[2].contains("cards uncover"));
+    assert!(errors[3].contains("nonsense"));
+}
+
+/// The library example docs/development.md shows is `examples/one_game.rs`, which
+/// `cargo test` compiles.
+#[test]
+fn the_development_page_shows_the_compiled_example() {
+    let page = std::fs::read_to_string(root().join("docs/development.md")).unwrap();
+    let example = std::fs::read_to_string(root().join("examples/one_game.rs")).unwrap();
+    let start = page.find("```rust\n").expect("a rust block") + "```rust\n".len();
+    let shown = &page[start..];
+    let shown = &shown[..shown.find("```").unwrap()];
+    assert_eq!(shown, example, "docs/development.md and examples/one_game.rs differ");
+}
