@@ -1,6 +1,6 @@
 # The image the Kubernetes manifests run (scripts/kubernetes/*.yaml: confluence-sim:latest):
-# the release binary on the PATH and the repository's decks/ in /work. See README,
-# "Kubernetes", for building and pushing it. scripts/test-kubernetes.sh checks this file.
+# the release binary on the PATH and the repository's decks/ in /work. See
+# docs/cluster.md, "Docker", for building and pushing it. scripts/test-kubernetes.sh checks this file.
 
 # Stage 1: the release build.
 FROM rust:1-slim-bookworm AS build

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Throughput per core (random, greedy, planner, search) and peak memory for 100k and 10M games.
-# Run from the repository root; prints the figures quoted in README ("Performance").
+# Run from the repository root; prints the figures quoted in docs/performance.md.
 set -euo pipefail
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/confluence-sim"

@@ -5,7 +5,7 @@
 # (all-common, all-rare and one random subset of each count from 1 to 14), the games split
 # evenly over the configurations and over SOAK_CHUNKS runs (default 10, seeds 1, 2, ...,
 # so that a soak cut short still reports what it played). Prints games, violations and peak
-# memory (the figures README quotes). The checker stops the run at the first violation (a
+# memory (the figures docs/hardening.md quotes). The checker stops the run at the first violation (a
 # panic naming it), so a finished soak has 0.
 #
 #   scripts/soak.sh [POLICY...]        default: random greedy planner

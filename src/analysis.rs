@@ -1,6 +1,6 @@
 //! Tables computed from a run's accumulators: per-card statistics, paired differences against
 //! each group's all-common baseline, and the marginal effect of each rare (regression). The
-//! columns are documented in README ("Outputs").
+//! columns are documented in docs/outputs.md.
 
 use crate::cards::db::CardDb;
 use crate::deck::{ConfluenceDeck, PlayerDeck};

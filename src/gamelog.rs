@@ -1,5 +1,5 @@
 //! A game log: an [`Observer`] that turns engine events into readable lines and into JSON
-//! Lines records (schema in README, "Replay JSON"). Used by `replay` and `scenario`.
+//! Lines records (schema in docs/outputs.md, "Replay JSON"). Used by `replay` and `scenario`.
 
 use serde_json::{Value, json};
 

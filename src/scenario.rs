@@ -1,6 +1,7 @@
 //! Scenarios: a game position written in a small TOML file, steps to run from it, and an
-//! optional `[expect]` table checked afterwards. Format documented in README ("Scenario
-//! files"); `tests/scenarios/` holds one per rule.
+//! optional `[expect]` table checked afterwards. Format documented in
+//! tests/scenarios/README.md (and docs/decks.md, "Scenarios"); `tests/scenarios/` holds one
+//! per rule.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

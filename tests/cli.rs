@@ -971,13 +971,14 @@ fn ladder_rejects_bad_options() {
     );
 }
 
-/// The experiment file shown in README runs as written (with fewer games, elsewhere).
+/// The experiment file shown in docs/balancing.md runs as written (with fewer games,
+/// elsewhere).
 #[test]
-fn readme_experiment_example_runs() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn documented_experiment_example_runs() {
+    let readme = std::fs::read_to_string(root().join("docs/balancing.md")).unwrap();
     let start = readme
         .find("```toml\nname = ")
-        .expect("README shows an experiment file");
+        .expect("docs/balancing.md shows an experiment file");
     let body = &readme[start + "```toml\n".len()..];
     let body = &body[..body.find("```").unwrap()];
     let dir = tempfile::tempdir().unwrap();

@@ -111,7 +111,11 @@ fn anchors(text: &str) -> BTreeSet<String> {
         }
         let s = slug(t[hashes..].trim().trim_end_matches('#').trim());
         let n = seen.entry(s.clone()).or_insert(0);
-        out.insert(if *n == 0 { s.clone() } else { format!("{s}-{n}") });
+        out.insert(if *n == 0 {
+            s.clone()
+        } else {
+            format!("{s}-{n}")
+        });
         *n += 1;
     }
     out
@@ -405,5 +409,8 @@ fn the_development_page_shows_the_compiled_example() {
     let start = page.find("```rust\n").expect("a rust block") + "```rust\n".len();
     let shown = &page[start..];
     let shown = &shown[..shown.find("```").unwrap()];
-    assert_eq!(shown, example, "docs/development.md and examples/one_game.rs differ");
+    assert_eq!(
+        shown, example,
+        "docs/development.md and examples/one_game.rs differ"
+    );
 }

@@ -3,7 +3,7 @@
 //! command; uses nothing of the application.
 
 /// A bad flag value (or a bad combination of flags): printed like any other error, but the
-/// program exits 2, as clap does for its own usage errors (README, "Exit codes").
+/// program exits 2, as clap does for its own usage errors (docs/hardening.md, "Exit codes and errors").
 #[derive(Debug)]
 pub struct Usage(pub String);
 

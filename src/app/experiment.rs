@@ -1,5 +1,5 @@
 //! Experiment files: a TOML description of decks, policies, rare mixes and how many games,
-//! run with `confluence-sim run --experiment FILE`. Format in README ("Experiments").
+//! run with `confluence-sim run --experiment FILE`. Format in docs/balancing.md ("Experiments").
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,5 @@
-//! The summary table: one row per configuration. Columns are documented in README
-//! ("Output schema"); `schema_version` changes whenever a column changes.
+//! The summary table: one row per configuration. Columns are documented in
+//! docs/outputs.md ("summary"); `schema_version` changes whenever a column changes.
 
 use crate::cards::Library;
 use crate::deck::{ConfluenceDeck, PlayerDeck};

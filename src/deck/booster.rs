@@ -5,7 +5,7 @@
 //! draws distinct card versions of the set, uniformly, from the pool: Heroes from the
 //! set's booster Heroes, Commons from its Common non-Hero cards, Rares from its Rare cards
 //! (in-faction and out-of-faction versions alike). Promo prints (`_P_` references) and
-//! tokens are never in a booster. README ("Booster War") says where the slot counts come
+//! tokens are never in a booster. docs/head-to-head.md ("Booster War") says where the slot counts come
 //! from and what is assumed.
 
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
 //! Confluence decks: a TOML file with a Confluence hero and 55 cards, up to 15 of which have
-//! a rare twin that can be swapped in. Format documented in README ("Confluence deck format").
+//! a rare twin that can be swapped in. Format documented in docs/decks.md ("Confluence decks").
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! Building the technical variant's deck in Booster War (seed 003): each player stacks the
 //! cards of its booster in the order it chooses. The policy's heuristic, documented in
-//! README ("Booster War"):
+//! docs/head-to-head.md ("Booster War"):
 //!
 //! - `random` stacks them at random;
 //! - every other policy puts the most expensive cards on top (ties: more statistics, then

@@ -137,7 +137,7 @@ impl<'a> Columns<'a> {
     fn col(&self, name: &str) -> Result<&'a ColumnData, ReportError> {
         self.table.column(name).ok_or_else(|| {
             self.err(format!(
-                "no column `{name}` (expected the columns of this confluence-sim's schema_version listed in README, \"Outputs\")"
+                "no column `{name}` (expected the columns of this confluence-sim's schema_version listed in docs/outputs.md)"
             ))
         })
     }
