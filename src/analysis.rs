@@ -1,6 +1,9 @@
 //! Tables computed from a run's accumulators: per-card statistics, paired differences against
 //! each group's all-common baseline, and the marginal effect of each rare (regression). The
 //! columns are documented in docs/outputs.md.
+//!
+//! Layer: may use `cards`, `deck`, `export`, `policy`, `sim`, `stats` and nothing else of the
+//! crate.
 
 use crate::cards::db::CardDb;
 use crate::deck::{ConfluenceDeck, PlayerDeck};

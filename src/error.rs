@@ -1,5 +1,7 @@
 //! Error types of the library modules. Every message names the file, the line and the value
 //! at fault, and says what was expected.
+//!
+//! Layer: uses no other module of the crate.
 
 use std::path::PathBuf;
 

@@ -5,6 +5,8 @@
 //! which names the file.
 //!
 //! The card library is loaded once from this repository's `decks/cards`.
+//!
+//! Layer: may use `app`, `cards`, `deck`, `scenario` and nothing else of the crate.
 
 use std::path::Path;
 use std::sync::OnceLock;

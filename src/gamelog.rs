@@ -1,5 +1,7 @@
 //! A game log: an [`Observer`] that turns engine events into readable lines and into JSON
 //! Lines records (schema in docs/outputs.md, "Replay JSON"). Used by `replay` and `scenario`.
+//!
+//! Layer: may use `cards`, `engine` and nothing else of the crate.
 
 use serde_json::{Value, json};
 

@@ -3,18 +3,27 @@
 //! A Monte Carlo simulator for *Altered Confluence*, the fan-made solo mode of the Altered
 //! trading card game: a player deck races an automated 55-card Confluence deck.
 //!
-//! Layers, each depending only on those above it:
+//! Modules, from the bottom up; each uses only modules above it in this list (its own doc
+//! comment names them), so the rules know nothing of policies, policies nothing of the
+//! runner, and only [`app`] knows the command line:
 //!
+//! - [`error`]: the library's error types (every message names file, line and value);
 //! - [`cards`]: the card pool (facts), the effect language and the compiled card table;
-//! - [`deck`]: player decks and Confluence decks;
+//! - [`suggest`]: "did you mean": the closest known card or rare name;
+//! - [`deck`]: player decks, Confluence decks and Booster War boosters;
 //! - [`engine`]: the rules as a resumable state machine with no I/O;
-//! - [`policy`]: player policies, pure functions of what the player can see;
-//! - [`sim`]: seeding and the parallel runner;
-//! - [`stats`]: accumulators and intervals;
-//! - [`export`]: CSV and Parquet;
-//! - [`report`]: the HTML and Markdown report with SVG charts, from a run's outputs;
+//! - [`policy`]: player policies, functions of what the player can see;
+//! - [`gamelog`]: the readable and JSON Lines game log (`replay`, `scenario`);
+//! - [`scenario`]: scenario files: a position, steps and expectations;
+//! - [`stats`]: accumulators, intervals, regressions and the Bradley–Terry fit;
+//! - [`sim`]: seeding, one game and the parallel runners, checkpoints and shards;
+//! - [`export`]: the table model, CSV and Parquet, the atomic output directory;
+//! - [`analysis`]: the per-card, paired-difference and rare-effect tables of a run;
+//! - [`report`]: the HTML and Markdown reports with SVG charts, from a run's files;
 //! - [`app`]: the command-line interface;
 //! - [`fuzz`]: the parsers' fuzzing entry points (`fuzz/`, `tests/fuzz_smoke.rs`).
+//!
+//! Playing one game from Rust: `examples/one_game.rs`, shown in `docs/development.md`.
 
 pub mod analysis;
 pub mod app;

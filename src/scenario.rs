@@ -2,6 +2,9 @@
 //! optional `[expect]` table checked afterwards. Format documented in
 //! tests/scenarios/README.md (and docs/decks.md, "Scenarios"); `tests/scenarios/` holds one
 //! per rule.
+//!
+//! Layer: may use `cards`, `deck`, `engine`, `gamelog`, `policy`, `suggest` and nothing else of the
+//! crate.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,7 @@
 //! "Did you mean ...?": the closest known spelling of a misspelt name (card names and
 //! references, rare names), by edit distance with transpositions (`strsim`).
+//!
+//! Layer: may use `cards` and nothing else of the crate.
 
 /// Below this similarity (0 to 1) no suggestion is made: a guess that far off misleads.
 const MIN_SIMILARITY: f64 = 0.7;

@@ -414,3 +414,204 @@ fn the_development_page_shows_the_compiled_example() {
         "docs/development.md and examples/one_game.rs differ"
     );
 }
+
+/// The `pub mod` files of the crate rooted at `src/lib.rs` under `src`, each with its
+/// top-level module: `(file, top)`.
+fn public_modules(src: &Path) -> Vec<(PathBuf, String)> {
+    let decl = regex::Regex::new(r"(?m)^\s*pub mod (\w+);").unwrap();
+    let mut out = Vec::new();
+    // (file declaring modules, directory its modules live in, top-level module)
+    let mut todo = vec![(src.join("lib.rs"), src.to_path_buf(), String::new())];
+    while let Some((file, dir, top)) = todo.pop() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for c in decl.captures_iter(&text) {
+            let name = &c[1];
+            let top = if top.is_empty() {
+                name.to_string()
+            } else {
+                top.clone()
+            };
+            let flat = dir.join(format!("{name}.rs"));
+            let nested = dir.join(name).join("mod.rs");
+            let module = if flat.exists() { flat } else { nested };
+            if out.iter().any(|(f, _)| f == &module) {
+                continue; // declared twice under different cfgs
+            }
+            out.push((module.clone(), top.clone()));
+            todo.push((module, dir.join(name), top));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The `//! Layer: ...` sentence of a module file's doc comment, on one line.
+fn layer_sentence(text: &str) -> Option<String> {
+    let mut lines = text.lines().take_while(|l| l.starts_with("//!"));
+    let first = lines.find(|l| l.starts_with("//! Layer:"))?;
+    let mut s = first[4..].to_string();
+    for l in lines.take_while(|l| l.len() > 4) {
+        s.push(' ');
+        s.push_str(&l[4..]);
+    }
+    Some(s)
+}
+
+/// The crate's top-level modules a source text uses (`crate::NAME`, also inside
+/// `use crate::{...}`), comments left out.
+fn uses(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap();
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                // Names at depth 1 of the group: after `{` or a `,` at depth 1.
+                let mut depth = 1;
+                let mut start = true;
+                let mut word = String::new();
+                for c in group.chars() {
+                    if c.is_alphanumeric() || c == '_' {
+                        if start {
+                            word.push(c);
+                        }
+                        continue;
+                    }
+                    if !word.is_empty() {
+                        out.insert(std::mem::take(&mut word));
+                        start = false;
+                    }
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        ',' if depth == 1 => start = true,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            } else {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                out.insert(name);
+            }
+        }
+    }
+    out.retain(|m| modules.contains(m));
+    out
+}
+
+/// What is wrong with the layers of the crate under `src`: a public module without a
+/// `Layer:` sentence, or a file that uses a top-level module its top-level module's
+/// sentence does not allow.
+fn layer_violations(src: &Path) -> Vec<String> {
+    let public = public_modules(src);
+    let tops: BTreeSet<String> = public.iter().map(|(_, t)| t.clone()).collect();
+    let mut allowed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for (file, top) in &public {
+        let text = std::fs::read_to_string(file).unwrap();
+        let Some(sentence) = layer_sentence(&text) else {
+            errors.push(format!(
+                "{}: its //! doc comment has no `Layer:` sentence",
+                file.display()
+            ));
+            continue;
+        };
+        let is_top = file.ends_with(format!("{top}.rs")) || file.ends_with(format!("{top}/mod.rs"));
+        if !is_top {
+            continue;
+        }
+        let may: BTreeSet<String> = if sentence.contains("every other module") {
+            tops.clone()
+        } else {
+            sentence
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .filter(|m| tops.contains(m))
+                .collect()
+        };
+        allowed.insert(top.clone(), may);
+    }
+    // Every source file, by the top-level module it belongs to.
+    let mut files = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    for file in files {
+        let rel = file.strip_prefix(src).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let top = first.trim_end_matches(".rs").to_string();
+        let Some(may) = allowed.get(&top) else {
+            continue; // lib.rs, main.rs
+        };
+        let text = std::fs::read_to_string(&file).unwrap();
+        for used in uses(&text, &tops) {
+            if used != top && !may.contains(&used) {
+                errors.push(format!(
+                    "{}: uses `{used}`, which the Layer sentence of `{top}` does not allow",
+                    file.display()
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// Every public module says in its doc comment what it may use, and the code keeps to it.
+#[test]
+fn every_public_module_states_its_layer_and_keeps_to_it() {
+    let src = root().join("src");
+    assert!(public_modules(&src).len() > 50);
+    let errors = layer_violations(&src);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The layer check fails on a module that uses one it may not, and on a public module with
+/// no Layer sentence.
+#[test]
+fn the_layer_check_can_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir(src.join("b")).unwrap();
+    std::fs::write(src.join("lib.rs"), "pub mod a;\npub mod b;\n").unwrap();
+    std::fs::write(
+        src.join("a.rs"),
+        "//! A.\n//!\n//! Layer: uses no other module of the crate.\n\nuse crate::{x, b::Thing};\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("b/mod.rs"),
+        "//! B.\n//!\n//! Layer: may use `a` and nothing\n//! else.\n\npub mod c;\n// crate::c in a comment\nuse crate::a::One;\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("b/c.rs"), "//! C, no layer.\nuse crate::a::Two;\n").unwrap();
+    let errors = layer_violations(src);
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors.iter().any(|e| e.contains("a.rs: uses `b`")));
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("c.rs") && e.contains("no `Layer:`"))
+    );
+}

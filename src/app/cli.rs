@@ -1,4 +1,6 @@
 //! Command-line arguments (clap derive structs only).
+//!
+//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
 
 use std::path::PathBuf;
 

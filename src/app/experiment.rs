@@ -1,5 +1,7 @@
 //! Experiment files: a TOML description of decks, policies, rare mixes and how many games,
 //! run with `confluence-sim run --experiment FILE`. Format in docs/balancing.md ("Experiments").
+//!
+//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,6 @@
 //! Loading the card library and the decks named on the command line.
+//!
+//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,6 @@
 //! Rare mixes from `--rares` and `--rare-set`.
+//!
+//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
 
 use anyhow::Result;
 

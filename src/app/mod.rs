@@ -1,5 +1,7 @@
 //! The command-line application: argument parsing, loading with clear errors, the
 //! commands, and what they print. The only layer that knows clap and the terminal.
+//!
+//! Layer: may use every other module; none uses it (but `fuzz`).
 
 mod bench;
 mod booster_war;

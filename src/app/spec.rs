@@ -1,6 +1,8 @@
 //! What a run is, as stored beside its state (`checkpoint/run.json`, `shard.json`): the
 //! settings that decide its results and the content hashes of the files it read. A resumed
 //! run, the shards of one run and a merge all check against it.
+//!
+//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,7 @@
 //! The compiled card table every game of a run reads: card facts plus compiled abilities,
 //! shared read-only by all threads.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 use std::collections::HashMap;
 

@@ -9,6 +9,8 @@
 //!
 //! An encoding also applies to every reprint with the same English name and the same text
 //! hash (e.g. the kickstarter printing of a core card), unless that reprint has its own.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

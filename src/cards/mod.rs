@@ -1,5 +1,7 @@
 //! Card data and the effect language: the pool of real cards (facts), ability encodings
 //! (our own text, compiled once), and the compiled card table the engine reads.
+//!
+//! Layer: may use `error` and nothing else of the crate.
 
 pub mod db;
 pub mod dsl;

@@ -1,4 +1,6 @@
 //! Small value types shared by the card data, the effect language and the engine.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 use std::fmt;
 

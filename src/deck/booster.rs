@@ -7,6 +7,9 @@
 //! (in-faction and out-of-faction versions alike). Promo prints (`_P_` references) and
 //! tokens are never in a booster. docs/head-to-head.md ("Booster War") says where the slot counts come
 //! from and what is assumed.
+//!
+//! Layer: part of [`crate::deck`]; may use `cards`, `error`, `suggest` and nothing else of the
+//! crate.
 
 use std::collections::BTreeMap;
 use std::path::Path;

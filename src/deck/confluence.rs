@@ -1,5 +1,8 @@
 //! Confluence decks: a TOML file with a Confluence hero and 55 cards, up to 15 of which have
 //! a rare twin that can be swapped in. Format documented in docs/decks.md ("Confluence decks").
+//!
+//! Layer: part of [`crate::deck`]; may use `cards`, `error`, `suggest` and nothing else of the
+//! crate.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

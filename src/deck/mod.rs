@@ -1,4 +1,6 @@
 //! Decks: the player's (community text format) and the Confluence's (TOML).
+//!
+//! Layer: may use `cards`, `error`, `suggest` and nothing else of the crate.
 
 pub mod booster;
 pub mod confluence;

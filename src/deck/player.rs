@@ -1,5 +1,8 @@
 //! Player decks in the community text format: `N REFERENCE` or `N English Name [(C|R|R1|R2)]`,
 //! one entry per line, `#` starts a comment.
+//!
+//! Layer: part of [`crate::deck`]; may use `cards`, `error`, `suggest` and nothing else of the
+//! crate.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,6 @@
 //! The player's options at each decision point, written into a reused buffer.
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use arrayvec::ArrayVec;
 

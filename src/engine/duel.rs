@@ -2,6 +2,8 @@
 //! Dusk progress, the end-of-day victory check and the Arena tiebreaker. Everything else
 //! (the day, playing cards, every ability) is the same engine as the Confluence mode; the
 //! mode only says that neither side is scripted.
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use super::event::{Event, Observer};
 use super::state::*;

@@ -1,5 +1,7 @@
 //! Events the engine reports to an [`Observer`]. Observers are static type parameters with
 //! `ENABLED = false` for the hot path, so the simulation loop builds no events at all.
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use super::overcome::DuskReport;
 use super::state::{GameState, ObjId, Outcome, Zone};

@@ -1,6 +1,8 @@
 //! The invariant checker. The engine calls it after every step in debug builds (and so in
 //! tests) and in release builds with the `invariants` feature (the soak, `scripts/soak.sh`);
 //! other release builds compile the call out.
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use super::state::*;
 use crate::cards::db::CardDb;

@@ -1,5 +1,7 @@
 //! A fixed-capacity ordered list of object ids that is `Copy`, so that the whole game state
 //! stays a plain `Copy` value (arrayvec's `ArrayVec` is not `Copy`).
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use std::fmt;
 

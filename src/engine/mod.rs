@@ -6,6 +6,8 @@
 //! ability of every card is run by one interpreter (`interp.rs`) from compiled data.
 //!
 //! The engine does no I/O; randomness comes from the caller's [`GameRng`].
+//!
+//! Layer: may use `cards` and nothing else of the crate.
 
 pub mod choice;
 pub mod duel;

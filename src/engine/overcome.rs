@@ -10,6 +10,8 @@
 //! A Gigantic Confluence character faces both expeditions and must be overcome in both for
 //! either to advance; a Gigantic Persistent one counts as overcome only if it is overcome on
 //! both sides.
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use arrayvec::ArrayVec;
 

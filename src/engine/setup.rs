@@ -1,4 +1,6 @@
 //! Setting up a game (S0 "Setup", digest §6.1).
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use rand::RngExt;
 use rand::seq::SliceRandom;

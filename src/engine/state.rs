@@ -3,6 +3,8 @@
 //! Every physical card is an object slot (player cards first, then the Confluence's, then
 //! token slots). A slot keeps its id when the card changes zones; "a new zone is a new
 //! object" is modelled by a fresh timestamp and by clearing statuses and counters.
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use super::list::List;
 use crate::cards::effect::CardIdx;

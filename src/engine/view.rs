@@ -1,6 +1,8 @@
 //! What the player can see. Policies get a [`View`], never the state: hidden zones (both
 //! decks' order, the Confluence's hand and face-down mana, unrevealed Tumult cards, the
 //! future of the random stream) are out of reach except through counts.
+//!
+//! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;

@@ -1,4 +1,6 @@
 //! CSV exporter.
+//!
+//! Layer: part of [`crate::export`]; may use `error` and nothing else of the crate.
 
 use std::io::Write;
 

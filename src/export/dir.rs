@@ -3,6 +3,8 @@
 //! step (`renameat2(RENAME_EXCHANGE)` on Linux), then removes the old one. A failure
 //! before the swap leaves the old directory as it was; after it, the new one is complete.
 //! Files of the old directory that the new set does not carry over are gone with it.
+//!
+//! Layer: part of [`crate::export`]; may use `error` and nothing else of the crate.
 
 use std::fs::File;
 use std::io::Write;

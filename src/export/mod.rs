@@ -1,6 +1,8 @@
 //! Outputs: a column table model with one exporter per format (CSV, Parquet), and an
 //! output set that writes every file under a temporary name and renames them all only
 //! when everything succeeded, so a failed run leaves no partial files.
+//!
+//! Layer: may use `error` and nothing else of the crate.
 
 pub mod csv;
 pub mod dir;

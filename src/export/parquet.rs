@@ -1,4 +1,6 @@
 //! Parquet exporter and reader, through polars (kept behind this module).
+//!
+//! Layer: part of [`crate::export`]; may use `error` and nothing else of the crate.
 
 use std::io::Write;
 use std::path::Path;

@@ -7,6 +7,8 @@
 //!   pool order). Mana is unlimited, so a card's Hand Cost is the price of power that the
 //!   player gets for nothing: the 6 cards of the opening hand are the 6 strongest, the
 //!   next 3 come on day 2 and the last 3 on day 3.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use rand::seq::SliceRandom;
 

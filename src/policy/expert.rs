@@ -8,6 +8,8 @@
 //! fitted to the search's choices by `confluence-sim train-expert` and are data in the
 //! repository (`decks/policies/expert.toml`, embedded in the binary). Every other decision
 //! is the planner's. It reads only the [`View`].
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

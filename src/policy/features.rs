@@ -4,6 +4,8 @@
 //!
 //! Two families: putting a card into Mana (setup and Expand), and the Afternoon turn. The
 //! names are the keys of `decks/policies/expert.toml`.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use arrayvec::ArrayVec;
 

@@ -1,6 +1,8 @@
 //! Player policies. At every decision the engine lists the legal options; a policy picks
 //! one, seeing only what the player can see (a [`View`]) and drawing any randomness from
 //! its own stream.
+//!
+//! Layer: may use `cards`, `engine` and nothing else of the crate.
 
 pub mod deck_order;
 pub mod expert;

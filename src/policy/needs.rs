@@ -1,5 +1,7 @@
 //! What each expedition still needs to clear Dusk, read from the player's view. Shared by
 //! the heuristic policies.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use crate::cards::types::*;
 use crate::engine::state::{Mode, ObjId};

@@ -2,6 +2,8 @@
 //! planner can weigh a card without running it. Only the effects that change an
 //! expedition's totals or the facing objects today are read; the rest (draws aside) count
 //! for nothing here.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use crate::cards::db::CardDb;
 use crate::cards::effect::*;

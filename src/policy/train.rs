@@ -9,6 +9,8 @@
 //! met often enough adds one column, +1 for the chosen option's card and -1 for the other's:
 //! the expert's per-card preferences, fitted together with the general weights.
 //! The fit is linfa's (L-BFGS); the data and the fit are deterministic.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use arrayvec::ArrayVec;
 use linfa::Dataset;

@@ -1,6 +1,9 @@
 //! Step 3's vocabulary: the report as a [`Document`] of sections, headings, paragraphs,
 //! tables and figures, which [`super::html`] and [`super::markdown`] render; and the number
 //! formats every part of the report shares.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use serde::Serialize;
 

@@ -1,6 +1,9 @@
 //! The key findings: the run's questions answered in sentences with numbers and intervals,
 //! and the caveats that limit what the figures mean. Everything here is computed from the
 //! [`Model`]; the sections below the findings show the same numbers in charts and tables.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::collections::BTreeMap;
 

@@ -6,6 +6,9 @@
 //! data-{key}-a data-{key}-b data-rate data-lo data-hi data-games>` with a `<title>`
 //! (`key` is `entry` in the matchup report); a pair with no games is a `<rect
 //! data-kind="empty">` marked with a dash.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use super::pct;
 use super::svg::{Canvas, GRID, MUTED, TEXT, d, esc, n, text_width};

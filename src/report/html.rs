@@ -1,5 +1,8 @@
 //! The report as one self-contained HTML file: inline CSS and inline SVG, no script and
 //! no external reference, so it opens offline in any browser.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::fmt::Write;
 

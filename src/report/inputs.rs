@@ -1,5 +1,8 @@
 //! Step 1: reading a run's directory into typed rows, with errors that name the file, the
 //! column and what was expected.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,8 @@
 //! The report in Markdown (GitHub flavour): the same document as the HTML, with the charts
 //! linked as `charts/*.svg` relative to the report.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::fmt::Write;
 

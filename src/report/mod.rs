@@ -28,6 +28,8 @@
 //! [`booster_war`].
 //!
 //! This module depends on [`crate::export`] and [`crate::stats`] only.
+//!
+//! Layer: may use `error`, `export`, `stats` and nothing else of the crate.
 
 pub mod booster_war;
 pub mod document;

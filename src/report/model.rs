@@ -1,6 +1,9 @@
 //! Step 2: what the report shows, computed from the inputs: configurations grouped by
 //! (player deck, policy), pooled win rates, paired differences, day histograms, rare
 //! effects and card tables.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -6,6 +6,9 @@
 //! Game `g` opens the same two boosters in both variants (common random numbers, from
 //! the game's seed), and seat `g % 2` is first player on day 1. The counts are integer
 //! sums, so the results are the same on any number of threads.
+//!
+//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
+//! else of the crate.
 
 use rand::SeedableRng;
 use rayon::prelude::*;

@@ -1,4 +1,7 @@
 //! One head-to-head game (standard Altered, two player decks, each with its policy).
+//!
+//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
+//! else of the crate.
 
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;

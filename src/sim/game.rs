@@ -1,4 +1,7 @@
 //! Plays one game to the end with a policy.
+//!
+//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
+//! else of the crate.
 
 use crate::cards::db::CardDb;
 use crate::engine::event::Observer;

@@ -7,6 +7,9 @@
 //! of game `g` of the run ([`GameSeeds::new`]`(seed, g)`): every pair sees the same deals
 //! and dice streams at the same game index (common random numbers). The counts are
 //! integers merged in a fixed order, so the results are the same on any number of threads.
+//!
+//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
+//! else of the crate.
 
 use rayon::prelude::*;
 

@@ -1,5 +1,7 @@
 //! Running games: seeds, one game, and the parallel runner. The only module that uses
 //! rayon or derives seeds.
+//!
+//! Layer: may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing else of the crate.
 
 pub mod booster_war;
 pub mod duel;

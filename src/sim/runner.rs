@@ -1,5 +1,8 @@
 //! The parallel runner: N games per configuration on a rayon pool, statistics accumulated
 //! per worker and merged, optional per-game rows streamed in ordered chunks.
+//!
+//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
+//! else of the crate.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -1,6 +1,9 @@
 //! Seeds. Every random draw of a game comes from streams derived from the run's base seed
 //! and the game index alone, so a game is the same whatever the thread count, and game `i`
 //! sees the same shuffles in every configuration (common random numbers).
+//!
+//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
+//! else of the crate.
 
 use rand::SeedableRng;
 

@@ -10,6 +10,9 @@
 //! count and CRC-32. Records are appended in the order the units run, rows before their
 //! record; a record whose bytes or rows are missing or damaged (a power cut) ends the valid
 //! part, and an interrupted run continues from there.
+//!
+//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
+//! else of the crate.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};

@@ -1,5 +1,7 @@
 //! Per-thread accumulators of game results, merged with `+=`. Integer counts only, so a
 //! merge in any order gives bit-identical results (thread-count independence).
+//!
+//! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate.
 
 use super::interval::{Interval, wilson};
 use crate::engine::Outcome;

@@ -31,6 +31,8 @@
 //! optimum: the covariance of the centred log-strengths is the Moore–Penrose pseudo-inverse
 //! of the information matrix, whose null space is the direction that adds the same
 //! constant to every log-strength (it changes no probability).
+//!
+//! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate.
 
 use nalgebra::{DMatrix, DVector};
 

@@ -1,4 +1,6 @@
 //! Confidence intervals.
+//!
+//! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate.
 
 use statrs::distribution::{ContinuousCDF, Normal};
 

@@ -1,5 +1,7 @@
 //! Plain statistics over numbers: mergeable accumulators, intervals, quantiles. Knows
 //! nothing of cards or games beyond the outcome codes it counts.
+//!
+//! Layer: may use `engine` and nothing else of the crate.
 
 pub mod accum;
 pub mod bradley_terry;

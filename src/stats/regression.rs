@@ -7,6 +7,8 @@
 //! weighted residual variance (so that interactions the additive model misses widen the
 //! intervals instead of being ignored). Standard reference: Weisberg, *Applied Linear
 //! Regression* (4th ed.), ch. 7 (weighted least squares).
+//!
+//! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate.
 
 use nalgebra::{DMatrix, DVector};
 

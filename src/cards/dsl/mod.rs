@@ -14,6 +14,8 @@
 //! The parser's methods are split by what they read: `lexer` makes the tokens, `line`
 //! whole lines (keywords, statics, triggers, costs), `cond` conditions and filters, `stmt`
 //! statements and their operands, `names` the effect calls by name.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 mod cond;
 mod lexer;

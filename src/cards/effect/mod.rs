@@ -6,6 +6,8 @@
 //! one shared arena, with jumps for `may`, `if`, `choose` and dice branches. Conditions,
 //! filters and token definitions live in side arenas referenced by `u16` ids so that an `Op`
 //! stays small.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 pub type CardIdx = u16;
 pub type FilterId = u16;

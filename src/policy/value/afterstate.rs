@@ -4,6 +4,8 @@
 //! information drawn from the player's view ([`View::determinize`]). Every option is played
 //! on the same samples with the same dice, so their differences are paired. A game that
 //! ends on the way is valued by its outcome.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use rand::{RngExt, SeedableRng};
 

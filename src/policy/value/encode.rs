@@ -4,6 +4,8 @@
 //! It reads only the [`View`], so it is as blind as any policy. Cards enter by what they
 //! are (statistics, costs, kinds, statuses), not by name, so that the model carries over to
 //! decks it never saw.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use crate::cards::types::{CardKind, Exp, Stats, kw, terrain};
 use crate::engine::Decision;

@@ -4,6 +4,8 @@
 //! initial weights come from our own seeded stream, the batches from a seeded shuffle, and
 //! candle's CPU kernels are deterministic for these operations, so the same data and
 //! parameters give the same weights bit for bit.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use candle_core::{D, DType, Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};

@@ -8,6 +8,8 @@
 //! exported weights, allocation-free and in a fixed loop order, so that it costs a few
 //! microseconds and gives the same bits on every run; a test checks it against candle's
 //! forward pass.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 pub mod afterstate;
 pub mod encode;

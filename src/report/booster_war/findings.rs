@@ -1,5 +1,8 @@
 //! Step 3, first part: the Booster War report's key findings, in plain sentences, for
 //! each variant; and the sentence comparing two variants.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use crate::stats::Interval;
 use crate::stats::interval::z_for;

@@ -2,6 +2,9 @@
 //! `heroes.parquet`, `card_effects.parquet` and `meta.json` read into typed rows, checked
 //! for the shape `confluence-sim booster-war` writes (one row per variant, counts that add
 //! up to the variant's games, every row of a known variant).
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,9 @@
 //! `meta.json` of a Booster War directory, read leniently: what the run section shows
 //! (the set, the booster's slots, the pool, the rules), every field optional; only a
 //! `kind` other than `booster-war` is an error.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::path::Path;
 

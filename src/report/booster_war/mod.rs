@@ -8,6 +8,9 @@
 //!    best first and the cards by effect, and picks what the findings name;
 //! 3. [`sections::document`] writes the key findings ([`findings`]), the faction heatmaps
 //!    (the shared [`super::heatmap`]), the Heroes, the cards and the run.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 pub mod findings;
 pub mod inputs;

@@ -1,6 +1,9 @@
 //! Step 2 of the Booster War report: per variant, the first player's rate, the faction
 //! matrix, the Heroes best first and the cards by effect, with what the findings pick out
 //! (the best and worst Hero, the most lopsided faction pair, the largest card effects).
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::path::PathBuf;
 

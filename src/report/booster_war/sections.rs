@@ -1,6 +1,9 @@
 //! Step 3 of the Booster War report: the model laid out as a [`Document`] (key findings,
 //! the faction heatmaps, the Heroes, the cards, the run), each section with one part per
 //! variant.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use super::super::document::*;
 use super::super::heatmap::{HeatCell, Heatmap, draw};

@@ -1,6 +1,9 @@
 //! Step 1 of the matchup report: `matchups.parquet`, `ranking.parquet` and `meta.json`
 //! read into typed rows, checked for the shape `confluence-sim matchup` writes (every
 //! ordered pair of entries once, counts that add up, one ranking row per entry).
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

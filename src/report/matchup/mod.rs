@@ -8,6 +8,9 @@
 //!    as the run report names decks, and lays out the matrix of win rates;
 //! 3. [`sections::document`] writes the findings ("which deck beats which"), the heatmap
 //!    ([`super::heatmap`]) and the ranking table.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 pub mod inputs;
 pub mod model;

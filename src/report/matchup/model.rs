@@ -1,5 +1,8 @@
 //! Step 2 of the matchup report: the entries named and ordered by strength, the matrix of
 //! win rates, and what the findings say (who beats whom, the first player's edge).
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::path::PathBuf;
 

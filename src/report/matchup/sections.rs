@@ -1,5 +1,8 @@
 //! Step 3 of the matchup report: the model laid out as a [`Document`] (key findings, the
 //! heatmap, the ranking, the run).
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use super::super::document::*;
 use super::super::heatmap::{HeatCell, heatmap};

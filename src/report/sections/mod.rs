@@ -1,4 +1,7 @@
 //! Step 3: the model laid out as a [`Document`], section by section.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use super::document::*;
 use super::findings;

@@ -5,6 +5,9 @@
 //! Every data mark carries `data-*` attributes with the exact numbers it shows (written with
 //! Rust's shortest round-trip formatting), so tests can check the chart against the tables,
 //! and a `<title>` child, which browsers show as a tooltip.
+//!
+//! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
+//! crate.
 
 use std::fmt::Write;
 
