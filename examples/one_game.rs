@@ -28,6 +28,6 @@ fn main() -> anyhow::Result<()> {
     let mut policy = spec.build(&PolicyData::new(&lib.db));
     let (seeds, mut buf) = (GameSeeds::new(1, 17), ChoiceList::new()); // --seed 1, game 17
     let r = play_game(&lib.db, &m, &seeds, &mut policy, &mut buf, &mut NoObserver);
-    println!("{:?} on day {}", r.outcome, r.days); // e.g. WinMet on day 5
+    println!("{:?} on day {}", r.outcome, r.days); // WinMet on day 4
     Ok(())
 }

@@ -175,15 +175,15 @@ fn broken_links(file: &Path, text: &str) -> Vec<String> {
             errors.push(format!("{at}: no file {}", resolved.display()));
             continue;
         }
-        if let Some(anchor) = anchor {
-            if resolved.extension().is_some_and(|e| e == "md") {
-                let target_text = std::fs::read_to_string(&resolved).unwrap();
-                if !anchors(&target_text).contains(anchor) {
-                    errors.push(format!(
-                        "{at}: no heading with anchor #{anchor} in {}",
-                        resolved.display()
-                    ));
-                }
+        if let Some(anchor) = anchor
+            && resolved.extension().is_some_and(|e| e == "md")
+        {
+            let target_text = std::fs::read_to_string(&resolved).unwrap();
+            if !anchors(&target_text).contains(anchor) {
+                errors.push(format!(
+                    "{at}: no heading with anchor #{anchor} in {}",
+                    resolved.display()
+                ));
             }
         }
     }
@@ -271,20 +271,20 @@ fn bad_flags(
             continue;
         };
         let mut text = top.clone();
-        if top.contains("\nCommands:") {
-            if let Some(sub) = words.get(1).filter(|w| !w.starts_with('-')) {
-                command.push(sub.clone());
-                let args: Vec<&str> = command.iter().map(String::as_str).collect();
-                match helps
-                    .entry(command.clone())
-                    .or_insert_with(|| help(&args))
-                    .clone()
-                {
-                    Some(sub_help) => text.push_str(&sub_help),
-                    None => {
-                        errors.push(format!("{at}: `{}` is not a command", command.join(" ")));
-                        continue;
-                    }
+        if top.contains("\nCommands:")
+            && let Some(sub) = words.get(1).filter(|w| !w.starts_with('-'))
+        {
+            command.push(sub.clone());
+            let args: Vec<&str> = command.iter().map(String::as_str).collect();
+            match helps
+                .entry(command.clone())
+                .or_insert_with(|| help(&args))
+                .clone()
+            {
+                Some(sub_help) => text.push_str(&sub_help),
+                None => {
+                    errors.push(format!("{at}: `{}` is not a command", command.join(" ")));
+                    continue;
                 }
             }
         }
