@@ -615,3 +615,14 @@ fn the_layer_check_can_fail() {
             .any(|e| e.contains("c.rs") && e.contains("no `Layer:`"))
     );
 }
+
+/// The README stays a short front page (at most 300 lines); the manual is in docs/.
+#[test]
+fn the_readme_stays_short() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 300,
+        "README.md has {lines} lines; move detail into docs/"
+    );
+}
