@@ -277,6 +277,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(",")?;
                 let n = self.small("amount", -10, 10)? as i8;
                 let (mut min, mut afternoon) = (0, false);
+                let place = if name == "next_boost" {
+                    self.mod_place()?
+                } else {
+                    0
+                };
                 while name == "discount" && self.eat_punct(",") {
                     if self.eat_word("afternoon") {
                         afternoon = true;
@@ -295,7 +300,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                         afternoon,
                     }
                 } else {
-                    Op::NextBoost { filter, n }
+                    Op::NextBoost { filter, n, place }
                 });
             }
             "next_free" => {
@@ -410,8 +415,9 @@ impl<'a, A: Arena> Parser<'a, A> {
             "next_activate_r" => {
                 self.expect_punct("(")?;
                 let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                let place = self.mod_place()?;
                 self.expect_punct(")")?;
-                body.push(Op::NextActivateR { filter });
+                body.push(Op::NextActivateR { filter, place });
             }
             "opponent_sacrifices_highest" => {
                 self.expect_punct("(")?;
@@ -654,6 +660,23 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
         }
         Ok(())
+    }
+
+    /// The optional places of a "the next Character ..." modifier, after its other
+    /// arguments: `, mine` (only into the expedition I stand in) and `, joins` (a token
+    /// created there takes it too: "the next Character that joins ...").
+    fn mod_place(&mut self) -> PResult<u8> {
+        let mut place = 0;
+        while self.eat_punct(",") {
+            if self.eat_word("mine") {
+                place |= modplace::MINE;
+            } else if self.eat_word("joins") {
+                place |= modplace::JOINS;
+            } else {
+                return self.err("'mine' or 'joins'");
+            }
+        }
+        Ok(place)
     }
 }
 

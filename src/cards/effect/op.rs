@@ -199,6 +199,8 @@ pub enum Op {
     NextBoost {
         filter: FilterId,
         n: i8,
+        /// `modplace` bits.
+        place: u8,
     },
     /// Put the top card of a deck into its owner's mana zone.
     ManaFromDeck {
@@ -244,6 +246,8 @@ pub enum Op {
     /// {R} abilities.
     NextActivateR {
         filter: FilterId,
+        /// `modplace` bits.
+        place: u8,
     },
     /// The next card matching the filter you play this turn is free (no cost; its targets'
     /// Tough is waived, digest 5.6).

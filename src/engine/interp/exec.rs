@@ -169,6 +169,13 @@ impl<O: Observer> Engine<'_, O> {
                     for _ in 0..n {
                         if let Some(t) = self.create_token(side, card, e) {
                             let _ = self.frame_mut().it.push(t);
+                            // "The next Character that joins my Expedition gains N boosts".
+                            if self.s.n_mods > 0 {
+                                let (boosts, ..) = self.consume_mods(t, side, Some(e), false, true);
+                                if boosts > 0 {
+                                    self.boost(t, boosts as i16);
+                                }
+                            }
                             self.fire(Fire::Joined { obj: t });
                             self.fire(Fire::TokenCreated { side: f.controller });
                             self.fire(Fire::Received { side });
@@ -295,19 +302,23 @@ impl<O: Observer> Engine<'_, O> {
                     status: 0,
                     flags: if afternoon { modflag::AFTERNOON } else { 0 },
                     min,
+                    place: 0,
                 });
                 Flow::Next
             }
-            Op::NextBoost { filter, n } => {
-                self.push_mod(TurnMod {
-                    side: f.controller,
-                    filter,
-                    discount: 0,
-                    boosts: n,
-                    status: 0,
-                    flags: 0,
-                    min: 0,
-                });
+            Op::NextBoost { filter, n, place } => {
+                if let Some(place) = self.mod_place(f, place) {
+                    self.push_mod(TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: n,
+                        status: 0,
+                        flags: 0,
+                        min: 0,
+                        place,
+                    });
+                }
                 Flow::Next
             }
             Op::ManaFromDeck { who, exhausted } => {
@@ -332,6 +343,7 @@ impl<O: Observer> Engine<'_, O> {
                     status,
                     flags: 0,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }
@@ -344,6 +356,7 @@ impl<O: Observer> Engine<'_, O> {
                     status,
                     flags: modflag::LOSE_STATUS,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }
@@ -366,22 +379,35 @@ impl<O: Observer> Engine<'_, O> {
                     status: 0,
                     flags,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }
-            Op::NextActivateR { filter } | Op::NextFree { filter } => {
+            Op::NextActivateR { filter, place } => {
+                if let Some(place) = self.mod_place(f, place) {
+                    self.push_mod(TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status: 0,
+                        flags: modflag::ACTIVATE_R,
+                        min: 0,
+                        place,
+                    });
+                }
+                Flow::Next
+            }
+            Op::NextFree { filter } => {
                 self.push_mod(TurnMod {
                     side: f.controller,
                     filter,
                     discount: 0,
                     boosts: 0,
                     status: 0,
-                    flags: if matches!(op, Op::NextFree { .. }) {
-                        modflag::FREE
-                    } else {
-                        modflag::ACTIVATE_R
-                    },
+                    flags: modflag::FREE,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }

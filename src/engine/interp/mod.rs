@@ -344,6 +344,24 @@ impl<O: Observer> Engine<'_, O> {
         Some(out)
     }
 
+    /// The `modplace` bits of a modifier as it is created: `MINE` becomes the expedition
+    /// the source stands in (None when it stands in none: "my Expedition" is then no
+    /// expedition, and the modifier is not created).
+    fn mod_place(&self, f: &Frame, place: u8) -> Option<u8> {
+        if place & modplace::MINE == 0 {
+            return Some(place);
+        }
+        let o = self.s.obj(f.source);
+        if o.zone != Zone::Expedition {
+            return None;
+        }
+        let e = match o.exp {
+            Exp::Hero => modplace::HERO,
+            Exp::Companion => modplace::COMPANION,
+        };
+        Some(place & !modplace::MINE | e)
+    }
+
     /// Adds a "the next card you play" modifier (at most 8 wait at once; more are dropped).
     fn push_mod(&mut self, m: TurnMod) {
         let i = self.s.n_mods as usize;

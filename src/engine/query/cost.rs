@@ -14,10 +14,12 @@ impl GameState {
     pub fn cost_depends_on_exp(&self, db: &CardDb, id: ObjId) -> bool {
         let def = db.card(self.obj(id).card);
         def.trigger_mask & tmask::STATIC != 0
-            && db
-                .abilities_of(self.obj(id).card)
-                .iter()
-                .any(|ab| matches!(ab.trigger, Trigger::Static(Static::CostInEmptyExp(_))))
+            && db.abilities_of(self.obj(id).card).iter().any(|ab| {
+                matches!(
+                    ab.trigger,
+                    Trigger::Static(Static::CostInEmptyExp(_) | Static::CostInContactExp(_))
+                )
+            })
     }
 
     /// The cost to play `id` into expedition `exp` (`None`: not known, or not played into
@@ -53,6 +55,11 @@ impl GameState {
                     && !self.side(o.side).exp[e.index()]
                         .iter()
                         .any(|x| db.card(self.obj(x).card).kind.is_character())
+                {
+                    delta += d as i16;
+                }
+                if let (Trigger::Static(Static::CostInContactExp(d)), Some(e)) = (ab.trigger, exp)
+                    && self.in_contact_of(db, o.side, e)
                 {
                     delta += d as i16;
                 }
