@@ -36,13 +36,15 @@ impl<O: Observer> Engine<'_, O> {
                 .s
                 .play_cost_in(self.db, id, from_reserve, at)
                 .saturating_sub(n),
-            Alt::Discard(_) | Alt::Sacrifice(_) => {
+            Alt::HandCost => self.s.play_cost_in(self.db, id, false, at),
+            Alt::Discard(_) | Alt::Exhaust(_) | Alt::Sacrifice(_) => {
                 let n = self
                     .db
                     .abilities_of(o.card)
                     .iter()
                     .find_map(|ab| match (ab.trigger, alt) {
                         (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
+                        | (Trigger::Static(Static::ExhaustDiscount(n)), Alt::Exhaust(_))
                         | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
                             Some(n)
                         }
@@ -54,6 +56,10 @@ impl<O: Observer> Engine<'_, O> {
                     .saturating_sub(n)
             }
         };
+        if let Alt::Exhaust(r) = alt {
+            self.s.obj_mut(r).flags |= flag::EXHAUSTED;
+            self.fire(Fire::ExhaustedInReserve { side });
+        }
         if let Alt::Discard(r) = alt {
             self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
         }

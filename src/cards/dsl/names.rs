@@ -454,10 +454,21 @@ impl<'a, A: Arena> Parser<'a, A> {
                 // or Reserve, paying its cost); if you do, the block.
                 let (mut less, mut exp, mut flags) = (0u8, None, 0u8);
                 let mut filter = None;
+                let mut hand_cost = false;
                 if name == "rush" {
                     flags |= playflag::OPTIONAL;
                 }
-                if self.eat_punct("(") {
+                // rush(hand_cost): a bare Rush whose Reserve card may be paid with its Hand
+                // Cost instead of its Reserve Cost.
+                if name == "rush"
+                    && self.is_punct("(")
+                    && matches!(self.peek_at(1), Tok::Ident(w) if w == "hand_cost")
+                {
+                    self.pos += 1;
+                    self.eat_word("hand_cost");
+                    self.expect_punct(")")?;
+                    hand_cost = true;
+                } else if self.eat_punct("(") {
                     if self.eat_word("me") {
                         flags |= playflag::ME;
                     } else if self.eat_word("it") {
@@ -486,7 +497,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Some(f) => f,
                     // A bare Rush: any card, played as on the turn (D31).
                     None if name == "rush" => {
-                        body.push(Op::Rush);
+                        body.push(Op::Rush { hand_cost });
                         u16::MAX
                     }
                     None => self.arena.push_filter(Filter {
@@ -626,6 +637,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let filter = self.filter(Whose::Any)?;
                 self.expect_punct(")")?;
                 body.push(Op::OpponentSelect { filter });
+            }
+            "activate_r_as_mine" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(Op::ActivateRAsMine { obj });
             }
             "activate_j" | "activate_r" => {
                 self.expect_punct("(")?;

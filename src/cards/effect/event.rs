@@ -183,6 +183,11 @@ pub enum Static {
     /// I cost this much more (negative: less) to play into an expedition of yours that is
     /// In Contact ("you may play me for N less in an Expedition that's In Contact").
     CostInContactExp(i8),
+    /// I cost this much more (negative: less) to play into an expedition of yours that
+    /// stands in a starting region (region 0 or 7: where the expeditions start).
+    CostInStartExp(i8),
+    /// I can't be played into an expedition of yours that stands in a starting region.
+    NotInStartExp,
     /// My expedition (and its characters) are considered In Contact.
     ConsideredInContact,
     /// My expedition is considered behind (even if it is tied or ahead).
@@ -233,6 +238,9 @@ pub enum Static {
     /// Optional discount: discard one of your Reserve cards and I cost N less (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
+    /// Optional discount: exhaust one of your ready Reserve cards and I cost N less (offered
+    /// as its own play option, like `DiscardDiscount`).
+    ExhaustDiscount(u8),
     /// Optional discount: sacrifice one of your Permanents and I cost N less (offered as its
     /// own play option, like `DiscardDiscount`).
     SacrificeDiscount(u8),

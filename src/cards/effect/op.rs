@@ -288,7 +288,11 @@ pub enum Op {
     },
     /// Rush: you may immediately play another card (paying for it). Sets `did`. The
     /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
-    Rush,
+    /// `hand_cost`: a card played from Reserve this way may be paid with its Hand Cost
+    /// instead of its Reserve Cost.
+    Rush {
+        hand_cost: bool,
+    },
     /// Reveal your deck's top card; the player may play it at no cost (not from hand: no {H}
     /// abilities), otherwise it joins the hand.
     TopPlayOrHand,
@@ -341,6 +345,12 @@ pub enum Op {
     ActivateJ {
         obj: ObjRef,
         reserve: bool,
+    },
+    /// I activate one of the {R} abilities of the (first) object as if it were mine: its
+    /// source is me (the player chooses which when it has several; the Confluence takes
+    /// the first). The object may be anywhere (a card just discarded).
+    ActivateRAsMine {
+        obj: ObjRef,
     },
     /// For each object matching the filter (in Silver Rule order), you may activate its {J}
     /// abilities (objects without any are skipped; the Confluence always does).

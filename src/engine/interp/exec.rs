@@ -451,7 +451,7 @@ impl<O: Observer> Engine<'_, O> {
                 exp,
                 flags,
             } => self.exec_play_free(f, who, filter, less, exp, flags),
-            Op::Rush => self.exec_rush(f),
+            Op::Rush { hand_cost } => self.exec_rush(f, hand_cost),
             Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
@@ -617,6 +617,24 @@ impl<O: Observer> Engine<'_, O> {
                     }
                 }
                 Flow::Next
+            }
+            Op::ActivateRAsMine { obj } => {
+                let Some(id) = self.resolve_objs(obj, f).first() else {
+                    return Flow::Next;
+                };
+                let n = self.s.r_abilities(db, id);
+                if n == 0 {
+                    return Flow::Next;
+                }
+                if n == 1 || self.s.scripted(f.controller) {
+                    self.queue_r_as_mine(f, id, 0);
+                    return Flow::Next;
+                }
+                let fr = self.frame_mut();
+                fr.it.clear();
+                let _ = fr.it.push(id);
+                self.ask(Decision::Mode, f.controller);
+                Flow::Wait
             }
             Op::ActivateJEach { filter } => {
                 // `count` walks the matching objects that have {J} abilities, oldest first.
