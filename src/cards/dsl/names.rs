@@ -638,6 +638,12 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::OpponentSelect { filter });
             }
+            "take_control" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(Op::TakeControl { obj });
+            }
             "activate_r_as_mine" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;

@@ -346,6 +346,12 @@ pub enum Op {
         obj: ObjRef,
         reserve: bool,
     },
+    /// Take control of Permanents: a Landmark joins your Landmarks; an Expedition
+    /// Permanent joins my expedition (the one I stand in; else the one it stands in). A card
+    /// becomes borrowed (its owner's zones stay its destinations), as with `Defect`.
+    TakeControl {
+        obj: ObjRef,
+    },
     /// I activate one of the {R} abilities of the (first) object as if it were mine: its
     /// source is me (the player chooses which when it has several; the Confluence takes
     /// the first). The object may be anywhere (a card just discarded).

@@ -541,20 +541,44 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::Defect { obj } => {
-                // The character joins the expedition facing it under the other side's control,
-                // keeping its statuses and boosts; a card becomes borrowed (its owner's zones
-                // stay its destinations) or, defecting back, its owner's again.
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.defect(id);
+                }
+                Flow::Next
+            }
+            Op::TakeControl { obj } => {
+                let to = f.controller;
+                let src = *self.s.obj(f.source);
                 for id in self.resolve_objs(obj, f).iter() {
                     let o = *self.s.obj(id);
-                    if o.zone != Zone::Expedition {
+                    if o.side == to {
                         continue;
                     }
-                    let to = o.side.other();
-                    if self.s.side(to).exp[o.exp.index()].is_full() {
-                        continue;
-                    }
-                    self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
-                    let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
+                    let kind = self.db.card(o.card).kind;
+                    let exp = match (o.zone, kind) {
+                        (Zone::Landmarks, _) => {
+                            if self.s.side(to).landmarks.is_full() {
+                                continue;
+                            }
+                            self.s.side_mut(o.side).landmarks.remove_item(id);
+                            let _ = self.s.side_mut(to).landmarks.push(id);
+                            o.exp
+                        }
+                        (Zone::Expedition, crate::cards::types::CardKind::ExpeditionPermanent) => {
+                            let e = if src.zone == Zone::Expedition && src.side == to {
+                                src.exp
+                            } else {
+                                o.exp
+                            };
+                            if self.s.side(to).exp[e.index()].is_full() {
+                                continue;
+                            }
+                            self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+                            let _ = self.s.side_mut(to).exp[e.index()].push(id);
+                            e
+                        }
+                        _ => continue,
+                    };
                     if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
                         self.s.statics[o.side.index()] -= 1;
                         self.s.statics[to.index()] += 1;
@@ -563,6 +587,7 @@ impl<O: Observer> Engine<'_, O> {
                     let ts = self.s.next_ts();
                     let ob = self.s.obj_mut(id);
                     ob.side = to;
+                    ob.exp = exp;
                     ob.ts = ts;
                     if !o.is_token() {
                         ob.flags ^= flag::BORROWED;
@@ -571,12 +596,11 @@ impl<O: Observer> Engine<'_, O> {
                         self.emit(Event::Moved {
                             obj: id,
                             side: to,
-                            from: Zone::Expedition,
-                            to: Zone::Expedition,
+                            from: o.zone,
+                            to: o.zone,
                             why: Why::Effect,
                         });
                     }
-                    self.fire(Fire::Joined { obj: id });
                 }
                 Flow::Next
             }

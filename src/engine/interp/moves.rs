@@ -4,6 +4,66 @@
 use super::*;
 
 impl<O: Observer> Engine<'_, O> {
+    /// The character joins the expedition facing it under the other side's control,
+    /// keeping its statuses and boosts; a card becomes borrowed (its owner's zones stay its
+    /// destinations) or, defecting back, its owner's again. False when it could not (not in
+    /// an expedition, or no room there).
+    pub(in crate::engine) fn defect(&mut self, id: ObjId) -> bool {
+        let o = *self.s.obj(id);
+        if o.zone != Zone::Expedition {
+            return false;
+        }
+        let to = o.side.other();
+        if self.s.side(to).exp[o.exp.index()].is_full() {
+            return false;
+        }
+        self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+        let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
+        if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
+            self.s.statics[o.side.index()] -= 1;
+            self.s.statics[to.index()] += 1;
+        }
+        self.s.listen[to.index()] |= self.db.card(o.card).fire_mask;
+        let ts = self.s.next_ts();
+        let ob = self.s.obj_mut(id);
+        ob.side = to;
+        ob.ts = ts;
+        if !o.is_token() {
+            ob.flags ^= flag::BORROWED;
+        }
+        if O::ENABLED {
+            self.emit(Event::Moved {
+                obj: id,
+                side: to,
+                from: Zone::Expedition,
+                to: Zone::Expedition,
+                why: Why::Effect,
+            });
+        }
+        self.fire(Fire::Joined { obj: id });
+        true
+    }
+
+    /// "If I would go to Reserve from the Expedition zone, I gain Fleeting and defect
+    /// instead" (`static defect_instead`): applies to `id`, about to go from an expedition
+    /// to Reserve (not when it would be discarded for Fleeting). Done here when it applies.
+    pub(in crate::engine) fn reserve_to_defect(&mut self, id: ObjId) -> bool {
+        let o = *self.s.obj(id);
+        if o.zone != Zone::Expedition
+            || self.db.card(o.card).trigger_mask & tmask::STATIC == 0
+            || !self
+                .db
+                .abilities_of(o.card)
+                .iter()
+                .any(|ab| ab.trigger == Trigger::Static(Static::DefectInstead))
+        {
+            return false;
+        }
+        self.gain_status(id, kw::FLEETING);
+        self.defect(id);
+        true
+    }
+
     /// Sends an object somewhere by an effect, with its leave triggers. False when it
     /// could not move (gone, or already there).
     pub(in crate::engine) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
@@ -27,6 +87,9 @@ impl<O: Observer> Engine<'_, O> {
         };
         if zone == o.zone {
             return false;
+        }
+        if from_exp && zone == Zone::Reserve && self.reserve_to_defect(id) {
+            return true;
         }
         // Sacrifice triggers that read the object as it was in play (last known
         // information): "When you sacrifice a ...", "When I'm sacrificed, if I was ...".
