@@ -192,9 +192,9 @@ pub enum Static {
     ConsideredInContact,
     /// My expedition is considered behind (even if it is tied or ahead).
     ConsideredBehind,
-    /// Replacement: if I would go to Reserve from the Expedition zone, I gain Fleeting and
-    /// defect instead.
-    DefectInstead,
+    /// Replacement: if I would go to Reserve from the Expedition zone, I gain these statuses
+    /// (Fleeting) and defect instead.
+    DefectInstead(u32),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").

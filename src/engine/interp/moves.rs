@@ -45,21 +45,28 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// "If I would go to Reserve from the Expedition zone, I gain Fleeting and defect
-    /// instead" (`static defect_instead`): applies to `id`, about to go from an expedition
-    /// to Reserve (not when it would be discarded for Fleeting). Done here when it applies.
+    /// instead" (`static defect_instead(fleeting)`): applies to `id`, about to go from an
+    /// expedition to Reserve (not when it would be discarded for Fleeting). Done here when
+    /// it applies.
     pub(in crate::engine) fn reserve_to_defect(&mut self, id: ObjId) -> bool {
         let o = *self.s.obj(id);
-        if o.zone != Zone::Expedition
-            || self.db.card(o.card).trigger_mask & tmask::STATIC == 0
-            || !self
-                .db
-                .abilities_of(o.card)
-                .iter()
-                .any(|ab| ab.trigger == Trigger::Static(Static::DefectInstead))
-        {
+        if o.zone != Zone::Expedition || self.db.card(o.card).trigger_mask & tmask::STATIC == 0 {
             return false;
         }
-        self.gain_status(id, kw::FLEETING);
+        let Some(status) = self
+            .db
+            .abilities_of(o.card)
+            .iter()
+            .find_map(|ab| match ab.trigger {
+                Trigger::Static(Static::DefectInstead(s)) => Some(s),
+                _ => None,
+            })
+        else {
+            return false;
+        };
+        if status != 0 {
+            self.gain_status(id, status);
+        }
         self.defect(id);
         true
     }
