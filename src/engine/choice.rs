@@ -432,13 +432,19 @@ pub(super) fn rush_plays(s: &GameState, db: &CardDb, hand_cost: bool, out: &mut 
             continue;
         }
         let kind = db.card(o.card).kind;
+        let to_exp = kind.goes_to_expedition();
+        if !to_exp && !matches!(kind, CardKind::Spell | CardKind::Landmark) {
+            continue;
+        }
         let allowed = s.start_region_exps(db, id, s.decider);
         for e in Exp::BOTH {
-            let to_exp = kind.goes_to_expedition();
-            if (to_exp && (p.exp[e.index()].is_full() || allowed & (1 << e.index()) == 0))
-                || (!to_exp && e == Exp::Companion)
-                || !(to_exp || matches!(kind, CardKind::Spell | CardKind::Landmark))
-            {
+            // Spells and Landmarks are offered once (as the Hero expedition, as elsewhere).
+            let open = if to_exp {
+                !p.exp[e.index()].is_full() && allowed & (1 << e.index()) != 0
+            } else {
+                e == Exp::Hero
+            };
+            if !open {
                 continue;
             }
             let at = to_exp.then_some(e);
