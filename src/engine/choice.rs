@@ -28,7 +28,7 @@ pub enum Alt {
     Less(u8),
     /// Its own "you may play me for N less" (`alt_less`), which its effect may restrict.
     Cheaper(u8),
-    /// Played from Reserve paying its Hand Cost instead of its Reserve Cost (a Rush that
+    /// Played from Reserve for the Hand Cost rather than the Reserve Cost (a Rush that
     /// allows it); it is still played from Reserve.
     HandCost,
 }
@@ -418,8 +418,8 @@ fn pay_options(
 }
 
 /// The cards the player could play now for a Rush, appended to `out`: those of
-/// [`legal_plays`], and with `hand_cost` also each ready Reserve card paid with its Hand
-/// Cost instead of its Reserve Cost, where that can be paid.
+/// [`legal_plays`], and with `hand_cost` also each ready Reserve card for its Hand Cost
+/// (rather than the Reserve Cost), where that can be paid.
 pub(super) fn rush_plays(s: &GameState, db: &CardDb, hand_cost: bool, out: &mut ChoiceList) {
     legal_plays(s, db, out);
     if !hand_cost {

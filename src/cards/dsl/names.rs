@@ -458,8 +458,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                 if name == "rush" {
                     flags |= playflag::OPTIONAL;
                 }
-                // rush(hand_cost): a bare Rush whose Reserve card may be paid with its Hand
-                // Cost instead of its Reserve Cost.
+                // rush(hand_cost): a bare Rush; a card from Reserve may cost its Hand Cost
+                // rather than the Reserve Cost.
                 if name == "rush"
                     && self.is_punct("(")
                     && matches!(self.peek_at(1), Tok::Ident(w) if w == "hand_cost")

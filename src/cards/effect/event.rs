@@ -188,12 +188,12 @@ pub enum Static {
     CostInStartExp(i8),
     /// I can't be played into an expedition of yours that stands in a starting region.
     NotInStartExp,
-    /// My expedition (and its characters) are considered In Contact.
+    /// The expedition I stand in, with its characters, counts as In Contact.
     ConsideredInContact,
     /// My expedition is considered behind (even if it is tied or ahead).
     ConsideredBehind,
-    /// Replacement: if I would go to Reserve from the Expedition zone, I gain these statuses
-    /// (Fleeting) and defect instead.
+    /// Replacement: about to move from an expedition into Reserve, I gain these statuses
+    /// (Fleeting) and defect in its place.
     DefectInstead(u32),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),

@@ -288,8 +288,8 @@ pub enum Op {
     },
     /// Rush: you may immediately play another card (paying for it). Sets `did`. The
     /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
-    /// `hand_cost`: a card played from Reserve this way may be paid with its Hand Cost
-    /// instead of its Reserve Cost.
+    /// `hand_cost`: a card played from Reserve this way may cost its Hand Cost rather than
+    /// the Reserve Cost.
     Rush {
         hand_cost: bool,
     },

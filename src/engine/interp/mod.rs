@@ -345,7 +345,7 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// Queues the `k`-th {R} ability of card `id` as an ability of the running frame's
-    /// source ("I activate one of its {R} abilities as if it was mine").
+    /// source (Thomas Edison uses a discarded card's {R} as its own).
     fn queue_r_as_mine(&mut self, f: &Frame, id: ObjId, k: u8) {
         let def = self.db.card(self.s.obj(id).card);
         let Some(ab_idx) = (def.ab_start..def.ab_start + def.ab_len)

@@ -44,10 +44,9 @@ impl<O: Observer> Engine<'_, O> {
         true
     }
 
-    /// "If I would go to Reserve from the Expedition zone, I gain Fleeting and defect
-    /// instead" (`static defect_instead(fleeting)`): applies to `id`, about to go from an
-    /// expedition to Reserve (not when it would be discarded for Fleeting). Done here when
-    /// it applies.
+    /// Don Juan's replacement (`static defect_instead(STATUS)`): `id`, about to move from an
+    /// expedition into its Reserve (not when Fleeting sends it to the discard pile), gains
+    /// the statuses and defects in its place. True when that happened.
     pub(in crate::engine) fn reserve_to_defect(&mut self, id: ObjId) -> bool {
         let o = *self.s.obj(id);
         if o.zone != Zone::Expedition || self.db.card(o.card).trigger_mask & tmask::STATIC == 0 {
