@@ -38,9 +38,12 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
                     crate::engine::choice::Alt::Scout => " (Scout)".into(),
                     crate::engine::choice::Alt::Discard(r) =>
                         format!(" (discarding {} from Reserve to pay less)", name(r)),
+                    crate::engine::choice::Alt::Exhaust(r) =>
+                        format!(" (exhausting {} in Reserve to pay less)", name(r)),
                     crate::engine::choice::Alt::Sacrifice(r) =>
                         format!(" (sacrificing {} to pay less)", name(r)),
                     crate::engine::choice::Alt::Free => " for free".into(),
+                    crate::engine::choice::Alt::HandCost => " paying its Hand Cost".into(),
                     crate::engine::choice::Alt::Less(n)
                     | crate::engine::choice::Alt::Cheaper(n) => format!(" for {n} less"),
                 }

@@ -20,6 +20,8 @@ pub enum Alt {
     Scout,
     /// Discard this Reserve card to reduce the cost (e.g. Paint Prison).
     Discard(ObjId),
+    /// Exhaust this ready Reserve card to reduce the cost (Moth Decoy).
+    Exhaust(ObjId),
     /// Sacrifice this Permanent to reduce the cost (Detonation).
     Sacrifice(ObjId),
     /// Played for free by an effect.
@@ -28,6 +30,9 @@ pub enum Alt {
     Less(u8),
     /// Its own "you may play me for N less" (`alt_less`), which its effect may restrict.
     Cheaper(u8),
+    /// Played from Reserve for the Hand Cost rather than the Reserve Cost (a Rush that
+    /// allows it); it is still played from Reserve.
+    HandCost,
 }
 
 impl Alt {
@@ -144,9 +149,9 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             let f = s.frame().expect("play-free decision without frame");
             let ab = db.abilities[f.ability as usize];
             match db.op(&ab, f.pc) {
-                Op::Rush => {
+                Op::Rush { hand_cost } => {
                     push(out, Choice::Done);
-                    legal_plays(s, db, out);
+                    rush_plays(s, db, hand_cost, out);
                 }
                 // The revealed top card of the deck (`it`), for free.
                 Op::TopPlayOrHand => {
@@ -215,6 +220,14 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 Op::Choose { n } => {
                     for k in 0..n {
                         push(out, Choice::Mode(k));
+                    }
+                }
+                // Which {R} ability of `it` to activate.
+                Op::ActivateRAsMine { .. } => {
+                    if let Some(id) = f.it.first() {
+                        for k in 0..s.r_abilities(db, id) {
+                            push(out, Choice::Mode(k));
+                        }
                     }
                 }
                 op => {
@@ -370,6 +383,15 @@ fn pay_options(
                     }
                 }
             }
+            if let Trigger::Static(Static::ExhaustDiscount(n)) = ab.trigger
+                && cost.saturating_sub(n) <= ready
+            {
+                for r in s.side(s.decider).reserve.iter() {
+                    if r != id && !s.obj(r).has(flag::EXHAUSTED) && !out.is_full() {
+                        out.push(Alt::Exhaust(r));
+                    }
+                }
+            }
             if let Trigger::Static(Static::AltLess(n)) = ab.trigger
                 && cost.saturating_sub(n) <= ready
                 && !out.is_full()
@@ -392,6 +414,52 @@ fn pay_options(
                         out.push(Alt::Sacrifice(r));
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The cards the player could play now for a Rush, appended to `out`: those of
+/// [`legal_plays`], and with `hand_cost` also each ready Reserve card for its Hand Cost
+/// (rather than the Reserve Cost), where that can be paid.
+pub(super) fn rush_plays(s: &GameState, db: &CardDb, hand_cost: bool, out: &mut ChoiceList) {
+    legal_plays(s, db, out);
+    if !hand_cost {
+        return;
+    }
+    let p = s.side(s.decider);
+    for id in p.reserve.iter() {
+        let o = s.obj(id);
+        if o.has(flag::EXHAUSTED) || !s.playable(db, id) {
+            continue;
+        }
+        let kind = db.card(o.card).kind;
+        let to_exp = kind.goes_to_expedition();
+        if !to_exp && !matches!(kind, CardKind::Spell | CardKind::Landmark) {
+            continue;
+        }
+        let allowed = s.start_region_exps(db, id, s.decider);
+        for e in Exp::BOTH {
+            // Spells and Landmarks are offered once (as the Hero expedition, as elsewhere).
+            let open = if to_exp {
+                !p.exp[e.index()].is_full() && allowed & (1 << e.index()) != 0
+            } else {
+                e == Exp::Hero
+            };
+            if !open {
+                continue;
+            }
+            let at = to_exp.then_some(e);
+            if s.play_cost_in(db, id, false, at) <= p.mana_ready {
+                push(
+                    out,
+                    Choice::Play {
+                        obj: id,
+                        from_reserve: true,
+                        exp: e,
+                        alt: Alt::HandCost,
+                    },
+                );
             }
         }
     }
@@ -427,7 +495,7 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                 s.exhausted_play_exps(db, id)
             } else {
                 0b11
-            };
+            } & s.start_region_exps(db, id, s.decider);
             if allowed == 0 {
                 continue;
             }
@@ -441,7 +509,7 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                     alts.clear();
                     pay_options(s, db, id, from_reserve, Some(e), &mut alts);
                     for &alt in &alts {
-                        if !p.exp[e.index()].is_full() {
+                        if allowed & (1 << e.index()) != 0 && !p.exp[e.index()].is_full() {
                             push(
                                 out,
                                 Choice::Play {

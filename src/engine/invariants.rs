@@ -74,6 +74,10 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
                 st.mana.len()
             ));
         }
+    }
+    // Every list is counted before a side's cards are checked: a card borrowed by the other
+    // side (a player card that defected) stands in that side's lists.
+    for side in Side::BOTH {
         // Cards add up to the deck size (hero included; tokens aside).
         let first = s.first_obj[side.index()] as usize;
         let n = s.n_cards[side.index()] as usize;

@@ -282,6 +282,9 @@ impl<O: Observer> Engine<'_, O> {
         }
         if fleeting {
             self.move_to(id, Zone::Discard, e, Why::Rest, false);
+        } else if self.reserve_to_defect(id) {
+            // "... I gain Fleeting and defect instead": it stays in the Expedition zone.
+            return;
         } else {
             self.move_to(id, Zone::Reserve, e, Why::Rest, false);
         }

@@ -36,13 +36,15 @@ impl<O: Observer> Engine<'_, O> {
                 .s
                 .play_cost_in(self.db, id, from_reserve, at)
                 .saturating_sub(n),
-            Alt::Discard(_) | Alt::Sacrifice(_) => {
+            Alt::HandCost => self.s.play_cost_in(self.db, id, false, at),
+            Alt::Discard(_) | Alt::Exhaust(_) | Alt::Sacrifice(_) => {
                 let n = self
                     .db
                     .abilities_of(o.card)
                     .iter()
                     .find_map(|ab| match (ab.trigger, alt) {
                         (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
+                        | (Trigger::Static(Static::ExhaustDiscount(n)), Alt::Exhaust(_))
                         | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
                             Some(n)
                         }
@@ -54,6 +56,10 @@ impl<O: Observer> Engine<'_, O> {
                     .saturating_sub(n)
             }
         };
+        if let Alt::Exhaust(r) = alt {
+            self.s.obj_mut(r).flags |= flag::EXHAUSTED;
+            self.fire(Fire::ExhaustedInReserve { side });
+        }
         if let Alt::Discard(r) = alt {
             self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
         }
@@ -70,6 +76,7 @@ impl<O: Observer> Engine<'_, O> {
             side,
             kind.goes_to_expedition().then_some(exp),
             from_reserve,
+            false,
         );
         // Free by an effect, or by a "next card is free" modifier: its targets'
         // Tough is waived (D10).
@@ -219,13 +226,15 @@ impl<O: Observer> Engine<'_, O> {
     /// expedition `exp` (a filter's terrain, as in "in {V}", is that expedition's region);
     /// returns the boosts and statuses it gains, those it loses, and its `modflag` effects
     /// (an {R} activation for a card played from hand is not taken by one played from
-    /// Reserve).
-    fn consume_mods(
+    /// Reserve). A modifier for one expedition (`modplace`) is taken only by a card going
+    /// there; a `token` just created takes only the modifiers for characters that join.
+    pub(super) fn consume_mods(
         &mut self,
         id: ObjId,
         side: Side,
         exp: Option<Exp>,
         from_reserve: bool,
+        token: bool,
     ) -> (i8, u32, u32, u8) {
         let mut boosts = 0;
         let mut statuses = 0;
@@ -240,8 +249,18 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.region_terrains(self.db, self.s.region_of(side, e)) & f.region_terrain
                         != 0
                 });
+            let exps = m.place & (modplace::HERO | modplace::COMPANION);
+            let place_ok = exps == 0
+                || exp.is_some_and(|e| {
+                    exps & match e {
+                        Exp::Hero => modplace::HERO,
+                        Exp::Companion => modplace::COMPANION,
+                    } != 0
+                });
             if m.side == side
                 && terrain_ok
+                && place_ok
+                && (!token || m.place & modplace::JOINS != 0)
                 && !(m.flags & modflag::ACTIVATE_R != 0 && from_reserve)
                 && self.s.matches_card(self.db, f, id, side)
             {

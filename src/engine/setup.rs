@@ -50,6 +50,7 @@ impl GameState {
             status: 0,
             flags: 0,
             min: 0,
+            place: 0,
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],

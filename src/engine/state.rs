@@ -394,6 +394,10 @@ pub struct TurnMod {
     pub flags: u8,
     /// The discount never takes the cost below this (0: no minimum).
     pub min: u8,
+    /// `modplace` bits: only a character going into that expedition of the side takes it
+    /// (none: any), and a token created there takes it too ("the next Character that
+    /// joins my Expedition").
+    pub place: u8,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -94,12 +94,13 @@ impl Greedy {
                     let def = view.card(obj);
                     let cost = match alt {
                         Alt::None => view.play_cost(obj, from_reserve) as i32,
+                        Alt::HandCost => view.play_cost(obj, false) as i32,
                         Alt::Free => 0,
                         Alt::Less(n) | Alt::Cheaper(n) => {
                             view.play_cost(obj, from_reserve).saturating_sub(n) as i32
                         }
                         Alt::Scout => def.scout as i32 + 3,
-                        Alt::Discard(_) | Alt::Sacrifice(_) => {
+                        Alt::Discard(_) | Alt::Exhaust(_) | Alt::Sacrifice(_) => {
                             view.play_cost(obj, from_reserve) as i32 + 2
                         }
                     };

@@ -159,7 +159,10 @@ impl Planner {
                 continue;
             };
             // Scouting and discounts by discard are left to other policies.
-            if matches!(alt, Alt::Scout | Alt::Discard(_) | Alt::Sacrifice(_)) {
+            if matches!(
+                alt,
+                Alt::Scout | Alt::Discard(_) | Alt::Exhaust(_) | Alt::Sacrifice(_)
+            ) {
                 continue;
             }
             // The same card into the other expedition: one item, two options (its cost does
@@ -178,6 +181,7 @@ impl Planner {
                 Alt::Less(n) | Alt::Cheaper(n) => {
                     view.play_cost(obj, from_reserve).saturating_sub(n)
                 }
+                Alt::HandCost => view.play_cost(obj, false),
                 _ => view.play_cost(obj, from_reserve),
             };
             let def = view.card(obj);

@@ -54,6 +54,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             "single_regions" => Count::SingleTerrainRegions,
             "hero_counters" => Count::HeroCounters,
             "ascended_exps" => Count::AscendedExps,
+            "exps_in_contact" => Count::ExpsInContact,
             "it_cost" => Count::ItCost,
             "exps_in" | "all_exps_in" => {
                 self.expect_punct("(")?;

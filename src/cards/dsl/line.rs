@@ -69,7 +69,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Static::Cost(_)
                     | Static::CostPer(..)
                     | Static::CostInEmptyExp(_)
+                    | Static::CostInContactExp(_)
+                    | Static::CostInStartExp(_)
+                    | Static::NotInStartExp
                     | Static::DiscardDiscount(_)
+                    | Static::ExhaustDiscount(_)
                     | Static::SacrificeDiscount(_)
                     | Static::AltLess(_)
                     | Static::PlayableIf => ActiveIn::Anywhere,
@@ -140,18 +144,28 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn static_ability(&mut self) -> PResult<Static> {
-        let w = self.ident("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, alt_less, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)")?;
+        let w = self.ident("a static ability (cost, cost_empty_exp, cost_contact_exp, cost_start_exp, no_start_exp, defect_instead(STATUS), in_contact, behind, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, exhaust_discount, sacrifice_discount, alt_less, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)")?;
         Ok(match w.as_str() {
-            "cost" | "cost_empty_exp" => {
+            "cost" | "cost_empty_exp" | "cost_contact_exp" | "cost_start_exp" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost change", -10, 10)?;
                 self.expect_punct(")")?;
-                if w == "cost" {
-                    Static::Cost(n as i8)
-                } else {
-                    Static::CostInEmptyExp(n as i8)
+                match w.as_str() {
+                    "cost" => Static::Cost(n as i8),
+                    "cost_empty_exp" => Static::CostInEmptyExp(n as i8),
+                    "cost_start_exp" => Static::CostInStartExp(n as i8),
+                    _ => Static::CostInContactExp(n as i8),
                 }
             }
+            "in_contact" => Static::ConsideredInContact,
+            "no_start_exp" => Static::NotInStartExp,
+            "defect_instead" => {
+                self.expect_punct("(")?;
+                let status = self.status_bits()?;
+                self.expect_punct(")")?;
+                Static::DefectInstead(status)
+            }
+            "behind" => Static::ConsideredBehind,
             "cost_per" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost change", -10, 10)?;
@@ -242,12 +256,13 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 Static::ReserveLimit(n as i8)
             }
-            "discard_discount" | "sacrifice_discount" | "alt_less" => {
+            "discard_discount" | "exhaust_discount" | "sacrifice_discount" | "alt_less" => {
                 self.expect_punct("(")?;
                 let n = self.small("cost reduction", 1, 10)?;
                 self.expect_punct(")")?;
                 match w.as_str() {
                     "discard_discount" => Static::DiscardDiscount(n as u8),
+                    "exhaust_discount" => Static::ExhaustDiscount(n as u8),
                     "sacrifice_discount" => Static::SacrificeDiscount(n as u8),
                     _ => Static::AltLess(n as u8),
                 }
@@ -372,7 +387,7 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
             _ => {
                 self.pos -= 1;
-                return self.err("a static ability (cost, cost_empty_exp, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, sacrifice_discount, alt_less, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)");
+                return self.err("a static ability (cost, cost_empty_exp, cost_contact_exp, cost_start_exp, no_start_exp, defect_instead(STATUS), in_contact, behind, tough_aura, tough_x, min_cost_opponent, defender_no_block, keep_exhausted, aura, level_stats, silence_facing, also, ascend_resupply, keyword, extra_die, draw_one, discard_discount, exhaust_discount, sacrifice_discount, alt_less, resupply_two, cost_aura, start_counters, start_markers, playable_if, play_exhausted, leave_to_mana, may_leave_to_mana, gain_instead, regain, your_reserve_limit, extra_exhausted_reserve, not_counted_in_reserve, expand_from_deck, dusk_extra_forward, terrain_add, terrain_set, all_regions, no_forward, darkness_only_due, cost_per, roll_plus_one, uncounted_reserve)");
             }
         })
     }

@@ -462,4 +462,106 @@ pub(crate) mod tests {
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));
     }
+
+    #[test]
+    fn next_character_modifiers_take_their_places() {
+        assert_eq!(
+            body("quick(T): next_boost(character, 2, mine, joins)")[0],
+            Op::NextBoost {
+                filter: 0,
+                n: 2,
+                place: modplace::MINE | modplace::JOINS
+            }
+        );
+        assert_eq!(
+            body("quick(T): next_activate_r(character, mine)")[0],
+            Op::NextActivateR {
+                filter: 0,
+                place: modplace::MINE
+            }
+        );
+        assert_eq!(
+            body("D: next_boost(character, 1)")[0],
+            Op::NextBoost {
+                filter: 0,
+                n: 1,
+                place: 0
+            }
+        );
+        let mut a = TestArena::default();
+        let e = Parser::compile_line("D: next_boost(character, 1, yours)", &mut a).unwrap_err();
+        assert!(e.msg.contains("'mine' or 'joins'"), "{}", e.msg);
+    }
+
+    #[test]
+    fn rush_may_pay_the_hand_cost_from_reserve() {
+        assert_eq!(body("H: rush(hand_cost)")[0], Op::Rush { hand_cost: true });
+        assert_eq!(body("H: rush")[0], Op::Rush { hand_cost: false });
+        // rush(FILTER) is still a filtered Rush, not a bare one.
+        assert!(matches!(body("H: rush(character)")[0], Op::PlayFree { .. }));
+    }
+
+    #[test]
+    fn expedition_statics_and_new_calls() {
+        let stat = |src: &str| match compile(src).0 {
+            Line::Ability { ability, .. } => (ability.trigger, ability.active),
+            other => panic!("not an ability: {other:?}"),
+        };
+        assert_eq!(
+            stat("static cost_contact_exp(-2)"),
+            (
+                Trigger::Static(Static::CostInContactExp(-2)),
+                ActiveIn::Anywhere
+            )
+        );
+        assert_eq!(
+            stat("static cost_start_exp(3)"),
+            (
+                Trigger::Static(Static::CostInStartExp(3)),
+                ActiveIn::Anywhere
+            )
+        );
+        assert_eq!(
+            stat("static no_start_exp"),
+            (Trigger::Static(Static::NotInStartExp), ActiveIn::Anywhere)
+        );
+        assert_eq!(
+            stat("static exhaust_discount(1)"),
+            (
+                Trigger::Static(Static::ExhaustDiscount(1)),
+                ActiveIn::Anywhere
+            )
+        );
+        assert_eq!(
+            stat("static in_contact"),
+            (Trigger::Static(Static::ConsideredInContact), ActiveIn::Play)
+        );
+        assert_eq!(
+            stat("static behind"),
+            (Trigger::Static(Static::ConsideredBehind), ActiveIn::Play)
+        );
+        assert_eq!(
+            stat("static defect_instead(fleeting)"),
+            (
+                Trigger::Static(Static::DefectInstead(kw::FLEETING)),
+                ActiveIn::Play
+            )
+        );
+        assert_eq!(
+            body("J: take_control(it)")[0],
+            Op::TakeControl { obj: ObjRef::It }
+        );
+        assert_eq!(
+            body("J: activate_r_as_mine(it)")[0],
+            Op::ActivateRAsMine { obj: ObjRef::It }
+        );
+        let (l, a) = compile("J if exps_in_contact >= 2: draw");
+        let Line::Ability { ability, .. } = l else {
+            panic!()
+        };
+        assert_eq!(
+            a.conds[ability.cond as usize],
+            Cond::Compare(Count::ExpsInContact, Cmp::Ge, 2)
+        );
+    }
 }

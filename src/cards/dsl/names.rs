@@ -277,6 +277,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(",")?;
                 let n = self.small("amount", -10, 10)? as i8;
                 let (mut min, mut afternoon) = (0, false);
+                let place = if name == "next_boost" {
+                    self.mod_place()?
+                } else {
+                    0
+                };
                 while name == "discount" && self.eat_punct(",") {
                     if self.eat_word("afternoon") {
                         afternoon = true;
@@ -295,7 +300,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                         afternoon,
                     }
                 } else {
-                    Op::NextBoost { filter, n }
+                    Op::NextBoost { filter, n, place }
                 });
             }
             "next_free" => {
@@ -410,8 +415,9 @@ impl<'a, A: Arena> Parser<'a, A> {
             "next_activate_r" => {
                 self.expect_punct("(")?;
                 let filter = self.filter_with(Whose::Yours, fkind::CHARACTER)?;
+                let place = self.mod_place()?;
                 self.expect_punct(")")?;
-                body.push(Op::NextActivateR { filter });
+                body.push(Op::NextActivateR { filter, place });
             }
             "opponent_sacrifices_highest" => {
                 self.expect_punct("(")?;
@@ -448,10 +454,21 @@ impl<'a, A: Arena> Parser<'a, A> {
                 // or Reserve, paying its cost); if you do, the block.
                 let (mut less, mut exp, mut flags) = (0u8, None, 0u8);
                 let mut filter = None;
+                let mut hand_cost = false;
                 if name == "rush" {
                     flags |= playflag::OPTIONAL;
                 }
-                if self.eat_punct("(") {
+                // rush(hand_cost): a bare Rush; a card from Reserve may cost its Hand Cost
+                // rather than the Reserve Cost.
+                if name == "rush"
+                    && self.is_punct("(")
+                    && matches!(self.peek_at(1), Tok::Ident(w) if w == "hand_cost")
+                {
+                    self.pos += 1;
+                    self.eat_word("hand_cost");
+                    self.expect_punct(")")?;
+                    hand_cost = true;
+                } else if self.eat_punct("(") {
                     if self.eat_word("me") {
                         flags |= playflag::ME;
                     } else if self.eat_word("it") {
@@ -480,7 +497,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Some(f) => f,
                     // A bare Rush: any card, played as on the turn (D31).
                     None if name == "rush" => {
-                        body.push(Op::Rush);
+                        body.push(Op::Rush { hand_cost });
                         u16::MAX
                     }
                     None => self.arena.push_filter(Filter {
@@ -621,6 +638,18 @@ impl<'a, A: Arena> Parser<'a, A> {
                 self.expect_punct(")")?;
                 body.push(Op::OpponentSelect { filter });
             }
+            "take_control" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(Op::TakeControl { obj });
+            }
+            "activate_r_as_mine" => {
+                self.expect_punct("(")?;
+                let obj = self.obj(body)?;
+                self.expect_punct(")")?;
+                body.push(Op::ActivateRAsMine { obj });
+            }
             "activate_j" | "activate_r" => {
                 self.expect_punct("(")?;
                 let obj = self.obj(body)?;
@@ -654,6 +683,23 @@ impl<'a, A: Arena> Parser<'a, A> {
             }
         }
         Ok(())
+    }
+
+    /// The optional places of a "the next Character ..." modifier, after its other
+    /// arguments: `, mine` (only into the expedition I stand in) and `, joins` (a token
+    /// created there takes it too: "the next Character that joins ...").
+    fn mod_place(&mut self) -> PResult<u8> {
+        let mut place = 0;
+        while self.eat_punct(",") {
+            if self.eat_word("mine") {
+                place |= modplace::MINE;
+            } else if self.eat_word("joins") {
+                place |= modplace::JOINS;
+            } else {
+                return self.err("'mine' or 'joins'");
+            }
+        }
+        Ok(place)
     }
 }
 

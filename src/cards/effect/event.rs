@@ -180,6 +180,21 @@ pub enum Static {
     /// I cost this much more (negative: less) to play into an expedition of yours with no
     /// characters.
     CostInEmptyExp(i8),
+    /// I cost this much more (negative: less) to play into an expedition of yours that is
+    /// In Contact ("you may play me for N less in an Expedition that's In Contact").
+    CostInContactExp(i8),
+    /// I cost this much more (negative: less) to play into an expedition of yours that
+    /// stands in a starting region (region 0 or 7: where the expeditions start).
+    CostInStartExp(i8),
+    /// I can't be played into an expedition of yours that stands in a starting region.
+    NotInStartExp,
+    /// The expedition I stand in, with its characters, counts as In Contact.
+    ConsideredInContact,
+    /// My expedition is considered behind (even if it is tied or ahead).
+    ConsideredBehind,
+    /// Replacement: about to move from an expedition into Reserve, I gain these statuses
+    /// (Fleeting) and defect in its place.
+    DefectInstead(u32),
     /// Objects matching the filter that you control have Tough N.
     ToughAura(FilterId, u8),
     /// I have Tough X, X counted from my controller's view ("Tough X, where X is ...").
@@ -226,6 +241,9 @@ pub enum Static {
     /// Optional discount: discard one of your Reserve cards and I cost N less (an alternative
     /// way to pay, offered as its own play option).
     DiscardDiscount(u8),
+    /// Optional discount: exhaust one of your ready Reserve cards and I cost N less (offered
+    /// as its own play option, like `DiscardDiscount`).
+    ExhaustDiscount(u8),
     /// Optional discount: sacrifice one of your Permanents and I cost N less (offered as its
     /// own play option, like `DiscardDiscount`).
     SacrificeDiscount(u8),
@@ -355,6 +373,20 @@ pub mod modflag {
     pub const LOSE_FLEETING_HAND: u8 = 1 << 4;
     /// The modifier's `status` bits are lost by the card instead of gained.
     pub const LOSE_STATUS: u8 = 1 << 5;
+}
+
+/// Where a "the next Character ..." modifier applies (`TurnMod::place`,
+/// `Op::NextBoost`/`Op::NextActivateR`).
+pub mod modplace {
+    /// Only into the side's Hero expedition.
+    pub const HERO: u8 = 1 << 0;
+    /// Only into the side's Companion expedition.
+    pub const COMPANION: u8 = 1 << 1;
+    /// A token created there takes it too ("joins", not only "is played").
+    pub const JOINS: u8 = 1 << 2;
+    /// (In an op) only into the expedition of the ability's source, read as it resolves:
+    /// becomes `HERO` or `COMPANION`.
+    pub const MINE: u8 = 1 << 3;
 }
 
 /// Options of `Op::PlayFree`.

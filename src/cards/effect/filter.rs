@@ -211,6 +211,8 @@ pub enum Count {
     HeroCounters,
     /// Your Ascended expeditions.
     AscendedExps,
+    /// Your expeditions that are In Contact.
+    ExpsInContact,
     /// The Hand Cost of the selected object (`it`).
     ItCost,
     /// Boosts on the objects matching a filter, added up.

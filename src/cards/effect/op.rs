@@ -199,6 +199,8 @@ pub enum Op {
     NextBoost {
         filter: FilterId,
         n: i8,
+        /// `modplace` bits.
+        place: u8,
     },
     /// Put the top card of a deck into its owner's mana zone.
     ManaFromDeck {
@@ -244,6 +246,8 @@ pub enum Op {
     /// {R} abilities.
     NextActivateR {
         filter: FilterId,
+        /// `modplace` bits.
+        place: u8,
     },
     /// The next card matching the filter you play this turn is free (no cost; its targets'
     /// Tough is waived, digest 5.6).
@@ -284,7 +288,11 @@ pub enum Op {
     },
     /// Rush: you may immediately play another card (paying for it). Sets `did`. The
     /// Confluence plays as on its turn, without putting unaffordable cards into Mana.
-    Rush,
+    /// `hand_cost`: a card played from Reserve this way may cost its Hand Cost rather than
+    /// the Reserve Cost.
+    Rush {
+        hand_cost: bool,
+    },
     /// Reveal your deck's top card; the player may play it at no cost (not from hand: no {H}
     /// abilities), otherwise it joins the hand.
     TopPlayOrHand,
@@ -337,6 +345,18 @@ pub enum Op {
     ActivateJ {
         obj: ObjRef,
         reserve: bool,
+    },
+    /// Take control of Permanents: a Landmark joins your Landmarks; an Expedition
+    /// Permanent joins my expedition (the one I stand in; else the one it stands in). A card
+    /// becomes borrowed (its owner's zones stay its destinations), as with `Defect`.
+    TakeControl {
+        obj: ObjRef,
+    },
+    /// I activate one of the {R} abilities of the (first) object as if it were mine: its
+    /// source is me (the player chooses which when it has several; the Confluence takes
+    /// the first). The object may be anywhere (a card just discarded).
+    ActivateRAsMine {
+        obj: ObjRef,
     },
     /// For each object matching the filter (in Silver Rule order), you may activate its {J}
     /// abilities (objects without any are skipped; the Confluence always does).

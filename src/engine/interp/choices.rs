@@ -336,6 +336,14 @@ impl<O: Observer> Engine<'_, O> {
                 fr.pc += 1;
                 fr.step = 0;
             }
+            (Decision::Mode, Choice::Mode(k), Op::ActivateRAsMine { .. }) => {
+                if let Some(id) = f.it.first() {
+                    self.queue_r_as_mine(&f, id, k);
+                }
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
             (Decision::Mode, Choice::Mode(k), _) => {
                 let fr = self.frame_mut();
                 fr.pc += 1 + k as u16;
@@ -394,7 +402,7 @@ impl<O: Observer> Engine<'_, O> {
                 let _ = fr.it.push(id);
                 fr.count += 1;
             }
-            (Decision::PlayFree, Choice::Done, Op::Rush) => {
+            (Decision::PlayFree, Choice::Done, Op::Rush { .. }) => {
                 let fr = self.frame_mut();
                 fr.did = false;
                 fr.pc += 1;
@@ -408,7 +416,7 @@ impl<O: Observer> Engine<'_, O> {
                     exp,
                     alt,
                 },
-                Op::Rush,
+                Op::Rush { .. },
             ) => {
                 // Move on before playing: a Spell starts its own (nested) ability.
                 let fr = self.frame_mut();

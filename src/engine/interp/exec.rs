@@ -169,6 +169,13 @@ impl<O: Observer> Engine<'_, O> {
                     for _ in 0..n {
                         if let Some(t) = self.create_token(side, card, e) {
                             let _ = self.frame_mut().it.push(t);
+                            // "The next Character that joins my Expedition gains N boosts".
+                            if self.s.n_mods > 0 {
+                                let (boosts, ..) = self.consume_mods(t, side, Some(e), false, true);
+                                if boosts > 0 {
+                                    self.boost(t, boosts as i16);
+                                }
+                            }
                             self.fire(Fire::Joined { obj: t });
                             self.fire(Fire::TokenCreated { side: f.controller });
                             self.fire(Fire::Received { side });
@@ -295,19 +302,23 @@ impl<O: Observer> Engine<'_, O> {
                     status: 0,
                     flags: if afternoon { modflag::AFTERNOON } else { 0 },
                     min,
+                    place: 0,
                 });
                 Flow::Next
             }
-            Op::NextBoost { filter, n } => {
-                self.push_mod(TurnMod {
-                    side: f.controller,
-                    filter,
-                    discount: 0,
-                    boosts: n,
-                    status: 0,
-                    flags: 0,
-                    min: 0,
-                });
+            Op::NextBoost { filter, n, place } => {
+                if let Some(place) = self.mod_place(f, place) {
+                    self.push_mod(TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: n,
+                        status: 0,
+                        flags: 0,
+                        min: 0,
+                        place,
+                    });
+                }
                 Flow::Next
             }
             Op::ManaFromDeck { who, exhausted } => {
@@ -332,6 +343,7 @@ impl<O: Observer> Engine<'_, O> {
                     status,
                     flags: 0,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }
@@ -344,6 +356,7 @@ impl<O: Observer> Engine<'_, O> {
                     status,
                     flags: modflag::LOSE_STATUS,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }
@@ -366,22 +379,35 @@ impl<O: Observer> Engine<'_, O> {
                     status: 0,
                     flags,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }
-            Op::NextActivateR { filter } | Op::NextFree { filter } => {
+            Op::NextActivateR { filter, place } => {
+                if let Some(place) = self.mod_place(f, place) {
+                    self.push_mod(TurnMod {
+                        side: f.controller,
+                        filter,
+                        discount: 0,
+                        boosts: 0,
+                        status: 0,
+                        flags: modflag::ACTIVATE_R,
+                        min: 0,
+                        place,
+                    });
+                }
+                Flow::Next
+            }
+            Op::NextFree { filter } => {
                 self.push_mod(TurnMod {
                     side: f.controller,
                     filter,
                     discount: 0,
                     boosts: 0,
                     status: 0,
-                    flags: if matches!(op, Op::NextFree { .. }) {
-                        modflag::FREE
-                    } else {
-                        modflag::ACTIVATE_R
-                    },
+                    flags: modflag::FREE,
                     min: 0,
+                    place: 0,
                 });
                 Flow::Next
             }
@@ -425,7 +451,7 @@ impl<O: Observer> Engine<'_, O> {
                 exp,
                 flags,
             } => self.exec_play_free(f, who, filter, less, exp, flags),
-            Op::Rush => self.exec_rush(f),
+            Op::Rush { hand_cost } => self.exec_rush(f, hand_cost),
             Op::TopPlayOrHand => self.exec_top_play_or_hand(f),
             Op::BlockForward { at, opposing } => {
                 let Some(exps) = self.resolve_exps(at, f) else {
@@ -515,20 +541,44 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::Defect { obj } => {
-                // The character joins the expedition facing it under the other side's control,
-                // keeping its statuses and boosts; a card becomes borrowed (its owner's zones
-                // stay its destinations) or, defecting back, its owner's again.
+                for id in self.resolve_objs(obj, f).iter() {
+                    self.defect(id);
+                }
+                Flow::Next
+            }
+            Op::TakeControl { obj } => {
+                let to = f.controller;
+                let src = *self.s.obj(f.source);
                 for id in self.resolve_objs(obj, f).iter() {
                     let o = *self.s.obj(id);
-                    if o.zone != Zone::Expedition {
+                    if o.side == to {
                         continue;
                     }
-                    let to = o.side.other();
-                    if self.s.side(to).exp[o.exp.index()].is_full() {
-                        continue;
-                    }
-                    self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
-                    let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
+                    let kind = self.db.card(o.card).kind;
+                    let exp = match (o.zone, kind) {
+                        (Zone::Landmarks, _) => {
+                            if self.s.side(to).landmarks.is_full() {
+                                continue;
+                            }
+                            self.s.side_mut(o.side).landmarks.remove_item(id);
+                            let _ = self.s.side_mut(to).landmarks.push(id);
+                            o.exp
+                        }
+                        (Zone::Expedition, crate::cards::types::CardKind::ExpeditionPermanent) => {
+                            let e = if src.zone == Zone::Expedition && src.side == to {
+                                src.exp
+                            } else {
+                                o.exp
+                            };
+                            if self.s.side(to).exp[e.index()].is_full() {
+                                continue;
+                            }
+                            self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+                            let _ = self.s.side_mut(to).exp[e.index()].push(id);
+                            e
+                        }
+                        _ => continue,
+                    };
                     if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
                         self.s.statics[o.side.index()] -= 1;
                         self.s.statics[to.index()] += 1;
@@ -537,6 +587,7 @@ impl<O: Observer> Engine<'_, O> {
                     let ts = self.s.next_ts();
                     let ob = self.s.obj_mut(id);
                     ob.side = to;
+                    ob.exp = exp;
                     ob.ts = ts;
                     if !o.is_token() {
                         ob.flags ^= flag::BORROWED;
@@ -545,12 +596,11 @@ impl<O: Observer> Engine<'_, O> {
                         self.emit(Event::Moved {
                             obj: id,
                             side: to,
-                            from: Zone::Expedition,
-                            to: Zone::Expedition,
+                            from: o.zone,
+                            to: o.zone,
                             why: Why::Effect,
                         });
                     }
-                    self.fire(Fire::Joined { obj: id });
                 }
                 Flow::Next
             }
@@ -591,6 +641,24 @@ impl<O: Observer> Engine<'_, O> {
                     }
                 }
                 Flow::Next
+            }
+            Op::ActivateRAsMine { obj } => {
+                let Some(id) = self.resolve_objs(obj, f).first() else {
+                    return Flow::Next;
+                };
+                let n = self.s.r_abilities(db, id);
+                if n == 0 {
+                    return Flow::Next;
+                }
+                if n == 1 || self.s.scripted(f.controller) {
+                    self.queue_r_as_mine(f, id, 0);
+                    return Flow::Next;
+                }
+                let fr = self.frame_mut();
+                fr.it.clear();
+                let _ = fr.it.push(id);
+                self.ask(Decision::Mode, f.controller);
+                Flow::Wait
             }
             Op::ActivateJEach { filter } => {
                 // `count` walks the matching objects that have {J} abilities, oldest first.

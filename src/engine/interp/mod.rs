@@ -344,6 +344,47 @@ impl<O: Observer> Engine<'_, O> {
         Some(out)
     }
 
+    /// Queues the `k`-th {R} ability of card `id` as an ability of the running frame's
+    /// source (Thomas Edison uses a discarded card's {R} as its own).
+    fn queue_r_as_mine(&mut self, f: &Frame, id: ObjId, k: u8) {
+        let def = self.db.card(self.s.obj(id).card);
+        let Some(ab_idx) = (def.ab_start..def.ab_start + def.ab_len)
+            .filter(|&a| {
+                self.db.abilities[a as usize].trigger == Trigger::Played(PlayFrom::Reserve)
+            })
+            .nth(k as usize)
+        else {
+            return;
+        };
+        let me = self.s.obj(f.source);
+        self.push_pending(Pending {
+            ability: ab_idx,
+            source: f.source,
+            source_ts: me.ts,
+            controller: f.controller,
+            event_obj: NO_OBJ,
+            free: false,
+        });
+    }
+
+    /// The `modplace` bits of a modifier as it is created: `MINE` becomes the expedition
+    /// the source stands in (None when it stands in none: "my Expedition" is then no
+    /// expedition, and the modifier is not created).
+    fn mod_place(&self, f: &Frame, place: u8) -> Option<u8> {
+        if place & modplace::MINE == 0 {
+            return Some(place);
+        }
+        let o = self.s.obj(f.source);
+        if o.zone != Zone::Expedition {
+            return None;
+        }
+        let e = match o.exp {
+            Exp::Hero => modplace::HERO,
+            Exp::Companion => modplace::COMPANION,
+        };
+        Some(place & !modplace::MINE | e)
+    }
+
     /// Adds a "the next card you play" modifier (at most 8 wait at once; more are dropped).
     fn push_mod(&mut self, m: TurnMod) {
         let i = self.s.n_mods as usize;

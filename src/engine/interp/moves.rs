@@ -4,6 +4,72 @@
 use super::*;
 
 impl<O: Observer> Engine<'_, O> {
+    /// The character joins the expedition facing it under the other side's control,
+    /// keeping its statuses and boosts; a card becomes borrowed (its owner's zones stay its
+    /// destinations) or, defecting back, its owner's again. False when it could not (not in
+    /// an expedition, or no room there).
+    pub(in crate::engine) fn defect(&mut self, id: ObjId) -> bool {
+        let o = *self.s.obj(id);
+        if o.zone != Zone::Expedition {
+            return false;
+        }
+        let to = o.side.other();
+        if self.s.side(to).exp[o.exp.index()].is_full() {
+            return false;
+        }
+        self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+        let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
+        if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
+            self.s.statics[o.side.index()] -= 1;
+            self.s.statics[to.index()] += 1;
+        }
+        self.s.listen[to.index()] |= self.db.card(o.card).fire_mask;
+        let ts = self.s.next_ts();
+        let ob = self.s.obj_mut(id);
+        ob.side = to;
+        ob.ts = ts;
+        if !o.is_token() {
+            ob.flags ^= flag::BORROWED;
+        }
+        if O::ENABLED {
+            self.emit(Event::Moved {
+                obj: id,
+                side: to,
+                from: Zone::Expedition,
+                to: Zone::Expedition,
+                why: Why::Effect,
+            });
+        }
+        self.fire(Fire::Joined { obj: id });
+        true
+    }
+
+    /// Don Juan's replacement (`static defect_instead(STATUS)`): `id`, about to move from an
+    /// expedition into its Reserve (not when Fleeting sends it to the discard pile), gains
+    /// the statuses and defects in its place. True when that happened.
+    pub(in crate::engine) fn reserve_to_defect(&mut self, id: ObjId) -> bool {
+        let o = *self.s.obj(id);
+        if o.zone != Zone::Expedition || self.db.card(o.card).trigger_mask & tmask::STATIC == 0 {
+            return false;
+        }
+        let Some(status) = self
+            .db
+            .abilities_of(o.card)
+            .iter()
+            .find_map(|ab| match ab.trigger {
+                Trigger::Static(Static::DefectInstead(s)) => Some(s),
+                _ => None,
+            })
+        else {
+            return false;
+        };
+        if status != 0 {
+            self.gain_status(id, status);
+        }
+        self.defect(id);
+        true
+    }
+
     /// Sends an object somewhere by an effect, with its leave triggers. False when it
     /// could not move (gone, or already there).
     pub(in crate::engine) fn move_obj(&mut self, id: ObjId, dest: Dest) -> bool {
@@ -27,6 +93,9 @@ impl<O: Observer> Engine<'_, O> {
         };
         if zone == o.zone {
             return false;
+        }
+        if from_exp && zone == Zone::Reserve && self.reserve_to_defect(id) {
+            return true;
         }
         // Sacrifice triggers that read the object as it was in play (last known
         // information): "When you sacrifice a ...", "When I'm sacrificed, if I was ...".

@@ -198,12 +198,12 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Rush: the player may play another card now, paying for it (a `PlayFree` decision
     /// whose options are the turn's plays); the Confluence plays as on its turn (D31).
-    pub(super) fn exec_rush(&mut self, f: &Frame) -> Flow {
+    pub(super) fn exec_rush(&mut self, f: &Frame, hand_cost: bool) -> Flow {
         match self.s.scripted(f.controller) {
             false => {
                 self.s.decider = f.controller;
                 let mut opts = crate::engine::choice::ChoiceList::new();
-                crate::engine::choice::legal_plays(self.s, self.db, &mut opts);
+                crate::engine::choice::rush_plays(self.s, self.db, hand_cost, &mut opts);
                 if opts.is_empty() {
                     self.frame_mut().did = false;
                     return Flow::Next;

@@ -40,6 +40,12 @@ impl GameState {
                 n
             }
             Count::HeroCounters => self.obj(side.hero).counters as i16,
+            Count::ExpsInContact => Exp::BOTH
+                .iter()
+                .filter(|&&e| {
+                    !self.scripted(ctx.controller) && self.in_contact_of(db, ctx.controller, e)
+                })
+                .count() as i16,
             Count::AscendedExps => Exp::BOTH
                 .iter()
                 .filter(|&&e| !self.scripted(ctx.controller) && self.ascended(ctx.controller, e))
@@ -123,15 +129,9 @@ impl GameState {
                             > self.progress_of(ctx.controller.other(), e)
                     })
             }
-            Cond::InContact => {
-                self.mode == Mode::Duel
-                    && self.source_exp(ctx).is_some_and(|e| {
-                        let me = self.pos_of(ctx.controller).get(e);
-                        Exp::BOTH
-                            .iter()
-                            .any(|&x| self.pos_of(ctx.controller.other()).get(x) == me)
-                    })
-            }
+            Cond::InContact => self
+                .source_exp(ctx)
+                .is_some_and(|e| self.in_contact_of(db, ctx.controller, e)),
             Cond::Did => ctx.did,
             Cond::NoneAdvanced => {
                 !self.scripted(ctx.controller)

@@ -14,10 +14,16 @@ impl GameState {
     pub fn cost_depends_on_exp(&self, db: &CardDb, id: ObjId) -> bool {
         let def = db.card(self.obj(id).card);
         def.trigger_mask & tmask::STATIC != 0
-            && db
-                .abilities_of(self.obj(id).card)
-                .iter()
-                .any(|ab| matches!(ab.trigger, Trigger::Static(Static::CostInEmptyExp(_))))
+            && db.abilities_of(self.obj(id).card).iter().any(|ab| {
+                matches!(
+                    ab.trigger,
+                    Trigger::Static(
+                        Static::CostInEmptyExp(_)
+                            | Static::CostInContactExp(_)
+                            | Static::CostInStartExp(_)
+                    )
+                )
+            })
     }
 
     /// The cost to play `id` into expedition `exp` (`None`: not known, or not played into
@@ -53,6 +59,16 @@ impl GameState {
                     && !self.side(o.side).exp[e.index()]
                         .iter()
                         .any(|x| db.card(self.obj(x).card).kind.is_character())
+                {
+                    delta += d as i16;
+                }
+                if let (Trigger::Static(Static::CostInContactExp(d)), Some(e)) = (ab.trigger, exp)
+                    && self.in_contact_of(db, o.side, e)
+                {
+                    delta += d as i16;
+                }
+                if let (Trigger::Static(Static::CostInStartExp(d)), Some(e)) = (ab.trigger, exp)
+                    && self.in_start_region(o.side, e)
                 {
                     delta += d as i16;
                 }
@@ -224,7 +240,7 @@ impl GameState {
                 self.exhausted_play_exps(db, id)
             } else {
                 0b11
-            };
+            } & self.start_region_exps(db, id, side);
             // Another side's card only from its Reserve, as `it` (Brainwash: "a Character
             // in any Reserve").
             if (o.side != side && o.zone != Zone::Reserve)
@@ -273,6 +289,41 @@ impl GameState {
                 }
             }
         }
+    }
+
+    /// How many {R} abilities card `id` has (printed, wherever it is).
+    pub fn r_abilities(&self, db: &CardDb, id: ObjId) -> u8 {
+        db.abilities_of(self.obj(id).card)
+            .iter()
+            .filter(|ab| ab.trigger == Trigger::Played(PlayFrom::Reserve))
+            .count() as u8
+    }
+
+    /// `side`'s expedition `e` stands in a starting region (region 0 or 7, where the Hero
+    /// and the Companion expeditions start).
+    pub fn in_start_region(&self, side: Side, e: Exp) -> bool {
+        matches!(self.pos_of(side).get(e), 0 | 7)
+    }
+
+    /// The expeditions (bit 0 Hero, bit 1 Companion) of `side` into which card `id` may be
+    /// played as far as a `no_start_exp` static of its own says (all, without one).
+    pub fn start_region_exps(&self, db: &CardDb, id: ObjId, side: Side) -> u8 {
+        let card = self.obj(id).card;
+        if db.card(card).trigger_mask & tmask::STATIC == 0
+            || !db
+                .abilities_of(card)
+                .iter()
+                .any(|ab| ab.trigger == Trigger::Static(Static::NotInStartExp))
+        {
+            return 0b11;
+        }
+        let mut mask = 0;
+        for e in Exp::BOTH {
+            if !self.in_start_region(side, e) {
+                mask |= 1 << e.index();
+            }
+        }
+        mask
     }
 
     /// The expeditions (bit 0 Hero, bit 1 Companion; Spells and Landmarks use bit 0) into

@@ -107,6 +107,37 @@ impl GameState {
         out
     }
 
+    /// `side`'s expedition `e` is In Contact: head-to-head, an opposing expedition stands
+    /// in its region (digest 5.19); in either mode, a static of an object in it says it is
+    /// considered In Contact (Reka Headset). Against the Confluence no expedition is
+    /// otherwise In Contact (the Darkness reaching a player's region ends the game, A3).
+    pub fn in_contact_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
+        let met = self.mode == Mode::Duel && {
+            let me = self.pos_of(side).get(e);
+            Exp::BOTH
+                .iter()
+                .any(|&x| self.pos_of(side.other()).get(x) == me)
+        };
+        met || self.exp_has_static(db, side, e, |st| matches!(st, Static::ConsideredInContact))
+    }
+
+    /// An object of `side` in its expedition `e` has a static matching `pred` (its
+    /// condition holding).
+    pub fn exp_has_static(
+        &self,
+        db: &CardDb,
+        side: Side,
+        e: Exp,
+        pred: impl Fn(&Static) -> bool,
+    ) -> bool {
+        if self.statics[side.index()] == 0 {
+            return false;
+        }
+        let mut found = false;
+        self.each_expedition_static(db, pred, |o, _| found |= o.side == side && o.exp == e);
+        found
+    }
+
     /// A static of the player's objects in this expedition lets it advance even past its
     /// Defender characters (Mobile Armory, Sunisa).
     pub fn defender_lifted(&self, db: &CardDb, e: Exp) -> bool {
@@ -209,6 +240,9 @@ impl GameState {
     /// Darkness; head-to-head, when the opposing expedition has travelled strictly further
     /// (digest 5.19; never in the Arena).
     pub fn is_behind_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
+        if self.exp_has_static(db, side, e, |st| matches!(st, Static::ConsideredBehind)) {
+            return true;
+        }
         match self.mode {
             Mode::Confluence => side == Side::Player && self.is_behind(db, e),
             Mode::Duel => {
