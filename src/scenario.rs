@@ -46,7 +46,9 @@ struct File {
     confluence: SideSpec,
     steps: Vec<String>,
     /// Scripted player choices, in order, as `describe_choice` words (e.g. "play Kappa
-    /// from hand into the hero expedition", "yes", "the companion expedition").
+    /// from hand into the hero expedition", "yes", "the companion expedition"). An entry
+    /// "not: WORDS" takes no choice: it checks that WORDS is not among the options of the
+    /// decision at hand (a mandatory play offers no "done"), and the next entry decides.
     #[serde(default)]
     choices: Vec<String>,
     #[serde(default)]
@@ -693,6 +695,26 @@ impl Scenario {
                 Step::Over(_) | Step::Stopped => break,
                 Step::Decide => {
                     legal_choices(&self.state, &self.db, &mut buf);
+                    while let Some(absent) = self
+                        .choices
+                        .front()
+                        .and_then(|w| w.trim().strip_prefix("not:"))
+                    {
+                        let a = absent.trim().to_ascii_lowercase();
+                        if buf.iter().any(|&c| {
+                            describe_choice(&self.db, &self.state, c).to_ascii_lowercase() == a
+                        }) {
+                            return Err(ScenarioError {
+                                path: self.path.clone(),
+                                msg: format!(
+                                    "'{}' is an option of decision {:?}, which the scenario says it is not",
+                                    absent.trim(),
+                                    self.state.decision
+                                ),
+                            });
+                        }
+                        self.choices.pop_front();
+                    }
                     let k = match self.choices.pop_front() {
                         Some(want) => {
                             let w = want.trim().to_ascii_lowercase();

@@ -382,7 +382,10 @@ impl<O: Observer> Engine<'_, O> {
                 .today
                 .fully_overcome
                 .set(e, overcome::fully_overcome(r));
-            if r.cleared && r.defender {
+            // A cleared player Defender expedition, or a Confluence Defender facing it
+            // now, holds this side's Darkness at tonight's Midnight (D8): judged here,
+            // since Rest may send the Confluence's Defender away before Midnight.
+            if (r.cleared && r.defender) || self.s.confluence_defender_faces(self.db, e) {
                 self.s.today.defended.set(e, true);
             }
         }

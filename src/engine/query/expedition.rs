@@ -165,13 +165,17 @@ impl GameState {
     }
 
     /// Defender keeps the Darkness on this side in place at Midnight, its Dusk movement
-    /// (D8: Defender stops only that, on either side; effects still move it): a player
-    /// Defender expedition that cleared this Dusk, or a Confluence Defender facing that
-    /// expedition, a Gigantic one facing both.
-    pub fn darkness_defended(&self, db: &CardDb, e: Exp) -> bool {
-        if self.today.defended.get(e) {
-            return true;
-        }
+    /// (D8: Defender stops only that, on either side; effects still move it). It is judged
+    /// at Dusk, with the cards in play then (`Today::defended`, set by Dusk from
+    /// [`GameState::confluence_defender_faces`] and a cleared player Defender expedition):
+    /// Rest may have sent the Defender away before Midnight.
+    pub fn darkness_defended(&self, e: Exp) -> bool {
+        self.today.defended.get(e)
+    }
+
+    /// A Confluence Defender faces this player expedition now: one in the Confluence
+    /// expedition facing it, or a Gigantic Character with Defender in either (it faces both).
+    pub fn confluence_defender_faces(&self, db: &CardDb, e: Exp) -> bool {
         let conf = self.side(Side::Confluence);
         Exp::BOTH.iter().any(|&x| {
             conf.exp[x.index()].iter().any(|id| {
