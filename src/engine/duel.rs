@@ -150,8 +150,12 @@ impl<O: Observer> Engine<'_, O> {
                 let (mine, defender) = totals(self.s, db, side, Some(e));
                 let (theirs, _) = totals(self.s, db, side.other(), Some(e));
                 let w = terrains_won(mine, theirs, terr, self.s.ascended(side, e));
+                // "Can't move forward during Dusk except due to {X}" (Will-o'-the-Wisp
+                // facing it): winning other terrains only does not move it.
+                let need = self.s.duel_only_due_to(db, side, e, terr);
                 let held = (defender && !self.s.defender_lifted_side(db, side, e))
-                    || self.s.expedition_blocked_of(db, side, e);
+                    || self.s.expedition_blocked_of(db, side, e)
+                    || (need != 0 && w & need == 0);
                 won[side.index()][e.index()] = w;
                 go[side.index()][e.index()] = w != 0 && !held;
             }
@@ -170,6 +174,13 @@ impl<O: Observer> Engine<'_, O> {
             for e in Exp::BOTH {
                 if go[side.index()][e.index()] {
                     self.move_expedition_of(side, e, true);
+                    // "It moves forward one more region instead" (The Magic Sleigh).
+                    for _ in 0..self.s.dusk_extra_forward_of(db, side, e) {
+                        if self.s.outcome.is_none() {
+                            self.step_expedition_of(side, e, true);
+                            self.check_caught();
+                        }
+                    }
                     self.fire(Fire::ExpMovedDue {
                         side,
                         exp: e,
