@@ -81,7 +81,8 @@ struct GameSpec {
     /// Head-to-head: the Arena tiebreaker is on.
     #[serde(default)]
     arena: bool,
-    /// Head-to-head: "standard" (default) or "booster_war" (digest §7.4).
+    /// Head-to-head: "standard" (default), "booster_war" (digest §7.4) or
+    /// "booster_war_day_one_mana" (`booster-war --day-one-mana`).
     variant: Option<String>,
     /// Cards the player has played today (the loop guard of D51).
     #[serde(default)]
@@ -520,9 +521,13 @@ impl Scenario {
         s.variant = match g.variant.as_deref() {
             None | Some("standard") => Variant::default(),
             Some("booster_war") if s.mode == Mode::Duel => Variant::BOOSTER_WAR,
+            Some("booster_war_day_one_mana") if s.mode == Mode::Duel => Variant {
+                mana_setup: true,
+                ..Variant::BOOSTER_WAR
+            },
             Some(v) => {
                 return Err(err(format!(
-                    "variant '{v}' (expected \"standard\", or \"booster_war\" with mode = \"duel\")"
+                    "variant '{v}' (expected \"standard\", or \"booster_war\" or \"booster_war_day_one_mana\" with mode = \"duel\")"
                 )));
             }
         };
@@ -545,13 +550,19 @@ impl Scenario {
             s.today.moved.set(e, true);
         }
         s.start_markers(&db);
-        if let Some(m) = &file.player.hero_markers {
-            s.adventure.supply = 0;
-            for t in m {
-                s.adventure.supply |= match t.as_str() {
-                    "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
-                    _ => return Err(err(format!("hero_markers: '{t}' (expected F, M or O)"))),
-                };
+        for (side, spec) in [
+            (Side::Player, &file.player),
+            (Side::Confluence, &file.confluence),
+        ] {
+            if let Some(m) = &spec.hero_markers {
+                s.adventure.set_supply(side, 0b111, false);
+                for t in m {
+                    let bits = match t.as_str() {
+                        "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
+                        _ => return Err(err(format!("hero_markers: '{t}' (expected F, M or O)"))),
+                    };
+                    s.adventure.set_supply(side, bits, true);
+                }
             }
         }
         if let Some(m) = &g.markers {

@@ -196,29 +196,25 @@ impl<O: Observer> Engine<'_, O> {
 
     /// The end of a day (digest §4): when some player's expeditions have met or crossed,
     /// the higher score wins; equal scores start the Arena tiebreaker. Otherwise, or in a
-    /// tie, the next day (a draw at the day cap).
+    /// tie, the next day (a draw at the day cap). Booster War (D50) also ends after its
+    /// last day by score, and a tie at the end of that day plays one more day, met
+    /// expeditions or not (seed 003: "an additional day is played"), before the Arena.
     pub(super) fn duel_day_end(&mut self) {
         if !self.s.arena {
             let met = |s: &GameState, side: Side| {
                 let p = s.pos_of(side);
                 p.get(Exp::Hero) >= p.get(Exp::Companion)
             };
-            if met(self.s, Side::Player) || met(self.s, Side::Confluence) {
+            let last = self.s.variant.last_day;
+            let over = last > 0 && self.s.day >= last;
+            if over || met(self.s, Side::Player) || met(self.s, Side::Confluence) {
                 if self.won_by_score() {
                     return;
                 }
-                self.start_arena();
-            }
-        }
-        let last = self.s.variant.last_day;
-        if !self.s.arena && last > 0 && self.s.day >= last {
-            // Booster War's end (D50): after the last day the higher score wins; a tie
-            // plays one more day (with no draws), and a tie after that goes to the Arena.
-            if self.won_by_score() {
-                return;
-            }
-            if self.s.day > last {
-                self.start_arena();
+                // Tied: the extra day after Booster War's last day comes first.
+                if !(last > 0 && self.s.day == last) {
+                    self.start_arena();
+                }
             }
         }
         if self.s.day >= self.s.day_cap {
