@@ -50,7 +50,9 @@ struct File {
     confluence: SideSpec,
     steps: Vec<String>,
     /// Scripted player choices, in order, as `describe_choice` words (e.g. "play Kappa
-    /// from hand into the hero expedition", "yes", "the companion expedition").
+    /// from hand into the hero expedition", "yes", "the companion expedition"). An entry
+    /// "not: WORDS" takes no choice: it checks that WORDS is not among the options of the
+    /// decision at hand (a mandatory play offers no "done"), and the next entry decides.
     #[serde(default)]
     choices: Vec<String>,
     #[serde(default)]
@@ -83,7 +85,8 @@ struct GameSpec {
     /// Head-to-head: the Arena tiebreaker is on.
     #[serde(default)]
     arena: bool,
-    /// Head-to-head: "standard" (default) or "booster_war" (digest §7.4).
+    /// Head-to-head: "standard" (default), "booster_war" (digest §7.4) or
+    /// "booster_war_day_one_mana" (`booster-war --day-one-mana`).
     variant: Option<String>,
     /// Cards the player has played today (the loop guard of D51).
     #[serde(default)]
@@ -522,9 +525,13 @@ impl Scenario {
         s.variant = match g.variant.as_deref() {
             None | Some("standard") => Variant::default(),
             Some("booster_war") if s.mode == Mode::Duel => Variant::BOOSTER_WAR,
+            Some("booster_war_day_one_mana") if s.mode == Mode::Duel => Variant {
+                mana_setup: true,
+                ..Variant::BOOSTER_WAR
+            },
             Some(v) => {
                 return Err(err(format!(
-                    "variant '{v}' (expected \"standard\", or \"booster_war\" with mode = \"duel\")"
+                    "variant '{v}' (expected \"standard\", or \"booster_war\" or \"booster_war_day_one_mana\" with mode = \"duel\")"
                 )));
             }
         };
@@ -547,13 +554,19 @@ impl Scenario {
             s.today.moved.set(e, true);
         }
         s.start_markers(&db);
-        if let Some(m) = &file.player.hero_markers {
-            s.adventure.supply = 0;
-            for t in m {
-                s.adventure.supply |= match t.as_str() {
-                    "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
-                    _ => return Err(err(format!("hero_markers: '{t}' (expected F, M or O)"))),
-                };
+        for (side, spec) in [
+            (Side::Player, &file.player),
+            (Side::Confluence, &file.confluence),
+        ] {
+            if let Some(m) = &spec.hero_markers {
+                s.adventure.set_supply(side, 0b111, false);
+                for t in m {
+                    let bits = match t.as_str() {
+                        "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
+                        _ => return Err(err(format!("hero_markers: '{t}' (expected F, M or O)"))),
+                    };
+                    s.adventure.set_supply(side, bits, true);
+                }
             }
         }
         if let Some(m) = &g.markers {
@@ -697,6 +710,26 @@ impl Scenario {
                 Step::Over(_) | Step::Stopped => break,
                 Step::Decide => {
                     legal_choices(&self.state, &self.db, &mut buf);
+                    while let Some(absent) = self
+                        .choices
+                        .front()
+                        .and_then(|w| w.trim().strip_prefix("not:"))
+                    {
+                        let a = absent.trim().to_ascii_lowercase();
+                        if buf.iter().any(|&c| {
+                            describe_choice(&self.db, &self.state, c).to_ascii_lowercase() == a
+                        }) {
+                            return Err(ScenarioError {
+                                path: self.path.clone(),
+                                msg: format!(
+                                    "'{}' is an option of decision {:?}, which the scenario says it is not",
+                                    absent.trim(),
+                                    self.state.decision
+                                ),
+                            });
+                        }
+                        self.choices.pop_front();
+                    }
                     let k = match self.choices.pop_front() {
                         Some(want) => {
                             let w = want.trim().to_ascii_lowercase();

@@ -144,6 +144,46 @@ fn under_unlimited_mana_nobody_is_asked_to_put_a_card_in_mana() {
     assert!(asked > 0 && orbs > 0, "asked {asked}, orbs {orbs}");
 }
 
+#[test]
+fn with_day_one_mana_the_mana_steps_happen_under_unlimited_mana() {
+    let day_one = Variant {
+        mana_setup: true,
+        ..Variant::BOOSTER_WAR
+    };
+    let (asked, orbs) = mana_decisions(day_one);
+    assert!(asked > 0 && orbs > 0, "asked {asked}, orbs {orbs}");
+}
+
+/// Tomoe Gozen (can't be played with fewer than 6 or 7 Mana Orbs) is never played under the
+/// default Booster War rules, and is with `--day-one-mana`; meta.json records the rule.
+#[test]
+fn day_one_mana_makes_tomoe_gozen_playable_and_is_recorded() {
+    let played = |flag: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = vec![
+            "--games",
+            "2000",
+            "--variant",
+            "shuffled",
+            "--policy",
+            "greedy",
+        ];
+        args.extend(flag);
+        war(&args, dir.path());
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap())
+                .unwrap();
+        let recorded = meta["rules"]["day_one_mana"].as_bool().unwrap();
+        let rows = read_csv(&dir.path().join("card_effects.csv"));
+        let tomoe: Vec<_> = rows.iter().filter(|r| r["name"] == "Tomoe Gozen").collect();
+        assert!(tomoe.iter().map(|r| u(r, "held")).sum::<u64>() > 100);
+        (recorded, tomoe.iter().map(|r| u(r, "played")).sum::<u64>())
+    };
+    assert_eq!(played(None), (false, 0));
+    let (recorded, n) = played(Some("--day-one-mana"));
+    assert!(recorded && n > 0, "recorded {recorded}, played {n}");
+}
+
 /// Runs `booster-war` quietly into `out` and checks that it succeeded.
 fn war(args: &[&str], out: &Path) {
     sim()

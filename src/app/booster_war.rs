@@ -77,6 +77,10 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
         seed: a.seed,
         threads,
         day_cap: a.day_cap,
+        rules: Variant {
+            mana_setup: a.day_one_mana,
+            ..Variant::BOOSTER_WAR
+        },
     };
     let pb = progress_bar(total, a.quiet);
     let started = Instant::now();
@@ -125,6 +129,7 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
         "day_cap": a.day_cap,
         "rules": {
             "free_mana": Variant::BOOSTER_WAR.free_mana,
+            "day_one_mana": a.day_one_mana,
             "morning_draw": Variant::BOOSTER_WAR.morning_draw,
             "last_day": Variant::BOOSTER_WAR.last_day,
         },

@@ -101,6 +101,12 @@ pub struct BoosterWarArgs {
     /// Stop a game after this many days and record it as a draw (the Arena can last).
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(6..=250))]
     pub day_cap: u8,
+    /// Keep day 1's Mana (3 cards from hand) and the daily Expand under unlimited mana, the
+    /// seed's "usual rules" read literally; by default both are skipped, as the digest's
+    /// interpretation says (RULES.md D49). Mana Orbs then count for cards that count them
+    /// (Tomoe Gozen).
+    #[arg(long)]
+    pub day_one_mana: bool,
     /// Output directory (replaced whole at the end).
     #[arg(long, value_name = "DIR", default_value = "reports/booster-war")]
     pub out: PathBuf,

@@ -152,8 +152,12 @@ impl<O: Observer> Engine<'_, O> {
                 let (mine, defender) = totals(self.s, db, side, Some(e));
                 let (theirs, _) = totals(self.s, db, side.other(), Some(e));
                 let w = terrains_won(mine, theirs, terr, self.s.ascended(side, e));
+                // "Can't move forward during Dusk except due to {X}" (Will-o'-the-Wisp
+                // facing it): winning other terrains only does not move it.
+                let need = self.s.duel_only_due_to(db, side, e, terr);
                 let held = (defender && !self.s.defender_lifted_side(db, side, e))
-                    || self.s.expedition_blocked_of(db, side, e);
+                    || self.s.expedition_blocked_of(db, side, e)
+                    || (need != 0 && w & need == 0);
                 won[side.index()][e.index()] = w;
                 go[side.index()][e.index()] = w != 0 && !held;
             }
@@ -172,6 +176,13 @@ impl<O: Observer> Engine<'_, O> {
             for e in Exp::BOTH {
                 if go[side.index()][e.index()] {
                     self.move_expedition_of(side, e, true);
+                    // "It moves forward one more region instead" (The Magic Sleigh).
+                    for _ in 0..self.s.dusk_extra_forward_of(db, side, e) {
+                        if self.s.outcome.is_none() {
+                            self.step_expedition_of(side, e, true);
+                            self.check_caught();
+                        }
+                    }
                     self.fire(Fire::ExpMovedDue {
                         side,
                         exp: e,
@@ -187,29 +198,25 @@ impl<O: Observer> Engine<'_, O> {
 
     /// The end of a day (digest §4): when some player's expeditions have met or crossed,
     /// the higher score wins; equal scores start the Arena tiebreaker. Otherwise, or in a
-    /// tie, the next day (a draw at the day cap).
+    /// tie, the next day (a draw at the day cap). Booster War (D50) also ends after its
+    /// last day by score, and a tie at the end of that day plays one more day, met
+    /// expeditions or not (seed 003: "an additional day is played"), before the Arena.
     pub(super) fn duel_day_end(&mut self) {
         if !self.s.arena {
             let met = |s: &GameState, side: Side| {
                 let p = s.pos_of(side);
                 p.get(Exp::Hero) >= p.get(Exp::Companion)
             };
-            if met(self.s, Side::Player) || met(self.s, Side::Confluence) {
+            let last = self.s.variant.last_day;
+            let over = last > 0 && self.s.day >= last;
+            if over || met(self.s, Side::Player) || met(self.s, Side::Confluence) {
                 if self.won_by_score() {
                     return;
                 }
-                self.start_arena();
-            }
-        }
-        let last = self.s.variant.last_day;
-        if !self.s.arena && last > 0 && self.s.day >= last {
-            // Booster War's end (D50): after the last day the higher score wins; a tie
-            // plays one more day (with no draws), and a tie after that goes to the Arena.
-            if self.won_by_score() {
-                return;
-            }
-            if self.s.day > last {
-                self.start_arena();
+                // Tied: the extra day after Booster War's last day comes first.
+                if !(last > 0 && self.s.day == last) {
+                    self.start_arena();
+                }
             }
         }
         if self.s.day >= self.s.day_cap {

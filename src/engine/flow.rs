@@ -24,8 +24,8 @@ impl<O: Observer> Engine<'_, O> {
         match self.s.phase {
             Phase::SetupMana => {
                 let who = self.seat_in_turn();
-                // Unlimited mana: no card goes to Mana (D49).
-                if self.s.variant.free_mana {
+                // Unlimited mana: no card goes to Mana (D49), unless the variant keeps it.
+                if self.s.variant.free_mana && !self.s.variant.mana_setup {
                     self.s.setup_left = 0;
                 }
                 if self.s.setup_left > 0 && !self.s.side(who).hand.is_empty() {
@@ -43,8 +43,9 @@ impl<O: Observer> Engine<'_, O> {
             Phase::Morning => self.morning(),
             Phase::Expand => {
                 let who = self.seat_in_turn();
-                // Unlimited mana: Mana Orbs pay for nothing, so nobody Expands (D49).
-                if self.s.variant.free_mana {
+                // Unlimited mana: Mana Orbs pay for nothing, so nobody Expands (D49),
+                // unless the variant keeps day 1's Mana and Expand.
+                if self.s.variant.free_mana && !self.s.variant.mana_setup {
                     self.expand_done();
                     return;
                 }
@@ -382,7 +383,10 @@ impl<O: Observer> Engine<'_, O> {
                 .today
                 .fully_overcome
                 .set(e, overcome::fully_overcome(r));
-            if r.cleared && r.defender {
+            // A cleared player Defender expedition, or a Confluence Defender facing it
+            // now, holds this side's Darkness at tonight's Midnight (D8): judged here,
+            // since Rest may send the Confluence's Defender away before Midnight.
+            if (r.cleared && r.defender) || self.s.confluence_defender_faces(self.db, e) {
                 self.s.today.defended.set(e, true);
             }
         }

@@ -398,8 +398,7 @@ impl<O: Observer> Engine<'_, O> {
             let e = self
                 .s
                 .icon_target(self.db, icon, |st, e| st.today.advanced.get(e));
-            let blocked =
-                self.s.darkness_blocked(self.db, e) || self.s.darkness_defended(self.db, e);
+            let blocked = self.s.darkness_blocked(self.db, e) || self.s.darkness_defended(e);
             let before = self.s.dark.0;
             if !blocked {
                 self.move_darkness(e, true);

@@ -174,7 +174,7 @@ impl GameState {
                 }
             }
         }
-        // Terrain Markers are the first side's only (D47 for head-to-head).
+        // Each hero's Terrain Markers (the Confluence's hero has none; D47 head to head).
         self.start_markers(db);
         for (i, rng) in [setup, other].into_iter().enumerate() {
             let deck = self.sides[i].deck.as_mut_slice();

@@ -200,11 +200,31 @@ pub struct Adventure {
     /// Non-zero: the region's terrain was replaced by these types only (a Terrain Marker:
     /// one type).
     pub replaced: [u8; 8],
-    /// The player's hero's Terrain Markers not yet placed (terrain bits).
+    /// Each hero's Terrain Markers not yet placed: terrain bits, the player's (the first
+    /// seat's) in bits 0-2, the other side's (head to head, the second seat's) in bits 3-5
+    /// (see [`Adventure::supply_of`]).
     pub supply: u8,
 }
 
 impl Adventure {
+    /// The Terrain Markers `side`'s hero has not placed yet (terrain bits).
+    #[inline]
+    pub fn supply_of(&self, side: Side) -> u8 {
+        (self.supply >> (3 * side.index())) & 0b111
+    }
+
+    /// Gives `side`'s hero these Terrain Markers (terrain bits) or, `give` false, takes
+    /// them away.
+    #[inline]
+    pub fn set_supply(&mut self, side: Side, bits: u8, give: bool) {
+        let b = (bits & 0b111) << (3 * side.index());
+        if give {
+            self.supply |= b;
+        } else {
+            self.supply &= !b;
+        }
+    }
+
     pub const TUMULT_CARDS: [(u8, u8); 3] = {
         use crate::cards::types::terrain::*;
         [
@@ -566,8 +586,12 @@ pub enum Mode {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Variant {
     /// Unlimited mana: every cost in mana is 0, Tough is waived, and no card goes to Mana
-    /// (neither on day 1 nor at Expand; D49).
+    /// (neither on day 1 nor at Expand; D49) unless `mana_setup`.
     pub free_mana: bool,
+    /// Under unlimited mana, day 1's Mana and Expand still happen (the seed's "usual
+    /// rules" read literally; `booster-war --day-one-mana`): Mana Orbs then count where a
+    /// card counts them (Tomoe Gozen).
+    pub mana_setup: bool,
     /// Cards each player draws in the Morning; 0 = the standard 2.
     pub morning_draw: u8,
     /// The game ends after this day (0 = no such end): the higher score wins; a tie plays
@@ -579,6 +603,7 @@ impl Variant {
     /// Booster War (seed 003): unlimited mana, 3 cards each Morning, 4 days.
     pub const BOOSTER_WAR: Variant = Variant {
         free_mana: true,
+        mana_setup: false,
         morning_draw: 3,
         last_day: 4,
     };
@@ -830,16 +855,18 @@ impl GameState {
         self.statics != [0, 0]
     }
 
-    /// The player's hero's Terrain Markers at the start of the game (a hero that starts
-    /// with a {V}, an {M} and an {O} marker).
+    /// Each hero's Terrain Markers at the start of the game (a hero that starts with a
+    /// {V}, an {M} and an {O} marker): head to head either seat's (D47).
     pub fn start_markers(&mut self, db: &crate::cards::db::CardDb) {
-        let hero = self.side(Side::Player).hero;
-        for ab in db.abilities_of(self.obj(hero).card) {
-            if let crate::cards::effect::Trigger::Static(
-                crate::cards::effect::Static::StartMarkers(t),
-            ) = ab.trigger
-            {
-                self.adventure.supply |= t;
+        for side in Side::BOTH {
+            let hero = self.side(side).hero;
+            for ab in db.abilities_of(self.obj(hero).card) {
+                if let crate::cards::effect::Trigger::Static(
+                    crate::cards::effect::Static::StartMarkers(t),
+                ) = ab.trigger
+                {
+                    self.adventure.set_supply(side, t, true);
+                }
             }
         }
     }

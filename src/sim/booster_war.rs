@@ -78,6 +78,8 @@ pub struct WarPlan<'a> {
     pub seed: u64,
     pub threads: usize,
     pub day_cap: u8,
+    /// The rules: [`Variant::BOOSTER_WAR`], with or without day 1's Mana and Expand.
+    pub rules: Variant,
 }
 
 /// Games, wins and draws of one side of something (a faction pair, a Hero).
@@ -262,7 +264,7 @@ fn play_one(plan: &WarPlan<'_>, w: &mut Worker, build: Build, g: u64) -> DuelRes
         first_seat(g),
         DuelRules {
             day_cap: plan.day_cap,
-            variant: Variant::BOOSTER_WAR,
+            variant: plan.rules,
         },
         &seeds,
         [p0, p1],

@@ -93,7 +93,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn cond_atom_inner(&mut self) -> PResult<CondId> {
-        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, paid_less, none_advanced, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), distinct(F, F[, F]), it_is(...), not ..., (...))";
+        const EXPECTED: &str = "a condition (first_player, behind, all_behind, ahead, in_contact, did, in_mana, paid_less, none_advanced, afternoon, ascended, boosted, has(status), was(status), terrain(F|M|O), facing_terrain(F|M|O), roll in a-b, count(...) >= N, mana/hand/reserve/counters/x >= N, control(...), distinct(F, F[, F]), it_is(...), not ..., (...))";
         if self.eat_punct("(") {
             let c = self.cond()?;
             self.expect_punct(")")?;
@@ -136,7 +136,8 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Cond::MeHad(b)
                 }
             }
-            "terrain" => {
+            "terrain" | "facing_terrain" => {
+                let facing = w == "facing_terrain";
                 self.expect_punct("(")?;
                 let t = self.ident("F, M or O")?;
                 let bits = match terrain::parse(&t) {
@@ -147,7 +148,11 @@ impl<'a, A: Arena> Parser<'a, A> {
                     }
                 };
                 self.expect_punct(")")?;
-                Cond::MyTerrain(bits)
+                if facing {
+                    Cond::FacingTerrain(bits)
+                } else {
+                    Cond::MyTerrain(bits)
+                }
             }
             "single_terrain" => Cond::SingleTerrain,
             "roll" => {

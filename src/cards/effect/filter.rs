@@ -255,6 +255,10 @@ pub enum Cond {
     PaidLess,
     /// The source's region has this terrain.
     MyTerrain(u8),
+    /// The region of the expedition facing the source has this terrain ("if I'm facing an
+    /// Expedition in {O}"): head to head the opponent's expedition on the source's side;
+    /// in the Confluence mode the Confluence's expedition stands in the player's region.
+    FacingTerrain(u8),
     /// The source's region has a single terrain type.
     SingleTerrain,
     /// The source's expedition Ascends (until Rest).

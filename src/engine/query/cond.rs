@@ -149,6 +149,9 @@ impl GameState {
             Cond::MyTerrain(t) => self.source_exp(ctx).is_some_and(|e| {
                 self.region_terrains(db, self.region_of(ctx.controller, e)) & t != 0
             }),
+            Cond::FacingTerrain(t) => self.source_exp(ctx).is_some_and(|e| {
+                self.region_terrains(db, self.region_of(ctx.controller.other(), e)) & t != 0
+            }),
             Cond::SingleTerrain => self.source_exp(ctx).is_some_and(|e| {
                 self.region_terrains(db, self.region_of(ctx.controller, e))
                     .count_ones()

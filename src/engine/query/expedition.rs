@@ -78,21 +78,12 @@ impl GameState {
     /// and the Darkness on that side (a card that freezes your other Expedition together
     /// with the one opposite it).
     pub fn static_no_forward(&self, db: &CardDb) -> ByExp<bool> {
-        self.static_no_forward_by(db, None)
-    }
-
-    /// The "can't move forward" statics of every object, or of one side's objects only
-    /// (head-to-head, D47).
-    fn static_no_forward_by(&self, db: &CardDb, only: Option<Side>) -> ByExp<bool> {
         let mut out = ByExp([false, false]);
         self.each_expedition_static(
             db,
             |st| matches!(st, Static::NoForward(_)),
             |o, st| {
                 let Static::NoForward(at) = st else { return };
-                if only.is_some_and(|side| o.side != side) {
-                    return;
-                }
                 match at {
                     ExpRef::Mine => out.set(o.exp, true),
                     ExpRef::Other => out.set(o.exp.other(), true),
@@ -159,13 +150,41 @@ impl GameState {
     /// How many "it moves forward one more region instead" statics the player's objects
     /// in this expedition have (The Magic Sleigh).
     pub fn dusk_extra_forward(&self, db: &CardDb, e: Exp) -> u8 {
+        self.dusk_extra_forward_of(db, Side::Player, e)
+    }
+
+    /// The same for one side's expedition (head-to-head: either seat's Sleigh).
+    pub fn dusk_extra_forward_of(&self, db: &CardDb, side: Side, e: Exp) -> u8 {
         let mut n = 0;
         self.each_expedition_static(
             db,
             |st| matches!(st, Static::DuskExtraForward),
-            |o, _| n += (o.side == Side::Player && o.exp == e) as u8,
+            |o, _| n += (o.side == side && o.exp == e) as u8,
         );
         n
+    }
+
+    /// Head-to-head: the terrain types that `side`'s expedition `e`, standing in a region
+    /// with terrains `region`, must win to move forward at this Dusk, from "if an
+    /// Expedition facing me is in {X}, it can't move forward during Dusk except due to {X}"
+    /// statics of the opposing objects in the expedition facing it (Will-o'-the-Wisp).
+    /// 0: no such limit.
+    pub fn duel_only_due_to(&self, db: &CardDb, side: Side, e: Exp, region: u8) -> u8 {
+        let mut need = 0u8;
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::DarknessOnlyDueTo(_)),
+            |o, st| {
+                if let Static::DarknessOnlyDueTo(t) = st
+                    && o.side == side.other()
+                    && o.exp == e
+                    && region & t != 0
+                {
+                    need |= t;
+                }
+            },
+        );
+        need
     }
 
     /// The player's expedition can't move forward now.
@@ -174,7 +193,9 @@ impl GameState {
     }
 
     /// One side's expedition can't move forward now. Head-to-head, a "can't move forward"
-    /// static blocks the expeditions of its own controller (D47).
+    /// static blocks that expedition of its controller and the opposing one facing it
+    /// (Issitoq: "your other Expedition and the Expedition facing it", D47), as it blocks
+    /// the player's expedition and the Darkness facing it in the Confluence mode.
     pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
         match self.mode {
             Mode::Duel => {
@@ -182,7 +203,7 @@ impl GameState {
                     Side::Player => self.today.no_forward,
                     Side::Confluence => self.today.b.no_forward,
                 };
-                today.get(e) || self.static_no_forward_by(db, Some(side)).get(e)
+                today.get(e) || self.static_no_forward(db).get(e)
             }
             Mode::Confluence => self.expedition_blocked(db, e),
         }
@@ -196,13 +217,17 @@ impl GameState {
     }
 
     /// Defender keeps the Darkness on this side in place at Midnight, its Dusk movement
-    /// (D8: Defender stops only that, on either side; effects still move it): a player
-    /// Defender expedition that cleared this Dusk, or a Confluence Defender facing that
-    /// expedition, a Gigantic one facing both.
-    pub fn darkness_defended(&self, db: &CardDb, e: Exp) -> bool {
-        if self.today.defended.get(e) {
-            return true;
-        }
+    /// (D8: Defender stops only that, on either side; effects still move it). It is judged
+    /// at Dusk, with the cards in play then (`Today::defended`, set by Dusk from
+    /// [`GameState::confluence_defender_faces`] and a cleared player Defender expedition):
+    /// Rest may have sent the Defender away before Midnight.
+    pub fn darkness_defended(&self, e: Exp) -> bool {
+        self.today.defended.get(e)
+    }
+
+    /// A Confluence Defender faces this player expedition now: one in the Confluence
+    /// expedition facing it, or a Gigantic Character with Defender in either (it faces both).
+    pub fn confluence_defender_faces(&self, db: &CardDb, e: Exp) -> bool {
         let conf = self.side(Side::Confluence);
         Exp::BOTH.iter().any(|&x| {
             conf.exp[x.index()].iter().any(|id| {

@@ -85,10 +85,9 @@ impl GameState {
         let mut out = crate::engine::list::List::new();
         match op {
             Op::PlaceMarker { terrain } => {
-                let types = match (terrain, f.controller) {
-                    (0, Side::Player) => self.adventure.supply,
-                    (0, Side::Confluence) => 0,
-                    (t, _) => t,
+                let types = match terrain {
+                    0 => self.adventure.supply_of(f.controller),
+                    t => t,
                 };
                 for t in 0..3u8 {
                     if types & (1 << t) != 0 {
@@ -100,8 +99,10 @@ impl GameState {
             }
             Op::MoveMarker { terrain } => {
                 let src = self.obj(f.source);
-                if src.zone == Zone::Expedition && src.side == Side::Player {
-                    let here = self.region(src.exp);
+                if src.zone == Zone::Expedition
+                    && (src.side == Side::Player || self.mode == Mode::Duel)
+                {
+                    let here = self.region_of(src.side, src.exp);
                     for r in (0..8).filter(|&r| r != here) {
                         if self.adventure.replaced[r] == terrain {
                             let _ = out.push(r as u8);
@@ -121,11 +122,12 @@ impl GameState {
                 let bit = 1u8 << (k / 8);
                 self.adventure.replaced[(k % 8) as usize] = bit;
                 if terrain == 0 {
-                    self.adventure.supply &= !bit;
+                    self.adventure.set_supply(f.controller, bit, false);
                 }
             }
             Op::MoveMarker { terrain } => {
-                let here = self.region(self.obj(f.source).exp);
+                let src = self.obj(f.source);
+                let here = self.region_of(src.side, src.exp);
                 self.adventure.replaced[k as usize] = 0;
                 self.adventure.replaced[here] = terrain;
             }

@@ -32,6 +32,8 @@ pub struct WarMeta {
     /// The rules of the variant: unlimited mana, cards drawn each Morning, the last day
     /// before the score decides.
     pub free_mana: Option<bool>,
+    /// Day 1's Mana and Expand kept under unlimited mana (`--day-one-mana`).
+    pub day_one_mana: Option<bool>,
     pub morning_draw: Option<u64>,
     pub last_day: Option<u64>,
 }
@@ -82,6 +84,7 @@ pub(crate) fn read_war_meta(path: &Path) -> Result<WarMeta, ReportError> {
         policy: text(v.get("policy")),
         games_per_variant: v.get("games_per_variant").and_then(Value::as_u64),
         free_mana: rule("free_mana").and_then(Value::as_bool),
+        day_one_mana: rule("day_one_mana").and_then(Value::as_bool),
         morning_draw: rule("morning_draw").and_then(Value::as_u64),
         last_day: rule("last_day").and_then(Value::as_u64),
     })

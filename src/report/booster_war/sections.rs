@@ -38,11 +38,20 @@ fn per_variant(
     }
 }
 
-/// The rules as `meta.json` records them, seed 003's where it does not.
-fn rules(m: &WarModel) -> (bool, u64, u64) {
+/// The rules as `meta.json` records them, seed 003's where it does not: how mana is
+/// described ("" when it is not unlimited), cards drawn each Morning, the last day.
+fn rules(m: &WarModel) -> (&'static str, u64, u64) {
     let meta = m.meta.clone().unwrap_or_default();
-    (
+    let mana = match (
         meta.free_mana.unwrap_or(true),
+        meta.day_one_mana.unwrap_or(false),
+    ) {
+        (false, _) => "",
+        (true, false) => "mana is unlimited, ",
+        (true, true) => "mana is unlimited (day 1's Mana and Expand still happen), ",
+    };
+    (
+        mana,
         meta.morning_draw.unwrap_or(3),
         meta.last_day.unwrap_or(4),
     )
@@ -58,14 +67,14 @@ fn lead(m: &WarModel) -> Rich {
         )
     };
     let parts: Vec<String> = m.variants.iter().map(games).collect();
-    let (free, draw, last) = rules(m);
+    let (mana, draw, last) = rules(m);
     Rich::default()
         .t("This report covers ")
         .strong(thousands(m.total_games()))
         .t(format!(
             " simulated games of Booster War (seed 003) in set {}: each player opens a booster, its Hero comes into play and the rest is its deck; {}each player draws {draw} cards each Morning, and after day {last} the higher score wins (a tie plays day {}, then the Arena). Both players follow the {} policy: {}; seed {}, day cap {}.",
             first.set,
-            if free { "mana is unlimited, " } else { "" },
+            mana,
             last + 1,
             first.policy,
             join_and(&parts),
@@ -335,12 +344,16 @@ fn run_section(m: &WarModel) -> Section {
         ));
     }
     if m.meta.is_some() {
-        let (free, draw, last) = rules(m);
+        let (mana, draw, last) = rules(m);
+        let mana = match mana {
+            "" => "",
+            "mana is unlimited, " => "unlimited mana, ",
+            _ => "unlimited mana (day 1's Mana and Expand still happen), ",
+        };
         facts.push((
             "Rules".to_string(),
             Rich::text(format!(
-                "{}{draw} cards drawn each Morning, the score decides after day {last}",
-                if free { "unlimited mana, " } else { "" }
+                "{mana}{draw} cards drawn each Morning, the score decides after day {last}"
             )),
         ));
     }
