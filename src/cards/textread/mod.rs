@@ -1,0 +1,236 @@
+//! An independent reading of the card texts, to verify the encodings.
+//!
+//! The official English texts (`main_effect_en`, `echo_effect_en` of the shared card file;
+//! the project keeps no texts) are read by [`read::Reader`], which shares no code with the
+//! effect language's parser, into a normal form ([`norm`]). Each card's compiled encoding is
+//! reduced to the same normal form ([`reduce`]). A card whose every ability the reader reads
+//! and finds equal to its encoding is **verified**; an exact encoding that is not verified
+//! is only **declared** exact. The reader is strict: a sentence it cannot read leaves the
+//! card unverified, never guessed.
+
+pub mod norm;
+pub mod read;
+pub mod reduce;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use norm::{NAbility, NStep};
+
+use crate::cards::types::kw;
+use crate::cards::{CardDb, CardDef, Coverage};
+
+/// The English texts of one card version.
+#[derive(Clone, Debug, Default)]
+pub struct Text {
+    pub main: String,
+    pub echo: String,
+}
+
+/// The card texts by reference.
+#[derive(Clone, Debug, Default)]
+pub struct Texts {
+    pub by_ref: HashMap<String, Text>,
+    pub source: PathBuf,
+}
+
+/// Where the shared card file lies for a cards directory (`decks/cards` → `../shared/...`
+/// beside the project).
+pub fn default_texts_path(cards_dir: &Path) -> PathBuf {
+    cards_dir.join("../../../shared/data/altered-cards.jsonl")
+}
+
+impl Texts {
+    /// Reads the card file; `Ok(None)` when it is absent.
+    pub fn load(path: &Path) -> Result<Option<Texts>, String> {
+        let data = match std::fs::read_to_string(path) {
+            Ok(d) => d,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let mut by_ref = HashMap::new();
+        for (i, line) in data.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v: serde_json::Value = serde_json::from_str(line)
+                .map_err(|e| format!("{}:{}: not a JSON line: {e}", path.display(), i + 1))?;
+            let part = |k: &str| v[k].as_str().unwrap_or("").to_string();
+            let r = part("ref");
+            if r.is_empty() {
+                return Err(format!(
+                    "{}:{}: a card without 'ref'",
+                    path.display(),
+                    i + 1
+                ));
+            }
+            by_ref.insert(
+                r,
+                Text {
+                    main: part("main_effect_en"),
+                    echo: part("echo_effect_en"),
+                },
+            );
+        }
+        Ok(Some(Texts {
+            by_ref,
+            source: path.to_path_buf(),
+        }))
+    }
+}
+
+/// Reviewed disagreements: cards where the reader is wrong and the encoding right.
+#[derive(Clone, Debug, Default)]
+pub struct Exceptions {
+    pub reasons: BTreeMap<String, String>,
+}
+
+impl Exceptions {
+    pub fn load(path: &Path) -> Result<Exceptions, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Exceptions::default());
+            }
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Entry {
+            reason: String,
+        }
+        let t: BTreeMap<String, Entry> =
+            toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+        Ok(Exceptions {
+            reasons: t.into_iter().map(|(k, v)| (k, v.reason)).collect(),
+        })
+    }
+}
+
+/// How well a card's encoding is known to match its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every ability of the text read and equal to the encoding.
+    Verified,
+    /// Exact by declaration only; the string says why it is not verified.
+    Declared(String),
+    /// The encoding is not exact (partial or stats only).
+    NotExact,
+}
+
+impl Verdict {
+    pub fn class(&self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Declared(_) => "declared",
+            Verdict::NotExact => "not-exact",
+        }
+    }
+}
+
+/// The encoding of one card in normal form: its keywords and abilities, sorted.
+pub fn encoded(db: &CardDb, def: &CardDef) -> Result<Vec<NAbility>, String> {
+    let mut out = Vec::new();
+    for (name, bit) in kw::NAMES {
+        if def.keywords & bit == 0 {
+            continue;
+        }
+        let trigger = match bit {
+            kw::TOUGH => format!("keyword tough {}", def.tough),
+            kw::SCOUT => format!("keyword scout {}", def.scout),
+            _ => format!("keyword {name}"),
+        };
+        out.push(NAbility {
+            support: false,
+            trigger,
+            body: Vec::new(),
+        });
+    }
+    let abs = &db.abilities[def.ab_start as usize..(def.ab_start + def.ab_len) as usize];
+    for ab in abs {
+        out.push(reduce::ability(db, ab)?);
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The text of one card in normal form, sorted.
+pub fn read_text(db: &CardDb, def: &CardDef, text: &Text) -> Result<Vec<NAbility>, String> {
+    let r = read::Reader { db };
+    let mut v = r.card(def.kind, &text.main, &text.echo)?;
+    v.sort();
+    Ok(v)
+}
+
+/// Compares one card's text and encoding.
+pub fn verdict(db: &CardDb, def: &CardDef, texts: &Texts) -> Verdict {
+    if !def.coverage.is_exact() {
+        return Verdict::NotExact;
+    }
+    if def.coverage == Coverage::NoText && def.lines.is_empty() {
+        return Verdict::Verified;
+    }
+    let Some(text) = texts.by_ref.get(&def.reference) else {
+        return Verdict::Declared("no text in the card file".into());
+    };
+    let read = match read_text(db, def, text) {
+        Ok(r) => r,
+        Err(e) => return Verdict::Declared(format!("unread: {e}")),
+    };
+    let enc = match encoded(db, def) {
+        Ok(e) => e,
+        Err(e) => return Verdict::Declared(format!("encoding not reduced: {e}")),
+    };
+    if read == enc {
+        Verdict::Verified
+    } else {
+        let show = |v: &[NAbility]| {
+            v.iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        };
+        let only_read: Vec<NAbility> = read.iter().filter(|a| !enc.contains(a)).cloned().collect();
+        let only_enc: Vec<NAbility> = enc.iter().filter(|a| !read.contains(a)).cloned().collect();
+        Verdict::Declared(format!(
+            "disagree: text reads [{}], encoding does [{}]",
+            show(&only_read),
+            show(&only_enc)
+        ))
+    }
+}
+
+/// Steps written two ways made one: "you may X. If you do, Y" is one optional block, and
+/// so is an optional cost followed by "if you do".
+pub fn canon_body(steps: Vec<NStep>) -> Vec<NStep> {
+    let mut out: Vec<NStep> = Vec::new();
+    for s in steps {
+        let s = match s {
+            NStep::May(b) => NStep::May(canon_body(b)),
+            NStep::Pay(c, b) => NStep::Pay(c, canon_body(b)),
+            NStep::If(c, t, e) => NStep::If(c, canon_body(t), canon_body(e)),
+            NStep::Choose(m) => NStep::Choose(m.into_iter().map(canon_body).collect()),
+            NStep::Roll(br) => NStep::Roll(
+                br.into_iter()
+                    .map(|(a, b, s)| (a, b, canon_body(s)))
+                    .collect(),
+            ),
+            NStep::Repeat(n, b) => NStep::Repeat(n, canon_body(b)),
+            other => other,
+        };
+        if let NStep::If(c, t, e) = &s
+            && c == "Did"
+            && e.is_empty()
+        {
+            match out.last_mut() {
+                Some(NStep::May(b)) | Some(NStep::Pay(_, b)) => {
+                    b.extend(t.iter().cloned());
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        out.push(s);
+    }
+    out
+}

@@ -1,0 +1,1008 @@
+//! The reader of the official English card texts: it splits a text into abilities and
+//! sentences and turns each sentence it knows into the normal form. It shares no code with
+//! the effect language's parser; what it cannot read it says so (the card is then not
+//! verified).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::norm::{NAbility, NStep, filter_str, op, target_str};
+use super::reduce::{cmp_str, token_str};
+use crate::cards::CardDb;
+use crate::cards::effect::{Cmp, Filter, Whose, fkind, fzone};
+use crate::cards::types::{CardKind, Stats, kw};
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).expect("a valid pattern")
+}
+
+macro_rules! rx {
+    ($name:ident, $p:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| re($p));
+    };
+}
+
+rx!(REMINDER, r"\s*\([^)]*\)");
+rx!(SPACES, r"\s+");
+rx!(
+    KEYWORD,
+    r"^\[\[?(Fleeting|Gigantic|Defender|Eternal|Cooldown|Seasoned|Anchored|Asleep|Tough (\d+)|Scout\] \{(\d+)\}|Scout (\d+)|Persistent|Constant)\]?\]?$"
+);
+rx!(WHEN_SPLIT, r"^(When|At) (.+?) — (.*)$");
+rx!(
+    QUICK,
+    r"^((?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|Discard (?:a|one) card from your (?:Reserve|hand)|Sacrifice a Character)(?:, (?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|Discard (?:a|one) card from your (?:Reserve|hand)|Sacrifice a Character))*) ?: (.*)$"
+);
+
+/// Reads every ability of a card; `Err` gives the first sentence it could not read.
+pub struct Reader<'a> {
+    pub db: &'a CardDb,
+}
+
+fn num_word(w: &str) -> Option<i16> {
+    Some(match w.to_ascii_lowercase().as_str() {
+        "a" | "an" | "one" => 1,
+        "two" => 2,
+        "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        "six" => 6,
+        "seven" => 7,
+        "eight" => 8,
+        "nine" => 9,
+        "ten" => 10,
+        d => d.trim_matches(|c| c == '{' || c == '}').parse().ok()?,
+    })
+}
+
+fn ordinal(w: &str) -> Option<u8> {
+    Some(match w {
+        "first" => 1,
+        "second" => 2,
+        "third" => 3,
+        "fourth" => 4,
+        "fifth" => 5,
+        "sixth" => 6,
+        _ => return None,
+    })
+}
+
+/// Splits a text into sentences, keeping bullets ("• ...") as sentences of their own.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut depth = 0i32;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth -= 1,
+            _ => {}
+        }
+        if c == '•' {
+            if !cur.trim().is_empty() {
+                out.push(cur.trim().to_string());
+            }
+            cur = String::from("•");
+            i += 1;
+            continue;
+        }
+        cur.push(c);
+        if (c == '.' || c == ':') && depth <= 0 && (i + 1 == chars.len() || chars[i + 1] == ' ') {
+            // "{T} :" and "On a:" keep going; "Choose one:" ends.
+            let t = cur.trim();
+            let ends = c == '.' || t.ends_with("Choose one:") || t.ends_with("On a:");
+            if ends {
+                out.push(t.to_string());
+                cur.clear();
+            }
+        }
+        i += 1;
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// Does this sentence start a new ability?
+fn starts_ability(s: &str) -> bool {
+    s.starts_with("{J}")
+        || s.starts_with("{H}")
+        || s.starts_with("{R}")
+        || s.starts_with("{I}")
+        || s.starts_with("{D}")
+        || s.starts_with("{T}")
+        || s.starts_with("At Noon")
+        || s.starts_with("At Dusk")
+        || s.starts_with("At Night")
+        || (s.starts_with("When ") && s.contains(" — "))
+        || KEYWORD.is_match(s.trim_end_matches('.'))
+        || QUICK.is_match(s)
+        || s.split(", ")
+            .all(|k| KEYWORD.is_match(k.trim_end_matches('.')))
+}
+
+impl<'a> Reader<'a> {
+    /// Reads a card's main and support texts.
+    pub fn card(&self, kind: CardKind, main: &str, echo: &str) -> Result<Vec<NAbility>, String> {
+        let mut out = Vec::new();
+        for (text, support) in [(main, false), (echo, true)] {
+            let text = clean(text);
+            if text.is_empty() {
+                continue;
+            }
+            let mut groups: Vec<Vec<String>> = Vec::new();
+            let mut after_keyword = true;
+            for s in sentences(&text) {
+                let is_kw = s
+                    .trim_end_matches('.')
+                    .split(", ")
+                    .all(|k| KEYWORD.is_match(k));
+                if groups.is_empty() || starts_ability(&s) || after_keyword {
+                    groups.push(vec![s]);
+                } else {
+                    groups.last_mut().expect("non-empty").push(s);
+                }
+                after_keyword = is_kw;
+            }
+            for g in groups {
+                out.extend(self.ability(kind, &g, support)?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn ability(
+        &self,
+        kind: CardKind,
+        g: &[String],
+        support: bool,
+    ) -> Result<Vec<NAbility>, String> {
+        let first = g[0].trim_end_matches('.');
+        // Keywords.
+        if first.split(", ").all(|k| KEYWORD.is_match(k)) && g.len() == 1 {
+            let mut out = Vec::new();
+            for k in first.split(", ") {
+                let c = KEYWORD.captures(k).expect("matched");
+                let t = if let Some(n) = c.get(2) {
+                    format!("keyword tough {}", n.as_str())
+                } else if let Some(n) = c.get(3).or(c.get(4)) {
+                    format!("keyword scout {}", n.as_str())
+                } else {
+                    format!("keyword {}", c[1].to_ascii_lowercase())
+                };
+                out.push(NAbility {
+                    support: false,
+                    trigger: t,
+                    body: Vec::new(),
+                });
+            }
+            return Ok(out);
+        }
+        let mut support = support;
+        let mut s0 = g[0].clone();
+        if let Some(r) = s0.strip_prefix("{I} ") {
+            s0 = r.to_string();
+            support = true;
+        }
+        let (trigger, rest0): (String, String) = if let Some(r) = s0.strip_prefix("{J} ") {
+            ("J".into(), r.into())
+        } else if let Some(r) = s0.strip_prefix("{H} ") {
+            ("H".into(), r.into())
+        } else if let Some(r) = s0.strip_prefix("{R} ") {
+            ("R".into(), r.into())
+        } else if let Some(c) = QUICK.captures(&s0) {
+            let (t, sup) = self.quick(&c[1])?;
+            support |= sup;
+            (t, c[2].to_string())
+        } else if let Some(c) = WHEN_SPLIT.captures(&s0) {
+            (self.when(&c[1], &c[2])?, c[3].to_string())
+        } else if kind == CardKind::Spell {
+            ("spell".into(), s0.clone())
+        } else {
+            return self.static_ability(g, support);
+        };
+        let mut sents = vec![rest0];
+        sents.extend(g[1..].iter().cloned());
+        let body = self.body(&sents)?;
+        Ok(vec![NAbility {
+            support,
+            trigger,
+            body: super::canon_body(body),
+        }])
+    }
+
+    fn quick(&self, costs: &str) -> Result<(String, bool), String> {
+        let mut c = crate::cards::effect::Cost::default();
+        let mut support = false;
+        for part in costs.split(", ") {
+            if part == "{T}" {
+                c.exhaust = true;
+            } else if part == "{D}" {
+                c.discard_me = true;
+                support = true;
+            } else if let Some(n) = part.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+                c.mana = n.parse().map_err(|_| format!("a cost '{part}'"))?;
+            } else if let Some(r) = part.strip_prefix("Spend ") {
+                let n = num_word(r.split(' ').next().unwrap_or(""))
+                    .ok_or_else(|| format!("a cost '{part}'"))?;
+                c.counters = n as u8;
+            } else if part.starts_with("Discard") && part.ends_with("Reserve") {
+                c.discard_reserve = 1;
+            } else if part.starts_with("Discard") && part.ends_with("hand") {
+                c.discard_hand = 1;
+            } else if part == "Sacrifice a Character" {
+                c.sacrifice = fkind::CHARACTER;
+            } else {
+                return Err(format!("a cost '{part}'"));
+            }
+        }
+        let cs = super::reduce::cost_str(&c);
+        Ok(if support {
+            (format!("D({cs})"), true)
+        } else {
+            (format!("quick({cs})"), false)
+        })
+    }
+
+    fn when(&self, at: &str, what: &str) -> Result<String, String> {
+        if at == "At" {
+            return Ok(match what {
+                "Noon" => "noon",
+                "Dusk" => "dusk",
+                "Night" => "night",
+                _ => return Err(format!("a time 'At {what}'")),
+            }
+            .into());
+        }
+        let ev = |f: Filter| {
+            let mut f = f;
+            f.whose = Whose::Any;
+            f.zones = Filter::default().zones;
+            filter_str(&f, &self.db.subtype_names)
+        };
+        let fixed = match what {
+            "I'm sacrificed" => Some("Sacrificed".to_string()),
+            "I go to Reserve from the Expedition zone" => {
+                Some("ToReserve { from_expedition: true }".into())
+            }
+            "I go to Reserve from your hand" => Some("ToReserve { from_expedition: false }".into()),
+            "I leave the Expedition zone" => Some("LeaveExpedition".into()),
+            "I leave the Landmark zone" | "I leave the Landmarks zone" => {
+                Some("LeaveLandmarks".into())
+            }
+            "a card goes from your deck or hand to Reserve" => Some("YourCardToReserve".into()),
+            "my Expedition moves forward" | "my Expedition moves forward due to" => {
+                Some("MyExpMoves".into())
+            }
+            "my Expedition fails to move forward"
+            | "my Expedition fails to move forward during Dusk" => Some("MyExpFails".into()),
+            "you roll one or more dice" | "you roll a die" => Some("YouRoll".into()),
+            "you create a token" | "you create a Character token" => Some("YouCreateToken".into()),
+            _ => None,
+        };
+        if let Some(f) = fixed {
+            return Ok(format!("when {f}"));
+        }
+        rx!(
+            GAIN_NTH,
+            r"^I gain my (first|second|third|fourth|fifth|sixth) [A-Z][a-z]+ counter$"
+        );
+        if let Some(c) = GAIN_NTH.captures(what) {
+            return Ok(format!(
+                "when CountersReach({})",
+                ordinal(&c[1]).unwrap_or(0)
+            ));
+        }
+        rx!(PLAY, r"^you play (.+?)( from your Reserve)?$");
+        if let Some(c) = PLAY.captures(what) {
+            let f = self.noun(&c[1], Whose::Yours)?;
+            let name = if c.get(2).is_some() {
+                "play_reserve"
+            } else {
+                "play"
+            };
+            return Ok(format!("when {name}({})", ev(f.filter)));
+        }
+        rx!(FIRST, r"^you play your first (.+?) each Afternoon$");
+        if let Some(c) = FIRST.captures(what) {
+            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
+            return Ok(format!("when play_first({})", ev(f.filter)));
+        }
+        rx!(OPP, r"^an opponent plays (.+?)$");
+        if let Some(c) = OPP.captures(what) {
+            let f = self.noun(&c[1], Whose::Opposing)?;
+            return Ok(format!("when opponent_play({})", ev(f.filter)));
+        }
+        rx!(
+            JOINS,
+            r"^(.+?) joins (your Expeditions|my Expedition|the Expedition facing me)$"
+        );
+        if let Some(c) = JOINS.captures(what) {
+            let mut f = self.noun(&c[1], Whose::Yours)?.filter;
+            let name = match &c[2] {
+                "your Expeditions" => "joins",
+                "my Expedition" => {
+                    f.place = crate::cards::effect::Where::MyExpedition;
+                    "joins"
+                }
+                _ => "joins_facing",
+            };
+            return Ok(format!("when {name}({})", ev(f)));
+        }
+        rx!(SACR, r"^you sacrifice (.+?)$");
+        if let Some(c) = SACR.captures(what) {
+            let f = self.noun(&c[1], Whose::Yours)?;
+            return Ok(format!("when you_sacrifice({})", ev(f.filter)));
+        }
+        Err(format!("an event 'When {what}'"))
+    }
+
+    fn static_ability(&self, g: &[String], support: bool) -> Result<Vec<NAbility>, String> {
+        if g.len() != 1 {
+            return Err(format!("a static ability '{}'", g.join(" ")));
+        }
+        let s = g[0].trim_end_matches('.');
+        rx!(TOUGH_AURA, r"^(.+?) are \[Tough (\d+)\]$");
+        if let Some(c) = TOUGH_AURA.captures(s) {
+            let f = self.noun(&c[1], Whose::Yours)?;
+            if f.quant == Quant::Each {
+                return Ok(vec![NAbility {
+                    support,
+                    trigger: format!(
+                        "static tough_aura({}, {})",
+                        filter_str(&f.filter, &self.db.subtype_names),
+                        &c[2]
+                    ),
+                    body: Vec::new(),
+                }]);
+            }
+        }
+        rx!(COST_LESS, r"^I cost \{(\d+)\} (less|more)$");
+        if let Some(c) = COST_LESS.captures(s) {
+            let n: i8 = c[1].parse().unwrap_or(0);
+            let n = if &c[2] == "less" { -n } else { n };
+            return Ok(vec![NAbility {
+                support,
+                trigger: format!("static Cost({n})"),
+                body: Vec::new(),
+            }]);
+        }
+        Err(format!("a static ability '{s}'"))
+    }
+
+    /// The body of an ability: its sentences, in order.
+    pub fn body(&self, sents: &[String]) -> Result<Vec<NStep>, String> {
+        let mut out: Vec<NStep> = Vec::new();
+        let mut i = 0;
+        while i < sents.len() {
+            let s = sents[i].trim().trim_end_matches('.').trim();
+            // Choose one: • A. • B.
+            if s == "Choose one:" {
+                let mut modes = Vec::new();
+                i += 1;
+                while i < sents.len() && sents[i].starts_with('•') {
+                    let m = sents[i].trim_start_matches('•').trim().to_string();
+                    modes.push(self.body(&[m])?);
+                    i += 1;
+                }
+                if modes.len() < 2 {
+                    return Err("a choice with fewer than two modes".into());
+                }
+                out.push(NStep::Choose(modes));
+                continue;
+            }
+            if s == "Roll a die" {
+                let mut branches = Vec::new();
+                i += 1;
+                let mut on_a_list = false;
+                while i < sents.len() {
+                    let t = sents[i].trim().trim_end_matches('.');
+                    if t == "On a:" {
+                        on_a_list = true;
+                        i += 1;
+                        continue;
+                    }
+                    rx!(ON_A, r"^(?:On a |• )(\d)(\+|-(\d))?, (.+)$");
+                    let Some(c) = ON_A.captures(t) else { break };
+                    if t.starts_with('•') && !on_a_list {
+                        break;
+                    }
+                    let lo: u8 = c[1].parse().unwrap_or(0);
+                    let hi: u8 = match (c.get(2).map(|m| m.as_str()), c.get(3)) {
+                        (Some("+"), _) => 6,
+                        (_, Some(h)) => h.as_str().parse().unwrap_or(0),
+                        _ => lo,
+                    };
+                    branches.push((lo, hi, self.body(&[c[4].to_string()])?));
+                    i += 1;
+                }
+                out.push(NStep::Roll(branches));
+                continue;
+            }
+            if let Some(r) = s.strip_prefix("If you do, ") {
+                out.push(NStep::If("Did".into(), self.clause(r)?, Vec::new()));
+                i += 1;
+                continue;
+            }
+            if let Some(r) = s.strip_prefix("Otherwise, ") {
+                let els = self.clause(r)?;
+                match out.last_mut() {
+                    Some(NStep::If(_, _, e)) if e.is_empty() => *e = els,
+                    _ => return Err(format!("'Otherwise' without an if: '{s}'")),
+                }
+                i += 1;
+                continue;
+            }
+            rx!(IF, r"^If (.+?), (.+)$");
+            if let Some(c) = IF.captures(s)
+                && let Ok(cond) = self.cond(&c[1])
+            {
+                out.push(NStep::If(cond, self.clause(&c[2])?, Vec::new()));
+                i += 1;
+                continue;
+            }
+            out.extend(self.clause(s)?);
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    fn cond(&self, c: &str) -> Result<String, String> {
+        Ok(match c {
+            "you are the first player" => "FirstPlayer".into(),
+            "I'm [[Boosted]]" | "I am [[Boosted]]" => "MeBoosted".into(),
+            "you do" | "you did" => "Did".into(),
+            "my Expedition is behind" | "my Expedition is behind the opposing one" => {
+                "Behind".into()
+            }
+            "I'm in contact" | "my Expedition is in contact" => "InContact".into(),
+            _ => {
+                rx!(CONTROL, r"^you control (.+)$");
+                if let Some(m) = CONTROL.captures(c) {
+                    let f = self.noun(&m[1], Whose::Yours)?;
+                    let mut ff = f.filter;
+                    ff.whose = Whose::Yours;
+                    return Ok(cmp_str(
+                        &format!("count({})", filter_str(&ff, &self.db.subtype_names)),
+                        Cmp::Ge,
+                        f.min.max(1) as i16,
+                    ));
+                }
+                return Err(format!("a condition '{c}'"));
+            }
+        })
+    }
+
+    /// One sentence (or clause) of effect.
+    fn clause(&self, s: &str) -> Result<Vec<NStep>, String> {
+        let s = s.trim().trim_end_matches('.').trim();
+        // "You may X" / "You may pay {N} to X" / "You may exhaust me to X".
+        rx!(
+            MAY_PAY_TO,
+            r"^You may (pay \{(\d+)\}|exhaust me|spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?)(?: and (spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?|exhaust me))?(?: to (.+)|)$"
+        );
+        if let Some(c) = MAY_PAY_TO.captures(s) {
+            let mut cost = crate::cards::effect::Cost::default();
+            for part in [c.get(1), c.get(4)].into_iter().flatten() {
+                let p = part.as_str();
+                if let Some(r) = p.strip_prefix("pay {") {
+                    cost.mana = r.trim_end_matches('}').parse().unwrap_or(0);
+                } else if p == "exhaust me" {
+                    cost.exhaust = true;
+                } else if let Some(r) = p.strip_prefix("spend ") {
+                    cost.counters = num_word(r.split(' ').next().unwrap_or("")).unwrap_or(0) as u8;
+                }
+            }
+            let body = match c.get(7) {
+                Some(m) => self.clause(m.as_str())?,
+                None => Vec::new(),
+            };
+            return Ok(vec![NStep::Pay(super::reduce::cost_str(&cost), body)]);
+        }
+        if let Some(r) = s.strip_prefix("You may ") {
+            let r = upper_first(r);
+            return Ok(vec![NStep::May(self.clause(&r)?)]);
+        }
+        // "X and Y" of two effects.
+        if let Ok(v) = self.effect(s) {
+            return Ok(v);
+        }
+        for sep in [", then ", " and then ", " and ", ", "] {
+            if let Some((a, b)) = s.split_once(sep) {
+                if let (Ok(mut x), Ok(y)) = (self.effect(a), self.clause(&upper_first(b))) {
+                    x.extend(y);
+                    return Ok(x);
+                }
+            }
+        }
+        self.effect(s)
+    }
+
+    fn obj(&self, s: &str) -> Result<(String, Option<Np>), String> {
+        let t = s.trim();
+        match t {
+            "I" | "me" => return Ok(("me".into(), None)),
+            "it" | "It" | "them" | "they" | "They" => return Ok(("it".into(), None)),
+            _ => {}
+        }
+        let np = self.noun(t, Whose::Any)?;
+        let f = filter_str(&np.filter, &self.db.subtype_names);
+        Ok(match np.quant {
+            Quant::Target => (target_str(&f, np.min, np.max, false, ""), Some(np)),
+            Quant::Each => (format!("each({f})"), Some(np)),
+            Quant::A => return Err(format!("an object '{t}'")),
+        })
+    }
+
+    /// One effect, no "may".
+    fn effect(&self, s: &str) -> Result<Vec<NStep>, String> {
+        let s = s.trim().trim_end_matches('.');
+        let bad = || Err(format!("an effect '{s}'"));
+        match s {
+            "Draw a card" | "draw a card" => return Ok(vec![op("draw", &["You", "1"])]),
+            "[Resupply]" | "[resupply]" => return Ok(vec![op("resupply", &["You"])]),
+            "[Exhausted Resupply]" => return Ok(vec![op("resupply_exhausted", &["You"])]),
+            "[Sabotage]" => return Ok(vec![op("sabotage", &["Any"])]),
+            "[After You]" => return Ok(vec![op("after_you", &[])]),
+            "my Expedition [Ascends]" | "My Expedition [Ascends]" => {
+                return Ok(vec![op("ascend", &["Mine"])]);
+            }
+            "Sacrifice me" | "sacrifice me" => return Ok(vec![op("move_Sacrifice", &["me"])]),
+            "Put me in Reserve" | "put me in Reserve" | "Send me to Reserve" => {
+                return Ok(vec![op("move_Reserve", &["me"])]);
+            }
+            "Roll a die" => return Ok(vec![NStep::Roll(Vec::new())]),
+            "Discard one of your Mana Orbs" => return Ok(vec![op("lose_mana", &["1"])]),
+            "Put the top card of your deck in your Mana zone" => {
+                return Ok(vec![op("mana_from_deck", &["You", "ready"])]);
+            }
+            "Sacrifice a Character" => return Ok(vec![op("sacrifice_one", &["You"])]),
+            "[Rush]" => return Ok(vec![op("rush", &[])]),
+            _ => {}
+        }
+        rx!(DRAW, r"^(?i:draw) (two|three|four|\d+) cards$");
+        if let Some(c) = DRAW.captures(s) {
+            let n = num_word(&c[1]).unwrap_or(0);
+            return Ok(vec![op("draw", &["You", &n.to_string()])]);
+        }
+        // Boosts.
+        rx!(
+            GAIN_BOOST,
+            r"^(.+?) (?:gains?|each gain) (\d+|one|two|three) boosts?(?:, up to a max of (\d+))?$"
+        );
+        if let Some(c) = GAIN_BOOST.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            let n = num_word(&c[2]).unwrap_or(0);
+            let mut args = vec![o, n.to_string()];
+            if let Some(m) = c.get(3) {
+                args.push(format!("max {}", m.as_str()));
+            }
+            let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+            return Ok(vec![op("boost", &a)]);
+        }
+        rx!(GIVE_BOOST, r"^(?i:give) (.+?) (\d+|one|two|three) boosts?$");
+        if let Some(c) = GIVE_BOOST.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            let n = num_word(&c[2]).unwrap_or(0);
+            return Ok(vec![op("boost", &[&o, &n.to_string()])]);
+        }
+        rx!(
+            GAIN_COUNTERS,
+            r"^(.+?) gains? (\d+|an?|one|two|three) [A-Z][a-z]+ counters?$"
+        );
+        if let Some(c) = GAIN_COUNTERS.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            let n = num_word(&c[2]).unwrap_or(0);
+            return Ok(vec![op("counters", &[&o, &n.to_string()])]);
+        }
+        rx!(
+            GAIN_STATUS,
+            r"^(.+?) (gains?|loses?) \[\[(Fleeting|Anchored|Asleep|Eternal|Seasoned|Defender|Gigantic)\]\]$"
+        );
+        if let Some(c) = GAIN_STATUS.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            let st = c[3].to_ascii_lowercase();
+            let name = if c[2].starts_with("gain") {
+                "gain"
+            } else {
+                "lose"
+            };
+            return Ok(vec![op(name, &[&o, &st])]);
+        }
+        rx!(GAIN_TOUGH, r"^(.+?) gains? \[Tough (\d+)\]$");
+        if let Some(c) = GAIN_TOUGH.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("gain", &[&o, &format!("tough {}", &c[2])])]);
+        }
+        // Moves.
+        rx!(
+            SEND_RESERVE,
+            r"^(?i:send) (?:to Reserve (.+)|(.+?) to Reserve)$"
+        );
+        if let Some(c) = SEND_RESERVE.captures(s) {
+            let (o, _) = self.obj(c.get(1).or(c.get(2)).map(|m| m.as_str()).unwrap_or(""))?;
+            return Ok(vec![op("move_Reserve", &[&o])]);
+        }
+        rx!(GOES_RESERVE, r"^(.+?) goes to Reserve$");
+        if let Some(c) = GOES_RESERVE.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("move_Reserve", &[&o])]);
+        }
+        rx!(DISCARD, r"^(?i:discard) (.+)$");
+        if let Some(c) = DISCARD.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("move_Discard", &[&o])]);
+        }
+        rx!(SACRIFICE, r"^(?i:sacrifice) (.+)$");
+        if let Some(c) = SACRIFICE.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("move_Sacrifice", &[&o])]);
+        }
+        rx!(
+            RETURN,
+            r"^(?i:return) (.+?) to (?:its owner's|your|their owner's|their owners') (hand|deck)$"
+        );
+        if let Some(c) = RETURN.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            let d = if &c[2] == "hand" {
+                "move_Hand"
+            } else {
+                return bad();
+            };
+            return Ok(vec![op(d, &[&o])]);
+        }
+        rx!(
+            RETURN_TOP,
+            r"^(?i:return|put) (.+?) (?:to|on) the top of (?:its|their) owners?'?s? deck$"
+        );
+        if let Some(c) = RETURN_TOP.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("move_DeckTop", &[&o])]);
+        }
+        rx!(EXHAUST, r"^(?i:exhaust) (.+)$");
+        if let Some(c) = EXHAUST.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("exhaust", &[&o])]);
+        }
+        rx!(READY, r"^(?i:ready) (.+)$");
+        if let Some(c) = READY.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("ready", &[&o])]);
+        }
+        rx!(SWITCH, r"^(.+?) switch(?:es)? Expeditions$");
+        if let Some(c) = SWITCH.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("switch", &[&o])]);
+        }
+        rx!(ACTIVATE, r"^(?i:activate) the \{J\} abilities of (.+)$");
+        if let Some(c) = ACTIVATE.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("activate_j", &[&o])]);
+        }
+        // Tokens.
+        rx!(
+            TOKEN,
+            r"^(?i:create) (an?|one|two|three|four) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens? (?:in|into) (target Expedition|my Expedition|your Hero Expedition|your Companion Expedition|each of your Expeditions)$"
+        );
+        if let Some(c) = TOKEN.captures(s) {
+            let n = num_word(&c[1]).unwrap_or(0);
+            let stats = Stats::new(
+                c[3].parse().unwrap_or(0),
+                c[4].parse().unwrap_or(0),
+                c[5].parse().unwrap_or(0),
+            );
+            let at = match &c[6] {
+                "target Expedition" => "Target",
+                "my Expedition" => "Mine",
+                "your Hero Expedition" => "Fixed(Hero)",
+                "your Companion Expedition" => "Fixed(Companion)",
+                _ => "Each",
+            };
+            return Ok(vec![op(
+                "token",
+                &[&token_str(&c[2], stats), at, &n.to_string(), "yours"],
+            )]);
+        }
+        // Next card modifiers.
+        rx!(
+            NEXT_COST,
+            r"^The next (.+?) you play this (turn|Afternoon) costs \{(\d+)\} less$"
+        );
+        if let Some(c) = NEXT_COST.captures(s) {
+            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
+            let mut ff = f.filter;
+            ff.whose = Whose::Yours;
+            if ff.kinds == fkind::CARD {
+                ff.kinds = fkind::CARD;
+            }
+            return Ok(vec![op(
+                "discount",
+                &[
+                    &filter_str(&ff, &self.db.subtype_names),
+                    &c[3].to_string(),
+                    "min 0",
+                    if &c[2] == "turn" { "turn" } else { "afternoon" },
+                ],
+            )]);
+        }
+        rx!(
+            NEXT_BOOST,
+            r"^The next (.+?) you play this turn gains (\d+) boosts?$"
+        );
+        if let Some(c) = NEXT_BOOST.captures(s) {
+            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
+            let mut ff = f.filter;
+            ff.whose = Whose::Yours;
+            return Ok(vec![op(
+                "next_boost",
+                &[&filter_str(&ff, &self.db.subtype_names), &c[2]],
+            )]);
+        }
+        rx!(
+            TO_HAND_FROM_RESERVE,
+            r"^(?i:return) (.+?) from your Reserve to your hand$"
+        );
+        if let Some(c) = TO_HAND_FROM_RESERVE.captures(s) {
+            let mut np = self.noun(&c[1], Whose::Yours)?;
+            np.filter.zones = fzone::RESERVE;
+            np.filter.whose = Whose::Yours;
+            let f = filter_str(&np.filter, &self.db.subtype_names);
+            return Ok(vec![op(
+                "move_Hand",
+                &[&target_str(&f, np.min, np.max, false, "")],
+            )]);
+        }
+        bad()
+    }
+
+    /// A noun phrase: how many and which objects.
+    pub fn noun(&self, s: &str, default_whose: Whose) -> Result<Np, String> {
+        let bad = || Err(format!("an object '{s}'"));
+        let mut words: Vec<&str> = s.split(' ').collect();
+        let mut np = Np {
+            quant: Quant::A,
+            min: 1,
+            max: 1,
+            filter: Filter {
+                kinds: 0,
+                whose: Whose::Any,
+                ..Filter::default()
+            },
+        };
+        let _ = default_whose;
+        // Quantity.
+        let mut i = 0;
+        let w0 = words.first().copied().unwrap_or("");
+        if w0 == "up" && words.get(1) == Some(&"to") {
+            let n = num_word(words.get(2).copied().unwrap_or("")).ok_or("a number")?;
+            np.min = 0;
+            np.max = n as u8;
+            i = 3;
+            if words.get(i) != Some(&"target") {
+                return bad();
+            }
+            np.quant = Quant::Target;
+            i += 1;
+        } else if w0 == "target" {
+            np.quant = Quant::Target;
+            i = 1;
+        } else if w0 == "another" && words.get(1) == Some(&"target") {
+            np.quant = Quant::Target;
+            np.filter.other = true;
+            i = 2;
+        } else if w0 == "each" || w0 == "all" || w0 == "All" || w0 == "Each" {
+            np.quant = Quant::Each;
+            i = 1;
+        } else if matches!(w0, "a" | "an" | "A" | "An") {
+            i = 1;
+        } else if w0 == "another" {
+            np.filter.other = true;
+            i = 1;
+        } else if let Some(n) = num_word(w0).filter(|_| w0 != "a" && w0 != "an") {
+            np.min = n as u8;
+            np.max = n as u8;
+            i = 1;
+            if words.get(i) == Some(&"target") {
+                np.quant = Quant::Target;
+                i += 1;
+            }
+        } else if w0 == "Target" {
+            np.quant = Quant::Target;
+            i = 1;
+        } else {
+            np.quant = Quant::Each;
+        }
+        if words.get(i) == Some(&"other") {
+            np.filter.other = true;
+            i += 1;
+        }
+        words.drain(..i);
+        let rest = words.join(" ");
+        // Trailing qualifiers.
+        let mut rest = rest.as_str().to_string();
+        rx!(HAND_COST, r" with Hand Cost \{(\d+)\} or (less|more)$");
+        if let Some(c) = HAND_COST.captures(&rest.clone()) {
+            let n: u8 = c[1].parse().unwrap_or(0);
+            if &c[2] == "less" {
+                np.filter.cost_max = n;
+            } else {
+                np.filter.cost_min = n;
+            }
+            rest = rest[..c.get(0).expect("match").start()].to_string();
+        }
+        for (suffix, whose, zones, place) in [
+            (" you control", Some(Whose::Yours), None, None),
+            (" an opponent controls", Some(Whose::Opposing), None, None),
+            (" your opponents control", Some(Whose::Opposing), None, None),
+            (" in Reserve", None, Some(fzone::RESERVE), None),
+            (
+                " in your Reserve",
+                Some(Whose::Yours),
+                Some(fzone::RESERVE),
+                None,
+            ),
+            (
+                " in an opponent's Reserve",
+                Some(Whose::Opposing),
+                Some(fzone::RESERVE),
+                None,
+            ),
+            (
+                " in any Reserve",
+                Some(Whose::Any),
+                Some(fzone::RESERVE),
+                None,
+            ),
+            (
+                " in my Expedition",
+                None,
+                None,
+                Some(crate::cards::effect::Where::MyExpedition),
+            ),
+            (
+                " facing me",
+                None,
+                None,
+                Some(crate::cards::effect::Where::FacingMe),
+            ),
+            (" in your Expeditions", Some(Whose::Yours), None, None),
+        ] {
+            if let Some(r) = rest.strip_suffix(suffix) {
+                rest = r.to_string();
+                if let Some(w) = whose {
+                    np.filter.whose = w;
+                }
+                if let Some(z) = zones {
+                    np.filter.zones = z;
+                }
+                if let Some(p) = place {
+                    np.filter.place = p;
+                }
+                break;
+            }
+        }
+        if let Some(c) = HAND_COST.captures(&rest.clone()) {
+            let n: u8 = c[1].parse().unwrap_or(0);
+            if &c[2] == "less" {
+                np.filter.cost_max = n;
+            } else {
+                np.filter.cost_min = n;
+            }
+            rest = rest[..c.get(0).expect("match").start()].to_string();
+        }
+        // The noun itself.
+        let mut ws: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
+        if ws.first() == Some(&"opposing") {
+            np.filter.whose = Whose::Opposing;
+            ws.remove(0);
+        }
+        let mut j = 0;
+        while j < ws.len() {
+            let w = ws[j];
+            let sing = w.strip_suffix('s').unwrap_or(w);
+            match sing {
+                "Character" => np.filter.kinds |= fkind::CHARACTER,
+                "Permanent" => np.filter.kinds |= fkind::PERMANENT,
+                "Spell" => np.filter.kinds |= fkind::SPELL,
+                "card" => np.filter.kinds |= fkind::CARD,
+                "Landmark" => {
+                    np.filter.kinds |= fkind::LANDMARK;
+                    if ws.get(j + 1).is_some_and(|n| n.starts_with("Permanent")) {
+                        j += 1;
+                    }
+                }
+                "Expedition" if ws.get(j + 1).is_some_and(|n| n.starts_with("Permanent")) => {
+                    np.filter.kinds |= fkind::EXP_PERMANENT;
+                    j += 1;
+                }
+                "or" => {}
+                "token" => np.filter.token = Some(true),
+                "[[Boosted]]" => np.filter.boosted = Some(true),
+                "exhausted" => np.filter.exhausted = Some(true),
+                "[[Fleeting]]" => np.filter.with |= kw::FLEETING,
+                "[[Asleep]]" => np.filter.with |= kw::ASLEEP,
+                "[[Anchored]]" => np.filter.with |= kw::ANCHORED,
+                _ => {
+                    let low = w.to_ascii_lowercase();
+                    let lows = sing.to_ascii_lowercase();
+                    let bit = self
+                        .db
+                        .subtype_names
+                        .iter()
+                        .position(|n| *n == low || *n == lows);
+                    match bit {
+                        Some(b) if w.chars().next().is_some_and(|c| c.is_uppercase()) => {
+                            np.filter.subtypes |= 1u64 << b;
+                        }
+                        _ => return bad(),
+                    }
+                }
+            }
+            j += 1;
+        }
+        if np.filter.kinds == 0 {
+            if np.filter.subtypes != 0 || np.filter.token.is_some() {
+                np.filter.kinds = fkind::CHARACTER;
+            } else {
+                return bad();
+            }
+        }
+        Ok(np)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Quant {
+    Target,
+    Each,
+    /// "a Character": neither targeted nor every one.
+    A,
+}
+
+#[derive(Clone, Debug)]
+pub struct Np {
+    pub quant: Quant,
+    pub min: u8,
+    pub max: u8,
+    pub filter: Filter,
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The text without reminder text, with plain quotes and single spaces.
+pub fn clean(text: &str) -> String {
+    let t = REMINDER.replace_all(text, "");
+    let t = t.replace(['’', '‘'], "'").replace('\u{a0}', " ");
+    let t = t.replace(" .", ".");
+    SPACES.replace_all(t.trim(), " ").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_sentences_and_bullets() {
+        let s = sentences("{J} Choose one: • Draw a card. • [Resupply]. At Noon — Draw a card.");
+        assert_eq!(
+            s,
+            [
+                "{J} Choose one:",
+                "• Draw a card.",
+                "• [Resupply].",
+                "At Noon — Draw a card."
+            ]
+        );
+    }
+}
