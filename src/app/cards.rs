@@ -112,11 +112,12 @@ fn header(out: &mut impl Write, label: &str) -> std::io::Result<()> {
 /// Each card's verdict (by card index); every exact card is only declared when the texts
 /// are absent.
 fn verdicts(lib: &Library, texts: Option<&Texts>) -> Vec<Verdict> {
+    let ctx = textread::Ctx::new(&lib.db);
     lib.db
         .cards
         .iter()
         .map(|def| match texts {
-            Some(t) => textread::verdict(&lib.db, def, t),
+            Some(t) => textread::verdict(&ctx, def, t),
             None if def.coverage.is_exact() => Verdict::Declared("no card texts".into()),
             None => Verdict::NotExact,
         })

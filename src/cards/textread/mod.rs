@@ -15,10 +15,11 @@ pub mod reduce;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+pub use norm::Ctx;
 use norm::{NAbility, NStep};
 
 use crate::cards::types::kw;
-use crate::cards::{CardDb, CardDef, Coverage};
+use crate::cards::{CardDef, Coverage};
 
 /// The English texts of one card version.
 #[derive(Clone, Debug, Default)]
@@ -129,7 +130,8 @@ impl Verdict {
 }
 
 /// The encoding of one card in normal form: its keywords and abilities, sorted.
-pub fn encoded(db: &CardDb, def: &CardDef) -> Result<Vec<NAbility>, String> {
+pub fn encoded(ctx: &Ctx, def: &CardDef) -> Result<Vec<NAbility>, String> {
+    let db = ctx.db;
     let mut out = Vec::new();
     for (name, bit) in kw::NAMES {
         if def.keywords & bit == 0 {
@@ -148,22 +150,22 @@ pub fn encoded(db: &CardDb, def: &CardDef) -> Result<Vec<NAbility>, String> {
     }
     let abs = &db.abilities[def.ab_start as usize..(def.ab_start + def.ab_len) as usize];
     for ab in abs {
-        out.push(reduce::ability(db, ab)?);
+        out.push(reduce::ability(ctx, ab)?);
     }
     out.sort();
     Ok(out)
 }
 
 /// The text of one card in normal form, sorted.
-pub fn read_text(db: &CardDb, def: &CardDef, text: &Text) -> Result<Vec<NAbility>, String> {
-    let r = read::Reader { db };
+pub fn read_text(ctx: &Ctx, def: &CardDef, text: &Text) -> Result<Vec<NAbility>, String> {
+    let r = read::Reader { db: ctx.db, ctx };
     let mut v = r.card(def.kind, &text.main, &text.echo)?;
     v.sort();
     Ok(v)
 }
 
 /// Compares one card's text and encoding.
-pub fn verdict(db: &CardDb, def: &CardDef, texts: &Texts) -> Verdict {
+pub fn verdict(ctx: &Ctx, def: &CardDef, texts: &Texts) -> Verdict {
     if !def.coverage.is_exact() {
         return Verdict::NotExact;
     }
@@ -173,11 +175,11 @@ pub fn verdict(db: &CardDb, def: &CardDef, texts: &Texts) -> Verdict {
     let Some(text) = texts.by_ref.get(&def.reference) else {
         return Verdict::Declared("no text in the card file".into());
     };
-    let read = match read_text(db, def, text) {
+    let read = match read_text(ctx, def, text) {
         Ok(r) => r,
         Err(e) => return Verdict::Declared(format!("unread: {e}")),
     };
-    let enc = match encoded(db, def) {
+    let enc = match encoded(ctx, def) {
         Ok(e) => e,
         Err(e) => return Verdict::Declared(format!("encoding not reduced: {e}")),
     };
@@ -229,6 +231,14 @@ pub fn canon_body(steps: Vec<NStep>) -> Vec<NStep> {
                 }
                 _ => {}
             }
+        }
+        // "You may X up to N targets" is "X up to N targets": none is allowed.
+        if let NStep::May(b) = &s
+            && let [NStep::Op(o)] = b.as_slice()
+            && o.contains("target[0-")
+        {
+            out.push(NStep::Op(o.clone()));
+            continue;
         }
         out.push(s);
     }

@@ -5,8 +5,9 @@
 
 use std::fmt;
 
+use crate::cards::CardDb;
 use crate::cards::effect::{Filter, Whose, fkind, fzone};
-use crate::cards::types::{kw, terrain};
+use crate::cards::types::{CardKind, kw, terrain};
 
 /// One ability in normal form.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -91,6 +92,50 @@ fn write_steps(f: &mut fmt::Formatter<'_>, steps: &[NStep]) -> fmt::Result {
     Ok(())
 }
 
+/// What the normal form reads from the card table: subtype names, and which card kinds
+/// carry each subtype (a "Plant" is only ever a Character, say).
+pub struct Ctx<'a> {
+    pub db: &'a CardDb,
+    pub sub_kinds: Vec<u8>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(db: &'a CardDb) -> Ctx<'a> {
+        let mut sub_kinds = vec![0u8; db.subtype_names.len()];
+        for c in db.cards.iter().filter(|c| c.pool_index.is_some()) {
+            let k = match c.kind {
+                CardKind::Character | CardKind::Token => fkind::CHARACTER,
+                CardKind::Spell => fkind::SPELL,
+                CardKind::Landmark => fkind::LANDMARK,
+                CardKind::ExpeditionPermanent => fkind::EXP_PERMANENT,
+                _ => 0,
+            };
+            for (i, sk) in sub_kinds.iter_mut().enumerate() {
+                if c.subtypes & (1u64 << i) != 0 {
+                    *sk |= k;
+                }
+            }
+        }
+        Ctx { db, sub_kinds }
+    }
+
+    /// A filter's kinds narrowed to those that carry its subtypes.
+    fn narrow(&self, mut f: Filter) -> Filter {
+        if f.subtypes != 0 {
+            let allowed = self
+                .sub_kinds
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| f.subtypes & (1u64 << i) != 0)
+                .fold(0u8, |a, (_, k)| a | k);
+            if f.kinds & allowed != 0 {
+                f.kinds &= allowed;
+            }
+        }
+        f
+    }
+}
+
 /// The filter with equivalent spellings made equal: a character (or token) "in play" is in
 /// an expedition, a Landmark in play is in the Landmarks.
 pub fn canon(mut f: Filter) -> Filter {
@@ -111,8 +156,9 @@ pub fn canon(mut f: Filter) -> Filter {
 
 /// A compact, injective rendering of a (canonical) filter: every field that differs from
 /// the default.
-pub fn filter_str(f: &Filter, subtype_names: &[String]) -> String {
-    let f = canon(*f);
+pub fn filter_str(f: &Filter, ctx: &Ctx) -> String {
+    let subtype_names = &ctx.db.subtype_names;
+    let f = canon(ctx.narrow(*f));
     let d = Filter::default();
     let mut out: Vec<String> = Vec::new();
     let kinds = [

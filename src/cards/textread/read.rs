@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::norm::{NAbility, NStep, filter_str, op, target_str};
+use super::norm::{Ctx, NAbility, NStep, filter_str, op, target_str};
 use super::reduce::{cmp_str, token_str};
 use crate::cards::CardDb;
 use crate::cards::effect::{Cmp, Filter, Whose, fkind, fzone};
@@ -38,6 +38,7 @@ rx!(
 /// Reads every ability of a card; `Err` gives the first sentence it could not read.
 pub struct Reader<'a> {
     pub db: &'a CardDb,
+    pub ctx: &'a Ctx<'a>,
 }
 
 fn num_word(w: &str) -> Option<i16> {
@@ -208,7 +209,11 @@ impl<'a> Reader<'a> {
         };
         let mut sents = vec![rest0];
         sents.extend(g[1..].iter().cloned());
-        let body = self.body(&sents)?;
+        let mut body = self.body(&sents)?;
+        if trigger == "when LeaveExpedition" {
+            // "my Expedition" of a card leaving it: the one it left.
+            body = map_ops(body, &|o| o.replace(", Mine,", ", Left,"));
+        }
         Ok(vec![NAbility {
             support,
             trigger,
@@ -263,24 +268,21 @@ impl<'a> Reader<'a> {
             let mut f = f;
             f.whose = Whose::Any;
             f.zones = Filter::default().zones;
-            filter_str(&f, &self.db.subtype_names)
+            filter_str(&f, self.ctx)
         };
         let fixed = match what {
             "I'm sacrificed" => Some("Sacrificed".to_string()),
-            "I go to Reserve from the Expedition zone" => {
-                Some("ToReserve { from_expedition: true }".into())
-            }
+            "I go to Reserve @from_exp" => Some("ToReserve { from_expedition: true }".into()),
             "I go to Reserve from your hand" => Some("ToReserve { from_expedition: false }".into()),
             "I leave the Expedition zone" => Some("LeaveExpedition".into()),
             "I leave the Landmark zone" | "I leave the Landmarks zone" => {
                 Some("LeaveLandmarks".into())
             }
-            "a card goes from your deck or hand to Reserve" => Some("YourCardToReserve".into()),
+            "a card goes @from_deck_or_hand to Reserve" => Some("YourCardToReserve".into()),
             "my Expedition moves forward" | "my Expedition moves forward due to" => {
                 Some("MyExpMoves".into())
             }
-            "my Expedition fails to move forward"
-            | "my Expedition fails to move forward during Dusk" => Some("MyExpFails".into()),
+            "my Expedition @fails_at_dusk" => Some("MyExpFails".into()),
             "you roll one or more dice" | "you roll a die" => Some("YouRoll".into()),
             "you create a token" | "you create a Character token" => Some("YouCreateToken".into()),
             _ => None,
@@ -355,7 +357,7 @@ impl<'a> Reader<'a> {
                     support,
                     trigger: format!(
                         "static tough_aura({}, {})",
-                        filter_str(&f.filter, &self.db.subtype_names),
+                        filter_str(&f.filter, self.ctx),
                         &c[2]
                     ),
                     body: Vec::new(),
@@ -468,7 +470,7 @@ impl<'a> Reader<'a> {
                     let mut ff = f.filter;
                     ff.whose = Whose::Yours;
                     return Ok(cmp_str(
-                        &format!("count({})", filter_str(&ff, &self.db.subtype_names)),
+                        &format!("count({})", filter_str(&ff, self.ctx)),
                         Cmp::Ge,
                         f.min.max(1) as i16,
                     ));
@@ -484,7 +486,7 @@ impl<'a> Reader<'a> {
         // "You may X" / "You may pay {N} to X" / "You may exhaust me to X".
         rx!(
             MAY_PAY_TO,
-            r"^You may (pay \{(\d+)\}|exhaust me|spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?)(?: and (spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?|exhaust me))?(?: to (.+)|)$"
+            r"^You may (pay \{(\d+)\}|exhaust me|sacrifice a Character|spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?)(?: and (spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?|exhaust me))?(?: to (?P<body>.+)|)$"
         );
         if let Some(c) = MAY_PAY_TO.captures(s) {
             let mut cost = crate::cards::effect::Cost::default();
@@ -494,11 +496,13 @@ impl<'a> Reader<'a> {
                     cost.mana = r.trim_end_matches('}').parse().unwrap_or(0);
                 } else if p == "exhaust me" {
                     cost.exhaust = true;
+                } else if p == "sacrifice a Character" {
+                    cost.sacrifice = fkind::CHARACTER;
                 } else if let Some(r) = p.strip_prefix("spend ") {
                     cost.counters = num_word(r.split(' ').next().unwrap_or("")).unwrap_or(0) as u8;
                 }
             }
-            let body = match c.get(7) {
+            let body = match c.name("body") {
                 Some(m) => self.clause(m.as_str())?,
                 None => Vec::new(),
             };
@@ -506,7 +510,12 @@ impl<'a> Reader<'a> {
         }
         if let Some(r) = s.strip_prefix("You may ") {
             let r = upper_first(r);
-            return Ok(vec![NStep::May(self.clause(&r)?)]);
+            let inner = self.clause(&r)?;
+            // [Rush] is optional by itself.
+            if inner.len() == 1 && inner[0] == op("rush", &[]) {
+                return Ok(inner);
+            }
+            return Ok(vec![NStep::May(inner)]);
         }
         // "X and Y" of two effects.
         if let Ok(v) = self.effect(s) {
@@ -531,7 +540,7 @@ impl<'a> Reader<'a> {
             _ => {}
         }
         let np = self.noun(t, Whose::Any)?;
-        let f = filter_str(&np.filter, &self.db.subtype_names);
+        let f = filter_str(&np.filter, self.ctx);
         Ok(match np.quant {
             Quant::Target => (target_str(&f, np.min, np.max, false, ""), Some(np)),
             Quant::Each => (format!("each({f})"), Some(np)),
@@ -558,8 +567,12 @@ impl<'a> Reader<'a> {
             }
             "Roll a die" => return Ok(vec![NStep::Roll(Vec::new())]),
             "Discard one of your Mana Orbs" => return Ok(vec![op("lose_mana", &["1"])]),
-            "Put the top card of your deck in your Mana zone" => {
-                return Ok(vec![op("mana_from_deck", &["You", "ready"])]);
+            "Put @topdeck in your Mana zone @exhausted_orb"
+            | "put @topdeck in your Mana zone @exhausted_orb" => {
+                return Ok(vec![op("mana_from_deck", &["You", "exhausted"])]);
+            }
+            "Each player puts @theirtopdeck in their Mana zone @exhausted_orb" => {
+                return Ok(vec![op("mana_from_deck", &["Each", "exhausted"])]);
             }
             "Sacrifice a Character" => return Ok(vec![op("sacrifice_one", &["You"])]),
             "[Rush]" => return Ok(vec![op("rush", &[])]),
@@ -723,7 +736,7 @@ impl<'a> Reader<'a> {
             return Ok(vec![op(
                 "discount",
                 &[
-                    &filter_str(&ff, &self.db.subtype_names),
+                    &filter_str(&ff, self.ctx),
                     &c[3].to_string(),
                     "min 0",
                     if &c[2] == "turn" { "turn" } else { "afternoon" },
@@ -738,10 +751,7 @@ impl<'a> Reader<'a> {
             let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
             let mut ff = f.filter;
             ff.whose = Whose::Yours;
-            return Ok(vec![op(
-                "next_boost",
-                &[&filter_str(&ff, &self.db.subtype_names), &c[2]],
-            )]);
+            return Ok(vec![op("next_boost", &[&filter_str(&ff, self.ctx), &c[2]])]);
         }
         rx!(
             TO_HAND_FROM_RESERVE,
@@ -751,7 +761,7 @@ impl<'a> Reader<'a> {
             let mut np = self.noun(&c[1], Whose::Yours)?;
             np.filter.zones = fzone::RESERVE;
             np.filter.whose = Whose::Yours;
-            let f = filter_str(&np.filter, &self.db.subtype_names);
+            let f = filter_str(&np.filter, self.ctx);
             return Ok(vec![op(
                 "move_Hand",
                 &[&target_str(&f, np.min, np.max, false, "")],
@@ -920,7 +930,12 @@ impl<'a> Reader<'a> {
                     np.filter.kinds |= fkind::EXP_PERMANENT;
                     j += 1;
                 }
-                "or" => {}
+                "or" if ws.get(j + 1).is_some_and(|n| {
+                    matches!(
+                        n.strip_suffix('s').unwrap_or(n),
+                        "Character" | "Permanent" | "Spell" | "Landmark" | "card"
+                    )
+                }) && np.filter.kinds != 0 => {}
                 "token" => np.filter.token = Some(true),
                 "[[Boosted]]" => np.filter.boosted = Some(true),
                 "exhausted" => np.filter.exhausted = Some(true),
@@ -972,6 +987,26 @@ pub struct Np {
     pub filter: Filter,
 }
 
+/// Rewrites every op of a body.
+fn map_ops(steps: Vec<NStep>, f: &dyn Fn(&str) -> String) -> Vec<NStep> {
+    steps
+        .into_iter()
+        .map(|s| match s {
+            NStep::Op(o) => NStep::Op(f(&o)),
+            NStep::May(b) => NStep::May(map_ops(b, f)),
+            NStep::Pay(c, b) => NStep::Pay(c, map_ops(b, f)),
+            NStep::If(c, t, e) => NStep::If(c, map_ops(t, f), map_ops(e, f)),
+            NStep::Choose(m) => NStep::Choose(m.into_iter().map(|b| map_ops(b, f)).collect()),
+            NStep::Roll(br) => NStep::Roll(
+                br.into_iter()
+                    .map(|(a, b, s)| (a, b, map_ops(s, f)))
+                    .collect(),
+            ),
+            NStep::Repeat(n, b) => NStep::Repeat(n, map_ops(b, f)),
+        })
+        .collect()
+}
+
 fn upper_first(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -982,7 +1017,20 @@ fn upper_first(s: &str) -> String {
 
 /// The text without reminder text, with plain quotes and single spaces.
 pub fn clean(text: &str) -> String {
-    let t = REMINDER.replace_all(text, "");
+    // Not reminder text: how a card enters the Mana zone.
+    let t = text
+        .replace(" (as an exhausted Mana Orb)", " as an exhausted Mana Orb")
+        .replace(" (as exhausted Mana Orbs)", " as exhausted Mana Orbs");
+    let t = REMINDER.replace_all(&t, "");
+    // Long set phrases become short marks (the patterns below read the marks).
+    let t = t
+        .replace("the top card of your deck", "@topdeck")
+        .replace("the top card of their deck", "@theirtopdeck")
+        .replace(" as an exhausted Mana Orb", " @exhausted_orb")
+        .replace(" as exhausted Mana Orbs", " @exhausted_orbs")
+        .replace("from the Expedition zone", "@from_exp")
+        .replace("from your deck or hand", "@from_deck_or_hand")
+        .replace("fails to move forward during Dusk", "@fails_at_dusk");
     let t = t.replace(['’', '‘'], "'").replace('\u{a0}', " ");
     let t = t.replace(" .", ".");
     SPACES.replace_all(t.trim(), " ").to_string()

@@ -2,15 +2,16 @@
 //! become a tree of steps, a `Select` and the op that acts on its choice become one op on a
 //! target, and every filter, condition and amount is rendered canonically.
 
-use super::norm::{NAbility, NStep, filter_str, op, target_str};
+use super::norm::{Ctx, NAbility, NStep, filter_str, op, target_str};
 use crate::cards::CardDb;
 use crate::cards::effect::*;
 use crate::cards::types::{kw, terrain};
 
 /// Reduces one compiled ability; `Err` names what the normal form does not cover.
-pub fn ability(db: &CardDb, ab: &Ability) -> Result<NAbility, String> {
+pub fn ability(ctx: &Ctx, ab: &Ability) -> Result<NAbility, String> {
+    let db = ctx.db;
     let ops: Vec<Op> = (0..ab.len).map(|pc| db.op(ab, pc)).collect();
-    let r = Reducer { db };
+    let r = Reducer { db, ctx };
     let mut body = r.block(&ops, 0, ops.len())?;
     body = merge_targets(body);
     if ab.cond != 0 {
@@ -27,6 +28,7 @@ pub fn ability(db: &CardDb, ab: &Ability) -> Result<NAbility, String> {
 
 pub struct Reducer<'a> {
     pub db: &'a CardDb,
+    pub ctx: &'a Ctx<'a>,
 }
 
 /// A `select` step followed by an op on `it` become that op on the target.
@@ -78,14 +80,15 @@ impl Reducer<'_> {
         if id == ME_FILTER {
             return "me".into();
         }
-        filter_str(self.db.filter(id), &self.db.subtype_names)
+        filter_str(self.db.filter(id), self.ctx)
     }
 
     pub fn obj(&self, o: ObjRef) -> String {
         match o {
             ObjRef::Me => "me".into(),
             ObjRef::It => "it".into(),
-            ObjRef::Event => "event".into(),
+            // "it" in a text's "When ... —" ability is the event's object.
+            ObjRef::Event => "it".into(),
             ObjRef::Each(f) => format!("each({})", self.filter(f)),
         }
     }
@@ -159,7 +162,7 @@ impl Reducer<'_> {
         let mut f = *self.db.filter(id);
         f.whose = Whose::Any;
         f.zones = Filter::default().zones;
-        filter_str(&f, &self.db.subtype_names)
+        filter_str(&f, self.ctx)
     }
 
     fn event(&self, e: &EventKind) -> String {
