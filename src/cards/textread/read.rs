@@ -284,7 +284,33 @@ impl<'a> Reader<'a> {
             }
             "my Expedition @fails_at_dusk" => Some("MyExpFails".into()),
             "you roll one or more dice" | "you roll a die" => Some("YouRoll".into()),
-            "you create a token" | "you create a Character token" => Some("YouCreateToken".into()),
+            "you create a token"
+            | "you create a Character token"
+            | "you create a token Character" => Some("YouCreateToken".into()),
+            "you pass first" => Some("YouPassFirst".into()),
+            "you exhaust a card in Reserve" => Some("YouExhaustInReserve".into()),
+            "an opponent draws @cards_or_resupply" => {
+                Some("OpponentDraws".into())
+            }
+            "a Character you control gains [[Fleeting]]" => Some("gains(fleeting)".into()),
+            "a Character you control gains [[Anchored]]" => Some("gains(anchored)".into()),
+            "a Character you control gains [[Asleep]]" => Some("gains(asleep)".into()),
+            "I gain [[Asleep]]" => Some("i_gain(asleep)".into()),
+            "I gain [[Anchored]]" => Some("i_gain(anchored)".into()),
+            "I gain [[Fleeting]]" => Some("i_gain(fleeting)".into()),
+            "one of your Expeditions @moves_due {V}" => {
+                Some("exp_moves_due(F)".into())
+            }
+            "one of your Expeditions @moves_due {M}" => {
+                Some("exp_moves_due(M)".into())
+            }
+            "one of your Expeditions @moves_due {O}" => {
+                Some("exp_moves_due(O)".into())
+            }
+            "my Expedition @moves_due {V}" => Some("moves_due(F)".into()),
+            "my Expedition @moves_due {M}" => Some("moves_due(M)".into()),
+            "my Expedition @moves_due {O}" => Some("moves_due(O)".into()),
+            "I leave your Landmark zone" => Some("LeaveLandmarks".into()),
             _ => None,
         };
         if let Some(f) = fixed {
@@ -364,6 +390,65 @@ impl<'a> Reader<'a> {
                 }]);
             }
         }
+        let st = |t: &str| {
+            Ok(vec![NAbility {
+                support,
+                trigger: format!("static {t}"),
+                body: Vec::new(),
+            }])
+        };
+        let st_if = |t: &str, c: &str| {
+            Ok(vec![NAbility {
+                support,
+                trigger: format!("static {t}"),
+                body: vec![NStep::If(c.to_string(), Vec::new(), Vec::new())],
+            }])
+        };
+        match s {
+            "[Tough X] @x_is_count_of @regions_between" => {
+                return st("tough_x(RegionsBetween)");
+            }
+            "The {J}, {H} and {R} @silenced_facing" => {
+                return st("SilenceFacing");
+            }
+            "@would_leave, you may put me @owners_mana instead" => {
+                return st("LeaveToMana { may: true }");
+            }
+            "@would_leave while I'm [[Boosted]], put me @owners_mana instead @exhausted_orb" => {
+                return st_if("LeaveToMana { may: false }", "MeBoosted");
+            }
+            "During Morning, draw only one card" => return st("DrawOneInMorning"),
+            _ => {}
+        }
+        rx!(START_COUNTERS, r"^I begin the game with (\d+|one|two|three|four|five) [A-Z][a-z]+ counters?$");
+        if let Some(c) = START_COUNTERS.captures(s) {
+            return st(&format!("StartCounters({})", num_word(&c[1]).unwrap_or(0)));
+        }
+        rx!(FIRST_EACH, r"^The first (.+?) you play each Afternoon gains (\d+) boosts?$");
+        if let Some(c) = FIRST_EACH.captures(s) {
+            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
+            let mut f = f.filter;
+            f.whose = Whose::Any;
+            f.zones = Filter::default().zones;
+            return Ok(vec![NAbility {
+                support,
+                trigger: format!("when play_first({})", filter_str(&f, self.ctx)),
+                body: vec![op("boost", &["it", &c[2]])],
+            }]);
+        }
+        rx!(AURA, r"^(.+?) you play(?: with Hand Cost \{(\d+)\} or less)? have \[\[(Fleeting)\]\]$");
+        if let Some(c) = AURA.captures(s) {
+            let mut f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            if let Some(n) = c.get(2) {
+                f.cost_max = n.as_str().parse().unwrap_or(0);
+            }
+            return st(&format!(
+                "aura({}, {})",
+                filter_str(&f, self.ctx),
+                c[3].to_ascii_lowercase()
+            ));
+        }
         rx!(COST_LESS, r"^I cost \{(\d+)\} (less|more)$");
         if let Some(c) = COST_LESS.captures(s) {
             let n: i8 = c[1].parse().unwrap_or(0);
@@ -384,7 +469,8 @@ impl<'a> Reader<'a> {
         while i < sents.len() {
             let s = sents[i].trim().trim_end_matches('.').trim();
             // Choose one: • A. • B.
-            if s == "Choose one:" {
+            if s == "Choose one:" || s == "Choose two:" {
+                let two = s == "Choose two:";
                 let mut modes = Vec::new();
                 i += 1;
                 while i < sents.len() && sents[i].starts_with('•') {
@@ -394,6 +480,18 @@ impl<'a> Reader<'a> {
                 }
                 if modes.len() < 2 {
                     return Err("a choice with fewer than two modes".into());
+                }
+                if two {
+                    // Two different modes, in the printed order.
+                    let mut pairs = Vec::new();
+                    for a in 0..modes.len() {
+                        for b in a + 1..modes.len() {
+                            let mut m = modes[a].clone();
+                            m.extend(modes[b].iter().cloned());
+                            pairs.push(m);
+                        }
+                    }
+                    modes = pairs;
                 }
                 out.push(NStep::Choose(modes));
                 continue;
@@ -463,7 +561,22 @@ impl<'a> Reader<'a> {
                 "Behind".into()
             }
             "I'm in contact" | "my Expedition is in contact" => "InContact".into(),
+            "it's your turn" => "YourTurn".into(),
             _ => {
+                rx!(HAVE_BOOSTS, r"^I have (\d+|one|two|three|four|five) or more boosts$");
+                if let Some(m) = HAVE_BOOSTS.captures(c) {
+                    return Ok(cmp_str("MyBoosts", Cmp::Ge, num_word(&m[1]).unwrap_or(0)));
+                }
+                rx!(CONTROL_N, r"^you control (two|three|four|five|\d+) or more (.+)$");
+                if let Some(m) = CONTROL_N.captures(c) {
+                    let mut f = self.noun(&m[2], Whose::Yours)?.filter;
+                    f.whose = Whose::Yours;
+                    return Ok(cmp_str(
+                        &format!("count({})", filter_str(&f, self.ctx)),
+                        Cmp::Ge,
+                        num_word(&m[1]).unwrap_or(0),
+                    ));
+                }
                 rx!(CONTROL, r"^you control (.+)$");
                 if let Some(m) = CONTROL.captures(c) {
                     let f = self.noun(&m[1], Whose::Yours)?;
@@ -517,6 +630,16 @@ impl<'a> Reader<'a> {
             }
             return Ok(vec![NStep::May(inner)]);
         }
+        rx!(HAVE, r"^(?:[Hh]ave) (.+?) (gain|lose) (.+)$");
+        if let Some(c) = HAVE.captures(s) {
+            let subj = if &c[1] == "me" { "I".to_string() } else { c[1].to_string() };
+            let verb = if &c[1] == "me" {
+                c[2].to_string()
+            } else {
+                format!("{}s", &c[2])
+            };
+            return self.clause(&format!("{subj} {verb} {}", &c[3]));
+        }
         // "X and Y" of two effects.
         if let Ok(v) = self.effect(s) {
             return Ok(v);
@@ -530,6 +653,22 @@ impl<'a> Reader<'a> {
             }
         }
         self.effect(s)
+    }
+
+    /// "per X": what is counted.
+    fn count(&self, s: &str) -> Result<String, String> {
+        Ok(match s {
+            "card in your Reserve" => "ReserveSize".into(),
+            "card in your hand" => "HandSize".into(),
+            "Mana Orb in your Mana zone" | "Mana Orb you have" => "ManaOrbs".into(),
+            _ => {
+                let f = self.noun(&format!("a {s}"), Whose::Yours)?.filter;
+                if f.whose == Whose::Any && f.place == crate::cards::effect::Where::Anywhere {
+                    return Err(format!("a count 'per {s}'"));
+                }
+                format!("count({})", filter_str(&f, self.ctx))
+            }
+        })
     }
 
     fn obj(&self, s: &str) -> Result<(String, Option<Np>), String> {
@@ -576,12 +715,104 @@ impl<'a> Reader<'a> {
             }
             "Sacrifice a Character" => return Ok(vec![op("sacrifice_one", &["You"])]),
             "[Rush]" => return Ok(vec![op("rush", &[])]),
+            "Each player draws a card" => return Ok(vec![op("draw", &["Each", "1"])]),
+            "Target opponent draws a card" | "target opponent draws a card" => {
+                return Ok(vec![op("draw", &["Opponent", "1"])]);
+            }
+            "Target opponent [Resupplies]" | "target opponent [Resupplies]" => {
+                return Ok(vec![op("resupply", &["Opponent"])]);
+            }
+            "Target opponent [Exhausted Resupplies]" | "target opponent [Exhausted Resupplies]" => {
+                return Ok(vec![op("resupply_exhausted", &["Opponent"])]);
+            }
+            "Each player [Resupplies]" => return Ok(vec![op("resupply", &["Each"])]),
+            "Each player sacrifices a Character" => {
+                return Ok(vec![op("sacrifice_one", &["Each"])]);
+            }
+            "Target opponent discards @their_hand_card" => {
+                return Ok(vec![op("from_hand", &["Opponent", "Discard", "1"])]);
+            }
+            "Put @hand_card in Reserve" | "put @hand_card in Reserve" => {
+                return Ok(vec![op("from_hand", &["You", "Reserve", "1"])]);
+            }
+            "Target Expedition [Ascends]" => {
+                return Ok(vec![
+                    op("select_exp", &["Any", "false"]),
+                    op("ascend", &["Selected"]),
+                ]);
+            }
+            "Create a [Manaseed] token in your Landmarks" | "create a [Manaseed] token in your Landmarks" => {
+                return Ok(vec![op("landmark_token", &["manaseed", "You", "1"])]);
+            }
+            "Create an [Aerolith] token in your Landmarks" | "create an [Aerolith] token in your Landmarks" => {
+                return Ok(vec![op("landmark_token", &["aerolith", "You", "1"])]);
+            }
+            "Your opponent's Expedition facing me @moves_back" => {
+                return Ok(vec![op("back", &["Mine", "opposing"])]);
+            }
+            "My Expedition @moves_forward" | "my Expedition @moves_forward" => {
+                return Ok(vec![op("forward", &["Mine", "yours"])]);
+            }
             _ => {}
         }
         rx!(DRAW, r"^(?i:draw) (two|three|four|\d+) cards$");
         if let Some(c) = DRAW.captures(s) {
             let n = num_word(&c[1]).unwrap_or(0);
             return Ok(vec![op("draw", &["You", &n.to_string()])]);
+        }
+        // Next card modifiers.
+        rx!(
+            NEXT_COST,
+            r"^The next (.+?) you play this (turn|Afternoon) costs \{(\d+)\} less$"
+        );
+        if let Some(c) = NEXT_COST.captures(s) {
+            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
+            let mut ff = f.filter;
+            ff.whose = Whose::Yours;
+            if ff.kinds == fkind::CARD {
+                ff.kinds = fkind::CARD;
+            }
+            return Ok(vec![op(
+                "discount",
+                &[
+                    &filter_str(&ff, self.ctx),
+                    &c[3].to_string(),
+                    "min 0",
+                    if &c[2] == "turn" { "turn" } else { "afternoon" },
+                ],
+            )]);
+        }
+        rx!(
+            NEXT_BOOST,
+            r"^The next (.+?) you play this turn gains (\d+) boosts?$"
+        );
+        if let Some(c) = NEXT_BOOST.captures(s) {
+            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
+            let mut ff = f.filter;
+            ff.whose = Whose::Yours;
+            return Ok(vec![op("next_boost", &[&filter_str(&ff, self.ctx), &c[2]])]);
+        }
+        rx!(NEXT_FREE, r"^The next (.+?) you play this turn is free$");
+        if let Some(c) = NEXT_FREE.captures(s) {
+            let mut f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            return Ok(vec![op("next_mod", &[&filter_str(&f, self.ctx), "8"])]);
+        }
+        rx!(NEXT_R, r"^The next (.+?) (?:you play from your hand|played from your hand) this turn activates (?:its|one of its) \{R\} abilities$");
+        if let Some(c) = NEXT_R.captures(s) {
+            let mut f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            return Ok(vec![op("next_activate_r", &[&filter_str(&f, self.ctx)])]);
+        }
+        rx!(PER, r"^(.+?) gains? (\d+) (boost|[A-Z][a-z]+ counter) per (.+)$");
+        if let Some(c) = PER.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            if &c[2] != "1" {
+                return bad();
+            }
+            let count = self.count(&c[4])?;
+            let name = if &c[3] == "boost" { "boost" } else { "counters" };
+            return Ok(vec![op(name, &[&o, &count])]);
         }
         // Boosts.
         rx!(
@@ -677,6 +908,11 @@ impl<'a> Reader<'a> {
             let (o, _) = self.obj(&c[1])?;
             return Ok(vec![op("move_DeckTop", &[&o])]);
         }
+        rx!(TO_MANA, r"^(?i:put) (.+?) in its owner's Mana zone @exhausted_orb$");
+        if let Some(c) = TO_MANA.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("move_Mana", &[&o])]);
+        }
         rx!(EXHAUST, r"^(?i:exhaust) (.+)$");
         if let Some(c) = EXHAUST.captures(s) {
             let (o, _) = self.obj(&c[1])?;
@@ -721,38 +957,6 @@ impl<'a> Reader<'a> {
                 &[&token_str(&c[2], stats), at, &n.to_string(), "yours"],
             )]);
         }
-        // Next card modifiers.
-        rx!(
-            NEXT_COST,
-            r"^The next (.+?) you play this (turn|Afternoon) costs \{(\d+)\} less$"
-        );
-        if let Some(c) = NEXT_COST.captures(s) {
-            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
-            let mut ff = f.filter;
-            ff.whose = Whose::Yours;
-            if ff.kinds == fkind::CARD {
-                ff.kinds = fkind::CARD;
-            }
-            return Ok(vec![op(
-                "discount",
-                &[
-                    &filter_str(&ff, self.ctx),
-                    &c[3].to_string(),
-                    "min 0",
-                    if &c[2] == "turn" { "turn" } else { "afternoon" },
-                ],
-            )]);
-        }
-        rx!(
-            NEXT_BOOST,
-            r"^The next (.+?) you play this turn gains (\d+) boosts?$"
-        );
-        if let Some(c) = NEXT_BOOST.captures(s) {
-            let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
-            let mut ff = f.filter;
-            ff.whose = Whose::Yours;
-            return Ok(vec![op("next_boost", &[&filter_str(&ff, self.ctx), &c[2]])]);
-        }
         rx!(
             TO_HAND_FROM_RESERVE,
             r"^(?i:return) (.+?) from your Reserve to your hand$"
@@ -788,7 +992,7 @@ impl<'a> Reader<'a> {
         // Quantity.
         let mut i = 0;
         let w0 = words.first().copied().unwrap_or("");
-        if w0 == "up" && words.get(1) == Some(&"to") {
+        if (w0 == "up" || w0 == "Up") && words.get(1) == Some(&"to") {
             let n = num_word(words.get(2).copied().unwrap_or("")).ok_or("a number")?;
             np.min = 0;
             np.max = n as u8;
@@ -844,6 +1048,10 @@ impl<'a> Reader<'a> {
                 np.filter.cost_min = n;
             }
             rest = rest[..c.get(0).expect("match").start()].to_string();
+        }
+        if let Some(r) = rest.strip_suffix(" with a base statistic of 0") {
+            rest = r.to_string();
+            np.filter.zero_stat = Some(true);
         }
         for (suffix, whose, zones, place) in [
             (" you control", Some(Whose::Yours), None, None),
@@ -937,6 +1145,7 @@ impl<'a> Reader<'a> {
                     )
                 }) && np.filter.kinds != 0 => {}
                 "token" => np.filter.token = Some(true),
+                "non-token" => np.filter.token = Some(false),
                 "[[Boosted]]" => np.filter.boosted = Some(true),
                 "exhausted" => np.filter.exhausted = Some(true),
                 "[[Fleeting]]" => np.filter.with |= kw::FLEETING,
@@ -1030,7 +1239,18 @@ pub fn clean(text: &str) -> String {
         .replace(" as exhausted Mana Orbs", " @exhausted_orbs")
         .replace("from the Expedition zone", "@from_exp")
         .replace("from your deck or hand", "@from_deck_or_hand")
-        .replace("fails to move forward during Dusk", "@fails_at_dusk");
+        .replace("fails to move forward during Dusk", "@fails_at_dusk")
+        .replace("moves forward due to", "@moves_due")
+        .replace(", where X is the number of", " @x_is_count_of")
+        .replace("regions between your Hero and Companion", "@regions_between")
+        .replace("abilities of Characters facing me can't activate", "@silenced_facing")
+        .replace("If I would leave the Expedition zone", "@would_leave")
+        .replace("in my owner's Mana zone", "@owners_mana")
+        .replace("one or more cards or does [Resupply]", "@cards_or_resupply")
+        .replace("a card from their hand", "@their_hand_card")
+        .replace("a card from your hand", "@hand_card")
+        .replace("moves backwards one region", "@moves_back")
+        .replace("moves forward one region", "@moves_forward");
     let t = t.replace(['’', '‘'], "'").replace('\u{a0}', " ");
     let t = t.replace(" .", ".");
     SPACES.replace_all(t.trim(), " ").to_string()
