@@ -232,6 +232,16 @@ pub fn canon_body(steps: Vec<NStep>) -> Vec<NStep> {
                 _ => {}
             }
         }
+        // "You may [Rush] to X": Rush is optional by itself; X only if you did.
+        if let NStep::May(b) = &s
+            && b.first().is_some_and(|f| *f == NStep::Op("rush()".into()))
+        {
+            out.push(b[0].clone());
+            if b.len() > 1 {
+                out.push(NStep::If("Did".into(), b[1..].to_vec(), Vec::new()));
+            }
+            continue;
+        }
         // "You may X up to N targets" is "X up to N targets": none is allowed.
         if let NStep::May(b) = &s
             && let [NStep::Op(o)] = b.as_slice()

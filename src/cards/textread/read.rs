@@ -209,7 +209,55 @@ impl<'a> Reader<'a> {
         };
         let mut sents = vec![rest0];
         sents.extend(g[1..].iter().cloned());
+        // Activation only while you are the first player.
+        let mut only_first = false;
+        if sents.last().is_some_and(|l| {
+            l.trim_end_matches('.') == "@only_activate if you are the first player"
+        }) {
+            sents.pop();
+            only_first = true;
+        }
+        // "X after Rest": armed now, done after Rest.
+        let mut after_rest = false;
+        if sents.len() == 1
+            && sents[0].trim_end_matches('.').ends_with(" after Rest")
+            && !sents[0].contains("token")
+        {
+            sents[0] = sents[0]
+                .trim_end_matches('.')
+                .trim_end_matches(" after Rest")
+                .to_string();
+            after_rest = true;
+        }
         let mut body = self.body(&sents)?;
+        if only_first {
+            body = vec![NStep::If("FirstPlayer".into(), body, Vec::new())];
+        }
+        if trigger == "night" && after_rest {
+            return Ok(vec![NAbility {
+                support,
+                trigger: "night_after_rest".into(),
+                body: super::canon_body(body),
+            }]);
+        }
+        if trigger == "when LeavesYourReserve@afternoon" {
+            body = vec![NStep::If("Afternoon".into(), body, Vec::new())];
+        }
+        let trigger = trigger.replace("@afternoon", "");
+        if after_rest {
+            return Ok(vec![
+                NAbility {
+                    support,
+                    trigger,
+                    body: vec![op("delay_rest", &[])],
+                },
+                NAbility {
+                    support: false,
+                    trigger: "after_rest".into(),
+                    body: super::canon_body(body),
+                },
+            ]);
+        }
         if trigger == "when LeaveExpedition" {
             // "my Expedition" of a card leaving it: the one it left.
             body = map_ops(body, &|o| o.replace(", Mine,", ", Left,"));
@@ -288,25 +336,20 @@ impl<'a> Reader<'a> {
             | "you create a Character token"
             | "you create a token Character" => Some("YouCreateToken".into()),
             "you pass first" => Some("YouPassFirst".into()),
-            "you exhaust a card in Reserve" => Some("YouExhaustInReserve".into()),
-            "an opponent draws @cards_or_resupply" => {
-                Some("OpponentDraws".into())
+            "a card leaves your Reserve @in_afternoon" => {
+                Some("LeavesYourReserve@afternoon".into())
             }
+            "you exhaust a card in Reserve" => Some("YouExhaustInReserve".into()),
+            "an opponent draws @cards_or_resupply" => Some("OpponentDraws".into()),
             "a Character you control gains [[Fleeting]]" => Some("gains(fleeting)".into()),
             "a Character you control gains [[Anchored]]" => Some("gains(anchored)".into()),
             "a Character you control gains [[Asleep]]" => Some("gains(asleep)".into()),
             "I gain [[Asleep]]" => Some("i_gain(asleep)".into()),
             "I gain [[Anchored]]" => Some("i_gain(anchored)".into()),
             "I gain [[Fleeting]]" => Some("i_gain(fleeting)".into()),
-            "one of your Expeditions @moves_due {V}" => {
-                Some("exp_moves_due(F)".into())
-            }
-            "one of your Expeditions @moves_due {M}" => {
-                Some("exp_moves_due(M)".into())
-            }
-            "one of your Expeditions @moves_due {O}" => {
-                Some("exp_moves_due(O)".into())
-            }
+            "one of your Expeditions @moves_due {V}" => Some("exp_moves_due(F)".into()),
+            "one of your Expeditions @moves_due {M}" => Some("exp_moves_due(M)".into()),
+            "one of your Expeditions @moves_due {O}" => Some("exp_moves_due(O)".into()),
             "my Expedition @moves_due {V}" => Some("moves_due(F)".into()),
             "my Expedition @moves_due {M}" => Some("moves_due(M)".into()),
             "my Expedition @moves_due {O}" => Some("moves_due(O)".into()),
@@ -315,6 +358,14 @@ impl<'a> Reader<'a> {
         };
         if let Some(f) = fixed {
             return Ok(format!("when {f}"));
+        }
+        if what == "I'm sacrificed, if I was not [[Fleeting]]" {
+            let f = Filter {
+                kinds: fkind::CHARACTER,
+                without: kw::FLEETING,
+                ..Filter::default()
+            };
+            return Ok(format!("when sacrificed_as({})", ev(f)));
         }
         rx!(
             GAIN_NTH,
@@ -418,13 +469,50 @@ impl<'a> Reader<'a> {
                 return st_if("LeaveToMana { may: false }", "MeBoosted");
             }
             "During Morning, draw only one card" => return st("DrawOneInMorning"),
+            "If my Expedition is behind, [Defender] Characters @no_block" => {
+                return st_if("DefenderNoBlock", "Behind");
+            }
+            "Your other Expedition and @facing_it_blocked" => {
+                return st("NoForward(Other)");
+            }
+            "I'm also considered a Spell, @even_out_of_play" => return st("AlsoKind(8)"),
+            "@would_gain [[Fleeting]], I gain 1 boost instead" => {
+                return st("GainInstead { from: 1, to: 0, boosts: 1 }");
+            }
             _ => {}
         }
-        rx!(START_COUNTERS, r"^I begin the game with (\d+|one|two|three|four|five) [A-Z][a-z]+ counters?$");
+        rx!(
+            START_COUNTERS,
+            r"^I begin the game with (\d+|one|two|three|four|five) [A-Z][a-z]+ counters?$"
+        );
         if let Some(c) = START_COUNTERS.captures(s) {
             return st(&format!("StartCounters({})", num_word(&c[1]).unwrap_or(0)));
         }
-        rx!(FIRST_EACH, r"^The first (.+?) you play each Afternoon gains (\d+) boosts?$");
+        rx!(
+            MIN_COST,
+            r"^(.+?) your opponents play can't cost less than \{(\d+)\}$"
+        );
+        if let Some(c) = MIN_COST.captures(s) {
+            let mut f = self.noun(&format!("a {}", &c[1]), Whose::Opposing)?.filter;
+            f.whose = Whose::Opposing;
+            return st(&format!(
+                "min_cost_opponent({}, {})",
+                filter_str(&f, self.ctx),
+                &c[2]
+            ));
+        }
+        rx!(
+            PLAYABLE,
+            r"^@cant_play_if you have less than (\w+) Mana Orbs$"
+        );
+        if let Some(c) = PLAYABLE.captures(s) {
+            let n = num_word(&c[1]).ok_or("a number")?;
+            return st_if("PlayableIf", &cmp_str("ManaOrbs", Cmp::Ge, n));
+        }
+        rx!(
+            FIRST_EACH,
+            r"^The first (.+?) you play each Afternoon gains (\d+) boosts?$"
+        );
         if let Some(c) = FIRST_EACH.captures(s) {
             let f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?;
             let mut f = f.filter;
@@ -436,7 +524,10 @@ impl<'a> Reader<'a> {
                 body: vec![op("boost", &["it", &c[2]])],
             }]);
         }
-        rx!(AURA, r"^(.+?) you play(?: with Hand Cost \{(\d+)\} or less)? have \[\[(Fleeting)\]\]$");
+        rx!(
+            AURA,
+            r"^(.+?) you play(?: with Hand Cost \{(\d+)\} or less)? have \[\[(Fleeting)\]\]$"
+        );
         if let Some(c) = AURA.captures(s) {
             let mut f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
             f.whose = Whose::Yours;
@@ -563,11 +654,17 @@ impl<'a> Reader<'a> {
             "I'm in contact" | "my Expedition is in contact" => "InContact".into(),
             "it's your turn" => "YourTurn".into(),
             _ => {
-                rx!(HAVE_BOOSTS, r"^I have (\d+|one|two|three|four|five) or more boosts$");
+                rx!(
+                    HAVE_BOOSTS,
+                    r"^I have (\d+|one|two|three|four|five) or more boosts$"
+                );
                 if let Some(m) = HAVE_BOOSTS.captures(c) {
                     return Ok(cmp_str("MyBoosts", Cmp::Ge, num_word(&m[1]).unwrap_or(0)));
                 }
-                rx!(CONTROL_N, r"^you control (two|three|four|five|\d+) or more (.+)$");
+                rx!(
+                    CONTROL_N,
+                    r"^you control (two|three|four|five|\d+) or more (.+)$"
+                );
                 if let Some(m) = CONTROL_N.captures(c) {
                     let mut f = self.noun(&m[2], Whose::Yours)?.filter;
                     f.whose = Whose::Yours;
@@ -632,7 +729,11 @@ impl<'a> Reader<'a> {
         }
         rx!(HAVE, r"^(?:[Hh]ave) (.+?) (gain|lose) (.+)$");
         if let Some(c) = HAVE.captures(s) {
-            let subj = if &c[1] == "me" { "I".to_string() } else { c[1].to_string() };
+            let subj = if &c[1] == "me" {
+                "I".to_string()
+            } else {
+                c[1].to_string()
+            };
             let verb = if &c[1] == "me" {
                 c[2].to_string()
             } else {
@@ -646,11 +747,27 @@ impl<'a> Reader<'a> {
         }
         for sep in [", then ", " and then ", " and ", ", "] {
             if let Some((a, b)) = s.split_once(sep) {
+                // "X gains 1 boost and [[Anchored]]": the same subject.
+                if sep == " and "
+                    && (b.starts_with("[[") || b.starts_with(|c: char| c.is_ascii_digit()))
+                    && let (Ok(mut x), Ok(y)) =
+                        (self.effect(a), self.clause(&format!("it gains {b}")))
+                {
+                    x.extend(y);
+                    return Ok(x);
+                }
                 if let (Ok(mut x), Ok(y)) = (self.effect(a), self.clause(&upper_first(b))) {
                     x.extend(y);
                     return Ok(x);
                 }
             }
+        }
+        // "X to Y": X, then Y.
+        if let Some((a, b)) = s.split_once(" to ")
+            && let (Ok(mut x), Ok(y)) = (self.effect(a), self.clause(&upper_first(b)))
+        {
+            x.extend(y);
+            return Ok(x);
         }
         self.effect(s)
     }
@@ -741,10 +858,12 @@ impl<'a> Reader<'a> {
                     op("ascend", &["Selected"]),
                 ]);
             }
-            "Create a [Manaseed] token in your Landmarks" | "create a [Manaseed] token in your Landmarks" => {
+            "Create a [Manaseed] token in your Landmarks"
+            | "create a [Manaseed] token in your Landmarks" => {
                 return Ok(vec![op("landmark_token", &["manaseed", "You", "1"])]);
             }
-            "Create an [Aerolith] token in your Landmarks" | "create an [Aerolith] token in your Landmarks" => {
+            "Create an [Aerolith] token in your Landmarks"
+            | "create an [Aerolith] token in your Landmarks" => {
                 return Ok(vec![op("landmark_token", &["aerolith", "You", "1"])]);
             }
             "Your opponent's Expedition facing me @moves_back" => {
@@ -798,20 +917,30 @@ impl<'a> Reader<'a> {
             f.whose = Whose::Yours;
             return Ok(vec![op("next_mod", &[&filter_str(&f, self.ctx), "8"])]);
         }
-        rx!(NEXT_R, r"^The next (.+?) (?:you play from your hand|played from your hand) this turn activates (?:its|one of its) \{R\} abilities$");
+        rx!(
+            NEXT_R,
+            r"^The next (.+?) (?:you play from your hand|played from your hand) this turn activates (?:its|one of its) \{R\} abilities$"
+        );
         if let Some(c) = NEXT_R.captures(s) {
             let mut f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
             f.whose = Whose::Yours;
             return Ok(vec![op("next_activate_r", &[&filter_str(&f, self.ctx)])]);
         }
-        rx!(PER, r"^(.+?) gains? (\d+) (boost|[A-Z][a-z]+ counter) per (.+)$");
+        rx!(
+            PER,
+            r"^(.+?) gains? (\d+) (boost|[A-Z][a-z]+ counter) per (.+)$"
+        );
         if let Some(c) = PER.captures(s) {
             let (o, _) = self.obj(&c[1])?;
             if &c[2] != "1" {
                 return bad();
             }
             let count = self.count(&c[4])?;
-            let name = if &c[3] == "boost" { "boost" } else { "counters" };
+            let name = if &c[3] == "boost" {
+                "boost"
+            } else {
+                "counters"
+            };
             return Ok(vec![op(name, &[&o, &count])]);
         }
         // Boosts.
@@ -891,7 +1020,9 @@ impl<'a> Reader<'a> {
             RETURN,
             r"^(?i:return) (.+?) to (?:its owner's|your|their owner's|their owners') (hand|deck)$"
         );
-        if let Some(c) = RETURN.captures(s) {
+        if let Some(c) = RETURN.captures(s)
+            && !c[1].ends_with(" from your Reserve")
+        {
             let (o, _) = self.obj(&c[1])?;
             let d = if &c[2] == "hand" {
                 "move_Hand"
@@ -908,7 +1039,10 @@ impl<'a> Reader<'a> {
             let (o, _) = self.obj(&c[1])?;
             return Ok(vec![op("move_DeckTop", &[&o])]);
         }
-        rx!(TO_MANA, r"^(?i:put) (.+?) in its owner's Mana zone @exhausted_orb$");
+        rx!(
+            TO_MANA,
+            r"^(?i:put) (.+?) in its owner's Mana zone @exhausted_orb$"
+        );
         if let Some(c) = TO_MANA.captures(s) {
             let (o, _) = self.obj(&c[1])?;
             return Ok(vec![op("move_Mana", &[&o])]);
@@ -936,7 +1070,7 @@ impl<'a> Reader<'a> {
         // Tokens.
         rx!(
             TOKEN,
-            r"^(?i:create) (an?|one|two|three|four) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens? (?:in|into) (target Expedition|my Expedition|your Hero Expedition|your Companion Expedition|each of your Expeditions)$"
+            r"^(?i:create) (an?|one|two|three|four) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens? (?:in|into) (target Expedition|my Expedition|your Hero Expedition|your Companion Expedition|your other Expedition|each of your Expeditions)( after Rest)?$"
         );
         if let Some(c) = TOKEN.captures(s) {
             let n = num_word(&c[1]).unwrap_or(0);
@@ -950,10 +1084,15 @@ impl<'a> Reader<'a> {
                 "my Expedition" => "Mine",
                 "your Hero Expedition" => "Fixed(Hero)",
                 "your Companion Expedition" => "Fixed(Companion)",
+                "your other Expedition" => "Other",
                 _ => "Each",
             };
             return Ok(vec![op(
-                "token",
+                if c.get(7).is_some() {
+                    "token_after_rest"
+                } else {
+                    "token"
+                },
                 &[&token_str(&c[2], stats), at, &n.to_string(), "yours"],
             )]);
         }
@@ -1039,6 +1178,17 @@ impl<'a> Reader<'a> {
         let rest = words.join(" ");
         // Trailing qualifiers.
         let mut rest = rest.as_str().to_string();
+        rx!(BASE_COST, r" with Base Cost \{(\d+)\} or (less|more)$");
+        if let Some(c) = BASE_COST.captures(&rest.clone()) {
+            let n: u8 = c[1].parse().unwrap_or(0);
+            if &c[2] == "less" {
+                np.filter.cost_max = n;
+            } else {
+                np.filter.cost_min = n;
+            }
+            np.filter.base_cost = true;
+            rest = rest[..c.get(0).expect("match").start()].to_string();
+        }
         rx!(HAND_COST, r" with Hand Cost \{(\d+)\} or (less|more)$");
         if let Some(c) = HAND_COST.captures(&rest.clone()) {
             let n: u8 = c[1].parse().unwrap_or(0);
@@ -1056,6 +1206,12 @@ impl<'a> Reader<'a> {
         for (suffix, whose, zones, place) in [
             (" you control", Some(Whose::Yours), None, None),
             (" an opponent controls", Some(Whose::Opposing), None, None),
+            (
+                " target opponent controls",
+                Some(Whose::Opposing),
+                None,
+                None,
+            ),
             (" your opponents control", Some(Whose::Opposing), None, None),
             (" in Reserve", None, Some(fzone::RESERVE), None),
             (
@@ -1241,9 +1397,25 @@ pub fn clean(text: &str) -> String {
         .replace("from your deck or hand", "@from_deck_or_hand")
         .replace("fails to move forward during Dusk", "@fails_at_dusk")
         .replace("moves forward due to", "@moves_due")
+        .replace("You can only activate this", "@only_activate")
+        .replace("during the Afternoon", "@in_afternoon")
+        .replace("don't prevent it from moving forward", "@no_block")
+        .replace(
+            "the Expedition facing it can't move forward",
+            "@facing_it_blocked",
+        )
+        .replace("even when not in play", "@even_out_of_play")
+        .replace("If I would gain", "@would_gain")
+        .replace("I can't be played if", "@cant_play_if")
         .replace(", where X is the number of", " @x_is_count_of")
-        .replace("regions between your Hero and Companion", "@regions_between")
-        .replace("abilities of Characters facing me can't activate", "@silenced_facing")
+        .replace(
+            "regions between your Hero and Companion",
+            "@regions_between",
+        )
+        .replace(
+            "abilities of Characters facing me can't activate",
+            "@silenced_facing",
+        )
         .replace("If I would leave the Expedition zone", "@would_leave")
         .replace("in my owner's Mana zone", "@owners_mana")
         .replace("one or more cards or does [Resupply]", "@cards_or_resupply")
