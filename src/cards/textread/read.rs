@@ -336,6 +336,7 @@ impl<'a> Reader<'a> {
             | "you create a Character token"
             | "you create a token Character" => Some("YouCreateToken".into()),
             "you pass first" => Some("YouPassFirst".into()),
+            "you make a [Gift]" => Some("YouGift".into()),
             "a card leaves your Reserve @in_afternoon" => {
                 Some("LeavesYourReserve@afternoon".into())
             }
@@ -469,6 +470,9 @@ impl<'a> Reader<'a> {
                 return st_if("LeaveToMana { may: false }", "MeBoosted");
             }
             "During Morning, draw only one card" => return st("DrawOneInMorning"),
+            "@begin_with one {V}, one {M} and one {O} @marker" => {
+                return st("StartMarkers(7)");
+            }
             "If my Expedition is behind, [Defender] Characters @no_block" => {
                 return st_if("DefenderNoBlock", "Behind");
             }
@@ -483,10 +487,17 @@ impl<'a> Reader<'a> {
         }
         rx!(
             START_COUNTERS,
-            r"^I begin the game with (\d+|one|two|three|four|five) [A-Z][a-z]+ counters?$"
+            r"^@begin_with (\d+|one|two|three|four|five) [A-Z][a-z]+ counters?$"
         );
         if let Some(c) = START_COUNTERS.captures(s) {
             return st(&format!("StartCounters({})", num_word(&c[1]).unwrap_or(0)));
+        }
+        rx!(
+            DISCOUNT,
+            r"^You may discard @reserve_card @reduce_cost_by \{(\d+)\}$"
+        );
+        if let Some(c) = DISCOUNT.captures(s) {
+            return st(&format!("DiscardDiscount({})", &c[1]));
         }
         rx!(
             MIN_COST,
@@ -587,6 +598,13 @@ impl<'a> Reader<'a> {
                 out.push(NStep::Choose(modes));
                 continue;
             }
+            rx!(TARGET_ROLL, r"^Target (.+?), then roll a die$");
+            let mut s = s;
+            if let Some(c) = TARGET_ROLL.captures(s) {
+                let (o, _) = self.obj(&format!("target {}", &c[1]))?;
+                out.push(op("select", &[&o]));
+                s = "Roll a die";
+            }
             if s == "Roll a die" {
                 let mut branches = Vec::new();
                 i += 1;
@@ -653,6 +671,8 @@ impl<'a> Reader<'a> {
             }
             "I'm in contact" | "my Expedition is in contact" => "InContact".into(),
             "it's your turn" => "YourTurn".into(),
+            "I'm [In Contact]" => "InContact".into(),
+            "I'm in an Ascended Expedition" => "MyExpAscends".into(),
             _ => {
                 rx!(
                     HAVE_BOOSTS,
@@ -806,7 +826,8 @@ impl<'a> Reader<'a> {
 
     /// One effect, no "may".
     fn effect(&self, s: &str) -> Result<Vec<NStep>, String> {
-        let s = s.trim().trim_end_matches('.');
+        let expanded = s.replace("@reserve_card", "a card from your Reserve");
+        let s = expanded.trim().trim_end_matches('.');
         let bad = || Err(format!("an effect '{s}'"));
         match s {
             "Draw a card" | "draw a card" => return Ok(vec![op("draw", &["You", "1"])]),
@@ -833,6 +854,25 @@ impl<'a> Reader<'a> {
             "Sacrifice a Character" => return Ok(vec![op("sacrifice_one", &["You"])]),
             "[Rush]" => return Ok(vec![op("rush", &[])]),
             "Each player draws a card" => return Ok(vec![op("draw", &["Each", "1"])]),
+            "Pass" | "Immediately pass" => return Ok(vec![op("pass", &[])]),
+            "Create a [Manaseed] token @opp_landmarks" => {
+                return Ok(vec![op("landmark_token", &["manaseed", "Opponent", "1"])]);
+            }
+            "Create an [Aerolith] token @opp_landmarks" => {
+                return Ok(vec![op("landmark_token", &["aerolith", "Opponent", "1"])]);
+            }
+            "Create a [Manaseed] token @player_landmarks" => {
+                return Ok(vec![NStep::Choose(vec![
+                    vec![op("landmark_token", &["manaseed", "You", "1"])],
+                    vec![op("landmark_token", &["manaseed", "Opponent", "1"])],
+                ])]);
+            }
+            "Create an [Aerolith] token @player_landmarks" => {
+                return Ok(vec![NStep::Choose(vec![
+                    vec![op("landmark_token", &["aerolith", "You", "1"])],
+                    vec![op("landmark_token", &["aerolith", "Opponent", "1"])],
+                ])]);
+            }
             "Target opponent draws a card" | "target opponent draws a card" => {
                 return Ok(vec![op("draw", &["Opponent", "1"])]);
             }
@@ -946,12 +986,16 @@ impl<'a> Reader<'a> {
         // Boosts.
         rx!(
             GAIN_BOOST,
-            r"^(.+?) (?:gains?|each gain) (\d+|one|two|three) boosts?(?:, up to a max of (\d+))?$"
+            r"^(.+?) (?:gains?|each gain) (\d+|one|two|three|X) boosts?(?:, up to a max of (\d+)|, where X is the result)?$"
         );
         if let Some(c) = GAIN_BOOST.captures(s) {
             let (o, _) = self.obj(&c[1])?;
-            let n = num_word(&c[2]).unwrap_or(0);
-            let mut args = vec![o, n.to_string()];
+            let n = match &c[2] {
+                "X" if c[0].ends_with("where X is the result") => "X".to_string(),
+                "X" => return bad(),
+                w => num_word(w).unwrap_or(0).to_string(),
+            };
+            let mut args = vec![o, n];
             if let Some(m) = c.get(3) {
                 args.push(format!("max {}", m.as_str()));
             }
@@ -1057,6 +1101,11 @@ impl<'a> Reader<'a> {
             let (o, _) = self.obj(&c[1])?;
             return Ok(vec![op("ready", &[&o])]);
         }
+        rx!(DEFECT, r"^(.+?) defects?$");
+        if let Some(c) = DEFECT.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(vec![op("defect", &[&o])]);
+        }
         rx!(SWITCH, r"^(.+?) switch(?:es)? Expeditions$");
         if let Some(c) = SWITCH.captures(s) {
             let (o, _) = self.obj(&c[1])?;
@@ -1116,6 +1165,8 @@ impl<'a> Reader<'a> {
     /// A noun phrase: how many and which objects.
     pub fn noun(&self, s: &str, default_whose: Whose) -> Result<Np, String> {
         let bad = || Err(format!("an object '{s}'"));
+        let expanded = s.replace("@reserve_card", "a card from your Reserve");
+        let s = expanded.as_str();
         let mut words: Vec<&str> = s.split(' ').collect();
         let mut np = Np {
             quant: Quant::A,
@@ -1214,6 +1265,18 @@ impl<'a> Reader<'a> {
             ),
             (" your opponents control", Some(Whose::Opposing), None, None),
             (" in Reserve", None, Some(fzone::RESERVE), None),
+            (
+                " from your Reserve",
+                Some(Whose::Yours),
+                Some(fzone::RESERVE),
+                None,
+            ),
+            (
+                " in play or in Reserve",
+                None,
+                Some(fzone::IN_PLAY | fzone::RESERVE),
+                None,
+            ),
             (
                 " in your Reserve",
                 Some(Whose::Yours),
@@ -1397,6 +1460,12 @@ pub fn clean(text: &str) -> String {
         .replace("from your deck or hand", "@from_deck_or_hand")
         .replace("fails to move forward during Dusk", "@fails_at_dusk")
         .replace("moves forward due to", "@moves_due")
+        .replace("to reduce my cost by", "@reduce_cost_by")
+        .replace("I begin the game with", "@begin_with")
+        .replace("Terrain Marker", "@marker")
+        .replace("a card from your Reserve", "@reserve_card")
+        .replace("in target opponent's Landmarks", "@opp_landmarks")
+        .replace("in target player's Landmarks", "@player_landmarks")
         .replace("You can only activate this", "@only_activate")
         .replace("during the Afternoon", "@in_afternoon")
         .replace("don't prevent it from moving forward", "@no_block")
