@@ -264,3 +264,24 @@ fn a_change_of_meaning_in_a_verified_card_is_caught() {
         "too few mutations tried: {tried:?}"
     );
 }
+
+#[test]
+fn every_reviewed_exception_is_a_real_disagreement() {
+    let Some((lib, texts)) = setup() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ex = textread::Exceptions::load(&root.join("decks/cards/reader_exceptions.toml"))
+        .expect("a readable exceptions file");
+    assert!(!ex.reasons.is_empty());
+    let ctx = Ctx::new(&lib.db);
+    for (r, why) in &ex.reasons {
+        let idx = lib
+            .db
+            .by_ref(r)
+            .unwrap_or_else(|| panic!("reader_exceptions.toml: unknown reference {r}"));
+        assert!(!why.trim().is_empty(), "{r}: no reason");
+        match textread::verdict(&ctx, lib.db.card(idx), &texts) {
+            Verdict::Declared(d) if d.starts_with("disagree") => {}
+            v => panic!("{r} is listed as a reviewed disagreement but is {v:?}: remove the entry"),
+        }
+    }
+}

@@ -143,6 +143,23 @@ fn coverage(
     let exceptions =
         Exceptions::load(&cards_dir.join("reader_exceptions.toml")).map_err(anyhow::Error::msg)?;
     let verdict = verdicts(lib, texts.as_ref());
+    // A reviewed entry covers the reprints with the same name and text.
+    let same_text = |r: &str| {
+        lib.pool
+            .get(r)
+            .map(|f| (crate::cards::pool::normalize_name(&f.name), f.text_hash))
+    };
+    let reviewed_texts: std::collections::HashMap<_, &String> = exceptions
+        .reasons
+        .iter()
+        .filter_map(|(r, why)| same_text(r).map(|k| (k, why)))
+        .collect();
+    let reviewed = |def: &CardDef| -> Option<&String> {
+        exceptions
+            .reasons
+            .get(&def.reference)
+            .or_else(|| same_text(&def.reference).and_then(|k| reviewed_texts.get(&k).copied()))
+    };
     let vof = |def: &CardDef| -> &Verdict {
         let idx = lib.db.by_ref(&def.reference).expect("a card of the db");
         &verdict[idx as usize]
@@ -243,12 +260,10 @@ fn coverage(
                 continue;
             }
             let why = match v {
-                Verdict::Declared(why) if class == "declared" => {
-                    match exceptions.reasons.get(&def.reference) {
-                        Some(r) => format!("reviewed: {r} ({why})"),
-                        None => why.clone(),
-                    }
-                }
+                Verdict::Declared(why) if class == "declared" => match reviewed(def) {
+                    Some(r) => format!("reviewed: {r} ({why})"),
+                    None => why.clone(),
+                },
                 _ => missing(def),
             };
             writeln!(out, "  {:<24} {:<32} {}", def.reference, def.name, why)?;

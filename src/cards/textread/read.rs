@@ -964,6 +964,7 @@ impl<'a> Reader<'a> {
         if let Some(c) = NEXT_R.captures(s) {
             let mut f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
             f.whose = Whose::Yours;
+            f.from_reserve = Some(false);
             return Ok(vec![op("next_activate_r", &[&filter_str(&f, self.ctx)])]);
         }
         rx!(

@@ -502,7 +502,12 @@ impl Reducer<'_> {
             Op::NextLose { filter, status } => {
                 op("next_lose", &[&self.filter(filter), &status_str(status, 0)])
             }
-            Op::NextActivateR { filter } => op("next_activate_r", &[&self.filter(filter)]),
+            Op::NextActivateR { filter } => {
+                // The op only ever concerns a character played from hand.
+                let mut f = *self.db.filter(filter);
+                f.from_reserve = Some(false);
+                op("next_activate_r", &[&filter_str(&f, self.ctx)])
+            }
             Op::NextFree { filter } => op("next_mod", &[&self.filter(filter), "8"]),
             Op::NextMod { filter, flags } => {
                 op("next_mod", &[&self.filter(filter), &flags.to_string()])
