@@ -470,6 +470,17 @@ impl<'a> Reader<'a> {
                 return st_if("LeaveToMana { may: false }", "MeBoosted");
             }
             "During Morning, draw only one card" => return st("DrawOneInMorning"),
+            "You may play exhausted cards @from_your_reserve" => {
+                let f = Filter {
+                    kinds: fkind::CARD,
+                    whose: Whose::Yours,
+                    ..Filter::default()
+                };
+                return st(&format!(
+                    "play_exhausted({}, false)",
+                    filter_str(&f, self.ctx)
+                ));
+            }
             "@begin_with one {V}, one {M} and one {O} @marker" => {
                 return st("StartMarkers(7)");
             }
@@ -1196,6 +1207,9 @@ impl<'a> Reader<'a> {
         } else if w0 == "target" {
             np.quant = Quant::Target;
             i = 1;
+            if matches!(words.get(1).copied(), Some("a" | "an")) {
+                i = 2;
+            }
         } else if w0 == "another" && words.get(1) == Some(&"target") {
             np.quant = Quant::Target;
             np.filter.other = true;
@@ -1256,6 +1270,12 @@ impl<'a> Reader<'a> {
             np.filter.zero_stat = Some(true);
         }
         for (suffix, whose, zones, place) in [
+            (
+                " in play or in Reserve",
+                None,
+                Some(fzone::IN_PLAY | fzone::RESERVE),
+                None,
+            ),
             (" you control", Some(Whose::Yours), None, None),
             (" an opponent controls", Some(Whose::Opposing), None, None),
             (
@@ -1270,12 +1290,6 @@ impl<'a> Reader<'a> {
                 " from your Reserve",
                 Some(Whose::Yours),
                 Some(fzone::RESERVE),
-                None,
-            ),
-            (
-                " in play or in Reserve",
-                None,
-                Some(fzone::IN_PLAY | fzone::RESERVE),
                 None,
             ),
             (
@@ -1467,6 +1481,10 @@ pub fn clean(text: &str) -> String {
         .replace("a card from your Reserve", "@reserve_card")
         .replace("in target opponent's Landmarks", "@opp_landmarks")
         .replace("in target player's Landmarks", "@player_landmarks")
+        .replace(
+            "play exhausted cards from your Reserve",
+            "play exhausted cards @from_your_reserve",
+        )
         .replace("You can only activate this", "@only_activate")
         .replace("during the Afternoon", "@in_afternoon")
         .replace("don't prevent it from moving forward", "@no_block")
