@@ -10,9 +10,9 @@
 
 use std::path::Path;
 
-use confluence_sim::cards::Library;
 use confluence_sim::cards::effect::{Amount, Filter, Op, PlayFrom, Trigger, Whose};
 use confluence_sim::cards::textread::{self, Ctx, Texts, Verdict};
+use confluence_sim::cards::{CardDb, Library};
 
 const LIST: &str = "decks/cards/verified.txt";
 
@@ -110,12 +110,12 @@ fn bumped(a: Amount) -> Option<Amount> {
     }
 }
 
-/// Applies a mutation to the db; returns a closure's data to undo it, or `None` when the
-/// mutation does not apply to that op.
-fn mutate(
-    db: &mut confluence_sim::cards::CardDb,
-    m: &Mutation,
-) -> Option<Box<dyn FnOnce(&mut confluence_sim::cards::CardDb)>> {
+/// Puts the db back as it was before a mutation.
+type Undo = Box<dyn FnOnce(&mut CardDb)>;
+
+/// Applies a mutation to the db; returns how to undo it, or `None` when the mutation does not
+/// apply to that op.
+fn mutate(db: &mut CardDb, m: &Mutation) -> Option<Undo> {
     match *m {
         Mutation::Amount(i) => {
             let old = db.ops[i];

@@ -254,3 +254,74 @@ pub fn canon_body(steps: Vec<NStep>) -> Vec<NStep> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardDb;
+    use crate::cards::pool::CardPool;
+
+    /// A Ratatoskr (a CORE character) with these encoding lines and this text.
+    fn verdict_of(lines: &[&str], main: &str) -> Verdict {
+        let pool = CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
+        let mut db = CardDb::from_pool(&pool);
+        let idx = db.by_ref("ALT_CORE_B_BR_04_C").unwrap();
+        let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        db.encode(idx, &lines, Coverage::Exact).unwrap();
+        let mut texts = Texts::default();
+        texts.by_ref.insert(
+            "ALT_CORE_B_BR_04_C".into(),
+            Text {
+                main: main.into(),
+                echo: String::new(),
+            },
+        );
+        let ctx = Ctx::new(&db);
+        verdict(&ctx, db.card(idx), &texts)
+    }
+
+    #[test]
+    fn an_equal_reading_verifies_and_a_different_one_does_not() {
+        let text = "{R} I gain 2 boosts. {H} You may send target Character you control to Reserve.";
+        let good = [
+            "R: boost(me, 2)",
+            "H: may { send_reserve(target character yours) }",
+        ];
+        assert_eq!(verdict_of(&good, text), Verdict::Verified);
+        for bad in [
+            ["R: boost(me, 3)", good[1]],
+            ["H: boost(me, 2)", good[1]],
+            [good[0], "H: send_reserve(target character yours)"],
+            [
+                good[0],
+                "H: may { send_reserve(target character opposing) }",
+            ],
+            [good[0], "H: may { discard(target character yours) }"],
+        ] {
+            match verdict_of(&bad, text) {
+                Verdict::Declared(why) => assert!(why.starts_with("disagree"), "{bad:?}: {why}"),
+                v => panic!("{bad:?}: {v:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_sentence_the_reader_does_not_know_is_never_verified() {
+        match verdict_of(
+            &["R: boost(me, 2)"],
+            "{R} I gain 2 boosts. Juggle three moons.",
+        ) {
+            Verdict::Declared(why) => assert!(why.contains("unread"), "{why}"),
+            v => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn may_then_if_you_do_reads_as_one_optional_block() {
+        let v = verdict_of(
+            &["J: may { boost(me, 3); draw }"],
+            "{J} You may give me 3 boosts. If you do, draw a card.",
+        );
+        assert_eq!(v, Verdict::Verified);
+    }
+}

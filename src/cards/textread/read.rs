@@ -121,6 +121,7 @@ fn starts_ability(s: &str) -> bool {
         || s.starts_with("At Dusk")
         || s.starts_with("At Night")
         || (s.starts_with("When ") && s.contains(" — "))
+        || s.starts_with("I cost {")
         || KEYWORD.is_match(s.trim_end_matches('.'))
         || QUICK.is_match(s)
         || s.split(", ")
@@ -946,7 +947,7 @@ impl<'a> Reader<'a> {
                 "discount",
                 &[
                     &filter_str(&ff, self.ctx),
-                    &c[3].to_string(),
+                    &c[3],
                     "min 0",
                     if &c[2] == "turn" { "turn" } else { "afternoon" },
                 ],

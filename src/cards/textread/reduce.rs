@@ -287,7 +287,7 @@ impl Reducer<'_> {
                                 return Err("a malformed choose".into());
                             }
                             if let Op::Jump { to: end } = ops[e]
-                                && end as usize >= e + 1
+                                && end as usize > e
                                 && (0..n).all(|i| {
                                     let s = if i + 1 < n { starts[i + 1] } else { e + 1 };
                                     matches!(ops[s - 1], Op::Jump { to: x } if x == end)
