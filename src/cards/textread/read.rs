@@ -996,6 +996,23 @@ impl<'a> Reader<'a> {
             };
             return Ok(vec![op(name, &[&o, &count])]);
         }
+        rx!(
+            NEXT_STATUS,
+            r"^The next (.+?) you play this turn (gains|loses) \[\[(Fleeting|Anchored|Asleep)\]\]$"
+        );
+        if let Some(c) = NEXT_STATUS.captures(s) {
+            let mut f = self.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            let name = if &c[2] == "gains" {
+                "next_gain"
+            } else {
+                "next_lose"
+            };
+            return Ok(vec![op(
+                name,
+                &[&filter_str(&f, self.ctx), &c[3].to_ascii_lowercase()],
+            )]);
+        }
         // Boosts.
         rx!(
             GAIN_BOOST,
