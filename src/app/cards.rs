@@ -7,6 +7,7 @@ use anyhow::Result;
 
 use super::cli::{CardsArgs, CardsCommand};
 use super::load;
+use crate::cards::textread::{self, Exceptions, Texts, Verdict};
 use crate::cards::types::CardKind;
 use crate::cards::{CardDef, Coverage, Library};
 
@@ -15,15 +16,28 @@ struct Count {
     exact: usize,
     partial: usize,
     stats: usize,
+    /// Exact cards the text reader verified.
+    verified: usize,
 }
 
 impl Count {
-    fn add(&mut self, c: &Coverage) {
+    fn add(&mut self, c: &Coverage, v: &Verdict) {
         match c {
             Coverage::NoText | Coverage::Exact => self.exact += 1,
             Coverage::Partial(_) => self.partial += 1,
             Coverage::StatsOnly => self.stats += 1,
         }
+        if *v == Verdict::Verified {
+            self.verified += 1;
+        }
+    }
+    /// Verified, as a share of the exact cards.
+    fn vpct(&self) -> f64 {
+        100.0 * self.verified as f64 / self.exact.max(1) as f64
+    }
+    /// Verified, as a share of all the cards.
+    fn vpct_all(&self) -> f64 {
+        100.0 * self.verified as f64 / self.total().max(1) as f64
     }
     fn total(&self) -> usize {
         self.exact + self.partial + self.stats
@@ -51,7 +65,9 @@ pub fn cards(a: CardsArgs) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.command {
-        CardsCommand::Coverage { list, set, decks } => coverage(&lib, &mut out, list, set, decks)?,
+        CardsCommand::Coverage { list, set, decks } => {
+            coverage(&lib, &a.cards, &mut out, list, set, decks)?
+        }
         CardsCommand::Show { card } => show(&lib, &mut out, &card)?,
     }
     out.flush()?;
@@ -61,17 +77,56 @@ pub fn cards(a: CardsArgs) -> Result<()> {
 fn row(out: &mut impl Write, label: &str, c: &Count) -> std::io::Result<()> {
     writeln!(
         out,
-        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>7.1}%",
+        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>7.1}% {:>9} {:>9} {:>9.1}%",
         c.total(),
         c.exact,
         c.partial,
         c.stats,
-        c.pct()
+        c.pct(),
+        c.verified,
+        c.exact - c.verified,
+        c.vpct()
     )
+}
+
+const HEADER: [&str; 8] = [
+    "cards",
+    "exact",
+    "partial",
+    "stats-only",
+    "exact%",
+    "verified",
+    "declared",
+    "verified%",
+];
+
+fn header(out: &mut impl Write, label: &str) -> std::io::Result<()> {
+    let h = HEADER;
+    writeln!(
+        out,
+        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>8} {:>9} {:>9} {:>10}",
+        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+    )
+}
+
+/// Each card's verdict (by card index); every exact card is only declared when the texts
+/// are absent.
+fn verdicts(lib: &Library, texts: Option<&Texts>) -> Vec<Verdict> {
+    let ctx = textread::Ctx::new(&lib.db);
+    lib.db
+        .cards
+        .iter()
+        .map(|def| match texts {
+            Some(t) => textread::verdict(&ctx, def, t),
+            None if def.coverage.is_exact() => Verdict::Declared("no card texts".into()),
+            None => Verdict::NotExact,
+        })
+        .collect()
 }
 
 fn coverage(
     lib: &Library,
+    cards_dir: &std::path::Path,
     out: &mut impl Write,
     list: Option<String>,
     set: Option<String>,
@@ -83,6 +138,32 @@ fn coverage(
         let mut w = Vec::new();
         loaded.push((path, load::player_deck(lib, path, true, &mut w)?));
     }
+    let texts_path = textread::default_texts_path(cards_dir);
+    let texts = Texts::load(&texts_path).map_err(anyhow::Error::msg)?;
+    let exceptions =
+        Exceptions::load(&cards_dir.join("reader_exceptions.toml")).map_err(anyhow::Error::msg)?;
+    let verdict = verdicts(lib, texts.as_ref());
+    // A reviewed entry covers the reprints with the same name and text.
+    let same_text = |r: &str| {
+        lib.pool
+            .get(r)
+            .map(|f| (crate::cards::pool::normalize_name(&f.name), f.text_hash))
+    };
+    let reviewed_texts: std::collections::HashMap<_, &String> = exceptions
+        .reasons
+        .iter()
+        .filter_map(|(r, why)| same_text(r).map(|k| (k, why)))
+        .collect();
+    let reviewed = |def: &CardDef| -> Option<&String> {
+        exceptions
+            .reasons
+            .get(&def.reference)
+            .or_else(|| same_text(&def.reference).and_then(|k| reviewed_texts.get(&k).copied()))
+    };
+    let vof = |def: &CardDef| -> &Verdict {
+        let idx = lib.db.by_ref(&def.reference).expect("a card of the db");
+        &verdict[idx as usize]
+    };
     let mut by_set: BTreeMap<String, Count> = BTreeMap::new();
     let mut by_faction: BTreeMap<String, Count> = BTreeMap::new();
     let mut core_cr = Count::default();
@@ -91,14 +172,14 @@ fn coverage(
         by_set
             .entry(def.set.clone())
             .or_default()
-            .add(&def.coverage);
+            .add(&def.coverage, vof(def));
         by_faction
             .entry(def.faction.code().to_string())
             .or_default()
-            .add(&def.coverage);
-        all.add(&def.coverage);
+            .add(&def.coverage, vof(def));
+        all.add(&def.coverage, vof(def));
         if def.set == "CORE" && def.kind != CardKind::Token {
-            core_cr.add(&def.coverage);
+            core_cr.add(&def.coverage, vof(def));
         }
     }
     writeln!(
@@ -106,20 +187,24 @@ fn coverage(
         "Coverage of the card pool ({}): exact = every ability encoded (cards without ability text count as exact); partial = some abilities encoded; stats-only = none.",
         lib.pool.source.display()
     )?;
-    writeln!(
-        out,
-        "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}",
-        "set", "cards", "exact", "partial", "stats-only", "exact%"
-    )?;
+    match &texts {
+        Some(t) => writeln!(
+            out,
+            "Verified = an exact card whose text ({}) the independent text reader reads ability by ability and finds equal to its encoding; declared = exact, not verified; verified% is of the exact cards.",
+            t.source.display()
+        )?,
+        None => writeln!(
+            out,
+            "The card texts ({}) are absent: no card is verified.",
+            texts_path.display()
+        )?,
+    }
+    header(out, "set")?;
     for (s, c) in &by_set {
         row(out, s, c)?;
     }
     writeln!(out)?;
-    writeln!(
-        out,
-        "{:<12} {:>6} {:>6} {:>8} {:>11} {:>8}",
-        "faction", "cards", "exact", "partial", "stats-only", "exact%"
-    )?;
+    header(out, "faction")?;
     for (f, c) in &by_faction {
         row(out, f, c)?;
     }
@@ -131,7 +216,7 @@ fn coverage(
         let mut lines = Vec::new();
         for idx in std::iter::once(deck.hero).chain(deck.cards.iter().copied()) {
             let def = lib.db.card(idx);
-            c.add(&def.coverage);
+            c.add(&def.coverage, &verdict[idx as usize]);
             if !def.coverage.is_exact() {
                 lines.push(format!(
                     "  {:<24} {:<32} {}",
@@ -144,11 +229,13 @@ fn coverage(
         writeln!(out)?;
         writeln!(
             out,
-            "deck {}: {} of {} cards exact ({:.1}%)",
+            "deck {}: {} of {} cards exact ({:.1}%), {} verified ({:.1}%)",
             path.display(),
             c.exact,
             c.total(),
-            c.pct()
+            c.pct(),
+            c.verified,
+            c.vpct_all()
         )?;
         lines.sort();
         lines.dedup();
@@ -164,16 +251,22 @@ fn coverage(
             set.as_ref().map(|s| format!(" of {s}")).unwrap_or_default()
         )?;
         for def in lib.db.cards.iter().filter(|d| counted(d)) {
-            if set.as_ref().is_some_and(|s| &def.set != s) || def.coverage.class() != class {
+            let v = vof(def);
+            let shown = match class.as_str() {
+                "verified" | "declared" => v.class() == class,
+                _ => def.coverage.class() == class,
+            };
+            if set.as_ref().is_some_and(|s| &def.set != s) || !shown {
                 continue;
             }
-            writeln!(
-                out,
-                "  {:<24} {:<32} {}",
-                def.reference,
-                def.name,
-                missing(def)
-            )?;
+            let why = match v {
+                Verdict::Declared(why) if class == "declared" => match reviewed(def) {
+                    Some(r) => format!("reviewed: {r} ({why})"),
+                    None => why.clone(),
+                },
+                _ => missing(def),
+            };
+            writeln!(out, "  {:<24} {:<32} {}", def.reference, def.name, why)?;
         }
     }
     Ok(())

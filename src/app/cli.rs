@@ -374,8 +374,9 @@ pub struct CardsArgs {
 pub enum CardsCommand {
     /// Exact / partial / stats-only counts per set and per faction (and per deck).
     Coverage {
-        /// Also list the cards of one class: exact, partial or stats-only.
-        #[arg(long, value_name = "CLASS", value_parser = ["exact", "partial", "stats-only"])]
+        /// Also list the cards of one class: exact, partial or stats-only; or, of the exact
+        /// ones, verified (the text reader agrees) or declared (with why not verified).
+        #[arg(long, value_name = "CLASS", value_parser = ["exact", "partial", "stats-only", "verified", "declared"])]
         list: Option<String>,
         /// Restrict --list to one set (e.g. CORE).
         #[arg(long, value_name = "SET")]

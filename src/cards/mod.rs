@@ -8,6 +8,7 @@ pub mod dsl;
 pub mod effect;
 pub mod encoding;
 pub mod pool;
+pub mod textread;
 pub mod types;
 
 use std::path::Path;
