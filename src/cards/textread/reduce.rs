@@ -463,8 +463,17 @@ impl Reducer<'_> {
                     if afternoon { "afternoon" } else { "turn" },
                 ],
             ),
-            Op::NextBoost { filter, n } => {
-                op("next_boost", &[&self.filter(filter), &n.to_string()])
+            // A placement restriction (`mine`, `joins`) is not read from the text yet: it
+            // is kept in the form so that such an encoding is never taken as verified.
+            Op::NextBoost { filter, n, place } => {
+                let f = self.filter(filter);
+                let n = n.to_string();
+                let pl = format!("place {place}");
+                let mut args: Vec<&str> = vec![&f, &n];
+                if place != 0 {
+                    args.push(&pl);
+                }
+                op("next_boost", &args)
             }
             Op::ManaFromDeck { who, exhausted } => op(
                 "mana_from_deck",
@@ -502,11 +511,17 @@ impl Reducer<'_> {
             Op::NextLose { filter, status } => {
                 op("next_lose", &[&self.filter(filter), &status_str(status, 0)])
             }
-            Op::NextActivateR { filter } => {
+            Op::NextActivateR { filter, place } => {
                 // The op only ever concerns a character played from hand.
                 let mut f = *self.db.filter(filter);
                 f.from_reserve = Some(false);
-                op("next_activate_r", &[&filter_str(&f, self.ctx)])
+                let f = filter_str(&f, self.ctx);
+                let pl = format!("place {place}");
+                let mut args: Vec<&str> = vec![&f];
+                if place != 0 {
+                    args.push(&pl);
+                }
+                op("next_activate_r", &args)
             }
             Op::NextFree { filter } => op("next_mod", &[&self.filter(filter), "8"]),
             Op::NextMod { filter, flags } => {
@@ -541,7 +556,13 @@ impl Reducer<'_> {
                     &flags.to_string(),
                 ],
             ),
-            Op::Rush => op("rush", &[]),
+            Op::Rush { hand_cost } => {
+                if hand_cost {
+                    op("rush", &["hand_cost"])
+                } else {
+                    op("rush", &[])
+                }
+            }
             Op::TopPlayOrHand => op("top_play_or_hand", &[]),
             Op::BlockForward { at, opposing } => op(
                 "block_forward",
@@ -567,6 +588,9 @@ impl Reducer<'_> {
             Op::Pass => op("pass", &[]),
             Op::BecomeFirst { who } => op("become_first", &[&format!("{who:?}")]),
             Op::EachPasses => op("each_passes", &[]),
+            // Not read from the text yet: their own names keep such cards unverified.
+            Op::TakeControl { obj } => op("take_control", &[&self.obj(obj)]),
+            Op::ActivateRAsMine { obj } => op("activate_r_as_mine", &[&self.obj(obj)]),
             Op::ActivateJ { obj, reserve } => op(
                 if reserve { "activate_r" } else { "activate_j" },
                 &[&self.obj(obj)],
