@@ -905,7 +905,15 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
             .stderr(predicate::str::contains(
                 "confluence-sim: ladder: search:rollouts=2,width=2 with all rares: ",
             ));
-        assert_eq!(outputs(dir.path()), vec!["ladder.csv", "ladder.parquet"]);
+        assert_eq!(
+            outputs(dir.path()),
+            vec!["ladder.csv", "ladder.parquet", "meta.json"]
+        );
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap())
+                .unwrap();
+        assert_eq!(meta["kind"], "ladder");
+        assert!(meta["command"].as_str().unwrap().contains(" ladder "));
         let t = read_table(&dir.path().join("ladder.parquet"));
         let csv = std::fs::read_to_string(dir.path().join("ladder.csv")).unwrap();
         (t, csv, dir)
@@ -1020,7 +1028,21 @@ fn compare_pairs_policies_on_the_same_games() {
         .arg(dir.path())
         .assert()
         .success();
-    assert_eq!(outputs(dir.path()), vec!["compare.csv", "compare.parquet"]);
+    assert_eq!(
+        outputs(dir.path()),
+        vec!["compare.csv", "compare.parquet", "meta.json"]
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["kind"], "compare");
+    assert_eq!(meta["games"], 300);
+    assert!(
+        meta["command"]
+            .as_str()
+            .unwrap()
+            .contains(" compare --player decks/player/BR_kojo_booda.txt --policy greedy")
+    );
     let t = read_table(&dir.path().join("compare.parquet"));
     assert_eq!(t.rows(), 3);
     let (rate, diff, lo, hi) = (

@@ -134,6 +134,21 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     );
     out.write_csv("compare.csv", &t)?;
     out.write_parquet("compare.parquet", &t)?;
+    let meta = super::meta::command_meta(
+        "compare",
+        serde_json::json!({
+            "seed": a.seed,
+            "games": a.games,
+            "day_cap": m.day_cap,
+            "threads": threads,
+            "policies": loaded.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "decks": loaded.players.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
+            "rare_counts": mixes.iter().map(|x| x.count()).collect::<Vec<_>>(),
+            "confluence_deck": loaded.confluence.name,
+            "expert_weights": m.expert_weights.as_ref().map(|p| p.display().to_string()),
+        }),
+    );
+    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print(&rows, threads);

@@ -146,6 +146,22 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     );
     out.write_csv("ladder.csv", &table)?;
     out.write_parquet("ladder.parquet", &table)?;
+    let meta = super::meta::command_meta(
+        "ladder",
+        serde_json::json!({
+            "seed": a.seed,
+            "games": a.games,
+            "half_width": a.half_width,
+            "max_games": a.max_games,
+            "day_cap": a.day_cap,
+            "threads": threads,
+            "policies": policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "player_deck": players[0].name,
+            "confluence_deck": confluence.name,
+            "expert_weights": a.deck.expert_weights.as_ref().map(|p| p.display().to_string()),
+        }),
+    );
+    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print_ladder(&rungs, threads);
