@@ -1080,3 +1080,151 @@ fn unfolded_height_counts_what_is_shown_only() {
     let chart = unfolded_height(&page("<svg width=\"2480\" height=\"1000\"></svg>"));
     assert_eq!(chart, 500.0, "scaled to the column");
 }
+
+/// Which table cells the stylesheet keeps on one line at a wide window (rules outside
+/// `@media` blocks): `(td, th, td.num, th.num)`.
+fn nowrap_cells(css: &str) -> (bool, bool, bool, bool) {
+    // Drop the @media blocks (one level of nested braces).
+    let mut flat = String::new();
+    let mut rest = css;
+    while let Some(at) = rest.find("@media") {
+        flat.push_str(&rest[..at]);
+        let open = at + rest[at..].find('{').unwrap();
+        let mut depth = 0;
+        let mut end = open;
+        for (i, c) in rest[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    flat.push_str(rest);
+    let mut out = (false, false, false, false);
+    for rule in flat.split('}') {
+        let Some((sel, decl)) = rule.split_once('{') else {
+            continue;
+        };
+        if !decl.replace(' ', "").contains("white-space:nowrap") {
+            continue;
+        }
+        for s in sel.split(',').map(|s| {
+            // Strip comments before the selector.
+            let s = s.trim();
+            s.rsplit("*/").next().unwrap_or(s).trim()
+        }) {
+            match s {
+                "td" => out.0 = true,
+                "th" => out.1 = true,
+                "td.num" => out.2 = true,
+                "th.num" => out.3 = true,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The narrowest the deck comparison table can be laid out, in CSS pixels: per column, the
+/// widest piece of text that cannot wrap (a whole cell when the stylesheet keeps it on one
+/// line, else its longest run between plain spaces; no-break spaces hold), at 8.2 px a
+/// character (0.92 rem of 16 px, digits and capitals), plus 20 px of padding.
+fn narrowest_table_width(html: &str, table: &str) -> f64 {
+    let css = &html[html.find("<style>").unwrap()..html.find("</style>").unwrap()];
+    let (td, th, td_num, th_num) = nowrap_cells(css);
+    let strip = |s: &str| {
+        let mut out = String::new();
+        let mut tag = false;
+        for c in s.chars() {
+            match c {
+                '<' => tag = true,
+                '>' => tag = false,
+                c if !tag => out.push(c),
+                _ => {}
+            }
+        }
+        out.replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+    };
+    let mut widths: Vec<f64> = Vec::new();
+    for row in table.split("<tr>").skip(1) {
+        let mut col = 0;
+        let mut rest = row;
+        while let Some(open) = rest.find("<t") {
+            let tag_end = open + rest[open..].find('>').unwrap();
+            let tag = &rest[open..tag_end];
+            if !(tag.starts_with("<td") || tag.starts_with("<th")) {
+                rest = &rest[tag_end..];
+                continue;
+            }
+            let is_th = tag.starts_with("<th");
+            let num = tag.contains("class=\"num\"");
+            let close = if is_th { "</th>" } else { "</td>" };
+            let end = tag_end + rest[tag_end..].find(close).unwrap();
+            let text = strip(&rest[tag_end + 1..end]);
+            let nowrap = if is_th {
+                th || (num && th_num)
+            } else {
+                td || (num && td_num)
+            };
+            let chars = if nowrap {
+                text.chars().count()
+            } else {
+                text.split(' ')
+                    .map(|w| w.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            };
+            let w = chars as f64 * 8.2 + 20.0;
+            if widths.len() <= col {
+                widths.push(0.0);
+            }
+            widths[col] = widths[col].max(w);
+            col += 1;
+            rest = &rest[end..];
+        }
+    }
+    widths.iter().sum()
+}
+
+#[test]
+fn the_deck_comparison_table_fits_a_laptop_screen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // Three policies, all commons and all rares: 1 + 3 x 2 + 2 columns.
+    sim()
+        .args([
+            "run", "--policy", "random", "--policy", "greedy", "--policy", "planner", "--rares",
+            "0", "--rares", "15", "--games", "100", "-q", "--out",
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+    report(dir).success();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let section = &html[html.find("<section id=\"decks\"").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    // The page's text column at 1,400 px: main is at most 1,320 px, less 2 x 40 px padding.
+    for (k, table) in section.split("<table>").skip(1).enumerate() {
+        let table = &table[..table.find("</table>").unwrap()];
+        let cols = table.split("</tr>").next().unwrap().matches("<th").count();
+        let w = narrowest_table_width(&html, table);
+        assert!(
+            w <= 1240.0,
+            "table {k} of the deck comparison ({cols} columns) needs at least {w:.0} px"
+        );
+        if k == 0 {
+            assert_eq!(cols, 9);
+        }
+    }
+}
