@@ -9,7 +9,6 @@ use serde_json::json;
 use super::cli::{BoosterWarArgs, WarVariant};
 use super::job::{default_threads, progress_bar};
 use super::load;
-use super::matchup::head_to_head_policies;
 use super::outputs::check_replaceable;
 use super::usage;
 use crate::cards::Library;
@@ -159,7 +158,7 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
 
 /// The one policy of both players (the policies `matchup` accepts).
 fn single_policy(name: &str) -> Result<PolicySpec> {
-    let mut specs = head_to_head_policies(&[name.to_string()], "booster-war")?;
+    let mut specs = load::head_to_head_policies(&[name.to_string()], "booster-war")?;
     Ok(specs.remove(0))
 }
 

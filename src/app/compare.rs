@@ -22,16 +22,6 @@ use crate::stats::interval::wilson;
 
 pub const COMPARE_SCHEMA_VERSION: u32 = 3;
 
-/// The six starter decks, the default.
-pub const STARTERS: [&str; 6] = [
-    "decks/player/AX_sierra_oddball.txt",
-    "decks/player/BR_kojo_booda.txt",
-    "decks/player/LY_nevenka_blotch.txt",
-    "decks/player/MU_teija_nauraa.txt",
-    "decks/player/OR_sigismar_wingspan.txt",
-    "decks/player/YZ_akesha_taru.txt",
-];
-
 /// One policy on one deck and mix.
 struct Row {
     deck: String,
@@ -68,7 +58,7 @@ pub fn paired(a: &[bool], b: &[bool]) -> (f64, f64) {
 pub fn compare(a: CompareArgs) -> Result<()> {
     let mut m = a.m.clone();
     if m.players.is_empty() {
-        m.players = STARTERS.iter().map(Into::into).collect();
+        m.players = load::STARTERS.iter().map(Into::into).collect();
     }
     if m.policies.len() < 2 {
         anyhow::bail!("compare needs at least two --policy (the first is the baseline)");

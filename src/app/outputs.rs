@@ -19,6 +19,9 @@ use crate::stats::Accum;
 
 pub const GAMES_SCHEMA_VERSION: u32 = 1;
 
+/// The checkpoint of an unfinished run, inside its output directory.
+pub const CHECKPOINT: &str = "checkpoint";
+
 /// What a run's output directory may hold: its outputs (or a matchup's), a report, a
 /// checkpoint or a shard's state, and the temporary files of older versions. `run` replaces a directory
 /// holding only these, and refuses one holding anything else.
@@ -128,7 +131,7 @@ pub fn check_no_shard(dir: &Path, force: bool) -> Result<()> {
 /// Refuses an output directory that holds an unfinished run's checkpoint, which
 /// `run --resume` continues. `--force` replaces it anyway.
 pub fn check_no_checkpoint(dir: &Path, force: bool) -> Result<()> {
-    let ck = dir.join(super::run::CHECKPOINT);
+    let ck = dir.join(CHECKPOINT);
     if force || !ck.join("run.json").is_file() {
         return Ok(());
     }
@@ -283,4 +286,19 @@ pub fn write_tables(
     let mut f = out.create("meta.json")?;
     serde_json::to_writer_pretty(&mut f, &m).context("meta.json")?;
     Ok(table)
+}
+
+/// Writes a one-file output (a weights file) whole or not at all: into a temporary file
+/// beside it, then renamed over it.
+pub fn write_whole(out: &std::path::Path, text: &str) -> Result<()> {
+    let dir = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("--out {}", out.display()))?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+    tmp.persist(out)
+        .with_context(|| format!("writing {}", out.display()))?;
+    Ok(())
 }

@@ -13,7 +13,7 @@ use super::job::{
 };
 use super::load;
 use super::mixes;
-use super::outputs::{check_no_shard, check_replaceable, write_games, write_tables};
+use super::outputs::{CHECKPOINT, check_no_shard, check_replaceable, write_games, write_tables};
 use super::spec::RunSpec;
 use crate::export::OutputDir;
 use crate::sim::state::{self, StateReader, StateWriter};
@@ -73,9 +73,6 @@ pub fn run(a: RunArgs) -> Result<()> {
     job.shard = a.shard;
     execute(job, a.force)
 }
-
-/// The checkpoint of an unfinished run, inside its output directory.
-pub const CHECKPOINT: &str = "checkpoint";
 
 /// A run stopped by a signal after saving its checkpoint; the process exits with 128 + the
 /// signal's number.
