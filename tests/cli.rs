@@ -1369,3 +1369,97 @@ fn bench_reports_cpu_and_wall_time() {
         .stdout(predicate::str::contains("cpu_s   wall_s  games/s/core"))
         .stdout(predicate::str::contains("greedy   300"));
 }
+
+/// ladder and compare write their --out as run, merge and matchup do: the directory is
+/// replaced whole (a stale output of another command goes), a file confluence-sim did not
+/// write is refused, and so is finished work (a shard), with nothing written.
+#[test]
+fn ladder_and_compare_replace_their_output_directory_whole_and_protect_what_is_not_theirs() {
+    let cases: [(&str, &[&str], &str); 2] = [
+        (
+            "compare",
+            &[
+                "--player",
+                "decks/player/BR_kojo_booda.txt",
+                "--policy",
+                "random",
+                "--policy",
+                "greedy",
+                "--rares",
+                "0",
+                "--games",
+                "4",
+                "-q",
+            ],
+            "compare.csv",
+        ),
+        (
+            "ladder",
+            &[
+                "--policy", "random", "--policy", "greedy", "--games", "4", "-q",
+            ],
+            "ladder.csv",
+        ),
+    ];
+    for (command, args, table) in cases {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        // A stale output of another command is replaced with the rest.
+        std::fs::write(out.join("summary.csv"), "stale").unwrap();
+        sim()
+            .arg(command)
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        assert_eq!(
+            outputs(&out),
+            vec![table, &table.replace(".csv", ".parquet"), "meta.json"],
+            "{command}"
+        );
+        // Nothing is left beside it.
+        assert_eq!(outputs(root.path()), vec!["out"], "{command}");
+        // A file the user put there is refused, and nothing is written.
+        std::fs::write(out.join("notes.txt"), "mine").unwrap();
+        std::fs::remove_file(out.join(table)).unwrap();
+        sim()
+            .arg(command)
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "notes.txt, which confluence-sim did not write",
+            ));
+        assert!(!out.join(table).exists(), "{command}");
+        std::fs::remove_file(out.join("notes.txt")).unwrap();
+        // A finished shard is refused too (the command has no --force).
+        std::fs::write(out.join("shard.json"), "{}").unwrap();
+        sim()
+            .arg(command)
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("a sharded run (shard.json)"))
+            .stderr(predicate::str::contains("(or remove it)"));
+        assert!(!out.join(table).exists(), "{command}");
+    }
+}
+
+/// train-expert's help says how to play the weights it writes (--expert-weights), not to
+/// rebuild.
+#[test]
+fn train_expert_help_points_to_expert_weights_not_a_rebuild() {
+    for flag in ["-h", "--help"] {
+        let out = sim().args(["train-expert", flag]).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("--expert-weights FILE"), "{text}");
+        assert!(!text.contains("rebuild afterwards"), "{text}");
+    }
+}

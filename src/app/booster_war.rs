@@ -9,7 +9,7 @@ use serde_json::json;
 use super::cli::{BoosterWarArgs, WarVariant};
 use super::job::{default_threads, progress_bar};
 use super::load;
-use super::outputs::check_replaceable;
+use super::outputs::{Guard, output_dir};
 use super::usage;
 use crate::cards::Library;
 use crate::cards::effect::CardIdx;
@@ -58,8 +58,7 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
     };
     let pool = BoosterPool::new(&lib, &a.set, slots)
         .map_err(|m| anyhow::anyhow!("{}: [{}]: {m}", a.boosters.display(), a.set))?;
-    check_replaceable(&a.out)?;
-    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     let not_exact = not_exact(&lib, &pool);
     if not_exact > 0 {
         eprintln!(

@@ -9,14 +9,15 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::cli::CompareArgs;
 use super::job::{default_threads, progress_bar};
+use super::outputs::{Guard, output_dir};
 use super::summary::WinRateColumns;
 use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};
-use crate::export::{ColumnData, OutputSet, Table};
+use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::interval::wilson;
 
@@ -84,7 +85,8 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         )?
     };
     let threads = default_threads(a.threads)?;
-    let mut out = OutputSet::new(&a.out)?;
+    // Check --out before anything runs; the outputs replace it whole at the end.
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     let pb = progress_bar(
         a.games * (loaded.players.len() * mixes.len() * loaded.policies.len()) as u64,
         a.quiet,
@@ -122,6 +124,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         threads,
         &weights,
     );
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("compare.csv", &t)?;
     out.write_parquet("compare.parquet", &t)?;
     let meta = super::meta::command_meta(

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::cli::MatchupArgs;
 use super::job::{default_threads, progress_bar};
 use super::load;
-use super::outputs::check_replaceable;
+use super::outputs::{Guard, output_dir};
 use super::usage;
 use crate::cards::Library;
 use crate::deck::PlayerDeck;
@@ -88,8 +88,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
     let mut warnings = Vec::new();
     let decks = decks(&lib, &a, &mut warnings)?;
     // Check the output directory before anything runs.
-    check_replaceable(&a.out)?;
-    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
