@@ -867,12 +867,28 @@ fn key_findings_come_first_with_numbers_and_caveats() {
 /// the markup alone. Checked against headless Chromium when the example was regenerated
 /// (README, "The report").
 fn unfolded_height(html: &str) -> f64 {
-    // Drop the folded content (our <details> are never nested), keep its summary line.
+    // Drop the folded content, keep its summary line. A fold may hold folded rare mixes
+    // (<details class="mix">): skip to the fold's own end.
     let mut shown = String::new();
     let mut rest = html;
     while let Some(a) = rest.find("<details>") {
         shown.push_str(&rest[..a]);
-        let b = rest[a..].find("</details>").expect("closed details") + a;
+        let (mut depth, mut at) = (0usize, a);
+        let b = loop {
+            let open = rest[at + 1..].find("<details").map(|i| i + at + 1);
+            let close = rest[at + 1..].find("</details>").expect("closed details") + at + 1;
+            match open {
+                Some(o) if o < close => {
+                    depth += 1;
+                    at = o;
+                }
+                _ if depth > 0 => {
+                    depth -= 1;
+                    at = close;
+                }
+                _ => break close,
+            }
+        };
         shown.push_str("<p>(folded)</p>");
         rest = &rest[b + "</details>".len()..];
     }
@@ -1069,6 +1085,9 @@ fn committed_example_is_complete_consistent_and_short() {
 
 #[test]
 fn unfolded_height_counts_what_is_shown_only() {
+    // A fold holding a folded mix is dropped whole.
+    let nested = "<body><details><summary>s</summary><table><tr><td><details class=\"mix\"><summary>m</summary>full</details></td></tr><tr></tr></table></details></body>";
+    assert_eq!(unfolded_height(nested), 48.0);
     let page = |inner: &str| format!("<html><body>{inner}</body></html>");
     let one_row = unfolded_height(&page("<table><tr><td>1</td></tr></table>"));
     let folded = unfolded_height(&page(
