@@ -905,7 +905,15 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
             .stderr(predicate::str::contains(
                 "confluence-sim: ladder: search:rollouts=2,width=2 with all rares: ",
             ));
-        assert_eq!(outputs(dir.path()), vec!["ladder.csv", "ladder.parquet"]);
+        assert_eq!(
+            outputs(dir.path()),
+            vec!["ladder.csv", "ladder.parquet", "meta.json"]
+        );
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap())
+                .unwrap();
+        assert_eq!(meta["kind"], "ladder");
+        assert!(meta["command"].as_str().unwrap().contains(" ladder "));
         let t = read_table(&dir.path().join("ladder.parquet"));
         let csv = std::fs::read_to_string(dir.path().join("ladder.csv")).unwrap();
         (t, csv, dir)
@@ -1021,7 +1029,21 @@ fn compare_pairs_policies_on_the_same_games() {
         .arg(dir.path())
         .assert()
         .success();
-    assert_eq!(outputs(dir.path()), vec!["compare.csv", "compare.parquet"]);
+    assert_eq!(
+        outputs(dir.path()),
+        vec!["compare.csv", "compare.parquet", "meta.json"]
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["kind"], "compare");
+    assert_eq!(meta["games"], 300);
+    assert!(
+        meta["command"]
+            .as_str()
+            .unwrap()
+            .contains(" compare --player decks/player/BR_kojo_booda.txt --policy greedy")
+    );
     let t = read_table(&dir.path().join("compare.parquet"));
     assert_eq!(t.rows(), 3);
     let (rate, diff, lo, hi) = (
@@ -1347,4 +1369,98 @@ fn bench_reports_cpu_and_wall_time() {
         .success()
         .stdout(predicate::str::contains("cpu_s   wall_s  games/s/core"))
         .stdout(predicate::str::contains("greedy   300"));
+}
+
+/// ladder and compare write their --out as run, merge and matchup do: the directory is
+/// replaced whole (a stale output of another command goes), a file confluence-sim did not
+/// write is refused, and so is finished work (a shard), with nothing written.
+#[test]
+fn ladder_and_compare_replace_their_output_directory_whole_and_protect_what_is_not_theirs() {
+    let cases: [(&str, &[&str], &str); 2] = [
+        (
+            "compare",
+            &[
+                "--player",
+                "decks/player/BR_kojo_booda.txt",
+                "--policy",
+                "random",
+                "--policy",
+                "greedy",
+                "--rares",
+                "0",
+                "--games",
+                "4",
+                "-q",
+            ],
+            "compare.csv",
+        ),
+        (
+            "ladder",
+            &[
+                "--policy", "random", "--policy", "greedy", "--games", "4", "-q",
+            ],
+            "ladder.csv",
+        ),
+    ];
+    for (command, args, table) in cases {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        // A stale output of another command is replaced with the rest.
+        std::fs::write(out.join("summary.csv"), "stale").unwrap();
+        sim()
+            .arg(command)
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        assert_eq!(
+            outputs(&out),
+            vec![table, &table.replace(".csv", ".parquet"), "meta.json"],
+            "{command}"
+        );
+        // Nothing is left beside it.
+        assert_eq!(outputs(root.path()), vec!["out"], "{command}");
+        // A file the user put there is refused, and nothing is written.
+        std::fs::write(out.join("notes.txt"), "mine").unwrap();
+        std::fs::remove_file(out.join(table)).unwrap();
+        sim()
+            .arg(command)
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "notes.txt, which confluence-sim did not write",
+            ));
+        assert!(!out.join(table).exists(), "{command}");
+        std::fs::remove_file(out.join("notes.txt")).unwrap();
+        // A finished shard is refused too (the command has no --force).
+        std::fs::write(out.join("shard.json"), "{}").unwrap();
+        sim()
+            .arg(command)
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("a sharded run (shard.json)"))
+            .stderr(predicate::str::contains("(or remove it)"));
+        assert!(!out.join(table).exists(), "{command}");
+    }
+}
+
+/// train-expert's help says how to play the weights it writes (--expert-weights), not to
+/// rebuild.
+#[test]
+fn train_expert_help_points_to_expert_weights_not_a_rebuild() {
+    for flag in ["-h", "--help"] {
+        let out = sim().args(["train-expert", flag]).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("--expert-weights FILE"), "{text}");
+        assert!(!text.contains("rebuild afterwards"), "{text}");
+    }
 }

@@ -625,8 +625,8 @@ fn report_draws_the_tables_run_writes() {
                 .then(s.config_id[a].cmp(&s.config_id[b]))
         })
         .unwrap();
-    // The unfolded table shows the closest mix, shortened (count and a few names); the
-    // folded one lists the three closest with their config ids.
+    // The unfolded table names the closest mix in full (HTML folds a long one under its
+    // count and a few names); the folded one lists the three closest with their config ids.
     let first_row = section
         .lines()
         .find(|l| l.starts_with("| Kojo & Booda"))
@@ -640,7 +640,9 @@ fn report_draws_the_tables_run_writes() {
         format!("{k} rare")
     };
     assert!(first_row.contains(&short), "{first_row} lacks {short}");
-    assert!(first_row.len() < 160, "no long rare list: {first_row}");
+    for rare in s.rare_mix[best].split(';').filter(|r| !r.is_empty()) {
+        assert!(first_row.contains(rare), "{first_row} lacks {rare}");
+    }
     let folded = section
         .lines()
         .filter(|l| l.starts_with("| Kojo & Booda"))
@@ -865,12 +867,28 @@ fn key_findings_come_first_with_numbers_and_caveats() {
 /// the markup alone. Checked against headless Chromium when the example was regenerated
 /// (docs/outputs.md, "The report").
 fn unfolded_height(html: &str) -> f64 {
-    // Drop the folded content (our <details> are never nested), keep its summary line.
+    // Drop the folded content, keep its summary line. A fold may hold folded rare mixes
+    // (<details class="mix">): skip to the fold's own end.
     let mut shown = String::new();
     let mut rest = html;
     while let Some(a) = rest.find("<details>") {
         shown.push_str(&rest[..a]);
-        let b = rest[a..].find("</details>").expect("closed details") + a;
+        let (mut depth, mut at) = (0usize, a);
+        let b = loop {
+            let open = rest[at + 1..].find("<details").map(|i| i + at + 1);
+            let close = rest[at + 1..].find("</details>").expect("closed details") + at + 1;
+            match open {
+                Some(o) if o < close => {
+                    depth += 1;
+                    at = o;
+                }
+                _ if depth > 0 => {
+                    depth -= 1;
+                    at = close;
+                }
+                _ => break close,
+            }
+        };
         shown.push_str("<p>(folded)</p>");
         rest = &rest[b + "</details>".len()..];
     }
@@ -1068,6 +1086,9 @@ fn committed_example_is_complete_consistent_and_short() {
 
 #[test]
 fn unfolded_height_counts_what_is_shown_only() {
+    // A fold holding a folded mix is dropped whole.
+    let nested = "<body><details><summary>s</summary><table><tr><td><details class=\"mix\"><summary>m</summary>full</details></td></tr><tr></tr></table></details></body>";
+    assert_eq!(unfolded_height(nested), 48.0);
     let page = |inner: &str| format!("<html><body>{inner}</body></html>");
     let one_row = unfolded_height(&page("<table><tr><td>1</td></tr></table>"));
     let folded = unfolded_height(&page(
@@ -1080,4 +1101,153 @@ fn unfolded_height_counts_what_is_shown_only() {
     );
     let chart = unfolded_height(&page("<svg width=\"2480\" height=\"1000\"></svg>"));
     assert_eq!(chart, 500.0, "scaled to the column");
+}
+
+/// Which table cells the stylesheet keeps on one line at a wide window (rules outside
+/// `@media` blocks): `(td, th, td.num, th.num)`.
+fn nowrap_cells(css: &str) -> (bool, bool, bool, bool) {
+    // Drop the @media blocks (one level of nested braces).
+    let mut flat = String::new();
+    let mut rest = css;
+    while let Some(at) = rest.find("@media") {
+        flat.push_str(&rest[..at]);
+        let open = at + rest[at..].find('{').unwrap();
+        let mut depth = 0;
+        let mut end = open;
+        for (i, c) in rest[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    flat.push_str(rest);
+    let mut out = (false, false, false, false);
+    for rule in flat.split('}') {
+        let Some((sel, decl)) = rule.split_once('{') else {
+            continue;
+        };
+        if !decl.replace(' ', "").contains("white-space:nowrap") {
+            continue;
+        }
+        for s in sel.split(',').map(|s| {
+            // Strip comments before the selector.
+            let s = s.trim();
+            s.rsplit("*/").next().unwrap_or(s).trim()
+        }) {
+            match s {
+                "td" => out.0 = true,
+                "th" => out.1 = true,
+                "td.num" => out.2 = true,
+                "th.num" => out.3 = true,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The narrowest the deck comparison table can be laid out, in CSS pixels: per column, the
+/// widest piece of text that cannot wrap (a whole cell when the stylesheet keeps it on one
+/// line, else its longest run between plain spaces; no-break spaces hold), at 8.2 px a
+/// character (0.92 rem of 16 px, digits and capitals), plus 20 px of padding.
+fn narrowest_table_width(html: &str, table: &str) -> f64 {
+    let css = &html[html.find("<style>").unwrap()..html.find("</style>").unwrap()];
+    let (td, th, td_num, th_num) = nowrap_cells(css);
+    let strip = |s: &str| {
+        let mut out = String::new();
+        let mut tag = false;
+        for c in s.chars() {
+            match c {
+                '<' => tag = true,
+                '>' => tag = false,
+                c if !tag => out.push(c),
+                _ => {}
+            }
+        }
+        out.replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+    };
+    let mut widths: Vec<f64> = Vec::new();
+    for row in table.split("<tr>").skip(1) {
+        let mut col = 0;
+        let mut rest = row;
+        while let Some(open) = rest.find("<t") {
+            let tag_end = open + rest[open..].find('>').unwrap();
+            let tag = &rest[open..tag_end];
+            if !(tag.starts_with("<td") || tag.starts_with("<th")) {
+                rest = &rest[tag_end..];
+                continue;
+            }
+            let is_th = tag.starts_with("<th");
+            let num = tag.contains("class=\"num\"");
+            let close = if is_th { "</th>" } else { "</td>" };
+            let end = tag_end + rest[tag_end..].find(close).unwrap();
+            let text = strip(&rest[tag_end + 1..end]);
+            let nowrap = if is_th {
+                th || (num && th_num)
+            } else {
+                td || (num && td_num)
+            };
+            let chars = if nowrap {
+                text.chars().count()
+            } else {
+                text.split(' ')
+                    .map(|w| w.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            };
+            let w = chars as f64 * 8.2 + 20.0;
+            if widths.len() <= col {
+                widths.push(0.0);
+            }
+            widths[col] = widths[col].max(w);
+            col += 1;
+            rest = &rest[end..];
+        }
+    }
+    widths.iter().sum()
+}
+
+#[test]
+fn the_deck_comparison_table_fits_a_laptop_screen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // Three policies, all commons and all rares: 1 + 3 x 2 + 2 columns.
+    sim()
+        .args([
+            "run", "--policy", "random", "--policy", "greedy", "--policy", "planner", "--rares",
+            "0", "--rares", "15", "--games", "100", "-q", "--out",
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+    report(dir).success();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let section = &html[html.find("<section id=\"decks\"").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    // The page's text column at 1,400 px: main is at most 1,320 px, less 2 x 40 px padding.
+    for (k, table) in section.split("<table>").skip(1).enumerate() {
+        let table = &table[..table.find("</table>").unwrap()];
+        let head = table.split("</tr>").next().unwrap();
+        let cols = head.matches("<th>").count() + head.matches("<th class").count();
+        let w = narrowest_table_width(&html, table);
+        assert!(
+            w <= 1240.0,
+            "table {k} of the deck comparison ({cols} columns) needs at least {w:.0} px"
+        );
+        if k == 0 {
+            assert_eq!(cols, 9);
+        }
+    }
 }

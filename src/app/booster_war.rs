@@ -9,8 +9,7 @@ use serde_json::json;
 use super::cli::{BoosterWarArgs, WarVariant};
 use super::job::{default_threads, progress_bar};
 use super::load;
-use super::matchup::head_to_head_policies;
-use super::outputs::check_replaceable;
+use super::outputs::{Guard, output_dir};
 use super::usage;
 use crate::cards::Library;
 use crate::cards::effect::CardIdx;
@@ -59,8 +58,7 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
     };
     let pool = BoosterPool::new(&lib, &a.set, slots)
         .map_err(|m| anyhow::anyhow!("{}: [{}]: {m}", a.boosters.display(), a.set))?;
-    check_replaceable(&a.out)?;
-    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     let not_exact = not_exact(&lib, &pool);
     if not_exact > 0 {
         eprintln!(
@@ -164,7 +162,7 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
 
 /// The one policy of both players (the policies `matchup` accepts).
 fn single_policy(name: &str) -> Result<PolicySpec> {
-    let mut specs = head_to_head_policies(&[name.to_string()], "booster-war")?;
+    let mut specs = load::head_to_head_policies(&[name.to_string()], "booster-war")?;
     Ok(specs.remove(0))
 }
 

@@ -47,8 +47,8 @@ pub enum Command {
     /// Where a fast policy and the search choose differently: per decision kind, and the
     /// positions where the search expects to gain most.
     Disagree(DisagreeArgs),
-    /// Fit the expert policy's weights to the search's choices and write them
-    /// (decks/policies/expert.toml; rebuild afterwards: the binary embeds it).
+    /// Fit the expert policy's weights to the search's choices and write them to --out;
+    /// every command plays by such a file with --expert-weights FILE (no rebuild).
     TrainExpert(TrainArgs),
     /// Train the value model (the player's win probability from a position) on self-play
     /// positions labelled by the games' outcomes, and write it
@@ -179,6 +179,9 @@ pub struct TrainArgs {
     pub alpha: f64,
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// The weights file to write. The default is the committed weights, which the binary
+    /// embeds (a rebuild makes them the default); any other file is played with
+    /// --expert-weights FILE.
     #[arg(
         long,
         value_name = "FILE",

@@ -9,28 +9,19 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::cli::CompareArgs;
 use super::job::{default_threads, progress_bar};
+use super::outputs::{Guard, output_dir};
 use super::summary::WinRateColumns;
 use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};
-use crate::export::{ColumnData, OutputSet, Table};
+use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::interval::wilson;
 
 pub const COMPARE_SCHEMA_VERSION: u32 = 3;
-
-/// The six starter decks, the default.
-pub const STARTERS: [&str; 6] = [
-    "decks/player/AX_sierra_oddball.txt",
-    "decks/player/BR_kojo_booda.txt",
-    "decks/player/LY_nevenka_blotch.txt",
-    "decks/player/MU_teija_nauraa.txt",
-    "decks/player/OR_sigismar_wingspan.txt",
-    "decks/player/YZ_akesha_taru.txt",
-];
 
 /// One policy on one deck and mix.
 struct Row {
@@ -68,7 +59,7 @@ pub fn paired(a: &[bool], b: &[bool]) -> (f64, f64) {
 pub fn compare(a: CompareArgs) -> Result<()> {
     let mut m = a.m.clone();
     if m.players.is_empty() {
-        m.players = STARTERS.iter().map(Into::into).collect();
+        m.players = load::STARTERS.iter().map(Into::into).collect();
     }
     if m.policies.len() < 2 {
         anyhow::bail!("compare needs at least two --policy (the first is the baseline)");
@@ -94,7 +85,8 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         )?
     };
     let threads = default_threads(a.threads)?;
-    let mut out = OutputSet::new(&a.out)?;
+    // Check --out before anything runs; the outputs replace it whole at the end.
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     let pb = progress_bar(
         a.games * (loaded.players.len() * mixes.len() * loaded.policies.len()) as u64,
         a.quiet,
@@ -132,8 +124,24 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         threads,
         &weights,
     );
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("compare.csv", &t)?;
     out.write_parquet("compare.parquet", &t)?;
+    let meta = super::meta::command_meta(
+        "compare",
+        serde_json::json!({
+            "seed": a.seed,
+            "games": a.games,
+            "day_cap": m.day_cap,
+            "threads": threads,
+            "policies": loaded.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "decks": loaded.players.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
+            "rare_counts": mixes.iter().map(|x| x.count()).collect::<Vec<_>>(),
+            "confluence_deck": loaded.confluence.name,
+            "expert_weights": m.expert_weights.as_ref().map(|p| p.display().to_string()),
+        }),
+    );
+    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print(&rows, threads);

@@ -9,9 +9,10 @@ use anyhow::{Context, Result};
 use super::cli::LadderArgs;
 use super::job::{default_threads, progress_bar, widest_half_width};
 use super::load;
+use super::outputs::{Guard, output_dir};
 use super::summary::WinRateColumns;
 use crate::deck::{ConfluenceDeck, RareMix};
-use crate::export::{ColumnData, OutputSet, Table};
+use crate::export::{ColumnData, OutputDir, Table};
 use crate::policy::PolicyKind;
 use crate::sim::{ConfigSpec, RunPlan};
 use crate::stats::Accum;
@@ -59,7 +60,8 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     let policies = load::policies(&names)?;
     let expert = load::expert_weights(a.deck.expert_weights.as_deref())?;
     let threads = default_threads(a.threads)?;
-    let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    // Check --out before anything runs; the outputs replace it whole at the end.
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     let players = [deck];
     let mixes = [RareMix(0), RareMix::all(confluence.rares.len())];
     let batch = a.games.unwrap_or(a.batch.max(1));
@@ -144,8 +146,25 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         &players[0].name,
         &load::weights_label(a.deck.expert_weights.as_deref()),
     );
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("ladder.csv", &table)?;
     out.write_parquet("ladder.parquet", &table)?;
+    let meta = super::meta::command_meta(
+        "ladder",
+        serde_json::json!({
+            "seed": a.seed,
+            "games": a.games,
+            "half_width": a.half_width,
+            "max_games": a.max_games,
+            "day_cap": a.day_cap,
+            "threads": threads,
+            "policies": policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "player_deck": players[0].name,
+            "confluence_deck": confluence.name,
+            "expert_weights": a.deck.expert_weights.as_ref().map(|p| p.display().to_string()),
+        }),
+    );
+    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print_ladder(&rungs, threads);

@@ -31,6 +31,16 @@ impl Loaded {
     }
 }
 
+/// The six starter decks: the default decks of compare, train-expert and train-value.
+pub const STARTERS: [&str; 6] = [
+    "decks/player/AX_sierra_oddball.txt",
+    "decks/player/BR_kojo_booda.txt",
+    "decks/player/LY_nevenka_blotch.txt",
+    "decks/player/MU_teija_nauraa.txt",
+    "decks/player/OR_sigismar_wingspan.txt",
+    "decks/player/YZ_akesha_taru.txt",
+];
+
 /// Reads the `--expert-weights` file, if one is given (`None`: the committed weights).
 pub fn expert_weights(path: Option<&Path>) -> Result<Option<ExpertWeights>> {
     let Some(path) = path else {
@@ -124,6 +134,48 @@ pub fn distinct_policies(names: &[String]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The policies a head-to-head game can use: the search and the clairvoyant bound roll
+/// their games out against the Confluence.
+fn supported(kind: crate::policy::PolicyKind) -> bool {
+    matches!(
+        kind,
+        crate::policy::PolicyKind::Random
+            | crate::policy::PolicyKind::Greedy
+            | crate::policy::PolicyKind::Planner
+            | crate::policy::PolicyKind::Expert
+    )
+}
+
+/// The policies of a head-to-head command (`command` names it in the errors).
+pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<PolicySpec>> {
+    let specs = policies(names)?;
+    for (i, p) in specs.iter().enumerate() {
+        if !supported(p.kind) {
+            return Err(super::usage(format!(
+                "--policy {p}: {command} supports random, greedy, planner, expert ({} plays its rollouts against the Confluence, not against another deck)",
+                p.kind.name()
+            )));
+        }
+        if specs[..i].contains(p) {
+            return Err(super::usage(format!("--policy {p}: given twice")));
+        }
+    }
+    Ok(specs)
+}
+
+/// The decks and player of a training command: the six starter decks when no --player is
+/// given, `policy` when no --policy is.
+pub fn training_decks(m: &MatchArgs, policy: &str) -> MatchArgs {
+    let mut m = m.clone();
+    if m.players.is_empty() {
+        m.players = STARTERS.iter().map(Into::into).collect();
+    }
+    if m.policies.is_empty() {
+        m.policies = vec![policy.into()];
+    }
+    m
 }
 
 pub fn load(m: &MatchArgs) -> Result<Loaded> {

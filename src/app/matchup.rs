@@ -11,12 +11,12 @@ use serde_json::{Value, json};
 use super::cli::MatchupArgs;
 use super::job::{default_threads, progress_bar};
 use super::load;
-use super::outputs::check_replaceable;
+use super::outputs::{Guard, output_dir};
 use super::usage;
 use crate::cards::Library;
 use crate::deck::PlayerDeck;
 use crate::export::{ColumnData, OutputDir, Table};
-use crate::policy::{PolicyKind, PolicySpec};
+use crate::policy::PolicySpec;
 use crate::sim::matchup::{Entry, MatchupPlan, PairTally, pairs, run_matchups};
 use crate::stats::bradley_terry::{self, BtFit, Pairing};
 use crate::stats::interval::wilson;
@@ -28,36 +28,10 @@ pub const PRIOR_GAMES: f64 = 1.0;
 /// The confidence level of every interval of the outputs.
 const LEVEL: f64 = 0.95;
 
-/// The policies a head-to-head game can use: the search and the clairvoyant bound roll
-/// their games out against the Confluence.
-fn supported(kind: PolicyKind) -> bool {
-    matches!(
-        kind,
-        PolicyKind::Random | PolicyKind::Greedy | PolicyKind::Planner | PolicyKind::Expert
-    )
-}
-
 /// The policies of the command line, checked: usage errors (exit 2) for an unknown or
 /// unsupported policy, or one given twice.
 pub fn matchup_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
-    head_to_head_policies(names, "matchup")
-}
-
-/// The policies of a head-to-head command (`command` names it in the errors).
-pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<PolicySpec>> {
-    let specs = load::policies(names)?;
-    for (i, p) in specs.iter().enumerate() {
-        if !supported(p.kind) {
-            return Err(usage(format!(
-                "--policy {p}: {command} supports random, greedy, planner, expert ({} plays its rollouts against the Confluence, not against another deck)",
-                p.kind.name()
-            )));
-        }
-        if specs[..i].contains(p) {
-            return Err(usage(format!("--policy {p}: given twice")));
-        }
-    }
-    Ok(specs)
+    load::head_to_head_policies(names, "matchup")
 }
 
 /// The decks of the command line, loaded and checked as `run` does; a deck given twice,
@@ -114,8 +88,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
     let mut warnings = Vec::new();
     let decks = decks(&lib, &a, &mut warnings)?;
     // Check the output directory before anything runs.
-    check_replaceable(&a.out)?;
-    drop(OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?);
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }

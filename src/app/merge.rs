@@ -7,11 +7,8 @@ use anyhow::{Context, Result, bail};
 
 use super::cli::MergeArgs;
 use super::job::{GamesRule, print_summary};
-use super::outputs::{
-    check_no_checkpoint, check_no_shard, check_replaceable, write_games, write_tables,
-};
+use super::outputs::{Guard, output_dir, write_games, write_tables};
 use super::spec::RunSpec;
-use crate::export::OutputDir;
 use crate::sim::ConfigSpec;
 use crate::sim::state::StateReader;
 use crate::stats::Accum;
@@ -152,10 +149,13 @@ pub fn merge(a: MergeArgs) -> Result<()> {
         }
         readers.push(r);
     }
-    check_replaceable(&a.out)?;
-    check_no_shard(&a.out, a.force)?;
-    check_no_checkpoint(&a.out, a.force)?;
-    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    let mut out = output_dir(
+        &a.out,
+        Guard {
+            force: Some(a.force),
+            resumes: false,
+        },
+    )?;
     let table = write_tables(
         &mut out,
         &job,

@@ -108,6 +108,28 @@ pub fn matchup_meta(
     })
 }
 
+/// What a command that writes a table (ladder, compare) records in `meta.json`: the tool,
+/// its version and commit, when and how it ran (`kind` names the command), and `fields`.
+pub fn command_meta(kind: &str, fields: Value) -> Value {
+    let mut m = json!({
+        "tool": "confluence-sim",
+        "kind": kind,
+        "version": env!("CARGO_PKG_VERSION"),
+        "git_commit": git_commit(),
+        "created": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        "command": command_line(),
+    });
+    if let (Some(m), Value::Object(f)) = (m.as_object_mut(), fields) {
+        m.extend(f);
+    }
+    m
+}
+
+/// `meta.json`'s bytes: pretty JSON and a final newline.
+pub fn to_bytes(m: &Value) -> Vec<u8> {
+    (serde_json::to_string_pretty(m).expect("serializes") + "\n").into_bytes()
+}
+
 /// The command line, with the program as its bare name (not the path it was run from).
 pub fn command_line() -> String {
     let mut args = std::env::args();

@@ -77,3 +77,89 @@ pub fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The command files, one per subcommand, on top.
+    const COMMANDS: [&str; 15] = [
+        "bench",
+        "booster_war",
+        "cards",
+        "compare",
+        "disagree",
+        "ladder",
+        "matchup",
+        "merge",
+        "replay",
+        "report",
+        "run",
+        "scenario",
+        "train",
+        "train_value",
+        "tune",
+    ];
+    /// The modules below them, which they share (`experiment` reads an experiment file into
+    /// a job, as `spec` reads a recorded one).
+    const SHARED: [&str; 12] = [
+        "cli",
+        "error",
+        "experiment",
+        "job",
+        "load",
+        "meta",
+        "mixes",
+        "mod",
+        "outputs",
+        "shard",
+        "spec",
+        "summary",
+    ];
+
+    /// The sibling modules a file of src/app names through `super::`.
+    fn uses(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, _) in text.match_indices("super::") {
+            let rest = &text[i + 7..];
+            let items: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+                group[..group.find('}').unwrap_or(group.len())]
+                    .split(',')
+                    .collect()
+            } else {
+                vec![rest]
+            };
+            for item in items {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn no_command_file_uses_another_and_shared_modules_use_none() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter_map(|n| n.strip_suffix(".rs").map(String::from))
+            .collect();
+        files.sort();
+        for f in &files {
+            assert!(
+                COMMANDS.contains(&f.as_str()) != SHARED.contains(&f.as_str()),
+                "src/app/{f}.rs: say whether it is a command or a shared module"
+            );
+            let text = std::fs::read_to_string(dir.join(format!("{f}.rs"))).unwrap();
+            for used in uses(&text) {
+                assert!(
+                    used == *f || !COMMANDS.contains(&used.as_str()) || *f == "mod",
+                    "src/app/{f}.rs uses the command file {used}.rs: move what they share below the commands"
+                );
+            }
+        }
+    }
+}

@@ -1,6 +1,18 @@
-//! The outputs of a run from its statistics and its stored per-game rows: what `run` writes
-//! at its end and `merge` writes from shards, through the same code, so that both give the
-//! same bytes.
+//! Output directories and the outputs of a run.
+//!
+//! Every command that writes a directory (`run`, `merge`, `report`, `matchup`,
+//! `booster-war`, `ladder`, `compare`, `tune`) writes it through one mechanism,
+//! [`OutputDir`]: every file goes into a temporary directory beside `--out`, which then
+//! replaces `--out` whole in one step; a failure or an interruption leaves the old directory
+//! as it was. [`output_dir`] checks `--out` first, the same way for every command: it may be
+//! new, empty or hold only confluence-sim's outputs (never a file the user put there), it
+//! may not be the working directory or above it, and finished work in it (a finished
+//! shard, an unfinished run's checkpoint) is replaced only with `--force`. (`report` writes
+//! into the run directory it reads, carrying the run's files over.)
+//!
+//! Then the outputs of a run from its statistics and its stored per-game rows: what `run`
+//! writes at its end and `merge` writes from shards, through the same code, so that both
+//! give the same bytes.
 
 use std::path::Path;
 
@@ -19,11 +31,14 @@ use crate::stats::Accum;
 
 pub const GAMES_SCHEMA_VERSION: u32 = 1;
 
-/// What a run's output directory may hold: its outputs (or a matchup's), a report, a
-/// checkpoint or a shard's state, and the temporary files of older versions. `run` replaces a directory
-/// holding only these, and refuses one holding anything else.
+/// The checkpoint of an unfinished run, inside its output directory.
+pub const CHECKPOINT: &str = "checkpoint";
+
+/// What an output directory may hold: the outputs of any command, a report, a checkpoint
+/// or a shard's state, and the temporary files of older versions. A command replaces a
+/// directory holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 29] = [
+    const NAMES: [&str; 39] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -53,6 +68,16 @@ pub fn is_output_name(name: &str) -> bool {
         "heroes.parquet",
         "card_effects.csv",
         "card_effects.parquet",
+        "ladder.csv",
+        "ladder.parquet",
+        "compare.csv",
+        "compare.parquet",
+        "tune_candidates.csv",
+        "tune_candidates.parquet",
+        "tune_rares.csv",
+        "tune_rares.parquet",
+        "tune_screening.csv",
+        "tune_screening.parquet",
     ];
     NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
 }
@@ -73,7 +98,7 @@ pub fn check_replaceable(dir: &Path) -> Result<()> {
     foreign.sort();
     if let Some(first) = foreign.first() {
         anyhow::bail!(
-            "--out {}: the directory holds {first}{}, which confluence-sim did not write; a run replaces the whole directory, so give a new or empty one (or remove it)",
+            "--out {}: the directory holds {first}{}, which confluence-sim did not write; the output directory is replaced whole, so give a new or empty one (or remove it)",
             dir.display(),
             if foreign.len() > 1 {
                 format!(" (and {} more)", foreign.len() - 1)
@@ -109,10 +134,11 @@ fn check_not_above_cwd(dir: &Path) -> Result<()> {
 }
 
 /// Refuses an output directory that holds a finished shard (`shard.json`): replacing it
-/// would destroy work that only `merge` reads. `--force` replaces it anyway.
-pub fn check_no_shard(dir: &Path, force: bool) -> Result<()> {
+/// would destroy work that only `merge` reads. `--force` (`Some(true)`) replaces it anyway;
+/// `None`: the command has no `--force`.
+pub fn check_no_shard(dir: &Path, force: Option<bool>) -> Result<()> {
     let p = dir.join("shard.json");
-    if force || !p.is_file() {
+    if force == Some(true) || !p.is_file() {
         return Ok(());
     }
     let which = super::spec::RunSpec::read(&p)
@@ -120,23 +146,65 @@ pub fn check_no_shard(dir: &Path, force: bool) -> Result<()> {
         .and_then(|s| s.shard)
         .map_or_else(|| "a shard".to_string(), |s| format!("shard {s}"));
     anyhow::bail!(
-        "--out {d}: it holds {which} of a sharded run (shard.json), finished work that this would replace; merge the shards with `confluence-sim merge {d} ... --out DIR`, give another --out, or add --force to replace it",
+        "--out {d}: it holds {which} of a sharded run (shard.json), finished work that this would replace; merge the shards with `confluence-sim merge {d} ... --out DIR`, give another --out{}",
+        or_force(force),
         d = dir.display()
     );
 }
 
 /// Refuses an output directory that holds an unfinished run's checkpoint, which
-/// `run --resume` continues. `--force` replaces it anyway.
-pub fn check_no_checkpoint(dir: &Path, force: bool) -> Result<()> {
-    let ck = dir.join(super::run::CHECKPOINT);
-    if force || !ck.join("run.json").is_file() {
+/// `run --resume` continues. `--force` (`Some(true)`) replaces it anyway.
+pub fn check_no_checkpoint(dir: &Path, force: Option<bool>) -> Result<()> {
+    let ck = dir.join(CHECKPOINT);
+    if force == Some(true) || !ck.join("run.json").is_file() {
         return Ok(());
     }
     anyhow::bail!(
-        "--out {d}: it holds an unfinished run ({}), work that this would replace; continue it with `confluence-sim run --resume {d}`, give another --out, or add --force to replace it",
+        "--out {d}: it holds an unfinished run ({}), work that this would replace; continue it with `confluence-sim run --resume {d}`, give another --out{}",
         ck.display(),
+        or_force(force),
         d = dir.display()
     );
+}
+
+/// The end of a refusal: how to replace the directory anyway.
+fn or_force(force: Option<bool>) -> &'static str {
+    match force {
+        Some(_) => ", or add --force to replace it",
+        None => " (or remove it)",
+    }
+}
+
+/// What a command may replace in its `--out` beyond confluence-sim's own outputs.
+#[derive(Clone, Copy, Debug)]
+pub struct Guard {
+    /// `Some(f)`: the command's `--force` flag (with it, finished work is replaced);
+    /// `None`: the command has none.
+    pub force: Option<bool>,
+    /// The command continues an unfinished run in `--out` itself (`run`), so a checkpoint
+    /// is no reason to refuse it.
+    pub resumes: bool,
+}
+
+impl Guard {
+    /// A command without `--force` that continues nothing.
+    pub const PLAIN: Guard = Guard {
+        force: None,
+        resumes: false,
+    };
+}
+
+/// Checks `dir` as a command's `--out` (see the module's documentation) and prepares its
+/// replacement: the [`OutputDir`] the command fills and commits. A command that runs for a
+/// while checks first (dropping this one) and calls [`OutputDir::new`] when its outputs
+/// are ready.
+pub fn output_dir(dir: &Path, guard: Guard) -> Result<OutputDir> {
+    check_replaceable(dir)?;
+    check_no_shard(dir, guard.force)?;
+    if !guard.resumes {
+        check_no_checkpoint(dir, guard.force)?;
+    }
+    OutputDir::new(dir).with_context(|| format!("--out {}", dir.display()))
 }
 
 pub fn games_table(rows: &[GameRow]) -> Table {
@@ -283,4 +351,19 @@ pub fn write_tables(
     let mut f = out.create("meta.json")?;
     serde_json::to_writer_pretty(&mut f, &m).context("meta.json")?;
     Ok(table)
+}
+
+/// Writes a one-file output (a weights file) whole or not at all: into a temporary file
+/// beside it, then renamed over it.
+pub fn write_whole(out: &std::path::Path, text: &str) -> Result<()> {
+    let dir = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("--out {}", out.display()))?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+    tmp.persist(out)
+        .with_context(|| format!("writing {}", out.display()))?;
+    Ok(())
 }

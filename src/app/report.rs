@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::{Result, bail};
 
 use super::cli::ReportArgs;
-use super::run::CHECKPOINT;
+use super::outputs::CHECKPOINT;
 use super::spec::RunSpec;
 
 pub fn report(a: ReportArgs) -> Result<()> {

@@ -13,7 +13,7 @@ use super::job::{
 };
 use super::load;
 use super::mixes;
-use super::outputs::{check_no_shard, check_replaceable, write_games, write_tables};
+use super::outputs::{CHECKPOINT, Guard, output_dir, write_games, write_tables};
 use super::spec::RunSpec;
 use crate::export::OutputDir;
 use crate::sim::state::{self, StateReader, StateWriter};
@@ -73,9 +73,6 @@ pub fn run(a: RunArgs) -> Result<()> {
     job.shard = a.shard;
     execute(job, a.force)
 }
-
-/// The checkpoint of an unfinished run, inside its output directory.
-pub const CHECKPOINT: &str = "checkpoint";
 
 /// A run stopped by a signal after saving its checkpoint; the process exits with 128 + the
 /// signal's number.
@@ -169,9 +166,13 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     };
     let checked_total = total_games(per_config, configs.len()).map_err(anyhow::Error::msg)?;
     // Check the output directory before running anything.
-    check_replaceable(&job.out)?;
-    check_no_shard(&job.out, force)?;
-    drop(OutputDir::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?);
+    drop(output_dir(
+        &job.out,
+        Guard {
+            force: Some(force),
+            resumes: true,
+        },
+    )?);
     let ck = job.out.join(CHECKPOINT);
     let spec_path = ck.join("run.json");
     if spec_path.exists() {

@@ -2,8 +2,6 @@
 //! writes them (by default to `decks/policies/expert.toml`, which the binary embeds: rebuild
 //! after training). The same flags give the same file.
 
-use std::io::Write;
-
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
@@ -20,7 +18,7 @@ use crate::policy::{AnyPolicy, Policy};
 use crate::sim::GameSeeds;
 
 pub fn train(a: TrainArgs) -> Result<()> {
-    let m = training_decks(&a.m, "planner");
+    let m = super::load::training_decks(&a.m, "planner");
     if m.policies.len() != 1 {
         bail!("train-expert takes one --policy: the player whose games are studied");
     }
@@ -110,7 +108,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
         all.mana.len(),
         all.turn.len()
     );
-    write_whole(&a.out, &w.to_toml(&header))?;
+    super::outputs::write_whole(&a.out, &w.to_toml(&header))?;
     eprintln!(
         "confluence-sim: {} decisions, {} mana and {} turn examples; wrote {}",
         all.decisions,
@@ -118,33 +116,5 @@ pub fn train(a: TrainArgs) -> Result<()> {
         all.turn.len(),
         a.out.display()
     );
-    Ok(())
-}
-
-/// The decks and player of a training command: the six starter decks when no --player is
-/// given, `policy` when no --policy is.
-pub(super) fn training_decks(m: &super::cli::MatchArgs, policy: &str) -> super::cli::MatchArgs {
-    let mut m = m.clone();
-    if m.players.is_empty() {
-        m.players = super::compare::STARTERS.iter().map(Into::into).collect();
-    }
-    if m.policies.is_empty() {
-        m.policies = vec![policy.into()];
-    }
-    m
-}
-
-/// Writes a weights file whole or not at all: into a temporary file beside it, then renamed
-/// over it.
-pub(super) fn write_whole(out: &std::path::Path, text: &str) -> Result<()> {
-    let dir = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("--out {}", out.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.persist(out)
-        .with_context(|| format!("writing {}", out.display()))?;
     Ok(())
 }

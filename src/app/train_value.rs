@@ -27,7 +27,7 @@ use crate::sim::seed::splitmix64;
 pub const HOLD_OUT_EVERY: u64 = 10;
 
 pub fn train_value(a: TrainValueArgs) -> Result<()> {
-    let m = super::train::training_decks(&a.m, "expert");
+    let m = super::load::training_decks(&a.m, "expert");
     if m.policies.len() != 1 {
         return Err(super::usage(
             "train-value takes one --policy: the player whose games are recorded",
@@ -216,7 +216,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
             "The player used no value model.".to_string()
         }
     );
-    super::train::write_whole(&a.out, &net.to_toml(&header))?;
+    super::outputs::write_whole(&a.out, &net.to_toml(&header))?;
     print!("{out}");
     eprintln!("confluence-sim: wrote {}", a.out.display());
     Ok(())

@@ -14,10 +14,11 @@ use super::cli::{MatchArgs, TuneArgs};
 use super::job::{default_threads, progress_bar};
 use super::load;
 use super::mixes;
+use super::outputs::{Guard, output_dir};
 use super::summary::WinRateColumns;
 use super::summary::{RunMeta, summary_table};
 use crate::deck::RareMix;
-use crate::export::{ColumnData, OutputSet, Table};
+use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::{ConfigSpec, RunPlan};
 use crate::stats::Accum;
 use crate::stats::interval::{games_for_half_width, wilson, z_for};
@@ -87,7 +88,8 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         (Err(e), _) | (_, Err(e)) => Err(e),
     }
     .map_err(|e| super::usage(format!("--games {} / --confirm {confirm}: {e}", a.games)))?;
-    let mut out = OutputSet::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    // Check --out before anything runs; the outputs replace it whole at the end.
+    drop(output_dir(&a.out, Guard::PLAIN)?);
     let pb = progress_bar(total, a.quiet);
     let progress = |k: u64| pb.inc(k);
     let plan_for = |mixes: &[RareMix], games: u64, first_game: u64| RunPlan {
@@ -255,6 +257,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         expert_weights: a.deck.expert_weights.as_deref(),
     };
     let screening = summary_table(&meta, &screen_plan.configs, &screen.accums);
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("tune_candidates.csv", &cand)?;
     out.write_parquet("tune_candidates.parquet", &cand)?;
     out.write_csv("tune_rares.csv", &rares)?;

@@ -132,6 +132,12 @@ pub enum Inline {
     Text(String),
     Code(String),
     Strong(String),
+    /// A rare mix too long for one line: `short` (`6 rares: A, B +4`) folds `full`
+    /// (`6 rares: A, B, C, D, E, F`), which a reader opens in HTML; Markdown shows `full`.
+    Mix {
+        short: String,
+        full: String,
+    },
 }
 
 /// Text made of inline runs.
@@ -158,12 +164,23 @@ impl Rich {
         self
     }
 
-    /// The text without markup.
+    /// A rare mix: `short` folding `full`, or plain text when they are the same.
+    pub(crate) fn mix(mut self, short: String, full: String) -> Rich {
+        self.0.push(if short == full {
+            Inline::Text(short)
+        } else {
+            Inline::Mix { short, full }
+        });
+        self
+    }
+
+    /// The text without markup (a folded mix in full).
     pub fn plain(&self) -> String {
         self.0
             .iter()
             .map(|i| match i {
                 Inline::Text(s) | Inline::Code(s) | Inline::Strong(s) => s.as_str(),
+                Inline::Mix { full, .. } => full.as_str(),
             })
             .collect()
     }

@@ -121,9 +121,21 @@ pub fn rare_universe(m: &Model) -> Vec<String> {
     v
 }
 
+/// A rare mix as the report names it: [`short_mix`], folding the whole list of its rares
+/// when the short form leaves some out (`6 rares: A, B +4`).
+pub fn mix_rich(mix: &[String], universe: &[String]) -> Rich {
+    let short = short_mix(mix, universe);
+    let full = if short.contains(" +") {
+        format!("{}: {}", plural(mix.len(), "rare", "rares"), mix.join(", "))
+    } else {
+        short.clone()
+    };
+    Rich::default().mix(short, full)
+}
+
 /// A rare mix in a few words, so that it never wraps to many lines: `all commons`,
 /// `all 15 rares`, `2 rares: A, B`, `13 rares: all but A, B`, `6 rares: A, B, C +3`.
-/// The full list is in `summary.csv` (`rare_mix`).
+/// [`mix_rich`] folds the full list under it; `summary.csv` has it too (`rare_mix`).
 pub fn short_mix(mix: &[String], universe: &[String]) -> String {
     let k = mix.len();
     let all = universe.len();
@@ -282,35 +294,38 @@ fn targets(m: &Model) -> Vec<Rich> {
         if groups.is_empty() {
             continue;
         }
-        let parts: Vec<String> = groups
-            .iter()
-            .map(|g| {
-                let (i, side) = closest(m, g, t);
-                let c = &m.configs[i];
-                let rate = format!(
-                    "{} {}",
-                    pct(c.win_rate),
-                    pct_interval(c.win_rate_lo, c.win_rate_hi)
-                );
-                let mix = short_mix(&c.rare_mix, &universe);
-                match side {
-                    Some(false) => {
-                        format!("{} never reaches it (at best {rate}, {mix})", g.deck_name)
-                    }
-                    Some(true) => {
-                        format!("{} stays above it (at hardest {rate}, {mix})", g.deck_name)
-                    }
-                    None => format!("{} {rate} ({mix})", g.deck_name),
-                }
-            })
-            .collect();
-        out.push(
-            Rich::default()
-                .strong(format!("Closest to {}", pct(t)))
-                .t(" (")
-                .code(p.clone())
-                .t(format!(", the run's mixes): {}.", parts.join("; "))),
-        );
+        let mut r = Rich::default()
+            .strong(format!("Closest to {}", pct(t)))
+            .t(" (")
+            .code(p.clone())
+            .t(", the run's mixes): ");
+        for (k, g) in groups.iter().enumerate() {
+            let (i, side) = closest(m, g, t);
+            let c = &m.configs[i];
+            let rate = format!(
+                "{} {}",
+                pct(c.win_rate),
+                pct_interval(c.win_rate_lo, c.win_rate_hi)
+            );
+            if k > 0 {
+                r = r.t("; ");
+            }
+            r = match side {
+                Some(false) => r.t(format!(
+                    "{} never reaches it (at best {rate}, ",
+                    g.deck_name
+                )),
+                Some(true) => r.t(format!(
+                    "{} stays above it (at hardest {rate}, ",
+                    g.deck_name
+                )),
+                None => r.t(format!("{} {rate} (", g.deck_name)),
+            };
+            let mix = mix_rich(&c.rare_mix, &universe);
+            r.0.extend(mix.0);
+            r = r.t(")");
+        }
+        out.push(r.t("."));
     }
     out
 }
@@ -320,27 +335,37 @@ fn hardest_rares(m: &Model) -> Option<Rich> {
     if with.is_empty() {
         return None;
     }
-    // How often each rare is among the three hardest (most negative effects) of a group.
+    // A rare is called hard only when its whole 95% interval is below zero.
+    let hard = |r: &&crate::report::inputs::RareRow| r.effect_hi < 0.0;
+    // How often each rare is among the three hardest (most negative effects) of a group,
+    // counting only the effects distinguishable from zero.
     let mut top3: BTreeMap<String, usize> = BTreeMap::new();
     for g in &with {
-        for r in g.rares.iter().take(3) {
+        for r in g.rares.iter().take(3).filter(hard) {
             *top3.entry(r.rare.clone()).or_default() += 1;
         }
     }
     let mut counts: Vec<(String, usize)> = top3.into_iter().collect();
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let (g, r) = with
-        .iter()
-        .map(|g| (g, &g.rares[0]))
-        .min_by(|a, b| a.1.effect.total_cmp(&b.1.effect))
+    // The most negative effect, among the distinguishable ones when there are any.
+    let most_negative = |only_hard: bool| {
+        with.iter()
+            .flat_map(|g| g.rares.iter().map(move |r| (g, r)))
+            .filter(|(_, r)| !only_hard || hard(r))
+            .min_by(|a, b| a.1.effect.total_cmp(&b.1.effect))
+    };
+    let (g, r) = most_negative(true)
+        .or_else(|| most_negative(false))
         .expect("a group with rares");
     let n = with.len();
     let mut s = Rich::default().strong("Hardest rares").t(": ");
+    let none = "none is distinguishable from no effect (every 95% interval includes zero or lies above it)";
     if n == 1 {
         let names: Vec<String> = g
             .rares
             .iter()
             .take(3)
+            .filter(hard)
             .map(|r| {
                 format!(
                     "{} {} {}",
@@ -350,7 +375,11 @@ fn hardest_rares(m: &Model) -> Option<Rich> {
                 )
             })
             .collect();
-        s = s.t(format!("for {}, {}.", g.label(), join_and(&names)));
+        s = s.t(if names.is_empty() {
+            format!("for {}, {none}.", g.label())
+        } else {
+            format!("for {}, {}.", g.label(), join_and(&names))
+        });
         return Some(s);
     }
     let lead: Vec<String> = counts
@@ -373,8 +402,18 @@ fn hardest_rares(m: &Model) -> Option<Rich> {
         .filter(|r| r.effect_hi < 0.0)
         .count();
     let total: usize = with.iter().map(|g| g.rares.len()).sum();
+    if lead.is_empty() {
+        s = s.t(format!(
+            "{none}, for each of the {n} deck and policy pairs; the most negative estimate is {} for {}: {} {}.",
+            r.rare,
+            g.label(),
+            pp(r.effect),
+            pct_interval_pp(r.effect_lo, r.effect_hi),
+        ));
+        return Some(s);
+    }
     s = s.t(format!(
-        "{}. The largest single effect is {} for {}: {} {}. {} of the {} effects are below zero with their whole interval.",
+        "{} (counting only effects below zero with their whole 95% interval). The largest of those is {} for {}: {} {}. {} of the {} effects are below zero with their whole interval.",
         join_and(&lead),
         r.rare,
         g.label(),
@@ -669,12 +708,122 @@ pub fn findings(m: &Model) -> Vec<Block> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::report::inputs::{ConfigRow, Inputs};
+    use crate::report::inputs::{ConfigRow, Inputs, RareRow};
     use crate::report::model::Model;
 
-    fn row(id: u32, deck: &str, policy: &str, rares: u32, wins: u64) -> ConfigRow {
+    /// One rare's effect (fractions) for a deck and policy.
+    pub(crate) fn rare(deck: &str, policy: &str, name: &str, effect: f64, half: f64) -> RareRow {
+        RareRow {
+            player_deck: deck.into(),
+            policy: policy.into(),
+            rare: name.into(),
+            effect,
+            effect_lo: effect - half,
+            effect_hi: effect + half,
+            method: "regression".into(),
+            configs: 10,
+            games: 10_000,
+        }
+    }
+
+    /// Deck A played by greedy and planner at 0 and 2 rares, with `rares` as rares.parquet.
+    pub(crate) fn with_rares(rares: Vec<RareRow>) -> Model {
+        let summary = vec![
+            row(0, "A", "greedy", 0, 500),
+            row(1, "A", "greedy", 2, 400),
+            row(2, "A", "planner", 0, 700),
+            row(3, "A", "planner", 2, 600),
+        ];
+        let inputs = Inputs {
+            dir: "x".into(),
+            summary,
+            cards: None,
+            rares: Some(rares),
+            diffs: None,
+            meta: None,
+        };
+        Model::build(&inputs, 0.5)
+    }
+
+    #[test]
+    fn a_rare_is_called_hard_only_when_its_interval_is_below_zero() {
+        // greedy: R1's effect is the most negative but its interval includes zero; R2 is
+        // distinguishable. planner: nothing is.
+        let m = with_rares(vec![
+            rare("A", "greedy", "R1", -0.03, 0.04),
+            rare("A", "greedy", "R2", -0.02, 0.01),
+            rare("A", "greedy", "R3", 0.01, 0.005),
+            rare("A", "planner", "R1", -0.001, 0.01),
+            rare("A", "planner", "R2", 0.0, 0.01),
+        ]);
+        let t = hardest_rares(&m).unwrap().plain();
+        assert!(
+            t.starts_with(
+                "Hardest rares: R2 is among the three hardest for 1 of the 2 deck and policy pairs (counting only"
+            ),
+            "{t}"
+        );
+        assert!(!t.contains("R1 for") && !t.contains("R3 for"), "{t}");
+        assert!(
+            t.contains("The largest of those is R2 for Hero of A · greedy: −2.0"),
+            "{t}"
+        );
+        // Nothing distinguishable anywhere: no rare is named hardest.
+        let m = with_rares(vec![
+            rare("A", "greedy", "R1", -0.03, 0.04),
+            rare("A", "planner", "R1", -0.001, 0.01),
+        ]);
+        let t = hardest_rares(&m).unwrap().plain();
+        assert!(
+            t.starts_with("Hardest rares: none is distinguishable from no effect"),
+            "{t}"
+        );
+        assert!(!t.contains("among the three hardest"), "{t}");
+    }
+
+    #[test]
+    fn a_long_mix_is_folded_in_full_where_the_report_names_it() {
+        let universe = names(&["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]);
+        let six = names(&["A", "B", "C", "D", "E", "F"]);
+        let r = mix_rich(&six, &universe);
+        assert_eq!(
+            r.0,
+            vec![Inline::Mix {
+                short: "6 rares: A, B +4".into(),
+                full: "6 rares: A, B, C, D, E, F".into()
+            }]
+        );
+        assert_eq!(r.plain(), "6 rares: A, B, C, D, E, F");
+        // Short mixes stay plain text.
+        assert_eq!(
+            mix_rich(&names(&["A", "B"]), &universe).0,
+            vec![Inline::Text("2 rares: A, B".into())]
+        );
+        // The closest-to-target finding names its mix in full: 6 of 10 rares, at 40%.
+        let summary = vec![
+            row(0, "A", "greedy", 0, 900),
+            row(1, "A", "greedy", 6, 400),
+            row(2, "A", "greedy", 10, 100),
+        ];
+        let m = Model::build(
+            &Inputs {
+                dir: "x".into(),
+                summary,
+                cards: None,
+                rares: None,
+                diffs: None,
+                meta: None,
+            },
+            0.4,
+        );
+        let t = text(&findings(&m));
+        assert!(t.contains("(6 rares: R0, R1, R2, R3, R4, R5)"), "{t}");
+        assert!(!t.contains(" +4"), "{t}");
+    }
+
+    pub(crate) fn row(id: u32, deck: &str, policy: &str, rares: u32, wins: u64) -> ConfigRow {
         let games = 1000;
         let ci = crate::stats::wilson(wins, games, 0.95);
         ConfigRow {

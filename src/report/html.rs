@@ -21,6 +21,11 @@ fn rich(r: &Rich) -> String {
             Inline::Text(s) => esc(s),
             Inline::Code(s) => format!("<code>{}</code>", esc(s)),
             Inline::Strong(s) => format!("<strong>{}</strong>", esc(s)),
+            Inline::Mix { short, full } => format!(
+                "<details class=\"mix\"><summary>{}</summary>{}</details>",
+                esc(short),
+                esc(full)
+            ),
         })
         .collect()
 }

@@ -47,6 +47,8 @@ fn rich(r: &Rich) -> String {
                 format!("{fence}{pad}{}{pad}{fence}", s.replace('|', "\\|"))
             }
             Inline::Strong(s) => format!("**{}**", esc(s)),
+            // Markdown cannot fold: the mix in full.
+            Inline::Mix { full, .. } => esc(full),
         })
         .collect()
 }

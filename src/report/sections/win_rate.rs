@@ -142,9 +142,9 @@ pub(super) fn target_section(m: &Model) -> Section {
                 pct(t)
             ))
             .code("confluence-sim report --target P")
-            .t("), and whether its 95% interval contains it. Rare mixes are shortened; ")
+            .t("), and whether its 95% interval contains it. A long rare mix is shortened: click it for its rares (")
             .code("summary.csv")
-            .t(" lists each in full (")
+            .t(" lists each in full, ")
             .code("rare_mix")
             .t("). To search more mixes than the run holds, use ")
             .code(format!("confluence-sim tune --target {t}"))
@@ -163,7 +163,7 @@ pub(super) fn target_section(m: &Model) -> Section {
             rows.push(vec![
                 Rich::text(g.deck_name.clone()),
                 Rich::text(g.policy.clone()),
-                Rich::text(findings::short_mix(&c.rare_mix, &universe)),
+                findings::mix_rich(&c.rare_mix, &universe),
                 Rich::text(format!(
                     "{} {}",
                     pct(c.win_rate),
@@ -190,7 +190,7 @@ pub(super) fn target_section(m: &Model) -> Section {
                     Rich::text(g.deck_name.clone()),
                     Rich::text(g.policy.clone()),
                     Rich::text(c.config_id.to_string()),
-                    Rich::text(findings::short_mix(&c.rare_mix, &universe)),
+                    findings::mix_rich(&c.rare_mix, &universe),
                     Rich::text(format!(
                         "{} {}",
                         pct(c.win_rate),

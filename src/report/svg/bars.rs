@@ -15,9 +15,22 @@ pub struct Bar {
     pub hi: f64,
 }
 
+/// The range in percentage points that shows every bar and whisker of `bars` and zero:
+/// give one range to the charts that sit side by side (one deck's policies), so that bars
+/// of equal length mean equal effects.
+pub fn effect_range<'a>(bars: impl IntoIterator<Item = &'a Bar>) -> (f64, f64) {
+    let finite = |x: f64| if x.is_finite() { Some(x * 100.0) } else { None };
+    bars.into_iter()
+        .flat_map(|b| [finite(b.value), finite(b.lo), finite(b.hi)])
+        .flatten()
+        .fold((0.0, 0.0), |(lo, hi), v| (f64::min(lo, v), f64::max(hi, v)))
+}
+
 /// Horizontal bars in the given order (top to bottom), each with an error bar, around a
-/// zero line. Bars are `<rect data-label data-value data-lo data-hi>` (fractions, as given).
-pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
+/// zero line, on the x range `range` (percentage points; see [`effect_range`]), widened to
+/// show every bar. Bars are `<rect data-label data-value data-lo data-hi>` (fractions, as
+/// given).
+pub fn effect_chart(title: &str, bars: &[Bar], range: (f64, f64)) -> String {
     const W: f64 = 640.0;
     let label_w = bars
         .iter()
@@ -45,15 +58,9 @@ pub fn effect_chart(title: &str, bars: &[Bar]) -> String {
     let row_h = 28.0;
     let bottom = top + row_h * bars.len().max(1) as f64;
     let height = bottom + 92.0;
-    // Scale in percentage points, always showing zero.
-    let finite = |x: f64| if x.is_finite() { Some(x * 100.0) } else { None };
-    let all: Vec<f64> = bars
-        .iter()
-        .flat_map(|b| [finite(b.value), finite(b.lo), finite(b.hi)])
-        .flatten()
-        .collect();
-    let lo = all.iter().copied().fold(0.0, f64::min);
-    let hi = all.iter().copied().fold(0.0, f64::max);
+    // Scale in percentage points, always showing zero and every bar.
+    let own = effect_range(bars);
+    let (lo, hi) = (own.0.min(range.0), own.1.max(range.1));
     let (first, last, step) = nice_ticks(lo, hi.max(lo + 0.5), 6.0);
     let xs = |v: f64| left + (v - first) / (last - first) * (right - left);
 
