@@ -152,8 +152,8 @@ impl<O: Observer> Engine<'_, O> {
                 let (mine, defender) = totals(self.s, db, side, Some(e));
                 let (theirs, _) = totals(self.s, db, side.other(), Some(e));
                 let w = terrains_won(mine, theirs, terr, self.s.ascended(side, e));
-                // "Can't move forward during Dusk except due to {X}" (Will-o'-the-Wisp
-                // facing it): winning other terrains only does not move it.
+                // A Will-o'-the-Wisp facing it (Dusk moves only thanks to {X} in an {X}
+                // region): winning other terrains only does not move it.
                 let need = self.s.duel_only_due_to(db, side, e, terr);
                 let held = (defender && !self.s.defender_lifted_side(db, side, e))
                     || self.s.expedition_blocked_of(db, side, e)

@@ -7,6 +7,8 @@
 //! and finds equal to its encoding is **verified**; an exact encoding that is not verified
 //! is only **declared** exact. The reader is strict: a sentence it cannot read leaves the
 //! card unverified, never guessed.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 pub mod norm;
 pub mod read;

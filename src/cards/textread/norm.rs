@@ -2,6 +2,8 @@
 //! each effect a canonical string built by the helpers below (the same helpers render what
 //! the text reader read and what the compiled encoding does, so equal strings mean equal
 //! meaning at the level of detail the normal form keeps).
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 use std::fmt;
 

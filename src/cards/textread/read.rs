@@ -2,6 +2,8 @@
 //! sentences and turns each sentence it knows into the normal form. It shares no code with
 //! the effect language's parser; what it cannot read it says so (the card is then not
 //! verified).
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 use std::sync::LazyLock;
 

@@ -1,6 +1,8 @@
 //! The compiled form reduced to the normal form: the ops of an ability (flat, with jumps)
 //! become a tree of steps, a `Select` and the op that acts on its choice become one op on a
 //! target, and every filter, condition and amount is rendered canonically.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 use super::norm::{Ctx, NAbility, NStep, filter_str, op, target_str};
 use crate::cards::CardDb;

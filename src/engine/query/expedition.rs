@@ -165,9 +165,9 @@ impl GameState {
     }
 
     /// Head-to-head: the terrain types that `side`'s expedition `e`, standing in a region
-    /// with terrains `region`, must win to move forward at this Dusk, from "if an
-    /// Expedition facing me is in {X}, it can't move forward during Dusk except due to {X}"
-    /// statics of the opposing objects in the expedition facing it (Will-o'-the-Wisp).
+    /// with terrains `region`, must win to move forward at this Dusk: the "only thanks to
+    /// {X}, when in an {X} region" statics (`darkness_only_due`) of the opposing objects in
+    /// the expedition facing it (Will-o'-the-Wisp).
     /// 0: no such limit.
     pub fn duel_only_due_to(&self, db: &CardDb, side: Side, e: Exp, region: u8) -> u8 {
         let mut need = 0u8;
@@ -194,7 +194,7 @@ impl GameState {
 
     /// One side's expedition can't move forward now. Head-to-head, a "can't move forward"
     /// static blocks that expedition of its controller and the opposing one facing it
-    /// (Issitoq: "your other Expedition and the Expedition facing it", D47), as it blocks
+    /// (Issitoq: its controller's other expedition and the opposing one across from it, D47), as it blocks
     /// the player's expedition and the Darkness facing it in the Confluence mode.
     pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
         match self.mode {
