@@ -579,28 +579,7 @@ impl<O: Observer> Engine<'_, O> {
                         }
                         _ => continue,
                     };
-                    if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
-                        self.s.statics[o.side.index()] -= 1;
-                        self.s.statics[to.index()] += 1;
-                    }
-                    self.s.listen[to.index()] |= self.db.card(o.card).fire_mask;
-                    let ts = self.s.next_ts();
-                    let ob = self.s.obj_mut(id);
-                    ob.side = to;
-                    ob.exp = exp;
-                    ob.ts = ts;
-                    if !o.is_token() {
-                        ob.flags ^= flag::BORROWED;
-                    }
-                    if O::ENABLED {
-                        self.emit(Event::Moved {
-                            obj: id,
-                            side: to,
-                            from: o.zone,
-                            to: o.zone,
-                            why: Why::Effect,
-                        });
-                    }
+                    self.hand_over(id, to, exp);
                 }
                 Flow::Next
             }

@@ -19,6 +19,17 @@ impl<O: Observer> Engine<'_, O> {
         }
         self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
         let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
+        self.hand_over(id, to, o.exp);
+        self.fire(Fire::Joined { obj: id });
+        true
+    }
+
+    /// Hands `id`, already moved into side `to`'s lists where it stands in `exp`, to that
+    /// side (Defect, take control): the sides' static and listener counts follow it, it
+    /// gets a new timestamp, and a card becomes borrowed (its owner's zones stay its
+    /// destinations) or, going back, its owner's again.
+    pub(in crate::engine) fn hand_over(&mut self, id: ObjId, to: Side, exp: Exp) {
+        let o = *self.s.obj(id);
         if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
             self.s.statics[o.side.index()] -= 1;
             self.s.statics[to.index()] += 1;
@@ -27,6 +38,7 @@ impl<O: Observer> Engine<'_, O> {
         let ts = self.s.next_ts();
         let ob = self.s.obj_mut(id);
         ob.side = to;
+        ob.exp = exp;
         ob.ts = ts;
         if !o.is_token() {
             ob.flags ^= flag::BORROWED;
@@ -35,13 +47,11 @@ impl<O: Observer> Engine<'_, O> {
             self.emit(Event::Moved {
                 obj: id,
                 side: to,
-                from: Zone::Expedition,
-                to: Zone::Expedition,
+                from: o.zone,
+                to: o.zone,
                 why: Why::Effect,
             });
         }
-        self.fire(Fire::Joined { obj: id });
-        true
     }
 
     /// Don Juan's replacement (`static defect_instead(STATUS)`): `id`, about to move from an
