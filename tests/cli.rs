@@ -1031,7 +1031,7 @@ fn compare_pairs_policies_on_the_same_games() {
         .success();
     assert_eq!(
         outputs(dir.path()),
-        vec!["compare.csv", "compare.parquet", "meta.json"]
+        vec!["compare.csv", "compare.parquet", "games.csv", "meta.json"]
     );
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("meta.json")).unwrap())
@@ -1075,8 +1075,8 @@ fn compare_pairs_policies_on_the_same_games() {
     assert!((prev_lo[2] + hi[1]).abs() < 1e-12 && (prev_hi[2] + lo[1]).abs() < 1e-12);
     let csv = std::fs::read_to_string(dir.path().join("compare.csv")).unwrap();
     let head = csv.lines().next().unwrap();
-    assert!(head.ends_with(",seed,expert_weights"), "{head}");
-    assert!(csv.lines().nth(1).unwrap().starts_with("3,"), "{csv}");
+    assert!(head.ends_with(",seed,expert_weights,reused"), "{head}");
+    assert!(csv.lines().nth(1).unwrap().starts_with("4,"), "{csv}");
     sim()
         .args(["compare", "--policy", "greedy", "-q"])
         .assert()
@@ -1415,11 +1415,13 @@ fn ladder_and_compare_replace_their_output_directory_whole_and_protect_what_is_n
             .arg(&out)
             .assert()
             .success();
-        assert_eq!(
-            outputs(&out),
-            vec![table, &table.replace(".csv", ".parquet"), "meta.json"],
-            "{command}"
-        );
+        let parquet = table.replace(".csv", ".parquet");
+        let mut want = vec![table, &parquet, "meta.json"];
+        if command == "compare" {
+            // Every game's result, for a later --reuse.
+            want.insert(2, "games.csv");
+        }
+        assert_eq!(outputs(&out), want, "{command}");
         // Nothing is left beside it.
         assert_eq!(outputs(root.path()), vec!["out"], "{command}");
         // A file the user put there is refused, and nothing is written.

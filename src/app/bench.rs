@@ -36,6 +36,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     };
     let policies = load::policies(&names)?;
     let expert = load::expert_weights(a.deck.expert_weights.as_deref())?;
+    let value = load::value_weights(a.deck.value_weights.as_deref())?;
     let players = [deck];
     if a.games == 0 {
         anyhow::bail!("--games must be at least 1");
@@ -57,7 +58,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             seed: a.seed,
             threads: 1,
             day_cap: 30,
-            expert: expert.as_ref(),
+            models: crate::policy::Models {
+                expert: expert.as_ref(),
+                value: value.as_ref(),
+            },
         };
         let t = Instant::now();
         let cpu0 = cpu_seconds();

@@ -204,6 +204,18 @@ pub struct TrainValueArgs {
     /// Record one decision in N (decisions with a real choice), chosen by a hash.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub every: u64,
+    /// Which decisions are recorded: `all`, or `day-start`, the first decision with a
+    /// real choice of each day from day 2 on (the positions `search:horizon=D` scores).
+    #[arg(long, value_enum, value_name = "WHICH", default_value = "all")]
+    pub at: PositionsAt,
+    /// The label of a position: 0, the outcome of the game played (default); K, the mean
+    /// outcome of K games finished by --rollout-policy from samples of the hidden cards
+    /// drawn from the player's view (less noise; the rollout player's values).
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1024))]
+    pub rollouts: u32,
+    /// The player who finishes the label rollouts (--rollouts).
+    #[arg(long, value_name = "NAME", default_value = "expert")]
+    pub rollout_policy: String,
     #[arg(long, value_name = "S", default_value_t = 2024)]
     pub seed: u64,
     /// Hidden units of the network.
@@ -227,6 +239,15 @@ pub struct TrainValueArgs {
     pub out: PathBuf,
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Which positions `train-value` records.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionsAt {
+    /// Every decision with a real choice (one in --every).
+    All,
+    /// The first decision with a real choice of each day, from day 2 on.
+    DayStart,
 }
 
 #[derive(Args, Debug)]
@@ -272,6 +293,12 @@ pub struct CompareArgs {
     pub threads: Option<usize>,
     #[arg(long, value_name = "DIR", default_value = "reports/compare")]
     pub out: PathBuf,
+    /// An earlier compare's output directory: each deck, mix and policy whose games it holds
+    /// (its games.csv, same seed, day cap, Confluence deck and expert weights, at least
+    /// --games games) is taken from there instead of played again. For an expensive
+    /// reference (`search:rollouts=192`) played once and compared with many policies.
+    #[arg(long, value_name = "DIR")]
+    pub reuse: Option<PathBuf>,
     /// No progress bar and no table on the terminal.
     #[arg(long, short)]
     pub quiet: bool,
@@ -452,6 +479,10 @@ pub struct DeckArgs {
     /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
     #[arg(long, value_name = "FILE")]
     pub expert_weights: Option<PathBuf>,
+    /// The value model instead of the committed one the binary embeds (for the policies
+    /// that read it: `search:horizon=D`, `expert:value=S`): a file `train-value` wrote.
+    #[arg(long, value_name = "FILE")]
+    pub value_weights: Option<PathBuf>,
 }
 
 /// Decks, policies and rare mixes: what a configuration is made of.
@@ -496,6 +527,10 @@ pub struct MatchArgs {
     /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
     #[arg(long, value_name = "FILE")]
     pub expert_weights: Option<PathBuf>,
+    /// The value model instead of the committed one the binary embeds (for the policies
+    /// that read it: `search:horizon=D`, `expert:value=S`): a file `train-value` wrote.
+    #[arg(long, value_name = "FILE")]
+    pub value_weights: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

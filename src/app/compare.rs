@@ -7,6 +7,7 @@
 //! Each policy is compared with the first (`diff`) and with the one listed just before it
 //! (`diff_prev`): with budgets in doubling order, the latter is what each doubling gains.
 
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -18,10 +19,11 @@ use super::summary::WinRateColumns;
 use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
+use crate::policy::PolicySpec;
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::interval::wilson;
 
-pub const COMPARE_SCHEMA_VERSION: u32 = 3;
+pub const COMPARE_SCHEMA_VERSION: u32 = 4;
 
 /// One policy on one deck and mix.
 struct Row {
@@ -36,6 +38,8 @@ struct Row {
     /// Paired difference from the policy listed just before, if not the first.
     diff_prev: Option<(f64, f64)>,
     seconds: f64,
+    /// Taken from `--reuse`'s games instead of played.
+    reused: bool,
 }
 
 /// Mean and standard error of the per-game differences `b - a` (each -1, 0 or 1).
@@ -85,6 +89,20 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         )?
     };
     let threads = default_threads(a.threads)?;
+    let weights = load::weights_label(m.expert_weights.as_deref());
+    let reuse = match &a.reuse {
+        Some(dir) => {
+            let value = load::weights_label(m.value_weights.as_deref());
+            Reused::read(
+                dir,
+                a.seed,
+                m.day_cap,
+                &loaded.confluence.name,
+                [&weights, &value],
+            )?
+        }
+        None => Reused::default(),
+    };
     // Check --out before anything runs; the outputs replace it whole at the end.
     drop(output_dir(&a.out, Guard::PLAIN)?);
     let pb = progress_bar(
@@ -92,31 +110,42 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         a.quiet,
     );
     let mut rows = Vec::new();
+    let mut games = GameTable::default();
     for (di, deck) in loaded.players.iter().enumerate() {
         for &mix in &mixes {
             // Each policy's wins, game by game, in the order the policies are listed.
             let mut runs: Vec<Vec<bool>> = Vec::new();
             for (pi, spec) in loaded.policies.iter().enumerate() {
-                let (won, seconds) = play(
-                    &loaded, di, pi, mix, a.games, a.seed, threads, m.day_cap, &pb,
-                )?;
+                let policy = spec.to_string();
+                let kept = reuse.games(&deck.name, mix, spec, a.games);
+                let reused = kept.is_some();
+                let (won, seconds) = match kept {
+                    Some(won) => {
+                        pb.inc(a.games);
+                        (won, 0.0)
+                    }
+                    None => play(
+                        &loaded, di, pi, mix, a.games, a.seed, threads, m.day_cap, &pb,
+                    )?,
+                };
                 rows.push(Row {
                     deck: deck.name.clone(),
                     hero: loaded.lib.db.card(deck.hero).name.clone(),
                     mix,
-                    policy: spec.to_string(),
+                    policy,
                     games: won.len() as u64,
                     wins: won.iter().filter(|&&w| w).count() as u64,
                     diff: runs.first().map(|base| paired(base, &won)),
                     diff_prev: runs.last().map(|prev| paired(prev, &won)),
                     seconds,
+                    reused,
                 });
+                games.push(&rows[rows.len() - 1], &won);
                 runs.push(won);
             }
         }
     }
     pb.finish_and_clear();
-    let weights = load::weights_label(m.expert_weights.as_deref());
     let t = table(
         &rows,
         &loaded.policies[0].to_string(),
@@ -127,6 +156,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("compare.csv", &t)?;
     out.write_parquet("compare.parquet", &t)?;
+    out.write_csv("games.csv", &games.table())?;
     let meta = super::meta::command_meta(
         "compare",
         serde_json::json!({
@@ -139,6 +169,9 @@ pub fn compare(a: CompareArgs) -> Result<()> {
             "rare_counts": mixes.iter().map(|x| x.count()).collect::<Vec<_>>(),
             "confluence_deck": loaded.confluence.name,
             "expert_weights": m.expert_weights.as_ref().map(|p| p.display().to_string()),
+            "expert_weights_label": weights,
+            "value_weights": load::weights_label(m.value_weights.as_deref()),
+            "reuse": a.reuse.as_ref().map(|p| p.display().to_string()),
         }),
     );
     out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
@@ -184,7 +217,7 @@ fn play(
         seed,
         threads,
         day_cap,
-        expert: loaded.expert.as_ref(),
+        models: loaded.models(),
     };
     let mut won = Vec::with_capacity(games as usize);
     let started = Instant::now();
@@ -195,6 +228,178 @@ fn play(
     crate::sim::run::<String>(&plan, &|n| pb.inc(n), Some(&mut sink))
         .map_err(|e| anyhow::anyhow!(e))?;
     Ok((won, started.elapsed().as_secs_f64()))
+}
+
+/// Every game's result, for `games.csv`: what a later `--reuse` reads.
+#[derive(Default)]
+struct GameTable {
+    deck: Vec<String>,
+    mix: Vec<u32>,
+    policy: Vec<String>,
+    index: Vec<u64>,
+    won: Vec<u32>,
+}
+
+impl GameTable {
+    fn push(&mut self, row: &Row, won: &[bool]) {
+        for (g, &w) in won.iter().enumerate() {
+            self.deck.push(row.deck.clone());
+            self.mix.push(row.mix.0 as u32);
+            self.policy.push(row.policy.clone());
+            self.index.push(g as u64);
+            self.won.push(w as u32);
+        }
+    }
+
+    fn table(self) -> Table {
+        let n = self.won.len();
+        let mut t = Table::new();
+        t.push(
+            "schema_version",
+            ColumnData::U32(vec![COMPARE_SCHEMA_VERSION; n]),
+        )
+        .push("player_deck", ColumnData::Str(self.deck))
+        .push("rare_mix", ColumnData::U32(self.mix))
+        .push("policy", ColumnData::Str(self.policy))
+        .push("game_index", ColumnData::U64(self.index))
+        .push("won", ColumnData::U32(self.won));
+        t
+    }
+}
+
+/// The games of an earlier compare (`--reuse DIR`), by deck, mix and policy.
+#[derive(Default)]
+struct Reused {
+    games: std::collections::HashMap<(String, u16, String), Vec<bool>>,
+    /// The earlier run read another value model (`--value-weights`): the games of the
+    /// policies that read it are played again.
+    value_differs: bool,
+}
+
+impl Reused {
+    /// Reads `dir/games.csv`, after checking with `dir/meta.json` that its games are this
+    /// run's: the same seed, day cap, Confluence deck and expert weights.
+    fn read(
+        dir: &Path,
+        seed: u64,
+        day_cap: u8,
+        confluence: &str,
+        [weights, value]: [&str; 2],
+    ) -> Result<Reused> {
+        let meta_path = dir.join("meta.json");
+        let text = std::fs::read_to_string(&meta_path)
+            .with_context(|| format!("--reuse: {}", meta_path.display()))?;
+        let meta: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("--reuse: {}: not JSON", meta_path.display()))?;
+        if meta["kind"] != "compare" {
+            anyhow::bail!(
+                "--reuse: {} is not a compare's meta.json (kind {})",
+                meta_path.display(),
+                meta["kind"]
+            );
+        }
+        let label = |key: &str| meta[key].as_str().unwrap_or("").to_string();
+        let checks = [
+            ("--seed", meta["seed"].to_string(), seed.to_string()),
+            (
+                "--day-cap",
+                meta["day_cap"].to_string(),
+                day_cap.to_string(),
+            ),
+            (
+                "the Confluence deck",
+                meta["confluence_deck"].as_str().unwrap_or("").to_string(),
+                confluence.to_string(),
+            ),
+            (
+                "the expert weights",
+                label("expert_weights_label"),
+                weights.to_string(),
+            ),
+        ];
+        for (what, theirs, ours) in checks {
+            if theirs != ours {
+                return Err(super::usage(format!(
+                    "--reuse {}: its games were played with {what} {theirs}, this run has \
+                     {ours}; the games would not be the same",
+                    dir.display()
+                )));
+            }
+        }
+        let path = dir.join("games.csv");
+        let mut r = csv::Reader::from_path(&path).with_context(|| {
+            format!(
+                "--reuse: {} (written by compare since schema 4)",
+                path.display()
+            )
+        })?;
+        let want = [
+            "schema_version",
+            "player_deck",
+            "rare_mix",
+            "policy",
+            "game_index",
+            "won",
+        ];
+        let header = r
+            .headers()
+            .with_context(|| format!("--reuse: {}", path.display()))?;
+        if header.iter().ne(want) {
+            anyhow::bail!(
+                "--reuse: {}: columns {:?}, expected {:?}",
+                path.display(),
+                header.iter().collect::<Vec<_>>(),
+                want
+            );
+        }
+        let mut games: std::collections::HashMap<(String, u16, String), Vec<bool>> =
+            Default::default();
+        for (i, rec) in r.records().enumerate() {
+            let line = i + 2;
+            let rec = rec.with_context(|| format!("--reuse: {} line {line}", path.display()))?;
+            let bad = |what: &str, v: &str| {
+                anyhow::anyhow!(
+                    "--reuse: {} line {line}: {what} '{v}' is not valid",
+                    path.display()
+                )
+            };
+            let mix: u16 = rec[2].parse().map_err(|_| bad("rare_mix", &rec[2]))?;
+            let index: u64 = rec[4].parse().map_err(|_| bad("game_index", &rec[4]))?;
+            let won = match &rec[5] {
+                "0" => false,
+                "1" => true,
+                v => return Err(bad("won (0 or 1)", v)),
+            };
+            let v = games
+                .entry((rec[1].to_string(), mix, rec[3].to_string()))
+                .or_default();
+            if index != v.len() as u64 {
+                anyhow::bail!(
+                    "--reuse: {} line {line}: game_index {index}, expected {} (games in order from 0)",
+                    path.display(),
+                    v.len()
+                );
+            }
+            v.push(won);
+        }
+        let value_differs = label("value_weights") != value;
+        Ok(Reused {
+            games,
+            value_differs,
+        })
+    }
+
+    /// The first `n` games of a deck, mix and policy, if the earlier run played that many
+    /// with the same models.
+    fn games(&self, deck: &str, mix: RareMix, policy: &PolicySpec, n: u64) -> Option<Vec<bool>> {
+        if self.value_differs && policy.uses_value() {
+            return None;
+        }
+        let v = self
+            .games
+            .get(&(deck.to_string(), mix.0, policy.to_string()))?;
+        (v.len() as u64 >= n).then(|| v[..n as usize].to_vec())
+    }
 }
 
 fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str) -> Table {
@@ -252,7 +457,13 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str)
         "games_per_second",
         ColumnData::F64(
             rows.iter()
-                .map(|r| r.games as f64 / r.seconds.max(1e-9))
+                .map(|r| {
+                    if r.reused {
+                        0.0
+                    } else {
+                        r.games as f64 / r.seconds.max(1e-9)
+                    }
+                })
                 .collect(),
         ),
     )
@@ -261,6 +472,10 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str)
     .push(
         "expert_weights",
         ColumnData::Str(vec![weights.to_string(); n]),
+    )
+    .push(
+        "reused",
+        ColumnData::Bool(rows.iter().map(|r| r.reused).collect()),
     );
     t
 }
@@ -290,7 +505,7 @@ fn print(rows: &[Row], threads: usize) {
             None => format!("{:>27}", "base"),
         };
         println!(
-            "{:<24} {:>5} {:<28} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {} {:>10.0}",
+            "{:<24} {:>5} {:<28} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {} {:>10}",
             r.hero,
             r.mix.count(),
             r.policy,
@@ -300,7 +515,14 @@ fn print(rows: &[Row], threads: usize) {
             i.hi * 100.0,
             diff(r.diff),
             diff(r.diff_prev),
-            r.games as f64 / r.seconds.max(1e-9) / threads as f64
+            if r.reused {
+                "reused".to_string()
+            } else {
+                format!(
+                    "{:.0}",
+                    r.games as f64 / r.seconds.max(1e-9) / threads as f64
+                )
+            }
         );
     }
 }

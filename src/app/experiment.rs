@@ -332,6 +332,7 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         allow_illegal: a.m.allow_illegal,
         cards: resolve(path, &f.cards),
         expert_weights: a.m.expert_weights.clone(),
+        value_weights: a.m.value_weights.clone(),
     };
     let file_error =
         |e: anyhow::Error| anyhow::anyhow!("experiment {}: {}", path.display(), super::message(&e));

@@ -59,6 +59,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     };
     let policies = load::policies(&names)?;
     let expert = load::expert_weights(a.deck.expert_weights.as_deref())?;
+    let value = load::value_weights(a.deck.value_weights.as_deref())?;
     let threads = default_threads(a.threads)?;
     // Check --out before anything runs; the outputs replace it whole at the end.
     drop(output_dir(&a.out, Guard::PLAIN)?);
@@ -87,7 +88,10 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
                 seed: a.seed,
                 threads,
                 day_cap: a.day_cap,
-                expert: expert.as_ref(),
+                models: crate::policy::Models {
+                    expert: expert.as_ref(),
+                    value: value.as_ref(),
+                },
             };
             let mut acc = Accum::default();
             let started = Instant::now();
@@ -162,6 +166,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
             "player_deck": players[0].name,
             "confluence_deck": confluence.name,
             "expert_weights": a.deck.expert_weights.as_ref().map(|p| p.display().to_string()),
+            "value_weights": a.deck.value_weights.as_ref().map(|p| p.display().to_string()),
         }),
     );
     out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;

@@ -8,7 +8,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::cards::Library;
 use crate::deck::{ConfluenceDeck, PlayerDeck};
-use crate::policy::{ExpertWeights, PolicySpec};
+use crate::policy::value::ValueNet;
+use crate::policy::{ExpertWeights, Models, PolicySpec};
 
 use super::cli::MatchArgs;
 
@@ -22,12 +23,22 @@ pub struct Loaded {
     pub warnings: Vec<String>,
     /// `--expert-weights`, read; `None`: the committed weights.
     pub expert: Option<ExpertWeights>,
+    /// `--value-weights`, read; `None`: the committed value model.
+    pub value: Option<ValueNet>,
 }
 
 impl Loaded {
     /// What the policies of this run share.
     pub fn policy_data(&self) -> crate::policy::PolicyData {
-        crate::policy::PolicyData::for_run(&self.lib.db, self.expert.as_ref())
+        crate::policy::PolicyData::for_run(&self.lib.db, self.models())
+    }
+
+    /// The model files this run read instead of the committed ones.
+    pub fn models(&self) -> Models<'_> {
+        Models {
+            expert: self.expert.as_ref(),
+            value: self.value.as_ref(),
+        }
     }
 }
 
@@ -51,6 +62,22 @@ pub fn expert_weights(path: Option<&Path>) -> Result<Option<ExpertWeights>> {
     ExpertWeights::parse(&text).map(Some).map_err(|e| {
         anyhow::anyhow!(
             "{}: not an expert weights file as train-expert writes: {}",
+            path.display(),
+            e.trim_end()
+        )
+    })
+}
+
+/// Reads the `--value-weights` file, if one is given (`None`: the committed value model).
+pub fn value_weights(path: Option<&Path>) -> Result<Option<ValueNet>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("--value-weights {}", path.display()))?;
+    ValueNet::parse(&text).map(Some).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not a value model as train-value writes: {}",
             path.display(),
             e.trim_end()
         )
@@ -194,6 +221,7 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
     let confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
         .context("the Confluence deck (--confluence)")?;
     let expert = expert_weights(m.expert_weights.as_deref())?;
+    let value = value_weights(m.value_weights.as_deref())?;
     Ok(Loaded {
         lib,
         players,
@@ -201,6 +229,7 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
         policies,
         warnings,
         expert,
+        value,
     })
 }
 

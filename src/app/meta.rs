@@ -60,6 +60,10 @@ pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usi
             Ok(f) => json!({"path": f.path, "blake3": f.blake3}),
             Err(_) => json!({"path": p}),
         }),
+        "value_weights": m.value_weights.map(|p| match super::spec::data_file(p) {
+            Ok(f) => json!({"path": f.path, "blake3": f.blake3}),
+            Err(_) => json!({"path": p}),
+        }),
         "decks": decks,
     })
 }

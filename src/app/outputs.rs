@@ -38,7 +38,7 @@ pub const CHECKPOINT: &str = "checkpoint";
 /// or a shard's state, and the temporary files of older versions. A command replaces a
 /// directory holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 39] = [
+    const NAMES: [&str; 40] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -72,6 +72,7 @@ pub fn is_output_name(name: &str) -> bool {
         "ladder.parquet",
         "compare.csv",
         "compare.parquet",
+        "games.csv",
         "tune_candidates.csv",
         "tune_candidates.parquet",
         "tune_rares.csv",
@@ -321,6 +322,7 @@ pub fn write_tables(
         seed: job.seed,
         day_cap: job.day_cap,
         expert_weights: job.source.expert_weights.as_deref(),
+        value_weights: job.source.value_weights.as_deref(),
     };
     let table = summary_table(&meta_in, configs, accums);
     let data = RunData {

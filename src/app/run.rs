@@ -222,7 +222,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
         seed: job.seed,
         threads: job.threads,
         day_cap: job.day_cap,
-        expert: loaded.expert.as_ref(),
+        models: loaded.models(),
     };
     let n_configs = plan.configs.len() as u64;
     let (first_batch, total_hint) = match job.games {

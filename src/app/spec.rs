@@ -55,6 +55,9 @@ pub struct RunSpec {
     /// `--expert-weights`, if given (absent in specs written before it existed).
     #[serde(default)]
     pub expert_weights: Option<DataFile>,
+    /// `--value-weights`, if given (absent in specs written before it existed).
+    #[serde(default)]
+    pub value_weights: Option<DataFile>,
 }
 
 fn hash_tree(root: &Path, rel: &Path, h: &mut blake3::Hasher) -> std::io::Result<()> {
@@ -134,6 +137,7 @@ impl RunSpec {
             per_game: job.per_game,
             shard: job.shard,
             expert_weights: m.expert_weights.as_deref().map(data_file).transpose()?,
+            value_weights: m.value_weights.as_deref().map(data_file).transpose()?,
         })
     }
 
@@ -219,6 +223,7 @@ impl RunSpec {
             .iter()
             .chain([&self.confluence, &self.cards])
             .chain(&self.expert_weights)
+            .chain(&self.value_weights)
         {
             let now = data_file(&f.path).with_context(|| "a file the run read is gone")?;
             if now.blake3 != f.blake3 {
@@ -239,6 +244,7 @@ impl RunSpec {
             allow_illegal: self.allow_illegal,
             cards: self.cards.path.clone(),
             expert_weights: self.expert_weights.as_ref().map(|f| f.path.clone()),
+            value_weights: self.value_weights.as_ref().map(|f| f.path.clone()),
         };
         let loaded = load::load(&source)?;
         let n = loaded.confluence.rares.len();

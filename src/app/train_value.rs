@@ -9,22 +9,54 @@ use anyhow::{Context, Result};
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::cli::TrainValueArgs;
+use super::cli::{PositionsAt, TrainValueArgs};
 use super::job::{default_threads, progress_bar};
 use super::load;
 use crate::deck::RareMix;
+use crate::engine::GameRng;
 use crate::engine::event::NoObserver;
 use crate::engine::setup::Matchup;
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
 use crate::policy::value::fit::{self, FitParams, Positions};
 use crate::policy::value::{N_IN, encode, outcome_value};
-use crate::policy::{Policy, PolicyRng};
+use crate::policy::{AnyPolicy, Policy, PolicyRng};
 use crate::sim::GameSeeds;
 use crate::sim::seed::splitmix64;
 
 /// Every tenth game (by index) is held out of training, for the log loss and calibration.
 pub const HOLD_OUT_EVERY: u64 = 10;
+
+/// The mean outcome of `k` games finished by `finisher` from samples of the hidden cards
+/// drawn from the player's view (`--rollouts`): a label of the position with less noise
+/// than the one game's outcome, and as blind as the view.
+fn rollout_label(
+    view: &View<'_>,
+    finisher: &mut AnyPolicy,
+    k: u32,
+    seed: u64,
+    buf: &mut ChoiceList,
+) -> f32 {
+    let db = view.db();
+    let mut sum = 0f32;
+    for j in 0..k {
+        let s = splitmix64(seed ^ splitmix64(j as u64 + 1));
+        let mut rng = GameRng::seed_from_u64(s);
+        let mut g = view.determinize(&mut rng);
+        let mut prng = PolicyRng::seed_from_u64(s ^ 0x9011);
+        while let Step::Decide = advance(&mut g, db, &mut rng, &mut NoObserver) {
+            legal_choices(&g, db, buf);
+            let c = if buf.len() == 1 {
+                0
+            } else {
+                finisher.choose(&View::new(&g, db), buf, &mut prng)
+            };
+            apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, buf[c]);
+        }
+        sum += outcome_value(g.outcome);
+    }
+    sum / k as f32
+}
 
 pub fn train_value(a: TrainValueArgs) -> Result<()> {
     let m = super::load::training_decks(&a.m, "expert");
@@ -40,6 +72,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
     let db = &loaded.lib.db;
     let data = loaded.policy_data();
     let acting = &loaded.policies[0];
+    let roller = load::policies(std::slice::from_ref(&a.rollout_policy))?.remove(0);
     let n_rares = loaded.confluence.rares.len();
     let tasks: Vec<(usize, u64)> = (0..loaded.players.len())
         .flat_map(|d| (0..a.games).map(move |g| (d, g)))
@@ -72,20 +105,42 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
                     day_cap: m.day_cap,
                 };
                 let mut player = acting.build(&data);
+                let mut finisher = roller.build(&data);
+                let mut rbuf = ChoiceList::new();
+                // The day of the last decision with a real choice (for --at day-start).
+                let mut seen_day = 0u8;
+                // Held-out positions keep the game's outcome as their label: the log loss
+                // and calibration say how well the model predicts real games.
+                let held = g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1;
                 let (mut s, mut rng) = crate::sim::start_game(db, &mt, &seeds, &mut NoObserver);
                 let mut prng = seeds.policy_rng();
                 let mut buf = ChoiceList::new();
                 let mut x = [0f32; N_IN];
-                let mut rows: Vec<[f32; N_IN]> = Vec::new();
+                // Each recorded position and its label (`None`: the game's outcome).
+                let mut rows: Vec<([f32; N_IN], Option<f32>)> = Vec::new();
                 let mut k = 0u64;
                 while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
                     legal_choices(&s, db, &mut buf);
                     let view = View::new(&s, db);
                     if buf.len() > 1 {
                         k += 1;
-                        if splitmix64(seeds.game ^ k).is_multiple_of(a.every) {
+                        let at = match a.at {
+                            PositionsAt::All => true,
+                            PositionsAt::DayStart => s.day >= 2 && s.day != seen_day,
+                        };
+                        seen_day = s.day;
+                        if at && splitmix64(seeds.game ^ k).is_multiple_of(a.every) {
                             encode(&view, &mut x);
-                            rows.push(x);
+                            let label = (a.rollouts > 0 && !held).then(|| {
+                                rollout_label(
+                                    &view,
+                                    &mut finisher,
+                                    a.rollouts,
+                                    splitmix64(seeds.game ^ k ^ 0x1abe1),
+                                    &mut rbuf,
+                                )
+                            });
+                            rows.push((x, label));
                         }
                     }
                     let c = if buf.len() == 1 {
@@ -97,11 +152,11 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
                 }
                 let y = outcome_value(s.outcome);
                 let mut p = Positions::default();
-                for r in &rows {
-                    p.push(r, y);
+                for (r, label) in &rows {
+                    p.push(r, label.unwrap_or(y));
                 }
                 pb.inc(1);
-                (p, g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1)
+                (p, held)
             })
             .collect()
     });
@@ -187,6 +242,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
     let header = format!(
         "The value model: the player's win probability from a position (src/policy/value).\n\
          Produced by: confluence-sim train-value --games {} --seed {} --policy {} --every {} \
+         --at {} --rollouts {} --rollout-policy {} \
          --hidden {} --epochs {} --batch {} --lr {} --decay {} --confluence {} --day-cap {}\n\
          Decks: {}\n\
          Data: {} training positions, blake3 {}\n\
@@ -197,6 +253,12 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         a.seed,
         acting,
         a.every,
+        match a.at {
+            PositionsAt::All => "all",
+            PositionsAt::DayStart => "day-start",
+        },
+        a.rollouts,
+        roller,
         a.hidden,
         a.epochs,
         a.batch,

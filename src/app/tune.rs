@@ -42,6 +42,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         allow_illegal: a.allow_illegal,
         cards: a.deck.cards.clone(),
         expert_weights: a.deck.expert_weights.clone(),
+        value_weights: a.deck.value_weights.clone(),
     };
     let loaded = load::load(&m)?;
     for w in &loaded.warnings {
@@ -110,7 +111,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         seed: a.seed,
         threads,
         day_cap: a.day_cap,
-        expert: loaded.expert.as_ref(),
+        models: loaded.models(),
     };
     let screen_plan = plan_for(&design, a.games, 0);
     let screen =
@@ -255,6 +256,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         seed: a.seed,
         day_cap: a.day_cap,
         expert_weights: a.deck.expert_weights.as_deref(),
+        value_weights: a.deck.value_weights.as_deref(),
     };
     let screening = summary_table(&meta, &screen_plan.configs, &screen.accums);
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;

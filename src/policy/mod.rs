@@ -265,7 +265,7 @@ pub struct PolicyData {
 
 impl PolicyData {
     pub fn new(db: &CardDb) -> PolicyData {
-        PolicyData::for_run(db, None)
+        PolicyData::for_run(db, Models::default())
     }
 
     /// The same, with other weights for `expert` (for training and its tests).
@@ -274,16 +274,32 @@ impl PolicyData {
         self
     }
 
-    /// The data of a run: the committed expert weights, or `expert` when given
-    /// (`--expert-weights`).
-    pub fn for_run(db: &CardDb, expert: Option<&ExpertWeights>) -> PolicyData {
-        let w = expert.cloned().unwrap_or_else(ExpertWeights::embedded);
+    /// The data of a run: the committed models, or those `models` names
+    /// (`--expert-weights`, `--value-weights`).
+    pub fn for_run(db: &CardDb, models: Models<'_>) -> PolicyData {
+        let w = models
+            .expert
+            .cloned()
+            .unwrap_or_else(ExpertWeights::embedded);
+        let v = models
+            .value
+            .cloned()
+            .unwrap_or_else(value::ValueNet::embedded);
         PolicyData {
             profiles: Arc::new(Profiles::new(db)),
             expert: Arc::new(ExpertModel::new(w, db)),
-            value: Arc::new(value::ValueNet::embedded()),
+            value: Arc::new(v),
         }
     }
+}
+
+/// Model files a run reads instead of the committed ones the binary embeds: the expert's
+/// weights (`--expert-weights`) and the value model (`--value-weights`). `None`: the
+/// committed one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Models<'a> {
+    pub expert: Option<&'a ExpertWeights>,
+    pub value: Option<&'a value::ValueNet>,
 }
 
 impl PolicySpec {

@@ -44,8 +44,8 @@ pub struct RunPlan<'a> {
     pub seed: u64,
     pub threads: usize,
     pub day_cap: u8,
-    /// Weights for the expert instead of the committed ones (`--expert-weights`).
-    pub expert: Option<&'a crate::policy::ExpertWeights>,
+    /// Models instead of the committed ones (`--expert-weights`, `--value-weights`).
+    pub models: crate::policy::Models<'a>,
 }
 
 /// One game, as written to `games.parquet`.
@@ -259,7 +259,7 @@ pub fn run_units<U: Units>(
         .build()
         .expect("thread pool");
     let base = baselines(&plan.configs);
-    let pdata = PolicyData::for_run(plan.db, plan.expert);
+    let pdata = PolicyData::for_run(plan.db, plan.models);
     // Baselines first, so that their results exist when the others are paired with them.
     let order = run_order(&plan.configs);
     let mut accums = vec![Accum::default(); plan.configs.len()];
