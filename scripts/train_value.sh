@@ -19,7 +19,7 @@ done
 cargo build --release --quiet
 cargo run --release --quiet -- train-value "${decks[@]}" --policy expert --games 20000 --quiet
 cargo build --release --quiet
-cargo run --release --quiet -- train-value "${decks[@]}" --policy search:horizon=1 \
+cargo run --release --quiet -- train-value "${decks[@]}" --policy search:horizon=1,rollouts=12 \
     --games 1500 --every 1 --quiet
 cargo build --release --quiet
 echo "decks/policies/value.toml regenerated; the release binary embeds it."

@@ -239,10 +239,18 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         );
     }
     let deck_names: Vec<String> = m.players.iter().map(|p| p.display().to_string()).collect();
+    // The options that choose and label the positions, when they are not the defaults (so
+    // that a file made with the defaults keeps the header it had before they existed).
+    let mut labels = String::new();
+    if a.at == PositionsAt::DayStart {
+        labels += " --at day-start";
+    }
+    if a.rollouts > 0 {
+        labels += &format!(" --rollouts {} --rollout-policy {roller}", a.rollouts);
+    }
     let header = format!(
         "The value model: the player's win probability from a position (src/policy/value).\n\
-         Produced by: confluence-sim train-value --games {} --seed {} --policy {} --every {} \
-         --at {} --rollouts {} --rollout-policy {} \
+         Produced by: confluence-sim train-value --games {} --seed {} --policy {} --every {}{} \
          --hidden {} --epochs {} --batch {} --lr {} --decay {} --confluence {} --day-cap {}\n\
          Decks: {}\n\
          Data: {} training positions, blake3 {}\n\
@@ -253,12 +261,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         a.seed,
         acting,
         a.every,
-        match a.at {
-            PositionsAt::All => "all",
-            PositionsAt::DayStart => "day-start",
-        },
-        a.rollouts,
-        roller,
+        labels,
         a.hidden,
         a.epochs,
         a.batch,

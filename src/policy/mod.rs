@@ -316,7 +316,13 @@ impl PolicySpec {
     pub fn uses_value(&self) -> bool {
         match self.kind {
             PolicyKind::Expert => self.param("value", 0) > 0,
-            PolicyKind::Search | PolicyKind::Clairvoyant => self.param("horizon", 0) > 0,
+            PolicyKind::Search | PolicyKind::Clairvoyant => {
+                let d = SearchParams::defaults(
+                    self.kind == PolicyKind::Clairvoyant,
+                    self.param("expert", 1) != 0,
+                );
+                self.param("horizon", d.horizon as u32) > 0
+            }
             _ => false,
         }
     }
@@ -346,8 +352,8 @@ impl PolicySpec {
                 })
             }
             PolicyKind::Search | PolicyKind::Clairvoyant => {
-                let d = SearchParams::default();
-                let expert = self.param("expert", d.expert as u32) != 0;
+                let expert = self.param("expert", 1) != 0;
+                let d = SearchParams::defaults(self.kind == PolicyKind::Clairvoyant, expert);
                 AnyPolicy::Search(Box::new(
                     Search::new(
                         Planner::new(data.profiles.clone(), self.planner_params()),
