@@ -354,6 +354,7 @@ impl PolicySpec {
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let expert = self.param("expert", 1) != 0;
                 let d = SearchParams::defaults(self.kind == PolicyKind::Clairvoyant, expert);
+                let horizon = self.param("horizon", d.horizon as u32) as u8;
                 AnyPolicy::Search(Box::new(
                     Search::new(
                         Planner::new(data.profiles.clone(), self.planner_params()),
@@ -365,7 +366,8 @@ impl PolicySpec {
                             )
                         }),
                         SearchParams {
-                            rollouts: self.param("rollouts", d.rollouts),
+                            rollouts: self
+                                .param("rollouts", SearchParams::default_rollouts(horizon)),
                             width: self
                                 .param("width", d.width as u32)
                                 .clamp(1, search::MAX_WIDTH as u32)
@@ -373,7 +375,7 @@ impl PolicySpec {
                             clairvoyant: self.kind == PolicyKind::Clairvoyant,
                             expert,
                             only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
-                            horizon: self.param("horizon", d.horizon as u32) as u8,
+                            horizon,
                         },
                     )
                     .with_value(data.value.clone()),
@@ -442,5 +444,32 @@ mod tests {
             panic!("not a search")
         };
         assert_eq!(s.params.only, 2);
+    }
+
+    #[test]
+    fn the_search_scores_its_rollouts_by_the_value_model_by_default() {
+        let data = PolicyData::new(&crate::cards::db::CardDb::default());
+        // (spec, horizon, rollouts, reads the value model)
+        for (spec, horizon, rollouts, valued) in [
+            ("search", 1, 24, true),
+            ("search:horizon=2", 2, 24, true),
+            // Without a horizon, the search as it was before: to the end, 12 samples.
+            ("search:horizon=0", 0, 12, false),
+            ("search:horizon=0,rollouts=192", 0, 192, false),
+            // Planner rollouts and the clairvoyant bound play to the end.
+            ("search:expert=0", 0, 12, false),
+            ("clairvoyant", 0, 12, false),
+            ("clairvoyant:horizon=1", 1, 24, true),
+        ] {
+            let p: PolicySpec = spec.parse().unwrap();
+            let AnyPolicy::Search(s) = p.build(&data) else {
+                panic!("{spec} is not a search")
+            };
+            assert_eq!(
+                (s.params.horizon, s.params.rollouts, p.uses_value()),
+                (horizon, rollouts, valued),
+                "{spec}"
+            );
+        }
     }
 }

@@ -93,20 +93,27 @@ impl Default for SearchParams {
 
 impl SearchParams {
     /// The defaults of `search` (expert rollouts scored by the value model at the end of
-    /// the decision's day, 24 samples), of `search:expert=0` (planner rollouts to the end,
-    /// 12 samples: the value model values the expert's and the search's continuation, not
-    /// the planner's) and of the `clairvoyant` bound (rollouts to the end from the true
-    /// state, 12 samples, as it was measured).
+    /// the decision's day), of `search:expert=0` (planner rollouts to the end: the value
+    /// model values the expert's and the search's continuation, not the planner's) and of
+    /// the `clairvoyant` bound (rollouts to the end from the true state, as it was
+    /// measured). The number of samples follows [`SearchParams::default_rollouts`].
     pub fn defaults(clairvoyant: bool, expert: bool) -> SearchParams {
-        let valued = expert && !clairvoyant;
+        let horizon = (expert && !clairvoyant) as u8;
         SearchParams {
-            rollouts: if valued { 24 } else { 12 },
+            rollouts: Self::default_rollouts(horizon),
             width: 5,
             clairvoyant,
             expert,
             only: SEARCH_ALL,
-            horizon: valued as u8,
+            horizon,
         }
+    }
+
+    /// Samples per decision unless `rollouts` says otherwise: 24 when the value model scores
+    /// truncated rollouts (a sample costs about a day), 12 when they play to the end (so
+    /// `search:horizon=0` is the search as it was before the horizon became the default).
+    pub fn default_rollouts(horizon: u8) -> u32 {
+        if horizon > 0 { 24 } else { 12 }
     }
 }
 
