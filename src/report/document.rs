@@ -21,6 +21,11 @@ pub fn pct_interval(lo: f64, hi: f64) -> String {
     format!("[{},\u{a0}{}]", pct(lo), pct(hi))
 }
 
+/// A rate and its interval: `52.3% [50.5%, 54.1%]`.
+pub fn rate_ci(i: &crate::stats::Interval) -> String {
+    format!("{} {}", pct(i.estimate), pct_interval(i.lo, i.hi))
+}
+
 /// A signed number with one decimal and a true minus sign.
 pub fn signed(x: f64) -> String {
     let s = format!("{:+.1}", x);

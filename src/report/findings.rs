@@ -94,15 +94,6 @@ pub fn at_rares(n: u32) -> String {
     }
 }
 
-/// A rate with its interval: `44.3% [43.3%, 45.3%]`.
-pub fn rate_ci(p: &Pooled) -> String {
-    format!(
-        "{} {}",
-        pct(p.rate.estimate),
-        pct_interval(p.rate.lo, p.rate.hi)
-    )
-}
-
 /// A difference with its interval in percentage points: `+21.0 pp [18.9, 23.1]`.
 pub fn gap_ci(g: &Gap) -> String {
     format!("{} {}", pp(g.diff), pct_interval_pp(g.lo, g.hi))
@@ -206,11 +197,15 @@ fn ranking(m: &Model) -> Vec<Rich> {
             r = r.t(format!(
                 "): {} wins {} {}",
                 g.deck_name,
-                rate_ci(g.fewest()),
+                rate_ci(&g.fewest().rate),
                 at_rares(g.fewest().rare_count)
             ));
             if let Some(x) = g.most() {
-                r = r.t(format!(" and {} {}", rate_ci(x), at_rares(x.rare_count)));
+                r = r.t(format!(
+                    " and {} {}",
+                    rate_ci(&x.rate),
+                    at_rares(x.rare_count)
+                ));
             }
             out.push(r.t("."));
             continue;
@@ -219,12 +214,12 @@ fn ranking(m: &Model) -> Vec<Rich> {
             .iter()
             .map(|g| {
                 if same_fewest {
-                    format!("{} {}", g.deck_name, rate_ci(g.fewest()))
+                    format!("{} {}", g.deck_name, rate_ci(&g.fewest().rate))
                 } else {
                     format!(
                         "{} {} ({})",
                         g.deck_name,
-                        rate_ci(g.fewest()),
+                        rate_ci(&g.fewest().rate),
                         at_rares(g.fewest().rare_count)
                     )
                 }

@@ -10,8 +10,75 @@
 //! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
 //! crate.
 
-use super::pct;
+use serde::Serialize;
+
+use crate::stats::{Interval, wilson};
+
 use super::svg::{Canvas, GRID, MUTED, TEXT, d, esc, n, text_width};
+use super::{LEVEL, Rich, pct, pct_interval, thousands};
+
+/// Row `a` against column `b` of a win-rate matrix (indices into its labels), from the
+/// row's side: the counts, and the row's win rate recomputed from them as the rest of the
+/// report does (draws count as not won).
+#[derive(Clone, Debug, Serialize)]
+pub struct Pair {
+    pub a: usize,
+    pub b: usize,
+    pub games: u64,
+    pub wins_a: u64,
+    pub wins_b: u64,
+    pub draws: u64,
+    pub rate: Interval,
+}
+
+impl Pair {
+    pub fn new(a: usize, b: usize, games: u64, wins_a: u64, wins_b: u64, draws: u64) -> Pair {
+        Pair {
+            a,
+            b,
+            games,
+            wins_a,
+            wins_b,
+            draws,
+            rate: wilson(wins_a, games, LEVEL),
+        }
+    }
+
+    /// The pair's cell of the heatmap.
+    pub fn heat(&self) -> HeatCell {
+        HeatCell::of(&self.rate, self.games)
+    }
+
+    /// The pair's row of a table of pairs ([`pair_header`]), the row and column named
+    /// `name_a` and `name_b`.
+    pub fn row(&self, name_a: String, name_b: String) -> Vec<Rich> {
+        vec![
+            Rich::text(name_a),
+            Rich::text(name_b),
+            Rich::text(thousands(self.games)),
+            Rich::text(format!("{}–{}–{}", self.wins_a, self.wins_b, self.draws)),
+            Rich::text(pct(self.rate.estimate)),
+            Rich::text(pct_interval(self.rate.lo, self.rate.hi)),
+        ]
+    }
+}
+
+/// The header of [`Pair::row`]'s columns, a row being a `row` (`Entry`, `Faction`), and
+/// which columns are numeric.
+pub fn pair_header(row: &str) -> (Vec<String>, Vec<bool>) {
+    let header = [
+        row,
+        "Opponent",
+        "Games",
+        "Won–lost–drawn",
+        "Win rate",
+        "95% interval",
+    ];
+    (
+        header.map(String::from).to_vec(),
+        vec![false, false, true, true, true, true],
+    )
+}
 
 /// One cell: the row's win rate against the column with its interval.
 #[derive(Clone, Debug)]

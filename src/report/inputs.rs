@@ -211,6 +211,16 @@ impl<'a> Columns<'a> {
     }
 }
 
+/// Reads `dir/name` with `read` when the file is there; `None` when it is not.
+pub(crate) fn optional<T>(
+    dir: &Path,
+    name: &str,
+    read: impl FnOnce(&Path) -> Result<T, ReportError>,
+) -> Result<Option<T>, ReportError> {
+    let path = dir.join(name);
+    path.is_file().then(|| read(&path)).transpose()
+}
+
 pub(crate) fn read_table(path: &Path, expected: &str) -> Result<Table, ReportError> {
     crate::export::parquet::read(path).map_err(|msg| ReportError::Read {
         path: path.to_path_buf(),
@@ -477,23 +487,13 @@ impl Inputs {
     /// schema version other than [`SCHEMA_VERSION`]; each names the file.
     pub fn read(dir: &Path) -> Result<Inputs, ReportError> {
         let summary = read_summary(dir)?;
-        let optional = |name: &str| {
-            let p = dir.join(name);
-            p.is_file().then_some(p)
-        };
         Ok(Inputs {
             dir: dir.to_path_buf(),
             summary,
-            cards: optional("cards.parquet")
-                .map(|p| read_cards(&p))
-                .transpose()?,
-            rares: optional("rares.parquet")
-                .map(|p| read_rares(&p))
-                .transpose()?,
-            diffs: optional("diffs.parquet")
-                .map(|p| read_diffs(&p))
-                .transpose()?,
-            meta: optional("meta.json").map(|p| read_meta(&p)).transpose()?,
+            cards: optional(dir, "cards.parquet", read_cards)?,
+            rares: optional(dir, "rares.parquet", read_rares)?,
+            diffs: optional(dir, "diffs.parquet", read_diffs)?,
+            meta: optional(dir, "meta.json", read_meta)?,
         })
     }
 }

@@ -1,7 +1,9 @@
 //! `confluence-sim report DIR`: an HTML and a Markdown report, with SVG charts, from the
 //! Parquet outputs of a run.
 //!
-//! Three steps, each a plain function:
+//! Every report follows one skeleton ([`skeleton`]): its model is a [`Report`] that reads
+//! a directory, builds itself and lays itself out as a [`Page`], which the shared frame
+//! turns into a [`Document`]. For the run report the three steps are:
 //!
 //! 1. [`Inputs::read`] ([`inputs`]) reads `summary.parquet` (required) and the optional
 //!    `cards.parquet`, `rares.parquet`, `diffs.parquet` and `meta.json` into typed rows,
@@ -11,11 +13,11 @@
 //!    shows: pooled win rates with Wilson intervals, the deck comparison, the day
 //!    histograms, the rare effects and the card tables; [`findings`] turns it into the key
 //!    findings and their caveats;
-//! 3. [`document()`] ([`sections`]) lays the model out as a [`Document`] ([`mod@document`]) of
-//!    headings, paragraphs, lists, tables, figures and folded details, which
-//!    [`html::render`] and [`markdown::render`] write out. Both formats come from the same
-//!    document, so they say the same things; the charts are drawn once by [`svg`] and
-//!    inlined in the HTML, linked from the Markdown.
+//! 3. [`sections::page`] lays the model out as a [`Page`], framed as a [`Document`]
+//!    ([`mod@document`]) of headings, paragraphs, lists, tables, figures and folded
+//!    details, which [`html::render`] and [`markdown::render`] write out. Both formats come
+//!    from the same document, so they say the same things; the charts are drawn once by
+//!    [`svg`] and inlined in the HTML, linked from the Markdown.
 //!
 //! [`write_report`] does all of it and writes the files atomically through
 //! [`OutputDir`]: everything is rendered in memory first, and the directory is replaced by
@@ -23,9 +25,9 @@
 //!
 //! A directory written by `confluence-sim matchup` (`matchups.parquet`, no
 //! `summary.parquet`) gets the head-to-head report of [`matchup`] instead, through the same
-//! document, renderers and atomic writing; one written by `confluence-sim booster-war`
-//! (`booster_war.parquet`, no `summary.parquet`) gets the Booster War report of
-//! [`booster_war`].
+//! skeleton, frame, renderers and atomic writing; one written by `confluence-sim
+//! booster-war` (`booster_war.parquet`, no `summary.parquet`) gets the Booster War report
+//! of [`booster_war`].
 //!
 //! This module depends on [`crate::export`] and [`crate::stats`] only.
 //!
@@ -41,6 +43,7 @@ pub mod markdown;
 pub mod matchup;
 pub mod model;
 pub mod sections;
+pub mod skeleton;
 pub mod svg;
 
 use std::path::{Path, PathBuf};
@@ -51,7 +54,10 @@ use crate::export::OutputDir;
 pub use document::*;
 pub use inputs::*;
 pub use model::*;
-pub use sections::document;
+pub use skeleton::{Page, Report, lay_out};
+
+use booster_war::WarModel;
+use matchup::MatchupModel;
 
 /// The schema version of the tables this report reads (cards, rares, diffs).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -68,47 +74,62 @@ pub struct Written {
     pub warnings: Vec<String>,
 }
 
-/// Whether a file under `charts/` is one this module writes (and may replace).
-fn is_report_chart(name: &str) -> bool {
-    let numbered = |prefix: &str| {
-        name.strip_prefix(prefix)
-            .and_then(|r| r.strip_suffix(".svg"))
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    };
-    // `win_rate_by_rares.svg` is the single chart of earlier versions: removed as stale.
-    name == "win_rate_by_rares.svg"
-        || name == "deck_comparison.svg"
-        || name == matchup::HEATMAP_FILE
-        || booster_war::is_chart(name)
-        || numbered("win_rate_")
-        || numbered("rare_impact_")
-        || numbered("days_")
+impl Report for Model {
+    /// A run's directory: the report every directory gets that no other report
+    /// recognises (without `summary.parquet`, reading it says what is missing).
+    fn recognises(dir: &Path) -> bool {
+        dir.join("summary.parquet").is_file()
+    }
+
+    fn owns_chart(name: &str) -> bool {
+        let numbered = |prefix: &str| {
+            name.strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix(".svg"))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        };
+        // `win_rate_by_rares.svg` is the single chart of earlier versions: removed as stale.
+        name == "win_rate_by_rares.svg"
+            || name == "deck_comparison.svg"
+            || numbered("win_rate_")
+            || numbered("rare_impact_")
+            || numbered("days_")
+    }
+
+    /// See [`Inputs::read`] and [`Model::build`].
+    fn read(dir: &Path, target: f64) -> Result<Model, ReportError> {
+        Ok(Model::build(&Inputs::read(dir)?, target))
+    }
+
+    fn page(&self) -> Page {
+        sections::page(self)
+    }
 }
 
-/// Reads the run in `dir` and writes `report.html`, `report.md` and `charts/*.svg` there.
-/// Everything is rendered before the first file is created, and the directory is replaced
-/// in one step by a new one holding the run's files and the whole new report (see
-/// [`OutputDir`]), so a failure leaves the old report. Charts of an earlier report that
-/// this one no longer has are left out.
+/// Whether a file under `charts/` is one of any report's (and may be replaced).
+fn is_report_chart(name: &str) -> bool {
+    Model::owns_chart(name) || MatchupModel::owns_chart(name) || WarModel::owns_chart(name)
+}
+
+/// Reads the run in `dir` and writes `report.html`, `report.md` and `charts/*.svg` there:
+/// the matchup report for a `confluence-sim matchup` directory, the Booster War report for
+/// a `confluence-sim booster-war` one, the run report otherwise. Everything is rendered
+/// before the first file is created, and the directory is replaced in one step by a new
+/// one holding the run's files and the whole new report (see [`OutputDir`]), so a failure
+/// leaves the old report. Charts of an earlier report that this one no longer has are left
+/// out.
 ///
 /// # Errors
 ///
-/// See [`Inputs::read`]; and any error writing the files.
+/// See [`Report::read`]; and any error writing the files.
 pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
-    // A `confluence-sim matchup` directory gets the head-to-head report.
-    if matchup::is_matchup_dir(dir) {
-        let (doc, warnings) = matchup::build(dir)?;
-        return write_document(dir, &doc, warnings);
-    }
-    // A `confluence-sim booster-war` directory gets the Booster War report.
-    if booster_war::is_booster_war_dir(dir) {
-        let (doc, warnings) = booster_war::build(dir)?;
-        return write_document(dir, &doc, warnings);
-    }
-    let inputs = Inputs::read(dir)?;
-    let model = Model::build(&inputs, target);
-    let doc = document(&model);
-    write_document(dir, &doc, model.warnings.clone())
+    let (doc, warnings) = if MatchupModel::recognises(dir) {
+        lay_out::<MatchupModel>(dir, target)?
+    } else if WarModel::recognises(dir) {
+        lay_out::<WarModel>(dir, target)?
+    } else {
+        lay_out::<Model>(dir, target)?
+    };
+    write_document(dir, &doc, warnings)
 }
 
 /// Renders `doc` and replaces `dir` with its files and the report (see [`write_report`]).

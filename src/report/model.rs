@@ -491,15 +491,19 @@ impl Model {
     }
 
     pub(crate) fn distinct<F: Fn(&ConfigRow) -> String>(&self, f: F) -> Vec<String> {
-        let mut v: Vec<String> = Vec::new();
-        for c in &self.configs {
-            let s = f(c);
-            if !v.contains(&s) {
-                v.push(s);
-            }
-        }
-        v
+        distinct(self.configs.iter().map(f))
     }
+}
+
+/// The items in the order they first come, each once.
+pub(crate) fn distinct<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = Vec::new();
+    for x in items {
+        if !v.contains(&x) {
+            v.push(x);
+        }
+    }
+    v
 }
 
 #[cfg(test)]

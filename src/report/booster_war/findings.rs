@@ -4,19 +4,12 @@
 //! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
 //! crate.
 
-use crate::stats::Interval;
 use crate::stats::interval::z_for;
 
 use super::super::LEVEL;
 use super::super::document::*;
-use super::model::{
-    CARDS_SHOWN, FactionCell, MIN_PAIR_GAMES, MIN_PLAYS, VariantView, WarModel, faction_name,
-};
-
-/// A rate and its interval: `52.3% [50.5%, 54.1%]`.
-pub(crate) fn rate_ci(i: &Interval) -> String {
-    format!("{} {}", pct(i.estimate), pct_interval(i.lo, i.hi))
-}
+use super::super::heatmap::Pair;
+use super::model::{CARDS_SHOWN, MIN_PAIR_GAMES, MIN_PLAYS, VariantView, WarModel, faction_name};
 
 /// A variant's name as the report writes it in a heading or sentence.
 pub(crate) fn variant_title(name: &str) -> String {
@@ -83,7 +76,7 @@ fn heroes(v: &VariantView) -> Rich {
         ))
 }
 
-fn pair_text(v: &VariantView, c: &FactionCell) -> (String, String) {
+fn pair_text(v: &VariantView, c: &Pair) -> (String, String) {
     (
         faction_name(&v.factions[c.a]),
         faction_name(&v.factions[c.b]),

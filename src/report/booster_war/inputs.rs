@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::error::ReportError;
 
-use super::super::inputs::{Columns, read_table};
+use super::super::inputs::{Columns, optional, read_table};
 use super::meta::{WarMeta, read_war_meta};
 use super::{WAR_SCHEMA_VERSION, plain_name};
 
@@ -416,8 +416,7 @@ impl WarInputs {
         let factions = read_factions(dir, &variants)?;
         let heroes = read_heroes(dir, &variants)?;
         let cards = read_cards(dir, &variants)?;
-        let meta = dir.join("meta.json");
-        let meta = meta.is_file().then(|| read_war_meta(&meta)).transpose()?;
+        let meta = optional(dir, "meta.json", read_war_meta)?;
         Ok(WarInputs {
             dir: dir.to_path_buf(),
             variants,

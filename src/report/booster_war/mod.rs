@@ -1,12 +1,12 @@
-//! The report of a `confluence-sim booster-war` directory, in the same three steps as the
-//! run and matchup reports, with the same [`Document`] renderers:
+//! The report of a `confluence-sim booster-war` directory: [`WarModel`] is a [`Report`], in
+//! the same three steps as the run and matchup reports, framed and rendered the same way:
 //!
 //! 1. [`WarInputs::read`] ([`inputs`], [`meta`]) reads `booster_war.parquet`,
 //!    `factions.parquet`, `heroes.parquet`, `card_effects.parquet` and `meta.json`,
 //!    checking every column and that the counts add up to each variant's games;
 //! 2. [`WarModel::build`] ([`model`]) lays out, per variant, the faction matrix, the Heroes
 //!    best first and the cards by effect, and picks what the findings name;
-//! 3. [`sections::document`] writes the key findings ([`findings`]), the faction heatmaps
+//! 3. [`sections::page`] writes the key findings ([`findings`]), the faction heatmaps
 //!    (the shared [`super::heatmap`]), the Heroes, the cards and the run.
 //!
 //! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
@@ -25,7 +25,7 @@ use crate::error::ReportError;
 pub use inputs::WarInputs;
 pub use model::WarModel;
 
-use super::Document;
+use super::skeleton::{Page, Report};
 
 /// The schema version of the four tables (`.parquet` and `.csv`).
 pub const WAR_SCHEMA_VERSION: u32 = 1;
@@ -45,27 +45,25 @@ pub(crate) fn plain_name(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
-/// Whether `name` is a faction heatmap's file name (see [`chart_file`]).
-pub fn is_chart(name: &str) -> bool {
-    name.strip_prefix(CHART_PREFIX)
-        .and_then(|r| r.strip_suffix(".svg"))
-        .is_some_and(plain_name)
-}
+impl Report for WarModel {
+    /// A directory of `confluence-sim booster-war` (and not of a run).
+    fn recognises(dir: &Path) -> bool {
+        dir.join("booster_war.parquet").is_file() && !dir.join("summary.parquet").is_file()
+    }
 
-/// Whether `dir` holds the outputs of `confluence-sim booster-war` (and not those of a
-/// run).
-pub fn is_booster_war_dir(dir: &Path) -> bool {
-    dir.join("booster_war.parquet").is_file() && !dir.join("summary.parquet").is_file()
-}
+    /// The faction heatmaps (see [`chart_file`]).
+    fn owns_chart(name: &str) -> bool {
+        name.strip_prefix(CHART_PREFIX)
+            .and_then(|r| r.strip_suffix(".svg"))
+            .is_some_and(plain_name)
+    }
 
-/// Reads a Booster War directory and lays its report out; returns the document and the
-/// warnings about its inputs.
-///
-/// # Errors
-///
-/// See [`WarInputs::read`].
-pub fn build(dir: &Path) -> Result<(Document, Vec<String>), ReportError> {
-    let inputs = WarInputs::read(dir)?;
-    let model = WarModel::build(&inputs);
-    Ok((sections::document(&model), model.warnings))
+    /// See [`WarInputs::read`] and [`WarModel::build`].
+    fn read(dir: &Path, _target: f64) -> Result<WarModel, ReportError> {
+        Ok(WarModel::build(&WarInputs::read(dir)?))
+    }
+
+    fn page(&self) -> Page {
+        sections::page(self)
+    }
 }

@@ -12,6 +12,8 @@ use serde::Serialize;
 use crate::stats::{Interval, wilson};
 
 use super::super::LEVEL;
+use super::super::heatmap::Pair;
+use super::super::model::distinct;
 use super::inputs::{CardRow, FactionRow, HeroRow, VariantRow, WarInputs};
 use super::meta::WarMeta;
 
@@ -46,18 +48,6 @@ fn faction_rank(code: &str) -> (usize, String) {
     (k.unwrap_or(FACTION_ORDER.len()), code.to_string())
 }
 
-/// Faction `a` against faction `b` (indices into [`VariantView::factions`]).
-#[derive(Clone, Debug, Serialize)]
-pub struct FactionCell {
-    pub a: usize,
-    pub b: usize,
-    pub games: u64,
-    pub wins_a: u64,
-    pub wins_b: u64,
-    pub draws: u64,
-    pub rate: Interval,
-}
-
 /// A Hero with its win rate's interval.
 #[derive(Clone, Debug, Serialize)]
 pub struct HeroView {
@@ -74,7 +64,7 @@ pub struct VariantView {
     /// Faction codes, in the report's order.
     pub factions: Vec<String>,
     /// `cells[a][b]`; `None` where the pair never met.
-    pub cells: Vec<Vec<Option<FactionCell>>>,
+    pub cells: Vec<Vec<Option<Pair>>>,
     /// Every Hero, best win rate first (Heroes without games last).
     pub heroes: Vec<HeroView>,
     /// Every card that came out, largest effect first (never played last).
@@ -85,15 +75,15 @@ impl VariantView {
     /// The non-mirror pair with at least [`MIN_PAIR_GAMES`] games that one side won most
     /// clearly (the largest margin of wins over losses per game), from the winner's side;
     /// and how many unordered pairs qualified.
-    pub fn lopsided(&self) -> (Option<&FactionCell>, usize) {
-        let eligible: Vec<&FactionCell> = self
+    pub fn lopsided(&self) -> (Option<&Pair>, usize) {
+        let eligible: Vec<&Pair> = self
             .cells
             .iter()
             .flatten()
             .flatten()
             .filter(|c| c.a != c.b && c.games >= MIN_PAIR_GAMES)
             .collect();
-        let margin = |c: &FactionCell| (c.wins_a as f64 - c.wins_b as f64) / c.games as f64;
+        let margin = |c: &Pair| (c.wins_a as f64 - c.wins_b as f64) / c.games as f64;
         // Ties go to the first pair in the report's order.
         let best = eligible
             .iter()
@@ -151,16 +141,6 @@ pub struct WarModel {
     pub warnings: Vec<String>,
 }
 
-fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut v: Vec<T> = Vec::new();
-    for x in items {
-        if !v.contains(&x) {
-            v.push(x);
-        }
-    }
-    v
-}
-
 fn variant(row: &VariantRow, inputs: &WarInputs) -> VariantView {
     let mine = |r: &FactionRow| r.variant == row.variant;
     let mut factions = distinct(
@@ -173,19 +153,10 @@ fn variant(row: &VariantRow, inputs: &WarInputs) -> VariantView {
     factions.sort_by_key(|f| faction_rank(f));
     let pos = |f: &str| factions.iter().position(|x| x == f).expect("listed");
     let k = factions.len();
-    let mut cells: Vec<Vec<Option<FactionCell>>> = vec![vec![None; k]; k];
+    let mut cells: Vec<Vec<Option<Pair>>> = vec![vec![None; k]; k];
     for r in inputs.factions.iter().filter(|r| mine(r)) {
         let (a, b) = (pos(&r.faction_a), pos(&r.faction_b));
-        cells[a][b] = Some(FactionCell {
-            a,
-            b,
-            games: r.games,
-            wins_a: r.wins_a,
-            wins_b: r.wins_b,
-            draws: r.draws,
-            // Recomputed from the counts, as the rest of the report does.
-            rate: wilson(r.wins_a, r.games, LEVEL),
-        });
+        cells[a][b] = Some(Pair::new(a, b, r.games, r.wins_a, r.wins_b, r.draws));
     }
     let mut heroes: Vec<HeroView> = inputs
         .heroes
@@ -302,7 +273,7 @@ mod tests {
         }
     }
 
-    fn view(cards: Vec<CardRow>, cells: Vec<Vec<Option<FactionCell>>>) -> VariantView {
+    fn view(cards: Vec<CardRow>, cells: Vec<Vec<Option<Pair>>>) -> VariantView {
         VariantView {
             row: VariantRow {
                 variant: "shuffled".into(),
@@ -328,16 +299,8 @@ mod tests {
         }
     }
 
-    fn cell(a: usize, b: usize, wins: u64, games: u64) -> Option<FactionCell> {
-        Some(FactionCell {
-            a,
-            b,
-            games,
-            wins_a: wins,
-            wins_b: games - wins,
-            draws: 0,
-            rate: wilson(wins, games, LEVEL),
-        })
+    fn cell(a: usize, b: usize, wins: u64, games: u64) -> Option<Pair> {
+        Some(Pair::new(a, b, games, wins, games - wins, 0))
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::error::ReportError;
 
-use super::super::inputs::{Columns, RunMeta, read_meta, read_table};
+use super::super::inputs::{Columns, RunMeta, optional, read_meta, read_table};
 use super::{MATCHUPS_SCHEMA_VERSION, RANKING_SCHEMA_VERSION};
 
 /// One row of `matchups.parquet`: entry A against entry B, from A's side.
@@ -258,8 +258,7 @@ impl MatchupInputs {
         let pairs = read_pairs(&dir.join("matchups.parquet"))?;
         let n = (pairs.len() as f64).sqrt().round() as usize;
         let ranking = read_ranking(&dir.join("ranking.parquet"), n)?;
-        let meta = dir.join("meta.json");
-        let meta = meta.is_file().then(|| read_meta(&meta)).transpose()?;
+        let meta = optional(dir, "meta.json", read_meta)?;
         Ok(MatchupInputs {
             dir: dir.to_path_buf(),
             pairs,

@@ -11,8 +11,9 @@ use serde::Serialize;
 use crate::stats::{Interval, wilson};
 
 use super::super::LEVEL;
+use super::super::heatmap::Pair;
 use super::super::inputs::RunMeta;
-use super::super::model::{deck_names, series_name};
+use super::super::model::{deck_names, distinct, series_name};
 use super::inputs::{MatchupInputs, PairRow, RankRow};
 
 /// One entry: a deck played by a policy.
@@ -33,14 +34,8 @@ pub struct EntryView {
 /// A result of one entry against another, from the first one's side.
 #[derive(Clone, Debug, Serialize)]
 pub struct Cell {
-    /// Indices into [`MatchupModel::entries`].
-    pub a: usize,
-    pub b: usize,
-    pub games: u64,
-    pub wins_a: u64,
-    pub wins_b: u64,
-    pub draws: u64,
-    pub rate: Interval,
+    /// The counts and the win rate; `a` and `b` index [`MatchupModel::entries`].
+    pub pair: Pair,
     pub first_player_wins: u64,
     pub days_mean: f64,
 }
@@ -48,7 +43,7 @@ pub struct Cell {
 impl Cell {
     /// Whether the 95% interval lies wholly above one half: A beats B.
     pub fn beats(&self) -> bool {
-        self.rate.lo > 0.5
+        self.pair.rate.lo > 0.5
     }
 }
 
@@ -74,16 +69,6 @@ pub struct MatchupModel {
     /// Games won by the seat that was first player on day 1, out of all games.
     pub first_player: Interval,
     pub warnings: Vec<String>,
-}
-
-fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut v: Vec<T> = Vec::new();
-    for x in items {
-        if !v.contains(&x) {
-            v.push(x);
-        }
-    }
-    v
 }
 
 impl MatchupModel {
@@ -187,9 +172,10 @@ impl MatchupModel {
             .cells
             .iter()
             .flatten()
-            .filter(|c| c.a != c.b && c.beats())
+            .filter(|c| c.pair.a != c.pair.b && c.beats())
             .collect();
         v.sort_by(|x, y| {
+            let (x, y) = (&x.pair, &y.pair);
             y.rate
                 .estimate
                 .total_cmp(&x.rate.estimate)
@@ -215,14 +201,7 @@ impl MatchupModel {
 
 fn cell(a: usize, b: usize, r: &PairRow) -> Cell {
     Cell {
-        a,
-        b,
-        games: r.games,
-        wins_a: r.wins_a,
-        wins_b: r.wins_b,
-        draws: r.draws,
-        // Recomputed from the counts, as the rest of the report does.
-        rate: wilson(r.wins_a, r.games, LEVEL),
+        pair: Pair::new(a, b, r.games, r.wins_a, r.wins_b, r.draws),
         first_player_wins: r.first_player_wins,
         days_mean: r.days_mean,
     }

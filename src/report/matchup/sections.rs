@@ -1,23 +1,16 @@
-//! Step 3 of the matchup report: the model laid out as a [`Document`] (key findings, the
+//! Step 3 of the matchup report: the model laid out as a [`Page`] (key findings, the
 //! heatmap, the ranking, the run).
 //!
 //! Layer: part of [`crate::report`]; may use `error`, `export`, `stats` and nothing else of the
 //! crate.
 
 use super::super::document::*;
-use super::super::heatmap::{HeatCell, heatmap};
-use super::model::{Cell, MatchupModel};
+use super::super::heatmap::{HeatCell, heatmap, pair_header};
+use super::super::skeleton::Page;
+use super::model::MatchupModel;
 
 /// The file name of the heatmap under `charts/`.
 pub const HEATMAP_FILE: &str = "matchup_heatmap.svg";
-
-fn rate_ci(c: &Cell) -> String {
-    format!(
-        "{} {}",
-        pct(c.rate.estimate),
-        pct_interval(c.rate.lo, c.rate.hi)
-    )
-}
 
 fn games_per_pair(m: &MatchupModel) -> String {
     let (lo, hi) = m.games_per_pair;
@@ -108,10 +101,10 @@ fn beats_finding(m: &MatchupModel) -> Rich {
             r = r.t("; ");
         }
         r = r
-            .strong(m.entries[c.a].label.clone())
+            .strong(m.entries[c.pair.a].label.clone())
             .t(" beats ")
-            .t(m.entries[c.b].label.clone())
-            .t(format!(", {}", rate_ci(c)));
+            .t(m.entries[c.pair.b].label.clone())
+            .t(format!(", {}", rate_ci(&c.pair.rate)));
     }
     if wins.len() > SHOWN {
         r = r.t(format!("; and {} more in the matrix", wins.len() - SHOWN));
@@ -168,7 +161,7 @@ fn matrix_section(m: &MatchupModel) -> Section {
     let cells: Vec<Vec<HeatCell>> = m
         .cells
         .iter()
-        .map(|row| row.iter().map(|c| HeatCell::of(&c.rate, c.games)).collect())
+        .map(|row| row.iter().map(|c| c.pair.heat()).collect())
         .collect();
     let title = "Win rate of the row entry against the column entry";
     let chart = Chart {
@@ -183,36 +176,23 @@ fn matrix_section(m: &MatchupModel) -> Section {
     let mut rows = Vec::new();
     for row in &m.cells {
         for c in row {
-            rows.push(vec![
-                Rich::text(m.entries[c.a].label.clone()),
-                Rich::text(m.entries[c.b].label.clone()),
-                Rich::text(thousands(c.games)),
-                Rich::text(format!("{}–{}–{}", c.wins_a, c.wins_b, c.draws)),
-                Rich::text(pct(c.rate.estimate)),
-                Rich::text(pct_interval(c.rate.lo, c.rate.hi)),
-                Rich::text(share(c.first_player_wins, c.games)),
-                Rich::text(if c.days_mean.is_finite() {
-                    format!("{:.2}", c.days_mean)
-                } else {
-                    "—".into()
-                }),
-            ]);
+            let p = &c.pair;
+            let mut row = p.row(m.entries[p.a].label.clone(), m.entries[p.b].label.clone());
+            row.push(Rich::text(share(c.first_player_wins, p.games)));
+            row.push(Rich::text(if c.days_mean.is_finite() {
+                format!("{:.2}", c.days_mean)
+            } else {
+                "—".into()
+            }));
+            rows.push(row);
         }
     }
+    let (mut header, mut numeric) = pair_header("Entry");
+    header.extend(["First player won", "Mean days"].map(String::from));
+    numeric.extend([true, true]);
     let table = DocTable {
-        header: [
-            "Entry",
-            "Opponent",
-            "Games",
-            "Won–lost–drawn",
-            "Win rate",
-            "95% interval",
-            "First player won",
-            "Mean days",
-        ]
-        .map(String::from)
-        .to_vec(),
-        numeric: vec![false, false, true, true, true, true, true, true],
+        header,
+        numeric,
         rows,
     };
     Section {
@@ -285,7 +265,7 @@ fn ranking_section(m: &MatchupModel) -> Section {
     }
 }
 
-fn run_section(m: &MatchupModel) -> Section {
+fn run(m: &MatchupModel) -> Vec<Block> {
     let facts = vec![
         ("Games".to_string(), Rich::text(games_per_pair(m))),
         ("Seed".to_string(), Rich::text(list_u64(&m.seeds))),
@@ -300,40 +280,24 @@ fn run_section(m: &MatchupModel) -> Section {
             )),
         ),
     ];
-    let blocks = run_blocks(
+    run_blocks(
         facts,
         m.meta.as_ref(),
         &m.dir,
         "the version, commit and command",
-    );
-    Section {
-        id: "run".into(),
-        title: "The run".into(),
-        blocks,
-    }
+    )
 }
 
 /// Lays the matchup model out: key findings, the heatmap, the ranking, the run.
-pub fn document(m: &MatchupModel) -> Document {
-    Document {
-        title: "Head-to-head matchup report".into(),
+pub fn page(m: &MatchupModel) -> Page {
+    Page {
+        title: "Head-to-head matchup report",
         lead: lead(m),
-        sections: vec![
-            Section {
-                id: "findings".into(),
-                title: "Key findings".into(),
-                blocks: findings(m),
-            },
-            matrix_section(m),
-            ranking_section(m),
-            run_section(m),
-        ],
-        footer: Rich::default()
-            .t(format!(
-                "Generated by confluence-sim {} (",
-                env!("CARGO_PKG_VERSION")
-            ))
-            .code("confluence-sim report")
-            .t(") from the files of a matchup directory. Win-rate intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001); the ranking is a Bradley–Terry model (Bradley & Terry 1952) fitted by maximum likelihood (Newton's method with step halving)."),
+        findings: findings(m),
+        sections: vec![matrix_section(m), ranking_section(m)],
+        run: run(m),
+        source: "a matchup directory",
+        methods: "Win-rate intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001); the ranking is a Bradley–Terry model (Bradley & Terry 1952) fitted by maximum likelihood (Newton's method with step halving).",
+        warnings: m.warnings.clone(),
     }
 }

@@ -7,11 +7,7 @@ use crate::report::model::{Model, Pooled};
 use crate::report::svg;
 
 fn rate_cell(p: &Pooled) -> Rich {
-    Rich::text(format!(
-        "{} {}",
-        pct(p.rate.estimate),
-        pct_interval(p.rate.lo, p.rate.hi)
-    ))
+    Rich::text(rate_ci(&p.rate))
 }
 
 pub(super) fn comparison_section(m: &Model) -> Section {

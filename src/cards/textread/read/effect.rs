@@ -1,0 +1,333 @@
+//! Single effects: one verb on its objects (drawing, moving objects between zones, boosts,
+//! counters and statuses, tokens, a discount or a gift for the next card played).
+
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+
+use super::super::norm::{NStep, filter_str, op, target_str};
+use super::super::reduce::token_str;
+use super::{Patterns, Reader, Reading, num_word};
+use crate::cards::effect::Whose;
+use crate::cards::types::Stats;
+
+/// The error of an effect the patterns match but cannot read.
+fn bad<T>(c: &Captures<'_>) -> Reading<T> {
+    Err(format!("an effect '{}'", &c[0]))
+}
+
+/// A card the next one of which you play this turn is changed: the filter, yours.
+fn next_card(r: &Reader<'_>, what: &str) -> Result<crate::cards::effect::Filter, String> {
+    let mut f = r.noun(&format!("a {what}"), Whose::Yours)?.filter;
+    f.whose = Whose::Yours;
+    Ok(f)
+}
+
+/// Verbs on one object that are one op each, tried after [`EFFECTS`]: the pattern (the
+/// object is its group 1, or 2 where 1 took no part) and the op.
+const ONE_OBJECT: [(&str, &str); 11] = [
+    (
+        r"^(?i:send) (?:to Reserve (.+)|(.+?) to Reserve)$",
+        "move_Reserve",
+    ),
+    (r"^(.+?) goes to Reserve$", "move_Reserve"),
+    (r"^(?i:discard) (.+)$", "move_Discard"),
+    (r"^(?i:sacrifice) (.+)$", "move_Sacrifice"),
+    (
+        r"^(?i:return|put) (.+?) (?:to|on) the top of (?:its|their) owners?'?s? deck$",
+        "move_DeckTop",
+    ),
+    (
+        r"^(?i:put) (.+?) in its owner's Mana zone @exhausted_orb$",
+        "move_Mana",
+    ),
+    (r"^(?i:exhaust) (.+)$", "exhaust"),
+    (r"^(?i:ready) (.+)$", "ready"),
+    (r"^(.+?) defects?$", "defect"),
+    (r"^(.+?) switch(?:es)? Expeditions$", "switch"),
+    (r"^(?i:activate) the \{J\} abilities of (.+)$", "activate_j"),
+];
+
+/// Effects with objects, numbers or names to read, in the order they are tried.
+static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
+    (r"^(?i:draw) (two|three|four|\d+) cards$", |_, c| {
+        let n = num_word(&c[1]).unwrap_or(0);
+        Ok(Some(vec![op("draw", &["You", &n.to_string()])]))
+    }),
+    // Next card modifiers.
+    (
+        r"^The next (.+?) you play this (turn|Afternoon) costs \{(\d+)\} less$",
+        |r, c| {
+            let f = next_card(r, &c[1])?;
+            let until = if &c[2] == "turn" { "turn" } else { "afternoon" };
+            Ok(Some(vec![op(
+                "discount",
+                &[&filter_str(&f, r.ctx), &c[3], "min 0", until],
+            )]))
+        },
+    ),
+    (
+        r"^The next (.+?) you play this turn gains (\d+) boosts?$",
+        |r, c| {
+            let f = next_card(r, &c[1])?;
+            Ok(Some(vec![op(
+                "next_boost",
+                &[&filter_str(&f, r.ctx), &c[2]],
+            )]))
+        },
+    ),
+    (r"^The next (.+?) you play this turn is free$", |r, c| {
+        let f = next_card(r, &c[1])?;
+        Ok(Some(vec![op("next_mod", &[&filter_str(&f, r.ctx), "8"])]))
+    }),
+    (
+        r"^The next (.+?) (?:you play from your hand|played from your hand) this turn activates (?:its|one of its) \{R\} abilities$",
+        |r, c| {
+            let mut f = next_card(r, &c[1])?;
+            f.from_reserve = Some(false);
+            Ok(Some(vec![op("next_activate_r", &[&filter_str(&f, r.ctx)])]))
+        },
+    ),
+    (
+        r"^(.+?) gains? (\d+) (boost|[A-Z][a-z]+ counter) per (.+)$",
+        |r, c| {
+            let (o, _) = r.obj(&c[1])?;
+            if &c[2] != "1" {
+                return bad(c);
+            }
+            let count = r.count(&c[4])?;
+            let name = if &c[3] == "boost" {
+                "boost"
+            } else {
+                "counters"
+            };
+            Ok(Some(vec![op(name, &[&o, &count])]))
+        },
+    ),
+    (
+        r"^The next (.+?) you play this turn (gains|loses) \[\[(Fleeting|Anchored|Asleep)\]\]$",
+        |r, c| {
+            let f = next_card(r, &c[1])?;
+            let name = if &c[2] == "gains" {
+                "next_gain"
+            } else {
+                "next_lose"
+            };
+            Ok(Some(vec![op(
+                name,
+                &[&filter_str(&f, r.ctx), &c[3].to_ascii_lowercase()],
+            )]))
+        },
+    ),
+    // Boosts, counters and statuses.
+    (
+        r"^(.+?) (?:gains?|each gain) (\d+|one|two|three|X) boosts?(?:, up to a max of (\d+)|, where X is the result)?$",
+        |r, c| {
+            let (o, _) = r.obj(&c[1])?;
+            let n = match &c[2] {
+                "X" if c[0].ends_with("where X is the result") => "X".to_string(),
+                "X" => return bad(c),
+                w => num_word(w).unwrap_or(0).to_string(),
+            };
+            let mut args = vec![o, n];
+            if let Some(m) = c.get(3) {
+                args.push(format!("max {}", m.as_str()));
+            }
+            let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+            Ok(Some(vec![op("boost", &a)]))
+        },
+    ),
+    (r"^(?i:give) (.+?) (\d+|one|two|three) boosts?$", |r, c| {
+        let (o, _) = r.obj(&c[1])?;
+        let n = num_word(&c[2]).unwrap_or(0);
+        Ok(Some(vec![op("boost", &[&o, &n.to_string()])]))
+    }),
+    (
+        r"^(.+?) gains? (\d+|an?|one|two|three) [A-Z][a-z]+ counters?$",
+        |r, c| {
+            let (o, _) = r.obj(&c[1])?;
+            let n = num_word(&c[2]).unwrap_or(0);
+            Ok(Some(vec![op("counters", &[&o, &n.to_string()])]))
+        },
+    ),
+    (
+        r"^(.+?) (gains?|loses?) \[\[(Fleeting|Anchored|Asleep|Eternal|Seasoned|Defender|Gigantic)\]\]$",
+        |r, c| {
+            let (o, _) = r.obj(&c[1])?;
+            let st = c[3].to_ascii_lowercase();
+            let name = if c[2].starts_with("gain") {
+                "gain"
+            } else {
+                "lose"
+            };
+            Ok(Some(vec![op(name, &[&o, &st])]))
+        },
+    ),
+    (r"^(.+?) gains? \[Tough (\d+)\]$", |r, c| {
+        let (o, _) = r.obj(&c[1])?;
+        Ok(Some(vec![op("gain", &[&o, &format!("tough {}", &c[2])])]))
+    }),
+    // Returning to hand (the other verbs on one object are [`ONE_OBJECT`]).
+    (
+        r"^(?i:return) (.+?) to (?:its owner's|your|their owner's|their owners') (hand|deck)$",
+        |r, c| {
+            if c[1].ends_with(" from your Reserve") {
+                return Ok(None);
+            }
+            let (o, _) = r.obj(&c[1])?;
+            if &c[2] != "hand" {
+                return bad(c);
+            }
+            Ok(Some(vec![op("move_Hand", &[&o])]))
+        },
+    ),
+    // Tokens.
+    (
+        r"^(?i:create) (an?|one|two|three|four) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens? (?:in|into) (target Expedition|my Expedition|your Hero Expedition|your Companion Expedition|your other Expedition|each of your Expeditions)( after Rest)?$",
+        |_, c| {
+            let n = num_word(&c[1]).unwrap_or(0);
+            let stats = Stats::new(
+                c[3].parse().unwrap_or(0),
+                c[4].parse().unwrap_or(0),
+                c[5].parse().unwrap_or(0),
+            );
+            let at = match &c[6] {
+                "target Expedition" => "Target",
+                "my Expedition" => "Mine",
+                "your Hero Expedition" => "Fixed(Hero)",
+                "your Companion Expedition" => "Fixed(Companion)",
+                "your other Expedition" => "Other",
+                _ => "Each",
+            };
+            let name = if c.get(7).is_some() {
+                "token_after_rest"
+            } else {
+                "token"
+            };
+            Ok(Some(vec![op(
+                name,
+                &[&token_str(&c[2], stats), at, &n.to_string(), "yours"],
+            )]))
+        },
+    ),
+    (
+        r"^(?i:return) (.+?) from your Reserve to your hand$",
+        |r, c| {
+            let mut np = r.noun(&c[1], Whose::Yours)?;
+            np.filter.zones = crate::cards::effect::fzone::RESERVE;
+            np.filter.whose = Whose::Yours;
+            let f = filter_str(&np.filter, r.ctx);
+            Ok(Some(vec![op(
+                "move_Hand",
+                &[&target_str(&f, np.min, np.max, false, "")],
+            )]))
+        },
+    ),
+]);
+
+impl Reader<'_> {
+    /// One effect, no "may".
+    pub(super) fn effect(&self, s: &str) -> Result<Vec<NStep>, String> {
+        let expanded = s.replace("@reserve_card", "a card from your Reserve");
+        let s = expanded.trim().trim_end_matches('.');
+        match s {
+            "Draw a card" | "draw a card" => return Ok(vec![op("draw", &["You", "1"])]),
+            "[Resupply]" | "[resupply]" => return Ok(vec![op("resupply", &["You"])]),
+            "[Exhausted Resupply]" => return Ok(vec![op("resupply_exhausted", &["You"])]),
+            "[Sabotage]" => return Ok(vec![op("sabotage", &["Any"])]),
+            "[After You]" => return Ok(vec![op("after_you", &[])]),
+            "my Expedition [Ascends]" | "My Expedition [Ascends]" => {
+                return Ok(vec![op("ascend", &["Mine"])]);
+            }
+            "Sacrifice me" | "sacrifice me" => return Ok(vec![op("move_Sacrifice", &["me"])]),
+            "Put me in Reserve" | "put me in Reserve" | "Send me to Reserve" => {
+                return Ok(vec![op("move_Reserve", &["me"])]);
+            }
+            "Roll a die" => return Ok(vec![NStep::Roll(Vec::new())]),
+            "Discard one of your Mana Orbs" => return Ok(vec![op("lose_mana", &["1"])]),
+            "Put @topdeck in your Mana zone @exhausted_orb"
+            | "put @topdeck in your Mana zone @exhausted_orb" => {
+                return Ok(vec![op("mana_from_deck", &["You", "exhausted"])]);
+            }
+            "Each player puts @theirtopdeck in their Mana zone @exhausted_orb" => {
+                return Ok(vec![op("mana_from_deck", &["Each", "exhausted"])]);
+            }
+            "Sacrifice a Character" => return Ok(vec![op("sacrifice_one", &["You"])]),
+            "[Rush]" => return Ok(vec![op("rush", &[])]),
+            "Each player draws a card" => return Ok(vec![op("draw", &["Each", "1"])]),
+            "Pass" | "Immediately pass" => return Ok(vec![op("pass", &[])]),
+            "Create a [Manaseed] token @opp_landmarks" => {
+                return Ok(vec![op("landmark_token", &["manaseed", "Opponent", "1"])]);
+            }
+            "Create an [Aerolith] token @opp_landmarks" => {
+                return Ok(vec![op("landmark_token", &["aerolith", "Opponent", "1"])]);
+            }
+            "Create a [Manaseed] token @player_landmarks" => {
+                return Ok(vec![NStep::Choose(vec![
+                    vec![op("landmark_token", &["manaseed", "You", "1"])],
+                    vec![op("landmark_token", &["manaseed", "Opponent", "1"])],
+                ])]);
+            }
+            "Create an [Aerolith] token @player_landmarks" => {
+                return Ok(vec![NStep::Choose(vec![
+                    vec![op("landmark_token", &["aerolith", "You", "1"])],
+                    vec![op("landmark_token", &["aerolith", "Opponent", "1"])],
+                ])]);
+            }
+            "Target opponent draws a card" | "target opponent draws a card" => {
+                return Ok(vec![op("draw", &["Opponent", "1"])]);
+            }
+            "Target opponent [Resupplies]" | "target opponent [Resupplies]" => {
+                return Ok(vec![op("resupply", &["Opponent"])]);
+            }
+            "Target opponent [Exhausted Resupplies]" | "target opponent [Exhausted Resupplies]" => {
+                return Ok(vec![op("resupply_exhausted", &["Opponent"])]);
+            }
+            "Each player [Resupplies]" => return Ok(vec![op("resupply", &["Each"])]),
+            "Each player sacrifices a Character" => {
+                return Ok(vec![op("sacrifice_one", &["Each"])]);
+            }
+            "Target opponent discards @their_hand_card" => {
+                return Ok(vec![op("from_hand", &["Opponent", "Discard", "1"])]);
+            }
+            "Put @hand_card in Reserve" | "put @hand_card in Reserve" => {
+                return Ok(vec![op("from_hand", &["You", "Reserve", "1"])]);
+            }
+            "Target Expedition [Ascends]" => {
+                return Ok(vec![
+                    op("select_exp", &["Any", "false"]),
+                    op("ascend", &["Selected"]),
+                ]);
+            }
+            "Create a [Manaseed] token in your Landmarks"
+            | "create a [Manaseed] token in your Landmarks" => {
+                return Ok(vec![op("landmark_token", &["manaseed", "You", "1"])]);
+            }
+            "Create an [Aerolith] token in your Landmarks"
+            | "create an [Aerolith] token in your Landmarks" => {
+                return Ok(vec![op("landmark_token", &["aerolith", "You", "1"])]);
+            }
+            "Your opponent's Expedition facing me @moves_back" => {
+                return Ok(vec![op("back", &["Mine", "opposing"])]);
+            }
+            "My Expedition @moves_forward" | "my Expedition @moves_forward" => {
+                return Ok(vec![op("forward", &["Mine", "yours"])]);
+            }
+            _ => {}
+        }
+
+        if let Some(e) = EFFECTS.read(self, s) {
+            return e;
+        }
+        static COMPILED: LazyLock<Vec<Regex>> =
+            LazyLock::new(|| ONE_OBJECT.iter().map(|(p, _)| super::re(p)).collect());
+        for ((_, name), rx) in ONE_OBJECT.iter().zip(COMPILED.iter()) {
+            if let Some(c) = rx.captures(s) {
+                let object = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+                let (o, _) = self.obj(object)?;
+                return Ok(vec![op(name, &[&o])]);
+            }
+        }
+        Err(format!("an effect '{s}'"))
+    }
+}

@@ -1,0 +1,313 @@
+//! The reader of the official English card texts: it splits a text into abilities and
+//! sentences and turns each sentence it knows into the normal form. It shares no code with
+//! the effect language's parser; what it cannot read it says so (the card is then not
+//! verified).
+//!
+//! The sentences are read by family, each in its own file: the text's marks, sentences
+//! and abilities ([`clean`]); triggers and costs (`trigger`); static abilities (`statics`);
+//! the sentences of a body and their conditions (`body`); single effects (`effect`); and
+//! the objects they name (`noun`). A family's sentence patterns are a table
+//! (`Patterns`): tried in order, the first that reads a sentence wins.
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
+
+use std::sync::OnceLock;
+
+use regex::{Captures, Regex};
+
+use super::norm::{Ctx, NAbility, NStep, op};
+use crate::cards::CardDb;
+use crate::cards::effect::Filter;
+use crate::cards::types::CardKind;
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).expect("a valid pattern")
+}
+
+/// A pattern compiled on first use.
+macro_rules! rx {
+    ($vis:vis $name:ident, $p:expr) => {
+        $vis static $name: std::sync::LazyLock<regex::Regex> =
+            std::sync::LazyLock::new(|| regex::Regex::new($p).expect("a valid pattern"));
+    };
+}
+
+mod body;
+mod effect;
+mod noun;
+mod statics;
+mod text;
+mod trigger;
+
+pub use text::clean;
+use text::{KEYWORD, QUICK, WHEN_SPLIT, sentences, starts_ability};
+
+/// What a pattern reads a sentence it matched as: `Ok(None)` when the sentence is not
+/// this pattern's after all (the next pattern is tried), `Err` when it is but cannot be
+/// read.
+type Reading<T> = Result<Option<T>, String>;
+
+/// How a pattern reads its match.
+type Rule<T> = fn(&Reader<'_>, &Captures<'_>) -> Reading<T>;
+
+/// A family of sentence patterns, tried in order; each pattern is anchored at both ends,
+/// so a match is the whole sentence.
+struct Patterns<T: 'static> {
+    rules: &'static [(&'static str, Rule<T>)],
+    compiled: OnceLock<Vec<Regex>>,
+}
+
+impl<T> Patterns<T> {
+    const fn new(rules: &'static [(&'static str, Rule<T>)]) -> Patterns<T> {
+        Patterns {
+            rules,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The reading of the first pattern that matches `s` and takes it; `None` when none
+    /// does.
+    fn read(&self, r: &Reader<'_>, s: &str) -> Option<Result<T, String>> {
+        let compiled = self
+            .compiled
+            .get_or_init(|| self.rules.iter().map(|(p, _)| re(p)).collect());
+        for ((_, rule), rx) in self.rules.iter().zip(compiled) {
+            if let Some(c) = rx.captures(s) {
+                match rule(r, &c) {
+                    Ok(None) => continue,
+                    Ok(Some(t)) => return Some(Ok(t)),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Reads every ability of a card; `Err` gives the first sentence it could not read.
+pub struct Reader<'a> {
+    pub db: &'a CardDb,
+    pub ctx: &'a Ctx<'a>,
+}
+
+fn num_word(w: &str) -> Option<i16> {
+    Some(match w.to_ascii_lowercase().as_str() {
+        "a" | "an" | "one" => 1,
+        "two" => 2,
+        "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        "six" => 6,
+        "seven" => 7,
+        "eight" => 8,
+        "nine" => 9,
+        "ten" => 10,
+        d => d.trim_matches(|c| c == '{' || c == '}').parse().ok()?,
+    })
+}
+
+fn ordinal(w: &str) -> Option<u8> {
+    Some(match w {
+        "first" => 1,
+        "second" => 2,
+        "third" => 3,
+        "fourth" => 4,
+        "fifth" => 5,
+        "sixth" => 6,
+        _ => return None,
+    })
+}
+
+impl<'a> Reader<'a> {
+    /// Reads a card's main and support texts.
+    pub fn card(&self, kind: CardKind, main: &str, echo: &str) -> Result<Vec<NAbility>, String> {
+        let mut out = Vec::new();
+        for (text, support) in [(main, false), (echo, true)] {
+            let text = clean(text);
+            if text.is_empty() {
+                continue;
+            }
+            let mut groups: Vec<Vec<String>> = Vec::new();
+            let mut after_keyword = true;
+            for s in sentences(&text) {
+                let is_kw = s
+                    .trim_end_matches('.')
+                    .split(", ")
+                    .all(|k| KEYWORD.is_match(k));
+                if groups.is_empty() || starts_ability(&s) || after_keyword {
+                    groups.push(vec![s]);
+                } else {
+                    groups.last_mut().expect("non-empty").push(s);
+                }
+                after_keyword = is_kw;
+            }
+            for g in groups {
+                out.extend(self.ability(kind, &g, support)?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn ability(
+        &self,
+        kind: CardKind,
+        g: &[String],
+        support: bool,
+    ) -> Result<Vec<NAbility>, String> {
+        let first = g[0].trim_end_matches('.');
+        // Keywords.
+        if first.split(", ").all(|k| KEYWORD.is_match(k)) && g.len() == 1 {
+            let mut out = Vec::new();
+            for k in first.split(", ") {
+                let c = KEYWORD.captures(k).expect("matched");
+                let t = if let Some(n) = c.get(2) {
+                    format!("keyword tough {}", n.as_str())
+                } else if let Some(n) = c.get(3).or(c.get(4)) {
+                    format!("keyword scout {}", n.as_str())
+                } else {
+                    format!("keyword {}", c[1].to_ascii_lowercase())
+                };
+                out.push(NAbility {
+                    support: false,
+                    trigger: t,
+                    body: Vec::new(),
+                });
+            }
+            return Ok(out);
+        }
+        let mut support = support;
+        let mut s0 = g[0].clone();
+        if let Some(r) = s0.strip_prefix("{I} ") {
+            s0 = r.to_string();
+            support = true;
+        }
+        let (trigger, rest0): (String, String) = if let Some(r) = s0.strip_prefix("{J} ") {
+            ("J".into(), r.into())
+        } else if let Some(r) = s0.strip_prefix("{H} ") {
+            ("H".into(), r.into())
+        } else if let Some(r) = s0.strip_prefix("{R} ") {
+            ("R".into(), r.into())
+        } else if let Some(c) = QUICK.captures(&s0) {
+            let (t, sup) = self.quick(&c[1])?;
+            support |= sup;
+            (t, c[2].to_string())
+        } else if let Some(c) = WHEN_SPLIT.captures(&s0) {
+            (self.when(&c[1], &c[2])?, c[3].to_string())
+        } else if kind == CardKind::Spell {
+            ("spell".into(), s0.clone())
+        } else {
+            return self.static_ability(g, support);
+        };
+        let mut sents = vec![rest0];
+        sents.extend(g[1..].iter().cloned());
+        // Activation only while you are the first player.
+        let mut only_first = false;
+        if sents.last().is_some_and(|l| {
+            l.trim_end_matches('.') == "@only_activate if you are the first player"
+        }) {
+            sents.pop();
+            only_first = true;
+        }
+        // "X after Rest": armed now, done after Rest.
+        let mut after_rest = false;
+        if sents.len() == 1
+            && sents[0].trim_end_matches('.').ends_with(" after Rest")
+            && !sents[0].contains("token")
+        {
+            sents[0] = sents[0]
+                .trim_end_matches('.')
+                .trim_end_matches(" after Rest")
+                .to_string();
+            after_rest = true;
+        }
+        let mut body = self.body(&sents)?;
+        if only_first {
+            body = vec![NStep::If("FirstPlayer".into(), body, Vec::new())];
+        }
+        if trigger == "night" && after_rest {
+            return Ok(vec![NAbility {
+                support,
+                trigger: "night_after_rest".into(),
+                body: super::canon_body(body),
+            }]);
+        }
+        if trigger == "when LeavesYourReserve@afternoon" {
+            body = vec![NStep::If("Afternoon".into(), body, Vec::new())];
+        }
+        let trigger = trigger.replace("@afternoon", "");
+        if after_rest {
+            return Ok(vec![
+                NAbility {
+                    support,
+                    trigger,
+                    body: vec![op("delay_rest", &[])],
+                },
+                NAbility {
+                    support: false,
+                    trigger: "after_rest".into(),
+                    body: super::canon_body(body),
+                },
+            ]);
+        }
+        if trigger == "when LeaveExpedition" {
+            // "my Expedition" of a card leaving it: the one it left.
+            body = map_ops(body, &|o| o.replace(", Mine,", ", Left,"));
+        }
+        Ok(vec![NAbility {
+            support,
+            trigger,
+            body: super::canon_body(body),
+        }])
+    }
+
+    /// A filter as an event names it: of any controller, in any zone.
+    fn event(&self, mut f: Filter) -> String {
+        f.whose = crate::cards::effect::Whose::Any;
+        f.zones = Filter::default().zones;
+        super::norm::filter_str(&f, self.ctx)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Quant {
+    Target,
+    Each,
+    /// "a Character": neither targeted nor every one.
+    A,
+}
+
+#[derive(Clone, Debug)]
+pub struct Np {
+    pub quant: Quant,
+    pub min: u8,
+    pub max: u8,
+    pub filter: Filter,
+}
+
+/// Rewrites every op of a body.
+fn map_ops(steps: Vec<NStep>, f: &dyn Fn(&str) -> String) -> Vec<NStep> {
+    steps
+        .into_iter()
+        .map(|s| match s {
+            NStep::Op(o) => NStep::Op(f(&o)),
+            NStep::May(b) => NStep::May(map_ops(b, f)),
+            NStep::Pay(c, b) => NStep::Pay(c, map_ops(b, f)),
+            NStep::If(c, t, e) => NStep::If(c, map_ops(t, f), map_ops(e, f)),
+            NStep::Choose(m) => NStep::Choose(m.into_iter().map(|b| map_ops(b, f)).collect()),
+            NStep::Roll(br) => NStep::Roll(
+                br.into_iter()
+                    .map(|(a, b, s)| (a, b, map_ops(s, f)))
+                    .collect(),
+            ),
+            NStep::Repeat(n, b) => NStep::Repeat(n, map_ops(b, f)),
+        })
+        .collect()
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,157 @@
+//! Static abilities: one sentence that holds while the card is in play (or, for a few,
+//! from the start of the game).
+
+use super::super::norm::{NAbility, NStep, filter_str, op};
+use super::super::reduce::cmp_str;
+use super::{Patterns, Quant, Reader, num_word};
+use crate::cards::effect::{Cmp, Filter, Whose, fkind};
+
+/// A static ability's trigger and body.
+type Static = (String, Vec<NStep>);
+
+fn st(t: &str) -> Static {
+    (format!("static {t}"), Vec::new())
+}
+
+fn st_if(t: &str, c: &str) -> Static {
+    (
+        format!("static {t}"),
+        vec![NStep::If(c.to_string(), Vec::new(), Vec::new())],
+    )
+}
+
+/// Static abilities that name objects or numbers.
+static STATICS: Patterns<Static> = Patterns::new(&[
+    (r"^(.+?) are \[Tough (\d+)\]$", |r, c| {
+        let f = r.noun(&c[1], Whose::Yours)?;
+        Ok((f.quant == Quant::Each).then(|| {
+            st(&format!(
+                "tough_aura({}, {})",
+                filter_str(&f.filter, r.ctx),
+                &c[2]
+            ))
+        }))
+    }),
+    (
+        r"^@begin_with (\d+|one|two|three|four|five) [A-Z][a-z]+ counters?$",
+        |_, c| {
+            Ok(Some(st(&format!(
+                "StartCounters({})",
+                num_word(&c[1]).unwrap_or(0)
+            ))))
+        },
+    ),
+    (
+        r"^You may discard @reserve_card @reduce_cost_by \{(\d+)\}$",
+        |_, c| Ok(Some(st(&format!("DiscardDiscount({})", &c[1])))),
+    ),
+    (
+        r"^(.+?) your opponents play can't cost less than \{(\d+)\}$",
+        |r, c| {
+            let mut f = r.noun(&format!("a {}", &c[1]), Whose::Opposing)?.filter;
+            f.whose = Whose::Opposing;
+            Ok(Some(st(&format!(
+                "min_cost_opponent({}, {})",
+                filter_str(&f, r.ctx),
+                &c[2]
+            ))))
+        },
+    ),
+    (
+        r"^@cant_play_if you have less than (\w+) Mana Orbs$",
+        |_, c| {
+            let n = num_word(&c[1]).ok_or("a number")?;
+            Ok(Some(st_if("PlayableIf", &cmp_str("ManaOrbs", Cmp::Ge, n))))
+        },
+    ),
+    (
+        r"^The first (.+?) you play each Afternoon gains (\d+) boosts?$",
+        |r, c| {
+            let f = r.noun(&format!("a {}", &c[1]), Whose::Yours)?;
+            Ok(Some((
+                format!("when play_first({})", r.event(f.filter)),
+                vec![op("boost", &["it", &c[2]])],
+            )))
+        },
+    ),
+    (
+        r"^(.+?) you play(?: with Hand Cost \{(\d+)\} or less)? have \[\[(Fleeting)\]\]$",
+        |r, c| {
+            let mut f = r.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            if let Some(n) = c.get(2) {
+                f.cost_max = n.as_str().parse().unwrap_or(0);
+            }
+            Ok(Some(st(&format!(
+                "aura({}, {})",
+                filter_str(&f, r.ctx),
+                c[3].to_ascii_lowercase()
+            ))))
+        },
+    ),
+    (r"^I cost \{(\d+)\} (less|more)$", |_, c| {
+        let n: i8 = c[1].parse().unwrap_or(0);
+        let n = if &c[2] == "less" { -n } else { n };
+        Ok(Some(st(&format!("Cost({n})"))))
+    }),
+]);
+
+impl Reader<'_> {
+    /// A static ability with nothing to read inside.
+    fn fixed_static(&self, s: &str) -> Option<Static> {
+        Some(match s {
+            "[Tough X] @x_is_count_of @regions_between" => st("tough_x(RegionsBetween)"),
+            "The {J}, {H} and {R} @silenced_facing" => st("SilenceFacing"),
+            "@would_leave, you may put me @owners_mana instead" => st("LeaveToMana { may: true }"),
+            "@would_leave while I'm [[Boosted]], put me @owners_mana instead @exhausted_orb" => {
+                st_if("LeaveToMana { may: false }", "MeBoosted")
+            }
+            "During Morning, draw only one card" => st("DrawOneInMorning"),
+            "You may play exhausted cards @from_your_reserve" => {
+                let f = Filter {
+                    kinds: fkind::CARD,
+                    whose: Whose::Yours,
+                    ..Filter::default()
+                };
+                st(&format!(
+                    "play_exhausted({}, false)",
+                    filter_str(&f, self.ctx)
+                ))
+            }
+            "@begin_with one {V}, one {M} and one {O} @marker" => st("StartMarkers(7)"),
+            "If my Expedition is behind, [Defender] Characters @no_block" => {
+                st_if("DefenderNoBlock", "Behind")
+            }
+            "Your other Expedition and @facing_it_blocked" => st("NoForward(Other)"),
+            "I'm also considered a Spell, @even_out_of_play" => st("AlsoKind(8)"),
+            "@would_gain [[Fleeting]], I gain 1 boost instead" => {
+                st("GainInstead { from: 1, to: 0, boosts: 1 }")
+            }
+            _ => return None,
+        })
+    }
+
+    /// An ability of one sentence that is neither triggered nor a quick action.
+    pub(super) fn static_ability(
+        &self,
+        g: &[String],
+        support: bool,
+    ) -> Result<Vec<NAbility>, String> {
+        if g.len() != 1 {
+            return Err(format!("a static ability '{}'", g.join(" ")));
+        }
+        let s = g[0].trim_end_matches('.');
+        let (trigger, body) = match self.fixed_static(s) {
+            Some(t) => t,
+            None => match STATICS.read(self, s) {
+                Some(t) => t?,
+                None => return Err(format!("a static ability '{s}'")),
+            },
+        };
+        Ok(vec![NAbility {
+            support,
+            trigger,
+            body,
+        }])
+    }
+}
