@@ -55,6 +55,9 @@ pub struct RunSpec {
     /// `--expert-weights`, if given (absent in specs written before it existed).
     #[serde(default)]
     pub expert_weights: Option<DataFile>,
+    /// The what-if edits, in order, as `CARD: CHANGE` (absent when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<String>,
 }
 
 fn hash_tree(root: &Path, rel: &Path, h: &mut blake3::Hasher) -> std::io::Result<()> {
@@ -134,6 +137,7 @@ impl RunSpec {
             per_game: job.per_game,
             shard: job.shard,
             expert_weights: m.expert_weights.as_deref().map(data_file).transpose()?,
+            edits: job.loaded.edits.iter().map(|e| e.to_string()).collect(),
         })
     }
 
@@ -239,6 +243,10 @@ impl RunSpec {
             allow_illegal: self.allow_illegal,
             cards: self.cards.path.clone(),
             expert_weights: self.expert_weights.as_ref().map(|f| f.path.clone()),
+            edits: super::cli::EditArgs {
+                edit: self.edits.clone(),
+                edits_file: None,
+            },
         };
         let loaded = load::load(&source)?;
         let n = loaded.confluence.rares.len();

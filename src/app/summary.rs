@@ -23,6 +23,8 @@ pub struct RunMeta<'a> {
     pub day_cap: u8,
     /// `--expert-weights`, if given.
     pub expert_weights: Option<&'a std::path::Path>,
+    /// The what-if edits applied to the decks.
+    pub edits: &'a [crate::deck::Edit],
 }
 
 /// The `win_rate`, `win_rate_lo` and `win_rate_hi` columns of the tables that list win
