@@ -285,3 +285,53 @@ impl RunSpec {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(edits: &[&str]) -> RunSpec {
+        let f = |p: &str| DataFile {
+            path: PathBuf::from(p),
+            blake3: "0".into(),
+        };
+        RunSpec {
+            format: FORMAT,
+            version: "0".into(),
+            experiment: None,
+            players: vec![f("a.txt")],
+            confluence: f("c.toml"),
+            cards: f("cards"),
+            allow_illegal: false,
+            policies: vec!["greedy".into()],
+            mixes: vec![0],
+            games: GamesSpec::PerConfig(10),
+            seed: 1,
+            day_cap: 30,
+            per_game: false,
+            shard: None,
+            expert_weights: None,
+            edits: edits.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn edits_are_part_of_a_runs_settings_and_absent_when_there_are_none() {
+        let none = serde_json::to_string(&spec(&[])).unwrap();
+        assert!(
+            !none.contains("edits"),
+            "a spec without edits reads as before"
+        );
+        let back: RunSpec = serde_json::from_str(&none).unwrap();
+        assert!(back.edits.is_empty());
+        let one = spec(&["Gloom Wisp: forest -1"]);
+        let text = serde_json::to_string(&one).unwrap();
+        assert_eq!(serde_json::from_str::<RunSpec>(&text).unwrap(), one);
+        let d = one.difference(&spec(&[]), false).unwrap();
+        assert!(d.starts_with("edits: "), "{d}");
+        let d = one
+            .difference(&spec(&["Gloom Wisp: forest +1"]), false)
+            .unwrap();
+        assert!(d.contains("forest -1") && d.contains("forest +1"), "{d}");
+    }
+}
