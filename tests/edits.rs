@@ -386,3 +386,60 @@ fn compare_and_tune_record_their_edits() {
         ));
     assert_eq!(meta_edits(b.path()), ["Gloom Wisp: water +1"]);
 }
+
+#[test]
+fn replay_with_an_edit_ends_as_that_game_of_the_edited_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let edit = [
+        "--edit",
+        "Hollow Sentinel: gigantic on",
+        "--edit",
+        "Kappa: swap 1 Bravos Vanguard",
+    ];
+    sim()
+        .args([
+            "run",
+            "--games",
+            "30",
+            "--rares",
+            "0",
+            "--seed",
+            "3",
+            "-q",
+            "--per-game",
+        ])
+        .args(edit)
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let t = confluence_sim::export::parquet::read(&dir.path().join("games.parquet")).unwrap();
+    let (
+        Some(confluence_sim::export::ColumnData::Str(results)),
+        Some(confluence_sim::export::ColumnData::U32(days)),
+    ) = (t.column("result"), t.column("days"))
+    else {
+        panic!("games.parquet columns")
+    };
+    for i in [0usize, 17, 29] {
+        let out = sim()
+            .args([
+                "replay",
+                "--rares",
+                "0",
+                "--seed",
+                "3",
+                "--json",
+                "--game-index",
+            ])
+            .arg(i.to_string())
+            .args(edit)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        assert_eq!(end["result"], results[i].as_str(), "game {i}");
+        assert_eq!(end["days"], days[i], "game {i}");
+    }
+}
