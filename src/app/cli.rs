@@ -495,10 +495,10 @@ pub struct EditArgs {
     /// -1", "Gloom Wisp (rare): persistent off", "Gloom Wisp: midnight water", "Gloom Wisp:
     /// rare", "Kappa: swap Atlas", "Kappa: remove 1". Changes: forest, mountain, water,
     /// hand_cost, reserve_cost, cost (+N, -N or N), midnight, placement, a keyword on/off
-    /// (tough N, scout N), swap [N] CARD, remove [N], rare.
+    /// (tough N, scout N), swap CARD or swap N CARD, remove or remove N, rare.
     #[arg(long = "edit", value_name = "EDIT")]
     pub edit: Vec<String>,
-    /// A file of what-if edits: [[edit]] tables with card = "..." and change = "...",
+    /// A file of what-if edits: `[[edit]]` tables with card = "..." and change = "...",
     /// applied before the --edit ones.
     #[arg(long = "edits", value_name = "FILE")]
     pub edits_file: Option<PathBuf>,
