@@ -44,6 +44,12 @@ pub enum Command {
     /// Policies on the same games, each compared game by game with the first (paired
     /// differences): skill gaps, and whether the search has converged.
     Compare(CompareArgs),
+    /// Which single change to a Confluence card moves the win rate most: every edit of a
+    /// grid (each card's statistics and costs by one, each Midnight indication, each
+    /// keyword toggled, each common replaced by its rare) played on the same games as the
+    /// unedited decks, with paired differences; writes sensitivity.csv/.parquet (ranked by
+    /// effect) and meta.json.
+    Sensitivity(SensitivityArgs),
     /// Where a fast policy and the search choose differently: per decision kind, and the
     /// positions where the search expects to gain most.
     Disagree(DisagreeArgs),
@@ -305,6 +311,31 @@ pub struct CompareArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct SensitivityArgs {
+    /// Decks, policies, rare mixes (default: all commons and all rares), edits applied
+    /// before the grid's (the baseline) and options.
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// Games per edit, deck, policy and mix: game indices 0..N, the same as the baseline's.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = positive_u64())]
+    pub games: u64,
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Only the edits of this Confluence card (repeatable; "NAME (rare)" for its rare twin
+    /// alone); default every card.
+    #[arg(long, value_name = "CARD")]
+    pub only: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(long, value_name = "DIR", default_value = "reports/sensitivity")]
+    pub out: PathBuf,
+    /// No progress bar and no table on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct LadderArgs {
     #[command(flatten)]
     pub deck: DeckArgs,
@@ -364,6 +395,8 @@ pub struct TuneArgs {
     /// Player policy (random, greedy, planner, expert, search, clairvoyant; see `run --help`).
     #[arg(long, value_name = "NAME", default_value = "greedy")]
     pub policy: String,
+    #[command(flatten)]
+    pub edits: EditArgs,
     /// Games per configuration of the screening design.
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = positive_u64())]
     pub games: u64,
@@ -485,6 +518,23 @@ pub struct DeckArgs {
     pub value_weights: Option<PathBuf>,
 }
 
+/// What-if edits of cards of the Confluence deck and the player decks, applied at load time
+/// (the files are not changed).
+#[derive(Args, Debug, Clone, Default)]
+pub struct EditArgs {
+    /// A what-if edit, CARD: CHANGE (repeatable, applied in order), e.g. "Gloom Wisp: forest
+    /// -1", "Gloom Wisp (rare): persistent off", "Gloom Wisp: midnight water", "Gloom Wisp:
+    /// rare", "Kappa: swap Atlas", "Kappa: remove 1". Changes: forest, mountain, water,
+    /// hand_cost, reserve_cost, cost (+N, -N or N), midnight, placement, a keyword on/off
+    /// (tough N, scout N), swap CARD or swap N CARD, remove or remove N, rare.
+    #[arg(long = "edit", value_name = "EDIT")]
+    pub edit: Vec<String>,
+    /// A file of what-if edits: `[[edit]]` tables with card = "..." and change = "...",
+    /// applied before the --edit ones.
+    #[arg(long = "edits", value_name = "FILE")]
+    pub edits_file: Option<PathBuf>,
+}
+
 /// Decks, policies and rare mixes: what a configuration is made of.
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
@@ -531,6 +581,8 @@ pub struct MatchArgs {
     /// that read it: `search:horizon=D`, `expert:value=S`): a file `train-value` wrote.
     #[arg(long, value_name = "FILE")]
     pub value_weights: Option<PathBuf>,
+    #[command(flatten)]
+    pub edits: EditArgs,
 }
 
 #[derive(Args, Debug)]
@@ -569,7 +621,7 @@ pub struct RunArgs {
     pub force: bool,
     /// Continue the interrupted run whose --out was DIR, with the settings it started with
     /// (--threads and --quiet may be given).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "force", "confluence", "subsets", "day_cap", "allow_illegal", "cards"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["experiment", "players", "policies", "rares", "rare_sets", "games", "seed", "out", "per_game", "shard", "force", "confluence", "subsets", "day_cap", "allow_illegal", "cards", "edit", "edits_file"])]
     pub resume: Option<PathBuf>,
 }
 

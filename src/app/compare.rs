@@ -21,7 +21,7 @@ use crate::deck::{PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
 use crate::policy::PolicySpec;
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
-use crate::stats::interval::wilson;
+use crate::stats::interval::{paired, wilson};
 
 pub const COMPARE_SCHEMA_VERSION: u32 = 4;
 
@@ -40,24 +40,6 @@ struct Row {
     seconds: f64,
     /// Taken from `--reuse`'s games instead of played.
     reused: bool,
-}
-
-/// Mean and standard error of the per-game differences `b - a` (each -1, 0 or 1).
-pub fn paired(a: &[bool], b: &[bool]) -> (f64, f64) {
-    let n = a.len().min(b.len());
-    if n < 2 {
-        return (0.0, 0.0);
-    }
-    let (mut sum, mut abs) = (0i64, 0u64);
-    for (x, y) in a.iter().zip(b) {
-        let d = *y as i64 - *x as i64;
-        sum += d;
-        abs += d.unsigned_abs();
-    }
-    let nf = n as f64;
-    let mean = sum as f64 / nf;
-    let var = (abs as f64 - nf * mean * mean) / (nf - 1.0);
-    (mean, (var.max(0.0) / nf).sqrt())
 }
 
 pub fn compare(a: CompareArgs) -> Result<()> {
@@ -172,6 +154,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
             "expert_weights_label": weights,
             "value_weights": load::weights_label(m.value_weights.as_deref()),
             "reuse": a.reuse.as_ref().map(|p| p.display().to_string()),
+            "edits": super::meta::edit_strings(&loaded.edits),
         }),
     );
     out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
@@ -524,21 +507,5 @@ fn print(rows: &[Row], threads: usize) {
                 )
             }
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::paired;
-
-    #[test]
-    fn paired_difference_and_its_error() {
-        let a = [true, true, false, false];
-        let b = [true, false, true, true];
-        let (d, se) = paired(&a, &b);
-        assert!((d - 0.25).abs() < 1e-12);
-        // differences 0, -1, 1, 1: sample variance (3 - 4 * 0.0625) / 3.
-        let var: f64 = (3.0 - 4.0 * 0.0625) / 3.0;
-        assert!((se - (var / 4.0).sqrt()).abs() < 1e-12);
     }
 }

@@ -37,6 +37,9 @@ struct File {
     cards: String,
     games: Games,
     mixes: Mixes,
+    /// What-if edits, applied in order (`[[edit]]` tables).
+    #[serde(default, rename = "edit")]
+    edits: Vec<toml::Spanned<crate::deck::edit::FileEdit>>,
 }
 
 fn greedy() -> Vec<String> {
@@ -125,6 +128,8 @@ pub struct Experiment {
     games: GamesRule,
     /// Rare counts as written, with their lines (checked against the deck's rares later).
     counts: Vec<String>,
+    /// The `[[edit]]` tables, read, with their lines.
+    edits: Vec<(usize, crate::deck::Edit)>,
 }
 
 /// Reads the text of an experiment file: TOML syntax, unknown keys, and every value that
@@ -257,10 +262,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Experiment> {
         ));
     }
     let counts = m.counts.clone();
+    let edits = crate::deck::edit::parse_tables(&f.edits, text)
+        .map_err(|(line, msg)| anyhow::anyhow!("{}:{line}: {msg}", path.display()))?;
     Ok(Experiment {
         file: f,
         games,
         counts,
+        edits,
     })
 }
 
@@ -333,10 +341,20 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         cards: resolve(path, &f.cards),
         expert_weights: a.m.expert_weights.clone(),
         value_weights: a.m.value_weights.clone(),
+        edits: a.m.edits.clone(),
     };
     let file_error =
         |e: anyhow::Error| anyhow::anyhow!("experiment {}: {}", path.display(), super::message(&e));
-    let loaded = load::load(&m).map_err(file_error)?;
+    let first = x
+        .edits
+        .iter()
+        .map(|(line, edit)| load::SourcedEdit {
+            edit: edit.clone(),
+            origin: format!("{}:{line}: [[edit]] \"{edit}\"", path.display()),
+            flag: false,
+        })
+        .collect();
+    let loaded = load::load_with(&m, first).map_err(file_error)?;
     let mixes = mixes_of(&x, &loaded.confluence, &loaded)
         .map_err(|e| anyhow::anyhow!("experiment {}: {e}", path.display()))?;
     let out = if a.out != Path::new("reports/latest") {

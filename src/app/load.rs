@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use crate::cards::Library;
-use crate::deck::{ConfluenceDeck, PlayerDeck};
+use crate::deck::{ConfluenceDeck, Edit, PlayerDeck};
 use crate::policy::value::ValueNet;
 use crate::policy::{ExpertWeights, Models, PolicySpec};
 
-use super::cli::MatchArgs;
+use super::cli::{EditArgs, MatchArgs};
 
 pub const DEFAULT_PLAYER: &str = "decks/player/BR_kojo_booda.txt";
 
@@ -25,6 +25,93 @@ pub struct Loaded {
     pub expert: Option<ExpertWeights>,
     /// `--value-weights`, read; `None`: the committed value model.
     pub value: Option<ValueNet>,
+    /// The what-if edits applied to the decks, in order.
+    pub edits: Vec<Edit>,
+}
+
+/// A what-if edit and where it was written, for its errors.
+#[derive(Clone, Debug)]
+pub struct SourcedEdit {
+    pub edit: Edit,
+    /// `--edit "..."`, or `FILE:LINE`.
+    pub origin: String,
+    /// Given on the command line: its errors are usage errors (exit 2).
+    pub flag: bool,
+}
+
+/// The edits of `--edits FILE` (a bad file: exit 1), then of each `--edit` (a bad flag:
+/// exit 2), read but not yet applied.
+pub fn edits(e: &EditArgs) -> Result<Vec<SourcedEdit>> {
+    let mut out = Vec::new();
+    if let Some(p) = &e.edits_file {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("--edits {}", p.display()))?;
+        let list = crate::deck::edit::parse_file(&text)
+            .map_err(|(line, msg)| anyhow::anyhow!("{}:{line}: {msg}", p.display()))?;
+        if list.is_empty() {
+            bail!(
+                "{}: no [[edit]] table (each edit is a table with card = \"...\" and change = \"...\")",
+                p.display()
+            );
+        }
+        out.extend(list.into_iter().map(|(line, edit)| SourcedEdit {
+            edit,
+            origin: format!("{}:{line}", p.display()),
+            flag: false,
+        }));
+    }
+    for s in &e.edit {
+        let edit = s
+            .parse::<Edit>()
+            .map_err(|m| super::usage(format!("--edit \"{s}\": {m}")))?;
+        out.push(SourcedEdit {
+            edit,
+            origin: format!("--edit \"{s}\""),
+            flag: true,
+        });
+    }
+    Ok(out)
+}
+
+/// Applies the edits to the decks, in order, adding the edited cards to the library; then
+/// checks the player decks' deck-building rules again (unless `allow_illegal`).
+pub fn apply_edits(
+    edits: &[SourcedEdit],
+    lib: &mut Library,
+    confluence: &mut ConfluenceDeck,
+    players: &mut [PlayerDeck],
+    allow_illegal: bool,
+) -> Result<Vec<Edit>> {
+    for e in edits {
+        crate::deck::edit::apply(&e.edit, &mut lib.db, &lib.pool, confluence, players).map_err(
+            |msg| {
+                let text = format!("{}: {msg}", e.origin);
+                if e.flag {
+                    super::usage(text)
+                } else {
+                    anyhow::anyhow!(text)
+                }
+            },
+        )?;
+    }
+    if !allow_illegal {
+        for d in players.iter() {
+            let v = d.violations(&lib.db);
+            if !v.is_empty() {
+                let lines: Vec<String> = v.iter().map(|e| e.to_string()).collect();
+                let text = format!(
+                    "after the edits: {}\n(pass --allow-illegal to simulate it anyway)",
+                    lines.join("\n")
+                );
+                return Err(if edits.iter().any(|e| e.flag) {
+                    super::usage(text)
+                } else {
+                    anyhow::anyhow!(text)
+                });
+            }
+        }
+    }
+    Ok(edits.iter().map(|e| e.edit.clone()).collect())
 }
 
 impl Loaded {
@@ -206,6 +293,13 @@ pub fn training_decks(m: &MatchArgs, policy: &str) -> MatchArgs {
 }
 
 pub fn load(m: &MatchArgs) -> Result<Loaded> {
+    load_with(m, Vec::new())
+}
+
+/// [`load`], with `first` (an experiment file's edits) applied before the edits of `m`.
+pub fn load_with(m: &MatchArgs, first: Vec<SourcedEdit>) -> Result<Loaded> {
+    let mut all = first;
+    all.extend(edits(&m.edits)?);
     let mut lib = library(&m.cards)?;
     let policies = policies(&m.policies)?;
     let mut warnings = Vec::new();
@@ -218,8 +312,15 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
     for p in &paths {
         players.push(player_deck(&lib, p, m.allow_illegal, &mut warnings)?);
     }
-    let confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
+    let mut confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
         .context("the Confluence deck (--confluence)")?;
+    let edits = apply_edits(
+        &all,
+        &mut lib,
+        &mut confluence,
+        &mut players,
+        m.allow_illegal,
+    )?;
     let expert = expert_weights(m.expert_weights.as_deref())?;
     let value = value_weights(m.value_weights.as_deref())?;
     Ok(Loaded {
@@ -230,6 +331,7 @@ pub fn load(m: &MatchArgs) -> Result<Loaded> {
         warnings,
         expert,
         value,
+        edits,
     })
 }
 

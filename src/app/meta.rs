@@ -65,7 +65,14 @@ pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usi
             Err(_) => json!({"path": p}),
         }),
         "decks": decks,
+        // The what-if edits applied to the decks, in order (see docs/balancing.md).
+        "edits": edit_strings(m.edits),
     })
+}
+
+/// The what-if edits as `meta.json` records them: `CARD: CHANGE`, in order.
+pub fn edit_strings(edits: &[crate::deck::Edit]) -> Vec<String> {
+    edits.iter().map(|e| e.to_string()).collect()
 }
 
 /// What a matchup run records: [`meta`]'s fields for a head-to-head run (`kind` =

@@ -23,6 +23,7 @@ mod replay;
 mod report;
 mod run;
 mod scenario;
+mod sensitivity;
 mod shard;
 pub mod spec;
 pub mod summary;
@@ -51,6 +52,7 @@ pub fn main() -> ExitCode {
         Command::Report(a) => report::report(a),
         Command::Ladder(a) => ladder::ladder(a),
         Command::Compare(a) => compare::compare(a),
+        Command::Sensitivity(a) => sensitivity::sensitivity(a),
         Command::Disagree(a) => disagree::disagree(a),
         Command::TrainExpert(a) => train::train(a),
         Command::TrainValue(a) => train_value::train_value(a),
@@ -81,7 +83,7 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 15] = [
+    const COMMANDS: [&str; 16] = [
         "bench",
         "booster_war",
         "cards",
@@ -94,6 +96,7 @@ mod tests {
         "report",
         "run",
         "scenario",
+        "sensitivity",
         "train",
         "train_value",
         "tune",

@@ -38,7 +38,7 @@ pub const CHECKPOINT: &str = "checkpoint";
 /// or a shard's state, and the temporary files of older versions. A command replaces a
 /// directory holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 40] = [
+    const NAMES: [&str; 42] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -79,6 +79,8 @@ pub fn is_output_name(name: &str) -> bool {
         "tune_rares.parquet",
         "tune_screening.csv",
         "tune_screening.parquet",
+        "sensitivity.csv",
+        "sensitivity.parquet",
     ];
     NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
 }
@@ -323,6 +325,7 @@ pub fn write_tables(
         day_cap: job.day_cap,
         expert_weights: job.source.expert_weights.as_deref(),
         value_weights: job.source.value_weights.as_deref(),
+        edits: &loaded.edits,
     };
     let table = summary_table(&meta_in, configs, accums);
     let data = RunData {

@@ -132,6 +132,12 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     for w in &loaded.warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
+    if !loaded.edits.is_empty() && !job.quiet {
+        eprintln!(
+            "confluence-sim: what-if edits: {}",
+            super::meta::edit_strings(&loaded.edits).join("; ")
+        );
+    }
     for deck in &loaded.players {
         let n = load::non_exact(&loaded.lib, deck);
         if n > 0 {

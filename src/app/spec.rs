@@ -55,9 +55,12 @@ pub struct RunSpec {
     /// `--expert-weights`, if given (absent in specs written before it existed).
     #[serde(default)]
     pub expert_weights: Option<DataFile>,
-    /// `--value-weights`, if given (absent in specs written before it existed).
-    #[serde(default)]
+    /// `--value-weights`, if given (absent when not given, so specs read as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value_weights: Option<DataFile>,
+    /// The what-if edits, in order, as `CARD: CHANGE` (absent when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<String>,
 }
 
 fn hash_tree(root: &Path, rel: &Path, h: &mut blake3::Hasher) -> std::io::Result<()> {
@@ -138,6 +141,7 @@ impl RunSpec {
             shard: job.shard,
             expert_weights: m.expert_weights.as_deref().map(data_file).transpose()?,
             value_weights: m.value_weights.as_deref().map(data_file).transpose()?,
+            edits: job.loaded.edits.iter().map(|e| e.to_string()).collect(),
         })
     }
 
@@ -245,6 +249,10 @@ impl RunSpec {
             cards: self.cards.path.clone(),
             expert_weights: self.expert_weights.as_ref().map(|f| f.path.clone()),
             value_weights: self.value_weights.as_ref().map(|f| f.path.clone()),
+            edits: super::cli::EditArgs {
+                edit: self.edits.clone(),
+                edits_file: None,
+            },
         };
         let loaded = load::load(&source)?;
         let n = loaded.confluence.rares.len();
@@ -281,5 +289,55 @@ impl RunSpec {
             source,
             shard: self.shard,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(edits: &[&str]) -> RunSpec {
+        let f = |p: &str| DataFile {
+            path: PathBuf::from(p),
+            blake3: "0".into(),
+        };
+        RunSpec {
+            format: FORMAT,
+            version: "0".into(),
+            experiment: None,
+            players: vec![f("a.txt")],
+            confluence: f("c.toml"),
+            cards: f("cards"),
+            allow_illegal: false,
+            policies: vec!["greedy".into()],
+            mixes: vec![0],
+            games: GamesSpec::PerConfig(10),
+            seed: 1,
+            day_cap: 30,
+            per_game: false,
+            shard: None,
+            expert_weights: None,
+            edits: edits.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn edits_are_part_of_a_runs_settings_and_absent_when_there_are_none() {
+        let none = serde_json::to_string(&spec(&[])).unwrap();
+        assert!(
+            !none.contains("edits"),
+            "a spec without edits reads as before"
+        );
+        let back: RunSpec = serde_json::from_str(&none).unwrap();
+        assert!(back.edits.is_empty());
+        let one = spec(&["Gloom Wisp: forest -1"]);
+        let text = serde_json::to_string(&one).unwrap();
+        assert_eq!(serde_json::from_str::<RunSpec>(&text).unwrap(), one);
+        let d = one.difference(&spec(&[]), false).unwrap();
+        assert!(d.starts_with("edits: "), "{d}");
+        let d = one
+            .difference(&spec(&["Gloom Wisp: forest +1"]), false)
+            .unwrap();
+        assert!(d.contains("forest -1") && d.contains("forest +1"), "{d}");
     }
 }

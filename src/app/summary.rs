@@ -25,6 +25,8 @@ pub struct RunMeta<'a> {
     pub expert_weights: Option<&'a std::path::Path>,
     /// `--value-weights`, if given.
     pub value_weights: Option<&'a std::path::Path>,
+    /// The what-if edits applied to the decks.
+    pub edits: &'a [crate::deck::Edit],
 }
 
 /// The `win_rate`, `win_rate_lo` and `win_rate_hi` columns of the tables that list win

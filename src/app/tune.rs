@@ -43,6 +43,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         cards: a.deck.cards.clone(),
         expert_weights: a.deck.expert_weights.clone(),
         value_weights: a.deck.value_weights.clone(),
+        edits: a.edits.clone(),
     };
     let loaded = load::load(&m)?;
     for w in &loaded.warnings {
@@ -257,6 +258,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         day_cap: a.day_cap,
         expert_weights: a.deck.expert_weights.as_deref(),
         value_weights: a.deck.value_weights.as_deref(),
+        edits: &loaded.edits,
     };
     let screening = summary_table(&meta, &screen_plan.configs, &screen.accums);
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
@@ -266,8 +268,30 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     out.write_parquet("tune_rares.parquet", &rares)?;
     out.write_csv("tune_screening.csv", &screening)?;
     out.write_parquet("tune_screening.parquet", &screening)?;
+    let meta = super::meta::command_meta(
+        "tune",
+        serde_json::json!({
+            "target": a.target,
+            "seed": a.seed,
+            "games": a.games,
+            "confirm": confirm,
+            "day_cap": a.day_cap,
+            "policies": loaded.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "decks": loaded.players.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
+            "confluence_deck": loaded.confluence.name,
+            "expert_weights": a.deck.expert_weights.as_ref().map(|p| p.display().to_string()),
+            "edits": super::meta::edit_strings(&loaded.edits),
+        }),
+    );
+    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
     out.commit()?;
 
+    if !loaded.edits.is_empty() {
+        println!(
+            "What-if edits: {}.",
+            super::meta::edit_strings(&loaded.edits).join("; ")
+        );
+    }
     println!(
         "Target {:.1}% for {} ({}) against {}: screened {} mixes x {} games, confirmed {} x {} games.",
         a.target * 100.0,

@@ -275,6 +275,14 @@ impl CardDb {
         idx
     }
 
+    /// Adds a variant of a card already in the table (a what-if edit's copy): it keeps the
+    /// card's reference for display, and lookups by that reference still find the card.
+    pub fn push_variant(&mut self, def: CardDef) -> CardIdx {
+        let idx = self.cards.len() as CardIdx;
+        self.cards.push(def);
+        idx
+    }
+
     /// Compiles encoding lines onto card `idx`, replacing any earlier abilities.
     pub fn encode(
         &mut self,

@@ -451,7 +451,7 @@ pub fn build_card(
 /// characters; Persistent, Constant, Fleeting and Tough on expedition permanents (Overcome and
 /// Rest read no other keyword on them); Fleeting and Tough on Landmarks; Fleeting and
 /// Cooldown on Spells.
-fn keywords_for(kind: CardKind) -> u32 {
+pub(crate) fn keywords_for(kind: CardKind) -> u32 {
     use kw::*;
     match kind {
         CardKind::Character => {

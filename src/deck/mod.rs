@@ -4,7 +4,9 @@
 
 pub mod booster;
 pub mod confluence;
+pub mod edit;
 pub mod player;
 
 pub use confluence::{ConfluenceDeck, RareMix};
+pub use edit::Edit;
 pub use player::PlayerDeck;

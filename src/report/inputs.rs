@@ -101,6 +101,8 @@ pub struct RunMeta {
     pub day_cap: Option<String>,
     pub confluence_deck: Option<String>,
     pub decks: Vec<MetaDeck>,
+    /// The what-if edits applied to the decks (`CARD: CHANGE`), in order.
+    pub edits: Vec<String>,
 }
 
 /// A player deck as `meta.json` describes it.
@@ -473,6 +475,11 @@ pub(crate) fn read_meta(path: &Path) -> Result<RunMeta, ReportError> {
         day_cap: json_text(obj.get("day_cap")),
         confluence_deck: json_text(obj.get("confluence_deck")),
         decks,
+        edits: obj
+            .get("edits")
+            .and_then(|d| d.as_array())
+            .map(|a| a.iter().filter_map(|e| json_text(Some(e))).collect())
+            .unwrap_or_default(),
     })
 }
 

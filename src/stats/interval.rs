@@ -58,10 +58,39 @@ pub fn games_for_half_width(half: f64, level: f64) -> u64 {
     (z * z * 0.25 / (half * half)).ceil() as u64
 }
 
+/// Mean and standard error of the per-game differences `b - a` (each -1, 0 or 1).
+pub fn paired(a: &[bool], b: &[bool]) -> (f64, f64) {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return (0.0, 0.0);
+    }
+    let (mut sum, mut abs) = (0i64, 0u64);
+    for (x, y) in a.iter().zip(b) {
+        let d = *y as i64 - *x as i64;
+        sum += d;
+        abs += d.unsigned_abs();
+    }
+    let nf = n as f64;
+    let mean = sum as f64 / nf;
+    let var = (abs as f64 - nf * mean * mean) / (nf - 1.0);
+    (mean, (var.max(0.0) / nf).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn paired_difference_and_its_error() {
+        let a = [true, true, false, false];
+        let b = [true, false, true, true];
+        let (d, se) = paired(&a, &b);
+        assert!((d - 0.25).abs() < 1e-12);
+        // differences 0, -1, 1, 1: sample variance (3 - 4 * 0.0625) / 3.
+        let var: f64 = (3.0 - 4.0 * 0.0625) / 3.0;
+        assert!((se - (var / 4.0).sqrt()).abs() < 1e-12);
+    }
 
     #[test]
     fn matches_a_published_value() {

@@ -59,6 +59,15 @@ fn lead(m: &Model) -> Rich {
     };
     let seeds = m.distinct(|c| c.seed.to_string());
     let caps = m.distinct(|c| c.day_cap.to_string());
+    let edits = m.meta.as_ref().map(|x| x.edits.clone()).unwrap_or_default();
+    let edited = if edits.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " The cards were changed by what-if edits (the card files were not): {}.",
+            edits.join("; ")
+        )
+    };
     Rich::default()
         .t("This report covers ")
         .strong(thousands(m.total_games()))
@@ -77,6 +86,7 @@ fn lead(m: &Model) -> Rich {
             seeds.join(", "),
             caps.join(", "),
         ))
+        .t(edited)
 }
 
 fn metadata(m: &Model) -> Vec<Block> {
@@ -103,6 +113,12 @@ fn metadata(m: &Model) -> Vec<Block> {
     }
     if let Some(e) = &meta.experiment {
         facts.push(("Experiment".to_string(), Rich::text(e.clone())));
+    }
+    if !meta.edits.is_empty() {
+        facts.push((
+            "What-if edits".to_string(),
+            Rich::text(meta.edits.join("; ")),
+        ));
     }
     let seeds = m.distinct(|c| c.seed.to_string());
     facts.push((

@@ -1,0 +1,418 @@
+//! `confluence-sim sensitivity`: which single change to a Confluence card moves the win rate
+//! most. Every edit of the grid ([`crate::deck::edit::confluence_grid`]: each card's
+//! statistics and costs by one, each other Midnight indication, each keyword toggled, each
+//! common replaced by its rare) is played on the same games (the same game indices and
+//! seeds) as the unedited decks, and compared with them game by game (paired differences,
+//! as `compare` does for policies). Writes `sensitivity.csv` / `.parquet`, ranked by effect
+//! within each deck, policy and mix, and `meta.json`.
+
+use anyhow::{Context, Result};
+
+use super::cli::SensitivityArgs;
+use super::job::{default_threads, progress_bar};
+use super::load;
+use super::mixes;
+use super::outputs::{Guard, output_dir};
+use super::summary::WinRateColumns;
+use crate::cards::pool::normalize_name;
+use crate::deck::edit::{CardRef, Print, apply, confluence_grid};
+use crate::deck::{ConfluenceDeck, Edit, PlayerDeck, RareMix};
+use crate::export::{ColumnData, OutputDir, Table};
+use crate::sim::{ConfigSpec, GameRow, RunPlan};
+use crate::stats::Accum;
+use crate::stats::interval::{paired, wilson};
+
+pub const SENSITIVITY_SCHEMA_VERSION: u32 = 1;
+
+/// How many edits per deck, policy and mix the terminal shows.
+const SHOWN: usize = 10;
+
+/// What one configuration's games gave: each game's win, in game order, and the statistics.
+struct Played {
+    won: Vec<bool>,
+    acc: Accum,
+}
+
+/// One edit on one configuration.
+struct Row {
+    edit: usize,
+    config: usize,
+    wins: u64,
+    games: u64,
+    /// Paired difference from the baseline: mean and standard error.
+    diff: (f64, f64),
+    days_mean: f64,
+    /// The edit leaves this configuration's decks as they were (a rare outside the mix):
+    /// its games are the baseline's.
+    unchanged: bool,
+}
+
+/// Plays `configs` of the decks given; returns each configuration's games.
+#[allow(clippy::too_many_arguments)]
+fn play(
+    loaded: &load::Loaded,
+    players: &[PlayerDeck],
+    confluence: &ConfluenceDeck,
+    configs: Vec<ConfigSpec>,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    day_cap: u8,
+    pb: &indicatif::ProgressBar,
+) -> Result<Vec<Played>> {
+    let n = configs.len();
+    let plan = RunPlan {
+        db: &loaded.lib.db,
+        players,
+        confluence,
+        policies: &loaded.policies,
+        configs,
+        games,
+        first_game: 0,
+        seed,
+        threads,
+        day_cap,
+        models: loaded.models(),
+    };
+    let mut won: Vec<Vec<bool>> = vec![Vec::with_capacity(games as usize); n];
+    let mut sink = |rows: &[GameRow]| -> Result<(), String> {
+        for r in rows {
+            won[r.config as usize].push(r.outcome.is_win());
+        }
+        Ok(())
+    };
+    let result = crate::sim::run::<String>(&plan, &|k| pb.inc(k), Some(&mut sink))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    Ok(won
+        .into_iter()
+        .zip(result.accums)
+        .map(|(won, acc)| Played { won, acc })
+        .collect())
+}
+
+/// The grid's edits of the cards `only` names (all when empty).
+fn select(grid: Vec<Edit>, only: &[String], loaded: &load::Loaded) -> Result<Vec<Edit>> {
+    if only.is_empty() {
+        return Ok(grid);
+    }
+    let mut keep = vec![false; grid.len()];
+    for o in only {
+        let r = CardRef::parse(o).map_err(|e| super::usage(format!("--only {o}: {e}")))?;
+        let mut any = false;
+        for (k, e) in grid.iter().enumerate() {
+            let rare = matches!(e.card.print, Print::Rare(_));
+            let fits = match r.print {
+                Print::Default => true,
+                Print::Common => !rare,
+                Print::Rare(_) => rare,
+            };
+            if fits && normalize_name(&e.card.name) == normalize_name(&r.name) {
+                keep[k] = true;
+                any = true;
+            }
+        }
+        if !any {
+            let db = &loaded.lib.db;
+            let names: Vec<&str> = loaded
+                .confluence
+                .slots
+                .iter()
+                .map(|s| db.card(s.common).name.as_str())
+                .collect();
+            return Err(super::usage(format!(
+                "--only {o}: not a card of the Confluence deck {}{}",
+                loaded.confluence.path.display(),
+                crate::suggest::did_you_mean(&r.name, names)
+            )));
+        }
+    }
+    Ok(grid
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(e, k)| k.then_some(e))
+        .collect())
+}
+
+pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
+    let m = &a.m;
+    if a.games < 2 {
+        return Err(super::usage(
+            "--games must be at least 2 (paired differences need two games)",
+        ));
+    }
+    let mut loaded = load::load(m)?;
+    for w in &loaded.warnings {
+        eprintln!("confluence-sim: warning: {w}");
+    }
+    let all = loaded.confluence.rares.len();
+    let mixes = if m.rares.is_empty() && m.rare_sets.is_empty() {
+        vec![RareMix(0), RareMix::all(all)]
+    } else {
+        mixes::mixes(
+            &loaded.confluence,
+            &loaded.lib.db,
+            &m.rares,
+            &m.rare_sets,
+            m.subsets,
+            a.seed,
+        )?
+    };
+    let grid = select(
+        confluence_grid(&loaded.confluence, &loaded.lib.db),
+        &a.only,
+        &loaded,
+    )?;
+    // Every edited deck, built once before any game: the card table is then shared
+    // read-only by all the games.
+    let mut variants: Vec<(ConfluenceDeck, Vec<PlayerDeck>)> = Vec::with_capacity(grid.len());
+    for e in &grid {
+        let (mut c, mut p) = (loaded.confluence.clone(), loaded.players.clone());
+        apply(e, &mut loaded.lib.db, &loaded.lib.pool, &mut c, &mut p)
+            .map_err(|x| anyhow::anyhow!("the grid's edit \"{e}\": {x}"))?;
+        variants.push((c, p));
+    }
+    let mut configs = Vec::new();
+    for player in 0..loaded.players.len() {
+        for policy in 0..loaded.policies.len() {
+            for &mix in &mixes {
+                configs.push(ConfigSpec {
+                    player,
+                    policy,
+                    mix,
+                });
+            }
+        }
+    }
+    // Which configurations each edit changes (the others replay the baseline's games).
+    let same = |c: &ConfigSpec, conf: &ConfluenceDeck, players: &[PlayerDeck]| {
+        conf.cards_for(c.mix) == loaded.confluence.cards_for(c.mix)
+            && players[c.player].cards == loaded.players[c.player].cards
+    };
+    let changed: Vec<Vec<usize>> = variants
+        .iter()
+        .map(|(conf, players)| {
+            (0..configs.len())
+                .filter(|&k| !same(&configs[k], conf, players))
+                .collect()
+        })
+        .collect();
+    let threads = default_threads(a.threads)?;
+    let total_configs = configs.len() + changed.iter().map(Vec::len).sum::<usize>();
+    let total = super::job::total_games(a.games, total_configs)
+        .map_err(|e| super::usage(format!("--games {}: {e}", a.games)))?;
+    // Check --out before anything runs; the outputs replace it whole at the end.
+    drop(output_dir(&a.out, Guard::PLAIN)?);
+    if !a.quiet {
+        eprintln!(
+            "confluence-sim: {} edits x {} configuration(s), {} games each, on the baseline's games",
+            grid.len(),
+            configs.len(),
+            a.games
+        );
+    }
+    let pb = progress_bar(total, a.quiet);
+    let base = play(
+        &loaded,
+        &loaded.players,
+        &loaded.confluence,
+        configs.clone(),
+        a.games,
+        a.seed,
+        threads,
+        m.day_cap,
+        &pb,
+    )?;
+    let mut rows = Vec::new();
+    for (ei, ((conf, players), ch)) in variants.iter().zip(&changed).enumerate() {
+        let played = if ch.is_empty() {
+            Vec::new()
+        } else {
+            play(
+                &loaded,
+                players,
+                conf,
+                ch.iter().map(|&k| configs[k].clone()).collect(),
+                a.games,
+                a.seed,
+                threads,
+                m.day_cap,
+                &pb,
+            )?
+        };
+        for (ci, b) in base.iter().enumerate() {
+            let (p, unchanged) = match ch.iter().position(|&k| k == ci) {
+                Some(j) => (&played[j], false),
+                None => (b, true),
+            };
+            rows.push(Row {
+                edit: ei,
+                config: ci,
+                wins: p.acc.won(),
+                games: p.acc.games,
+                diff: paired(&b.won, &p.won),
+                days_mean: p.acc.days_mean(),
+                unchanged,
+            });
+        }
+    }
+    pb.finish_and_clear();
+    // Ranked by effect within each configuration; ties in grid order.
+    rows.sort_by(|x, y| {
+        x.config
+            .cmp(&y.config)
+            .then(y.diff.0.abs().total_cmp(&x.diff.0.abs()))
+            .then(x.edit.cmp(&y.edit))
+    });
+    let t = table(&rows, &grid, &configs, &base, &loaded, a.seed);
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    out.write_csv("sensitivity.csv", &t)?;
+    out.write_parquet("sensitivity.parquet", &t)?;
+    let meta = super::meta::command_meta(
+        "sensitivity",
+        serde_json::json!({
+            "seed": a.seed,
+            "games": a.games,
+            "day_cap": m.day_cap,
+            "threads": threads,
+            "policies": loaded.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "decks": loaded.players.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
+            "rare_counts": mixes.iter().map(|x| x.count()).collect::<Vec<_>>(),
+            "confluence_deck": loaded.confluence.name,
+            "expert_weights": m.expert_weights.as_ref().map(|p| p.display().to_string()),
+            "edits": super::meta::edit_strings(&loaded.edits),
+            "grid": grid.len(),
+            "only": a.only,
+        }),
+    );
+    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
+    let written = out.commit()?;
+    if !a.quiet {
+        print(&rows, &grid, &configs, &base, &loaded);
+    }
+    eprintln!(
+        "confluence-sim: wrote {} files in {}",
+        written.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+const Z: f64 = 1.959964;
+
+fn table(
+    rows: &[Row],
+    grid: &[Edit],
+    configs: &[ConfigSpec],
+    base: &[Played],
+    loaded: &load::Loaded,
+    seed: u64,
+) -> Table {
+    let n = rows.len();
+    let db = &loaded.lib.db;
+    let iv: Vec<_> = rows.iter().map(|r| wilson(r.wins, r.games, 0.95)).collect();
+    let mut rank = Vec::with_capacity(n);
+    for (i, r) in rows.iter().enumerate() {
+        rank.push(if i > 0 && rows[i - 1].config == r.config {
+            rank[i - 1] + 1
+        } else {
+            1u32
+        });
+    }
+    let strs = |f: &dyn Fn(&Row) -> String| ColumnData::Str(rows.iter().map(f).collect());
+    let f64s = |f: &dyn Fn(&Row) -> f64| ColumnData::F64(rows.iter().map(f).collect());
+    let config = |r: &Row| &configs[r.config];
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![SENSITIVITY_SCHEMA_VERSION; n]),
+    )
+    .push("rank", ColumnData::U32(rank))
+    .push("edit", strs(&|r| grid[r.edit].to_string()))
+    .push("card", strs(&|r| grid[r.edit].card.to_string()))
+    .push("change", strs(&|r| grid[r.edit].change.to_string()))
+    .push(
+        "player_deck",
+        strs(&|r| loaded.players[config(r).player].name.clone()),
+    )
+    .push(
+        "player_hero",
+        strs(&|r| db.card(loaded.players[config(r).player].hero).name.clone()),
+    )
+    .push(
+        "policy",
+        strs(&|r| loaded.policies[config(r).policy].to_string()),
+    )
+    .push(
+        "rare_count",
+        ColumnData::U32(rows.iter().map(|r| config(r).mix.count()).collect()),
+    )
+    .push(
+        "rares",
+        strs(&|r| loaded.confluence.mix_names(config(r).mix, db).join(";")),
+    )
+    .push(
+        "games",
+        ColumnData::U64(rows.iter().map(|r| r.games).collect()),
+    )
+    .push(
+        "wins",
+        ColumnData::U64(rows.iter().map(|r| r.wins).collect()),
+    )
+    .push_win_rates(&iv)
+    .push(
+        "baseline_win_rate",
+        f64s(&|r| {
+            let b = &base[r.config].acc;
+            b.won() as f64 / b.games.max(1) as f64
+        }),
+    )
+    .push("diff", f64s(&|r| r.diff.0))
+    .push("diff_lo", f64s(&|r| r.diff.0 - Z * r.diff.1))
+    .push("diff_hi", f64s(&|r| r.diff.0 + Z * r.diff.1))
+    .push("days_mean", f64s(&|r| r.days_mean))
+    .push(
+        "baseline_days_mean",
+        f64s(&|r| base[r.config].acc.days_mean()),
+    )
+    .push(
+        "unchanged",
+        ColumnData::Bool(rows.iter().map(|r| r.unchanged).collect()),
+    )
+    .push("seed", ColumnData::U64(vec![seed; n]));
+    t
+}
+
+fn print(
+    rows: &[Row],
+    grid: &[Edit],
+    configs: &[ConfigSpec],
+    base: &[Played],
+    loaded: &load::Loaded,
+) {
+    let db = &loaded.lib.db;
+    for (ci, c) in configs.iter().enumerate() {
+        let b = &base[ci].acc;
+        let bi = wilson(b.won(), b.games, 0.95);
+        println!(
+            "\n{} ({}), {}, {} rare(s): baseline {:.1}% [{:.1}%, {:.1}%]; the edits that move it most (paired, percentage points):",
+            db.card(loaded.players[c.player].hero).name,
+            loaded.players[c.player].name,
+            loaded.policies[c.policy],
+            c.mix.count(),
+            bi.estimate * 100.0,
+            bi.lo * 100.0,
+            bi.hi * 100.0
+        );
+        for r in rows.iter().filter(|r| r.config == ci).take(SHOWN) {
+            let i = wilson(r.wins, r.games, 0.95);
+            println!(
+                "  {:>+6.1} [{:>+6.1}, {:>+6.1}]  {:>5.1}%  {}",
+                r.diff.0 * 100.0,
+                (r.diff.0 - Z * r.diff.1) * 100.0,
+                (r.diff.0 + Z * r.diff.1) * 100.0,
+                i.estimate * 100.0,
+                grid[r.edit]
+            );
+        }
+    }
+}

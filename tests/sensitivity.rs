@@ -1,0 +1,147 @@
+//! `confluence-sim sensitivity` through the binary: the grid's edits played on the
+//! baseline's games (a row equals a `run` with that edit, game for game), ranked by effect,
+//! the same bytes on 1 and 2 threads.
+
+use std::path::Path;
+
+mod common;
+use common::{names, sim};
+
+fn sensitivity(dir: &Path, threads: &str) {
+    sim()
+        .args([
+            "sensitivity",
+            "--only",
+            "Gloom Wisp",
+            "--policy",
+            "greedy",
+            "--games",
+            "150",
+            "--seed",
+            "5",
+            "-q",
+            "--threads",
+            threads,
+            "--out",
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+}
+
+fn table(p: &Path) -> (csv::StringRecord, Vec<csv::StringRecord>) {
+    let text = std::fs::read_to_string(p).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    (h, rdr.records().map(|r| r.unwrap()).collect())
+}
+
+/// (games, wins, days_histogram) of the summary row of a `run` with these flags.
+fn run_row(extra: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "run", "--policy", "greedy", "--games", "150", "--seed", "5", "-q", "--out",
+        ])
+        .arg(dir.path())
+        .args(extra)
+        .assert()
+        .success();
+    let (h, rows) = table(&dir.path().join("summary.csv"));
+    assert_eq!(rows.len(), 1);
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    (
+        rows[0][col("wins")].to_string(),
+        rows[0][col("games")].to_string(),
+    )
+}
+
+#[test]
+fn sensitivity_plays_each_edit_on_the_baselines_games_the_same_on_any_thread_count() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    sensitivity(a.path(), "1");
+    sensitivity(b.path(), "2");
+    assert_eq!(
+        names(a.path()),
+        ["meta.json", "sensitivity.csv", "sensitivity.parquet"]
+    );
+    for f in ["sensitivity.csv", "sensitivity.parquet"] {
+        let x = std::fs::read(a.path().join(f)).unwrap();
+        let y = std::fs::read(b.path().join(f)).unwrap();
+        assert!(x == y, "{f} differs between 1 and 2 threads");
+    }
+    let (h, rows) = table(&a.path().join("sensitivity.csv"));
+    let col = |n: &str| {
+        h.iter()
+            .position(|x| x == n)
+            .unwrap_or_else(|| panic!("no column {n}"))
+    };
+    let t = confluence_sim::export::parquet::read(&a.path().join("sensitivity.parquet")).unwrap();
+    assert_eq!(t.rows(), rows.len(), "CSV and Parquet hold the same rows");
+    // Every edit of Gloom Wisp and its rare twin, at all commons and at all rares.
+    let edits: std::collections::BTreeSet<&str> = rows.iter().map(|r| &r[col("edit")]).collect();
+    assert_eq!(rows.len(), 2 * edits.len());
+    for e in [
+        "Gloom Wisp: forest +1",
+        "Gloom Wisp: water -1",
+        "Gloom Wisp: cost +1",
+        "Gloom Wisp: midnight water",
+        "Gloom Wisp: defender on",
+        "Gloom Wisp: rare",
+        "Gloom Wisp (rare): persistent off",
+    ] {
+        assert!(edits.contains(e), "{e} is in the grid");
+    }
+    assert!(edits.iter().all(|e| e.starts_with("Gloom Wisp")));
+    let f = |r: &csv::StringRecord, c: &str| r[col(c)].parse::<f64>().unwrap();
+    for (i, r) in rows.iter().enumerate() {
+        // Ranked by the size of the effect within each mix.
+        let rank: usize = r[col("rank")].parse().unwrap();
+        if i > 0 && rows[i - 1][col("rare_count")] == r[col("rare_count")] {
+            assert_eq!(rank, rows[i - 1][col("rank")].parse::<usize>().unwrap() + 1);
+            assert!(f(&rows[i - 1], "diff").abs() >= f(r, "diff").abs());
+        } else {
+            assert_eq!(rank, 1);
+        }
+        assert!(f(r, "diff_lo") <= f(r, "diff") && f(r, "diff") <= f(r, "diff_hi"));
+        // The paired difference is the difference of the win rates (same games).
+        assert!((f(r, "win_rate") - f(r, "baseline_win_rate") - f(r, "diff")).abs() < 1e-9);
+        // A rare's edit leaves the all-commons deck as it was: the baseline's games.
+        // So does a common replaced by its rare when the mix holds that rare.
+        let rares = &r[col("rare_count")];
+        if (r[col("card")].ends_with("(rare)") && rares == "0")
+            || (&r[col("edit")] == "Gloom Wisp: rare" && rares == "15")
+        {
+            assert_eq!(&r[col("unchanged")], "true");
+            assert_eq!(f(r, "diff"), 0.0);
+        } else {
+            assert_eq!(&r[col("unchanged")], "false", "{:?}", r);
+        }
+    }
+    // A row is a `run` with that edit, game for game; the baseline is a run without.
+    let row = |edit: &str, rares: &str| {
+        rows.iter()
+            .find(|r| &r[col("edit")] == edit && &r[col("rare_count")] == rares)
+            .unwrap()
+    };
+    for (edit, rares) in [
+        ("Gloom Wisp: forest +1", "0"),
+        ("Gloom Wisp (rare): midnight hero", "15"),
+    ] {
+        let r = row(edit, rares);
+        let (wins, games) = run_row(&["--rares", rares, "--edit", edit]);
+        assert_eq!(
+            (&r[col("wins")], &r[col("games")]),
+            (wins.as_str(), games.as_str()),
+            "{edit}"
+        );
+        let (bw, bg) = run_row(&["--rares", rares]);
+        let base = bw.parse::<f64>().unwrap() / bg.parse::<f64>().unwrap();
+        assert!((f(r, "baseline_win_rate") - base).abs() < 1e-12);
+    }
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.path().join("meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["kind"], "sensitivity");
+    assert_eq!(meta["grid"].as_u64().unwrap() as usize, edits.len());
+}
