@@ -165,6 +165,13 @@ fn metadata(m: &Model) -> Vec<Block> {
     }
     facts.push(("Files read".to_string(), Rich::text(files.join(", "))));
     let mut blocks = vec![Block::Facts(facts)];
+    let failed: u64 = m.configs.iter().map(|c| c.engine_errors).sum();
+    if failed > 0 {
+        blocks.push(Block::Note(Rich::text(format!(
+            "{} had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in the figures below but do not follow the rules. `engine_errors` in summary.csv counts them per configuration.",
+            plural(failed as usize, "game", "games")
+        ))));
+    }
     if m.meta.is_none() {
         blocks.push(Block::Note(
             Rich::text("No meta.json in the run directory: the version, commit and date of the run are not known; the other facts come from summary.parquet.")
