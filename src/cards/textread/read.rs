@@ -422,6 +422,9 @@ impl<'a> Reader<'a> {
             let f = self.noun(&c[1], Whose::Yours)?;
             return Ok(format!("when you_sacrifice({})", ev(f.filter)));
         }
+        if let Some(f) = super::forms::event(self, what) {
+            return Ok(format!("when {f}"));
+        }
         Err(format!("an event 'When {what}'"))
     }
 
@@ -583,6 +586,11 @@ impl<'a> Reader<'a> {
         let mut out: Vec<NStep> = Vec::new();
         let mut i = 0;
         while i < sents.len() {
+            if let Some((steps, used)) = super::forms::sentences(self, &sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             let s = sents[i].trim().trim_end_matches('.').trim();
             // Choose one: • A. • B.
             if s == "Choose one:" || s == "Choose two:" {
@@ -675,7 +683,7 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    fn cond(&self, c: &str) -> Result<String, String> {
+    pub(super) fn cond(&self, c: &str) -> Result<String, String> {
         Ok(match c {
             "you are the first player" => "FirstPlayer".into(),
             "I'm [[Boosted]]" | "I am [[Boosted]]" => "MeBoosted".into(),
@@ -719,13 +727,16 @@ impl<'a> Reader<'a> {
                         f.min.max(1) as i16,
                     ));
                 }
+                if let Some(r) = super::forms::cond(self, c) {
+                    return r;
+                }
                 return Err(format!("a condition '{c}'"));
             }
         })
     }
 
     /// One sentence (or clause) of effect.
-    fn clause(&self, s: &str) -> Result<Vec<NStep>, String> {
+    pub(super) fn clause(&self, s: &str) -> Result<Vec<NStep>, String> {
         let s = s.trim().trim_end_matches('.').trim();
         // "You may X" / "You may pay {N} to X" / "You may exhaust me to X".
         rx!(
@@ -1191,11 +1202,17 @@ impl<'a> Reader<'a> {
                 &[&target_str(&f, np.min, np.max, false, "")],
             )]);
         }
+        if let Some(r) = super::forms::effect(self, s) {
+            return r;
+        }
         bad()
     }
 
     /// A noun phrase: how many and which objects.
     pub fn noun(&self, s: &str, default_whose: Whose) -> Result<Np, String> {
+        if let Some(np) = super::forms::noun(self, s) {
+            return np;
+        }
         let bad = || Err(format!("an object '{s}'"));
         let expanded = s.replace("@reserve_card", "a card from your Reserve");
         let s = expanded.as_str();
