@@ -246,3 +246,42 @@ pub fn document(m: &Model) -> Document {
             .t(") from the files of the run directory. Intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001) unless a file gives its own."),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Inputs;
+    use crate::report::findings::tests::row;
+
+    fn notes(summary: Vec<crate::report::ConfigRow>) -> String {
+        let m = Model::build(
+            &Inputs {
+                dir: "x".into(),
+                summary,
+                cards: None,
+                rares: None,
+                diffs: None,
+                meta: None,
+            },
+            0.4,
+        );
+        metadata(&m)
+            .iter()
+            .filter_map(|b| match b {
+                Block::Note(r) => Some(r.plain()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_metadata_notes_engine_errors_only_when_some_game_had_one() {
+        let clean = vec![row(0, "A", "greedy", 0, 500), row(1, "A", "greedy", 1, 400)];
+        assert!(!notes(clean.clone()).contains("engine error"));
+        let mut failed = clean;
+        failed[1].engine_errors = 3;
+        let n = notes(failed);
+        assert!(n.contains("3 games had an engine error"), "{n}");
+    }
+}
