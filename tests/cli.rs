@@ -1466,3 +1466,34 @@ fn train_expert_help_points_to_expert_weights_not_a_rebuild() {
         assert!(!text.contains("rebuild afterwards"), "{text}");
     }
 }
+
+#[test]
+fn cards_coverage_reports_exactness_head_to_head_per_card_and_deck() {
+    // Thoth's after-Rest token is the listed head-to-head gap (head_to_head_gaps.toml).
+    let out = sim()
+        .args(["cards", "show", "ALT_COREKS_B_OR_22_C"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("head to head: not exact (Thoth"), "{text}");
+    let out = sim().args(["cards", "show", "Kappa"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("head to head: exact"), "{text}");
+    let out = sim()
+        .args(["cards", "coverage", "--list", "h2h-gaps", "--deck"])
+        .arg(root().join("decks/player/OR_sigismar_wingspan.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("h2h-exact"), "{text}");
+    assert!(text.contains("; head to head 40 exact"), "{text}");
+    let listed: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("h2h-gaps cards"))
+        .skip(1)
+        .collect();
+    assert!(!listed.is_empty(), "{text}");
+    assert!(listed.iter().all(|l| l.contains("Thoth")), "{listed:?}");
+}

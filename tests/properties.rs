@@ -40,16 +40,23 @@ fn first_failure(
         let mut pol = spec.build(&PolicyData::new(&s.lib.db));
         (0..games).find_map(|i| {
             let seeds = GameSeeds::new(seed, i);
-            catch_unwind(AssertUnwindSafe(|| {
+            let r = catch_unwind(AssertUnwindSafe(|| {
                 play_game(&s.lib.db, &m, &seeds, &mut pol, &mut buf, &mut NoObserver)
-            }))
-            .err()
-            .map(|e| {
-                let msg = e
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
+            }));
+            let failed = match r {
+                Ok(r) if r.engine_error => Some(
+                    "engine error: more reactions triggered at once than the engine queues"
+                        .to_string(),
+                ),
+                Ok(_) => None,
+                Err(e) => Some(
+                    e.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default(),
+                ),
+            };
+            failed.map(|msg| {
                 format!(
                     "{msg}\n  reproduce: confluence-sim replay --player {} --policy {policy} --rare-set '{}' --seed {seed} --game-index {i}",
                     deck.path.display(),

@@ -18,10 +18,15 @@ struct Count {
     stats: usize,
     /// Exact cards the text reader verified.
     verified: usize,
+    /// Exact cards with no known head-to-head gap (`head_to_head_gaps.toml`).
+    h2h: usize,
 }
 
 impl Count {
-    fn add(&mut self, c: &Coverage, v: &Verdict) {
+    fn add(&mut self, c: &Coverage, v: &Verdict, h2h_gap: bool) {
+        if c.is_exact() && !h2h_gap {
+            self.h2h += 1;
+        }
         match c {
             Coverage::NoText | Coverage::Exact => self.exact += 1,
             Coverage::Partial(_) => self.partial += 1,
@@ -68,7 +73,7 @@ pub fn cards(a: CardsArgs) -> Result<()> {
         CardsCommand::Coverage { list, set, decks } => {
             coverage(&lib, &a.cards, &mut out, list, set, decks)?
         }
-        CardsCommand::Show { card } => show(&lib, &mut out, &card)?,
+        CardsCommand::Show { card } => show(&lib, &a.cards, &mut out, &card)?,
     }
     out.flush()?;
     Ok(())
@@ -77,7 +82,7 @@ pub fn cards(a: CardsArgs) -> Result<()> {
 fn row(out: &mut impl Write, label: &str, c: &Count) -> std::io::Result<()> {
     writeln!(
         out,
-        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>7.1}% {:>9} {:>9} {:>9.1}%",
+        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>7.1}% {:>9} {:>9} {:>9.1}% {:>10}",
         c.total(),
         c.exact,
         c.partial,
@@ -85,11 +90,12 @@ fn row(out: &mut impl Write, label: &str, c: &Count) -> std::io::Result<()> {
         c.pct(),
         c.verified,
         c.exact - c.verified,
-        c.vpct()
+        c.vpct(),
+        c.h2h
     )
 }
 
-const HEADER: [&str; 8] = [
+const HEADER: [&str; 9] = [
     "cards",
     "exact",
     "partial",
@@ -98,15 +104,39 @@ const HEADER: [&str; 8] = [
     "verified",
     "declared",
     "verified%",
+    "h2h-exact",
 ];
 
 fn header(out: &mut impl Write, label: &str) -> std::io::Result<()> {
     let h = HEADER;
     writeln!(
         out,
-        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>8} {:>9} {:>9} {:>10}",
-        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+        "{label:<12} {:>6} {:>6} {:>8} {:>11} {:>8} {:>9} {:>9} {:>10} {:>10}",
+        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8]
     )
+}
+
+/// The exact cards known to play differently head to head, with why
+/// (`head_to_head_gaps.toml` beside the encodings, in the format of `reader_exceptions.toml`).
+fn h2h_gaps(cards_dir: &std::path::Path) -> Result<Exceptions> {
+    Exceptions::load(&cards_dir.join("head_to_head_gaps.toml")).map_err(anyhow::Error::msg)
+}
+
+/// The reason a reviewed list gives for a card: its own entry, or that of a reprint with the
+/// same name and text.
+fn listed<'a>(lib: &Library, list: &'a Exceptions, def: &CardDef) -> Option<&'a String> {
+    let same_text = |r: &str| {
+        lib.pool
+            .get(r)
+            .map(|f| (crate::cards::pool::normalize_name(&f.name), f.text_hash))
+    };
+    list.reasons.get(&def.reference).or_else(|| {
+        let key = same_text(&def.reference)?;
+        list.reasons
+            .iter()
+            .find(|(r, _)| same_text(r) == Some(key.clone()))
+            .map(|(_, why)| why)
+    })
 }
 
 /// Each card's verdict (by card index); every exact card is only declared when the texts
@@ -143,23 +173,9 @@ fn coverage(
     let exceptions =
         Exceptions::load(&cards_dir.join("reader_exceptions.toml")).map_err(anyhow::Error::msg)?;
     let verdict = verdicts(lib, texts.as_ref());
-    // A reviewed entry covers the reprints with the same name and text.
-    let same_text = |r: &str| {
-        lib.pool
-            .get(r)
-            .map(|f| (crate::cards::pool::normalize_name(&f.name), f.text_hash))
-    };
-    let reviewed_texts: std::collections::HashMap<_, &String> = exceptions
-        .reasons
-        .iter()
-        .filter_map(|(r, why)| same_text(r).map(|k| (k, why)))
-        .collect();
-    let reviewed = |def: &CardDef| -> Option<&String> {
-        exceptions
-            .reasons
-            .get(&def.reference)
-            .or_else(|| same_text(&def.reference).and_then(|k| reviewed_texts.get(&k).copied()))
-    };
+    let gaps = h2h_gaps(cards_dir)?;
+    let reviewed = |def: &CardDef| -> Option<&String> { listed(lib, &exceptions, def) };
+    let gap = |def: &CardDef| -> Option<&String> { listed(lib, &gaps, def) };
     let vof = |def: &CardDef| -> &Verdict {
         let idx = lib.db.by_ref(&def.reference).expect("a card of the db");
         &verdict[idx as usize]
@@ -172,14 +188,14 @@ fn coverage(
         by_set
             .entry(def.set.clone())
             .or_default()
-            .add(&def.coverage, vof(def));
+            .add(&def.coverage, vof(def), gap(def).is_some());
         by_faction
             .entry(def.faction.code().to_string())
             .or_default()
-            .add(&def.coverage, vof(def));
-        all.add(&def.coverage, vof(def));
+            .add(&def.coverage, vof(def), gap(def).is_some());
+        all.add(&def.coverage, vof(def), gap(def).is_some());
         if def.set == "CORE" && def.kind != CardKind::Token {
-            core_cr.add(&def.coverage, vof(def));
+            core_cr.add(&def.coverage, vof(def), gap(def).is_some());
         }
     }
     writeln!(
@@ -216,7 +232,7 @@ fn coverage(
         let mut lines = Vec::new();
         for idx in std::iter::once(deck.hero).chain(deck.cards.iter().copied()) {
             let def = lib.db.card(idx);
-            c.add(&def.coverage, &verdict[idx as usize]);
+            c.add(&def.coverage, &verdict[idx as usize], gap(def).is_some());
             if !def.coverage.is_exact() {
                 lines.push(format!(
                     "  {:<24} {:<32} {}",
@@ -224,18 +240,24 @@ fn coverage(
                     def.name,
                     missing(def)
                 ));
+            } else if let Some(why) = gap(def) {
+                lines.push(format!(
+                    "  {:<24} {:<32} head to head: {why}",
+                    def.reference, def.name
+                ));
             }
         }
         writeln!(out)?;
         writeln!(
             out,
-            "deck {}: {} of {} cards exact ({:.1}%), {} verified ({:.1}%)",
+            "deck {}: {} of {} cards exact ({:.1}%), {} verified ({:.1}%); head to head {} exact",
             path.display(),
             c.exact,
             c.total(),
             c.pct(),
             c.verified,
-            c.vpct_all()
+            c.vpct_all(),
+            c.h2h
         )?;
         lines.sort();
         lines.dedup();
@@ -254,6 +276,7 @@ fn coverage(
             let v = vof(def);
             let shown = match class.as_str() {
                 "verified" | "declared" => v.class() == class,
+                "h2h-gaps" => def.coverage.is_exact() && gap(def).is_some(),
                 _ => def.coverage.class() == class,
             };
             if set.as_ref().is_some_and(|s| &def.set != s) || !shown {
@@ -264,6 +287,7 @@ fn coverage(
                     Some(r) => format!("reviewed: {r} ({why})"),
                     None => why.clone(),
                 },
+                _ if class == "h2h-gaps" => gap(def).cloned().unwrap_or_default(),
                 _ => missing(def),
             };
             writeln!(out, "  {:<24} {:<32} {}", def.reference, def.name, why)?;
@@ -272,7 +296,13 @@ fn coverage(
     Ok(())
 }
 
-fn show(lib: &Library, out: &mut impl Write, card: &str) -> Result<()> {
+fn show(
+    lib: &Library,
+    cards_dir: &std::path::Path,
+    out: &mut impl Write,
+    card: &str,
+) -> Result<()> {
+    let gaps = h2h_gaps(cards_dir)?;
     let found: Vec<&CardDef> = match lib.db.by_ref(card) {
         Some(i) => vec![lib.db.card(i)],
         None => lib
@@ -330,6 +360,12 @@ fn show(lib: &Library, out: &mut impl Write, card: &str) -> Result<()> {
                 _ => String::new(),
             }
         )?;
+        if def.coverage.is_exact() {
+            match listed(lib, &gaps, def) {
+                Some(why) => writeln!(out, "  head to head: not exact ({why})")?,
+                None => writeln!(out, "  head to head: exact")?,
+            }
+        }
         for l in &def.lines {
             writeln!(out, "  | {l}")?;
         }

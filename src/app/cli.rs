@@ -438,8 +438,9 @@ pub enum CardsCommand {
     /// Exact / partial / stats-only counts per set and per faction (and per deck).
     Coverage {
         /// Also list the cards of one class: exact, partial or stats-only; or, of the exact
-        /// ones, verified (the text reader agrees) or declared (with why not verified).
-        #[arg(long, value_name = "CLASS", value_parser = ["exact", "partial", "stats-only", "verified", "declared"])]
+        /// ones, verified (the text reader agrees) or declared (with why not verified), or
+        /// h2h-gaps (exact in Confluence play, known to differ head to head, with why).
+        #[arg(long, value_name = "CLASS", value_parser = ["exact", "partial", "stats-only", "verified", "declared", "h2h-gaps"])]
         list: Option<String>,
         /// Restrict --list to one set (e.g. CORE).
         #[arg(long, value_name = "SET")]

@@ -48,6 +48,24 @@ pub struct Job {
     pub shard: Option<Shard>,
 }
 
+impl Job {
+    /// A configuration in the words `replay` takes: deck, policy, mix index and seed.
+    pub fn config_name(&self, c: &crate::sim::ConfigSpec) -> String {
+        let mix = self.mixes.iter().position(|&m| m == c.mix).unwrap_or(0);
+        format!(
+            "player deck {}, policy {}, --mix-index {mix}, --seed {}",
+            self.loaded.players[c.player].name, self.loaded.policies[c.policy], self.seed
+        )
+    }
+
+    /// Prints [`engine_error_note`] for these configurations, if any game failed.
+    pub fn warn_engine_errors(&self, configs: &[crate::sim::ConfigSpec], accums: &[Accum]) {
+        if let Some(note) = engine_error_note(accums, |i| self.config_name(&configs[i])) {
+            eprintln!("confluence-sim: {note}");
+        }
+    }
+}
+
 pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     let pb = ProgressBar::new(total);
     if quiet || !std::io::stderr().is_terminal() {
@@ -81,6 +99,24 @@ pub fn widest_half_width(accums: &[Accum]) -> f64 {
             (i.hi - i.lo) / 2.0
         })
         .fold(0.0, f64::max)
+}
+
+/// The warning that names the games in which the engine failed (more reactions triggered
+/// at once than its queue holds; see `sim::GameResult::engine_error`), or `None` when no
+/// game did. `name` describes a configuration by its index. The first game named is the
+/// lowest-index failed game of the first configuration that has one, the same however the
+/// run was split into threads, shards or resumed parts.
+pub fn engine_error_note(accums: &[Accum], name: impl Fn(usize) -> String) -> Option<String> {
+    let total: u64 = accums.iter().map(|a| a.engine_errors).sum();
+    let (c, a) = accums
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.engine_errors > 0)?;
+    let game = a.first_engine_error().expect("it has errors");
+    Some(format!(
+        "warning: {total} game(s) had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in their outcomes but do not follow the rules; `engine_errors` in summary counts them per configuration. The first: game {game} of configuration {c} ({}); replay it with `--game-index {game}`",
+        name(c)
+    ))
 }
 
 /// The most worker threads a run may ask for: far above any machine's useful count, low
@@ -167,5 +203,40 @@ pub fn print_summary(t: &Table) {
             days[i],
             mix_short
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::accum::GameTally;
+
+    fn with_errors(games: &[u64]) -> Accum {
+        let mut a = Accum::default();
+        for &g in games {
+            a.push(&GameTally {
+                outcome: 0,
+                win: true,
+                days: 4,
+                played: [0; 2],
+                plays: [0; 2],
+                engine_error: Some(g),
+            });
+        }
+        a
+    }
+
+    #[test]
+    fn the_engine_error_note_names_the_count_and_the_first_failed_game() {
+        let name = |i: usize| format!("config {i}");
+        assert_eq!(engine_error_note(&vec![Accum::default(); 3], name), None);
+        let accums = [Accum::default(), with_errors(&[90, 12]), with_errors(&[5])];
+        let note = engine_error_note(&accums, name).expect("a note");
+        assert!(note.contains("3 game(s) had an engine error"), "{note}");
+        assert!(
+            note.contains("game 12 of configuration 1 (config 1)"),
+            "{note}"
+        );
+        assert!(note.contains("--game-index 12"), "{note}");
     }
 }

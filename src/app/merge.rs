@@ -170,6 +170,7 @@ pub fn merge(a: MergeArgs) -> Result<()> {
     if !a.quiet {
         print_summary(&table);
     }
+    job.warn_engine_errors(&configs, &accums);
     let total: u64 = accums.iter().map(|a| a.games).sum();
     eprintln!(
         "confluence-sim: merged {count} shards ({total} games); wrote {} files in {}",

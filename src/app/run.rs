@@ -334,6 +334,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     if !stop_note.is_empty() {
         eprintln!("confluence-sim: {stop_note}");
     }
+    job.warn_engine_errors(&plan.configs, &accums);
     eprintln!(
         "confluence-sim: {total} games in {elapsed:.1}s ({:.0} games/s on {} thread(s)); wrote {} files in {}",
         total.saturating_sub(kept) as f64 / elapsed.max(1e-9),

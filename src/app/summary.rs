@@ -153,6 +153,7 @@ pub fn summary_table(meta: &RunMeta<'_>, configs: &[ConfigSpec], accums: &[Accum
             f64s(&|a| a.plays[1] as f64 / a.games.max(1) as f64),
         )
         .push("player_cards_not_exact", non_exact)
+        .push("engine_errors", u64s(&|a| a.engine_errors))
         .push("seed", u64s(&|_| meta.seed))
         .push("day_cap", day_cap);
     t

@@ -191,12 +191,27 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
             }
         }
         Decision::Expedition => {
-            // `select_exp` may offer either side's expeditions; other ops the player's own.
+            // `select_exp` (and head to head a token in target Expedition) may offer either
+            // side's expeditions; other ops the player's own.
             let whose = s
                 .frame()
                 .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
                 .and_then(|op| match op {
                     Op::SelectExp { whose, .. } => Some(whose),
+                    // Head to head, a token "in target Expedition" may be created in an
+                    // opposing one, and "target Expedition moves forward" may be an
+                    // opposing one (D60).
+                    Op::Token {
+                        at: ExpRef::Target,
+                        opposing: false,
+                        after_rest: false,
+                        ..
+                    }
+                    | Op::MoveExp {
+                        at: ExpRef::Target,
+                        opposing: false,
+                        ..
+                    } if s.mode == Mode::Duel => Some(Whose::Any),
                     _ => None,
                 })
                 .unwrap_or(Whose::Yours);

@@ -177,12 +177,6 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
     if s.outcome.is_none() && (dh >= s.pos.get(Exp::Hero) || dc <= s.pos.get(Exp::Companion)) {
         return Err("a Darkness caught an expedition but the game goes on".into());
     }
-    if s.overflow {
-        return Err(format!(
-            "more reactions triggered at once than the queue holds ({}): some were not queued",
-            s.pending.len()
-        ));
-    }
     Ok(())
 }
 

@@ -668,7 +668,9 @@ pub struct GameState {
     /// Rest has marked the cards whose order into Reserve the player chooses.
     pub rest_asked: bool,
     /// More reactions triggered at once than the queue holds: some were not queued. An
-    /// error, not a rule (D13): the invariant checker and the scenario runner report it.
+    /// error, not a rule (D13): a game that sets it is an engine error
+    /// (`sim::GameResult::engine_error`, counted by runs in `summary`), and the scenario
+    /// runner refuses it unless the scenario expects `engine_error`.
     pub overflow: bool,
     /// Some object carries `AFTER_REST` or `DELAY_REST`: the scans after Rest are needed
     /// (without it every Night would scan every object twice, a measurable cost).

@@ -846,6 +846,7 @@ pub(crate) mod tests {
             wins_by_card: 0,
             losses_by_card: 0,
             player_cards_not_exact: 0,
+            engine_errors: 0,
             seed: 1,
             day_cap: 30,
         }

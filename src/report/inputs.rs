@@ -42,6 +42,8 @@ pub struct ConfigRow {
     pub losses_hero_darkness: u64,
     pub losses_companion_darkness: u64,
     pub player_cards_not_exact: u64,
+    /// Games in which the engine failed (0 in a schema-2 file, which predates the count).
+    pub engine_errors: u64,
     pub seed: u64,
     pub day_cap: u64,
 }
@@ -202,14 +204,27 @@ impl<'a> Columns<'a> {
     }
 
     pub(crate) fn check_schema(&self, want: u32) -> Result<(), ReportError> {
+        self.check_schemas(want, want).map(|_| ())
+    }
+
+    /// Checks that every row has one schema version from `oldest` to `want`, and returns
+    /// the oldest found.
+    pub(crate) fn check_schemas(&self, oldest: u32, want: u32) -> Result<u32, ReportError> {
+        let mut found = want;
         for v in self.u64s("schema_version")? {
-            if v != want as u64 {
+            if !(oldest as u64..=want as u64).contains(&v) {
+                let reads = if oldest == want {
+                    format!("schema_version {want}")
+                } else {
+                    format!("schema_version {oldest} to {want}")
+                };
                 return Err(self.err(format!(
-                    "schema_version {v}; this confluence-sim reads schema_version {want} (regenerate the file, or use the confluence-sim that wrote it)"
+                    "schema_version {v}; this confluence-sim reads {reads} (regenerate the file, or use the confluence-sim that wrote it)"
                 )));
             }
+            found = found.min(v as u32);
         }
-        Ok(())
+        Ok(found)
     }
 }
 
@@ -251,7 +266,13 @@ fn read_summary(dir: &Path) -> Result<Vec<ConfigRow>, ReportError> {
     if table.rows() == 0 {
         return Err(c.err("no configurations (the table has no rows)".into()));
     }
-    c.check_schema(SUMMARY_SCHEMA_VERSION)?;
+    // Version 2 is version 3 without `engine_errors` (none were counted then).
+    let version = c.check_schemas(2, SUMMARY_SCHEMA_VERSION)?;
+    let engine_errors = if version < 3 {
+        vec![0; table.rows()]
+    } else {
+        c.u64s("engine_errors")?
+    };
     let config_id = c.u32s("config_id")?;
     let player_deck = c.strs("player_deck")?;
     let player_hero = c.strs_or_empty("player_hero")?;
@@ -315,6 +336,7 @@ fn read_summary(dir: &Path) -> Result<Vec<ConfigRow>, ReportError> {
             wins_by_card: wins_card[i],
             losses_by_card: loss_card[i],
             player_cards_not_exact: not_exact[i],
+            engine_errors: engine_errors[i],
             seed: seed[i],
             day_cap: day_cap[i],
         });

@@ -61,8 +61,9 @@ use matchup::MatchupModel;
 
 /// The schema version of the tables this report reads (cards, rares, diffs).
 pub const SCHEMA_VERSION: u32 = 1;
-/// The schema version of the summary table (2: wins and losses by a card's ability).
-pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
+/// The schema version of the summary table (2: wins and losses by a card's ability; 3:
+/// `engine_errors`). The report also reads version 2, as no engine errors.
+pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
 
 /// Confidence level of every interval the report computes itself.
 pub const LEVEL: f64 = 0.95;

@@ -114,6 +114,12 @@ pub fn play_duel(
     loop {
         match advance(&mut s, db, &mut rng, obs) {
             Step::Over(outcome) => {
+                // Head-to-head tables have no engine-error count yet: a debug build (the
+                // tests) stops on one, as the invariant checker did before runs counted them.
+                debug_assert!(
+                    !s.overflow,
+                    "engine error: more reactions triggered at once than the engine queues"
+                );
                 return DuelResult {
                     winner: outcome.winner().map(|side| side.index() as u8),
                     first,

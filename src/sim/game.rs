@@ -21,16 +21,24 @@ pub struct GameResult {
     pub days: u8,
     pub played: [u64; 2],
     pub plays: [u16; 2],
+    /// The engine failed during the game: more reactions triggered at once than its queue
+    /// holds, so some were never resolved (`GameState::overflow`). The game was played to
+    /// its end and its outcome counts, but its result is not a rules-faithful one: runs
+    /// count such games (`engine_errors` in `summary`) and name the first.
+    pub engine_error: bool,
 }
 
 impl GameResult {
-    pub fn tally(&self) -> GameTally {
+    /// The result as the accumulator sees it; `game` is the game's index in its
+    /// configuration (kept when the game had an engine error).
+    pub fn tally(&self, game: u64) -> GameTally {
         GameTally {
             outcome: self.outcome.index(),
             win: self.outcome.is_win(),
             days: self.days,
             played: self.played,
             plays: self.plays,
+            engine_error: self.engine_error.then_some(game),
         }
     }
 }
@@ -90,6 +98,7 @@ pub fn finish_game<P: Policy + ?Sized, O: Observer>(
                     days: s.day,
                     played: s.played,
                     plays: s.plays,
+                    engine_error: s.overflow,
                 };
             }
             Step::Stopped => unreachable!("advance never stops early"),

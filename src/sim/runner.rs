@@ -126,7 +126,7 @@ fn play_one(
             player_plays: r.plays[0],
             confluence_plays: r.plays[1],
         },
-        r.tally(),
+        r.tally(game),
     )
 }
 

@@ -7,8 +7,9 @@
 //! the payload (u32)`, little-endian, the payload in LEB128 varints (bit sets as 8-byte
 //! words). `games.bin` holds 26-byte rows (config u32, game u64, seed u64, outcome u8,
 //! days u8, player plays u16, Confluence plays u16); each record names its rows' offset,
-//! count and CRC-32. Records are appended in the order the units run, rows before their
-//! record; a record whose bytes or rows are missing or damaged (a power cut) ends the valid
+//! count and CRC-32; a unit in which some game had an engine error ends its payload with
+//! their count and the first one's index (absent otherwise). Records are appended in the
+//! order the units run, rows before their record; a record whose bytes or rows are missing or damaged (a power cut) ends the valid
 //! part, and an interrupted run continues from there.
 //!
 //! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
@@ -132,6 +133,12 @@ fn encode(r: &Record) -> Vec<u8> {
     put(&mut p, r.rows.offset);
     put(&mut p, r.rows.count);
     put(&mut p, r.rows.crc as u64);
+    // Written only when some game failed, so that the records of runs without engine
+    // errors keep the bytes they had before this field existed.
+    if a.engine_errors > 0 {
+        put(&mut p, a.engine_errors);
+        put(&mut p, a.first_engine_error);
+    }
     let mut out = Vec::with_capacity(p.len() + 12);
     out.extend_from_slice(&MAGIC.to_le_bytes());
     out.extend_from_slice(&(p.len() as u32).to_le_bytes());
@@ -178,6 +185,13 @@ fn decode(p: &[u8]) -> Option<Record> {
         count: c.get()?,
         crc: u32::try_from(c.get()?).ok()?,
     };
+    if !c.b.is_empty() {
+        a.engine_errors = c.get()?;
+        a.first_engine_error = c.get()?;
+        if a.engine_errors == 0 || a.engine_errors > end.saturating_sub(start) {
+            return None;
+        }
+    }
     (c.b.is_empty() && start <= end).then_some(Record {
         unit: Unit {
             config,
@@ -511,6 +525,7 @@ mod tests {
                 days: (g % 9) as u8 + 1,
                 played: [g.rotate_left(3), g.wrapping_mul(0x9e37)],
                 plays: [3, (g % 4) as u16],
+                engine_error: (g % 97 == 5).then_some(g),
             });
             accum.push_pair(o < 2, g % 3 == 0);
             if wins && o < 2 {
@@ -560,11 +575,19 @@ mod tests {
                 crc: 0xdead_beef,
             },
         };
+        assert_eq!(rec.unit.accum.engine_errors, 3);
         let bytes = encode(&rec);
         assert_eq!(
             next_record(&mut &bytes[..]).unwrap(),
-            (rec, bytes.len() as u64)
+            (rec.clone(), bytes.len() as u64)
         );
+        // Without engine errors the record ends at its rows' CRC, as before the field.
+        let mut clean = rec;
+        clean.unit.accum.engine_errors = 0;
+        clean.unit.accum.first_engine_error = u64::MAX;
+        let short = encode(&clean);
+        assert!(short.len() < bytes.len());
+        assert_eq!(next_record(&mut &short[..]).unwrap().0, clean);
     }
 
     fn write(dir: &Path, units: &[(Unit, Vec<GameRow>)]) {

@@ -32,6 +32,11 @@ pub struct Accum {
     pub paired_games: u64,
     pub paired_sum: i64,
     pub paired_abs: u64,
+    /// Games in which the engine failed (see `sim::GameResult::engine_error`), and the
+    /// lowest index among them (`u64::MAX`: none). Merged by sum and by minimum, so a run
+    /// split into threads, units or shards names the same first game.
+    pub engine_errors: u64,
+    pub first_engine_error: u64,
 }
 
 impl Default for Accum {
@@ -47,6 +52,8 @@ impl Default for Accum {
             paired_games: 0,
             paired_sum: 0,
             paired_abs: 0,
+            engine_errors: 0,
+            first_engine_error: u64::MAX,
         }
     }
 }
@@ -59,6 +66,8 @@ pub struct GameTally {
     pub days: u8,
     pub played: [u64; 2],
     pub plays: [u16; 2],
+    /// The game's index, when the engine failed during it.
+    pub engine_error: Option<u64>,
 }
 
 impl Accum {
@@ -82,6 +91,15 @@ impl Accum {
             }
             self.plays[side] += g.plays[side] as u64;
         }
+        if let Some(game) = g.engine_error {
+            self.engine_errors += 1;
+            self.first_engine_error = self.first_engine_error.min(game);
+        }
+    }
+
+    /// The index of the first game with an engine error, if any.
+    pub fn first_engine_error(&self) -> Option<u64> {
+        (self.engine_errors > 0).then_some(self.first_engine_error)
     }
 
     /// Records the pairing of one game with the baseline's game of the same index.
@@ -192,6 +210,8 @@ impl std::ops::AddAssign<&Accum> for Accum {
         self.paired_games += o.paired_games;
         self.paired_sum += o.paired_sum;
         self.paired_abs += o.paired_abs;
+        self.engine_errors += o.engine_errors;
+        self.first_engine_error = self.first_engine_error.min(o.first_engine_error);
     }
 }
 
@@ -207,6 +227,7 @@ mod tests {
             days,
             played: [p, p.rotate_left(7)],
             plays: [3, 4],
+            engine_error: p.is_multiple_of(5).then_some(p % 1000),
         }
     }
 
@@ -232,6 +253,24 @@ mod tests {
         assert_eq!(a.days_quantile(0.1), 3);
         assert_eq!(a.days_quantile(0.9), 9);
         assert_eq!(a.day_histogram(0), vec![0, 0, 1, 2, 1, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn engine_errors_add_up_and_keep_the_first_game_in_any_merge_order() {
+        let one = |g: u64| {
+            let mut a = Accum::default();
+            a.push(&GameTally {
+                engine_error: Some(g),
+                ..tally(0, 3, 1)
+            });
+            a
+        };
+        let none = Accum::default();
+        assert_eq!(none.first_engine_error(), None);
+        let ab = one(70).merge(one(12)).merge(none.clone());
+        let ba = none.merge(one(12)).merge(one(70));
+        assert_eq!(ab, ba);
+        assert_eq!((ab.engine_errors, ab.first_engine_error()), (2, Some(12)));
     }
 
     proptest! {

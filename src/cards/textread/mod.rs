@@ -10,6 +10,7 @@
 //!
 //! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
+pub mod forms;
 pub mod norm;
 pub mod read;
 pub mod reduce;
@@ -154,6 +155,7 @@ pub fn encoded(ctx: &Ctx, def: &CardDef) -> Result<Vec<NAbility>, String> {
     for ab in abs {
         out.push(reduce::ability(ctx, ab)?);
     }
+    let mut out = forms::canon_conds(out);
     out.sort();
     Ok(out)
 }
@@ -161,7 +163,7 @@ pub fn encoded(ctx: &Ctx, def: &CardDef) -> Result<Vec<NAbility>, String> {
 /// The text of one card in normal form, sorted.
 pub fn read_text(ctx: &Ctx, def: &CardDef, text: &Text) -> Result<Vec<NAbility>, String> {
     let r = read::Reader { db: ctx.db, ctx };
-    let mut v = r.card(def.kind, &text.main, &text.echo)?;
+    let mut v = forms::canon_conds(r.card(def.kind, &text.main, &text.echo)?);
     v.sort();
     Ok(v)
 }

@@ -303,6 +303,17 @@ impl<O: Observer> Engine<'_, O> {
                 fr.step = 0;
             }
             (Decision::Expedition, Choice::Exp(e), _) => self.frame_mut().exp_reg = Some(e),
+            (
+                Decision::Expedition,
+                Choice::OpposingExp(e),
+                Op::Token { .. } | Op::MoveExp { .. },
+            ) => {
+                // An opposing target expedition (head to head, D60); `step` 1 tells the op
+                // whose it is.
+                let fr = self.frame_mut();
+                fr.exp_reg = Some(e);
+                fr.step = 1;
+            }
             (Decision::May, yes_no, Op::May { skip }) => {
                 let fr = self.frame_mut();
                 fr.did = yes_no == Choice::Yes;

@@ -154,6 +154,8 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
+                // Head to head, target Expedition may have been an opposing one (D60).
+                let opposing = opposing || (at == ExpRef::Target && f.step == 1);
                 let side = self.exp_side(at, f, opposing);
                 self.frame_mut().it.clear();
                 for e in exps.iter() {
@@ -502,6 +504,8 @@ impl<O: Observer> Engine<'_, O> {
                 let Some(exps) = self.resolve_exps(at, f) else {
                     return Flow::Wait;
                 };
+                // Head to head, target Expedition may have been an opposing one (D60).
+                let opposing = opposing || (at == ExpRef::Target && f.step == 1);
                 let target = self.exp_side(at, f, opposing);
                 let before = (self.s.pos, self.s.dark, self.s.pos_b);
                 for e in exps.iter() {

@@ -182,6 +182,13 @@ fn metadata(m: &Model) -> Vec<Block> {
     }
     facts.push(("Files read".to_string(), Rich::text(files.join(", "))));
     let mut blocks = vec![Block::Facts(facts)];
+    let failed: u64 = m.configs.iter().map(|c| c.engine_errors).sum();
+    if failed > 0 {
+        blocks.push(Block::Note(Rich::text(format!(
+            "{} had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in the figures below but do not follow the rules. `engine_errors` in summary.csv counts them per configuration.",
+            plural(failed as usize, "game", "games")
+        ))));
+    }
     if m.meta.is_none() {
         blocks.push(Block::Note(
             Rich::text("No meta.json in the run directory: the version, commit and date of the run are not known; the other facts come from summary.parquet.")
@@ -237,5 +244,44 @@ pub fn page(m: &Model) -> Page {
         source: "the run directory",
         methods: "Intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001) unless a file gives its own.",
         warnings: m.warnings.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Inputs;
+    use crate::report::findings::tests::row;
+
+    fn notes(summary: Vec<crate::report::ConfigRow>) -> String {
+        let m = Model::build(
+            &Inputs {
+                dir: "x".into(),
+                summary,
+                cards: None,
+                rares: None,
+                diffs: None,
+                meta: None,
+            },
+            0.4,
+        );
+        metadata(&m)
+            .iter()
+            .filter_map(|b| match b {
+                Block::Note(r) => Some(r.plain()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_metadata_notes_engine_errors_only_when_some_game_had_one() {
+        let clean = vec![row(0, "A", "greedy", 0, 500), row(1, "A", "greedy", 1, 400)];
+        assert!(!notes(clean.clone()).contains("engine error"));
+        let mut failed = clean;
+        failed[1].engine_errors = 3;
+        let n = notes(failed);
+        assert!(n.contains("3 games had an engine error"), "{n}");
     }
 }

@@ -49,6 +49,13 @@ impl Reader<'_> {
         let mut out: Vec<NStep> = Vec::new();
         let mut i = 0;
         while i < sents.len() {
+            if let Some((steps, used)) =
+                crate::cards::textread::forms::sentences(self, &sents[i..])?
+            {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             let s = sents[i].trim().trim_end_matches('.').trim();
             // Choose one: • A. • B.
             if s == "Choose one:" || s == "Choose two:" {
@@ -142,7 +149,7 @@ impl Reader<'_> {
     }
 
     /// A condition of "If ..., ...".
-    fn cond(&self, c: &str) -> Result<String, String> {
+    pub(in crate::cards::textread) fn cond(&self, c: &str) -> Result<String, String> {
         Ok(match c {
             "you are the first player" => "FirstPlayer".into(),
             "I'm [[Boosted]]" | "I am [[Boosted]]" => "MeBoosted".into(),
@@ -156,13 +163,16 @@ impl Reader<'_> {
             "I'm in an Ascended Expedition" => "MyExpAscends".into(),
             _ => match CONDITIONS.read(self, c) {
                 Some(cond) => cond?,
-                None => return Err(format!("a condition '{c}'")),
+                None => match crate::cards::textread::forms::cond(self, c) {
+                    Some(r) => return r,
+                    None => return Err(format!("a condition '{c}'")),
+                },
             },
         })
     }
 
     /// One sentence (or clause) of effect.
-    fn clause(&self, s: &str) -> Result<Vec<NStep>, String> {
+    pub(in crate::cards::textread) fn clause(&self, s: &str) -> Result<Vec<NStep>, String> {
         let s = s.trim().trim_end_matches('.').trim();
         // "You may X" / "You may pay {N} to X" / "You may exhaust me to X".
         rx!(

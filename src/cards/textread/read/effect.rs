@@ -328,6 +328,9 @@ impl Reader<'_> {
                 return Ok(vec![op(name, &[&o])]);
             }
         }
+        if let Some(r) = crate::cards::textread::forms::effect(self, s) {
+            return r;
+        }
         Err(format!("an effect '{s}'"))
     }
 }

