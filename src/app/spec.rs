@@ -317,6 +317,7 @@ mod tests {
             per_game: false,
             shard: None,
             expert_weights: None,
+            value_weights: None,
             edits: edits.iter().map(|s| s.to_string()).collect(),
         }
     }
