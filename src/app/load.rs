@@ -139,36 +139,41 @@ pub const STARTERS: [&str; 6] = [
     "decks/player/YZ_akesha_taru.txt",
 ];
 
-/// Reads the `--expert-weights` file, if one is given (`None`: the committed weights).
-pub fn expert_weights(path: Option<&Path>) -> Result<Option<ExpertWeights>> {
+/// Reads a model file named by `flag`, if one is given (`None`: the committed model), with
+/// `parse`; a file it refuses is "not WHAT".
+fn model_file<T>(
+    path: Option<&Path>,
+    flag: &str,
+    what: &str,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Option<T>> {
     let Some(path) = path else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("--expert-weights {}", path.display()))?;
-    ExpertWeights::parse(&text).map(Some).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: not an expert weights file as train-expert writes: {}",
-            path.display(),
-            e.trim_end()
-        )
-    })
+    let text = std::fs::read_to_string(path).with_context(|| format!("{flag} {}", path.display()))?;
+    parse(&text)
+        .map(Some)
+        .map_err(|e| anyhow::anyhow!("{}: not {what}: {}", path.display(), e.trim_end()))
+}
+
+/// Reads the `--expert-weights` file, if one is given (`None`: the committed weights).
+pub fn expert_weights(path: Option<&Path>) -> Result<Option<ExpertWeights>> {
+    model_file(
+        path,
+        "--expert-weights",
+        "an expert weights file as train-expert writes",
+        ExpertWeights::parse,
+    )
 }
 
 /// Reads the `--value-weights` file, if one is given (`None`: the committed value model).
 pub fn value_weights(path: Option<&Path>) -> Result<Option<ValueNet>> {
-    let Some(path) = path else {
-        return Ok(None);
-    };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("--value-weights {}", path.display()))?;
-    ValueNet::parse(&text).map(Some).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: not a value model as train-value writes: {}",
-            path.display(),
-            e.trim_end()
-        )
-    })
+    model_file(
+        path,
+        "--value-weights",
+        "a value model as train-value writes",
+        ValueNet::parse,
+    )
 }
 
 /// The `expert_weights` column of the ladder and compare tables: the `--expert-weights`
