@@ -1,7 +1,11 @@
-//! Model files named on the command line (`--value-weights`), the value model's training
-//! options (`train-value --at`, `--rollouts`) and `compare --reuse`, through the binary.
+//! Model files named on the command line (`--value-weights`; `--expert-weights` head to
+//! head), the value model's training options (`train-value --at`, `--rollouts`) and
+//! `compare --reuse`, through the binary.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use confluence_sim::policy::ExpertWeights;
 
 use predicates::prelude::*;
 
@@ -243,4 +247,236 @@ fn train_value_labels_day_starts_by_rollouts_the_same_on_any_thread_count() {
             .to_string()
     };
     assert_ne!(data(&outcomes), data(&text));
+}
+
+/// The committed expert weights with every weight negated (general and per card), written
+/// into `dir` as `train-expert` writes a weights file.
+fn negated_expert(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("decks/policies/expert.toml")).unwrap();
+    let mut w = ExpertWeights::parse(&text).unwrap();
+    for x in w
+        .mana
+        .iter_mut()
+        .chain(w.turn.iter_mut())
+        .chain(w.cards.values_mut().flatten())
+    {
+        *x = -*x;
+    }
+    let path = dir.join("negated.toml");
+    std::fs::write(
+        &path,
+        w.to_toml("every weight of the committed file negated"),
+    )
+    .unwrap();
+    path
+}
+
+/// Every file a head-to-head run (`args`, then `extra`) writes but meta.json (which says
+/// when and how it ran), with its bytes, in name order.
+fn head_to_head(out: &Path, args: &[&str], extra: &[&str]) -> Vec<(String, Vec<u8>)> {
+    sim()
+        .args(args)
+        .args(["-q", "--threads", "2", "--out"])
+        .arg(out)
+        .args(extra)
+        .assert()
+        .success();
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .filter(|(name, _)| name != "meta.json")
+        .map(|(name, path)| (name, std::fs::read(path).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The rows of matchups.csv, each by its column names, keyed by its pair of entries.
+fn matchup_rows(out: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_path(out.join("matchups.csv")).unwrap();
+    let head = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let row: BTreeMap<String, String> = head
+                .iter()
+                .zip(rec.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect();
+            (format!("{} vs {}", row["entry_a"], row["entry_b"]), row)
+        })
+        .collect()
+}
+
+/// The `expert_weights` and `value_weights` of a run's meta.json.
+fn model_files(out: &Path) -> (serde_json::Value, serde_json::Value) {
+    let text = std::fs::read_to_string(out.join("meta.json")).unwrap();
+    let meta: serde_json::Value = serde_json::from_str(&text).unwrap();
+    (
+        meta["expert_weights"].clone(),
+        meta["value_weights"].clone(),
+    )
+}
+
+#[test]
+fn matchup_plays_the_expert_by_the_weights_file_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "matchup",
+        "--player",
+        "decks/player/BR_kojo_booda.txt",
+        "--player",
+        "decks/player/AX_sierra_oddball.txt",
+        "--policy",
+        "expert",
+        "--policy",
+        "greedy",
+        "--games",
+        "150",
+    ];
+    let embedded = head_to_head(&tmp.path().join("embedded"), &args, &[]);
+    assert_eq!(
+        model_files(&tmp.path().join("embedded")),
+        (serde_json::Value::Null, serde_json::Value::Null)
+    );
+    // The committed files, read at run time, play exactly as the embedded copies.
+    let expert = root().join("decks/policies/expert.toml");
+    let value = root().join("decks/policies/value.toml");
+    let same = tmp.path().join("same");
+    let committed = head_to_head(
+        &same,
+        &args,
+        &[
+            "--expert-weights",
+            expert.to_str().unwrap(),
+            "--value-weights",
+            value.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(committed, embedded);
+    let (e, v) = model_files(&same);
+    assert!(
+        e["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("decks/policies/expert.toml"),
+        "{e}"
+    );
+    assert!(
+        v["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("decks/policies/value.toml"),
+        "{v}"
+    );
+    assert_eq!(e["blake3"].as_str().map(str::len), Some(64), "{e}");
+    assert_eq!(v["blake3"].as_str().map(str::len), Some(64), "{v}");
+    // Negated weights play the expert's seats (both of them in its mirror pairs) another
+    // game; the greedy pairs are the same games.
+    let negated = negated_expert(tmp.path());
+    let other = tmp.path().join("negated");
+    let changed = head_to_head(
+        &other,
+        &args,
+        &["--expert-weights", negated.to_str().unwrap()],
+    );
+    assert_ne!(changed, embedded);
+    let before = matchup_rows(&tmp.path().join("embedded"));
+    let after = matchup_rows(&other);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    for (k, b) in &before {
+        let a = &after[k];
+        let expert_plays = b["policy_a"] == "expert" || b["policy_b"] == "expert";
+        assert_eq!(a != b, expert_plays, "{k}:\n{b:?}\n{a:?}");
+    }
+    let (e, v) = model_files(&other);
+    assert!(e["path"].as_str().unwrap().ends_with("negated.toml"), "{e}");
+    assert_eq!(v, serde_json::Value::Null);
+}
+
+#[test]
+fn booster_war_plays_the_expert_by_the_weights_file_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ["booster-war", "--policy", "expert", "--games", "150"];
+    let embedded = head_to_head(&tmp.path().join("embedded"), &args, &[]);
+    let expert = root().join("decks/policies/expert.toml");
+    let same = tmp.path().join("same");
+    let committed = head_to_head(
+        &same,
+        &args,
+        &["--expert-weights", expert.to_str().unwrap()],
+    );
+    assert_eq!(committed, embedded);
+    let negated = negated_expert(tmp.path());
+    let other = tmp.path().join("negated");
+    let changed = head_to_head(
+        &other,
+        &args,
+        &["--expert-weights", negated.to_str().unwrap()],
+    );
+    assert_ne!(changed, embedded);
+    let (e, v) = model_files(&other);
+    assert!(e["path"].as_str().unwrap().ends_with("negated.toml"), "{e}");
+    assert_eq!(e["blake3"].as_str().map(str::len), Some(64), "{e}");
+    assert_eq!(v, serde_json::Value::Null);
+    assert_eq!(
+        model_files(&tmp.path().join("embedded")).0,
+        serde_json::Value::Null
+    );
+}
+
+#[test]
+fn head_to_head_model_files_that_are_not_model_files_exit_1_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad_expert = tmp.path().join("bad-expert.toml");
+    std::fs::write(&bad_expert, "[mana]\n[turn]\nnot_a_feature = 1\n").unwrap();
+    let bad_value = tmp.path().join("bad-value.toml");
+    std::fs::write(&bad_value, "[net]\nhidden = \"many\"\n").unwrap();
+    let commands: [&[&str]; 2] = [
+        &["matchup", "--player", "decks/player/BR_kojo_booda.txt"],
+        &["booster-war"],
+    ];
+    for cmd in commands {
+        for (flag, file, what) in [
+            (
+                "--expert-weights",
+                &bad_expert,
+                "not an expert weights file as train-expert writes",
+            ),
+            (
+                "--value-weights",
+                &bad_value,
+                "not a value model as train-value writes",
+            ),
+        ] {
+            let out = tmp.path().join("out");
+            sim()
+                .args(cmd)
+                .args(["--policy", "expert", "--games", "10", "-q", flag])
+                .arg(file)
+                .arg("--out")
+                .arg(&out)
+                .assert()
+                .failure()
+                .code(1)
+                .stderr(predicate::str::contains(file.to_str().unwrap()))
+                .stderr(predicate::str::contains(what));
+            assert!(!out.exists(), "{cmd:?} {flag}");
+        }
+        // The expert's lookahead on the value model plays the solo game: refused (exit 2)
+        // rather than played.
+        let out = tmp.path().join("out");
+        sim()
+            .args(cmd)
+            .args(["--policy", "expert:value=2", "--games", "10", "-q", "--out"])
+            .arg(&out)
+            .assert()
+            .failure()
+            .code(2)
+            .stderr(predicate::str::contains("expert:value=2"));
+        assert!(!out.exists(), "{cmd:?}");
+    }
 }

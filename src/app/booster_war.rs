@@ -46,6 +46,8 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
         .checked_mul(builds.len() as u64)
         .ok_or_else(|| usage(format!("--games {}: too many games in all", a.games)))?;
     let lib = load::library(&a.cards)?;
+    let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
+    let value = load::value_weights(a.models.value_weights.as_deref())?;
     let slots_file = read_slots(&a.boosters)?;
     let Some(&slots) = slots_file.get(&a.set) else {
         let known: Vec<&str> = slots_file.keys().map(|s| s.as_str()).collect();
@@ -78,6 +80,10 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
         rules: Variant {
             mana_setup: a.day_one_mana,
             ..Variant::BOOSTER_WAR
+        },
+        models: crate::policy::Models {
+            expert: expert.as_ref(),
+            value: value.as_ref(),
         },
     };
     let pb = progress_bar(total, a.quiet);
@@ -121,6 +127,8 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
             "not_exact": not_exact,
         },
         "policy": ctx.policy,
+        "expert_weights": super::meta::model_file(a.models.expert_weights.as_deref()),
+        "value_weights": super::meta::model_file(a.models.value_weights.as_deref()),
         "variants": builds.iter().map(|b| b.name()).collect::<Vec<_>>(),
         "games_per_variant": a.games,
         "seed": a.seed,

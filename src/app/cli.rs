@@ -122,9 +122,26 @@ pub struct BoosterWarArgs {
     /// Directory holding pool.csv and abilities/.
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,
+    #[command(flatten)]
+    pub models: ModelArgs,
     /// No progress bar and no tables on the terminal.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Model files instead of the committed ones the binary embeds, for the head-to-head
+/// commands (matchup, booster-war).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ModelArgs {
+    /// Weights for the expert instead of the committed ones the binary embeds (every seat
+    /// that plays `expert`): a file `train-expert` wrote.
+    #[arg(long, value_name = "FILE")]
+    pub expert_weights: Option<PathBuf>,
+    /// The value model instead of the committed one the binary embeds: a file
+    /// `train-value` wrote. No policy a head-to-head game accepts reads it (expert:value=S
+    /// looks ahead in the solo game); it is checked and recorded in meta.json.
+    #[arg(long, value_name = "FILE")]
+    pub value_weights: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -157,6 +174,8 @@ pub struct MatchupArgs {
     /// Directory holding pool.csv and abilities/.
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,
+    #[command(flatten)]
+    pub models: ModelArgs,
     /// No progress bar and no ranking table on the terminal.
     #[arg(long, short)]
     pub quiet: bool,

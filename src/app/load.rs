@@ -277,6 +277,11 @@ pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<Poli
                 p.kind.name()
             )));
         }
+        if p.uses_value() {
+            return Err(super::usage(format!(
+                "--policy {p}: {command} cannot use the value model's lookahead (it looks ahead in the solo game against the Confluence, not in a duel); use expert without value="
+            )));
+        }
         if specs[..i].contains(p) {
             return Err(super::usage(format!("--policy {p}: given twice")));
         }

@@ -85,6 +85,8 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
         ))
     })?;
     let lib = load::library(&a.cards)?;
+    let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
+    let value = load::value_weights(a.models.value_weights.as_deref())?;
     let mut warnings = Vec::new();
     let decks = decks(&lib, &a, &mut warnings)?;
     // Check the output directory before anything runs.
@@ -124,6 +126,10 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
         seed: a.seed,
         threads,
         day_cap: a.day_cap,
+        models: crate::policy::Models {
+            expert: expert.as_ref(),
+            value: value.as_ref(),
+        },
     };
     let pb = progress_bar(total, a.quiet);
     let started = Instant::now();
@@ -154,6 +160,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
         a.games,
         a.seed,
         a.day_cap,
+        &a.models,
         json!({
             "method": "Bradley-Terry, maximum likelihood by Newton-Raphson on the log-strengths with step halving; draws count half a win",
             "prior_games": PRIOR_GAMES,

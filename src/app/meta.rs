@@ -56,17 +56,20 @@ pub fn meta(m: &RunMeta<'_>, experiment: Option<&str>, games: &str, configs: usi
         "policies": m.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         // The expert's weights when they are not the committed ones (with their content
         // hash, as a run's spec records the files it read).
-        "expert_weights": m.expert_weights.map(|p| match super::spec::data_file(p) {
-            Ok(f) => json!({"path": f.path, "blake3": f.blake3}),
-            Err(_) => json!({"path": p}),
-        }),
-        "value_weights": m.value_weights.map(|p| match super::spec::data_file(p) {
-            Ok(f) => json!({"path": f.path, "blake3": f.blake3}),
-            Err(_) => json!({"path": p}),
-        }),
+        "expert_weights": model_file(m.expert_weights),
+        "value_weights": model_file(m.value_weights),
         "decks": decks,
         // The what-if edits applied to the decks, in order (see docs/balancing.md).
         "edits": edit_strings(m.edits),
+    })
+}
+
+/// A model file read instead of the committed one (`--expert-weights`, `--value-weights`)
+/// as `meta.json` records it: `{path, blake3}`, or null for the committed one.
+pub fn model_file(p: Option<&std::path::Path>) -> Value {
+    p.map_or(Value::Null, |p| match super::spec::data_file(p) {
+        Ok(f) => json!({"path": f.path, "blake3": f.blake3}),
+        Err(_) => json!({"path": p}),
     })
 }
 
@@ -76,7 +79,7 @@ pub fn edit_strings(edits: &[crate::deck::Edit]) -> Vec<String> {
 }
 
 /// What a matchup run records: [`meta`]'s fields for a head-to-head run (`kind` =
-/// `matchup`, games per pair, the entries and how the ranking was fitted).
+/// `matchup`, games per pair, the model files, the entries and how the ranking was fitted).
 #[allow(clippy::too_many_arguments)]
 pub fn matchup_meta(
     lib: &crate::cards::Library,
@@ -87,6 +90,7 @@ pub fn matchup_meta(
     games: u64,
     seed: u64,
     day_cap: u8,
+    models: &super::cli::ModelArgs,
     ranking: Value,
 ) -> Value {
     let decks: Vec<Value> = decks
@@ -113,6 +117,8 @@ pub fn matchup_meta(
         "pairs": pairs,
         "day_cap": day_cap,
         "policies": policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "expert_weights": model_file(models.expert_weights.as_deref()),
+        "value_weights": model_file(models.value_weights.as_deref()),
         "decks": decks,
         "entries": entries,
         "ranking": ranking,

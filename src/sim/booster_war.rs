@@ -80,6 +80,8 @@ pub struct WarPlan<'a> {
     pub day_cap: u8,
     /// The rules: [`Variant::BOOSTER_WAR`], with or without day 1's Mana and Expand.
     pub rules: Variant,
+    /// Models instead of the committed ones (`--expert-weights`, `--value-weights`).
+    pub models: crate::policy::Models<'a>,
 }
 
 /// Games, wins and draws of one side of something (a faction pair, a Hero).
@@ -319,7 +321,7 @@ pub fn run_booster_war(plan: &WarPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> V
         .num_threads(plan.threads.max(1))
         .build()
         .expect("thread pool");
-    let data = PolicyData::new(plan.db);
+    let data = PolicyData::for_run(plan.db, plan.models);
     let slots = Slots::new(plan.db, plan.pool);
     let per_build = plan.games.div_ceil(UNIT);
     let n_units = per_build.saturating_mul(plan.builds.len() as u64);

@@ -45,6 +45,8 @@ pub struct MatchupPlan<'a> {
     pub seed: u64,
     pub threads: usize,
     pub day_cap: u8,
+    /// Models instead of the committed ones (`--expert-weights`, `--value-weights`).
+    pub models: crate::policy::Models<'a>,
 }
 
 /// The games of one pair of entries, counted from seat A's side (seat 0 = entry A).
@@ -149,7 +151,7 @@ pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> 
         .num_threads(plan.threads.max(1))
         .build()
         .expect("thread pool");
-    let data = PolicyData::new(plan.db);
+    let data = PolicyData::for_run(plan.db, plan.models);
     // Units are numbered pair by pair and played in batches, so that memory stays flat
     // whatever the number of games.
     let per_pair = plan.games.div_ceil(UNIT);
