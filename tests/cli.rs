@@ -1270,7 +1270,10 @@ fn expert_weights_from_a_file_replace_the_embedded_ones() {
         .success();
     let csv = std::fs::read_to_string(cmp.join("compare.csv")).unwrap();
     assert!(
-        csv.lines().skip(1).all(|l| l.ends_with("passer.toml")),
+        // (then `reused`, last)
+        csv.lines()
+            .skip(1)
+            .all(|l| l.ends_with("passer.toml,false")),
         "{csv}"
     );
     // A file that is not a weights file is a bad file (exit 1), named with what is wrong;

@@ -150,7 +150,8 @@ fn model_file<T>(
     let Some(path) = path else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(path).with_context(|| format!("{flag} {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("{flag} {}", path.display()))?;
     parse(&text)
         .map(Some)
         .map_err(|e| anyhow::anyhow!("{}: not {what}: {}", path.display(), e.trim_end()))
