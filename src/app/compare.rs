@@ -57,19 +57,14 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     for w in &loaded.warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
-    let all = loaded.confluence.rares.len();
-    let mixes = if m.rares.is_empty() && m.rare_sets.is_empty() {
-        vec![RareMix(0), RareMix::all(all)]
-    } else {
-        mixes::mixes(
-            &loaded.confluence,
-            &loaded.lib.db,
-            &m.rares,
-            &m.rare_sets,
-            m.subsets,
-            a.seed,
-        )?
-    };
+    let mixes = mixes::named_or_ends(
+        &loaded.confluence,
+        &loaded.lib.db,
+        &m.rares,
+        &m.rare_sets,
+        m.subsets,
+        a.seed,
+    )?;
     let threads = default_threads(a.threads)?;
     let weights = load::weights_label(m.expert_weights.as_deref());
     let reuse = match &a.reuse {

@@ -82,6 +82,23 @@ pub fn subsets(n: usize, k: usize, per_count: u32, seed: u64) -> Vec<RareMix> {
     out
 }
 
+/// The mixes the rare flags name, or when they name none the two ends, all commons and all
+/// rares (the default of `compare` and `sensitivity`).
+pub fn named_or_ends(
+    deck: &ConfluenceDeck,
+    db: &CardDb,
+    rares: &[String],
+    sets: &[String],
+    per_count: u32,
+    seed: u64,
+) -> Result<Vec<RareMix>> {
+    if rares.is_empty() && sets.is_empty() {
+        Ok(vec![RareMix(0), RareMix::all(deck.rares.len())])
+    } else {
+        mixes(deck, db, rares, sets, per_count, seed)
+    }
+}
+
 /// The mixes a run covers, in order: the sweep (or count) first, then explicit sets.
 /// Errors are usage errors naming the flag (`--rares`, `--rare-set`, `--subsets`).
 pub fn mixes(

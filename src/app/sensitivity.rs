@@ -16,7 +16,7 @@ use super::outputs::{Guard, output_dir};
 use super::summary::WinRateColumns;
 use crate::cards::pool::normalize_name;
 use crate::deck::edit::{CardRef, Print, apply, confluence_grid};
-use crate::deck::{ConfluenceDeck, Edit, PlayerDeck, RareMix};
+use crate::deck::{ConfluenceDeck, Edit, PlayerDeck};
 use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::Accum;
@@ -144,19 +144,14 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
     for w in &loaded.warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
-    let all = loaded.confluence.rares.len();
-    let mixes = if m.rares.is_empty() && m.rare_sets.is_empty() {
-        vec![RareMix(0), RareMix::all(all)]
-    } else {
-        mixes::mixes(
-            &loaded.confluence,
-            &loaded.lib.db,
-            &m.rares,
-            &m.rare_sets,
-            m.subsets,
-            a.seed,
-        )?
-    };
+    let mixes = mixes::named_or_ends(
+        &loaded.confluence,
+        &loaded.lib.db,
+        &m.rares,
+        &m.rare_sets,
+        m.subsets,
+        a.seed,
+    )?;
     let grid = select(
         confluence_grid(&loaded.confluence, &loaded.lib.db),
         &a.only,

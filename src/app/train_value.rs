@@ -44,16 +44,16 @@ fn rollout_label(
         let mut rng = GameRng::seed_from_u64(s);
         let mut g = view.determinize(&mut rng);
         let mut prng = PolicyRng::seed_from_u64(s ^ 0x9011);
-        while let Step::Decide = advance(&mut g, db, &mut rng, &mut NoObserver) {
-            legal_choices(&g, db, buf);
-            let c = if buf.len() == 1 {
-                0
-            } else {
-                finisher.choose(&View::new(&g, db), buf, &mut prng)
-            };
-            apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, buf[c]);
-        }
-        sum += outcome_value(g.outcome);
+        let r = crate::sim::finish_game(
+            db,
+            &mut g,
+            &mut rng,
+            finisher,
+            &mut prng,
+            buf,
+            &mut NoObserver,
+        );
+        sum += outcome_value(Some(r.outcome));
     }
     sum / k as f32
 }

@@ -11,7 +11,7 @@ pub mod runner;
 pub mod seed;
 pub mod state;
 
-pub use game::{GameResult, play_game, start_game};
+pub use game::{GameResult, finish_game, play_game, start_game};
 pub use runner::{
     ConfigSpec, GameRow, RunPlan, RunResult, Stop, Unit, Units, run, run_order, run_units,
 };
