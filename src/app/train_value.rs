@@ -273,9 +273,18 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         train.len(),
         hash,
         if acting.uses_value() {
+            // The model the player read: the --value-weights file's, or the embedded one.
+            // Named by content only, so that the file does not depend on where it was.
+            let (whose, bytes) = match &m.value_weights {
+                Some(p) => ("of --value-weights", std::fs::read(p)?),
+                None => (
+                    "embedded then",
+                    crate::policy::value::VALUE_TOML.as_bytes().to_vec(),
+                ),
+            };
             format!(
-                "The player used the value model embedded then: blake3 {}",
-                blake3::hash(crate::policy::value::VALUE_TOML.as_bytes()).to_hex()
+                "The player used the value model {whose}: blake3 {}",
+                blake3::hash(&bytes).to_hex()
             )
         } else {
             "The player used no value model.".to_string()
