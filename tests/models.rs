@@ -89,6 +89,68 @@ fn compare_reuses_the_games_of_an_earlier_run() {
     assert!(csv.lines().skip(1).all(|l| l.ends_with(",false")), "{csv}");
 }
 
+/// The `reused` flags of a compare.csv, row by row.
+fn reused_flags(dir: &Path) -> Vec<String> {
+    let csv = std::fs::read_to_string(dir.join("compare.csv")).unwrap();
+    csv.lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap().to_string())
+        .collect()
+}
+
+/// A spec whose defaults changed is another player: `--reuse` plays it again. An earlier
+/// directory names each policy with its parameters written out (`resolved_policies`); one
+/// written before it did is read as those versions read their specs (a search with a
+/// horizon did not follow the expert's ranking then).
+#[test]
+fn compare_replays_a_policy_whose_defaults_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    let pols = ["search:horizon=0,rollouts=2", "search:rollouts=2"];
+    compare(&first, &pols, "6", &[]);
+    let meta_path = first.join("meta.json");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    let resolved = |spec: &str| {
+        meta["resolved_policies"][spec]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        resolved("search:rollouts=2")
+            .starts_with("search:rollouts=2,width=5,expert=1,only=7,horizon=1,rank=1,keep="),
+        "{meta}"
+    );
+    assert!(
+        resolved("search:horizon=0,rollouts=2")
+            .starts_with("search:rollouts=2,width=5,expert=1,only=7,horizon=0,rank=0,keep="),
+        "{meta}"
+    );
+    let again = tmp.path().join("again");
+    compare(&again, &pols, "6", &["--reuse", first.to_str().unwrap()]);
+    assert_eq!(reused_flags(&again), ["true", "true"]);
+    // The same directory as an older version wrote it: no resolved policies.
+    let mut old = meta.clone();
+    old.as_object_mut().unwrap().remove("resolved_policies");
+    std::fs::write(&meta_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+    let legacy = tmp.path().join("legacy");
+    let with = compare(&legacy, &pols, "6", &["--reuse", first.to_str().unwrap()]);
+    assert_eq!(
+        reused_flags(&legacy),
+        ["true", "false"],
+        "the horizon=0 search is the same player, the default one is not"
+    );
+    assert_eq!(with, compare(&tmp.path().join("played"), &pols, "6", &[]));
+    // A recorded resolution that differs from this version's: played again.
+    let mut other = meta;
+    other["resolved_policies"]["search:horizon=0,rollouts=2"] = "search:changed".into();
+    std::fs::write(&meta_path, serde_json::to_string_pretty(&other).unwrap()).unwrap();
+    let changed = tmp.path().join("changed");
+    compare(&changed, &pols, "6", &["--reuse", first.to_str().unwrap()]);
+    assert_eq!(reused_flags(&changed), ["false", "true"]);
+}
+
 #[test]
 fn compare_refuses_games_that_are_not_the_same() {
     let tmp = tempfile::tempdir().unwrap();

@@ -142,6 +142,11 @@ pub fn compare(a: CompareArgs) -> Result<()> {
             "day_cap": m.day_cap,
             "threads": threads,
             "policies": loaded.policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            "resolved_policies": loaded
+                .policies
+                .iter()
+                .map(|p| (p.to_string(), serde_json::Value::String(p.resolved())))
+                .collect::<serde_json::Map<_, _>>(),
             "decks": loaded.players.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
             "rare_counts": mixes.iter().map(|x| x.count()).collect::<Vec<_>>(),
             "confluence_deck": loaded.confluence.name,
@@ -252,6 +257,10 @@ struct Reused {
     /// The earlier run read another value model (`--value-weights`): the games of the
     /// policies that read it are played again.
     value_differs: bool,
+    /// Each policy of the earlier run with its parameters written out
+    /// ([`crate::policy::PolicySpec::resolved`]); `None` for a directory written before compare recorded
+    /// them, whose specs are read as those versions read them.
+    resolved: Option<std::collections::HashMap<String, String>>,
 }
 
 impl Reused {
@@ -361,9 +370,15 @@ impl Reused {
             v.push(won);
         }
         let value_differs = label("value_weights") != value;
+        let resolved = meta["resolved_policies"].as_object().map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect()
+        });
         Ok(Reused {
             games,
             value_differs,
+            resolved,
         })
     }
 
@@ -371,6 +386,14 @@ impl Reused {
     /// with the same models.
     fn games(&self, deck: &str, mix: RareMix, policy: &PolicySpec, n: u64) -> Option<Vec<bool>> {
         if self.value_differs && policy.uses_value() {
+            return None;
+        }
+        // The same spec with other defaults is another player: its games are played again.
+        let theirs = match &self.resolved {
+            Some(m) => m.get(&policy.to_string())?.clone(),
+            None => policy.resolved_before_rank(),
+        };
+        if theirs != policy.resolved() {
             return None;
         }
         let v = self

@@ -218,24 +218,76 @@ impl Policy for Expert {
             afterstate::values(view, options, &l.net, l.samples, rng, &mut l.buf, &mut v);
             return best(v[..options.len()].iter().copied());
         }
+        let mut v = [0f32; 256];
+        if self.scores(view, options, rng, &mut v) {
+            best(v[..options.len()].iter().copied())
+        } else {
+            self.planner.choose(view, options, rng)
+        }
+    }
+}
+
+impl Expert {
+    /// The learned score of each option into `out`, at the decisions the expert scores
+    /// (card into Mana, Afternoon turn); false elsewhere (the planner decides there).
+    fn scores(
+        &mut self,
+        view: &View<'_>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+        out: &mut [f32],
+    ) -> bool {
         match features::family(view.decision()) {
             Some(Family::Mana) => {
                 let pick = self.planner.choose(view, options, rng);
                 let mut fs: ArrayVec<features::ManaFeatures, 64> = ArrayVec::new();
                 features::mana(view, &self.prof, options, pick, &mut fs);
-                best(fs.iter().enumerate().map(|(k, f)| {
-                    features::dot(&self.m.w.mana, f) + self.m.card(view, &options[k])
-                }))
+                for (k, f) in fs.iter().enumerate() {
+                    out[k] = features::dot(&self.m.w.mana, f) + self.m.card(view, &options[k]);
+                }
+                // Options past the feature buffer's capacity are never picked.
+                for o in out.iter_mut().take(options.len()).skip(fs.len()) {
+                    *o = f32::NEG_INFINITY;
+                }
+                true
             }
             Some(Family::Turn) => {
                 let (ranked, day) = self.planner.ranked_with_day(view, options);
                 let ctx = features::TurnCtx::new(view, &day);
-                best((0..options.len()).map(|k| {
+                for (k, o) in out.iter_mut().enumerate().take(options.len()) {
                     let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
-                    features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k])
-                }))
+                    *o = features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k]);
+                }
+                true
             }
-            None => self.planner.choose(view, options, rng),
+            None => false,
+        }
+    }
+
+    /// The options best first by the expert's own scores, up to `out`'s capacity; where it
+    /// does not score options (the planner decides), its pick alone. For the search's
+    /// candidates (`search:rank=1`).
+    pub fn ranked<const N: usize>(
+        &mut self,
+        view: &View<'_>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+        out: &mut ArrayVec<usize, N>,
+    ) {
+        let mut v = [0f32; 256];
+        if !self.scores(view, options, rng, &mut v) {
+            out.push(self.choose(view, options, rng));
+            return;
+        }
+        let n = options.len().min(256);
+        let mut idx: ArrayVec<u8, 256> = (0..n as u8).collect();
+        // Best first, the first option on ties (as `best`).
+        idx.sort_by(|&a, &b| v[b as usize].total_cmp(&v[a as usize]).then(a.cmp(&b)));
+        for &k in &idx {
+            if out.is_full() {
+                break;
+            }
+            out.push(k as usize);
         }
     }
 }

@@ -169,7 +169,7 @@ impl PolicyKind {
             PolicyKind::Planner => &["keep", "mana"],
             PolicyKind::Expert => &["keep", "mana", "value", "vonly"],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
-                "rollouts", "width", "expert", "only", "horizon", "keep", "mana",
+                "rollouts", "width", "expert", "only", "horizon", "rank", "keep", "mana",
             ],
         }
     }
@@ -224,7 +224,7 @@ impl std::str::FromStr for PolicySpec {
             // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match k {
-                "expert" => (0, 1),
+                "expert" | "rank" => (0, 1),
                 "only" | "vonly" => (0, SEARCH_ALL as u32),
                 "value" => (0, value::afterstate::MAX_SAMPLES),
                 "horizon" => (0, 30),
@@ -240,7 +240,13 @@ impl std::str::FromStr for PolicySpec {
             }
             params.push((k.to_string(), v));
         }
-        Ok(PolicySpec { kind, params })
+        let spec = PolicySpec { kind, params };
+        if spec.param("rank", 0) != 0 && spec.param("expert", 1) == 0 {
+            return Err(format!(
+                "policy '{spec}': rank=1 follows the expert's ranking, and expert=0 plays without the expert"
+            ));
+        }
+        Ok(spec)
     }
 }
 
@@ -352,34 +358,76 @@ impl PolicySpec {
                 })
             }
             PolicyKind::Search | PolicyKind::Clairvoyant => {
-                let expert = self.param("expert", 1) != 0;
-                let d = SearchParams::defaults(self.kind == PolicyKind::Clairvoyant, expert);
-                let horizon = self.param("horizon", d.horizon as u32) as u8;
+                let params = self.search_params(true);
                 AnyPolicy::Search(Box::new(
                     Search::new(
                         Planner::new(data.profiles.clone(), self.planner_params()),
-                        expert.then(|| {
+                        params.expert.then(|| {
                             Expert::new(
                                 data.profiles.clone(),
                                 self.planner_params(),
                                 data.expert.clone(),
                             )
                         }),
-                        SearchParams {
-                            rollouts: self
-                                .param("rollouts", SearchParams::default_rollouts(horizon)),
-                            width: self
-                                .param("width", d.width as u32)
-                                .clamp(1, search::MAX_WIDTH as u32)
-                                as u8,
-                            clairvoyant: self.kind == PolicyKind::Clairvoyant,
-                            expert,
-                            only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
-                            horizon,
-                        },
+                        params,
                     )
                     .with_value(data.value.clone()),
                 ))
+            }
+        }
+    }
+
+    /// A search's parameters, the defaults filled in. `ranked_default`: whether a search
+    /// with a horizon follows the expert's ranking unless told (`rank`): true today; false
+    /// reads a spec as the versions before `rank` existed did.
+    fn search_params(&self, ranked_default: bool) -> SearchParams {
+        let expert = self.param("expert", 1) != 0;
+        let d = SearchParams::defaults(self.kind == PolicyKind::Clairvoyant, expert);
+        let horizon = self.param("horizon", d.horizon as u32) as u8;
+        SearchParams {
+            rollouts: self.param("rollouts", SearchParams::default_rollouts(horizon)),
+            width: self
+                .param("width", d.width as u32)
+                .clamp(1, search::MAX_WIDTH as u32) as u8,
+            clairvoyant: self.kind == PolicyKind::Clairvoyant,
+            expert,
+            only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
+            horizon,
+            rank: self.param("rank", (ranked_default && expert && horizon > 0) as u32) != 0,
+        }
+    }
+
+    /// The policy with every parameter written out, defaults included: two specs that
+    /// resolve alike play alike in this version. `compare` records it, so that `--reuse`
+    /// never takes games a spec played when its defaults were different.
+    pub fn resolved(&self) -> String {
+        self.resolved_as(true)
+    }
+
+    /// [`PolicySpec::resolved`] as the versions before `search`'s `rank` parameter read the
+    /// spec (for a `compare` directory that records no resolved policies).
+    pub fn resolved_before_rank(&self) -> String {
+        self.resolved_as(false)
+    }
+
+    fn resolved_as(&self, ranked_default: bool) -> String {
+        let pl = self.planner_params();
+        let planner = format!("keep={},mana={}", pl.keep, pl.mana);
+        let name = self.kind.name();
+        match self.kind {
+            PolicyKind::Random | PolicyKind::Greedy => name.to_string(),
+            PolicyKind::Planner => format!("{name}:{planner}"),
+            PolicyKind::Expert => format!(
+                "{name}:{planner},value={},vonly={}",
+                self.param("value", 0),
+                self.param("vonly", SEARCH_ALL as u32)
+            ),
+            PolicyKind::Search | PolicyKind::Clairvoyant => {
+                let s = self.search_params(ranked_default);
+                format!(
+                    "{name}:rollouts={},width={},expert={},only={},horizon={},rank={},{planner}",
+                    s.rollouts, s.width, s.expert as u8, s.only, s.horizon, s.rank as u8
+                )
             }
         }
     }
@@ -449,27 +497,38 @@ mod tests {
     #[test]
     fn the_search_scores_its_rollouts_by_the_value_model_by_default() {
         let data = PolicyData::new(&crate::cards::db::CardDb::default());
-        // (spec, horizon, rollouts, reads the value model)
-        for (spec, horizon, rollouts, valued) in [
-            ("search", 1, 24, true),
-            ("search:horizon=2", 2, 24, true),
-            // Without a horizon, the search as it was before: to the end, 12 samples.
-            ("search:horizon=0", 0, 12, false),
-            ("search:horizon=0,rollouts=192", 0, 192, false),
+        // (spec, horizon, rollouts, reads the value model, the expert's ranking)
+        for (spec, horizon, rollouts, valued, rank) in [
+            ("search", 1, 24, true, true),
+            ("search:rank=0", 1, 24, true, false),
+            ("search:horizon=2", 2, 24, true, true),
+            // Without a horizon, the search as it was before: to the end, 12 samples, the
+            // expert's pick then the planner's ranking.
+            ("search:horizon=0", 0, 12, false, false),
+            ("search:horizon=0,rollouts=192", 0, 192, false, false),
+            ("search:horizon=0,rank=1", 0, 12, false, true),
             // Planner rollouts and the clairvoyant bound play to the end.
-            ("search:expert=0", 0, 12, false),
-            ("clairvoyant", 0, 12, false),
-            ("clairvoyant:horizon=1", 1, 24, true),
+            ("search:expert=0", 0, 12, false, false),
+            ("clairvoyant", 0, 12, false, false),
+            ("clairvoyant:horizon=1", 1, 24, true, true),
         ] {
             let p: PolicySpec = spec.parse().unwrap();
             let AnyPolicy::Search(s) = p.build(&data) else {
                 panic!("{spec} is not a search")
             };
             assert_eq!(
-                (s.params.horizon, s.params.rollouts, p.uses_value()),
-                (horizon, rollouts, valued),
+                (
+                    s.params.horizon,
+                    s.params.rollouts,
+                    p.uses_value(),
+                    s.params.rank
+                ),
+                (horizon, rollouts, valued, rank),
                 "{spec}"
             );
         }
+        // The ranking is the expert's: without it there is none to follow.
+        let e = "search:expert=0,rank=1".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("rank=1"), "{e}");
     }
 }
