@@ -3,15 +3,16 @@
 //! ranking.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use super::cli::MatchupArgs;
-use super::job::{default_threads, progress_bar};
+use super::cli::{MatchupArgs, MergeArgs};
+use super::headtohead::{self, Done, DuelSpec, Exec, absolute};
+use super::job::default_threads;
 use super::load;
 use super::outputs::{Guard, output_dir};
+use super::shard::ShardSet;
 use super::usage;
 use crate::cards::Library;
 use crate::deck::PlayerDeck;
@@ -65,17 +66,30 @@ struct EntryInfo {
     policy: String,
 }
 
-pub fn matchup(a: MatchupArgs) -> Result<()> {
+/// Everything a matchup run needs besides its games: the flags checked, the card data,
+/// the decks and the entries.
+struct Prepared {
+    lib: Library,
+    decks: Vec<PlayerDeck>,
+    policies: Vec<PolicySpec>,
+    expert: Option<crate::policy::ExpertWeights>,
+    value: Option<crate::policy::value::ValueNet>,
+    entries: Vec<Entry>,
+    info: Vec<EntryInfo>,
+    pairs: usize,
+}
+
+/// Checks the flags and loads what they name (usage errors first, then files).
+fn prepare(a: &MatchupArgs) -> Result<Prepared> {
     if a.players.is_empty() {
         return Err(usage(
             "matchup needs at least one --player FILE (each deck with each --policy is one entry; every pair of entries plays --games games)",
         ));
     }
     let policies = matchup_policies(&a.policies)?;
-    let threads = default_threads(a.threads)?;
     let n = a.players.len() * policies.len();
     let pair_list = pairs(n);
-    let total = a.games.checked_mul(pair_list.len() as u64).ok_or_else(|| {
+    a.games.checked_mul(pair_list.len() as u64).ok_or_else(|| {
         usage(format!(
             "--games {}: {} games per pair x {} pairs is more than {} games in all",
             a.games,
@@ -88,9 +102,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
     let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
     let value = load::value_weights(a.models.value_weights.as_deref())?;
     let mut warnings = Vec::new();
-    let decks = decks(&lib, &a, &mut warnings)?;
-    // Check the output directory before anything runs.
-    drop(output_dir(&a.out, Guard::PLAIN)?);
+    let decks = decks(&lib, a, &mut warnings)?;
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
@@ -117,46 +129,177 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
             policy: policies[e.policy].to_string(),
         })
         .collect();
-    let plan = MatchupPlan {
-        db: &lib.db,
-        decks: &decks,
-        policies: &policies,
+    Ok(Prepared {
+        lib,
+        decks,
+        policies,
+        expert,
+        value,
         entries,
-        games: a.games,
-        seed: a.seed,
-        threads,
-        day_cap: a.day_cap,
-        models: crate::policy::Models {
-            expert: expert.as_ref(),
-            value: value.as_ref(),
-        },
-    };
-    let pb = progress_bar(total, a.quiet);
-    let started = Instant::now();
-    let tallies = run_matchups(&plan, &|k| pb.inc(k));
-    pb.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
+        info,
+        pairs: pair_list.len(),
+    })
+}
 
-    let ranking = rank(n, &tallies);
+/// The run's description: the flags that decide its results, with absolute paths, and the
+/// files it reads.
+fn spec(a: &MatchupArgs) -> Result<DuelSpec> {
+    let mut s = a.clone();
+    s.players = a
+        .players
+        .iter()
+        .map(|p| absolute(p))
+        .collect::<Result<_>>()?;
+    s.cards = absolute(&a.cards)?;
+    s.models.expert_weights = a
+        .models
+        .expert_weights
+        .as_deref()
+        .map(absolute)
+        .transpose()?;
+    s.models.value_weights = a
+        .models
+        .value_weights
+        .as_deref()
+        .map(absolute)
+        .transpose()?;
+    let files: Vec<&std::path::Path> = s
+        .players
+        .iter()
+        .chain([&s.cards])
+        .chain(&s.models.expert_weights)
+        .chain(&s.models.value_weights)
+        .map(|p| p.as_path())
+        .collect();
+    DuelSpec::new("matchup", a.seed, a.games, &s, &files, a.shard)
+}
+
+pub fn matchup(mut a: MatchupArgs) -> Result<()> {
+    if let Some(dir) = a.resume.clone() {
+        let (threads, quiet) = (a.threads, a.quiet);
+        (a, _) = headtohead::resumed::<MatchupArgs>(&dir, "matchup")
+            .map(|(args, shard)| (MatchupArgs { shard, ..args }, ()))?;
+        (a.out, a.threads, a.quiet) = (dir, threads, quiet);
+    }
+    let threads = default_threads(a.threads)?;
+    let p = prepare(&a)?;
+    let spec = spec(&a)?;
+    let models = crate::policy::Models {
+        expert: p.expert.as_ref(),
+        value: p.value.as_ref(),
+    };
+    let exec = Exec {
+        out: &a.out,
+        spec: &spec,
+        configs: p.pairs,
+        force: a.force,
+        quiet: a.quiet,
+        config_word: "pair",
+    };
+    let done = headtohead::execute(&exec, |first_game, games, progress, stop, log| {
+        let plan = MatchupPlan {
+            db: &p.lib.db,
+            decks: &p.decks,
+            policies: &p.policies,
+            entries: p.entries.clone(),
+            first_game,
+            games,
+            seed: a.seed,
+            threads,
+            day_cap: a.day_cap,
+            models,
+        };
+        run_matchups(&plan, progress, Some(stop), log)
+    })?;
+    let Done::Whole {
+        tallies,
+        played,
+        elapsed,
+        checkpoint,
+    } = done
+    else {
+        return Ok(());
+    };
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    let ranking = write_outputs(&mut out, &p, &a, &tallies)?;
+    let written = out.commit()?;
+    drop(checkpoint);
+    if !a.quiet {
+        print_ranking(&p.info, &ranking);
+    }
+    let total: u64 = tallies.iter().map(|t| t.games).sum();
+    eprintln!(
+        "confluence-sim: {} entries, {} pairs, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+        p.info.len(),
+        p.pairs,
+        played as f64 / elapsed.max(1e-9),
+        written.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// `confluence-sim merge` of a matchup's shards: the outputs of the whole run, through the
+/// code that writes them at the end of a run.
+pub fn merge(m: MergeArgs) -> Result<()> {
+    let set = ShardSet::read(&m.shards, &m.out)?;
+    let spec = headtohead::whole_spec(&set, "matchup")?;
+    let mut a: MatchupArgs = spec.settings()?;
+    (a.out, a.quiet, a.force) = (m.out.clone(), m.quiet, m.force);
+    let p = prepare(&a)?;
+    let tallies = headtohead::merged(&set, &spec, p.pairs, PairTally::default)?;
+    let mut out = output_dir(
+        &m.out,
+        Guard {
+            force: Some(m.force),
+            resumes: false,
+        },
+    )?;
+    let ranking = write_outputs(&mut out, &p, &a, &tallies)?;
+    let written = out.commit()?;
+    if !m.quiet {
+        print_ranking(&p.info, &ranking);
+    }
+    let total: u64 = tallies.iter().map(|t| t.games).sum();
+    eprintln!(
+        "confluence-sim: merged {} shards ({total} games); wrote {} files in {}",
+        set.count,
+        written.len(),
+        m.out.display()
+    );
+    Ok(())
+}
+
+/// Writes the tables and meta.json of a finished run (or of its merged shards) into `out`;
+/// returns the ranking.
+fn write_outputs(
+    out: &mut OutputDir,
+    p: &Prepared,
+    a: &MatchupArgs,
+    tallies: &[PairTally],
+) -> Result<BtFit> {
+    let n = p.info.len();
+    let ranking = rank(n, tallies);
     if !ranking.converged {
         eprintln!(
             "confluence-sim: warning: the Bradley-Terry fit stopped after {} iterations without converging; the ranking is approximate",
             ranking.iterations
         );
     }
-    let matrix = matchups_table(&info, &tallies, a.seed, a.day_cap);
-    let ranked = ranking_table(&info, &tallies, &ranking);
-    let entries_json: Vec<Value> = info
+    let matrix = matchups_table(&p.info, tallies, a.seed, a.day_cap);
+    let ranked = ranking_table(&p.info, tallies, &ranking);
+    let entries_json: Vec<Value> = p
+        .info
         .iter()
         .enumerate()
         .map(|(i, e)| json!({"entry": i, "deck": e.deck, "hero": e.hero, "policy": e.policy}))
         .collect();
     let meta = super::meta::matchup_meta(
-        &lib,
-        &decks,
-        &policies,
+        &p.lib,
+        &p.decks,
+        &p.policies,
         &entries_json,
-        pair_list.len(),
+        p.pairs,
         a.games,
         a.seed,
         a.day_cap,
@@ -169,7 +312,6 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
             "converged": ranking.converged,
         }),
     );
-    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("matchups.csv", &matrix)?;
     out.write_parquet("matchups.parquet", &matrix)?;
     out.write_csv("ranking.csv", &ranked)?;
@@ -178,19 +320,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
         "meta.json",
         (serde_json::to_string_pretty(&meta).expect("serializes") + "\n").as_bytes(),
     )?;
-    let written = out.commit()?;
-    if !a.quiet {
-        print_ranking(&info, &ranking);
-    }
-    eprintln!(
-        "confluence-sim: {} entries, {} pairs, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
-        n,
-        pair_list.len(),
-        total as f64 / elapsed.max(1e-9),
-        written.len(),
-        a.out.display()
-    );
-    Ok(())
+    Ok(ranking)
 }
 
 /// Where each unordered pair `(a, b)`, `a <= b`, is in the tallies.
