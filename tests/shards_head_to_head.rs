@@ -3,13 +3,12 @@
 //! time it records).
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Child;
 
 use predicates::prelude::*;
 
 mod common;
-use common::{names, root, sim};
+use common::{names, root, signal, sim, start_until_checkpoint};
 
 /// meta.json without what records the process that wrote it (its command line and time).
 fn meta_without_process(dir: &Path) -> serde_json::Value {
@@ -185,55 +184,42 @@ fn shards_played_with_other_expert_weights_are_not_merged() {
         ));
 }
 
-fn signal(child: &Child, sig: i32) {
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
-}
-
 /// Starts a run of several seconds on one thread and returns once its checkpoint holds a
 /// unit.
 fn start(args: &[&str], out: &Path) -> Child {
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("confluence-sim"))
-        .current_dir(root())
-        .args(args)
-        .args(["--threads", "1", "-q", "--out"])
+    start_until_checkpoint(&[args, &["--threads", "1", "-q"]].concat(), out)
+}
+
+/// Kills a run with SIGKILL once its checkpoint holds a unit: only the checkpoint is left.
+fn killed(args: &[&str], out: &Path) {
+    let mut child = start(args, out);
+    signal(&child, libc::SIGKILL);
+    child.wait().unwrap();
+    assert_eq!(names(out), vec!["checkpoint"]);
+}
+
+/// `COMMAND --resume out` succeeds and leaves the outputs of `whole`.
+fn resumes(command: &str, out: &Path, whole: &Path, table: &str) {
+    sim()
+        .args([command, "--resume"])
         .arg(out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let log = out.join("checkpoint/units.log");
-    let t = Instant::now();
-    while std::fs::metadata(&log).map_or(0, |m| m.len()) == 0 {
-        assert!(
-            t.elapsed() < Duration::from_secs(60),
-            "no checkpoint after 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child
+        .args(["--threads", "2", "-q"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("continuing the unfinished run"));
+    assert_same_outputs(whole, out, table);
 }
 
 #[test]
 fn a_matchup_stopped_by_any_signal_resumes_to_the_same_bytes() {
     let tmp = tempfile::tempdir().unwrap();
-    let long: Vec<&str> = MATCHUP.iter().copied().chain(["--games", "9000"]).collect();
+    let long: Vec<&str> = MATCHUP.iter().copied().chain(["--games", "5000"]).collect();
     let whole = tmp.path().join("whole");
     run(&long, &["--threads", "2"], &whole);
     // SIGKILL: nothing but the checkpoint, continued with --resume.
     let out = tmp.path().join("killed");
-    let mut child = start(&long, &out);
-    signal(&child, libc::SIGKILL);
-    child.wait().unwrap();
-    assert_eq!(names(&out), vec!["checkpoint"]);
-    sim()
-        .args(["matchup", "--resume"])
-        .arg(&out)
-        .args(["--threads", "2", "-q"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("continuing the unfinished run"));
-    assert_same_outputs(&whole, &out, "matchups.csv");
+    killed(&long, &out);
+    resumes("matchup", &out, &whole, "matchups.csv");
     sim()
         .args(["matchup", "--resume"])
         .arg(&out)
@@ -272,13 +258,11 @@ fn a_matchup_stopped_by_any_signal_resumes_to_the_same_bytes() {
 #[test]
 fn a_killed_booster_war_resumes_to_the_same_bytes_and_not_as_another_command() {
     let tmp = tempfile::tempdir().unwrap();
-    let long: Vec<&str> = WAR.iter().copied().chain(["--games", "5000"]).collect();
+    let long: Vec<&str> = WAR.iter().copied().chain(["--games", "3000"]).collect();
     let whole = tmp.path().join("whole");
     run(&long, &["--threads", "2"], &whole);
     let out = tmp.path().join("killed");
-    let mut child = start(&long, &out);
-    signal(&child, libc::SIGKILL);
-    child.wait().unwrap();
+    killed(&long, &out);
     // Another command neither resumes it nor replaces it.
     for cmd in ["run", "matchup"] {
         sim()
@@ -304,13 +288,7 @@ fn a_killed_booster_war_resumes_to_the_same_bytes_and_not_as_another_command() {
             "unfinished run with other settings",
         ))
         .stderr(predicate::str::contains("booster-war --resume"));
-    sim()
-        .args(["booster-war", "--resume"])
-        .arg(&out)
-        .args(["--threads", "2", "-q"])
-        .assert()
-        .success();
-    assert_same_outputs(&whole, &out, "card_effects.csv");
+    resumes("booster-war", &out, &whole, "card_effects.csv");
 }
 
 #[test]

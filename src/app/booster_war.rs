@@ -1,15 +1,13 @@
 //! `confluence-sim booster-war`: Booster War (seed 003) between boosters of one set, with
 //! win rates by variant, faction pair, Hero and card.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 
 use super::cli::{BoosterWarArgs, MergeArgs, WarVariant};
-use super::headtohead::{self, Done, DuelSpec, Exec, absolute};
+use super::headtohead::{self, Exec};
 use super::job::default_threads;
 use super::load;
-use super::outputs::{Guard, output_dir};
-use super::shard::ShardSet;
 use super::usage;
 use crate::cards::Library;
 use crate::cards::effect::CardIdx;
@@ -85,63 +83,23 @@ fn prepare(a: &BoosterWarArgs) -> Result<Prepared> {
     })
 }
 
-/// The run's description: the flags that decide its results, with absolute paths, and the
-/// files it reads.
-fn spec(a: &BoosterWarArgs) -> Result<DuelSpec> {
-    let mut s = a.clone();
-    s.boosters_given = Some(
-        a.boosters_given
-            .clone()
-            .unwrap_or_else(|| a.boosters.display().to_string()),
-    );
-    s.boosters = absolute(&a.boosters)?;
-    s.cards = absolute(&a.cards)?;
-    s.models.expert_weights = a
-        .models
-        .expert_weights
-        .as_deref()
-        .map(absolute)
-        .transpose()?;
-    s.models.value_weights = a
-        .models
-        .value_weights
-        .as_deref()
-        .map(absolute)
-        .transpose()?;
-    let files: Vec<&std::path::Path> = [&s.boosters, &s.cards]
-        .into_iter()
-        .chain(&s.models.expert_weights)
-        .chain(&s.models.value_weights)
-        .map(|p| p.as_path())
-        .collect();
-    DuelSpec::new("booster-war", a.seed, a.games, &s, &files, a.shard)
-}
+headtohead::impl_flags!(BoosterWarArgs, "booster-war");
 
 pub fn booster_war(mut a: BoosterWarArgs) -> Result<()> {
-    if let Some(dir) = a.resume.clone() {
-        let (threads, quiet) = (a.threads, a.quiet);
-        let (args, shard) = headtohead::resumed::<BoosterWarArgs>(&dir, "booster-war")?;
-        a = BoosterWarArgs { shard, ..args };
-        (a.out, a.threads, a.quiet) = (dir, threads, quiet);
+    headtohead::resume(&mut a)?;
+    if a.boosters_given.is_none() {
+        a.boosters_given = Some(a.boosters.display().to_string());
     }
     let threads = default_threads(a.threads)?;
     let p = prepare(&a)?;
-    let spec = spec(&a)?;
+    let spec = headtohead::describe(&a, a.seed, a.games, |s| vec![&mut s.boosters, &mut s.cards])?;
     if p.not_exact > 0 {
         eprintln!(
             "confluence-sim: warning: {} card(s) of {} are not fully encoded; they play with what is encoded (see `confluence-sim cards coverage --set {}`)",
             p.not_exact, a.set, a.set
         );
     }
-    let exec = Exec {
-        out: &a.out,
-        spec: &spec,
-        configs: p.builds.len(),
-        force: a.force,
-        quiet: a.quiet,
-        config_word: "variant",
-    };
-    let done = headtohead::execute(&exec, |first_game, games, progress, stop, log| {
+    let play = |first_game, games, progress: &(dyn Fn(u64) + Sync), stop: &_, log: &mut _| {
         let plan = WarPlan {
             db: &p.lib.db,
             pool: &p.pool,
@@ -162,74 +120,60 @@ pub fn booster_war(mut a: BoosterWarArgs) -> Result<()> {
             },
         };
         run_booster_war(&plan, progress, Some(stop), log)
-    })?;
-    let Done::Whole {
-        tallies,
-        played,
-        elapsed,
-        checkpoint,
-    } = done
-    else {
+    };
+    let done = headtohead::execute(
+        &Exec::new(
+            &a.out,
+            &spec,
+            (p.builds.len(), "variant"),
+            a.scale.force,
+            a.quiet,
+        ),
+        play,
+        outputs(&p, &a),
+    )?;
+    let Some(done) = done else {
         return Ok(());
     };
-    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
-    let ctx = write_outputs(&mut out, &p, &a, &tallies)?;
-    let written = out.commit()?;
-    drop(checkpoint);
-    if !a.quiet {
-        print_summary(&ctx);
-    }
-    let total: u64 = tallies.iter().map(|t| t.games).sum();
+    let total = done.games;
     eprintln!(
-        "confluence-sim: booster war of {}, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+        "confluence-sim: booster war of {}, {total} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
         a.set,
-        played as f64 / elapsed.max(1e-9),
-        written.len(),
+        done.elapsed,
+        done.played as f64 / done.elapsed.max(1e-9),
+        done.written,
         a.out.display()
     );
     Ok(())
 }
 
+/// What a finished run (or its merged shards) writes and prints.
+#[allow(clippy::type_complexity)]
+fn outputs<'a>(
+    p: &'a Prepared,
+    a: &'a BoosterWarArgs,
+) -> headtohead::Outputs<
+    impl FnOnce(&mut OutputDir, &[WarTally]) -> Result<()> + 'a,
+    impl FnOnce(&(), &[WarTally]) + 'a,
+> {
+    headtohead::Outputs {
+        write: move |out: &mut OutputDir, tallies: &[WarTally]| write_outputs(out, p, a, tallies),
+        print: move |_: &(), tallies: &[WarTally]| print_summary(&ctx(p, a, tallies)),
+    }
+}
+
 /// `confluence-sim merge` of a Booster War's shards: the outputs of the whole run, through
 /// the code that writes them at the end of a run.
 pub fn merge(m: MergeArgs) -> Result<()> {
-    let set = ShardSet::read(&m.shards, &m.out)?;
-    let spec = headtohead::whole_spec(&set, "booster-war")?;
-    let mut a: BoosterWarArgs = spec.settings()?;
-    (a.out, a.quiet, a.force) = (m.out.clone(), m.quiet, m.force);
+    let (set, spec, a) = headtohead::merge_start::<BoosterWarArgs>(&m)?;
     let p = prepare(&a)?;
     let tallies = headtohead::merged(&set, &spec, p.builds.len(), || WarTally::new(&p.pool))?;
-    let mut out = output_dir(
-        &m.out,
-        Guard {
-            force: Some(m.force),
-            resumes: false,
-        },
-    )?;
-    let ctx = write_outputs(&mut out, &p, &a, &tallies)?;
-    let written = out.commit()?;
-    if !m.quiet {
-        print_summary(&ctx);
-    }
-    let total: u64 = tallies.iter().map(|t| t.games).sum();
-    eprintln!(
-        "confluence-sim: merged {} shards ({total} games); wrote {} files in {}",
-        set.count,
-        written.len(),
-        m.out.display()
-    );
-    Ok(())
+    headtohead::merge_end(&m, &set, &tallies, outputs(&p, &a))
 }
 
-/// Writes the tables and meta.json of a finished run (or of its merged shards) into `out`;
-/// returns what the terminal summary is made from.
-fn write_outputs<'a>(
-    out: &mut OutputDir,
-    p: &'a Prepared,
-    a: &'a BoosterWarArgs,
-    tallies: &'a [WarTally],
-) -> Result<Ctx<'a>> {
-    let ctx = Ctx {
+/// What the tables and the terminal summary are made from.
+fn ctx<'a>(p: &'a Prepared, a: &'a BoosterWarArgs, tallies: &'a [WarTally]) -> Ctx<'a> {
+    Ctx {
         lib: &p.lib,
         pool: &p.pool,
         set: &a.set,
@@ -238,7 +182,17 @@ fn write_outputs<'a>(
         tallies,
         seed: a.seed,
         day_cap: a.day_cap,
-    };
+    }
+}
+
+/// Writes the tables and meta.json of a finished run (or of its merged shards) into `out`.
+fn write_outputs(
+    out: &mut OutputDir,
+    p: &Prepared,
+    a: &BoosterWarArgs,
+    tallies: &[WarTally],
+) -> Result<()> {
+    let ctx = ctx(p, a, tallies);
     let variants = variants_table(&ctx);
     let factions = factions_table(&ctx);
     let heroes = heroes_table(&ctx);
@@ -291,7 +245,7 @@ fn write_outputs<'a>(
         "meta.json",
         (serde_json::to_string_pretty(&meta).expect("serializes") + "\n").as_bytes(),
     )?;
-    Ok(ctx)
+    Ok(())
 }
 
 /// The one policy of both players (the policies `matchup` accepts).

@@ -138,21 +138,28 @@ pub struct BoosterWarArgs {
     #[arg(long, short)]
     #[serde(skip)]
     pub quiet: bool,
-    /// Play only slice I of N (I counts from 0) of every variant's games, and write the
-    /// shard's mergeable state to --out (see `confluence-sim merge`).
-    #[arg(long, value_name = "I/N")]
+    #[command(flatten)]
     #[serde(skip)]
-    pub shard: Option<super::shard::Shard>,
-    /// Replace --out even when it holds a finished shard, or an unfinished run with other
-    /// settings (without it, both are refused: they are work that would be lost).
-    #[arg(long)]
-    #[serde(skip)]
-    pub force: bool,
+    pub scale: ScaleArgs,
     /// Continue the interrupted booster-war whose --out was DIR, with the settings it started
     /// with (--threads and --quiet may be given).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["set", "variant", "policy", "games", "seed", "day_cap", "day_one_mana", "out", "boosters", "cards", "expert_weights", "value_weights", "shard", "force"])]
     #[serde(skip)]
     pub resume: Option<PathBuf>,
+}
+
+/// A head-to-head command's shard and `--force` (the checkpoint and shard records keep
+/// them apart from the flags that decide the results).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ScaleArgs {
+    /// Play only slice I of N (I counts from 0) of every pair's (variant's) games, and
+    /// write the shard's mergeable state to --out (see `confluence-sim merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<super::shard::Shard>,
+    /// Replace --out even when it holds a finished shard, or an unfinished run with other
+    /// settings (without it, both are refused: they are work that would be lost).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Model files instead of the committed ones the binary embeds, for the head-to-head
@@ -208,16 +215,9 @@ pub struct MatchupArgs {
     #[arg(long, short)]
     #[serde(skip)]
     pub quiet: bool,
-    /// Play only slice I of N (I counts from 0) of every pair's games, and write the
-    /// shard's mergeable state to --out (see `confluence-sim merge`).
-    #[arg(long, value_name = "I/N")]
+    #[command(flatten)]
     #[serde(skip)]
-    pub shard: Option<super::shard::Shard>,
-    /// Replace --out even when it holds a finished shard, or an unfinished run with other
-    /// settings (without it, both are refused: they are work that would be lost).
-    #[arg(long)]
-    #[serde(skip)]
-    pub force: bool,
+    pub scale: ScaleArgs,
     /// Continue the interrupted matchup whose --out was DIR, with the settings it started
     /// with (--threads and --quiet may be given).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["players", "policies", "games", "seed", "day_cap", "out", "allow_illegal", "cards", "expert_weights", "value_weights", "shard", "force"])]
@@ -550,6 +550,34 @@ pub struct ReplayArgs {
     /// Write the events as JSON Lines instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Which command's game: `run` (a deck against the Confluence), `matchup` (seat A the
+    /// first --player with the first --policy, seat B the second, or the same again) or
+    /// `booster-war` (--set, --boosters, --variant, --day-one-mana).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "run")]
+    pub mode: ReplayMode,
+    /// booster-war: the set whose boosters are opened.
+    #[arg(long, value_name = "SET", default_value = "CORE")]
+    pub set: String,
+    /// booster-war: what a booster holds, per set.
+    #[arg(long, value_name = "FILE", default_value = "decks/boosters.toml")]
+    pub boosters: PathBuf,
+    /// booster-war: the variant the game was played in (shuffled or ordered).
+    #[arg(long, value_enum, value_name = "V", default_value = "shuffled")]
+    pub variant: WarVariant,
+    /// booster-war: the run kept day 1's Mana and the daily Expand.
+    #[arg(long)]
+    pub day_one_mana: bool,
+}
+
+/// Which command's game `replay` plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayMode {
+    /// A deck against the Confluence, as `run` plays it.
+    Run,
+    /// Two entries head to head, as `matchup` plays them.
+    Matchup,
+    /// Two boosters head to head, as `booster-war` plays them.
+    BoosterWar,
 }
 
 /// One player deck against one Confluence deck (tune, ladder, bench).

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checkpoint::{Checkpoint, SPEC, kind_of, read_spec};
+use super::cli::{MergeArgs, ModelArgs, ScaleArgs};
 use super::job::progress_bar;
 use super::outputs::{CHECKPOINT, Guard, output_dir};
 use super::shard::{Shard, ShardSet, read_slice};
@@ -106,6 +107,101 @@ pub fn absolute(p: &Path) -> Result<PathBuf> {
     std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))
 }
 
+/// A head-to-head command's flags: those that decide its results (recorded, serialized)
+/// and those that only say where and how it runs.
+pub trait Flags: Serialize + DeserializeOwned + Clone {
+    /// The command's name, as descriptions record it.
+    const KIND: &'static str;
+    /// `--out`, `--threads`, `--quiet`, `--shard` and `--force`, `--resume`.
+    #[allow(clippy::type_complexity)]
+    fn run_flags(
+        &mut self,
+    ) -> (
+        &mut PathBuf,
+        &mut Option<usize>,
+        &mut bool,
+        &mut ScaleArgs,
+        &mut Option<PathBuf>,
+    );
+    /// Its model files.
+    fn models(&mut self) -> &mut ModelArgs;
+}
+
+/// Implements [`Flags`] for a command's arguments, which name their flags alike (`out`,
+/// `threads`, `quiet`, `scale`, `resume`, `models`).
+macro_rules! impl_flags {
+    ($args:ty, $kind:literal) => {
+        impl super::headtohead::Flags for $args {
+            const KIND: &'static str = $kind;
+
+            fn run_flags(
+                &mut self,
+            ) -> (
+                &mut std::path::PathBuf,
+                &mut Option<usize>,
+                &mut bool,
+                &mut super::cli::ScaleArgs,
+                &mut Option<std::path::PathBuf>,
+            ) {
+                (
+                    &mut self.out,
+                    &mut self.threads,
+                    &mut self.quiet,
+                    &mut self.scale,
+                    &mut self.resume,
+                )
+            }
+
+            fn models(&mut self) -> &mut super::cli::ModelArgs {
+                &mut self.models
+            }
+        }
+    };
+}
+pub(super) use impl_flags;
+
+/// With `--resume DIR`, the flags of the unfinished run in DIR instead (with this
+/// command line's `--threads` and `--quiet`).
+pub fn resume<A: Flags>(a: &mut A) -> Result<()> {
+    let (_, threads, quiet, _, resume) = a.run_flags();
+    let Some(dir) = resume.take() else {
+        return Ok(());
+    };
+    let (threads, quiet) = (*threads, *quiet);
+    let (mut r, shard): (A, _) = resumed(&dir, A::KIND)?;
+    let (o, t, q, scale, _) = r.run_flags();
+    (*o, *t, *q, scale.shard) = (dir, threads, quiet, shard);
+    *a = r;
+    Ok(())
+}
+
+/// The description of a run with flags `a` that reads `files` besides its model files:
+/// its paths (`paths`, those files included) made absolute.
+pub fn describe<A: Flags>(
+    a: &A,
+    seed: u64,
+    games: u64,
+    paths: impl FnOnce(&mut A) -> Vec<&mut PathBuf>,
+) -> Result<DuelSpec> {
+    let mut s = a.clone();
+    let shard = s.run_flags().3.shard;
+    let mut files = Vec::new();
+    for p in paths(&mut s) {
+        *p = absolute(p)?;
+        files.push(p.clone());
+    }
+    let m = s.models();
+    for p in [&mut m.expert_weights, &mut m.value_weights]
+        .into_iter()
+        .flatten()
+    {
+        *p = absolute(p)?;
+        files.push(p.clone());
+    }
+    let files: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    DuelSpec::new(A::KIND, seed, games, &s, &files, shard)
+}
+
 /// The flags of the unfinished `kind` run in `dir` (`--resume DIR`), checked, and its
 /// shard.
 pub fn resumed<A: DeserializeOwned>(dir: &Path, kind: &str) -> Result<(A, Option<Shard>)> {
@@ -143,29 +239,55 @@ pub struct Exec<'a> {
     pub config_word: &'a str,
 }
 
-/// How a checkpointed run ended.
-pub enum Done<T> {
-    /// A shard: its files are written.
-    Shard,
-    /// The whole run: its tallies, for the command to write its outputs with
-    /// [`Done::Whole::checkpoint`] still held.
-    Whole {
-        tallies: Vec<T>,
-        /// Games played by this process (not those found in the checkpoint).
-        played: u64,
-        elapsed: f64,
-        checkpoint: Checkpoint,
-    },
+impl<'a> Exec<'a> {
+    /// `configs`: how many configurations, and what one is called.
+    pub fn new(
+        out: &'a Path,
+        spec: &'a DuelSpec,
+        configs: (usize, &'a str),
+        force: bool,
+        quiet: bool,
+    ) -> Exec<'a> {
+        Exec {
+            out,
+            spec,
+            configs: configs.0,
+            force,
+            quiet,
+            config_word: configs.1,
+        }
+    }
+}
+
+/// What a whole run did (a shard reports nothing).
+pub struct Done {
+    /// Games in its tables.
+    pub games: u64,
+    /// Games played by this process (not those found in the checkpoint).
+    pub played: u64,
+    pub elapsed: f64,
+    /// Files written.
+    pub written: usize,
+}
+
+/// What a command writes at the end of a whole run: its tables and meta.json, from the
+/// tallies (returning what its terminal summary shows besides them), and that summary.
+pub struct Outputs<W, P> {
+    pub write: W,
+    pub print: P,
 }
 
 /// Runs a head-to-head job as `run` runs one: its finished units in a checkpoint in
 /// `--out` (continued when the same run is started again, refused when another is there
 /// unless `--force`), a signal saving what is done, and a shard's state written as the
 /// shard's files. `play` plays the games: `(first game, games per configuration,
-/// progress, stop, log)`.
-pub fn execute<T, F>(e: &Exec<'_>, play: F) -> Result<Done<T>>
+/// progress, stop, log)`; a whole run's outputs are written by `outputs` while the
+/// checkpoint is still held. `None` for a shard.
+pub fn execute<T, F, S, W, P>(e: &Exec<'_>, play: F, outputs: Outputs<W, P>) -> Result<Option<Done>>
 where
     T: Tally,
+    W: FnOnce(&mut OutputDir, &[T]) -> Result<S>,
+    P: FnOnce(&S, &[T]),
     F: FnOnce(
         u64,
         u64,
@@ -212,12 +334,20 @@ where
     drop(log);
     let elapsed = started.elapsed().as_secs_f64();
     let Some(sh) = e.spec.shard else {
-        return Ok(Done::Whole {
-            tallies,
+        let written = write_outputs(
+            e.out,
+            None,
+            e.quiet,
+            |out| (outputs.write)(out, &tallies),
+            |summary| (outputs.print)(summary, &tallies),
+        )?;
+        drop(checkpoint);
+        return Ok(Some(Done {
+            games: tallies.iter().map(Tally::games).sum(),
             played,
             elapsed,
-            checkpoint,
-        });
+            written,
+        }));
     };
     let mut out = OutputDir::new(e.out).with_context(|| format!("--out {}", e.out.display()))?;
     checkpoint.write_shard(&mut out, &text, false)?;
@@ -226,7 +356,7 @@ where
         "confluence-sim: shard {sh}: games {lo}..{hi} of each {}; merge the {} shards with `confluence-sim merge`",
         e.config_word, sh.count
     );
-    Ok(Done::Shard)
+    Ok(None)
 }
 
 /// The description of the whole `kind` run whose shards `set` holds, checked.
@@ -256,4 +386,66 @@ pub fn merged<T: Tally>(
         })?;
     }
     Ok(tallies)
+}
+
+/// The end of a head-to-head command: writes its outputs into `out` (the directory
+/// replaced whole) with `write`, then prints their summary with `print` unless `quiet`;
+/// returns the number of files written.
+pub fn write_outputs<S>(
+    out: &Path,
+    guard: Option<Guard>,
+    quiet: bool,
+    write: impl FnOnce(&mut OutputDir) -> Result<S>,
+    print: impl FnOnce(&S),
+) -> Result<usize> {
+    let mut dir = match guard {
+        Some(g) => output_dir(out, g)?,
+        None => OutputDir::new(out).with_context(|| format!("--out {}", out.display()))?,
+    };
+    let summary = write(&mut dir)?;
+    let written = dir.commit()?;
+    if !quiet {
+        print(&summary);
+    }
+    Ok(written.len())
+}
+
+/// `merge` of a head-to-head command's shards: the shards and the whole run's description
+/// (checked), and the flags of the run with merge's `--out`, `--quiet` and `--force`
+/// (set through [`Flags`]).
+pub fn merge_start<A: Flags>(m: &MergeArgs) -> Result<(ShardSet, DuelSpec, A)> {
+    let set = ShardSet::read(&m.shards, &m.out)?;
+    let spec = whole_spec(&set, A::KIND)?;
+    let mut a: A = spec.settings()?;
+    let (out, _, quiet, _, _) = a.run_flags();
+    (*out, *quiet) = (m.out.clone(), m.quiet);
+    Ok((set, spec, a))
+}
+
+/// The end of a merge: the outputs written (as [`write_outputs`], refusing an `--out` that
+/// holds finished work unless `--force`) and what was merged said.
+pub fn merge_end<T: Tally, S>(
+    m: &MergeArgs,
+    set: &ShardSet,
+    tallies: &[T],
+    outputs: Outputs<impl FnOnce(&mut OutputDir, &[T]) -> Result<S>, impl FnOnce(&S, &[T])>,
+) -> Result<()> {
+    let guard = Guard {
+        force: Some(m.force),
+        resumes: false,
+    };
+    let written = write_outputs(
+        &m.out,
+        Some(guard),
+        m.quiet,
+        |out| (outputs.write)(out, tallies),
+        |summary| (outputs.print)(summary, tallies),
+    )?;
+    let total: u64 = tallies.iter().map(Tally::games).sum();
+    eprintln!(
+        "confluence-sim: merged {} shards ({total} games); wrote {written} files in {}",
+        set.count,
+        m.out.display()
+    );
+    Ok(())
 }

@@ -4,15 +4,13 @@
 
 use std::collections::HashMap;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::cli::{MatchupArgs, MergeArgs};
-use super::headtohead::{self, Done, DuelSpec, Exec, absolute};
+use super::headtohead::{self, Exec};
 use super::job::default_threads;
 use super::load;
-use super::outputs::{Guard, output_dir};
-use super::shard::ShardSet;
 use super::usage;
 use crate::cards::Library;
 use crate::deck::PlayerDeck;
@@ -141,62 +139,20 @@ fn prepare(a: &MatchupArgs) -> Result<Prepared> {
     })
 }
 
-/// The run's description: the flags that decide its results, with absolute paths, and the
-/// files it reads.
-fn spec(a: &MatchupArgs) -> Result<DuelSpec> {
-    let mut s = a.clone();
-    s.players = a
-        .players
-        .iter()
-        .map(|p| absolute(p))
-        .collect::<Result<_>>()?;
-    s.cards = absolute(&a.cards)?;
-    s.models.expert_weights = a
-        .models
-        .expert_weights
-        .as_deref()
-        .map(absolute)
-        .transpose()?;
-    s.models.value_weights = a
-        .models
-        .value_weights
-        .as_deref()
-        .map(absolute)
-        .transpose()?;
-    let files: Vec<&std::path::Path> = s
-        .players
-        .iter()
-        .chain([&s.cards])
-        .chain(&s.models.expert_weights)
-        .chain(&s.models.value_weights)
-        .map(|p| p.as_path())
-        .collect();
-    DuelSpec::new("matchup", a.seed, a.games, &s, &files, a.shard)
-}
+headtohead::impl_flags!(MatchupArgs, "matchup");
 
 pub fn matchup(mut a: MatchupArgs) -> Result<()> {
-    if let Some(dir) = a.resume.clone() {
-        let (threads, quiet) = (a.threads, a.quiet);
-        (a, _) = headtohead::resumed::<MatchupArgs>(&dir, "matchup")
-            .map(|(args, shard)| (MatchupArgs { shard, ..args }, ()))?;
-        (a.out, a.threads, a.quiet) = (dir, threads, quiet);
-    }
+    headtohead::resume(&mut a)?;
     let threads = default_threads(a.threads)?;
     let p = prepare(&a)?;
-    let spec = spec(&a)?;
+    let spec = headtohead::describe(&a, a.seed, a.games, |s| {
+        s.players.iter_mut().chain([&mut s.cards]).collect()
+    })?;
     let models = crate::policy::Models {
         expert: p.expert.as_ref(),
         value: p.value.as_ref(),
     };
-    let exec = Exec {
-        out: &a.out,
-        spec: &spec,
-        configs: p.pairs,
-        force: a.force,
-        quiet: a.quiet,
-        config_word: "pair",
-    };
-    let done = headtohead::execute(&exec, |first_game, games, progress, stop, log| {
+    let play = |first_game, games, progress: &(dyn Fn(u64) + Sync), stop: &_, log: &mut _| {
         let plan = MatchupPlan {
             db: &p.lib.db,
             decks: &p.decks,
@@ -210,64 +166,50 @@ pub fn matchup(mut a: MatchupArgs) -> Result<()> {
             models,
         };
         run_matchups(&plan, progress, Some(stop), log)
-    })?;
-    let Done::Whole {
-        tallies,
-        played,
-        elapsed,
-        checkpoint,
-    } = done
-    else {
+    };
+    let done = headtohead::execute(
+        &Exec::new(&a.out, &spec, (p.pairs, "pair"), a.scale.force, a.quiet),
+        play,
+        outputs(&p, &a),
+    )?;
+    let Some(done) = done else {
         return Ok(());
     };
-    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
-    let ranking = write_outputs(&mut out, &p, &a, &tallies)?;
-    let written = out.commit()?;
-    drop(checkpoint);
-    if !a.quiet {
-        print_ranking(&p.info, &ranking);
-    }
-    let total: u64 = tallies.iter().map(|t| t.games).sum();
+    let total = done.games;
     eprintln!(
-        "confluence-sim: {} entries, {} pairs, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+        "confluence-sim: {} entries, {} pairs, {total} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
         p.info.len(),
         p.pairs,
-        played as f64 / elapsed.max(1e-9),
-        written.len(),
+        done.elapsed,
+        done.played as f64 / done.elapsed.max(1e-9),
+        done.written,
         a.out.display()
     );
     Ok(())
 }
 
+/// What a finished run (or its merged shards) writes and prints.
+#[allow(clippy::type_complexity)]
+fn outputs<'a>(
+    p: &'a Prepared,
+    a: &'a MatchupArgs,
+) -> headtohead::Outputs<
+    impl FnOnce(&mut OutputDir, &[PairTally]) -> Result<BtFit> + 'a,
+    impl FnOnce(&BtFit, &[PairTally]) + 'a,
+> {
+    headtohead::Outputs {
+        write: move |out: &mut OutputDir, tallies: &[PairTally]| write_outputs(out, p, a, tallies),
+        print: move |ranking: &BtFit, _: &[PairTally]| print_ranking(&p.info, ranking),
+    }
+}
+
 /// `confluence-sim merge` of a matchup's shards: the outputs of the whole run, through the
 /// code that writes them at the end of a run.
 pub fn merge(m: MergeArgs) -> Result<()> {
-    let set = ShardSet::read(&m.shards, &m.out)?;
-    let spec = headtohead::whole_spec(&set, "matchup")?;
-    let mut a: MatchupArgs = spec.settings()?;
-    (a.out, a.quiet, a.force) = (m.out.clone(), m.quiet, m.force);
+    let (set, spec, a) = headtohead::merge_start::<MatchupArgs>(&m)?;
     let p = prepare(&a)?;
     let tallies = headtohead::merged(&set, &spec, p.pairs, PairTally::default)?;
-    let mut out = output_dir(
-        &m.out,
-        Guard {
-            force: Some(m.force),
-            resumes: false,
-        },
-    )?;
-    let ranking = write_outputs(&mut out, &p, &a, &tallies)?;
-    let written = out.commit()?;
-    if !m.quiet {
-        print_ranking(&p.info, &ranking);
-    }
-    let total: u64 = tallies.iter().map(|t| t.games).sum();
-    eprintln!(
-        "confluence-sim: merged {} shards ({total} games); wrote {} files in {}",
-        set.count,
-        written.len(),
-        m.out.display()
-    );
-    Ok(())
+    headtohead::merge_end(&m, &set, &tallies, outputs(&p, &a))
 }
 
 /// Writes the tables and meta.json of a finished run (or of its merged shards) into `out`;

@@ -211,6 +211,10 @@ impl Tally for WarTally {
         self.merge(o);
     }
 
+    fn games(&self) -> u64 {
+        self.games
+    }
+
     fn encode(&self, p: &mut Vec<u8>) {
         for v in [
             self.games,
@@ -333,17 +337,37 @@ struct Worker {
     boosters: [Booster; 2],
 }
 
-/// Plays game `g` of variant `build`; returns the two boosters as dealt (decks in play
-/// order for the ordered variant) and the result.
-fn play_one(plan: &WarPlan<'_>, w: &mut Worker, build: Build, g: u64) -> DuelResult {
-    let seeds = GameSeeds::new(plan.seed, g);
-    open_boosters(plan.pool, &seeds, &mut w.boosters);
+/// The two boosters of game `seeds` of variant `build` as dealt: opened, and for the
+/// ordered variant each stacked by `policy` (decks in play order).
+pub fn deal(
+    db: &CardDb,
+    pool: &BoosterPool,
+    policy: &PolicySpec,
+    build: Build,
+    seeds: &GameSeeds,
+    out: &mut [Booster; 2],
+) {
+    open_boosters(pool, seeds, out);
     if build == Build::Ordered {
-        for (k, b) in w.boosters.iter_mut().enumerate() {
+        for (k, b) in out.iter_mut().enumerate() {
             let mut rng = PolicyRng::seed_from_u64(splitmix64(seeds.policy ^ (0x0de7 + k as u64)));
-            order_booster_deck(plan.db, plan.policy.kind, &mut b.cards, &mut rng);
+            order_booster_deck(db, policy.kind, &mut b.cards, &mut rng);
         }
     }
+}
+
+/// Plays game `g` of variant `build`; leaves the two boosters as dealt in the worker and
+/// returns the result.
+fn play_one(plan: &WarPlan<'_>, w: &mut Worker, build: Build, g: u64) -> DuelResult {
+    let seeds = GameSeeds::new(plan.seed, g);
+    deal(
+        plan.db,
+        plan.pool,
+        plan.policy,
+        build,
+        &seeds,
+        &mut w.boosters,
+    );
     let [b0, b1] = &w.boosters;
     let ordered = build == Build::Ordered;
     let seats = [b0, b1].map(|b| DuelSeat {

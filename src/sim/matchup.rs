@@ -134,6 +134,10 @@ impl Tally for PairTally {
         *self = self.merge(o);
     }
 
+    fn games(&self) -> u64 {
+        self.games
+    }
+
     fn encode(&self, p: &mut Vec<u8>) {
         for v in [
             self.games,

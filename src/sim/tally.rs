@@ -22,6 +22,8 @@ pub trait Tally: Clone + Send {
     const MAGIC: u32;
     /// Adds another tally of the same configuration.
     fn add(&mut self, o: &Self);
+    /// The games it counts.
+    fn games(&self) -> u64;
     /// Appends its counts as varints ([`super::state::put`]).
     fn encode(&self, p: &mut Vec<u8>);
     /// Reads what [`Tally::encode`] wrote.
@@ -191,6 +193,9 @@ mod tests {
         fn add(&mut self, o: &Sum) {
             self.0 += o.0;
             self.1 += o.1;
+        }
+        fn games(&self) -> u64 {
+            self.0
         }
         fn encode(&self, p: &mut Vec<u8>) {
             super::super::state::put(p, self.0);
