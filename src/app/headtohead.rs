@@ -40,8 +40,8 @@ pub struct DuelSpec {
 }
 
 impl DuelSpec {
-    /// The description of a `kind` run with these flags (`settings`, whose paths
-    /// `absolute` makes absolute) that read `files`.
+    /// The description of a `kind` run with these flags (`settings`, paths already made
+    /// absolute) that read `files`.
     pub fn new<A: Serialize>(
         kind: &str,
         seed: u64,
@@ -175,8 +175,8 @@ pub fn resume<A: Flags>(a: &mut A) -> Result<()> {
     Ok(())
 }
 
-/// The description of a run with flags `a` that reads `files` besides its model files:
-/// its paths (`paths`, those files included) made absolute.
+/// The description of a run with flags `a`: the files named by `paths` and its model
+/// files made absolute, and hashed as the files it reads.
 pub fn describe<A: Flags>(
     a: &A,
     seed: u64,
