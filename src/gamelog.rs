@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::cards::db::CardDb;
 use crate::cards::types::*;
 use crate::engine::Choice;
+use crate::engine::duel::DuelDusk;
 use crate::engine::event::{ConfluenceAction, Event, Observer, Why};
 use crate::engine::overcome::ExpReport;
 use crate::engine::state::*;
@@ -65,6 +66,8 @@ pub struct GameLog<'a> {
     pub lines: Vec<String>,
     pub records: Vec<Value>,
     last_phase: &'static str,
+    /// A head-to-head game's seats as the log names them (seat A first).
+    seats: Option<[String; 2]>,
 }
 
 fn stats_json(s: Stats) -> Value {
@@ -114,6 +117,16 @@ impl<'a> GameLog<'a> {
             lines: Vec::new(),
             records: Vec::new(),
             last_phase: "",
+            seats: None,
+        }
+    }
+
+    /// The log of a head-to-head game, naming its seats (seat A first): both seats'
+    /// decisions, expeditions and Dusks, and every card (nothing is hidden).
+    pub fn duel(db: &'a CardDb, seats: [String; 2]) -> GameLog<'a> {
+        GameLog {
+            seats: Some(seats),
+            ..GameLog::new(db)
         }
     }
 
@@ -128,10 +141,21 @@ impl<'a> GameLog<'a> {
         json!({"id": id, "name": self.name(s, id)})
     }
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::Player => "Player",
-            Side::Confluence => "Confluence",
+    fn side_name(&self, side: Side) -> &str {
+        match (&self.seats, side) {
+            (Some(n), _) => &n[side.index()],
+            (None, Side::Player) => "Player",
+            (None, Side::Confluence) => "Confluence",
+        }
+    }
+
+    /// A side as the JSON names it: "player" and "confluence", or in a head-to-head game
+    /// "a" and "b".
+    fn side_key(&self, side: Side) -> &'static str {
+        match (self.seats.is_some(), side) {
+            (true, Side::Player) => "a",
+            (true, Side::Confluence) => "b",
+            (false, _) => side.name(),
         }
     }
 
@@ -163,7 +187,12 @@ impl<'a> GameLog<'a> {
             | Decision::CleanupReserve
             | Decision::CleanupLandmark => String::new(),
             d => format!(
-                "    Player decides ({}, {}): {text}",
+                "    {} decides ({}, {}): {text}",
+                if self.seats.is_some() {
+                    self.side_name(s.decider)
+                } else {
+                    "Player"
+                },
                 words(&format!("{d:?}")),
                 if options == 1 {
                     "1 option".to_string()
@@ -178,6 +207,113 @@ impl<'a> GameLog<'a> {
             json!({"decision": format!("{:?}", s.decision), "options": options, "choice": text}),
             shown,
         );
+        let side = self.side_key(s.decider);
+        if self.seats.is_some()
+            && let Some(Value::Object(m)) = self.records.last_mut()
+        {
+            m.insert("side".into(), json!(side));
+        }
+    }
+
+    /// A side's expedition positions as JSON.
+    fn positions(&self, s: &GameState, side: Side) -> Value {
+        let p = s.pos_of(side);
+        json!({"hero": p.get(Exp::Hero), "companion": p.get(Exp::Companion)})
+    }
+
+    /// A head-to-head Dusk as JSON and lines: each seat's expeditions against the
+    /// opposing ones (the totals compared per terrain of the region, what is won, what
+    /// holds it), or the Arena's totals.
+    fn duel_dusk(&self, r: &DuelDusk) -> (Value, String) {
+        let seat = |k: usize| {
+            if k == 0 {
+                Side::Player
+            } else {
+                Side::Confluence
+            }
+        };
+        if r.arena {
+            let mut lines =
+                vec!["Dusk in the Arena: all characters' totals compared per terrain:".to_string()];
+            for k in 0..2 {
+                lines.push(format!(
+                    "  {}: {} wins {} ({} terrain(s))",
+                    self.side_name(seat(k)),
+                    r.arena_totals[k],
+                    terrain::describe(r.arena_won[k]),
+                    r.arena_won[k].count_ones()
+                ));
+            }
+            let v = json!({"arena": true,
+                "totals": {"a": stats_json(r.arena_totals[0]), "b": stats_json(r.arena_totals[1])},
+                "won": {"a": terrain::describe(r.arena_won[0]), "b": terrain::describe(r.arena_won[1])}});
+            return (v, lines.join("\n"));
+        }
+        let mut lines =
+            vec!["Dusk: each expedition against the opposing one on its track:".to_string()];
+        let mut exps = Vec::new();
+        for k in 0..2 {
+            for e in Exp::BOTH {
+                let x = &r.exps[k][e.index()];
+                let mut held = Vec::new();
+                if x.defender {
+                    held.push("held by a Defender".to_string());
+                }
+                if x.blocked {
+                    held.push("blocked by an effect".to_string());
+                }
+                if x.only_due_to != 0 && x.won & x.only_due_to == 0 {
+                    held.push(format!(
+                        "may move only due to {}",
+                        terrain::describe(x.only_due_to)
+                    ));
+                }
+                lines.push(format!(
+                    "  {}'s {} expedition, region {} ({}): {} against {}{}: wins {} => {}",
+                    self.side_name(seat(k)),
+                    e.name(),
+                    x.region,
+                    terrain::describe(x.terrains),
+                    x.mine,
+                    x.theirs,
+                    if x.ascended {
+                        " (Ascended: ties win)"
+                    } else {
+                        ""
+                    },
+                    if x.won == 0 {
+                        "nothing".to_string()
+                    } else {
+                        terrain::describe(x.won)
+                    },
+                    if x.advances {
+                        "moves forward".to_string()
+                    } else if held.is_empty() {
+                        "stays".to_string()
+                    } else {
+                        format!("stays ({})", held.join(", "))
+                    }
+                ));
+                exps.push(json!({
+                    "side": self.side_key(seat(k)),
+                    "expedition": e.name(),
+                    "region": x.region,
+                    "terrains": terrain::describe(x.terrains),
+                    "totals": stats_json(x.mine),
+                    "opposing_totals": stats_json(x.theirs),
+                    "won": terrain::describe(x.won),
+                    "ascended": x.ascended,
+                    "defender": x.defender,
+                    "blocked": x.blocked,
+                    "only_due_to": terrain::describe(x.only_due_to),
+                    "advances": x.advances,
+                }));
+            }
+        }
+        (
+            json!({"arena": false, "expeditions": exps}),
+            lines.join("\n"),
+        )
     }
 
     fn exp_report(&self, s: &GameState, e: Exp, r: &ExpReport) -> (Value, Vec<String>) {
@@ -300,6 +436,31 @@ impl Observer for GameLog<'_> {
                     s.score(Side::Player)
                 ),
             ),
+            Event::DayStart { day } if self.seats.is_some() => {
+                let pos = |side: Side| {
+                    let p = s.pos_of(side);
+                    (p.get(Exp::Hero), p.get(Exp::Companion))
+                };
+                let (a, b) = (pos(Side::Player), pos(Side::Confluence));
+                self.push(
+                    s,
+                    "day_start",
+                    json!({"first_player": self.side_key(s.first_player()),
+                           "positions": {"a": self.positions(s, Side::Player), "b": self.positions(s, Side::Confluence)},
+                           "arena": s.arena}),
+                    format!(
+                        "\n=== Day {day} === first player: {}. {}: Hero {}, Companion {}; {}: Hero {}, Companion {}{}",
+                        self.side_name(s.first_player()),
+                        self.side_name(Side::Player),
+                        a.0,
+                        a.1,
+                        self.side_name(Side::Confluence),
+                        b.0,
+                        b.1,
+                        if s.arena { " (Arena)" } else { "" }
+                    ),
+                );
+            }
             Event::DayStart { day } => self.push(
                 s,
                 "day_start",
@@ -307,7 +468,7 @@ impl Observer for GameLog<'_> {
                 format!(
                     "\n=== Day {day} === Threatened: {} expedition; first player: {}. Positions: Hero {}, Companion {}; Darkness {} / {}",
                     s.threatened.name(),
-                    Self::side_name(s.first_player()),
+                    self.side_name(s.first_player()),
                     s.pos.get(Exp::Hero),
                     s.pos.get(Exp::Companion),
                     s.dark.get(Exp::Hero),
@@ -331,7 +492,8 @@ impl Observer for GameLog<'_> {
                 );
             }
             Event::Moved { obj, side, from, to, why } => {
-                let hidden = *side == Side::Confluence
+                let hidden = self.seats.is_none()
+                    && *side == Side::Confluence
                     && matches!(to, Zone::Hand | Zone::Deck | Zone::Mana)
                     && !s.obj(*obj).has(flag::KNOWN);
                 let name = if hidden { "a face-down card".to_string() } else { self.name(s, *obj) };
@@ -339,7 +501,7 @@ impl Observer for GameLog<'_> {
                     Why::Play => String::new(),
                     _ => format!(
                         "  {}: {} {} -> {} ({})",
-                        Self::side_name(*side),
+                        self.side_name(*side),
                         name,
                         zone_name(*from),
                         zone_name(*to),
@@ -349,7 +511,7 @@ impl Observer for GameLog<'_> {
                 self.push(
                     s,
                     "moved",
-                    json!({"card": {"id": obj, "name": name}, "side": side.name(), "from": zone_name(*from), "to": zone_name(*to), "why": why_name(*why)}),
+                    json!({"card": {"id": obj, "name": name}, "side": self.side_key(*side), "from": zone_name(*from), "to": zone_name(*to), "why": why_name(*why)}),
                     line,
                 );
             }
@@ -404,12 +566,12 @@ impl Observer for GameLog<'_> {
                 self.push(
                     s,
                     "play",
-                    json!({"card": self.card(s, *obj), "type": def.kind.name(), "side": side.name(), "from": zone_name(*from),
+                    json!({"card": self.card(s, *obj), "type": def.kind.name(), "side": self.side_key(*side), "from": zone_name(*from),
                            "expedition": exp.map(|e| e.name()), "cost": cost,
                            "placement": placement.map(|(p, f)| json!({"rule": p.name(), "fell_back_to_threatened": f}))}),
                     format!(
                         "  {} plays {} ({}{}) from {} for {cost} mana{place}",
-                        Self::side_name(*side),
+                        self.side_name(*side),
                         def.name,
                         def.kind.name(),
                         if def.kind.is_character() || def.kind == CardKind::ExpeditionPermanent {
@@ -424,8 +586,8 @@ impl Observer for GameLog<'_> {
             Event::Quick { obj, side, ability } => self.push(
                 s,
                 "quick",
-                json!({"card": self.card(s, *obj), "side": side.name(), "ability": ability}),
-                format!("  {} uses a quick action of {}", Self::side_name(*side), self.name(s, *obj)),
+                json!({"card": self.card(s, *obj), "side": self.side_key(*side), "ability": ability}),
+                format!("  {} uses a quick action of {}", self.side_name(*side), self.name(s, *obj)),
             ),
             Event::Ability { obj, side, ability } => {
                 let ab = self.db.abilities[*ability as usize];
@@ -439,7 +601,7 @@ impl Observer for GameLog<'_> {
                 self.push(
                     s,
                     "ability",
-                    json!({"card": self.card(s, *obj), "side": side.name(), "ability": text}),
+                    json!({"card": self.card(s, *obj), "side": self.side_key(*side), "ability": text}),
                     format!("    {}'s ability resolves: {text}", self.name(s, *obj)),
                 );
             }
@@ -463,10 +625,10 @@ impl Observer for GameLog<'_> {
             Event::Token { obj, side, exp } => self.push(
                 s,
                 "token",
-                json!({"card": self.card(s, *obj), "side": side.name(), "expedition": exp.name()}),
+                json!({"card": self.card(s, *obj), "side": self.side_key(*side), "expedition": exp.name()}),
                 format!(
                     "    {} creates a {} {} token in the {} expedition",
-                    Self::side_name(*side),
+                    self.side_name(*side),
                     self.name(s, *obj),
                     s.stats(self.db, *obj),
                     exp.name()
@@ -475,10 +637,10 @@ impl Observer for GameLog<'_> {
             Event::LandmarkToken { obj, side } => self.push(
                 s,
                 "landmark_token",
-                json!({"card": self.card(s, *obj), "side": side.name()}),
+                json!({"card": self.card(s, *obj), "side": self.side_key(*side)}),
                 format!(
                     "    {} creates a {} token in its Landmarks",
-                    Self::side_name(*side),
+                    self.side_name(*side),
                     self.name(s, *obj)
                 ),
             ),
@@ -491,33 +653,69 @@ impl Observer for GameLog<'_> {
             Event::Roll { side, value } => self.push(
                 s,
                 "roll",
-                json!({"side": side.name(), "value": value}),
-                format!("    {} rolls a die: {value}", Self::side_name(*side)),
+                json!({"side": self.side_key(*side), "value": value}),
+                format!("    {} rolls a die: {value}", self.side_name(*side)),
             ),
             Event::Pass { side } => self.push(
                 s,
                 "pass",
-                json!({"side": side.name()}),
-                if *side == Side::Player { "  Player passes.".into() } else { String::new() },
+                json!({"side": self.side_key(*side)}),
+                if self.seats.is_some() {
+                    format!("  {} passes.", self.side_name(*side))
+                } else if *side == Side::Player {
+                    "  Player passes.".into()
+                } else {
+                    String::new()
+                },
             ),
             Event::AfterYou { side } => self.push(
                 s,
                 "after_you",
-                json!({"side": side.name()}),
-                format!("  {} ends its turn (After You)", Self::side_name(*side)),
+                json!({"side": self.side_key(*side)}),
+                format!("  {} ends its turn (After You)", self.side_name(*side)),
             ),
             Event::FirstPlayer { side } => self.push(
                 s,
                 "first_player",
-                json!({"side": side.name()}),
-                format!("    {} becomes first player", Self::side_name(*side)),
+                json!({"side": self.side_key(*side)}),
+                format!("    {} becomes first player", self.side_name(*side)),
             ),
-            Event::ExpeditionMoved { exp, from, to } => self.push(
+            Event::ExpeditionMoved { side, exp, from, to } if self.seats.is_some() => self.push(
+                s,
+                "expedition_moved",
+                json!({"side": self.side_key(*side), "expedition": exp.name(), "from": from, "to": to}),
+                format!("  {}'s {} expedition moves from region {from} to {to}", self.side_name(*side), exp.name()),
+            ),
+            Event::ExpeditionMoved { exp, from, to, .. } => self.push(
                 s,
                 "expedition_moved",
                 json!({"expedition": exp.name(), "from": from, "to": to}),
                 format!("  {} expedition moves from region {from} to {to}", exp.name()),
             ),
+            Event::DuelDusk(r) => {
+                let (v, line) = self.duel_dusk(r);
+                self.push(s, "duel_dusk", v, line);
+            }
+            Event::DuelDayEnd { scores, met } => {
+                let said = |k: usize| if met[k] { "met" } else { "apart" };
+                self.push(
+                    s,
+                    "day_end",
+                    json!({"scores": {"a": scores[0], "b": scores[1]}, "met": {"a": met[0], "b": met[1]}, "arena": s.arena,
+                           "positions": {"a": self.positions(s, Side::Player), "b": self.positions(s, Side::Confluence)},
+                           "last_day": s.variant.last_day, "day_cap": s.day_cap}),
+                    format!(
+                        "Day end: scores {} {}, {} {} (expeditions {} / {}){}",
+                        self.side_name(Side::Player),
+                        scores[0],
+                        self.side_name(Side::Confluence),
+                        scores[1],
+                        said(0),
+                        said(1),
+                        if s.arena { "; in the Arena" } else { "" }
+                    ),
+                );
+            }
             Event::DarknessMoved { exp, from, to } => self.push(
                 s,
                 "darkness_moved",
@@ -566,6 +764,19 @@ impl Observer for GameLog<'_> {
                 json!({"cards": cards}),
                 format!("  Deck empty: {cards} cards of the discard pile shuffled into a new deck"),
             ),
+            Event::End { outcome, day } if self.seats.is_some() => {
+                let winner = outcome.winner();
+                self.push(
+                    s,
+                    "end",
+                    json!({"result": outcome.result(), "cause": outcome.cause(), "days": day,
+                           "winner": winner.map(|w| self.side_key(w))}),
+                    match winner {
+                        Some(w) => format!("\n=== End on day {day}: {} wins ===", self.side_name(w)),
+                        None => format!("\n=== End on day {day}: a draw ({}) ===", outcome.cause().replace('_', " ")),
+                    },
+                );
+            }
             Event::End { outcome, day } => self.push(
                 s,
                 "end",

@@ -3,12 +3,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
 
 use predicates::prelude::*;
 
 mod common;
-use common::{names, root, sim};
+use common::{names, root, signal, sim, start_until_checkpoint, wait_for_checkpoint};
 
 /// Every output but meta.json (which records the command and the time) is the same, byte
 /// for byte.
@@ -181,26 +180,7 @@ fn bad_shard_flags_and_precision_experiments_are_refused() {
 
 /// Starts a long run (several seconds) and returns once its checkpoint holds a unit.
 fn start_long_run(out: &Path, threads: &str) -> Child {
-    let bin = assert_cmd::cargo::cargo_bin("confluence-sim");
-    let child = std::process::Command::new(bin)
-        .current_dir(root())
-        .args(LONG)
-        .args(["--threads", threads, "--out"])
-        .arg(out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let log = out.join("checkpoint/units.log");
-    let t = Instant::now();
-    while std::fs::metadata(&log).map_or(0, |m| m.len()) == 0 {
-        assert!(
-            t.elapsed() < Duration::from_secs(60),
-            "no checkpoint after 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child
+    start_until_checkpoint(&[&LONG[..], &["--threads", threads]].concat(), out)
 }
 
 const LONG: [&str; 11] = [
@@ -216,11 +196,6 @@ const LONG: [&str; 11] = [
     "--per-game",
     "-q",
 ];
-
-fn signal(child: &Child, sig: i32) {
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
-}
 
 fn hidden(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = names(dir)
@@ -326,11 +301,7 @@ fn an_unfinished_run_is_not_mixed_with_another_nor_with_changed_data() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let t = Instant::now();
-    while std::fs::metadata(out.join("checkpoint/units.log")).map_or(0, |m| m.len()) == 0 {
-        assert!(t.elapsed() < Duration::from_secs(60));
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_checkpoint(&out);
     // While it runs, a second run cannot write its checkpoint.
     sim()
         .args(LONG)
@@ -449,11 +420,7 @@ fn a_precision_target_run_resumes_to_the_same_bytes() {
     assert!(run(&whole).status().unwrap().success());
     let out = tmp.path().join("out");
     let mut child = run(&out).spawn().unwrap();
-    let t = Instant::now();
-    while std::fs::metadata(out.join("checkpoint/units.log")).map_or(0, |m| m.len()) == 0 {
-        assert!(t.elapsed() < Duration::from_secs(60));
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_checkpoint(&out);
     signal(&child, libc::SIGKILL);
     child.wait().unwrap();
     assert_eq!(names(&out), vec!["checkpoint"]);

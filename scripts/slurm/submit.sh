@@ -4,6 +4,7 @@
 #
 #   scripts/slurm/submit.sh N OUT [RUN_ARGS...]
 #   scripts/slurm/submit.sh 64 campaign --experiment decks/experiments/rare_impact.toml
+#   scripts/slurm/submit.sh 16 war booster-war --set CORE --games 1000000
 #
 # Prints the two job ids (array, merge). The results land in OUT/merged. Extra sbatch
 # options (partition, account, time limit) go in SBATCH_ARGS, e.g.
@@ -12,7 +13,7 @@
 # relative to (the repository root for decks/...).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-    sed -n '2,13p' "$0" >&2
+    sed -n '2,14p' "$0" >&2
     exit 2
 fi
 N=$1

@@ -1,15 +1,13 @@
 //! `confluence-sim booster-war`: Booster War (seed 003) between boosters of one set, with
 //! win rates by variant, faction pair, Hero and card.
 
-use std::time::Instant;
-
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::json;
 
-use super::cli::{BoosterWarArgs, WarVariant};
-use super::job::{default_threads, progress_bar};
+use super::cli::{BoosterWarArgs, MergeArgs, WarVariant};
+use super::headtohead::{self, Exec};
+use super::job::default_threads;
 use super::load;
-use super::outputs::{Guard, output_dir};
 use super::usage;
 use crate::cards::Library;
 use crate::cards::effect::CardIdx;
@@ -33,16 +31,28 @@ const LEVEL: f64 = 0.95;
 /// The normal quantile of [`LEVEL`].
 const Z: f64 = 1.959_963_984_540_054;
 
-pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
+/// Everything a Booster War run needs besides its games: the flags checked, the card
+/// data and the boosters.
+struct Prepared {
+    policy: PolicySpec,
+    builds: Vec<Build>,
+    lib: Library,
+    expert: Option<crate::policy::ExpertWeights>,
+    value: Option<crate::policy::value::ValueNet>,
+    slots: crate::deck::booster::BoosterSlots,
+    pool: BoosterPool,
+    not_exact: usize,
+}
+
+/// Checks the flags and loads what they name (usage errors first, then files).
+fn prepare(a: &BoosterWarArgs) -> Result<Prepared> {
     let policy = single_policy(&a.policy)?;
-    let threads = default_threads(a.threads)?;
     let builds: Vec<Build> = match a.variant {
         WarVariant::Shuffled => vec![Build::Shuffled],
         WarVariant::Ordered => vec![Build::Ordered],
         WarVariant::Both => Build::ALL.to_vec(),
     };
-    let total = a
-        .games
+    a.games
         .checked_mul(builds.len() as u64)
         .ok_or_else(|| usage(format!("--games {}: too many games in all", a.games)))?;
     let lib = load::library(&a.cards)?;
@@ -60,52 +70,134 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
     };
     let pool = BoosterPool::new(&lib, &a.set, slots)
         .map_err(|m| anyhow::anyhow!("{}: [{}]: {m}", a.boosters.display(), a.set))?;
-    drop(output_dir(&a.out, Guard::PLAIN)?);
     let not_exact = not_exact(&lib, &pool);
-    if not_exact > 0 {
+    Ok(Prepared {
+        policy,
+        builds,
+        lib,
+        expert,
+        value,
+        slots,
+        pool,
+        not_exact,
+    })
+}
+
+headtohead::impl_flags!(BoosterWarArgs, "booster-war");
+
+pub fn booster_war(mut a: BoosterWarArgs) -> Result<()> {
+    headtohead::resume(&mut a)?;
+    if a.boosters_given.is_none() {
+        a.boosters_given = Some(a.boosters.display().to_string());
+    }
+    let threads = default_threads(a.threads)?;
+    let p = prepare(&a)?;
+    let spec = headtohead::describe(&a, a.seed, a.games, |s| vec![&mut s.boosters, &mut s.cards])?;
+    if p.not_exact > 0 {
         eprintln!(
-            "confluence-sim: warning: {not_exact} card(s) of {} are not fully encoded; they play with what is encoded (see `confluence-sim cards coverage --set {}`)",
-            a.set, a.set
+            "confluence-sim: warning: {} card(s) of {} are not fully encoded; they play with what is encoded (see `confluence-sim cards coverage --set {}`)",
+            p.not_exact, a.set, a.set
         );
     }
-    let plan = WarPlan {
-        db: &lib.db,
-        pool: &pool,
-        policy: &policy,
-        builds: builds.clone(),
-        games: a.games,
-        seed: a.seed,
-        threads,
-        day_cap: a.day_cap,
-        rules: Variant {
-            mana_setup: a.day_one_mana,
-            ..Variant::BOOSTER_WAR
-        },
-        models: crate::policy::Models {
-            expert: expert.as_ref(),
-            value: value.as_ref(),
-        },
+    let play = |first_game, games, progress: &(dyn Fn(u64) + Sync), stop: &_, log: &mut _| {
+        let plan = WarPlan {
+            db: &p.lib.db,
+            pool: &p.pool,
+            policy: &p.policy,
+            builds: p.builds.clone(),
+            first_game,
+            games,
+            seed: a.seed,
+            threads,
+            day_cap: a.day_cap,
+            rules: Variant {
+                mana_setup: a.day_one_mana,
+                ..Variant::BOOSTER_WAR
+            },
+            models: crate::policy::Models {
+                expert: p.expert.as_ref(),
+                value: p.value.as_ref(),
+            },
+        };
+        run_booster_war(&plan, progress, Some(stop), log)
     };
-    let pb = progress_bar(total, a.quiet);
-    let started = Instant::now();
-    let tallies = run_booster_war(&plan, &|k| pb.inc(k));
-    pb.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
+    let done = headtohead::execute(
+        &Exec::new(
+            &a.out,
+            &spec,
+            (p.builds.len(), "variant"),
+            a.scale.force,
+            a.quiet,
+        ),
+        play,
+        outputs(&p, &a),
+    )?;
+    let Some(done) = done else {
+        return Ok(());
+    };
+    let total = done.games;
+    eprintln!(
+        "confluence-sim: booster war of {}, {total} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+        a.set,
+        done.elapsed,
+        done.played as f64 / done.elapsed.max(1e-9),
+        done.written,
+        a.out.display()
+    );
+    Ok(())
+}
 
-    let ctx = Ctx {
-        lib: &lib,
-        pool: &pool,
+/// What a finished run (or its merged shards) writes and prints.
+#[allow(clippy::type_complexity)]
+fn outputs<'a>(
+    p: &'a Prepared,
+    a: &'a BoosterWarArgs,
+) -> headtohead::Outputs<
+    impl FnOnce(&mut OutputDir, &[WarTally]) -> Result<()> + 'a,
+    impl FnOnce(&(), &[WarTally]) + 'a,
+> {
+    headtohead::Outputs {
+        write: move |out: &mut OutputDir, tallies: &[WarTally]| write_outputs(out, p, a, tallies),
+        print: move |_: &(), tallies: &[WarTally]| print_summary(&ctx(p, a, tallies)),
+    }
+}
+
+/// `confluence-sim merge` of a Booster War's shards: the outputs of the whole run, through
+/// the code that writes them at the end of a run.
+pub fn merge(m: MergeArgs) -> Result<()> {
+    let (set, spec, a) = headtohead::merge_start::<BoosterWarArgs>(&m)?;
+    let p = prepare(&a)?;
+    let tallies = headtohead::merged(&set, &spec, p.builds.len(), || WarTally::new(&p.pool))?;
+    headtohead::merge_end(&m, &set, &tallies, outputs(&p, &a))
+}
+
+/// What the tables and the terminal summary are made from.
+fn ctx<'a>(p: &'a Prepared, a: &'a BoosterWarArgs, tallies: &'a [WarTally]) -> Ctx<'a> {
+    Ctx {
+        lib: &p.lib,
+        pool: &p.pool,
         set: &a.set,
-        policy: policy.to_string(),
-        builds: &builds,
-        tallies: &tallies,
+        policy: p.policy.to_string(),
+        builds: &p.builds,
+        tallies,
         seed: a.seed,
         day_cap: a.day_cap,
-    };
+    }
+}
+
+/// Writes the tables and meta.json of a finished run (or of its merged shards) into `out`.
+fn write_outputs(
+    out: &mut OutputDir,
+    p: &Prepared,
+    a: &BoosterWarArgs,
+    tallies: &[WarTally],
+) -> Result<()> {
+    let ctx = ctx(p, a, tallies);
     let variants = variants_table(&ctx);
     let factions = factions_table(&ctx);
     let heroes = heroes_table(&ctx);
     let cards = cards_table(&ctx);
+    let slots = p.slots;
     let meta = json!({
         "tool": "confluence-sim",
         "kind": "booster-war",
@@ -118,18 +210,18 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
             "heroes": slots.heroes,
             "commons": slots.commons,
             "rares": slots.rares,
-            "file": a.boosters.display().to_string(),
+            "file": a.boosters_given.clone().unwrap_or_else(|| a.boosters.display().to_string()),
         },
         "pool": {
-            "heroes": pool.heroes.len(),
-            "commons": pool.commons.len(),
-            "rares": pool.rares.len(),
-            "not_exact": not_exact,
+            "heroes": p.pool.heroes.len(),
+            "commons": p.pool.commons.len(),
+            "rares": p.pool.rares.len(),
+            "not_exact": p.not_exact,
         },
         "policy": ctx.policy,
         "expert_weights": super::meta::model_file(a.models.expert_weights.as_deref()),
         "value_weights": super::meta::model_file(a.models.value_weights.as_deref()),
-        "variants": builds.iter().map(|b| b.name()).collect::<Vec<_>>(),
+        "variants": p.builds.iter().map(|b| b.name()).collect::<Vec<_>>(),
         "games_per_variant": a.games,
         "seed": a.seed,
         "day_cap": a.day_cap,
@@ -140,7 +232,6 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
             "last_day": Variant::BOOSTER_WAR.last_day,
         },
     });
-    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     for (name, t) in [
         ("booster_war", &variants),
         ("factions", &factions),
@@ -154,17 +245,6 @@ pub fn booster_war(a: BoosterWarArgs) -> Result<()> {
         "meta.json",
         (serde_json::to_string_pretty(&meta).expect("serializes") + "\n").as_bytes(),
     )?;
-    let written = out.commit()?;
-    if !a.quiet {
-        print_summary(&ctx);
-    }
-    eprintln!(
-        "confluence-sim: booster war of {}, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
-        a.set,
-        total as f64 / elapsed.max(1e-9),
-        written.len(),
-        a.out.display()
-    );
     Ok(())
 }
 

@@ -1,10 +1,12 @@
-//! Command-line arguments (clap derive structs only).
+//! Command-line arguments (clap derive structs only; the head-to-head commands' also
+//! serialize, as their checkpoints and shards record the flags that decide the results).
 //!
 //! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use serde::{Deserialize, Serialize};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -36,7 +38,8 @@ pub enum Command {
     /// Write report.html, report.md and charts/*.svg from the outputs of a run (or of a
     /// matchup) in DIR.
     Report(ReportArgs),
-    /// Merge the shard directories of one sharded run into the outputs of the whole run.
+    /// Merge the shard directories of one sharded run (of run, matchup or booster-war)
+    /// into the outputs of the whole run.
     Merge(MergeArgs),
     /// Every policy on one matchup, with all commons and with all rares: win rate, 95%
     /// interval, mean days and games per second, as ladder.csv and ladder.parquet.
@@ -73,7 +76,8 @@ pub enum Command {
 }
 
 /// Which of seed 003's variants `booster-war` plays.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum WarVariant {
     /// The least technical: each booster shuffled into a deck.
     Shuffled,
@@ -83,7 +87,7 @@ pub enum WarVariant {
     Both,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
 pub struct BoosterWarArgs {
     /// The set whose boosters are opened (a table of --boosters, e.g. CORE).
     #[arg(long, value_name = "SET", default_value = "CORE")]
@@ -103,6 +107,7 @@ pub struct BoosterWarArgs {
     pub seed: u64,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
+    #[serde(skip)]
     pub threads: Option<usize>,
     /// Stop a game after this many days and record it as a draw (the Arena can last).
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(6..=250))]
@@ -115,10 +120,15 @@ pub struct BoosterWarArgs {
     pub day_one_mana: bool,
     /// Output directory (replaced whole at the end).
     #[arg(long, value_name = "DIR", default_value = "reports/booster-war")]
+    #[serde(skip)]
     pub out: PathBuf,
     /// What a booster holds, per set.
     #[arg(long, value_name = "FILE", default_value = "decks/boosters.toml")]
     pub boosters: PathBuf,
+    /// --boosters as the command line gave it (meta.json shows it so), kept in the
+    /// run's description, whose paths are absolute.
+    #[arg(skip)]
+    pub boosters_given: Option<String>,
     /// Directory holding pool.csv and abilities/.
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,
@@ -126,12 +136,35 @@ pub struct BoosterWarArgs {
     pub models: ModelArgs,
     /// No progress bar and no tables on the terminal.
     #[arg(long, short)]
+    #[serde(skip)]
     pub quiet: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub scale: ScaleArgs,
+    /// Continue the interrupted booster-war whose --out was DIR, with the settings it started
+    /// with (--threads and --quiet may be given).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["set", "variant", "policy", "games", "seed", "day_cap", "day_one_mana", "out", "boosters", "cards", "expert_weights", "value_weights", "shard", "force"])]
+    #[serde(skip)]
+    pub resume: Option<PathBuf>,
+}
+
+/// A head-to-head command's shard and `--force` (the checkpoint and shard records keep
+/// them apart from the flags that decide the results).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ScaleArgs {
+    /// Play only slice I of N (I counts from 0) of every pair's (variant's) games, and
+    /// write the shard's mergeable state to --out (see `confluence-sim merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<super::shard::Shard>,
+    /// Replace --out even when it holds a finished shard, or an unfinished run with other
+    /// settings (without it, both are refused: they are work that would be lost).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Model files instead of the committed ones the binary embeds, for the head-to-head
 /// commands (matchup, booster-war).
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ModelArgs {
     /// Weights for the expert instead of the committed ones the binary embeds (every seat
     /// that plays `expert`): a file `train-expert` wrote.
@@ -144,7 +177,7 @@ pub struct ModelArgs {
     pub value_weights: Option<PathBuf>,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
 pub struct MatchupArgs {
     /// Player deck file (repeat for several; at least one).
     #[arg(long = "player", value_name = "FILE")]
@@ -161,12 +194,14 @@ pub struct MatchupArgs {
     pub seed: u64,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
+    #[serde(skip)]
     pub threads: Option<usize>,
     /// Stop a game after this many days and record it as a draw.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
     pub day_cap: u8,
     /// Output directory (replaced whole at the end).
     #[arg(long, value_name = "DIR", default_value = "reports/matchup")]
+    #[serde(skip)]
     pub out: PathBuf,
     /// Simulate decks that break deck-building rules (with a warning).
     #[arg(long)]
@@ -178,7 +213,16 @@ pub struct MatchupArgs {
     pub models: ModelArgs,
     /// No progress bar and no ranking table on the terminal.
     #[arg(long, short)]
+    #[serde(skip)]
     pub quiet: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub scale: ScaleArgs,
+    /// Continue the interrupted matchup whose --out was DIR, with the settings it started
+    /// with (--threads and --quiet may be given).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["players", "policies", "games", "seed", "day_cap", "out", "allow_illegal", "cards", "expert_weights", "value_weights", "shard", "force"])]
+    #[serde(skip)]
+    pub resume: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -506,6 +550,34 @@ pub struct ReplayArgs {
     /// Write the events as JSON Lines instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Which command's game: `run` (a deck against the Confluence), `matchup` (seat A the
+    /// first --player with the first --policy, seat B the second, or the same again) or
+    /// `booster-war` (--set, --boosters, --variant, --day-one-mana).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "run")]
+    pub mode: ReplayMode,
+    /// booster-war: the set whose boosters are opened.
+    #[arg(long, value_name = "SET", default_value = "CORE")]
+    pub set: String,
+    /// booster-war: what a booster holds, per set.
+    #[arg(long, value_name = "FILE", default_value = "decks/boosters.toml")]
+    pub boosters: PathBuf,
+    /// booster-war: the variant the game was played in (shuffled or ordered).
+    #[arg(long, value_enum, value_name = "V", default_value = "shuffled")]
+    pub variant: WarVariant,
+    /// booster-war: the run kept day 1's Mana and the daily Expand.
+    #[arg(long)]
+    pub day_one_mana: bool,
+}
+
+/// Which command's game `replay` plays.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayMode {
+    /// A deck against the Confluence, as `run` plays it.
+    Run,
+    /// Two entries head to head, as `matchup` plays them.
+    Matchup,
+    /// Two boosters head to head, as `booster-war` plays them.
+    BoosterWar,
 }
 
 /// One player deck against one Confluence deck (tune, ladder, bench).
@@ -647,7 +719,8 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The shard directories (the --out of each `run --shard I/N`), in any order.
+    /// The shard directories (the --out of each `run --shard I/N`, or of matchup's or
+    /// booster-war's), in any order.
     #[arg(value_name = "SHARD_DIR", required = true)]
     pub shards: Vec<PathBuf>,
     /// Output directory: the same files as one unsharded run. It may not be one of the

@@ -3,15 +3,14 @@
 //! ranking.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::{Value, json};
 
-use super::cli::MatchupArgs;
-use super::job::{default_threads, progress_bar};
+use super::cli::{MatchupArgs, MergeArgs};
+use super::headtohead::{self, Exec};
+use super::job::default_threads;
 use super::load;
-use super::outputs::{Guard, output_dir};
 use super::usage;
 use crate::cards::Library;
 use crate::deck::PlayerDeck;
@@ -65,17 +64,30 @@ struct EntryInfo {
     policy: String,
 }
 
-pub fn matchup(a: MatchupArgs) -> Result<()> {
+/// Everything a matchup run needs besides its games: the flags checked, the card data,
+/// the decks and the entries.
+struct Prepared {
+    lib: Library,
+    decks: Vec<PlayerDeck>,
+    policies: Vec<PolicySpec>,
+    expert: Option<crate::policy::ExpertWeights>,
+    value: Option<crate::policy::value::ValueNet>,
+    entries: Vec<Entry>,
+    info: Vec<EntryInfo>,
+    pairs: usize,
+}
+
+/// Checks the flags and loads what they name (usage errors first, then files).
+fn prepare(a: &MatchupArgs) -> Result<Prepared> {
     if a.players.is_empty() {
         return Err(usage(
             "matchup needs at least one --player FILE (each deck with each --policy is one entry; every pair of entries plays --games games)",
         ));
     }
     let policies = matchup_policies(&a.policies)?;
-    let threads = default_threads(a.threads)?;
     let n = a.players.len() * policies.len();
     let pair_list = pairs(n);
-    let total = a.games.checked_mul(pair_list.len() as u64).ok_or_else(|| {
+    a.games.checked_mul(pair_list.len() as u64).ok_or_else(|| {
         usage(format!(
             "--games {}: {} games per pair x {} pairs is more than {} games in all",
             a.games,
@@ -88,9 +100,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
     let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
     let value = load::value_weights(a.models.value_weights.as_deref())?;
     let mut warnings = Vec::new();
-    let decks = decks(&lib, &a, &mut warnings)?;
-    // Check the output directory before anything runs.
-    drop(output_dir(&a.out, Guard::PLAIN)?);
+    let decks = decks(&lib, a, &mut warnings)?;
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
@@ -117,46 +127,121 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
             policy: policies[e.policy].to_string(),
         })
         .collect();
-    let plan = MatchupPlan {
-        db: &lib.db,
-        decks: &decks,
-        policies: &policies,
+    Ok(Prepared {
+        lib,
+        decks,
+        policies,
+        expert,
+        value,
         entries,
-        games: a.games,
-        seed: a.seed,
-        threads,
-        day_cap: a.day_cap,
-        models: crate::policy::Models {
-            expert: expert.as_ref(),
-            value: value.as_ref(),
-        },
-    };
-    let pb = progress_bar(total, a.quiet);
-    let started = Instant::now();
-    let tallies = run_matchups(&plan, &|k| pb.inc(k));
-    pb.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
+        info,
+        pairs: pair_list.len(),
+    })
+}
 
-    let ranking = rank(n, &tallies);
+headtohead::impl_flags!(MatchupArgs, "matchup");
+
+pub fn matchup(mut a: MatchupArgs) -> Result<()> {
+    headtohead::resume(&mut a)?;
+    let threads = default_threads(a.threads)?;
+    let p = prepare(&a)?;
+    let spec = headtohead::describe(&a, a.seed, a.games, |s| {
+        s.players.iter_mut().chain([&mut s.cards]).collect()
+    })?;
+    let models = crate::policy::Models {
+        expert: p.expert.as_ref(),
+        value: p.value.as_ref(),
+    };
+    let play = |first_game, games, progress: &(dyn Fn(u64) + Sync), stop: &_, log: &mut _| {
+        let plan = MatchupPlan {
+            db: &p.lib.db,
+            decks: &p.decks,
+            policies: &p.policies,
+            entries: p.entries.clone(),
+            first_game,
+            games,
+            seed: a.seed,
+            threads,
+            day_cap: a.day_cap,
+            models,
+        };
+        run_matchups(&plan, progress, Some(stop), log)
+    };
+    let done = headtohead::execute(
+        &Exec::new(&a.out, &spec, (p.pairs, "pair"), a.scale.force, a.quiet),
+        play,
+        outputs(&p, &a),
+    )?;
+    let Some(done) = done else {
+        return Ok(());
+    };
+    let total = done.games;
+    eprintln!(
+        "confluence-sim: {} entries, {} pairs, {total} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+        p.info.len(),
+        p.pairs,
+        done.elapsed,
+        done.played as f64 / done.elapsed.max(1e-9),
+        done.written,
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// What a finished run (or its merged shards) writes and prints.
+#[allow(clippy::type_complexity)]
+fn outputs<'a>(
+    p: &'a Prepared,
+    a: &'a MatchupArgs,
+) -> headtohead::Outputs<
+    impl FnOnce(&mut OutputDir, &[PairTally]) -> Result<BtFit> + 'a,
+    impl FnOnce(&BtFit, &[PairTally]) + 'a,
+> {
+    headtohead::Outputs {
+        write: move |out: &mut OutputDir, tallies: &[PairTally]| write_outputs(out, p, a, tallies),
+        print: move |ranking: &BtFit, _: &[PairTally]| print_ranking(&p.info, ranking),
+    }
+}
+
+/// `confluence-sim merge` of a matchup's shards: the outputs of the whole run, through the
+/// code that writes them at the end of a run.
+pub fn merge(m: MergeArgs) -> Result<()> {
+    let (set, spec, a) = headtohead::merge_start::<MatchupArgs>(&m)?;
+    let p = prepare(&a)?;
+    let tallies = headtohead::merged(&set, &spec, p.pairs, PairTally::default)?;
+    headtohead::merge_end(&m, &set, &tallies, outputs(&p, &a))
+}
+
+/// Writes the tables and meta.json of a finished run (or of its merged shards) into `out`;
+/// returns the ranking.
+fn write_outputs(
+    out: &mut OutputDir,
+    p: &Prepared,
+    a: &MatchupArgs,
+    tallies: &[PairTally],
+) -> Result<BtFit> {
+    let n = p.info.len();
+    let ranking = rank(n, tallies);
     if !ranking.converged {
         eprintln!(
             "confluence-sim: warning: the Bradley-Terry fit stopped after {} iterations without converging; the ranking is approximate",
             ranking.iterations
         );
     }
-    let matrix = matchups_table(&info, &tallies, a.seed, a.day_cap);
-    let ranked = ranking_table(&info, &tallies, &ranking);
-    let entries_json: Vec<Value> = info
+    let matrix = matchups_table(&p.info, tallies, a.seed, a.day_cap);
+    let ranked = ranking_table(&p.info, tallies, &ranking);
+    let entries_json: Vec<Value> = p
+        .info
         .iter()
         .enumerate()
         .map(|(i, e)| json!({"entry": i, "deck": e.deck, "hero": e.hero, "policy": e.policy}))
         .collect();
     let meta = super::meta::matchup_meta(
-        &lib,
-        &decks,
-        &policies,
+        &p.lib,
+        &p.decks,
+        &p.policies,
         &entries_json,
-        pair_list.len(),
+        p.pairs,
         a.games,
         a.seed,
         a.day_cap,
@@ -169,7 +254,6 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
             "converged": ranking.converged,
         }),
     );
-    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("matchups.csv", &matrix)?;
     out.write_parquet("matchups.parquet", &matrix)?;
     out.write_csv("ranking.csv", &ranked)?;
@@ -178,19 +262,7 @@ pub fn matchup(a: MatchupArgs) -> Result<()> {
         "meta.json",
         (serde_json::to_string_pretty(&meta).expect("serializes") + "\n").as_bytes(),
     )?;
-    let written = out.commit()?;
-    if !a.quiet {
-        print_ranking(&info, &ranking);
-    }
-    eprintln!(
-        "confluence-sim: {} entries, {} pairs, {total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
-        n,
-        pair_list.len(),
-        total as f64 / elapsed.max(1e-9),
-        written.len(),
-        a.out.display()
-    );
-    Ok(())
+    Ok(ranking)
 }
 
 /// Where each unordered pair `(a, b)`, `a <= b`, is in the tallies.

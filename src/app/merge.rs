@@ -8,96 +8,28 @@ use anyhow::{Context, Result, bail};
 use super::cli::MergeArgs;
 use super::job::{GamesRule, print_summary};
 use super::outputs::{Guard, output_dir, write_games, write_tables};
+use super::shard::{ShardSet, read_slice};
 use super::spec::RunSpec;
 use crate::sim::ConfigSpec;
 use crate::sim::state::StateReader;
 use crate::stats::Accum;
 
 pub fn merge(a: MergeArgs) -> Result<()> {
-    // The output may not be one of the inputs: the merge would replace a shard it reads.
-    if let Ok(out) = std::fs::canonicalize(&a.out)
-        && let Some(dir) = a
-            .shards
-            .iter()
-            .find(|d| std::fs::canonicalize(d).is_ok_and(|d| d == out))
-    {
-        return Err(super::usage(format!(
-            "--out {}: it is one of the shards being merged ({}); give the merge a directory of its own, e.g. --out merged",
-            a.out.display(),
-            dir.display()
-        )));
-    }
-    // Every shard's description, and that they are the slices of one run.
+    let set = ShardSet::read(&a.shards, &a.out)?;
+    let count = set.count;
+    let first_dir = set.shards[0].0.clone();
     let mut shards: Vec<(PathBuf, RunSpec)> = Vec::new();
-    for dir in &a.shards {
-        let p = dir.join("shard.json");
-        if !p.exists() {
-            bail!(
-                "{}: not a finished shard (no shard.json; a shard is the --out of `confluence-sim run --shard I/N`, written when it finishes)",
-                dir.display()
-            );
-        }
-        let spec = RunSpec::read(&p)?;
-        if spec.shard.is_none() {
-            bail!("{}: describes a run that is not a shard", p.display());
-        }
+    for (dir, v) in &set.shards {
+        let spec: RunSpec = serde_json::from_value(v.clone()).with_context(|| {
+            format!(
+                "{}: not a run description written by confluence-sim {}",
+                dir.join("shard.json").display(),
+                env!("CARGO_PKG_VERSION")
+            )
+        })?;
         shards.push((dir.clone(), spec));
     }
-    let (first_dir, first) = shards[0].clone();
-    let count = first.shard.expect("checked").count;
-    for (dir, s) in &shards[1..] {
-        if let Some(d) = first.difference(s, true) {
-            bail!(
-                "{} and {} are not shards of the same run: {d}",
-                first_dir.display(),
-                dir.display()
-            );
-        }
-        let c = s.shard.expect("checked").count;
-        if c != count {
-            bail!(
-                "{} is a shard of {count} and {} a shard of {c}: not the same run",
-                first_dir.display(),
-                dir.display()
-            );
-        }
-    }
-    let mut seen: Vec<Vec<&PathBuf>> = vec![Vec::new(); count as usize];
-    for (dir, s) in &shards {
-        seen[s.shard.expect("checked").index as usize].push(dir);
-    }
-    let dup: Vec<String> = seen
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.len() > 1)
-        .map(|(i, d)| {
-            format!(
-                "shard {i}/{count} is given {} times ({})",
-                d.len(),
-                d.iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
-        .collect();
-    if !dup.is_empty() {
-        bail!("{}", dup.join("; "));
-    }
-    let missing: Vec<String> = seen
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.is_empty())
-        .map(|(i, _)| format!("{i}/{count}"))
-        .collect();
-    if !missing.is_empty() {
-        bail!(
-            "missing {} of the {count} shards: {}",
-            missing.len(),
-            missing.join(", ")
-        );
-    }
-    shards.sort_by_key(|(_, s)| s.shard.expect("checked").index);
+    let first = shards[0].1.clone();
     let mut spec = first.clone();
     spec.shard = None;
     let job = spec
@@ -124,29 +56,10 @@ pub fn merge(a: MergeArgs) -> Result<()> {
     for (dir, s) in &shards {
         let r = StateReader::open(dir, spec.per_game)
             .with_context(|| format!("shard {}", dir.display()))?;
-        let (lo, hi) = s.shard.expect("checked").range(games);
-        let mut next = vec![lo; configs.len()];
-        for rec in &r.records {
-            let u = &rec.unit;
-            let c = u.config as usize;
-            if c >= configs.len() || u.start != next[c] || u.end > hi {
-                bail!(
-                    "{}: games {}..{} of configuration {} do not follow the shard's slice {lo}..{hi} (a damaged or foreign units.log)",
-                    dir.display(),
-                    u.start,
-                    u.end,
-                    u.config
-                );
-            }
-            next[c] = u.end;
-            accums[c] += &u.accum;
-        }
-        if r.damaged() || next.iter().any(|&n| n != hi) {
-            bail!(
-                "{}: the shard is incomplete or damaged (its units.log does not hold every game of its slice); run it again",
-                dir.display()
-            );
-        }
+        let range = s.shard.expect("a shard").range(games);
+        read_slice(dir, &r, configs.len(), range, |u| {
+            accums[u.config as usize] += &u.accum
+        })?;
         readers.push(r);
     }
     let mut out = output_dir(

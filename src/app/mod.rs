@@ -6,11 +6,13 @@
 mod bench;
 mod booster_war;
 mod cards;
+mod checkpoint;
 pub mod cli;
 mod compare;
 mod disagree;
 mod error;
 pub mod experiment;
+mod headtohead;
 mod job;
 mod ladder;
 pub mod load;
@@ -56,7 +58,11 @@ pub fn main() -> ExitCode {
         Command::Disagree(a) => disagree::disagree(a),
         Command::TrainExpert(a) => train::train(a),
         Command::TrainValue(a) => train_value::train_value(a),
-        Command::Merge(a) => merge::merge(a),
+        Command::Merge(a) => match shard::merged_kind(&a.shards).as_str() {
+            "matchup" => matchup::merge(a),
+            "booster-war" => booster_war::merge(a),
+            _ => merge::merge(a),
+        },
         Command::Matchup(a) => matchup::matchup(a),
         Command::BoosterWar(a) => booster_war::booster_war(a),
     };
@@ -64,7 +70,8 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // A run stopped by a signal said what it kept.
-            if let Some(run::Interrupted(sig)) = e.downcast_ref::<run::Interrupted>() {
+            if let Some(checkpoint::Interrupted(sig)) = e.downcast_ref::<checkpoint::Interrupted>()
+            {
                 return ExitCode::from(128u8.saturating_add(*sig as u8));
             }
             // A closed pipe (e.g. `| head`) is not an error.
@@ -103,10 +110,12 @@ mod tests {
     ];
     /// The modules below them, which they share (`experiment` reads an experiment file into
     /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 12] = [
+    const SHARED: [&str; 14] = [
+        "checkpoint",
         "cli",
         "error",
         "experiment",
+        "headtohead",
         "job",
         "load",
         "meta",

@@ -144,10 +144,7 @@ pub fn check_no_shard(dir: &Path, force: Option<bool>) -> Result<()> {
     if force == Some(true) || !p.is_file() {
         return Ok(());
     }
-    let which = super::spec::RunSpec::read(&p)
-        .ok()
-        .and_then(|s| s.shard)
-        .map_or_else(|| "a shard".to_string(), |s| format!("shard {s}"));
+    let which = super::checkpoint::which_shard(dir);
     anyhow::bail!(
         "--out {d}: it holds {which} of a sharded run (shard.json), finished work that this would replace; merge the shards with `confluence-sim merge {d} ... --out DIR`, give another --out{}",
         or_force(force),
@@ -159,12 +156,13 @@ pub fn check_no_shard(dir: &Path, force: Option<bool>) -> Result<()> {
 /// `run --resume` continues. `--force` (`Some(true)`) replaces it anyway.
 pub fn check_no_checkpoint(dir: &Path, force: Option<bool>) -> Result<()> {
     let ck = dir.join(CHECKPOINT);
-    if force == Some(true) || !ck.join("run.json").is_file() {
+    if force == Some(true) || !ck.join(super::checkpoint::SPEC).is_file() {
         return Ok(());
     }
     anyhow::bail!(
-        "--out {d}: it holds an unfinished run ({}), work that this would replace; continue it with `confluence-sim run --resume {d}`, give another --out{}",
+        "--out {d}: it holds an unfinished run ({}), work that this would replace; continue it with `{}`, give another --out{}",
         ck.display(),
+        super::checkpoint::resume_command(dir),
         or_force(force),
         d = dir.display()
     );

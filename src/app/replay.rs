@@ -3,18 +3,27 @@
 use std::io::Write;
 
 use anyhow::Result;
+use serde_json::{Value, json};
 
-use super::cli::ReplayArgs;
+use super::cli::{ReplayArgs, ReplayMode, WarVariant};
 use super::load;
 use super::mixes;
+use crate::deck::booster::{Booster, BoosterPool, read_slots};
 use crate::engine::setup::{Matchup, SetupStreams, new_game};
 use crate::engine::view::View;
-use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
+use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
 use crate::gamelog::GameLog;
-use crate::policy::Policy;
+use crate::policy::{AnyPolicy, Policy, PolicyData};
 use crate::sim::GameSeeds;
+use crate::sim::booster_war::{Build, deal};
+use crate::sim::duel::{DuelGame, DuelRules, DuelSeat, play_duel_with};
 
 pub fn replay(a: ReplayArgs) -> Result<()> {
+    match a.mode {
+        ReplayMode::Run => {}
+        ReplayMode::Matchup => return replay_matchup(&a),
+        ReplayMode::BoosterWar => return replay_booster_war(&a),
+    }
     let loaded = load::load(&a.m)?;
     if loaded.players.len() != 1 || loaded.policies.len() != 1 {
         return Err(super::usage(
@@ -97,9 +106,14 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
             }
         }
     }
+    write_log(&log, a.json)
+}
+
+/// Writes the log to stdout: its lines, or with `--json` its records as JSON Lines.
+fn write_log(log: &GameLog<'_>, json: bool) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if a.json {
+    if json {
         for r in &log.records {
             writeln!(out, "{r}")?;
         }
@@ -110,4 +124,235 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// One seat of a head-to-head game as the replay describes it.
+struct SeatInfo {
+    /// How the heading describes it ("AX_sierra_oddball (Sierra & Oddball), greedy").
+    about: String,
+    /// How the log names it ("A (Sierra & Oddball)").
+    name: String,
+    json: Value,
+}
+
+/// Plays a head-to-head game with the log watching, and writes the log: a first record
+/// (`game`) describing the game and its seats, then the game's events and every seat's
+/// decisions.
+fn replay_duel(
+    a: &ReplayArgs,
+    db: &crate::cards::db::CardDb,
+    game: &DuelGame<'_>,
+    seats: [SeatInfo; 2],
+    mut policies: [AnyPolicy; 2],
+    what: Value,
+    heading: String,
+) -> Result<()> {
+    let [sa, sb] = seats;
+    let mut log = GameLog::duel(db, [sa.name.clone(), sb.name.clone()]);
+    let first = if game.first == 0 { "a" } else { "b" };
+    let mut head = json!({
+        "event": "game",
+        "seed": a.seed,
+        "game_index": a.game_index,
+        "game_seed": game.seeds.game,
+        "first_player": first,
+        "day_cap": game.rules.day_cap,
+        "seats": {"a": sa.json, "b": sb.json},
+    });
+    if let (Some(h), Value::Object(w)) = (head.as_object_mut(), what) {
+        h.extend(w);
+    }
+    log.records.push(head);
+    log.lines.push(heading);
+    log.lines.push(format!("Seat A: {}", sa.about));
+    log.lines.push(format!("Seat B: {}", sb.about));
+    log.lines.push(format!(
+        "First player on day 1: seat {}",
+        first.to_uppercase()
+    ));
+    let [pa, pb] = &mut policies;
+    let mut buf = ChoiceList::new();
+    play_duel_with(db, game, [pa, pb], &mut buf, &mut log, |log, s, n, c| {
+        log.decision(s, n, c)
+    });
+    write_log(&log, a.json)
+}
+
+/// Game `--game-index` of a matchup between two entries: seat A is the first --player
+/// with the first --policy, seat B the second --player (or the first again) with the
+/// second --policy (or the first again), as the matchup plays the pair of those entries
+/// when seat A's is the lower entry.
+fn replay_matchup(a: &ReplayArgs) -> Result<()> {
+    let m = &a.m;
+    if m.players.is_empty() || m.players.len() > 2 || m.policies.len() > 2 {
+        return Err(super::usage(
+            "replay --mode matchup plays one game of a pair: give one or two --player (seat A, then seat B; one for a mirror pair) and one or two --policy (the same for both seats, or seat A's then seat B's)",
+        ));
+    }
+    let policies = load::head_to_head_policies(&m.policies, "replay --mode matchup")?;
+    let lib = load::library(&m.cards)?;
+    let expert = load::expert_weights(m.expert_weights.as_deref())?;
+    let value = load::value_weights(m.value_weights.as_deref())?;
+    let mut warnings = Vec::new();
+    let decks: Vec<_> = m
+        .players
+        .iter()
+        .map(|p| load::player_deck(&lib, p, m.allow_illegal, &mut warnings))
+        .collect::<Result<_>>()?;
+    for w in &warnings {
+        eprintln!("confluence-sim: warning: {w}");
+    }
+    let data = PolicyData::for_run(
+        &lib.db,
+        crate::policy::Models {
+            expert: expert.as_ref(),
+            value: value.as_ref(),
+        },
+    );
+    let pick = |k: usize| k.min(decks.len() - 1);
+    let pol = |k: usize| &policies[k.min(policies.len() - 1)];
+    let db = &lib.db;
+    let seat_info = |k: usize| {
+        let d = &decks[pick(k)];
+        SeatInfo {
+            about: format!("{} ({}), {}", d.name, db.card(d.hero).name, pol(k)),
+            name: format!("{} ({})", ["A", "B"][k], db.card(d.hero).name),
+            json: json!({"deck": d.name, "hero": db.card(d.hero).name, "policy": pol(k).to_string()}),
+        }
+    };
+    let seeds = GameSeeds::new(a.seed, a.game_index);
+    let seat = |k: usize| DuelSeat {
+        hero: decks[pick(k)].hero,
+        cards: &decks[pick(k)].cards,
+        ordered: false,
+    };
+    let game = DuelGame {
+        seats: [seat(0), seat(1)],
+        first: crate::sim::matchup::first_seat(a.game_index),
+        rules: DuelRules::standard(m.day_cap),
+        seeds: &seeds,
+    };
+    let heading = format!(
+        "Matchup game {} of seed {} (game seed {}), day cap {}",
+        a.game_index, a.seed, seeds.game, m.day_cap
+    );
+    replay_duel(
+        a,
+        db,
+        &game,
+        [seat_info(0), seat_info(1)],
+        [pol(0).build(&data), pol(1).build(&data)],
+        json!({"mode": "matchup"}),
+        heading,
+    )
+}
+
+/// Game `--game-index` of a Booster War in `--variant`: the two boosters opened (and, for
+/// the ordered variant, stacked) as the run dealt them.
+fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
+    let m = &a.m;
+    let build = match a.variant {
+        WarVariant::Shuffled => Build::Shuffled,
+        WarVariant::Ordered => Build::Ordered,
+        WarVariant::Both => {
+            return Err(super::usage(
+                "--variant both: a game is played in one variant; give shuffled or ordered",
+            ));
+        }
+    };
+    if !m.players.is_empty() || m.policies.len() > 1 {
+        return Err(super::usage(
+            "replay --mode booster-war deals its decks from boosters: give no --player, and one --policy (both players', default planner)",
+        ));
+    }
+    let names = if m.policies.is_empty() {
+        vec!["planner".to_string()]
+    } else {
+        m.policies.clone()
+    };
+    let policy = load::head_to_head_policies(&names, "replay --mode booster-war")?.remove(0);
+    let lib = load::library(&m.cards)?;
+    let expert = load::expert_weights(m.expert_weights.as_deref())?;
+    let value = load::value_weights(m.value_weights.as_deref())?;
+    let slots_file = read_slots(&a.boosters)?;
+    let Some(&slots) = slots_file.get(&a.set) else {
+        return Err(super::usage(format!(
+            "--set {}: {} describes no booster of that set",
+            a.set,
+            a.boosters.display()
+        )));
+    };
+    let pool = BoosterPool::new(&lib, &a.set, slots)
+        .map_err(|e| anyhow::anyhow!("{}: [{}]: {e}", a.boosters.display(), a.set))?;
+    let db = &lib.db;
+    let seeds = GameSeeds::new(a.seed, a.game_index);
+    let mut boosters = [Booster::default(), Booster::default()];
+    deal(db, &pool, &policy, build, &seeds, &mut boosters);
+    let data = PolicyData::for_run(
+        db,
+        crate::policy::Models {
+            expert: expert.as_ref(),
+            value: value.as_ref(),
+        },
+    );
+    let seat_info = |k: usize| {
+        let b = &boosters[k];
+        let cards: Vec<&str> = b.cards.iter().map(|&c| db.card(c).name.as_str()).collect();
+        SeatInfo {
+            about: format!(
+                "{} ({}), {}",
+                db.card(b.hero).name,
+                db.card(b.hero).faction.code(),
+                policy
+            ),
+            name: format!("{} ({})", ["A", "B"][k], db.card(b.hero).name),
+            json: json!({"hero": db.card(b.hero).name, "policy": policy.to_string(), "deck": cards,
+                         "references": b.cards.iter().map(|&c| db.card(c).reference.as_str()).collect::<Vec<_>>()}),
+        }
+    };
+    let ordered = build == Build::Ordered;
+    let seat = |k: usize| DuelSeat {
+        hero: boosters[k].hero,
+        cards: &boosters[k].cards,
+        ordered,
+    };
+    let game = DuelGame {
+        seats: [seat(0), seat(1)],
+        first: crate::sim::booster_war::first_seat(a.game_index),
+        rules: DuelRules {
+            day_cap: m.day_cap,
+            variant: Variant {
+                mana_setup: a.day_one_mana,
+                ..Variant::BOOSTER_WAR
+            },
+        },
+        seeds: &seeds,
+    };
+    let mut heading = format!(
+        "Booster War game {} of seed {} (game seed {}), {} variant, set {}, day cap {}",
+        a.game_index,
+        a.seed,
+        seeds.game,
+        build.name(),
+        a.set,
+        m.day_cap
+    );
+    for (k, b) in boosters.iter().enumerate() {
+        let cards: Vec<&str> = b.cards.iter().map(|&c| db.card(c).name.as_str()).collect();
+        heading.push_str(&format!(
+            "\n{} booster{}: {}",
+            if k == 0 { "Seat A's" } else { "Seat B's" },
+            if ordered { ", stacked top first" } else { "" },
+            cards.join(", ")
+        ));
+    }
+    replay_duel(
+        a,
+        db,
+        &game,
+        [seat_info(0), seat_info(1)],
+        [policy.build(&data), policy.build(&data)],
+        json!({"mode": "booster-war", "variant": build.name(), "set": a.set}),
+        heading,
+    )
 }

@@ -6,7 +6,6 @@ use anyhow::{Result, bail};
 
 use super::cli::ReportArgs;
 use super::outputs::CHECKPOINT;
-use super::spec::RunSpec;
 
 pub fn report(a: ReportArgs) -> Result<()> {
     if !(a.target > 0.0 && a.target < 1.0) {
@@ -46,10 +45,7 @@ fn advise_unreportable(dir: &Path) -> Result<()> {
     }
     let shard = dir.join("shard.json");
     if shard.is_file() {
-        let which = RunSpec::read(&shard)
-            .ok()
-            .and_then(|s| s.shard)
-            .map_or_else(|| "a shard".to_string(), |s| format!("shard {s}"));
+        let which = super::checkpoint::which_shard(dir);
         bail!(
             "{d}: it holds {which} of a sharded run, which has no tables of its own; merge the shards first (`confluence-sim merge {d} ... --out DIR`), then report the merged run (`confluence-sim report DIR`)",
             d = dir.display()
@@ -57,7 +53,8 @@ fn advise_unreportable(dir: &Path) -> Result<()> {
     }
     if dir.join(CHECKPOINT).join("run.json").is_file() {
         bail!(
-            "{d}: it holds an unfinished run, which has no tables yet; continue it with `confluence-sim run --resume {d}`, then report it",
+            "{d}: it holds an unfinished run, which has no tables yet; continue it with `{}`, then report it",
+            super::checkpoint::resume_command(dir),
             d = dir.display()
         );
     }

@@ -1,11 +1,10 @@
 //! `confluence-sim run`: from flags or an experiment file to a job, then the job to outputs.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+use super::checkpoint::Checkpoint;
 use super::cli::RunArgs;
 use super::experiment;
 use super::job::{
@@ -16,7 +15,7 @@ use super::mixes;
 use super::outputs::{CHECKPOINT, Guard, output_dir, write_games, write_tables};
 use super::spec::RunSpec;
 use crate::export::OutputDir;
-use crate::sim::state::{self, StateReader, StateWriter};
+use crate::sim::state::{StateReader, StateWriter};
 use crate::sim::{ConfigSpec, RunPlan, Stop};
 use crate::stats::Accum;
 use crate::stats::interval::games_for_half_width;
@@ -29,6 +28,15 @@ pub fn run(a: RunArgs) -> Result<()> {
                 "--resume {}: no unfinished run there ({} does not exist; a run that finished removes its checkpoint)",
                 dir.display(),
                 spec_path.display()
+            );
+        }
+        let kind =
+            super::checkpoint::kind_of(&super::checkpoint::read_spec(&spec_path)?).to_string();
+        if kind != "run" {
+            anyhow::bail!(
+                "--resume {}: it holds an unfinished {kind}, not a run; continue it with `confluence-sim {kind} --resume {}`",
+                dir.display(),
+                dir.display()
             );
         }
         let spec = RunSpec::read(&spec_path)?;
@@ -72,55 +80,6 @@ pub fn run(a: RunArgs) -> Result<()> {
     };
     job.shard = a.shard;
     execute(job, a.force)
-}
-
-/// A run stopped by a signal after saving its checkpoint; the process exits with 128 + the
-/// signal's number.
-#[derive(Debug)]
-pub struct Interrupted(pub i32);
-
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "interrupted by signal {}", self.0)
-    }
-}
-
-impl std::error::Error for Interrupted {}
-
-/// Raised on SIGINT or SIGTERM, with the signal's number; a second SIGINT ends the
-/// process at once.
-fn stop_on_signals() -> Result<(Arc<AtomicBool>, Arc<AtomicUsize>)> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let stop = Arc::new(AtomicBool::new(false));
-    let which = Arc::new(AtomicUsize::new(0));
-    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&stop))
-        .context("installing the SIGINT handler")?;
-    for sig in [SIGINT, SIGTERM] {
-        signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)
-            .context("installing a signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&stop))
-            .context("installing a signal handler")?;
-    }
-    Ok((stop, which))
-}
-
-/// Takes the checkpoint's lock for as long as the file is open, so that two runs never
-/// write the same checkpoint (on file systems with `flock`).
-fn lock(ck: &std::path::Path) -> Result<std::fs::File> {
-    let p = ck.join("lock");
-    let f = std::fs::File::create(&p).with_context(|| format!("{}", p.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::io::AsRawFd;
-        // SAFETY: flock on a file descriptor we own.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            anyhow::bail!(
-                "{}: another confluence-sim run is writing this checkpoint; wait for it, or stop it and use `confluence-sim run --resume`",
-                ck.display()
-            );
-        }
-    }
-    Ok(f)
 }
 
 /// Runs a job and writes all its outputs. The finished units go to a checkpoint in the
@@ -179,37 +138,10 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
             resumes: true,
         },
     )?);
-    let ck = job.out.join(CHECKPOINT);
-    let spec_path = ck.join("run.json");
-    if spec_path.exists() {
-        let old = RunSpec::read(&spec_path)?;
-        match old.difference(&spec, false) {
-            Some(d) if !force => anyhow::bail!(
-                "--out {}: it holds an unfinished run with other settings ({d}); continue that one with `confluence-sim run --resume {}`, or add --force to start over (its games are lost)",
-                job.out.display(),
-                job.out.display(),
-            ),
-            Some(_) => {
-                // Not while another run writes it.
-                drop(lock(&ck)?);
-                std::fs::remove_dir_all(&ck).with_context(|| format!("{}", ck.display()))?;
-                std::fs::create_dir_all(&ck)
-                    .with_context(|| format!("--out {}", job.out.display()))?;
-                spec.write(&spec_path)?;
-            }
-            None => {}
-        }
-    } else {
-        if ck.exists() {
-            // A checkpoint without its description never recorded a unit.
-            std::fs::remove_dir_all(&ck).with_context(|| format!("{}", ck.display()))?;
-        }
-        std::fs::create_dir_all(&ck).with_context(|| format!("--out {}", job.out.display()))?;
-        spec.write(&spec_path)?;
-    }
-    let _lock = lock(&ck)?;
-    let (stop, which) = stop_on_signals()?;
-    let mut state = StateWriter::open(&ck, job.per_game)?;
+    let spec_text = serde_json::to_string_pretty(&spec).expect("a spec serializes");
+    let checkpoint = Checkpoint::take(&job.out, &spec_text, force)?;
+    let (ck, stop) = (&checkpoint.dir, &checkpoint.stop);
+    let mut state = StateWriter::open(ck, job.per_game)?;
     let kept = state.kept_games();
     if kept > 0 {
         eprintln!(
@@ -247,18 +179,13 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     let mut stop_note = String::new();
     plan.games = first_batch;
     loop {
-        let result = match crate::sim::run_units(&plan, &progress, Some(&stop), &mut state) {
+        let result = match crate::sim::run_units(&plan, &progress, Some(stop), &mut state) {
             Ok(r) => r,
             Err(Stop::Interrupted) => {
                 pb.finish_and_clear();
                 state.sync()?;
                 let done = state.kept_games() + state.new_games();
-                eprintln!(
-                    "confluence-sim: interrupted; kept {done} finished games in {}; continue with `confluence-sim run --resume {}`",
-                    ck.display(),
-                    job.out.display()
-                );
-                return Err(Interrupted(which.load(Ordering::Relaxed) as i32).into());
+                return Err(checkpoint.interrupted(&job.out, done));
             }
             Err(Stop::Error(e)) => return Err(e.into()),
         };
@@ -298,14 +225,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     let mut out =
         OutputDir::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?;
     let table = if let Some(sh) = job.shard {
-        out.write_bytes(
-            "shard.json",
-            (serde_json::to_string_pretty(&spec).expect("serializes") + "\n").as_bytes(),
-        )?;
-        out.link(&ck.join(state::LOG), state::LOG)?;
-        if job.per_game {
-            out.link(&ck.join(state::ROWS), state::ROWS)?;
-        }
+        checkpoint.write_shard(&mut out, &spec_text, job.per_game)?;
         eprintln!(
             "confluence-sim: shard {sh}: games {}..{} of each configuration; merge the {} shards with `confluence-sim merge`",
             plan.first_game - first_batch,
@@ -320,7 +240,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
         };
         let table = write_tables(&mut out, &job, &plan.configs, &accums, &games_note)?;
         if job.per_game {
-            let mut src = [StateReader::open(&ck, true)?];
+            let mut src = [StateReader::open(ck, true)?];
             write_games(&mut out, &plan.configs, &mut src)?;
         }
         Some(table)

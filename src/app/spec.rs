@@ -167,50 +167,29 @@ impl RunSpec {
 
     /// Writes the spec as `path`, by way of a temporary name.
     pub fn write(&self, path: &Path) -> Result<()> {
-        let tmp = path.with_extension("json.part");
         let text = serde_json::to_string_pretty(self).expect("a spec serializes");
-        std::fs::write(&tmp, text + "\n").with_context(|| format!("{}", tmp.display()))?;
-        std::fs::File::open(&tmp)
-            .and_then(|f| f.sync_all())
-            .with_context(|| format!("{}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("{}", path.display()))?;
-        Ok(())
+        super::checkpoint::write_spec(path, &text)
     }
 
     /// The first setting in which two specs differ, as "name: a vs b", or `None`.
     pub fn difference(&self, o: &RunSpec, ignore_shard: bool) -> Option<String> {
         let a = serde_json::to_value(self).expect("serializes");
         let b = serde_json::to_value(o).expect("serializes");
-        let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (a, b) else {
-            return None;
-        };
-        // The settings others follow from first: the seed draws the random subsets, so
-        // two seeds give other mixes too, and the seed is the cause to name.
-        const FIRST: [&str; 3] = ["format", "version", "seed"];
-        let keys = FIRST
-            .iter()
-            .copied()
-            .filter(|k| a.contains_key(*k))
-            .chain(a.keys().map(String::as_str).filter(|k| !FIRST.contains(k)));
-        for k in keys {
-            if ignore_shard && k == "shard" {
-                continue;
-            }
-            let va = &a[k];
-            let vb = b.get(k).cloned().unwrap_or(serde_json::Value::Null);
-            if *va != vb {
-                let short = |v: &serde_json::Value| {
-                    let s = v.to_string();
-                    if s.chars().count() > 120 {
-                        format!("{}...", s.chars().take(117).collect::<String>())
-                    } else {
-                        s
-                    }
-                };
-                return Some(format!("{k}: {} vs {}", short(va), short(&vb)));
+        super::checkpoint::difference(&a, &b, ignore_shard)
+    }
+
+    /// Checks that none of these files changed since a run read them.
+    pub fn check_unchanged<'a>(files: impl IntoIterator<Item = &'a DataFile>) -> Result<()> {
+        for f in files {
+            let now = data_file(&f.path).with_context(|| "a file the run read is gone")?;
+            if now.blake3 != f.blake3 {
+                bail!(
+                    "{} changed since the run started (its content hash differs): results would not be the same",
+                    f.path.display()
+                );
             }
         }
-        None
+        Ok(())
     }
 
     /// The job this spec describes, after checking that the files it read are unchanged.
@@ -222,21 +201,13 @@ impl RunSpec {
                 env!("CARGO_PKG_VERSION")
             );
         }
-        for f in self
-            .players
-            .iter()
-            .chain([&self.confluence, &self.cards])
-            .chain(&self.expert_weights)
-            .chain(&self.value_weights)
-        {
-            let now = data_file(&f.path).with_context(|| "a file the run read is gone")?;
-            if now.blake3 != f.blake3 {
-                bail!(
-                    "{} changed since the run started (its content hash differs): results would not be the same",
-                    f.path.display()
-                );
-            }
-        }
+        RunSpec::check_unchanged(
+            self.players
+                .iter()
+                .chain([&self.confluence, &self.cards])
+                .chain(&self.expert_weights)
+                .chain(&self.value_weights),
+        )?;
         let source = MatchArgs {
             players: self.players.iter().map(|f| f.path.clone()).collect(),
             confluence: self.confluence.path.clone(),

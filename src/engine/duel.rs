@@ -74,6 +74,39 @@ pub fn new_duel<O: Observer>(
     s
 }
 
+/// One expedition at a head-to-head Dusk, against the opposing expedition on its track.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DuelExpReport {
+    pub region: u8,
+    /// The region's terrain types.
+    pub terrains: u8,
+    /// Its side's totals there, and the opposing expedition's.
+    pub mine: Stats,
+    pub theirs: Stats,
+    /// The terrains it wins (more than the opponent, at least 1; equal counts when
+    /// Ascended).
+    pub won: u8,
+    pub ascended: bool,
+    /// A Defender there holds it.
+    pub defender: bool,
+    /// An effect prevents it from moving forward.
+    pub blocked: bool,
+    /// It may move only due to these terrains (a Will-o'-the-Wisp facing it), 0 if any.
+    pub only_due_to: u8,
+    /// It moves forward.
+    pub advances: bool,
+}
+
+/// A head-to-head Dusk: per seat (0 = A) and expedition, or in the Arena the seats'
+/// totals and the terrains each wins.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DuelDusk {
+    pub arena: bool,
+    pub exps: [[DuelExpReport; 2]; 2],
+    pub arena_totals: [Stats; 2],
+    pub arena_won: [u8; 2],
+}
+
 /// One side's F/M/O in an expedition at Dusk (digest §4): its characters there and its
 /// Gigantic ones, boosts included, Asleep ones not at all; also whether a Defender there
 /// holds it. In the Arena, every character counts and Gigantic ones twice.
@@ -129,8 +162,20 @@ impl<O: Observer> Engine<'_, O> {
             let a = totals(self.s, db, Side::Player, None).0;
             let b = totals(self.s, db, Side::Confluence, None).0;
             let all = terrain::ALL;
-            let wa = terrains_won(a, b, all, false).count_ones();
-            let wb = terrains_won(b, a, all, false).count_ones();
+            let (ta, tb) = (
+                terrains_won(a, b, all, false),
+                terrains_won(b, a, all, false),
+            );
+            if O::ENABLED {
+                let r = DuelDusk {
+                    arena: true,
+                    arena_totals: [a, b],
+                    arena_won: [ta, tb],
+                    ..DuelDusk::default()
+                };
+                self.emit(Event::DuelDusk(&r));
+            }
+            let (wa, wb) = (ta.count_ones(), tb.count_ones());
             if wa != wb {
                 let winner = if wa > wb {
                     Side::Player
@@ -145,22 +190,41 @@ impl<O: Observer> Engine<'_, O> {
         }
         let mut won = [[0u8; 2]; 2];
         let mut go = [[false; 2]; 2];
+        let mut report = DuelDusk::default();
         for side in Side::BOTH {
             for e in Exp::BOTH {
                 let region = self.s.pos_of(side).get(e) as usize;
                 let terr = self.s.region_terrains(db, region);
                 let (mine, defender) = totals(self.s, db, side, Some(e));
                 let (theirs, _) = totals(self.s, db, side.other(), Some(e));
-                let w = terrains_won(mine, theirs, terr, self.s.ascended(side, e));
+                let ascended = self.s.ascended(side, e);
+                let w = terrains_won(mine, theirs, terr, ascended);
                 // A Will-o'-the-Wisp facing it (Dusk moves only thanks to {X} in an {X}
                 // region): winning other terrains only does not move it.
                 let need = self.s.duel_only_due_to(db, side, e, terr);
-                let held = (defender && !self.s.defender_lifted_side(db, side, e))
-                    || self.s.expedition_blocked_of(db, side, e)
-                    || (need != 0 && w & need == 0);
+                let defender = defender && !self.s.defender_lifted_side(db, side, e);
+                let blocked = self.s.expedition_blocked_of(db, side, e);
+                let held = defender || blocked || (need != 0 && w & need == 0);
                 won[side.index()][e.index()] = w;
                 go[side.index()][e.index()] = w != 0 && !held;
+                if O::ENABLED {
+                    report.exps[side.index()][e.index()] = DuelExpReport {
+                        region: region as u8,
+                        terrains: terr,
+                        mine,
+                        theirs,
+                        won: w,
+                        ascended,
+                        defender,
+                        blocked,
+                        only_due_to: need,
+                        advances: w != 0 && !held,
+                    };
+                }
             }
+        }
+        if O::ENABLED {
+            self.emit(Event::DuelDusk(&report));
         }
         for side in Side::BOTH {
             for e in Exp::BOTH {
@@ -202,11 +266,17 @@ impl<O: Observer> Engine<'_, O> {
     /// last day by score, and a tie at the end of that day plays one more day, met
     /// expeditions or not (seed 003: "an additional day is played"), before the Arena.
     pub(super) fn duel_day_end(&mut self) {
+        let met = |s: &GameState, side: Side| {
+            let p = s.pos_of(side);
+            p.get(Exp::Hero) >= p.get(Exp::Companion)
+        };
+        if O::ENABLED {
+            self.emit(Event::DuelDayEnd {
+                scores: [self.s.score(Side::Player), self.s.score(Side::Confluence)],
+                met: [met(self.s, Side::Player), met(self.s, Side::Confluence)],
+            });
+        }
         if !self.s.arena {
-            let met = |s: &GameState, side: Side| {
-                let p = s.pos_of(side);
-                p.get(Exp::Hero) >= p.get(Exp::Companion)
-            };
             let last = self.s.variant.last_day;
             let over = last > 0 && self.s.day >= last;
             if over || met(self.s, Side::Player) || met(self.s, Side::Confluence) {

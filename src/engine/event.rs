@@ -3,6 +3,7 @@
 //!
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
+use super::duel::DuelDusk;
 use super::overcome::DuskReport;
 use super::state::{GameState, ObjId, Outcome, Zone};
 use crate::cards::types::{Exp, Placement, Side};
@@ -125,6 +126,8 @@ pub enum Event<'a> {
         side: Side,
     },
     ExpeditionMoved {
+        /// Whose expedition (always the player's in the Confluence mode).
+        side: Side,
         exp: Exp,
         from: i8,
         to: i8,
@@ -135,6 +138,15 @@ pub enum Event<'a> {
         to: i8,
     },
     Dusk(&'a DuskReport),
+    /// Head-to-head Dusk: each seat's expeditions against the opposing ones that share
+    /// their tracks (or, in the Arena, the totals compared), before anything moves.
+    DuelDusk(&'a DuelDusk),
+    /// Head-to-head: the end of a day, before the victory check: the scores and whether
+    /// each seat's expeditions have met.
+    DuelDayEnd {
+        scores: [i8; 2],
+        met: [bool; 2],
+    },
     Midnight {
         card: ObjId,
         indication: Placement,

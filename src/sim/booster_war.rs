@@ -10,11 +10,15 @@
 //! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
 //! else of the crate.
 
+use std::sync::atomic::AtomicBool;
+
 use rand::SeedableRng;
-use rayon::prelude::*;
 
 use super::duel::{DuelResult, DuelRules, DuelSeat, play_duel};
+use super::runner::Stop;
 use super::seed::{GameSeeds, splitmix64};
+use super::state::{Cursor, LogWriter, StateError, put};
+use super::tally::{Play, Slices, Tally, TallyUnit, run_slices};
 use crate::cards::db::CardDb;
 use crate::cards::types::Faction;
 use crate::deck::booster::{Booster, BoosterPool};
@@ -22,10 +26,9 @@ use crate::engine::{ChoiceList, GameRng, Variant};
 use crate::policy::deck_order::order_booster_deck;
 use crate::policy::{AnyPolicy, PolicyData, PolicyRng, PolicySpec};
 
-/// Games per unit of work: the grain of the parallel loop and of progress reports.
+/// Games per unit of work: the grain of the parallel loop, of progress reports and of the
+/// checkpoint (part of a run's state: changing it makes older checkpoints unreadable).
 pub const UNIT: u64 = 512;
-/// Units played between two merges (bounds the memory of the results in flight).
-const BATCH: u64 = 256;
 
 /// The two variants of seed 003.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,7 +76,9 @@ pub struct WarPlan<'a> {
     pub pool: &'a BoosterPool,
     pub policy: &'a PolicySpec,
     pub builds: Vec<Build>,
-    /// Games per variant.
+    /// The first game of each variant this run plays (a shard's slice starts after 0).
+    pub first_game: u64,
+    /// Games per variant this run plays, from `first_game` on.
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
@@ -198,6 +203,97 @@ impl WarTally {
     }
 }
 
+impl Tally for WarTally {
+    /// "CSW1".
+    const MAGIC: u32 = 0x3157_5343;
+
+    fn add(&mut self, o: &WarTally) {
+        self.merge(o);
+    }
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn encode(&self, p: &mut Vec<u8>) {
+        for v in [
+            self.games,
+            self.wins[0],
+            self.wins[1],
+            self.draws,
+            self.first_wins,
+            self.days,
+            self.extra_day,
+            self.arena,
+            self.plays,
+        ] {
+            put(p, v);
+        }
+        for w in [&self.factions, &self.heroes] {
+            put(p, w.len() as u64);
+            for x in w.iter() {
+                put(p, x.games);
+                put(p, x.wins);
+                put(p, x.draws);
+            }
+        }
+        put(p, self.cards.len() as u64);
+        for c in &self.cards {
+            put(p, c.held);
+            put(p, c.played);
+            put(p, c.wins_held);
+            put(p, c.wins_played);
+        }
+    }
+
+    fn decode(c: &mut Cursor<'_>) -> Option<WarTally> {
+        let mut t = WarTally {
+            games: c.get()?,
+            wins: [c.get()?, c.get()?],
+            draws: c.get()?,
+            first_wins: c.get()?,
+            days: c.get()?,
+            extra_day: c.get()?,
+            arena: c.get()?,
+            plays: c.get()?,
+            factions: Vec::new(),
+            heroes: Vec::new(),
+            cards: Vec::new(),
+        };
+        // Lengths beyond the payload's size are damage, not something to allocate.
+        let len = |c: &mut Cursor<'_>| c.get().filter(|&n| n <= c.b.len() as u64);
+        for k in 0..2 {
+            let n = len(c)?;
+            let v = (0..n)
+                .map(|_| {
+                    Some(Wdl {
+                        games: c.get()?,
+                        wins: c.get()?,
+                        draws: c.get()?,
+                    })
+                })
+                .collect::<Option<Vec<Wdl>>>()?;
+            if k == 0 {
+                t.factions = v;
+            } else {
+                t.heroes = v;
+            }
+        }
+        let n = len(c)?;
+        t.cards = (0..n)
+            .map(|_| {
+                Some(CardTally {
+                    held: c.get()?,
+                    played: c.get()?,
+                    wins_held: c.get()?,
+                    wins_played: c.get()?,
+                })
+            })
+            .collect::<Option<Vec<CardTally>>>()?;
+        Some(t)
+    }
+}
+
 /// Where each card and Hero of the pool sits in the tallies.
 struct Slots {
     card: Vec<u32>,
@@ -241,17 +337,37 @@ struct Worker {
     boosters: [Booster; 2],
 }
 
-/// Plays game `g` of variant `build`; returns the two boosters as dealt (decks in play
-/// order for the ordered variant) and the result.
-fn play_one(plan: &WarPlan<'_>, w: &mut Worker, build: Build, g: u64) -> DuelResult {
-    let seeds = GameSeeds::new(plan.seed, g);
-    open_boosters(plan.pool, &seeds, &mut w.boosters);
+/// The two boosters of game `seeds` of variant `build` as dealt: opened, and for the
+/// ordered variant each stacked by `policy` (decks in play order).
+pub fn deal(
+    db: &CardDb,
+    pool: &BoosterPool,
+    policy: &PolicySpec,
+    build: Build,
+    seeds: &GameSeeds,
+    out: &mut [Booster; 2],
+) {
+    open_boosters(pool, seeds, out);
     if build == Build::Ordered {
-        for (k, b) in w.boosters.iter_mut().enumerate() {
+        for (k, b) in out.iter_mut().enumerate() {
             let mut rng = PolicyRng::seed_from_u64(splitmix64(seeds.policy ^ (0x0de7 + k as u64)));
-            order_booster_deck(plan.db, plan.policy.kind, &mut b.cards, &mut rng);
+            order_booster_deck(db, policy.kind, &mut b.cards, &mut rng);
         }
     }
+}
+
+/// Plays game `g` of variant `build`; leaves the two boosters as dealt in the worker and
+/// returns the result.
+fn play_one(plan: &WarPlan<'_>, w: &mut Worker, build: Build, g: u64) -> DuelResult {
+    let seeds = GameSeeds::new(plan.seed, g);
+    deal(
+        plan.db,
+        plan.pool,
+        plan.policy,
+        build,
+        &seeds,
+        &mut w.boosters,
+    );
     let [b0, b1] = &w.boosters;
     let ordered = build == Build::Ordered;
     let seats = [b0, b1].map(|b| DuelSeat {
@@ -314,57 +430,40 @@ fn count(t: &mut WarTally, slots: &Slots, db: &CardDb, boosters: &[Booster; 2], 
     }
 }
 
-/// Plays `plan.games` games of each variant of `plan.builds` and returns their tallies in
-/// that order. `progress` is called with the number of games finished after each unit.
-pub fn run_booster_war(plan: &WarPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> Vec<WarTally> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(plan.threads.max(1))
-        .build()
-        .expect("thread pool");
+/// Plays `plan.games` games of each variant of `plan.builds` from `plan.first_game` on
+/// and returns their tallies in that order. The units `log` holds are not played again;
+/// each unit played is recorded there (see [`run_slices`]). `progress` is called with the
+/// number of games finished after each unit.
+pub fn run_booster_war(
+    plan: &WarPlan<'_>,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: Option<&AtomicBool>,
+    log: &mut LogWriter<TallyUnit<WarTally>>,
+) -> Result<Vec<WarTally>, Stop<StateError>> {
     let data = PolicyData::for_run(plan.db, plan.models);
     let slots = Slots::new(plan.db, plan.pool);
-    let per_build = plan.games.div_ceil(UNIT);
-    let n_units = per_build.saturating_mul(plan.builds.len() as u64);
-    let unit = |u: u64| {
-        let (b, k) = ((u / per_build) as usize, u % per_build);
-        let start = k * UNIT;
-        (b, start, start.saturating_add(UNIT).min(plan.games))
-    };
     let new_worker = || Worker {
         policies: [plan.policy.build(&data), plan.policy.build(&data)],
         buf: ChoiceList::new(),
         boosters: [Booster::default(), Booster::default()],
     };
-    let mut out: Vec<WarTally> = plan
-        .builds
-        .iter()
-        .map(|_| WarTally::new(plan.pool))
-        .collect();
-    let mut first = 0;
-    while first < n_units {
-        let last = first.saturating_add(BATCH).min(n_units);
-        let tallies: Vec<(usize, WarTally)> = pool.install(|| {
-            (first..last)
-                .into_par_iter()
-                .map_init(new_worker, |w, u| {
-                    let (b, start, end) = unit(u);
-                    let build = plan.builds[b];
-                    let mut t = WarTally::new(plan.pool);
-                    for g in start..end {
-                        let r = play_one(plan, w, build, g);
-                        count(&mut t, &slots, plan.db, &w.boosters, &r);
-                    }
-                    progress(end - start);
-                    (b, t)
-                })
-                .collect()
-        });
-        for (b, t) in &tallies {
-            out[*b].merge(t);
-        }
-        first = last;
-    }
-    out
+    let game = |w: &mut Worker, b: usize, g: u64, t: &mut WarTally| {
+        let r = play_one(plan, w, plan.builds[b], g);
+        count(t, &slots, plan.db, &w.boosters, &r);
+    };
+    let slices = Slices {
+        configs: plan.builds.len(),
+        first_game: plan.first_game,
+        games: plan.games,
+        unit: UNIT,
+        threads: plan.threads,
+    };
+    let play = Play {
+        zero: &|| WarTally::new(plan.pool),
+        worker: &new_worker,
+        game: &game,
+    };
+    run_slices(&slices, &play, progress, stop, log)
 }
 
 #[cfg(test)]

@@ -7,10 +7,10 @@ use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
 use crate::cards::types::Side;
 use crate::engine::duel::{DuelSetup, new_duel};
-use crate::engine::event::Observer;
+use crate::engine::event::{NoObserver, Observer};
 use crate::engine::view::View;
 use crate::engine::{
-    ChoiceList, GameRng, GameState, Step, Variant, advance, apply_unchecked, legal_choices,
+    Choice, ChoiceList, GameRng, GameState, Step, Variant, advance, apply_unchecked, legal_choices,
 };
 use crate::policy::{AnyPolicy, Policy, PolicyRng};
 
@@ -104,8 +104,36 @@ pub fn play_duel(
     policies: [&mut AnyPolicy; 2],
     buf: &mut ChoiceList,
 ) -> DuelResult {
-    let obs = &mut crate::engine::event::NoObserver;
-    let (mut s, mut rng) = start_duel(db, seats, first, rules, seeds, obs);
+    let game = DuelGame {
+        seats,
+        first,
+        rules,
+        seeds,
+    };
+    play_duel_with(db, &game, policies, buf, &mut NoObserver, |_, _, _, _| {})
+}
+
+/// What decides a head-to-head game: the seats, the first player, the rules and the seeds.
+#[derive(Copy, Clone, Debug)]
+pub struct DuelGame<'a> {
+    pub seats: [DuelSeat<'a>; 2],
+    pub first: u8,
+    pub rules: DuelRules,
+    pub seeds: &'a GameSeeds,
+}
+
+/// [`play_duel`] watched: `obs` sees every event and `decided` every decision, with the
+/// state before it, the number of options and the choice (`replay` writes its log so).
+pub fn play_duel_with<O: Observer>(
+    db: &CardDb,
+    g: &DuelGame<'_>,
+    policies: [&mut AnyPolicy; 2],
+    buf: &mut ChoiceList,
+    obs: &mut O,
+    mut decided: impl FnMut(&mut O, &GameState, usize, Choice),
+) -> DuelResult {
+    let (seeds, first) = (g.seeds, g.first);
+    let (mut s, mut rng) = start_duel(db, g.seats, first, g.rules, seeds, obs);
     let mut prng = [
         seeds.policy_rng(),
         <PolicyRng as rand::SeedableRng>::seed_from_u64(splitmix64(seeds.policy ^ 0xb)),
@@ -143,6 +171,7 @@ pub fn play_duel(
                         _ => pb.choose(&view, buf, &mut prng[1]),
                     }
                 };
+                decided(obs, &s, buf.len(), buf[k]);
                 apply_unchecked(&mut s, db, &mut rng, obs, buf[k]);
             }
         }

@@ -11,19 +11,21 @@
 //! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
 //! else of the crate.
 
-use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 
 use super::duel::{DuelResult, DuelRules, DuelSeat, play_duel};
+use super::runner::Stop;
 use super::seed::GameSeeds;
+use super::state::{Cursor, LogWriter, StateError, put};
+use super::tally::{Play, Slices, Tally, TallyUnit, run_slices};
 use crate::cards::db::CardDb;
 use crate::deck::PlayerDeck;
 use crate::engine::ChoiceList;
 use crate::policy::{AnyPolicy, PolicyData, PolicySpec};
 
-/// Games per unit of work: the grain of the parallel loop and of progress reports.
+/// Games per unit of work: the grain of the parallel loop, of progress reports and of the
+/// checkpoint (part of a run's state: changing it makes older checkpoints unreadable).
 pub const UNIT: u64 = 1024;
-/// Units played between two merges (bounds the memory of the results in flight).
-const BATCH: u64 = 4096;
 
 /// One entry of a matchup run: a player deck played by a policy.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,7 +42,9 @@ pub struct MatchupPlan<'a> {
     pub decks: &'a [PlayerDeck],
     pub policies: &'a [PolicySpec],
     pub entries: Vec<Entry>,
-    /// Games per pair.
+    /// The first game of each pair this run plays (a shard's slice starts after 0).
+    pub first_game: u64,
+    /// Games per pair this run plays, from `first_game` on.
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
@@ -122,6 +126,47 @@ impl PairTally {
     }
 }
 
+impl Tally for PairTally {
+    /// "CSP1".
+    const MAGIC: u32 = 0x3150_5343;
+
+    fn add(&mut self, o: &PairTally) {
+        *self = self.merge(o);
+    }
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn encode(&self, p: &mut Vec<u8>) {
+        for v in [
+            self.games,
+            self.wins[0],
+            self.wins[1],
+            self.draws,
+            self.first_wins,
+            self.a_first,
+            self.days,
+            self.plays[0],
+            self.plays[1],
+        ] {
+            put(p, v);
+        }
+    }
+
+    fn decode(c: &mut Cursor<'_>) -> Option<PairTally> {
+        Some(PairTally {
+            games: c.get()?,
+            wins: [c.get()?, c.get()?],
+            draws: c.get()?,
+            first_wins: c.get()?,
+            a_first: c.get()?,
+            days: c.get()?,
+            plays: [c.get()?, c.get()?],
+        })
+    }
+}
+
 /// Every unordered pair of `n` entries, mirror pairs included, in the order they are
 /// played and reported: `(0,0), (0,1), ..., (0,n-1), (1,1), (1,2), ...`.
 pub fn pairs(n: usize) -> Vec<(usize, usize)> {
@@ -142,26 +187,18 @@ struct Worker<'a> {
     buf: ChoiceList,
 }
 
-/// Plays every pair of [`pairs`]`(plan.entries.len())`, `plan.games` games each, and
-/// returns their tallies in that order. `progress` is called with the number of games
-/// finished after each unit of work.
-pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> Vec<PairTally> {
+/// Plays every pair of [`pairs`]`(plan.entries.len())`, `plan.games` games each from
+/// `plan.first_game` on, and returns their tallies in that order. The units `log` holds
+/// are not played again; each unit played is recorded there (see [`run_slices`]).
+/// `progress` is called with the number of games finished after each unit of work.
+pub fn run_matchups(
+    plan: &MatchupPlan<'_>,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: Option<&AtomicBool>,
+    log: &mut LogWriter<TallyUnit<PairTally>>,
+) -> Result<Vec<PairTally>, Stop<StateError>> {
     let pairs = pairs(plan.entries.len());
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(plan.threads.max(1))
-        .build()
-        .expect("thread pool");
     let data = PolicyData::for_run(plan.db, plan.models);
-    // Units are numbered pair by pair and played in batches, so that memory stays flat
-    // whatever the number of games.
-    let per_pair = plan.games.div_ceil(UNIT);
-    // The caller checks that the games of all pairs fit in 64 bits.
-    let n_units = per_pair.saturating_mul(pairs.len() as u64);
-    let unit = |u: u64| {
-        let (p, k) = ((u / per_pair) as usize, u % per_pair);
-        let start = k * UNIT;
-        (p, start, start.saturating_add(UNIT).min(plan.games))
-    };
     let seat = |e: &Entry| {
         let d = &plan.decks[e.deck];
         DuelSeat {
@@ -179,51 +216,41 @@ pub fn run_matchups(plan: &MatchupPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> 
         ],
         buf: ChoiceList::new(),
     };
-    let mut out = vec![PairTally::default(); pairs.len()];
-    let mut first = 0;
-    while first < n_units {
-        let last = first.saturating_add(BATCH).min(n_units);
-        let tallies: Vec<(usize, PairTally)> = pool.install(|| {
-            (first..last)
-                .into_par_iter()
-                .map_init(new_worker, |w, u| {
-                    let (p, start, end) = unit(u);
-                    let (a, b) = pairs[p];
-                    let (ea, eb) = (&plan.entries[a], &plan.entries[b]);
-                    let seats = [seat(ea), seat(eb)];
-                    let mut t = PairTally::default();
-                    for g in start..end {
-                        let Worker {
-                            data,
-                            specs,
-                            seats: [s0, s1],
-                            buf,
-                        } = w;
-                        let pa = s0[ea.policy].get_or_insert_with(|| specs[ea.policy].build(data));
-                        let pb = s1[eb.policy].get_or_insert_with(|| specs[eb.policy].build(data));
-                        let r = play_duel(
-                            plan.db,
-                            seats,
-                            first_seat(g),
-                            DuelRules::standard(plan.day_cap),
-                            &GameSeeds::new(plan.seed, g),
-                            [pa, pb],
-                            buf,
-                        );
-                        t.push(&r);
-                    }
-                    progress(end - start);
-                    (p, t)
-                })
-                .collect()
-        });
-        // Merged in unit order: the same sums whatever the threads.
-        for (p, t) in &tallies {
-            out[*p] = out[*p].merge(t);
-        }
-        first = last;
-    }
-    out
+    let game = |w: &mut Worker<'_>, p: usize, g: u64, t: &mut PairTally| {
+        let (a, b) = pairs[p];
+        let (ea, eb) = (&plan.entries[a], &plan.entries[b]);
+        let Worker {
+            data,
+            specs,
+            seats: [s0, s1],
+            buf,
+        } = w;
+        let pa = s0[ea.policy].get_or_insert_with(|| specs[ea.policy].build(data));
+        let pb = s1[eb.policy].get_or_insert_with(|| specs[eb.policy].build(data));
+        let r = play_duel(
+            plan.db,
+            [seat(ea), seat(eb)],
+            first_seat(g),
+            DuelRules::standard(plan.day_cap),
+            &GameSeeds::new(plan.seed, g),
+            [pa, pb],
+            buf,
+        );
+        t.push(&r);
+    };
+    let slices = Slices {
+        configs: pairs.len(),
+        first_game: plan.first_game,
+        games: plan.games,
+        unit: UNIT,
+        threads: plan.threads,
+    };
+    let play = Play {
+        zero: &PairTally::default,
+        worker: &new_worker,
+        game: &game,
+    };
+    run_slices(&slices, &play, progress, stop, log)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod matchup;
 pub mod runner;
 pub mod seed;
 pub mod state;
+pub mod tally;
 
 pub use game::{GameResult, finish_game, play_game, start_game};
 pub use runner::{

@@ -12,6 +12,10 @@
 //! order the units run, rows before their record; a record whose bytes or rows are missing or damaged (a power cut) ends the valid
 //! part, and an interrupted run continues from there.
 //!
+//! The head-to-head runners keep the same log of their own units ([`LogUnit`]: a
+//! configuration, its games and their tally; see [`super::tally`]), with a magic number
+//! of their own and no rows.
+//!
 //! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
 //! else of the crate.
 
@@ -67,12 +71,27 @@ pub struct RowsAt {
 
 /// One record of the log.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
-    pub unit: Unit,
+pub struct Record<U = Unit> {
+    pub unit: U,
     pub rows: RowsAt,
 }
 
-fn put(out: &mut Vec<u8>, mut v: u64) {
+/// What a log's records carry: the finished units of one kind of runner (a run's
+/// [`Unit`], or a head-to-head runner's tallies), each with its own magic number so that
+/// one kind's log is never read as another's.
+pub trait LogUnit: Clone {
+    /// The first four bytes of every record.
+    const MAGIC: u32;
+    /// The configuration and the games `start..end` the unit holds.
+    fn span(&self) -> (u32, u64, u64);
+    /// Appends the record's payload (the unit, and where its rows are).
+    fn encode(&self, rows: &RowsAt, p: &mut Vec<u8>);
+    /// The unit and its rows' place, or `None` for a payload this kind never writes.
+    fn decode(p: &[u8]) -> Option<(Self, RowsAt)>;
+}
+
+/// Appends `v` as an LEB128 varint.
+pub fn put(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let b = (v & 0x7f) as u8;
         v >>= 7;
@@ -84,12 +103,13 @@ fn put(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
-struct Cursor<'a> {
-    b: &'a [u8],
+/// Reads the varints [`put`] wrote.
+pub struct Cursor<'a> {
+    pub b: &'a [u8],
 }
 
 impl Cursor<'_> {
-    fn get(&mut self) -> Option<u64> {
+    pub fn get(&mut self) -> Option<u64> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let (&b, rest) = self.b.split_first()?;
@@ -108,39 +128,61 @@ impl Cursor<'_> {
     }
 }
 
-fn encode(r: &Record) -> Vec<u8> {
-    let mut p = Vec::with_capacity(1024);
-    let (u, a) = (&r.unit, &r.unit.accum);
-    put(&mut p, u.config as u64);
-    put(&mut p, u.start);
-    put(&mut p, u.end);
-    put(&mut p, a.games);
-    a.outcomes.iter().for_each(|&x| put(&mut p, x));
-    a.day_hist.iter().for_each(|&x| put(&mut p, x));
-    put(&mut p, a.win_day_sum);
-    for s in 0..2 {
-        a.played[s].iter().for_each(|&x| put(&mut p, x));
-        a.played_wins[s].iter().for_each(|&x| put(&mut p, x));
-        put(&mut p, a.plays[s]);
+impl LogUnit for Unit {
+    const MAGIC: u32 = MAGIC;
+
+    fn span(&self) -> (u32, u64, u64) {
+        (self.config, self.start, self.end)
     }
-    put(&mut p, a.paired_games);
-    put(&mut p, ((a.paired_sum << 1) ^ (a.paired_sum >> 63)) as u64);
-    put(&mut p, a.paired_abs);
-    put(&mut p, u.wins.len() as u64);
+
+    fn encode(&self, rows: &RowsAt, p: &mut Vec<u8>) {
+        encode_unit(self, rows, p)
+    }
+
+    fn decode(p: &[u8]) -> Option<(Unit, RowsAt)> {
+        decode(p).map(|r| (r.unit, r.rows))
+    }
+}
+
+fn encode_unit(u: &Unit, rows: &RowsAt, p: &mut Vec<u8>) {
+    let p = &mut *p;
+    let a = &u.accum;
+    put(p, u.config as u64);
+    put(p, u.start);
+    put(p, u.end);
+    put(p, a.games);
+    a.outcomes.iter().for_each(|&x| put(p, x));
+    a.day_hist.iter().for_each(|&x| put(p, x));
+    put(p, a.win_day_sum);
+    for s in 0..2 {
+        a.played[s].iter().for_each(|&x| put(p, x));
+        a.played_wins[s].iter().for_each(|&x| put(p, x));
+        put(p, a.plays[s]);
+    }
+    put(p, a.paired_games);
+    put(p, ((a.paired_sum << 1) ^ (a.paired_sum >> 63)) as u64);
+    put(p, a.paired_abs);
+    put(p, u.wins.len() as u64);
     for w in &u.wins {
         p.extend_from_slice(&w.to_le_bytes());
     }
-    put(&mut p, r.rows.offset);
-    put(&mut p, r.rows.count);
-    put(&mut p, r.rows.crc as u64);
+    put(p, rows.offset);
+    put(p, rows.count);
+    put(p, rows.crc as u64);
     // Written only when some game failed, so that the records of runs without engine
     // errors keep the bytes they had before this field existed.
     if a.engine_errors > 0 {
-        put(&mut p, a.engine_errors);
-        put(&mut p, a.first_engine_error);
+        put(p, a.engine_errors);
+        put(p, a.first_engine_error);
     }
+}
+
+/// A record's bytes: the unit's magic, the payload's length, the payload and its CRC-32.
+fn encode<U: LogUnit>(r: &Record<U>) -> Vec<u8> {
+    let mut p = Vec::with_capacity(1024);
+    r.unit.encode(&r.rows, &mut p);
     let mut out = Vec::with_capacity(p.len() + 12);
-    out.extend_from_slice(&MAGIC.to_le_bytes());
+    out.extend_from_slice(&U::MAGIC.to_le_bytes());
     out.extend_from_slice(&(p.len() as u32).to_le_bytes());
     out.extend_from_slice(&p);
     out.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
@@ -206,12 +248,12 @@ fn decode(p: &[u8]) -> Option<Record> {
 
 /// Reads the next valid record (and its length in bytes), or `None` at the end of the valid
 /// part of the log.
-fn next_record<R: Read>(r: &mut R) -> Option<(Record, u64)> {
+fn next_record<U: LogUnit, R: Read>(r: &mut R) -> Option<(Record<U>, u64)> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head).ok()?;
     let magic = u32::from_le_bytes(head[..4].try_into().ok()?);
     let len = u32::from_le_bytes(head[4..].try_into().ok()?);
-    if magic != MAGIC || len > MAX_PAYLOAD {
+    if magic != U::MAGIC || len > MAX_PAYLOAD {
         return None;
     }
     let mut p = vec![0u8; len as usize + 4];
@@ -220,7 +262,7 @@ fn next_record<R: Read>(r: &mut R) -> Option<(Record, u64)> {
     if crc32fast::hash(payload).to_le_bytes() != crc {
         return None;
     }
-    decode(payload).map(|rec| (rec, 8 + len as u64 + 4))
+    U::decode(payload).map(|(unit, rows)| (Record { unit, rows }, 8 + len as u64 + 4))
 }
 
 fn encode_rows(rows: &[GameRow], out: &mut Vec<u8>) {
@@ -265,7 +307,8 @@ fn read_rows_at(f: &mut File, at: RowsAt) -> Option<Vec<GameRow>> {
 /// The valid records of a state directory, with where the valid part of each file ends.
 /// A record is valid when its bytes and its rows are intact and it follows the previous
 /// one; the first that is not ends the valid part.
-fn scan(dir: &Path, per_game: bool) -> Result<(Vec<Record>, u64, u64), StateError> {
+#[allow(clippy::type_complexity)]
+fn scan<U: LogUnit>(dir: &Path, per_game: bool) -> Result<(Vec<Record<U>>, u64, u64), StateError> {
     let log_path = dir.join(LOG);
     let log = match File::open(&log_path) {
         Ok(f) => f,
@@ -294,9 +337,9 @@ fn scan(dir: &Path, per_game: bool) -> Result<(Vec<Record>, u64, u64), StateErro
     }
     r.seek(SeekFrom::Start(0)).map_err(io(&log_path))?;
     let (mut records, mut log_end, mut rows_end) = (Vec::new(), 0u64, 0u64);
-    while let Some((rec, len)) = next_record(&mut r) {
+    while let Some((rec, len)) = next_record::<U, _>(&mut r) {
         if rec.rows.offset != rows_end
-            || (per_game && rec.rows.count != rec.unit.end - rec.unit.start)
+            || (per_game && rec.rows.count != rec.unit.span().2 - rec.unit.span().1)
         {
             break;
         }
@@ -316,15 +359,18 @@ fn scan(dir: &Path, per_game: bool) -> Result<(Vec<Record>, u64, u64), StateErro
 }
 
 /// Reads a finished state directory (a shard, a completed checkpoint).
-pub struct StateReader {
-    pub records: Vec<Record>,
+pub struct LogReader<U> {
+    pub records: Vec<Record<U>>,
     rows: Option<(PathBuf, File)>,
     damaged: bool,
 }
 
-impl StateReader {
-    pub fn open(dir: &Path, per_game: bool) -> Result<StateReader, StateError> {
-        let (records, log_end, _) = scan(dir, per_game)?;
+/// Reads a run's state.
+pub type StateReader = LogReader<Unit>;
+
+impl<U: LogUnit> LogReader<U> {
+    pub fn open(dir: &Path, per_game: bool) -> Result<LogReader<U>, StateError> {
+        let (records, log_end, _) = scan::<U>(dir, per_game)?;
         let log_len = std::fs::metadata(dir.join(LOG)).map_or(0, |m| m.len());
         let rows = if per_game {
             let p = dir.join(ROWS);
@@ -333,7 +379,7 @@ impl StateReader {
         } else {
             None
         };
-        Ok(StateReader {
+        Ok(LogReader {
             records,
             rows,
             damaged: log_end != log_len,
@@ -346,27 +392,25 @@ impl StateReader {
     }
 
     /// The rows of one record.
-    pub fn rows(&mut self, rec: &Record) -> Result<Vec<GameRow>, StateError> {
+    pub fn rows(&mut self, rec: &Record<U>) -> Result<Vec<GameRow>, StateError> {
         let Some((path, f)) = self.rows.as_mut() else {
             return Ok(Vec::new());
         };
+        let (config, start, end) = rec.unit.span();
         read_rows_at(f, rec.rows).ok_or_else(|| StateError::Bad {
             path: path.clone(),
-            msg: format!(
-                "the rows of configuration {} games {}..{} are damaged",
-                rec.unit.config, rec.unit.start, rec.unit.end
-            ),
+            msg: format!("the rows of configuration {config} games {start}..{end} are damaged"),
         })
     }
 }
 
-/// Appends finished units to a state directory, continuing after its valid part: the
-/// [`Units`] of a checkpointed run.
-pub struct StateWriter {
+/// Appends finished units to a state directory, continuing after its valid part (as
+/// [`StateWriter`], the [`Units`] of a checkpointed run).
+pub struct LogWriter<U> {
     dir: PathBuf,
     per_game: bool,
-    /// The valid records found when opening, handed back in order by [`Units::done`].
-    found: std::vec::IntoIter<Record>,
+    /// The valid records found when opening, handed back in order by [`LogWriter::done`].
+    found: std::vec::IntoIter<Record<U>>,
     /// A unit was asked for that is not the next found one: the log does not belong to
     /// this run's sequence of units.
     mismatch: bool,
@@ -379,11 +423,14 @@ pub struct StateWriter {
     last_sync: Instant,
 }
 
-impl StateWriter {
+/// Appends to a run's state.
+pub type StateWriter = LogWriter<Unit>;
+
+impl<U: LogUnit> LogWriter<U> {
     /// Opens (or creates) the state in `dir`, dropping any damaged tail.
-    pub fn open(dir: &Path, per_game: bool) -> Result<StateWriter, StateError> {
+    pub fn open(dir: &Path, per_game: bool) -> Result<LogWriter<U>, StateError> {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let (records, log_end, rows_end) = scan(dir, per_game)?;
+        let (records, log_end, rows_end) = scan::<U>(dir, per_game)?;
         let open = |name: &str, end: u64| -> Result<BufWriter<File>, StateError> {
             let p = dir.join(name);
             let f = OpenOptions::new()
@@ -399,8 +446,11 @@ impl StateWriter {
         };
         let log = open(LOG, log_end)?;
         let rows = per_game.then(|| open(ROWS, rows_end)).transpose()?;
-        let kept = records.iter().map(|r| r.unit.end - r.unit.start).sum();
-        Ok(StateWriter {
+        let kept = records
+            .iter()
+            .map(|r| r.unit.span().2 - r.unit.span().1)
+            .sum();
+        Ok(LogWriter {
             dir: dir.to_path_buf(),
             per_game,
             found: records.into_iter(),
@@ -440,30 +490,24 @@ impl StateWriter {
     }
 }
 
-impl Units for StateWriter {
-    type Error = StateError;
-
-    fn unit_games(&self) -> u64 {
-        UNIT_GAMES
-    }
-
-    fn want_rows(&self) -> bool {
-        self.per_game
-    }
-
-    fn done(&mut self, config: u32, start: u64) -> Option<Unit> {
+impl<U: LogUnit> LogWriter<U> {
+    /// The unit of `config` that starts at game `start`, if the state held it when opened;
+    /// units are asked for in the order they were recorded.
+    pub fn done(&mut self, config: u32, start: u64) -> Option<U> {
         if self.mismatch {
             return None;
         }
         let next = self.found.as_slice().first()?;
-        if next.unit.config == config && next.unit.start == start {
+        let (c, s, _) = next.unit.span();
+        if c == config && s == start {
             return self.found.next().map(|r| r.unit);
         }
         self.mismatch = true;
         None
     }
 
-    fn finished(&mut self, unit: &Unit, rows: &[GameRow]) -> Result<(), StateError> {
+    /// Records a unit just played, with its rows (none unless the state keeps them).
+    pub fn finished(&mut self, unit: &U, rows: &[GameRow]) -> Result<(), StateError> {
         if self.mismatch || self.found.len() > 0 {
             return Err(StateError::Bad {
                 path: self.dir.join(LOG),
@@ -493,11 +537,32 @@ impl Units for StateWriter {
         let p = self.dir.join(LOG);
         self.log.write_all(&rec).map_err(io(&p))?;
         self.log.flush().map_err(io(&p))?;
-        self.added += unit.end - unit.start;
+        let (_, start, end) = unit.span();
+        self.added += end - start;
         if self.last_sync.elapsed() >= SYNC_EVERY {
             self.sync()?;
         }
         Ok(())
+    }
+}
+
+impl Units for StateWriter {
+    type Error = StateError;
+
+    fn unit_games(&self) -> u64 {
+        UNIT_GAMES
+    }
+
+    fn want_rows(&self) -> bool {
+        self.per_game
+    }
+
+    fn done(&mut self, config: u32, start: u64) -> Option<Unit> {
+        LogWriter::done(self, config, start)
+    }
+
+    fn finished(&mut self, unit: &Unit, rows: &[GameRow]) -> Result<(), StateError> {
+        LogWriter::finished(self, unit, rows)
     }
 }
 
@@ -578,7 +643,7 @@ mod tests {
         assert_eq!(rec.unit.accum.engine_errors, 3);
         let bytes = encode(&rec);
         assert_eq!(
-            next_record(&mut &bytes[..]).unwrap(),
+            next_record::<Unit, _>(&mut &bytes[..]).unwrap(),
             (rec.clone(), bytes.len() as u64)
         );
         // Without engine errors the record ends at its rows' CRC, as before the field.
@@ -587,7 +652,7 @@ mod tests {
         clean.unit.accum.first_engine_error = u64::MAX;
         let short = encode(&clean);
         assert!(short.len() < bytes.len());
-        assert_eq!(next_record(&mut &short[..]).unwrap().0, clean);
+        assert_eq!(next_record::<Unit, _>(&mut &short[..]).unwrap().0, clean);
     }
 
     fn write(dir: &Path, units: &[(Unit, Vec<GameRow>)]) {

@@ -74,3 +74,38 @@ pub fn names(dir: &Path) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Sends a signal to a child process.
+pub fn signal(child: &std::process::Child, sig: i32) {
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+}
+
+/// Waits (at most a minute) until the checkpoint of a run into `out` holds a unit.
+pub fn wait_for_checkpoint(out: &Path) {
+    let log = out.join("checkpoint/units.log");
+    let t = std::time::Instant::now();
+    while std::fs::metadata(&log).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(60),
+            "no checkpoint after 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Starts the binary with `args` and `--out out` (stdout discarded, stderr kept) and
+/// returns once its checkpoint holds a unit.
+pub fn start_until_checkpoint(args: &[&str], out: &Path) -> std::process::Child {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("confluence-sim"))
+        .current_dir(root())
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_checkpoint(out);
+    child
+}

@@ -214,8 +214,13 @@ impl<O: Observer> Engine<'_, O> {
         }
         self.s.pos_of_mut(side).set(e, to);
         self.reveal(to as usize);
-        if O::ENABLED && side == Side::Player {
-            self.emit(Event::ExpeditionMoved { exp: e, from, to });
+        if O::ENABLED && (side == Side::Player || self.s.mode == Mode::Duel) {
+            self.emit(Event::ExpeditionMoved {
+                side,
+                exp: e,
+                from,
+                to,
+            });
         }
         true
     }
