@@ -99,6 +99,13 @@ impl<'a> View<'a> {
         p.get(Exp::Companion) - p.get(Exp::Hero)
     }
 
+    /// Head-to-head: the terrains of the opposing expedition's region facing `e` (those it
+    /// can win at Dusk against this side's expedition `e`).
+    pub fn their_terrains(&self, e: Exp) -> u8 {
+        let region = self.their_position(e) as usize;
+        self.s.region_terrains(self.db, region)
+    }
+
     /// Terrain of a region, if the player can see it.
     pub fn terrain(&self, region: usize) -> Option<u8> {
         self.s

@@ -22,6 +22,7 @@ use super::profile::Profiles;
 use super::value::{ValueNet, afterstate};
 use super::{Policy, PolicyRng};
 use crate::cards::db::CardDb;
+use crate::engine::state::Mode;
 use crate::engine::view::View;
 use crate::engine::{Choice, ChoiceList};
 
@@ -230,10 +231,18 @@ impl Policy for Expert {
             Some(Family::Turn) => {
                 let (ranked, day) = self.planner.ranked_with_day(view, options);
                 let ctx = features::TurnCtx::new(view, &day);
-                best((0..options.len()).map(|k| {
+                let k = best((0..options.len()).map(|k| {
                     let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
                     features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k])
-                }))
+                }));
+                // Head to head the weights (fitted against the Confluence) would pass where
+                // the planner still has a play that wins a duel (`super::duel`): it plays it.
+                let stops = |k: usize| matches!(options[k], Choice::Pass | Choice::Done);
+                if view.mode() == Mode::Duel && stops(k) && !stops(ranked[0]) {
+                    ranked[0]
+                } else {
+                    k
+                }
             }
             None => self.planner.choose(view, options, rng),
         }

@@ -5,6 +5,7 @@
 //! Layer: may use `cards`, `engine` and nothing else of the crate.
 
 pub mod deck_order;
+pub mod duel;
 pub mod expert;
 pub mod features;
 mod greedy;
