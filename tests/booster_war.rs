@@ -308,9 +308,9 @@ fn bad_sets_policies_and_booster_files_are_refused_and_write_nothing() {
     };
     let e = err(&["--set", "NOPE"], 2);
     assert!(e.contains("--set NOPE") && e.contains("CORE"), "{e}");
-    let e = err(&["--policy", "search"], 2);
+    let e = err(&["--policy", "search:horizon=1"], 2);
     assert!(
-        e.contains("booster-war supports random, greedy, planner, expert"),
+        e.contains("booster-war plays the search's rollouts to the end"),
         "{e}"
     );
     let e = err(&["--variant", "sideways"], 2);

@@ -38,6 +38,11 @@ pub fn extra(view: &View<'_>, prof: &Profiles, options: &[Choice], needs: &Needs
     let them_in_play = Exp::BOTH
         .iter()
         .any(|&e| !view.expedition(view.them(), e).is_empty());
+    let waits_for_orbs = view
+        .hand()
+        .iter()
+        .chain(view.reserve(view.me()))
+        .any(|&id| prof.card(view.obj(id).card).conditional);
     let mut best: Option<(usize, i32)> = None;
     for (k, c) in options.iter().enumerate() {
         let Choice::Play {
@@ -75,6 +80,11 @@ pub fn extra(view: &View<'_>, prof: &Profiles, options: &[Choice], needs: &Needs
             CardKind::Spell => {
                 // Removal with nothing to remove would hit one of the player's own.
                 if p.removal.is_some() && !them_in_play {
+                    continue;
+                }
+                // With free mana, an orb from the deck is a card lost, unless a card in
+                // hand or Reserve waits for orbs to be playable.
+                if p.ramp && view.free_mana() && !waits_for_orbs {
                     continue;
                 }
                 10 + worth + 5 * p.draws as i32

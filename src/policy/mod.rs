@@ -385,6 +385,41 @@ impl PolicySpec {
         }
     }
 
+    /// Head to head: the policy of a seat whose opponent plays `opponent`. A search plays
+    /// the opponent's seat in its rollouts by the opponent's policy, and a searching
+    /// opponent by that search's rollout policy (`expert`, or `planner` with `expert=0`):
+    /// a search inside every rollout would spend its whole budget again at every
+    /// decision of every rollout.
+    pub fn build_against(&self, data: &PolicyData, opponent: &PolicySpec) -> AnyPolicy {
+        match self.build(data) {
+            AnyPolicy::Search(s) => AnyPolicy::Search(Box::new(
+                s.with_opponent(opponent.rollout_spec().build(data)),
+            )),
+            p => p,
+        }
+    }
+
+    /// The policy that plays this one's seat in someone else's rollouts: itself, or a
+    /// search's rollout policy with its `keep` and `mana`.
+    fn rollout_spec(&self) -> PolicySpec {
+        match self.kind {
+            PolicyKind::Search | PolicyKind::Clairvoyant => PolicySpec {
+                kind: if self.param("expert", 1) != 0 {
+                    PolicyKind::Expert
+                } else {
+                    PolicyKind::Planner
+                },
+                params: self
+                    .params
+                    .iter()
+                    .filter(|(k, _)| k == "keep" || k == "mana")
+                    .cloned()
+                    .collect(),
+            },
+            _ => self.clone(),
+        }
+    }
+
     fn planner_params(&self) -> PlannerParams {
         let d = PlannerParams::default();
         PlannerParams {

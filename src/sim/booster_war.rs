@@ -331,7 +331,10 @@ pub fn run_booster_war(plan: &WarPlan<'_>, progress: &(dyn Fn(u64) + Sync)) -> V
         (b, start, start.saturating_add(UNIT).min(plan.games))
     };
     let new_worker = || Worker {
-        policies: [plan.policy.build(&data), plan.policy.build(&data)],
+        policies: [
+            plan.policy.build_against(&data, plan.policy),
+            plan.policy.build_against(&data, plan.policy),
+        ],
         buf: ChoiceList::new(),
         boosters: [Booster::default(), Booster::default()],
     };
