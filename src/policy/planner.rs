@@ -395,8 +395,9 @@ impl Planner {
             }
         }
         let (plan, value) = plans[best];
-        // Head to head, what is left to play once Dusk is planned (nothing in solo play).
-        let pass = || {
+        // Instead of passing: head to head, what is left to play once Dusk is planned
+        // (nothing in solo play).
+        let stop = || {
             if view.mode() == Mode::Duel {
                 super::duel::extra(view, &self.prof, options, &day.needs).unwrap_or(pass)
             } else {
@@ -404,7 +405,7 @@ impl Planner {
             }
         };
         if value <= 0 {
-            return pass();
+            return stop();
         }
         if let Some((i, e)) = plan.first {
             let it = &items[i];
@@ -428,11 +429,11 @@ impl Planner {
         }
         // The planned expeditions are already clear.
         if free || view.passed(view.them()) {
-            return pass();
+            return stop();
         }
         let mana = view.mana(view.me()).1;
         self.hold(view, day, items, plan.cleared, mana)
-            .unwrap_or_else(pass)
+            .unwrap_or_else(stop)
     }
 
     /// Options worth comparing at a turn, the planner's own pick first: the first plays of
