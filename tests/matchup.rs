@@ -339,17 +339,17 @@ fn bad_input_gets_its_exit_code_and_leaves_the_outputs_as_they_were() {
     let cases: Vec<(Vec<String>, i32, Vec<&str>)> = vec![
         (vec!["--games", "0"], 2, vec!["--games", "'0'"]),
         (
-            vec!["--policy", "search"],
+            vec!["--policy", "search:horizon=1"],
             2,
             vec![
-                "--policy search",
-                "matchup supports random, greedy, planner, expert",
+                "--policy search:horizon=1",
+                "matchup plays the search's rollouts to the end",
             ],
         ),
         (
-            vec!["--policy", "clairvoyant"],
+            vec!["--policy", "expert:value=2"],
             2,
-            vec!["matchup supports random, greedy, planner, expert"],
+            vec!["matchup cannot use the value model's lookahead"],
         ),
         (
             vec!["--policy", "wizard"],

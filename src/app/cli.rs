@@ -95,8 +95,9 @@ pub struct BoosterWarArgs {
     /// The variant(s) of seed 003 to play.
     #[arg(long, value_enum, value_name = "V", default_value = "both")]
     pub variant: WarVariant,
-    /// Policy of both players: random, greedy, planner or expert (NAME:KEY=N for
-    /// parameters). It also stacks the ordered variant's deck.
+    /// Policy of both players: random, greedy, planner, expert, search or clairvoyant
+    /// (NAME:KEY=N for parameters; no value-model lookahead head to head). It also stacks
+    /// the ordered variant's deck.
     #[arg(long, value_name = "NAME", default_value = "planner")]
     pub policy: String,
     /// Games per variant (the first player alternates with the game index).
@@ -182,8 +183,9 @@ pub struct MatchupArgs {
     /// Player deck file (repeat for several; at least one).
     #[arg(long = "player", value_name = "FILE")]
     pub players: Vec<PathBuf>,
-    /// Policy playing the decks: random, greedy, planner or expert, with parameters as
-    /// NAME:KEY=N (repeatable; default greedy). Each deck with each policy is one entry.
+    /// Policy playing the decks: random, greedy, planner, expert, search or clairvoyant,
+    /// with parameters as NAME:KEY=N (no value-model lookahead head to head; repeatable;
+    /// default greedy). Each deck with each policy is one entry.
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Games per pair of entries (seats and first player balanced within each pair).

@@ -256,29 +256,22 @@ pub fn distinct_policies(names: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// The policies a head-to-head game can use: the search and the clairvoyant bound roll
-/// their games out against the Confluence.
-fn supported(kind: crate::policy::PolicyKind) -> bool {
-    matches!(
-        kind,
-        crate::policy::PolicyKind::Random
-            | crate::policy::PolicyKind::Greedy
-            | crate::policy::PolicyKind::Planner
-            | crate::policy::PolicyKind::Expert
-    )
-}
-
 /// The policies of a head-to-head command (`command` names it in the errors).
 pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<PolicySpec>> {
     let specs = policies(names)?;
     for (i, p) in specs.iter().enumerate() {
-        if !supported(p.kind) {
+        let search = matches!(
+            p.kind,
+            crate::policy::PolicyKind::Search | crate::policy::PolicyKind::Clairvoyant
+        );
+        // Head to head a search plays its rollouts to the end: the value model scores
+        // positions of the solo game, so a horizon given explicitly is refused.
+        if search && p.param("horizon", 0) > 0 {
             return Err(super::usage(format!(
-                "--policy {p}: {command} supports random, greedy, planner, expert ({} plays its rollouts against the Confluence, not against another deck)",
-                p.kind.name()
+                "--policy {p}: {command} plays the search's rollouts to the end of the game (the value model that scores a horizon values positions against the Confluence, not in a duel); drop horizon="
             )));
         }
-        if p.uses_value() {
+        if !search && p.uses_value() {
             return Err(super::usage(format!(
                 "--policy {p}: {command} cannot use the value model's lookahead (it looks ahead in the solo game against the Confluence, not in a duel); use expert without value="
             )));

@@ -481,16 +481,27 @@ mod tests {
     }
 
     #[test]
-    fn search_and_the_bound_are_refused_and_duplicates_too() {
+    fn a_value_model_lookahead_is_refused_and_duplicates_too() {
         let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        for p in ["search", "clairvoyant", "search:rollouts=4"] {
+        for p in [
+            "search",
+            "clairvoyant",
+            "search:rollouts=4",
+            "search:horizon=0",
+        ] {
+            assert!(matchup_policies(&names(&[p])).is_ok(), "{p}");
+        }
+        for (p, says) in [
+            ("search:horizon=1", "plays the search's rollouts to the end"),
+            (
+                "clairvoyant:horizon=2",
+                "plays the search's rollouts to the end",
+            ),
+            ("expert:value=2", "cannot use the value model's lookahead"),
+        ] {
             let e = matchup_policies(&names(&[p])).unwrap_err();
             assert!(super::super::is_usage(&e));
-            assert!(
-                e.to_string()
-                    .contains("matchup supports random, greedy, planner, expert"),
-                "{e}"
-            );
+            assert!(e.to_string().contains(says), "{e}");
         }
         let e = matchup_policies(&names(&["greedy", "greedy"])).unwrap_err();
         assert!(e.to_string().contains("given twice"), "{e}");

@@ -45,6 +45,11 @@ impl<'a> View<'a> {
         self.s.mode
     }
 
+    /// Every cost in mana is 0 (Booster War).
+    pub fn free_mana(&self) -> bool {
+        self.s.variant.free_mana
+    }
+
     /// Head-to-head: the opposing expedition's region.
     pub fn their_position(&self, e: Exp) -> i8 {
         self.s.pos_of(self.me.other()).get(e)
@@ -97,6 +102,13 @@ impl<'a> View<'a> {
     pub fn distance_to_meet(&self) -> i8 {
         let p = self.s.pos_of(self.me);
         p.get(Exp::Companion) - p.get(Exp::Hero)
+    }
+
+    /// Head-to-head: the terrains of the opposing expedition's region facing `e` (those it
+    /// can win at Dusk against this side's expedition `e`).
+    pub fn their_terrains(&self, e: Exp) -> u8 {
+        let region = self.their_position(e) as usize;
+        self.s.region_terrains(self.db, region)
     }
 
     /// Terrain of a region, if the player can see it.
@@ -244,26 +256,30 @@ impl<'a> View<'a> {
     }
 
     /// A full state consistent with what the player has seen: both decks reshuffled, the
-    /// Confluence's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
-    /// places, unrevealed Tumult cards re-dealt. Used by search policies.
+    /// opponent's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
+    /// places, unrevealed Tumult cards re-dealt. Used by search policies. The opponent is the
+    /// Confluence, or head to head the other seat; its unseen cards keep their identities
+    /// as a whole (the deck list is taken as known, as the Confluence's is), only which is
+    /// where is sampled.
     ///
     /// The result depends only on what the player can see and on `rng`: every hidden list
     /// is put in a canonical order (sorted) before it is shuffled, so two states that differ
     /// only in their hidden order give the same sample. No allocation.
     pub fn determinize(&self, rng: &mut GameRng) -> GameState {
         let mut g = *self.s;
+        let (me, them) = (self.me.index(), self.me.other().index());
         // The player's own deck order is unknown to them.
-        let deck = &mut g.sides[0].deck;
+        let deck = &mut g.sides[me].deck;
         deck.as_mut_slice().sort_unstable();
         deck.as_mut_slice().shuffle(rng);
-        // The Confluence's deck: which object sits where is as hidden as which card each
+        // The opponent's deck: which object sits where is as hidden as which card each
         // object is; sort the objects, then deal the unseen cards over them.
-        g.sides[1].deck.as_mut_slice().sort_unstable();
+        g.sides[them].deck.as_mut_slice().sort_unstable();
         let mut ids: ArrayVec<ObjId, { MAX_OBJS }> = ArrayVec::new();
-        let c = g.sides[1];
+        let c = g.sides[them];
         ids.extend(c.deck.iter());
         for list in [&c.hand, &c.mana] {
-            ids.extend(list.iter().filter(|&id| !g.obj(id).has(flag::KNOWN)));
+            ids.extend(list.iter().filter(|&id| !self.is_visible(id)));
         }
         let mut cards: ArrayVec<_, { MAX_OBJS }> = ids.iter().map(|&id| g.obj(id).card).collect();
         cards.sort_unstable();

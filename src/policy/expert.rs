@@ -22,6 +22,7 @@ use super::profile::Profiles;
 use super::value::{ValueNet, afterstate};
 use super::{Policy, PolicyRng};
 use crate::cards::db::CardDb;
+use crate::engine::state::Mode;
 use crate::engine::view::View;
 use crate::engine::{Choice, ChoiceList};
 
@@ -257,6 +258,15 @@ impl Expert {
                 for (k, o) in out.iter_mut().enumerate().take(options.len()) {
                     let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
                     *o = features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k]);
+                }
+                // Head to head the weights (fitted against the Confluence) would pass where
+                // the planner still has a play that wins a duel (`super::duel`): it plays it.
+                let stops = |k: usize| matches!(options[k], Choice::Pass | Choice::Done);
+                if view.mode() == Mode::Duel {
+                    let k = best(out[..options.len()].iter().copied());
+                    if stops(k) && !stops(ranked[0]) {
+                        out[ranked[0]] = f32::INFINITY;
+                    }
                 }
                 true
             }

@@ -5,6 +5,7 @@
 //! Layer: may use `cards`, `engine` and nothing else of the crate.
 
 pub mod deck_order;
+pub mod duel;
 pub mod expert;
 pub mod features;
 mod greedy;
@@ -429,6 +430,41 @@ impl PolicySpec {
                     s.rollouts, s.width, s.expert as u8, s.only, s.horizon, s.rank as u8
                 )
             }
+        }
+    }
+
+    /// Head to head: the policy of a seat whose opponent plays `opponent`. A search plays
+    /// the opponent's seat in its rollouts by the opponent's policy, and a searching
+    /// opponent by that search's rollout policy (`expert`, or `planner` with `expert=0`):
+    /// a search inside every rollout would spend its whole budget again at every
+    /// decision of every rollout.
+    pub fn build_against(&self, data: &PolicyData, opponent: &PolicySpec) -> AnyPolicy {
+        match self.build(data) {
+            AnyPolicy::Search(s) => AnyPolicy::Search(Box::new(
+                s.with_opponent(opponent.rollout_spec().build(data)),
+            )),
+            p => p,
+        }
+    }
+
+    /// The policy that plays this one's seat in someone else's rollouts: itself, or a
+    /// search's rollout policy with its `keep` and `mana`.
+    fn rollout_spec(&self) -> PolicySpec {
+        match self.kind {
+            PolicyKind::Search | PolicyKind::Clairvoyant => PolicySpec {
+                kind: if self.param("expert", 1) != 0 {
+                    PolicyKind::Expert
+                } else {
+                    PolicyKind::Planner
+                },
+                params: self
+                    .params
+                    .iter()
+                    .filter(|(k, _)| k == "keep" || k == "mana")
+                    .cloned()
+                    .collect(),
+            },
+            _ => self.clone(),
         }
     }
 

@@ -35,6 +35,23 @@ pub fn has_character(view: &View<'_>) -> [bool; 2] {
     has
 }
 
+/// Head-to-head: what `side`'s characters count in expedition `e` at Dusk (its Gigantic
+/// ones in both, Asleep ones not at all).
+pub fn duel_total(view: &View<'_>, side: Side, e: Exp) -> Stats {
+    let mut t = Stats::ZERO;
+    for x in Exp::BOTH {
+        for &id in view.expedition(side, x) {
+            if !view.card(id).kind.is_character() || view.has_kw(id, kw::ASLEEP) {
+                continue;
+            }
+            if x == e || view.has_kw(id, kw::GIGANTIC) {
+                t = t + view.stats(id).clamp_zero();
+            }
+        }
+    }
+    t
+}
+
 impl Needs {
     pub fn of(view: &View<'_>) -> Needs {
         if view.mode() == Mode::Duel {
@@ -80,20 +97,7 @@ impl Needs {
     /// than the opposing expedition has there.
     fn duel(view: &View<'_>) -> Needs {
         let mut n = Needs::default();
-        let total = |side: Side, e: Exp| {
-            let mut t = Stats::ZERO;
-            for x in Exp::BOTH {
-                for &id in view.expedition(side, x) {
-                    if !view.card(id).kind.is_character() || view.has_kw(id, kw::ASLEEP) {
-                        continue;
-                    }
-                    if x == e || view.has_kw(id, kw::GIGANTIC) {
-                        t = t + view.stats(id).clamp_zero();
-                    }
-                }
-            }
-            t
-        };
+        let total = |side: Side, e: Exp| duel_total(view, side, e);
         for e in Exp::BOTH {
             let (mine, theirs) = (total(view.me(), e), total(view.them(), e));
             *n.have.get_mut(e) = mine;

@@ -34,7 +34,7 @@ use crate::cards::effect::Op;
 use crate::cards::types::*;
 use crate::engine::Choice;
 use crate::engine::choice::Alt;
-use crate::engine::state::{Decision, ObjId};
+use crate::engine::state::{Decision, Mode, ObjId};
 use crate::engine::view::View;
 
 /// Tunable parameters (`planner:keep=2,mana=6`).
@@ -395,8 +395,17 @@ impl Planner {
             }
         }
         let (plan, value) = plans[best];
+        // Instead of passing: head to head, what is left to play once Dusk is planned
+        // (nothing in solo play).
+        let stop = || {
+            if view.mode() == Mode::Duel {
+                super::duel::extra(view, &self.prof, options, &day.needs).unwrap_or(pass)
+            } else {
+                pass
+            }
+        };
         if value <= 0 {
-            return pass;
+            return stop();
         }
         if let Some((i, e)) = plan.first {
             let it = &items[i];
@@ -420,11 +429,11 @@ impl Planner {
         }
         // The planned expeditions are already clear.
         if free || view.passed(view.them()) {
-            return pass;
+            return stop();
         }
         let mana = view.mana(view.me()).1;
         self.hold(view, day, items, plan.cleared, mana)
-            .unwrap_or(pass)
+            .unwrap_or_else(stop)
     }
 
     /// Options worth comparing at a turn, the planner's own pick first: the first plays of

@@ -25,6 +25,8 @@ pub struct PlayProfile {
     pub removal: Option<FilterId>,
     /// Cards it draws.
     pub draws: i16,
+    /// It puts a card from the player's deck into Mana (worth nothing when mana is free).
+    pub ramp: bool,
 }
 
 /// Both ways of playing a card, and what it can do from the Reserve.
@@ -40,6 +42,8 @@ pub struct CardProfile {
     pub worth: i16,
     /// Worth of the card as a Reserve card, per the cost of playing it from there.
     pub reserve_worth: i16,
+    /// It can only be played while a condition holds (Tomoe Gozen: enough Mana Orbs).
+    pub conditional: bool,
 }
 
 /// Profiles of every card of the database, indexed like `CardDb::cards`.
@@ -124,6 +128,7 @@ fn read_body(db: &CardDb, ab: &Ability, p: &mut PlayProfile) {
                 }
             }
             Op::Draw { who: Who::You, n } => p.draws += const_amount(n),
+            Op::ManaFromDeck { who: Who::You, .. } => p.ramp = true,
             _ => {}
         }
     }
@@ -157,6 +162,7 @@ impl CardProfile {
                         }
                     }
                 }
+                Trigger::Static(Static::PlayableIf) => c.conditional = true,
                 Trigger::Support(cost) if cost.mana == 0 && cost.discard_reserve == 0 => {
                     if let Op::NextBoost { n, .. } = db.op(ab, 0)
                         && ab.len == 1

@@ -39,8 +39,9 @@ use super::expert::Expert;
 use super::planner::Planner;
 use super::value::ValueNet;
 use super::{Policy, PolicyRng};
+use crate::cards::types::Side;
 use crate::engine::event::NoObserver;
-use crate::engine::state::Decision;
+use crate::engine::state::{Decision, Mode};
 use crate::engine::view::View;
 use crate::engine::{
     Choice, ChoiceList, GameRng, GameState, Step, advance, apply_unchecked, legal_choices,
@@ -134,6 +135,9 @@ pub struct Search {
     pub params: SearchParams,
     buf: Box<ChoiceList>,
     last: Estimates,
+    /// Head to head: the opponent's policy, which plays the other seat in the rollouts (the
+    /// search's own rollout policy when none is given).
+    opponent: Option<Box<super::AnyPolicy>>,
 }
 
 /// What the last searched decision found: per candidate, its option index, the samples it
@@ -146,10 +150,11 @@ pub struct Estimates {
     pub samples: u32,
 }
 
-/// A rollout's result in half-points: a win 2, a day-cap draw 1, a loss 0.
-fn points(g: &GameState) -> u32 {
+/// A rollout's result in half-points for side `me`: a win 2, a day-cap draw 1, a loss 0.
+fn points(g: &GameState, me: Side) -> u32 {
     match g.outcome {
-        Some(o) if o.is_win() => 2,
+        Some(o) if g.mode == Mode::Duel && o.winner() == Some(me) => 2,
+        Some(o) if g.mode != Mode::Duel && o.is_win() => 2,
         Some(crate::engine::Outcome::DayCap) => 1,
         _ => 0,
     }
@@ -264,7 +269,14 @@ impl Search {
             params,
             buf: Box::new(ChoiceList::new()),
             last: Estimates::default(),
+            opponent: None,
         }
+    }
+
+    /// Head to head: the policy that plays the opponent's seat in the rollouts.
+    pub fn with_opponent(mut self, opponent: super::AnyPolicy) -> Search {
+        self.opponent = Some(Box::new(opponent));
+        self
     }
 
     /// The value model that scores truncated rollouts.
@@ -285,14 +297,19 @@ impl Search {
         let db = view.db();
         let mut rng = GameRng::seed_from_u64(seed);
         let mut prng = PolicyRng::seed_from_u64(seed ^ 0x5ea5c4);
+        let mut opp_rng = PolicyRng::seed_from_u64(seed ^ 0x0dd0_5eed);
+        let me = view.me();
         apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, first);
         let last_day = view.day().saturating_add(self.params.horizon);
         loop {
             match advance(&mut g, db, &mut rng, &mut NoObserver) {
                 Step::Decide => {
                     legal_choices(&g, db, &mut self.buf);
+                    // The value model scores Confluence positions: head to head the
+                    // rollouts play to the end.
                     if let Some(net) = &self.value
                         && self.params.horizon > 0
+                        && g.mode != Mode::Duel
                         && g.day >= last_day
                         && self.buf.len() > 1
                     {
@@ -300,6 +317,10 @@ impl Search {
                     }
                     let k = if self.buf.len() == 1 {
                         0
+                    } else if g.decider != me
+                        && let Some(o) = &mut self.opponent
+                    {
+                        o.choose(&View::new(&g, db), &self.buf, &mut opp_rng)
                     } else {
                         let view = View::new(&g, db);
                         rollout_pick(
@@ -313,7 +334,7 @@ impl Search {
                     let c = self.buf[k];
                     apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, c);
                 }
-                Step::Over(_) | Step::Stopped => return points(&g) as f64,
+                Step::Over(_) | Step::Stopped => return points(&g, me) as f64,
             }
         }
     }

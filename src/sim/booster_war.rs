@@ -443,7 +443,10 @@ pub fn run_booster_war(
     let data = PolicyData::for_run(plan.db, plan.models);
     let slots = Slots::new(plan.db, plan.pool);
     let new_worker = || Worker {
-        policies: [plan.policy.build(&data), plan.policy.build(&data)],
+        policies: [
+            plan.policy.build_against(&data, plan.policy),
+            plan.policy.build_against(&data, plan.policy),
+        ],
         buf: ChoiceList::new(),
         boosters: [Booster::default(), Booster::default()],
     };

@@ -178,8 +178,8 @@ pub fn first_seat(g: u64) -> u8 {
     (g % 2) as u8
 }
 
-/// One worker's policies (built on first use, one per seat and policy, so that a mirror
-/// pair has two) and choice buffer.
+/// One worker's policies (built on first use, one per seat, policy and opposing policy,
+/// so that a mirror pair has two and a search knows whom it plays) and choice buffer.
 struct Worker<'a> {
     data: &'a PolicyData,
     specs: &'a [PolicySpec],
@@ -207,12 +207,13 @@ pub fn run_matchups(
             ordered: false,
         }
     };
+    let n_pol = plan.policies.len();
     let new_worker = || Worker {
         data: &data,
         specs: plan.policies,
         seats: [
-            (0..plan.policies.len()).map(|_| None).collect(),
-            (0..plan.policies.len()).map(|_| None).collect(),
+            (0..n_pol * n_pol).map(|_| None).collect(),
+            (0..n_pol * n_pol).map(|_| None).collect(),
         ],
         buf: ChoiceList::new(),
     };
@@ -225,8 +226,9 @@ pub fn run_matchups(
             seats: [s0, s1],
             buf,
         } = w;
-        let pa = s0[ea.policy].get_or_insert_with(|| specs[ea.policy].build(data));
-        let pb = s1[eb.policy].get_or_insert_with(|| specs[eb.policy].build(data));
+        let (sa, sb) = (&specs[ea.policy], &specs[eb.policy]);
+        let pa = s0[ea.policy * n_pol + eb.policy].get_or_insert_with(|| sa.build_against(data, sb));
+        let pb = s1[eb.policy * n_pol + ea.policy].get_or_insert_with(|| sb.build_against(data, sa));
         let r = play_duel(
             plan.db,
             [seat(ea), seat(eb)],
