@@ -18,6 +18,7 @@ pub(crate) mod matchup;
 mod merge;
 mod meta;
 pub mod mixes;
+mod optimize;
 mod outputs;
 mod replay;
 mod report;
@@ -59,6 +60,7 @@ pub fn main() -> ExitCode {
         Command::Merge(a) => merge::merge(a),
         Command::Matchup(a) => matchup::matchup(a),
         Command::BoosterWar(a) => booster_war::booster_war(a),
+        Command::Optimize(a) => optimize::optimize(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -83,7 +85,7 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 16] = [
+    const COMMANDS: [&str; 17] = [
         "bench",
         "booster_war",
         "cards",
@@ -92,6 +94,7 @@ mod tests {
         "ladder",
         "matchup",
         "merge",
+        "optimize",
         "replay",
         "report",
         "run",
