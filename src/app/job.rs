@@ -67,7 +67,11 @@ impl Job {
 }
 
 pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    styled_bar(total, quiet, "{bar:40} {pos}/{len} games ({rate}, eta {eta})")
+    styled_bar(
+        total,
+        quiet,
+        "{bar:40} {pos}/{len} games ({rate}, eta {eta})",
+    )
 }
 
 /// [`progress_bar`] followed by a message the command updates (`optimize`: the best deck so

@@ -33,8 +33,8 @@ const Z: f64 = 1.959964;
 /// the seed.
 fn mix(conf: &ConfluenceDeck, rares: &str, seed: u64) -> Result<RareMix> {
     let n = conf.slots.len();
-    let (a, b) = mixes::parse_counts(rares, n)
-        .map_err(|e| super::usage(format!("--rares {rares}: {e}")))?;
+    let (a, b) =
+        mixes::parse_counts(rares, n).map_err(|e| super::usage(format!("--rares {rares}: {e}")))?;
     if a != b {
         return Err(super::usage(format!(
             "--rares {rares}: optimize plays one mix; give one count N (0 to {n})"
@@ -73,8 +73,8 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let mut lib = load::library(&a.cards)?;
     let mut warnings = Vec::new();
     let deck = load::player_deck(&lib, &a.player, false, &mut warnings)?;
-    let conf = ConfluenceDeck::load(&a.against, &mut lib.db)
-        .context("the Confluence deck (--against)")?;
+    let conf =
+        ConfluenceDeck::load(&a.against, &mut lib.db).context("the Confluence deck (--against)")?;
     let mix = mix(&conf, &a.rares, a.seed)?;
     let expert = load::expert_weights(a.expert_weights.as_deref())?;
     let value = load::value_weights(a.value_weights.as_deref())?;
@@ -180,7 +180,10 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let text = swap::deck_text(deck.hero, &result.best, db, &header);
     let best = PlayerDeck::parse(&text, Path::new("best_deck.txt"), &lib.pool, db)
         .context("the best deck, read back")?;
-    debug_assert!(best.violations(db).is_empty(), "the optimizer keeps decks legal");
+    debug_assert!(
+        best.violations(db).is_empty(),
+        "the optimizer keeps decks legal"
+    );
     if !a.quiet {
         eprintln!(
             "confluence-sim: search done ({} games, {} steps, stopped by {}); measuring both decks on {} fresh games each",
@@ -304,10 +307,7 @@ fn measure_table(
     .push("deck", ColumnData::Str(vec!["start".into(), "best".into()]))
     .push(
         "file",
-        ColumnData::Str(vec![
-            a.player.display().to_string(),
-            "best_deck.txt".into(),
-        ]),
+        ColumnData::Str(vec![a.player.display().to_string(), "best_deck.txt".into()]),
     )
     .push("player_hero", two(db.card(deck.hero).name.clone()))
     .push("policy", two(policy.to_string()))
@@ -318,10 +318,19 @@ fn measure_table(
     .push("wins", ColumnData::U64(m.wins.to_vec()))
     .push_win_rates(&iv)
     .push("first_game", ColumnData::U64(vec![MEASURE_FIRST; 2]))
-    .push("end_game", ColumnData::U64(vec![MEASURE_FIRST + m.games; 2]))
+    .push(
+        "end_game",
+        ColumnData::U64(vec![MEASURE_FIRST + m.games; 2]),
+    )
     .push("diff", ColumnData::F64(vec![0.0, m.diff.0]))
-    .push("diff_lo", ColumnData::F64(vec![0.0, m.diff.0 - Z * m.diff.1]))
-    .push("diff_hi", ColumnData::F64(vec![0.0, m.diff.0 + Z * m.diff.1]))
+    .push(
+        "diff_lo",
+        ColumnData::F64(vec![0.0, m.diff.0 - Z * m.diff.1]),
+    )
+    .push(
+        "diff_hi",
+        ColumnData::F64(vec![0.0, m.diff.0 + Z * m.diff.1]),
+    )
     .push("seed", ColumnData::U64(vec![a.seed; 2]));
     t
 }

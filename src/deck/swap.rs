@@ -255,21 +255,18 @@ pub fn is_legal(hero: CardIdx, cards: &[CardIdx], offers: &SwapPool, db: &CardDb
     if !deck.violations(db).is_empty() {
         return false;
     }
-    offers.offers.iter().all(|o| {
-        o.copies >= 3 || cards.iter().filter(|&&c| c == o.card).count() <= o.copies
-    }) && cards
+    offers
+        .offers
         .iter()
-        .all(|c| offers.offers.iter().any(|o| o.card == *c))
+        .all(|o| o.copies >= 3 || cards.iter().filter(|&&c| c == o.card).count() <= o.copies)
+        && cards
+            .iter()
+            .all(|c| offers.offers.iter().any(|o| o.card == *c))
 }
 
 /// Every legal swap of the deck: for each printing in it (its last slot) and each other card
 /// offered, in deck then pool order.
-pub fn legal_swaps(
-    hero: CardIdx,
-    cards: &[CardIdx],
-    offers: &SwapPool,
-    db: &CardDb,
-) -> Vec<Swap> {
+pub fn legal_swaps(hero: CardIdx, cards: &[CardIdx], offers: &SwapPool, db: &CardDb) -> Vec<Swap> {
     let mut out = Vec::new();
     let mut counts: HashMap<CardIdx, usize> = HashMap::new();
     for &c in cards {

@@ -94,7 +94,9 @@ impl<'a> Pool<'a> {
                 )
                 .collect()
         });
-        flat.chunks(n.max(1) as usize).map(<[bool]>::to_vec).collect()
+        flat.chunks(n.max(1) as usize)
+            .map(<[bool]>::to_vec)
+            .collect()
     }
 }
 
@@ -243,9 +245,10 @@ impl State<'_> {
             ds.extend(alive.iter().map(|&i| decks[i].as_slice()));
             let (_, w) = self.play(&ds, n, progress);
             for (j, &i) in alive.iter().enumerate() {
-                score[i] += w[j + 1].iter().zip(&w[0]).fold(0i64, |s, (a, b)| {
-                    s + *a as i64 - *b as i64
-                });
+                score[i] += w[j + 1]
+                    .iter()
+                    .zip(&w[0])
+                    .fold(0i64, |s, (a, b)| s + *a as i64 - *b as i64);
             }
             // Every survivor has played the same games, so the sums compare; ties keep the
             // earlier candidate.
