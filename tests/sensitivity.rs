@@ -145,3 +145,46 @@ fn sensitivity_plays_each_edit_on_the_baselines_games_the_same_on_any_thread_cou
     assert_eq!(meta["kind"], "sensitivity");
     assert_eq!(meta["grid"].as_u64().unwrap() as usize, edits.len());
 }
+
+/// The report of a sensitivity directory: one tornado chart per deck, policy and mix, one
+/// bar per edit that changes the mix (largest effects first), each bar's numbers the
+/// table's.
+#[test]
+fn the_report_of_a_sensitivity_directory_draws_a_tornado_per_mix() {
+    let d = tempfile::tempdir().unwrap();
+    sensitivity(d.path(), "2");
+    sim().arg("report").arg(d.path()).assert().success();
+    let (h, rows) = table(&d.path().join("sensitivity.csv"));
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    for (i, rares) in ["0", "15"].iter().enumerate() {
+        let svg =
+            std::fs::read_to_string(d.path().join(format!("charts/sensitivity_{}.svg", i + 1)))
+                .unwrap_or_else(|e| panic!("chart {}: {e}", i + 1));
+        let want: Vec<&csv::StringRecord> = rows
+            .iter()
+            .filter(|r| &r[col("rare_count")] == *rares && &r[col("unchanged")] == "false")
+            .take(20)
+            .collect();
+        let bars: Vec<&str> = svg.split("<rect data-edit=\"").skip(1).collect();
+        assert_eq!(bars.len(), want.len(), "{rares} rares: one bar per edit");
+        for (b, r) in bars.iter().zip(&want) {
+            let attr = |name: &str| {
+                let k = format!("{name}=\"");
+                let s = &b[b.find(&k).unwrap() + k.len()..];
+                s[..s.find('"').unwrap()].to_string()
+            };
+            assert_eq!(
+                attr("data-diff").parse::<f64>().unwrap(),
+                r[col("diff")].parse::<f64>().unwrap()
+            );
+            assert_eq!(
+                attr("data-lo").parse::<f64>().unwrap(),
+                r[col("diff_lo")].parse::<f64>().unwrap()
+            );
+            assert!(b.starts_with(&r[col("edit")].replace('"', "&quot;")));
+        }
+    }
+    let html = std::fs::read_to_string(d.path().join("report.html")).unwrap();
+    assert!(html.contains("Sensitivity: which single change moves the win rate most"));
+    assert!(d.path().join("report.md").is_file());
+}

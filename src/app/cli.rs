@@ -106,7 +106,7 @@ pub struct OptimizeArgs {
     pub policy: String,
     /// The search's budget: games played by all decks during the search (the final
     /// measurement comes on top). Same flags and seed, same result.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = positive_u64())]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=1 << 44))]
     pub games: u64,
     /// Also stop the search after this many seconds (the result then depends on the
     /// machine's speed and load: not reproducible).
@@ -117,18 +117,18 @@ pub struct OptimizeArgs {
     pub batch: u32,
     /// Games per deck in a round's first stage; each later stage plays twice as many with
     /// half the candidates.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = positive_u64())]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
     pub stage_games: u64,
     /// Games per deck that confirm a round's survivor against the current deck (a swap is
     /// kept when the paired difference's 95% interval is above zero).
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..))]
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..=1 << 40))]
     pub confirm: u64,
     /// Random swaps applied to the best deck at each restart.
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=40))]
     pub kick: u32,
     /// Games per deck of the final measurement of the start and the best deck, on game
     /// indices the search never played.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..))]
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..=1 << 40))]
     pub measure: u64,
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,

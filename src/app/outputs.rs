@@ -1,7 +1,7 @@
 //! Output directories and the outputs of a run.
 //!
 //! Every command that writes a directory (`run`, `merge`, `report`, `matchup`,
-//! `booster-war`, `ladder`, `compare`, `tune`) writes it through one mechanism,
+//! `booster-war`, `ladder`, `compare`, `tune`, `sensitivity`, `optimize`) writes it through one mechanism,
 //! [`OutputDir`]: every file goes into a temporary directory beside `--out`, which then
 //! replaces `--out` whole in one step; a failure or an interruption leaves the old directory
 //! as it was. [`output_dir`] checks `--out` first, the same way for every command: it may be

@@ -225,11 +225,11 @@ impl State<'_> {
     fn round_cost(&self, k: usize) -> u64 {
         let (mut alive, mut n, mut total) = (k, self.params.stage_games, 0u64);
         while alive > 1 {
-            total += (alive as u64 + 1) * n;
+            total = total.saturating_add((alive as u64 + 1).saturating_mul(n));
             alive = alive.div_ceil(2);
-            n *= 2;
+            n = n.saturating_mul(2);
         }
-        total + 2 * self.params.confirm
+        total.saturating_add(2 * self.params.confirm)
     }
 
     /// Races `cands` against `cur`; returns the survivor's step (not yet numbered).
@@ -399,7 +399,12 @@ pub fn search(
             continue;
         }
         let k = params.batch.min(queue.len());
-        if st.games + st.round_cost(k) + reserve > params.games {
+        if st
+            .games
+            .saturating_add(st.round_cost(k))
+            .saturating_add(reserve)
+            > params.games
+        {
             break "budget";
         }
         let cands: Vec<Swap> = queue.drain(..k).collect();
@@ -414,7 +419,10 @@ pub fn search(
         on_step(st.push(s, restart));
     };
     // A restart's deck, better than the best one? (The budget kept room to ask.)
-    if restart > 0 && !same_deck(&cur, &best) && st.games + 2 * params.confirm <= params.games {
+    if restart > 0
+        && !same_deck(&cur, &best)
+        && st.games.saturating_add(2 * params.confirm) <= params.games
+    {
         let s = st.challenge(&best, &cur, progress);
         if s.accepted {
             best = cur.clone();
