@@ -188,3 +188,83 @@ fn the_report_of_a_sensitivity_directory_draws_a_tornado_per_mix() {
     assert!(html.contains("Sensitivity: which single change moves the win rate most"));
     assert!(d.path().join("report.md").is_file());
 }
+
+/// `--target`: the single edits closest to the target, then pairs of the edits that move
+/// the win rate most towards it, each pair a `run` with both edits, game for game.
+#[test]
+fn a_target_lists_the_closest_single_edits_and_plays_pairs_on_the_same_games() {
+    let d = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "sensitivity",
+            "--only",
+            "Gloom Wisp",
+            "--policy",
+            "greedy",
+            "--games",
+            "150",
+            "--seed",
+            "5",
+            "--rares",
+            "0",
+            "--target",
+            "0.05",
+            "--pairs-of",
+            "3",
+            "-q",
+            "--out",
+        ])
+        .arg(d.path())
+        .assert()
+        .success();
+    let (h, rows) = table(&d.path().join("sensitivity_target.csv"));
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let f = |r: &csv::StringRecord, c: &str| r[col(c)].parse::<f64>().unwrap();
+    let singles: Vec<_> = rows
+        .iter()
+        .filter(|r| &r[col("kind")] == "single")
+        .collect();
+    let pairs: Vec<_> = rows.iter().filter(|r| &r[col("kind")] == "pair").collect();
+    assert_eq!(singles.len(), 10);
+    assert!(
+        singles
+            .windows(2)
+            .all(|w| f(w[0], "distance") <= f(w[1], "distance"))
+    );
+    assert!(!pairs.is_empty() && pairs.len() <= 3, "{}", pairs.len());
+    assert!(
+        pairs
+            .windows(2)
+            .all(|w| f(w[0], "distance") <= f(w[1], "distance"))
+    );
+    for p in &pairs {
+        // A pair is two edits of the grid applied in order.
+        let edits: Vec<&str> = p[col("edits")].split(" + ").collect();
+        assert_eq!(edits.len(), 2);
+        let (wins, games) = run_row(&["--rares", "0", "--edit", edits[0], "--edit", edits[1]]);
+        assert_eq!(
+            (&p[col("wins")], &p[col("games")]),
+            (wins.as_str(), games.as_str()),
+            "{}",
+            &p[col("edits")]
+        );
+        assert!(f(p, "diff") - (f(p, "win_rate") - f(p, "baseline_win_rate")) < 1e-9);
+    }
+    // A target outside 0 to 1 is a bad flag: exit 2, nothing written.
+    let out = d.path().join("bad");
+    sim()
+        .args([
+            "sensitivity",
+            "--only",
+            "Gloom Wisp",
+            "--target",
+            "1.5",
+            "-q",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--target 1.5"));
+    assert!(!out.exists());
+}

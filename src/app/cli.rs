@@ -427,6 +427,15 @@ pub struct SensitivityArgs {
     /// alone); default every card.
     #[arg(long, value_name = "CARD")]
     pub only: Vec<String>,
+    /// Also: which edits reach this win rate (0 to 1): the single edits closest to it, then
+    /// every pair of the --pairs-of edits that move it most towards it, played on the same
+    /// games; writes sensitivity_target.csv/.parquet.
+    #[arg(long, value_name = "RATE")]
+    pub target: Option<f64>,
+    /// With --target: how many of the edits that move the win rate most towards the target
+    /// are combined in pairs (each pair plays --games games per deck, policy and mix).
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub pairs_of: u32,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

@@ -38,7 +38,7 @@ pub const CHECKPOINT: &str = "checkpoint";
 /// or a shard's state, and the temporary files of older versions. A command replaces a
 /// directory holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 47] = [
+    const NAMES: [&str; 49] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -81,6 +81,8 @@ pub fn is_output_name(name: &str) -> bool {
         "tune_screening.parquet",
         "sensitivity.csv",
         "sensitivity.parquet",
+        "sensitivity_target.csv",
+        "sensitivity_target.parquet",
         "best_deck.txt",
         "optimize.csv",
         "optimize.parquet",
