@@ -226,7 +226,7 @@ impl Report for SensModel {
                     hi: r.diff_hi,
                 })
                 .collect();
-            let title = format!("What moves the win rate: {}", g.name());
+            let title = g.name();
             let chart = Chart {
                 file: chart_file(i + 1),
                 title: title.clone(),
