@@ -134,7 +134,10 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let pb = progress_bar_with_message(a.games, a.quiet);
     let started = Instant::now();
     let deadline = a.time.map(|s| started + Duration::from_secs(s));
-    let mut best_estimate: Option<(f64, f64)> = None;
+    // What the progress bar shows: the start deck's first estimate, the best and the current
+    // deck's latest ones, the swaps kept and the restarts so far.
+    let (mut start_est, mut best_est, mut now_est) = (None::<f64>, None, None);
+    let (mut kept_n, mut restarts) = (0usize, 0);
     let result = crate::sim::optimize::search(
         &player,
         &offers,
@@ -142,24 +145,33 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
         &params,
         &mut |g| pb.inc(g),
         &mut |s: &Step| {
-            let keep = s.accepted && s.kind != StepKind::Restart;
-            let first = best_estimate.is_none() && s.kind == StepKind::Round;
-            if keep || first {
-                let n = s.confirm_games.max(1) as f64;
-                let (base, new) = (s.base_wins as f64 / n, s.wins as f64 / n);
-                best_estimate = Some(match best_estimate {
-                    Some((start, _)) => (start, if keep { new } else { base }),
-                    None => (base, if keep { new } else { base }),
-                });
+            let n = s.confirm_games.max(1) as f64;
+            match s.kind {
+                StepKind::Round => {
+                    start_est.get_or_insert(s.base_wins as f64 / n);
+                    kept_n += s.accepted as usize;
+                    now_est = Some(if s.accepted { s.wins } else { s.base_wins } as f64 / n);
+                    if s.restart == 0 {
+                        best_est = now_est;
+                    }
+                }
+                StepKind::Restart => {
+                    restarts = s.restart;
+                    now_est = None;
+                }
+                StepKind::Challenge => {
+                    if s.accepted {
+                        best_est = Some(s.wins as f64 / n);
+                    }
+                }
             }
-            if let Some((start, now)) = best_estimate {
-                pb.set_message(format!(
-                    "best {:.1}% (start {:.1}%), {} kept",
-                    now * 100.0,
-                    start * 100.0,
-                    kept(&[s])
-                ));
-            }
+            let est = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:.1}%", x * 100.0));
+            pb.set_message(format!(
+                "start {}, best {}, current {}, {kept_n} swap(s) kept, {restarts} restart(s)",
+                est(start_est),
+                est(best_est),
+                est(now_est)
+            ));
         },
         &|| deadline.is_some_and(|d| Instant::now() >= d),
     );
@@ -237,7 +249,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
                 "games_played": result.games,
                 "game_indices": [0, result.end_game],
                 "steps": result.steps.len(),
-                "swaps_kept": kept(&result.steps.iter().collect::<Vec<_>>()),
+                "swaps_kept": kept(&result.steps),
                 "restarts": result.steps.iter().filter(|s| s.kind == StepKind::Restart).count(),
                 "stopped_by": result.stop,
             },
@@ -260,8 +272,9 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     Ok(())
 }
 
-/// Swaps kept so far: kept rounds (a kept challenge brings a restart's swaps, counted there).
-fn kept(steps: &[&Step]) -> usize {
+/// Rounds whose swap was kept, in every descent (a restart's kept swaps reach the best deck
+/// only when its challenge is won).
+fn kept(steps: &[Step]) -> usize {
     steps
         .iter()
         .filter(|s| s.kind == StepKind::Round && s.accepted)
