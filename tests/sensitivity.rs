@@ -145,3 +145,126 @@ fn sensitivity_plays_each_edit_on_the_baselines_games_the_same_on_any_thread_cou
     assert_eq!(meta["kind"], "sensitivity");
     assert_eq!(meta["grid"].as_u64().unwrap() as usize, edits.len());
 }
+
+/// The report of a sensitivity directory: one tornado chart per deck, policy and mix, one
+/// bar per edit that changes the mix (largest effects first), each bar's numbers the
+/// table's.
+#[test]
+fn the_report_of_a_sensitivity_directory_draws_a_tornado_per_mix() {
+    let d = tempfile::tempdir().unwrap();
+    sensitivity(d.path(), "2");
+    sim().arg("report").arg(d.path()).assert().success();
+    let (h, rows) = table(&d.path().join("sensitivity.csv"));
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    for (i, rares) in ["0", "15"].iter().enumerate() {
+        let svg =
+            std::fs::read_to_string(d.path().join(format!("charts/sensitivity_{}.svg", i + 1)))
+                .unwrap_or_else(|e| panic!("chart {}: {e}", i + 1));
+        let want: Vec<&csv::StringRecord> = rows
+            .iter()
+            .filter(|r| &r[col("rare_count")] == *rares && &r[col("unchanged")] == "false")
+            .take(20)
+            .collect();
+        let bars: Vec<&str> = svg.split("<rect data-edit=\"").skip(1).collect();
+        assert_eq!(bars.len(), want.len(), "{rares} rares: one bar per edit");
+        for (b, r) in bars.iter().zip(&want) {
+            let attr = |name: &str| {
+                let k = format!("{name}=\"");
+                let s = &b[b.find(&k).unwrap() + k.len()..];
+                s[..s.find('"').unwrap()].to_string()
+            };
+            assert_eq!(
+                attr("data-diff").parse::<f64>().unwrap(),
+                r[col("diff")].parse::<f64>().unwrap()
+            );
+            assert_eq!(
+                attr("data-lo").parse::<f64>().unwrap(),
+                r[col("diff_lo")].parse::<f64>().unwrap()
+            );
+            assert!(b.starts_with(&r[col("edit")].replace('"', "&quot;")));
+        }
+    }
+    let html = std::fs::read_to_string(d.path().join("report.html")).unwrap();
+    assert!(html.contains("Sensitivity: which single change moves the win rate most"));
+    assert!(d.path().join("report.md").is_file());
+}
+
+/// `--target`: the single edits closest to the target, then pairs of the edits that move
+/// the win rate most towards it, each pair a `run` with both edits, game for game.
+#[test]
+fn a_target_lists_the_closest_single_edits_and_plays_pairs_on_the_same_games() {
+    let d = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "sensitivity",
+            "--only",
+            "Gloom Wisp",
+            "--policy",
+            "greedy",
+            "--games",
+            "150",
+            "--seed",
+            "5",
+            "--rares",
+            "0",
+            "--target",
+            "0.05",
+            "--pairs-of",
+            "3",
+            "-q",
+            "--out",
+        ])
+        .arg(d.path())
+        .assert()
+        .success();
+    let (h, rows) = table(&d.path().join("sensitivity_target.csv"));
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let f = |r: &csv::StringRecord, c: &str| r[col(c)].parse::<f64>().unwrap();
+    let singles: Vec<_> = rows
+        .iter()
+        .filter(|r| &r[col("kind")] == "single")
+        .collect();
+    let pairs: Vec<_> = rows.iter().filter(|r| &r[col("kind")] == "pair").collect();
+    assert_eq!(singles.len(), 10);
+    assert!(
+        singles
+            .windows(2)
+            .all(|w| f(w[0], "distance") <= f(w[1], "distance"))
+    );
+    assert!(!pairs.is_empty() && pairs.len() <= 3, "{}", pairs.len());
+    assert!(
+        pairs
+            .windows(2)
+            .all(|w| f(w[0], "distance") <= f(w[1], "distance"))
+    );
+    for p in &pairs {
+        // A pair is two edits of the grid applied in order.
+        let edits: Vec<&str> = p[col("edits")].split(" + ").collect();
+        assert_eq!(edits.len(), 2);
+        let (wins, games) = run_row(&["--rares", "0", "--edit", edits[0], "--edit", edits[1]]);
+        assert_eq!(
+            (&p[col("wins")], &p[col("games")]),
+            (wins.as_str(), games.as_str()),
+            "{}",
+            &p[col("edits")]
+        );
+        assert!(f(p, "diff") - (f(p, "win_rate") - f(p, "baseline_win_rate")) < 1e-9);
+    }
+    // A target outside 0 to 1 is a bad flag: exit 2, nothing written.
+    let out = d.path().join("bad");
+    sim()
+        .args([
+            "sensitivity",
+            "--only",
+            "Gloom Wisp",
+            "--target",
+            "1.5",
+            "-q",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--target 1.5"));
+    assert!(!out.exists());
+}

@@ -73,6 +73,89 @@ pub enum Command {
     /// Morning, 4 days. Writes booster_war.csv (per variant: seats, first player, days),
     /// factions.csv, heroes.csv and card_effects.csv (with .parquet twins) and meta.json.
     BoosterWar(BoosterWarArgs),
+    /// Improve a player deck by swapping one card at a time for a card of a pool (sets or a
+    /// collection), keeping a swap when paired games show it better; writes the best deck
+    /// (best_deck.txt), its win rate and the start deck's on fresh games (optimize.csv),
+    /// the search's trajectory (trajectory.csv) and meta.json.
+    Optimize(OptimizeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct OptimizeArgs {
+    /// The deck to improve (a legal deck; its size and hero stay).
+    #[arg(long, value_name = "FILE")]
+    pub player: PathBuf,
+    /// The cards it may take in: the exact cards of these sets, comma-separated set codes of
+    /// pool.csv (e.g. CORE or CORE,ALIZE; all for every set). Default CORE.
+    #[arg(long, value_name = "SETS", conflicts_with = "collection")]
+    pub pool: Option<String>,
+    /// Instead of --pool: the cards you own, one `N REFERENCE` or `N Card Name` a line (the
+    /// deck file format); the deck's own cards count as owned.
+    #[arg(long, value_name = "FILE")]
+    pub collection: Option<PathBuf>,
+    /// The Confluence deck played against.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "decks/confluence/reference.toml"
+    )]
+    pub against: PathBuf,
+    /// Rares in the Confluence deck: a count N (0: all commons; between 0 and all, one random
+    /// set of N rares drawn from --seed).
+    #[arg(long, value_name = "N", default_value = "0")]
+    pub rares: String,
+    /// The player's policy (the strongest affordable one is expert).
+    #[arg(long, value_name = "NAME", default_value = "expert")]
+    pub policy: String,
+    /// The search's budget: games played by all decks during the search (the final
+    /// measurement comes on top). Same flags and seed, same result.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=1 << 44))]
+    pub games: u64,
+    /// Also stop the search after this many seconds (the result then depends on the
+    /// machine's speed and load: not reproducible).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_u64())]
+    pub time: Option<u64>,
+    /// Candidate swaps raced per round.
+    #[arg(long, value_name = "K", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub batch: u32,
+    /// Games per deck in a round's first stage; each later stage plays twice as many with
+    /// half the candidates.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    pub stage_games: u64,
+    /// Games per deck that confirm a round's survivor against the current deck (a swap is
+    /// kept when the paired difference's 95% interval is above zero).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..=1 << 40))]
+    pub confirm: u64,
+    /// Random swaps applied to the best deck at each restart.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=40))]
+    pub kick: u32,
+    /// Games per deck of the final measurement of the start and the best deck, on game
+    /// indices the search never played.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..=1 << 40))]
+    pub measure: u64,
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Stop a game after this many days and record it as a day-cap outcome.
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
+    pub day_cap: u8,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+    /// Weights for the expert instead of the committed ones the binary embeds.
+    #[arg(long, value_name = "FILE")]
+    pub expert_weights: Option<PathBuf>,
+    /// The value model instead of the committed one the binary embeds.
+    #[arg(long, value_name = "FILE")]
+    pub value_weights: Option<PathBuf>,
+    /// Output directory (replaced whole at the end).
+    #[arg(long, value_name = "DIR", default_value = "reports/optimize")]
+    pub out: PathBuf,
+    /// No progress bar and no summary on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Which of seed 003's variants `booster-war` plays.
@@ -390,6 +473,15 @@ pub struct SensitivityArgs {
     /// alone); default every card.
     #[arg(long, value_name = "CARD")]
     pub only: Vec<String>,
+    /// Also: which edits reach this win rate (0 to 1): the single edits closest to it, then
+    /// every pair of the --pairs-of edits that move it most towards it, played on the same
+    /// games; writes sensitivity_target.csv/.parquet.
+    #[arg(long, value_name = "RATE")]
+    pub target: Option<f64>,
+    /// With --target: how many of the edits that move the win rate most towards the target
+    /// are combined in pairs (each pair plays --games games per deck, policy and mix).
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub pairs_of: u32,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

@@ -67,12 +67,30 @@ impl Job {
 }
 
 pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+    styled_bar(
+        total,
+        quiet,
+        "{bar:40} {pos}/{len} games ({rate}, eta {eta})",
+    )
+}
+
+/// [`progress_bar`] followed by a message the command updates (`optimize`: the best deck so
+/// far).
+pub fn progress_bar_with_message(total: u64, quiet: bool) -> ProgressBar {
+    styled_bar(
+        total,
+        quiet,
+        "{bar:40} {pos}/{len} games ({rate}, eta {eta}) {msg}",
+    )
+}
+
+fn styled_bar(total: u64, quiet: bool, template: &str) -> ProgressBar {
     let pb = ProgressBar::new(total);
     if quiet || !std::io::stderr().is_terminal() {
         pb.set_draw_target(ProgressDrawTarget::hidden());
     } else {
         pb.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games ({rate}, eta {eta})")
+            ProgressStyle::with_template(template)
                 .expect("valid template")
                 // Whole games per second ("47,021 games/s"), not indicatif's "47020.5996/s".
                 .with_key(

@@ -20,6 +20,7 @@ pub(crate) mod matchup;
 mod merge;
 mod meta;
 pub mod mixes;
+mod optimize;
 mod outputs;
 mod replay;
 mod report;
@@ -65,6 +66,7 @@ pub fn main() -> ExitCode {
         },
         Command::Matchup(a) => matchup::matchup(a),
         Command::BoosterWar(a) => booster_war::booster_war(a),
+        Command::Optimize(a) => optimize::optimize(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -90,7 +92,7 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 16] = [
+    const COMMANDS: [&str; 17] = [
         "bench",
         "booster_war",
         "cards",
@@ -99,6 +101,7 @@ mod tests {
         "ladder",
         "matchup",
         "merge",
+        "optimize",
         "replay",
         "report",
         "run",

@@ -1,7 +1,7 @@
 //! Output directories and the outputs of a run.
 //!
 //! Every command that writes a directory (`run`, `merge`, `report`, `matchup`,
-//! `booster-war`, `ladder`, `compare`, `tune`) writes it through one mechanism,
+//! `booster-war`, `ladder`, `compare`, `tune`, `sensitivity`, `optimize`) writes it through one mechanism,
 //! [`OutputDir`]: every file goes into a temporary directory beside `--out`, which then
 //! replaces `--out` whole in one step; a failure or an interruption leaves the old directory
 //! as it was. [`output_dir`] checks `--out` first, the same way for every command: it may be
@@ -38,7 +38,7 @@ pub const CHECKPOINT: &str = "checkpoint";
 /// or a shard's state, and the temporary files of older versions. A command replaces a
 /// directory holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 42] = [
+    const NAMES: [&str; 49] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -81,6 +81,13 @@ pub fn is_output_name(name: &str) -> bool {
         "tune_screening.parquet",
         "sensitivity.csv",
         "sensitivity.parquet",
+        "sensitivity_target.csv",
+        "sensitivity_target.parquet",
+        "best_deck.txt",
+        "optimize.csv",
+        "optimize.parquet",
+        "trajectory.csv",
+        "trajectory.parquet",
     ];
     NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
 }

@@ -4,7 +4,9 @@
 //! common replaced by its rare) is played on the same games (the same game indices and
 //! seeds) as the unedited decks, and compared with them game by game (paired differences,
 //! as `compare` does for policies). Writes `sensitivity.csv` / `.parquet`, ranked by effect
-//! within each deck, policy and mix, and `meta.json`.
+//! within each deck, policy and mix, and `meta.json`. With `--target`, also which edits
+//! reach a win rate: the single edits closest to it, and pairs of the edits that move it
+//! most towards it, played on the same games (`sensitivity_target.csv` / `.parquet`).
 
 use anyhow::{Context, Result};
 
@@ -140,6 +142,13 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             "--games must be at least 2 (paired differences need two games)",
         ));
     }
+    if let Some(t) = a.target
+        && !(t > 0.0 && t < 1.0)
+    {
+        return Err(super::usage(format!(
+            "--target {t}: expected a win rate between 0 and 1 (e.g. 0.4)"
+        )));
+    }
     let mut loaded = load::load(m)?;
     for w in &loaded.warnings {
         eprintln!("confluence-sim: warning: {w}");
@@ -258,10 +267,32 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             .then(y.diff.0.abs().total_cmp(&x.diff.0.abs()))
             .then(x.edit.cmp(&y.edit))
     });
+    let reached = match a.target {
+        Some(t) => reach(
+            t,
+            a.pairs_of as usize,
+            &rows,
+            &grid,
+            &configs,
+            &base,
+            &mut loaded,
+            a.games,
+            a.seed,
+            threads,
+            m.day_cap,
+            a.quiet,
+        )?,
+        None => Vec::new(),
+    };
     let t = table(&rows, &grid, &configs, &base, &loaded, a.seed);
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("sensitivity.csv", &t)?;
     out.write_parquet("sensitivity.parquet", &t)?;
+    if let Some(target) = a.target {
+        let t = target_table(&reached, target, &grid, &configs, &base, &loaded, a.seed);
+        out.write_csv("sensitivity_target.csv", &t)?;
+        out.write_parquet("sensitivity_target.parquet", &t)?;
+    }
     let meta = super::meta::command_meta(
         "sensitivity",
         serde_json::json!({
@@ -277,12 +308,17 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             "edits": super::meta::edit_strings(&loaded.edits),
             "grid": grid.len(),
             "only": a.only,
+            "target": a.target,
+            "pairs_of": a.target.map(|_| a.pairs_of),
         }),
     );
     out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print(&rows, &grid, &configs, &base, &loaded);
+        if let Some(target) = a.target {
+            print_target(&reached, target, &grid, &configs, &loaded);
+        }
     }
     eprintln!(
         "confluence-sim: wrote {} files in {}",
@@ -293,6 +329,283 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
 }
 
 const Z: f64 = 1.959964;
+
+/// One row of `sensitivity_target.csv`: a single edit or a pair, on one configuration.
+struct Reach {
+    config: usize,
+    /// Indices into the grid: one edit, or two applied in order.
+    edits: Vec<usize>,
+    wins: u64,
+    games: u64,
+    diff: (f64, f64),
+}
+
+/// How many single edits per deck, policy and mix `sensitivity_target.csv` lists.
+const SINGLES: usize = 10;
+
+/// `--target`: per configuration, the single edits closest to the target, then every pair of
+/// the `k` edits that move the win rate most towards it, played on the baseline's games.
+#[allow(clippy::too_many_arguments)]
+fn reach(
+    target: f64,
+    k: usize,
+    rows: &[Row],
+    grid: &[Edit],
+    configs: &[ConfigSpec],
+    base: &[Played],
+    loaded: &mut load::Loaded,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    day_cap: u8,
+    quiet: bool,
+) -> Result<Vec<Reach>> {
+    let rate = |w: u64, g: u64| w as f64 / g.max(1) as f64;
+    let mut out = Vec::new();
+    // The pairs to play: (configuration, first edit, second edit, the decks).
+    let mut pairs: Vec<(usize, usize, usize, ConfluenceDeck, Vec<PlayerDeck>)> = Vec::new();
+    for (ci, b) in base.iter().enumerate() {
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.config == ci && !r.unchanged)
+            .collect();
+        let mut singles: Vec<&&Row> = mine.iter().collect();
+        singles.sort_by(|x, y| {
+            (rate(x.wins, x.games) - target)
+                .abs()
+                .total_cmp(&(rate(y.wins, y.games) - target).abs())
+                .then(x.edit.cmp(&y.edit))
+        });
+        out.extend(singles.iter().take(SINGLES).map(|r| Reach {
+            config: ci,
+            edits: vec![r.edit],
+            wins: r.wins,
+            games: r.games,
+            diff: r.diff,
+        }));
+        // The edits that move the win rate towards the target, largest effects first
+        // (`rows` is ranked by the size of the effect).
+        let toward = target - rate(b.acc.won(), b.acc.games);
+        let top: Vec<usize> = mine
+            .iter()
+            .filter(|r| r.diff.0 * toward > 0.0)
+            .take(k)
+            .map(|r| r.edit)
+            .collect();
+        for (i, &e1) in top.iter().enumerate() {
+            for &e2 in &top[i + 1..] {
+                let (mut c, mut p) = (loaded.confluence.clone(), loaded.players.clone());
+                let lib = &mut loaded.lib;
+                // Two edits that cannot both apply (the second changes what the first
+                // removed) make no pair.
+                if apply(&grid[e1], &mut lib.db, &lib.pool, &mut c, &mut p).is_ok()
+                    && apply(&grid[e2], &mut lib.db, &lib.pool, &mut c, &mut p).is_ok()
+                {
+                    pairs.push((ci, e1, e2, c, p));
+                }
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return Ok(out);
+    }
+    if !quiet {
+        eprintln!(
+            "confluence-sim: --target {target}: {} pairs of edits, {games} games each",
+            pairs.len()
+        );
+    }
+    let total = super::job::total_games(games, pairs.len())
+        .map_err(|e| super::usage(format!("--games {games}: {e}")))?;
+    let pb = progress_bar(total, quiet);
+    let mut played_pairs = Vec::new();
+    for (ci, e1, e2, conf, players) in &pairs {
+        let p = play(
+            loaded,
+            players,
+            conf,
+            vec![configs[*ci].clone()],
+            games,
+            seed,
+            threads,
+            day_cap,
+            &pb,
+        )?;
+        let p = &p[0];
+        played_pairs.push(Reach {
+            config: *ci,
+            edits: vec![*e1, *e2],
+            wins: p.acc.won(),
+            games: p.acc.games,
+            diff: paired(&base[*ci].won, &p.won),
+        });
+    }
+    pb.finish_and_clear();
+    // Pairs closest to the target first, within each configuration.
+    played_pairs.sort_by(|x, y| {
+        x.config
+            .cmp(&y.config)
+            .then(
+                (rate(x.wins, x.games) - target)
+                    .abs()
+                    .total_cmp(&(rate(y.wins, y.games) - target).abs()),
+            )
+            .then(x.edits.cmp(&y.edits))
+    });
+    // Singles then pairs, configuration by configuration.
+    let mut all = Vec::with_capacity(out.len() + played_pairs.len());
+    for ci in 0..base.len() {
+        all.extend(out.iter().filter(|r| r.config == ci).map(clone_reach));
+        all.extend(
+            played_pairs
+                .iter()
+                .filter(|r| r.config == ci)
+                .map(clone_reach),
+        );
+    }
+    Ok(all)
+}
+
+fn clone_reach(r: &Reach) -> Reach {
+    Reach {
+        config: r.config,
+        edits: r.edits.clone(),
+        wins: r.wins,
+        games: r.games,
+        diff: r.diff,
+    }
+}
+
+fn target_table(
+    reach: &[Reach],
+    target: f64,
+    grid: &[Edit],
+    configs: &[ConfigSpec],
+    base: &[Played],
+    loaded: &load::Loaded,
+    seed: u64,
+) -> Table {
+    let n = reach.len();
+    let db = &loaded.lib.db;
+    let iv: Vec<_> = reach
+        .iter()
+        .map(|r| wilson(r.wins, r.games, 0.95))
+        .collect();
+    let strs = |f: &dyn Fn(&Reach) -> String| ColumnData::Str(reach.iter().map(f).collect());
+    let f64s = |f: &dyn Fn(&Reach) -> f64| ColumnData::F64(reach.iter().map(f).collect());
+    let config = |r: &Reach| &configs[r.config];
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![SENSITIVITY_SCHEMA_VERSION; n]),
+    )
+    .push(
+        "player_deck",
+        strs(&|r| loaded.players[config(r).player].name.clone()),
+    )
+    .push(
+        "policy",
+        strs(&|r| loaded.policies[config(r).policy].to_string()),
+    )
+    .push(
+        "rare_count",
+        ColumnData::U32(reach.iter().map(|r| config(r).mix.count()).collect()),
+    )
+    .push(
+        "rares",
+        strs(&|r| loaded.confluence.mix_names(config(r).mix, db).join(";")),
+    )
+    .push("target", ColumnData::F64(vec![target; n]))
+    .push(
+        "kind",
+        strs(&|r| if r.edits.len() == 1 { "single" } else { "pair" }.to_string()),
+    )
+    .push(
+        "edits",
+        strs(&|r| {
+            r.edits
+                .iter()
+                .map(|&e| grid[e].to_string())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        }),
+    )
+    .push(
+        "games",
+        ColumnData::U64(reach.iter().map(|r| r.games).collect()),
+    )
+    .push(
+        "wins",
+        ColumnData::U64(reach.iter().map(|r| r.wins).collect()),
+    )
+    .push_win_rates(&iv)
+    .push(
+        "baseline_win_rate",
+        f64s(&|r| {
+            let b = &base[r.config].acc;
+            b.won() as f64 / b.games.max(1) as f64
+        }),
+    )
+    .push("diff", f64s(&|r| r.diff.0))
+    .push("diff_lo", f64s(&|r| r.diff.0 - Z * r.diff.1))
+    .push("diff_hi", f64s(&|r| r.diff.0 + Z * r.diff.1))
+    .push(
+        "distance",
+        ColumnData::F64(iv.iter().map(|i| (i.estimate - target).abs()).collect()),
+    )
+    .push(
+        "reaches",
+        ColumnData::Bool(
+            iv.iter()
+                .map(|i| i.lo <= target && target <= i.hi)
+                .collect(),
+        ),
+    )
+    .push("seed", ColumnData::U64(vec![seed; n]));
+    t
+}
+
+fn print_target(
+    reach: &[Reach],
+    target: f64,
+    grid: &[Edit],
+    configs: &[ConfigSpec],
+    loaded: &load::Loaded,
+) {
+    let db = &loaded.lib.db;
+    for (ci, c) in configs.iter().enumerate() {
+        println!(
+            "\n{} ({}), {}, {} rare(s): the closest to {:.1}%:",
+            db.card(loaded.players[c.player].hero).name,
+            loaded.players[c.player].name,
+            loaded.policies[c.policy],
+            c.mix.count(),
+            target * 100.0
+        );
+        for kind in [1, 2] {
+            for r in reach
+                .iter()
+                .filter(|r| r.config == ci && r.edits.len() == kind)
+                .take(3)
+            {
+                let i = wilson(r.wins, r.games, 0.95);
+                let names: Vec<String> = r.edits.iter().map(|&e| grid[e].to_string()).collect();
+                println!(
+                    "  {:>5.1}% [{:.1}%, {:.1}%]{}  {}",
+                    i.estimate * 100.0,
+                    i.lo * 100.0,
+                    i.hi * 100.0,
+                    if i.lo <= target && target <= i.hi {
+                        " reaches"
+                    } else {
+                        "        "
+                    },
+                    names.join(" + ")
+                );
+            }
+        }
+    }
+}
 
 fn table(
     rows: &[Row],

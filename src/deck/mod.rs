@@ -6,6 +6,7 @@ pub mod booster;
 pub mod confluence;
 pub mod edit;
 pub mod player;
+pub mod swap;
 
 pub use confluence::{ConfluenceDeck, RareMix};
 pub use edit::Edit;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
-use crate::cards::pool::{CardPool, normalize_name};
+use crate::cards::pool::{CardFacts, CardPool, normalize_name};
 use crate::cards::types::{CardKind, Rarity};
 use crate::error::DeckError;
 
@@ -56,6 +56,50 @@ fn split_rarity(item: &str) -> Result<(&str, Rarity, Option<u8>), String> {
     Ok((t, Rarity::Common, None))
 }
 
+/// Splits an entry line (comment already removed) into its count and the card it names.
+pub fn split_count(content: &str) -> Result<(usize, &str), String> {
+    let (count_str, item) = content.split_once(char::is_whitespace).ok_or_else(|| {
+        format!("malformed line '{content}' (expected 'N REFERENCE' or 'N Card Name')")
+    })?;
+    let count: usize = count_str.trim_end_matches('x').parse().map_err(|_| {
+        format!("'{count_str}' is not a card count (expected a whole number, as in '3 Kappa')")
+    })?;
+    Ok((count, item.trim()))
+}
+
+/// The pool card an entry names: a reference, or an English name with an optional rarity
+/// tag (`(C)`, `(R)`, `(R1)`, `(R2)`); the error says what is wrong and suggests a close name.
+pub fn resolve_item<'p>(item: &str, pool: &'p CardPool) -> Result<&'p CardFacts, String> {
+    if is_reference(item) {
+        return pool.get(item).ok_or_else(|| {
+            format!(
+                "unknown card reference '{item}' (not in decks/cards/pool.csv){}",
+                crate::suggest::closest_reference(
+                    item,
+                    pool.cards.iter().map(|c| c.reference.as_str())
+                )
+                .map(|c| format!("; did you mean '{c}'?"))
+                .unwrap_or_default()
+            )
+        });
+    }
+    let (name, rarity, variant) = split_rarity(item)?;
+    pool.resolve_name(name, rarity, variant).ok_or_else(|| {
+        if pool.by_name(name).next().is_some() {
+            format!(
+                "'{name}' has no {} version{}",
+                rarity.name(),
+                variant.map(|v| format!(" R{v}")).unwrap_or_default()
+            )
+        } else {
+            format!(
+                "unknown card name '{name}' (not in decks/cards/pool.csv){}",
+                crate::suggest::did_you_mean(name, pool.cards.iter().map(|c| c.name.as_str()))
+            )
+        }
+    })
+}
+
 impl PlayerDeck {
     pub fn load(path: &Path, pool: &CardPool, db: &CardDb) -> Result<PlayerDeck, DeckError> {
         let text = std::fs::read_to_string(path).map_err(|e| DeckError::Io {
@@ -89,68 +133,14 @@ impl PlayerDeck {
             if content.is_empty() {
                 continue;
             }
-            let (count_str, item) = content.split_once(char::is_whitespace).ok_or_else(|| {
-                line_err(
-                    lineno,
-                    format!("malformed line '{content}' (expected 'N REFERENCE' or 'N Card Name')"),
-                )
-            })?;
-            let count: usize = count_str.trim_end_matches('x').parse().map_err(|_| {
-                line_err(
-                    lineno,
-                    format!("'{count_str}' is not a card count (expected a whole number, as in '3 Kappa')"),
-                )
-            })?;
+            let (count, item) = split_count(content).map_err(|m| line_err(lineno, m))?;
             if count == 0 || count > MAX_DECK_CARDS {
                 return Err(line_err(
                     lineno,
                     format!("count {count} is out of range (1 to {MAX_DECK_CARDS})"),
                 ));
             }
-            let item = item.trim();
-            let facts = if is_reference(item) {
-                pool.get(item).ok_or_else(|| {
-                    line_err(
-                        lineno,
-                        format!(
-                            "unknown card reference '{item}' (not in decks/cards/pool.csv){}",
-                            crate::suggest::closest_reference(
-                                item,
-                                pool.cards.iter().map(|c| c.reference.as_str())
-                            )
-                            .map(|c| format!("; did you mean '{c}'?"))
-                            .unwrap_or_default()
-                        ),
-                    )
-                })?
-            } else {
-                let (name, rarity, variant) =
-                    split_rarity(item).map_err(|m| line_err(lineno, m))?;
-                match pool.resolve_name(name, rarity, variant) {
-                    Some(f) => f,
-                    None => {
-                        let known = pool.by_name(name).next().is_some();
-                        return Err(line_err(
-                            lineno,
-                            if known {
-                                format!(
-                                    "'{name}' has no {} version{}",
-                                    rarity.name(),
-                                    variant.map(|v| format!(" R{v}")).unwrap_or_default()
-                                )
-                            } else {
-                                format!(
-                                    "unknown card name '{name}' (not in decks/cards/pool.csv){}",
-                                    crate::suggest::did_you_mean(
-                                        name,
-                                        pool.cards.iter().map(|c| c.name.as_str())
-                                    )
-                                )
-                            },
-                        ));
-                    }
-                }
-            };
+            let facts = resolve_item(item, pool).map_err(|m| line_err(lineno, m))?;
             let idx = db
                 .by_ref(&facts.reference)
                 .expect("the db holds every pool card");

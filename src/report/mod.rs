@@ -27,7 +27,8 @@
 //! `summary.parquet`) gets the head-to-head report of [`matchup`] instead, through the same
 //! skeleton, frame, renderers and atomic writing; one written by `confluence-sim
 //! booster-war` (`booster_war.parquet`, no `summary.parquet`) gets the Booster War report
-//! of [`booster_war`].
+//! of [`booster_war`]; one written by `confluence-sim sensitivity` (`sensitivity.parquet`)
+//! gets the tornado charts of [`sensitivity`].
 //!
 //! This module depends on [`crate::export`] and [`crate::stats`] only.
 //!
@@ -43,6 +44,7 @@ pub mod markdown;
 pub mod matchup;
 pub mod model;
 pub mod sections;
+pub mod sensitivity;
 pub mod skeleton;
 pub mod svg;
 
@@ -58,6 +60,7 @@ pub use skeleton::{Page, Report, lay_out};
 
 use booster_war::WarModel;
 use matchup::MatchupModel;
+use sensitivity::SensModel;
 
 /// The schema version of the tables this report reads (cards, rares, diffs).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -108,7 +111,10 @@ impl Report for Model {
 
 /// Whether a file under `charts/` is one of any report's (and may be replaced).
 fn is_report_chart(name: &str) -> bool {
-    Model::owns_chart(name) || MatchupModel::owns_chart(name) || WarModel::owns_chart(name)
+    Model::owns_chart(name)
+        || MatchupModel::owns_chart(name)
+        || WarModel::owns_chart(name)
+        || SensModel::owns_chart(name)
 }
 
 /// Reads the run in `dir` and writes `report.html`, `report.md` and `charts/*.svg` there:
@@ -127,6 +133,8 @@ pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
         lay_out::<MatchupModel>(dir, target)?
     } else if WarModel::recognises(dir) {
         lay_out::<WarModel>(dir, target)?
+    } else if SensModel::recognises(dir) {
+        lay_out::<SensModel>(dir, target)?
     } else {
         lay_out::<Model>(dir, target)?
     };
@@ -183,5 +191,7 @@ mod tests {
         assert!(!is_report_chart("days_.svg"));
         assert!(!is_report_chart("days_x.svg"));
         assert!(!is_report_chart("my_chart.svg"));
+        assert!(is_report_chart("sensitivity_2.svg"));
+        assert!(!is_report_chart("sensitivity_.svg"));
     }
 }

@@ -7,6 +7,7 @@ pub mod booster_war;
 pub mod duel;
 pub mod game;
 pub mod matchup;
+pub mod optimize;
 pub mod runner;
 pub mod seed;
 pub mod state;

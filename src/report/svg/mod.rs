@@ -15,11 +15,13 @@ mod bars;
 mod comparison;
 mod histogram;
 mod line;
+mod tornado;
 
 pub use bars::*;
 pub use comparison::*;
 pub use histogram::*;
 pub use line::*;
+pub use tornado::*;
 
 /// Colour-blind-safe series colours (Okabe & Ito 2008), darkest first; yellow is left out
 /// because it does not read on white.

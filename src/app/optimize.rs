@@ -1,0 +1,478 @@
+//! `confluence-sim optimize`: improves a player deck by one-card swaps from a pool (the exact
+//! cards of some sets, or a collection), judged on paired games against one Confluence deck
+//! and mix with one policy (the search: [`crate::sim::optimize`]). Writes the best deck
+//! (`best_deck.txt`, the community text format), the start and the best deck measured again
+//! on game indices the search never played (`optimize.csv` / `.parquet`), the search's
+//! trajectory (`trajectory.csv` / `.parquet`) and `meta.json`.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use super::cli::OptimizeArgs;
+use super::job::{default_threads, progress_bar_with_message};
+use super::outputs::{Guard, output_dir};
+use super::summary::WinRateColumns;
+use super::{load, mixes};
+use crate::cards::effect::CardIdx;
+use crate::deck::swap::{self, SwapPool};
+use crate::deck::{ConfluenceDeck, PlayerDeck, RareMix};
+use crate::export::{ColumnData, OutputDir, Table};
+use crate::sim::optimize::{MEASURE_FIRST, Player, SearchParams, Step, StepKind};
+use crate::stats::interval::{paired, wilson};
+
+pub const OPTIMIZE_SCHEMA_VERSION: u32 = 1;
+
+/// The pool when neither --pool nor --collection is given.
+const DEFAULT_POOL: &str = "CORE";
+
+const Z: f64 = 1.959964;
+
+/// The rare mix of `--rares N`: all commons, all rares, or one random set of N drawn from
+/// the seed.
+fn mix(conf: &ConfluenceDeck, rares: &str, seed: u64) -> Result<RareMix> {
+    let n = conf.slots.len();
+    let (a, b) =
+        mixes::parse_counts(rares, n).map_err(|e| super::usage(format!("--rares {rares}: {e}")))?;
+    if a != b {
+        return Err(super::usage(format!(
+            "--rares {rares}: optimize plays one mix; give one count N (0 to {n})"
+        )));
+    }
+    Ok(mixes::subsets(n, a, 1, seed)[0])
+}
+
+/// The swap pool of `--pool` or `--collection`.
+fn offers(a: &OptimizeArgs, lib: &crate::cards::Library, deck: &PlayerDeck) -> Result<SwapPool> {
+    if let Some(p) = &a.collection {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("--collection {}", p.display()))?;
+        let owned = swap::read_collection(&text, p, &lib.pool, &lib.db)?;
+        return Ok(swap::pool_of_collection(&owned, deck, &lib.pool, &lib.db));
+    }
+    let sets = a.pool.as_deref().unwrap_or(DEFAULT_POOL);
+    let list: Vec<String> = sets
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    if list.is_empty() {
+        return Err(super::usage(format!(
+            "--pool {sets}: names no set (expected set codes separated by commas, e.g. CORE,ALIZE, or all)"
+        )));
+    }
+    swap::pool_of_sets(&list, deck, &lib.pool, &lib.db)
+        .map_err(|e| super::usage(format!("--pool {sets}: {e}")))
+}
+
+pub fn optimize(a: OptimizeArgs) -> Result<()> {
+    let threads = default_threads(a.threads)?;
+    let policy = load::policies(std::slice::from_ref(&a.policy))?.remove(0);
+    let mut lib = load::library(&a.cards)?;
+    let mut warnings = Vec::new();
+    let deck = load::player_deck(&lib, &a.player, false, &mut warnings)?;
+    let conf =
+        ConfluenceDeck::load(&a.against, &mut lib.db).context("the Confluence deck (--against)")?;
+    let mix = mix(&conf, &a.rares, a.seed)?;
+    let expert = load::expert_weights(a.expert_weights.as_deref())?;
+    let value = load::value_weights(a.value_weights.as_deref())?;
+    let offers = offers(&a, &lib, &deck)?;
+    let db = &lib.db;
+    let first_swaps = swap::legal_swaps(deck.hero, &deck.cards, &offers, db).len();
+    if first_swaps == 0 {
+        return Err(super::usage(format!(
+            "{}: no legal swap: the pool offers no card this deck may take in (its hero's faction, the copy and rare limits)",
+            a.player.display()
+        )));
+    }
+    // Check --out before anything runs; the outputs replace it whole at the end.
+    drop(output_dir(&a.out, Guard::PLAIN)?);
+    let not_exact = load::non_exact(&lib, &deck);
+    if not_exact > 0 {
+        eprintln!(
+            "confluence-sim: warning: {not_exact} card(s) of {} are not exactly encoded; the pool offers only exact cards",
+            a.player.display()
+        );
+    }
+    let player = Player {
+        db,
+        hero: deck.hero,
+        confluence_hero: conf.hero,
+        confluence_cards: conf.cards_for(mix),
+        policy: &policy,
+        models: crate::policy::Models {
+            expert: expert.as_ref(),
+            value: value.as_ref(),
+        },
+        seed: a.seed,
+        day_cap: a.day_cap,
+        threads,
+    };
+    let params = SearchParams {
+        games: a.games,
+        batch: a.batch as usize,
+        stage_games: a.stage_games,
+        confirm: a.confirm,
+        kick: a.kick as usize,
+        seed: a.seed,
+    };
+    if !a.quiet {
+        eprintln!(
+            "confluence-sim: {} ({}) against {} with {} rare(s), {}: {} cards offered, {} legal swaps; search budget {} games",
+            db.card(deck.hero).name,
+            deck.name,
+            conf.name,
+            mix.count(),
+            policy,
+            offers.offers.len(),
+            first_swaps,
+            crate::report::thousands(a.games)
+        );
+    }
+    let pb = progress_bar_with_message(a.games, a.quiet);
+    let started = Instant::now();
+    let deadline = a.time.map(|s| started + Duration::from_secs(s));
+    // What the progress bar shows: the start deck's first estimate, the best and the current
+    // deck's latest ones, the swaps kept and the restarts so far.
+    let (mut start_est, mut best_est, mut now_est) = (None::<f64>, None, None);
+    let (mut kept_n, mut restarts) = (0usize, 0);
+    let result = crate::sim::optimize::search(
+        &player,
+        &offers,
+        &deck.cards,
+        &params,
+        &mut |g| pb.inc(g),
+        &mut |s: &Step| {
+            let n = s.confirm_games.max(1) as f64;
+            match s.kind {
+                StepKind::Round => {
+                    start_est.get_or_insert(s.base_wins as f64 / n);
+                    kept_n += s.accepted as usize;
+                    now_est = Some(if s.accepted { s.wins } else { s.base_wins } as f64 / n);
+                    if s.restart == 0 {
+                        best_est = now_est;
+                    }
+                }
+                StepKind::Restart => {
+                    restarts = s.restart;
+                    now_est = None;
+                }
+                StepKind::Challenge => {
+                    if s.accepted {
+                        best_est = Some(s.wins as f64 / n);
+                    }
+                }
+            }
+            let est = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:.1}%", x * 100.0));
+            pb.set_message(format!(
+                "start {}, best {}, current {}, {kept_n} swap(s) kept, {restarts} restart(s)",
+                est(start_est),
+                est(best_est),
+                est(now_est)
+            ));
+        },
+        &|| deadline.is_some_and(|d| Instant::now() >= d),
+    );
+    pb.finish_and_clear();
+    let search_secs = started.elapsed().as_secs_f64();
+    // The best deck as written: measured as a player who loads best_deck.txt plays it.
+    let header = vec![
+        format!(
+            "{} optimized by confluence-sim optimize against {} with {} rare(s), policy {}, seed {}",
+            deck.name,
+            conf.name,
+            mix.count(),
+            policy,
+            a.seed
+        ),
+        "win rates measured on fresh games: optimize.csv".to_string(),
+    ];
+    let text = swap::deck_text(deck.hero, &result.best, db, &header);
+    let best = PlayerDeck::parse(&text, Path::new("best_deck.txt"), &lib.pool, db)
+        .context("the best deck, read back")?;
+    debug_assert!(
+        best.violations(db).is_empty(),
+        "the optimizer keeps decks legal"
+    );
+    if !a.quiet {
+        eprintln!(
+            "confluence-sim: search done ({} games, {} steps, stopped by {}); measuring both decks on {} fresh games each",
+            crate::report::thousands(result.games),
+            result.steps.len(),
+            result.stop,
+            crate::report::thousands(a.measure)
+        );
+    }
+    let pb = progress_bar_with_message(2 * a.measure, a.quiet);
+    pb.set_message("measuring on fresh games");
+    let m = crate::sim::optimize::measure(&player, &[&deck.cards, &best.cards], a.measure);
+    pb.finish_and_clear();
+    let measured = Measured::new(&m, a.measure);
+    let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
+    out.write_bytes("best_deck.txt", text.as_bytes())?;
+    let t = measure_table(&a, &deck, &conf, mix, &policy, &measured, &lib);
+    out.write_csv("optimize.csv", &t)?;
+    out.write_parquet("optimize.parquet", &t)?;
+    let t = trajectory_table(&result.steps, db);
+    out.write_csv("trajectory.csv", &t)?;
+    out.write_parquet("trajectory.parquet", &t)?;
+    let meta = super::meta::command_meta(
+        "optimize",
+        serde_json::json!({
+            "seed": a.seed,
+            "player_deck": deck.name,
+            "hero": db.card(deck.hero).name,
+            "policy": policy.to_string(),
+            "confluence_deck": conf.name,
+            "rare_count": mix.count(),
+            "rares": conf.mix_names(mix, db),
+            "day_cap": a.day_cap,
+            "threads": threads,
+            "pool": match &a.collection {
+                Some(p) => serde_json::json!({"collection": super::meta::model_file(Some(p))}),
+                None => serde_json::json!({"sets": a.pool.as_deref().unwrap_or(DEFAULT_POOL)}),
+            },
+            "offered_cards": offers.offers.len(),
+            "left_out_not_exact": offers.not_exact,
+            "expert_weights": super::meta::model_file(a.expert_weights.as_deref()),
+            "value_weights": super::meta::model_file(a.value_weights.as_deref()),
+            "search": {
+                "games_budget": a.games,
+                "time_limit_s": a.time,
+                "reproducible": a.time.is_none(),
+                "batch": a.batch,
+                "stage_games": a.stage_games,
+                "confirm": a.confirm,
+                "kick": a.kick,
+                "games_played": result.games,
+                "game_indices": [0, result.end_game],
+                "steps": result.steps.len(),
+                "swaps_kept": kept(&result.steps),
+                "restarts": result.steps.iter().filter(|s| s.kind == StepKind::Restart).count(),
+                "stopped_by": result.stop,
+            },
+            "measure": {
+                "games": a.measure,
+                "game_indices": [MEASURE_FIRST, MEASURE_FIRST + a.measure],
+            },
+        }),
+    );
+    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
+    let written = out.commit()?;
+    if !a.quiet {
+        print(&deck, &best, &measured, db, search_secs);
+    }
+    eprintln!(
+        "confluence-sim: wrote {} files in {}",
+        written.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// Rounds whose swap was kept, in every descent (a restart's kept swaps reach the best deck
+/// only when its challenge is won).
+fn kept(steps: &[Step]) -> usize {
+    steps
+        .iter()
+        .filter(|s| s.kind == StepKind::Round && s.accepted)
+        .count()
+}
+
+/// The start and the best deck on the measurement's games.
+struct Measured {
+    wins: [u64; 2],
+    games: u64,
+    /// Best minus start, paired: mean and standard error.
+    diff: (f64, f64),
+}
+
+impl Measured {
+    fn new(m: &[Vec<bool>], games: u64) -> Measured {
+        let w = |v: &Vec<bool>| v.iter().filter(|&&x| x).count() as u64;
+        Measured {
+            wins: [w(&m[0]), w(&m[1])],
+            games,
+            diff: paired(&m[0], &m[1]),
+        }
+    }
+}
+
+fn measure_table(
+    a: &OptimizeArgs,
+    deck: &PlayerDeck,
+    conf: &ConfluenceDeck,
+    mix: RareMix,
+    policy: &crate::policy::PolicySpec,
+    m: &Measured,
+    lib: &crate::cards::Library,
+) -> Table {
+    let db = &lib.db;
+    let iv: Vec<_> = m.wins.iter().map(|&w| wilson(w, m.games, 0.95)).collect();
+    let two = |s: String| ColumnData::Str(vec![s.clone(), s]);
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![OPTIMIZE_SCHEMA_VERSION; 2]),
+    )
+    .push("deck", ColumnData::Str(vec!["start".into(), "best".into()]))
+    .push(
+        "file",
+        ColumnData::Str(vec![a.player.display().to_string(), "best_deck.txt".into()]),
+    )
+    .push("player_hero", two(db.card(deck.hero).name.clone()))
+    .push("policy", two(policy.to_string()))
+    .push("confluence_deck", two(conf.name.clone()))
+    .push("rare_count", ColumnData::U32(vec![mix.count(); 2]))
+    .push("rares", two(conf.mix_names(mix, db).join(";")))
+    .push("games", ColumnData::U64(vec![m.games; 2]))
+    .push("wins", ColumnData::U64(m.wins.to_vec()))
+    .push_win_rates(&iv)
+    .push("first_game", ColumnData::U64(vec![MEASURE_FIRST; 2]))
+    .push(
+        "end_game",
+        ColumnData::U64(vec![MEASURE_FIRST + m.games; 2]),
+    )
+    .push("diff", ColumnData::F64(vec![0.0, m.diff.0]))
+    .push(
+        "diff_lo",
+        ColumnData::F64(vec![0.0, m.diff.0 - Z * m.diff.1]),
+    )
+    .push(
+        "diff_hi",
+        ColumnData::F64(vec![0.0, m.diff.0 + Z * m.diff.1]),
+    )
+    .push("seed", ColumnData::U64(vec![a.seed; 2]));
+    t
+}
+
+fn trajectory_table(steps: &[Step], db: &crate::cards::CardDb) -> Table {
+    let n = steps.len();
+    let u64s = |f: &dyn Fn(&Step) -> u64| ColumnData::U64(steps.iter().map(f).collect());
+    let f64s = |f: &dyn Fn(&Step) -> f64| ColumnData::F64(steps.iter().map(f).collect());
+    // Win rates in the confirmation; a restart plays no game (missing values).
+    let rate = |s: &Step, w: u64| {
+        if s.confirm_games == 0 {
+            f64::NAN
+        } else {
+            w as f64 / s.confirm_games as f64
+        }
+    };
+    let diff = |s: &Step, k: f64| {
+        if s.confirm_games == 0 {
+            f64::NAN
+        } else {
+            s.diff.0 + k * Z * s.diff.1
+        }
+    };
+    let mut t = Table::new();
+    t.push(
+        "schema_version",
+        ColumnData::U32(vec![OPTIMIZE_SCHEMA_VERSION; n]),
+    )
+    .push(
+        "step",
+        ColumnData::U32(steps.iter().map(|s| s.step).collect()),
+    )
+    .push(
+        "restart",
+        ColumnData::U32(steps.iter().map(|s| s.restart).collect()),
+    )
+    .push(
+        "kind",
+        ColumnData::Str(steps.iter().map(|s| s.kind.name().to_string()).collect()),
+    )
+    .push(
+        "swap",
+        ColumnData::Str(
+            steps
+                .iter()
+                .map(|s| {
+                    s.swaps
+                        .iter()
+                        .map(|w| w.describe(db))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })
+                .collect(),
+        ),
+    )
+    .push(
+        "candidates",
+        ColumnData::U32(steps.iter().map(|s| s.candidates).collect()),
+    )
+    .push("games", u64s(&|s| s.games))
+    .push("total_games", u64s(&|s| s.total_games))
+    .push("first_game", u64s(&|s| s.first_game))
+    .push("end_game", u64s(&|s| s.end_game))
+    .push("confirm_games", u64s(&|s| s.confirm_games))
+    .push("current_win_rate", f64s(&|s| rate(s, s.base_wins)))
+    .push("candidate_win_rate", f64s(&|s| rate(s, s.wins)))
+    .push(
+        "estimate",
+        f64s(&|s| rate(s, if s.accepted { s.wins } else { s.base_wins })),
+    )
+    .push("diff", f64s(&|s| diff(s, 0.0)))
+    .push("diff_lo", f64s(&|s| diff(s, -1.0)))
+    .push("diff_hi", f64s(&|s| diff(s, 1.0)))
+    .push(
+        "accepted",
+        ColumnData::Bool(steps.iter().map(|s| s.accepted).collect()),
+    );
+    t
+}
+
+fn print(
+    start: &PlayerDeck,
+    best: &PlayerDeck,
+    m: &Measured,
+    db: &crate::cards::CardDb,
+    secs: f64,
+) {
+    let iv: Vec<_> = m.wins.iter().map(|&w| wilson(w, m.games, 0.95)).collect();
+    println!(
+        "\nSearch: {secs:.0} s. On {} fresh games each (game indices the search never played):",
+        crate::report::thousands(m.games)
+    );
+    for (name, i) in ["start", "best"].iter().zip(&iv) {
+        println!(
+            "  {name:<5} {:>5.1}% [{:.1}%, {:.1}%]",
+            i.estimate * 100.0,
+            i.lo * 100.0,
+            i.hi * 100.0
+        );
+    }
+    println!(
+        "  best - start: {:+.1} points [{:+.1}, {:+.1}] (paired)",
+        m.diff.0 * 100.0,
+        (m.diff.0 - Z * m.diff.1) * 100.0,
+        (m.diff.0 + Z * m.diff.1) * 100.0
+    );
+    let count = |cards: &[CardIdx], c: CardIdx| cards.iter().filter(|&&d| d == c).count();
+    let mut all: Vec<CardIdx> = start.cards.iter().chain(&best.cards).copied().collect();
+    all.sort_unstable();
+    all.dedup();
+    let mut changes: Vec<String> = Vec::new();
+    for c in all {
+        let (x, y) = (count(&start.cards, c), count(&best.cards, c));
+        if x != y {
+            let d = db.card(c);
+            changes.push(format!(
+                "  {:+} {} ({})",
+                y as i64 - x as i64,
+                d.name,
+                d.reference
+            ));
+        }
+    }
+    if changes.is_empty() {
+        println!("No swap kept: the start deck is the best found.");
+    } else {
+        println!("Changes from the start deck:");
+        for c in changes {
+            println!("{c}");
+        }
+    }
+}

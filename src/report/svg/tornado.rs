@@ -1,0 +1,103 @@
+//! Tornado chart: the effects of single edits on the win rate, largest first, one bar per
+//! edit with its interval.
+
+use super::{AXIS, Canvas, GRID, MUTED, TEXT, d, esc, n, nice_ticks, text_width, tick_label};
+
+/// One edit's effect: the paired difference from the baseline and its 95% interval
+/// (fractions: 0.02 is 2 points).
+#[derive(Clone, Debug)]
+pub struct TornadoBar {
+    pub label: String,
+    pub diff: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// Lowers the win rate (the Confluence harder) / raises it.
+const DOWN: &str = "#D55E00";
+const UP: &str = "#0072B2";
+
+/// Horizontal bars from zero to each edit's effect, in the order given (sort them before),
+/// with the interval as a whisker; the axis in percentage points. Bars are `<rect
+/// data-edit data-diff data-lo data-hi>`.
+pub fn tornado_chart(title: &str, bars: &[TornadoBar]) -> String {
+    const W: f64 = 640.0;
+    let label_w = bars
+        .iter()
+        .map(|b| text_width(&b.label, 12.0))
+        .fold(80.0, f64::max)
+        .min(300.0);
+    let left = 16.0 + label_w + 12.0;
+    let right = W - 24.0;
+    let top = 56.0;
+    let row_h = 20.0;
+    let bottom = top + bars.len().max(1) as f64 * row_h + 6.0;
+    let height = bottom + 62.0;
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+    let lo = bars
+        .iter()
+        .map(|b| finite(b.lo).min(finite(b.diff)))
+        .fold(0.0, f64::min);
+    let hi = bars
+        .iter()
+        .map(|b| finite(b.hi).max(finite(b.diff)))
+        .fold(0.0, f64::max);
+    let (first, last, step) = nice_ticks(lo * 100.0, (hi * 100.0).max(lo * 100.0 + 0.5), 6.0);
+    let xs = |v: f64| left + (v * 100.0 - first) / (last - first) * (right - left);
+
+    let mut c = Canvas::new(W, height, title);
+    let k = ((last - first) / step).round() as i64;
+    for i in 0..=k {
+        let v = first + i as f64 * step;
+        let x = xs(v / 100.0);
+        c.line(x, top - 6.0, x, bottom, GRID, 1.0);
+        c.text(
+            x,
+            bottom + 17.0,
+            &tick_label(v, step),
+            "middle",
+            11.0,
+            "normal",
+            MUTED,
+        );
+    }
+    c.line(xs(0.0), top - 6.0, xs(0.0), bottom, AXIS, 1.4);
+    c.line(left, bottom, right, bottom, AXIS, 1.0);
+    c.text(
+        (left + right) / 2.0,
+        bottom + 38.0,
+        "Change in win rate, percentage points (95% interval, paired)",
+        "middle",
+        12.0,
+        "600",
+        TEXT,
+    );
+    for (i, b) in bars.iter().enumerate() {
+        let yc = top + i as f64 * row_h + row_h / 2.0;
+        c.text(left - 10.0, yc + 4.0, &b.label, "end", 12.0, "normal", TEXT);
+        let (x0, x1) = (xs(0.0), xs(finite(b.diff)));
+        let color = if b.diff < 0.0 { DOWN } else { UP };
+        c.raw(&format!(
+            "<rect data-edit=\"{}\" data-diff=\"{}\" data-lo=\"{}\" data-hi=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{color}\" fill-opacity=\"0.75\"><title>{}: {:+.1} points [{:+.1}, {:+.1}]</title></rect>",
+            esc(&b.label),
+            d(b.diff),
+            d(b.lo),
+            d(b.hi),
+            n(x0.min(x1)),
+            n(yc - 6.0),
+            n((x1 - x0).abs().max(1.0)),
+            n(12.0),
+            esc(&b.label),
+            b.diff * 100.0,
+            b.lo * 100.0,
+            b.hi * 100.0,
+        ));
+        if b.lo.is_finite() && b.hi.is_finite() {
+            let (xl, xh) = (xs(b.lo), xs(b.hi));
+            c.line(xl, yc, xh, yc, TEXT, 1.2);
+            c.line(xl, yc - 4.0, xl, yc + 4.0, TEXT, 1.2);
+            c.line(xh, yc - 4.0, xh, yc + 4.0, TEXT, 1.2);
+        }
+    }
+    c.finish()
+}
