@@ -145,6 +145,36 @@ proptest! {
     }
 }
 
+/// A Resupply shows the two top cards of the player's deck and asks which to keep: the
+/// search's samples keep those two on top (the player has seen them there), or the options
+/// would not exist in the sample. (Found by `every_policy_picks_a_legal_option`: this state,
+/// from the Axiom starter, made `expert:value=2` apply an option its sample did not have.)
+#[test]
+fn samples_keep_the_cards_a_resupply_revealed_on_top() {
+    let db = &shared().s.lib.db;
+    let g = random_state(0, RareMix(0), 2354420224163338239, 15).expect("a state");
+    assert_eq!(g.decision, Decision::ResupplyPick);
+    let mut options = ChoiceList::new();
+    legal_choices(&g, db, &mut options);
+    assert_eq!(options.len(), 2);
+    let view = View::new(&g, db);
+    let mut moved = false;
+    for k in 0..32 {
+        let h = view.determinize(&mut GameRng::seed_from_u64(k));
+        let mut again = ChoiceList::new();
+        legal_choices(&h, db, &mut again);
+        assert_eq!(options, again, "sample {k}");
+        moved |= h.sides[0].deck != g.sides[0].deck;
+    }
+    assert!(moved, "the rest of the deck is still shuffled");
+    for spec in POLICIES {
+        let (k, options) = choose(spec, &g, 7);
+        let mut after = g;
+        let mut rng = GameRng::seed_from_u64(7);
+        assert!(apply(&mut after, db, &mut rng, &mut NoObserver, options[k]).is_ok());
+    }
+}
+
 /// Whole games: the same seeds give the same game for the planner and the search.
 #[test]
 fn planner_and_search_games_repeat_exactly() {
@@ -182,16 +212,35 @@ fn planner_and_search_games_repeat_exactly() {
 /// The same game with its hidden information rearranged: the player's deck order, the
 /// Confluence's deck order, which unseen card is where among the Confluence's deck, hand
 /// and face-down Mana, and the unrevealed Tumult cards.
+/// Shuffles the objects of a deck that are not `seen` among their own slots.
+fn shuffle_unseen(
+    deck: &mut confluence_sim::engine::state::Zone64,
+    seen: impl Fn(u8) -> bool,
+    rng: &mut GameRng,
+) {
+    use rand::seq::SliceRandom;
+    let slots: Vec<usize> = (0..deck.len())
+        .filter(|&i| !seen(deck.as_slice()[i]))
+        .collect();
+    let mut ids: Vec<u8> = slots.iter().map(|&i| deck.as_slice()[i]).collect();
+    ids.shuffle(rng);
+    for (&i, id) in slots.iter().zip(ids) {
+        deck.as_mut_slice()[i] = id;
+    }
+}
+
 fn permute_hidden(g: &GameState, seed: u64) -> GameState {
     let mut h = *g;
     let mut rng = GameRng::seed_from_u64(seed);
     use rand::seq::SliceRandom;
-    h.sides[0].deck.as_mut_slice().shuffle(&mut rng);
-    h.sides[1].deck.as_mut_slice().shuffle(&mut rng);
+    // Cards revealed in place (a Resupply's two top cards) are seen: they stay.
+    let seen = |id| g.obj(id).has(flag::KNOWN);
+    shuffle_unseen(&mut h.sides[0].deck, seen, &mut rng);
+    shuffle_unseen(&mut h.sides[1].deck, seen, &mut rng);
     let c = h.sides[1];
-    let mut ids: Vec<_> = c.deck.iter().collect();
+    let mut ids: Vec<_> = c.deck.iter().filter(|&id| !seen(id)).collect();
     for list in [&c.hand, &c.mana] {
-        ids.extend(list.iter().filter(|&id| !h.obj(id).has(flag::KNOWN)));
+        ids.extend(list.iter().filter(|&id| !seen(id)));
     }
     let mut cards: Vec<_> = ids.iter().map(|&id| h.obj(id).card).collect();
     cards.shuffle(&mut rng);
@@ -482,12 +531,13 @@ fn permute_hidden_duel(g: &GameState, seed: u64) -> GameState {
     let db = &shared().s.lib.db;
     let mut h = *g;
     let mut rng = GameRng::seed_from_u64(seed);
-    h.sides[0].deck.as_mut_slice().shuffle(&mut rng);
-    h.sides[1].deck.as_mut_slice().shuffle(&mut rng);
-    let them = g.decider.other().index();
     let view = View::new(g, db);
+    let seen = |id| view.is_visible(id);
+    shuffle_unseen(&mut h.sides[0].deck, seen, &mut rng);
+    shuffle_unseen(&mut h.sides[1].deck, seen, &mut rng);
+    let them = g.decider.other().index();
     let c = h.sides[them];
-    let mut ids: Vec<_> = c.deck.iter().collect();
+    let mut ids: Vec<_> = c.deck.iter().filter(|&id| !seen(id)).collect();
     for list in [&c.hand, &c.mana] {
         ids.extend(list.iter().filter(|&id| !view.is_visible(id)));
     }

@@ -255,8 +255,15 @@ impl<'a> View<'a> {
         *self.s
     }
 
-    /// A full state consistent with what the player has seen: both decks reshuffled, the
-    /// opponent's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
+    /// The positions of a deck whose object the deciding side has not seen there.
+    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<usize, { MAX_OBJS }> {
+        (0..deck.len())
+            .filter(|&i| !self.is_visible(deck.as_slice()[i]))
+            .collect()
+    }
+
+    /// A full state consistent with what the player has seen: both decks reshuffled (but
+    /// for cards revealed in place, which stay), the opponent's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
     /// places, unrevealed Tumult cards re-dealt. Used by search policies. The opponent is the
     /// Confluence, or head to head the other seat; its unseen cards keep their identities
     /// as a whole (the deck list is taken as known, as the Confluence's is), only which is
@@ -268,16 +275,33 @@ impl<'a> View<'a> {
     pub fn determinize(&self, rng: &mut GameRng) -> GameState {
         let mut g = *self.s;
         let (me, them) = (self.me.index(), self.me.other().index());
-        // The player's own deck order is unknown to them.
-        let deck = &mut g.sides[me].deck;
-        deck.as_mut_slice().sort_unstable();
-        deck.as_mut_slice().shuffle(rng);
+        // The player's own deck order is unknown to them, except the cards revealed in
+        // place (the two top cards a Resupply shows): those stay where they are.
+        let unseen = self.unseen_slots(&g.sides[me].deck);
+        let mut order: ArrayVec<ObjId, { MAX_OBJS }> = unseen
+            .iter()
+            .map(|&i| g.sides[me].deck.as_slice()[i])
+            .collect();
+        order.sort_unstable();
+        order.shuffle(rng);
+        for (&i, id) in unseen.iter().zip(order) {
+            g.sides[me].deck.as_mut_slice()[i] = id;
+        }
         // The opponent's deck: which object sits where is as hidden as which card each
-        // object is; sort the objects, then deal the unseen cards over them.
-        g.sides[them].deck.as_mut_slice().sort_unstable();
+        // object is; sort the unseen objects among their slots, then deal the unseen cards
+        // over them.
+        let unseen = self.unseen_slots(&g.sides[them].deck);
+        let mut order: ArrayVec<ObjId, { MAX_OBJS }> = unseen
+            .iter()
+            .map(|&i| g.sides[them].deck.as_slice()[i])
+            .collect();
+        order.sort_unstable();
+        for (&i, &id) in unseen.iter().zip(&order) {
+            g.sides[them].deck.as_mut_slice()[i] = id;
+        }
         let mut ids: ArrayVec<ObjId, { MAX_OBJS }> = ArrayVec::new();
         let c = g.sides[them];
-        ids.extend(c.deck.iter());
+        ids.extend(order);
         for list in [&c.hand, &c.mana] {
             ids.extend(list.iter().filter(|&id| !self.is_visible(id)));
         }

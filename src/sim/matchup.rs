@@ -227,8 +227,10 @@ pub fn run_matchups(
             buf,
         } = w;
         let (sa, sb) = (&specs[ea.policy], &specs[eb.policy]);
-        let pa = s0[ea.policy * n_pol + eb.policy].get_or_insert_with(|| sa.build_against(data, sb));
-        let pb = s1[eb.policy * n_pol + ea.policy].get_or_insert_with(|| sb.build_against(data, sa));
+        let pa =
+            s0[ea.policy * n_pol + eb.policy].get_or_insert_with(|| sa.build_against(data, sb));
+        let pb =
+            s1[eb.policy * n_pol + ea.policy].get_or_insert_with(|| sb.build_against(data, sa));
         let r = play_duel(
             plan.db,
             [seat(ea), seat(eb)],
