@@ -2,7 +2,9 @@
 //!
 //! At every decision with a real choice (setup Mana, Expand, Afternoon turns, targets,
 //! expeditions, "may" choices, modes, dice, costs, clean-up) it takes up to `width`
-//! candidate options, the expert's own pick first, then the planner's. Then, sample after
+//! candidate options: the expert's best ones by its own scores, then the planner's
+//! (`rank=1`, the default with a horizon), or the expert's pick then the planner's ranking
+//! (`rank=0`, and the search without a horizon). Then, sample after
 //! sample, it deals the hidden information anew ([`View::determinize`]: both deck orders,
 //! the Confluence's hand and face-down Mana, the unrevealed Tumult cards), plays every
 //! surviving candidate on that same sample with the same dice, and lets the expert finish
@@ -339,9 +341,9 @@ impl Search {
         }
     }
 
-    /// Candidate option indices, best guess first: the expert's pick when it plays the
-    /// rollouts; at a turn the planner's ranked plays, elsewhere its pick; then the other
-    /// options in order.
+    /// Candidate option indices, best guess first: when the expert plays the rollouts, its
+    /// best options by its own scores (`rank`) or its pick; at a turn the planner's ranked
+    /// plays, elsewhere its pick; then the other options in order.
     fn candidates(
         &mut self,
         view: &View<'_>,
