@@ -542,4 +542,29 @@ mod tests {
         let bad = "R: choose { draw } or { boost(me, 1) }";
         assert!(disagrees(verdict_of(&[bad], text)));
     }
+
+    #[test]
+    fn issue_25_forms_keep_their_amounts_sides_and_guards() {
+        let text = "{R} You may spend 1 of my boosts qq to [Resupply].";
+        let good = "R: may { if boosts >= 1 { boost(me, -1); resupply } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: may { boost(me, -1); resupply }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} Exchange target card from qq your Reserve with a card from qq your hand.";
+        let good = "R: if hand >= 1 and count(card yours in_reserve) >= 1 { select(card yours in_reserve); hand_to_reserve; to_hand(it) }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: if hand >= 1 and count(card yours in_reserve) >= 1 { select(card opposing in_reserve); hand_to_reserve; to_hand(it) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} If your hand is qq empty, draw a card.";
+        assert_eq!(
+            verdict_of(&["R: if hand = 0 { draw }"], text),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(&["R: if hand = 1 { draw }"], text)));
+        let text = "{R} Unless I'm in {O}, I qq gain [[Fleeting]].";
+        let good = "R if not terrain(O): gain(me, fleeting)";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R if terrain(O): gain(me, fleeting)";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
 }

@@ -367,6 +367,7 @@ impl Reader<'_> {
             "[Rush]" => return Ok(vec![op("rush", &[])]),
             "Each player draws a card" => return Ok(vec![op("draw", &["Each", "1"])]),
             "Pass" | "Immediately pass" => return Ok(vec![op("pass", &[])]),
+            "You win the game" => return Ok(vec![op("win_game", &[])]),
             "Put the top two cards of your deck in your Mana zone @exhausted_orbs" => {
                 return Ok(vec![
                     op("mana_from_deck", &["You", "exhausted"]),
