@@ -11,7 +11,7 @@ use crate::cards::effect::{Cmp, Cost, Whose, fzone, playflag};
 impl Reader<'_> {
     /// A clause that pays for its effect; `None` when `s` is not one.
     pub(super) fn cost_clause(&self, s: &str) -> Option<Result<Vec<NStep>, String>> {
-        Some(self.cost_clause_inner(s).transpose()?)
+        self.cost_clause_inner(s).transpose()
     }
 
     fn cost_clause_inner(&self, s: &str) -> Result<Option<Vec<NStep>>, String> {
