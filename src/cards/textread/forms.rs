@@ -136,6 +136,11 @@ pub fn sentences(r: &Reader, sents: &[String]) -> Result<Option<(Vec<NStep>, usi
 /// Noun phrases that name the opponent's objects by a clause: "X they control" (after
 /// "target opponent ..."), "X controlled by another player".
 pub fn noun(r: &Reader, s: &str) -> Option<Result<super::read::Np, String>> {
+    // "up to two cards in Reserve" (Winter Nova): chosen cards, as targets.
+    rx!(UP_TO_CARDS, r"^up to (two|three) cards in Reserve$");
+    if let Some(c) = UP_TO_CARDS.captures(s) {
+        return Some(r.noun(&format!("up to {} target cards in Reserve", &c[1]), Whose::Any));
+    }
     for phrase in [" they control", " controlled by another player"] {
         if let Some(i) = s.find(phrase) {
             let plain = format!("{}{}", &s[..i], &s[i + phrase.len()..]);
@@ -150,6 +155,20 @@ pub fn noun(r: &Reader, s: &str) -> Option<Result<super::read::Np, String>> {
 
 /// Conditions of "If ..., X".
 pub fn cond(r: &Reader, c: &str) -> Option<Result<String, String>> {
+    if c == "there's another card in your Landmarks" {
+        let f = Filter {
+            kinds: fkind::CARD,
+            whose: Whose::Yours,
+            zones: fzone::LANDMARKS,
+            other: true,
+            ..Filter::default()
+        };
+        return Some(Ok(cmp_str(
+            &format!("count({})", filter_str(&f, r.ctx)),
+            Cmp::Ge,
+            1,
+        )));
+    }
     if c == "I have no boosts" {
         return Some(Ok("not(MeBoosted)".into()));
     }
@@ -271,6 +290,13 @@ pub fn effect(r: &Reader, s: &str) -> Option<Result<Vec<NStep>, String>> {
         return Some(Ok(vec![NStep::Choose(vec![
             vec![op("block_forward", &["Target", "false"])],
             vec![op("block_forward", &["Target", "true"])],
+        ])]));
+    }
+    // "Target player sacrifices a Character": the opponent or you.
+    if s == "Target player sacrifices a Character" {
+        return Some(Ok(vec![NStep::Choose(vec![
+            vec![op("sacrifice_one", &["Opponent"])],
+            vec![op("sacrifice_one", &["You"])],
         ])]));
     }
     if s == "Target an opponent, they draw a card" || s == "target an opponent, they draw a card" {

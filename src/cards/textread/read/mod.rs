@@ -42,6 +42,7 @@ mod conds;
 mod costs;
 mod effect;
 mod noun;
+mod pairs;
 mod statics;
 mod text;
 mod trigger;

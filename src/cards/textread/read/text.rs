@@ -15,7 +15,13 @@ rx!(
 
 /// Long set phrases and the short marks the patterns read in their place, replaced in
 /// this order.
-const MARKS: [(&str, &str); 32] = [
+const MARKS: [(&str, &str); 33] = [
+    // A quick action whose second cost is exhausting a Reserve card: the cost as the
+    // sentence "Exhaust a card in your Reserve to X" reads it (only when one is ready).
+    (
+        "{T}, Exhaust a card in your Reserve: ",
+        "{T} : Exhaust a card in your Reserve to ",
+    ),
     ("the top card of your deck", "@topdeck"),
     ("the top card of their deck", "@theirtopdeck"),
     (" as an exhausted Mana Orb", " @exhausted_orb"),
