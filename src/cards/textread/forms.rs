@@ -155,6 +155,14 @@ pub fn noun(r: &Reader, s: &str) -> Option<Result<super::read::Np, String>> {
 
 /// Conditions of "If ..., X".
 pub fn cond(r: &Reader, c: &str) -> Option<Result<String, String>> {
+    // "I'm [[Anchored]]": a status of mine.
+    if let Some(st) = c
+        .strip_prefix("I'm [[")
+        .and_then(|r| r.strip_suffix("]]"))
+        .filter(|st| matches!(*st, "Anchored" | "Asleep" | "Fleeting"))
+    {
+        return Some(Ok(format!("me_has({})", st.to_ascii_lowercase())));
+    }
     if c == "there's another card in your Landmarks" {
         let f = Filter {
             kinds: fkind::CARD,
@@ -436,6 +444,59 @@ mod tests {
 
     fn disagrees(v: Verdict) -> bool {
         matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
+    }
+
+    #[test]
+    fn sabotage_then_if_it_was_a_character() {
+        let text = "{R} [Sabotage]. If you discarded qq a Character this way, I gain 1 boost.";
+        let enc = |cond: &str, n: u8| {
+            format!(
+                "R: may {{ select(card in_reserve); if it_is({cond} in_reserve) {{ discard(it); boost(me, {n}) }} else {{ discard(it) }} }}"
+            )
+        };
+        assert_eq!(
+            verdict_of(&[&enc("character", 1)], text),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(&[&enc("character", 2)], text)));
+        assert!(disagrees(verdict_of(&[&enc("spell", 1)], text)));
+    }
+
+    #[test]
+    fn a_base_cost_tested_after_the_effect_on_the_target() {
+        let text = "{J} Discard target Character or Permanent. If its Base Cost qq was {2} or less, create a [Manaseed] token in your Landmarks.";
+        let enc = |n: u8, other: &str| {
+            format!(
+                "J: select(character permanent); if it_is(character permanent base_cost<={n}) {{ discard(it); token(Manaseed) }} else {{ {other}(it) }}"
+            )
+        };
+        assert_eq!(
+            verdict_of(&[&enc(2, "discard")], text),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(&[&enc(3, "discard")], text)));
+        // Not the same first effect in both branches: not reduced to one effect.
+        assert!(disagrees(verdict_of(&[&enc(2, "exhaust")], text)));
+    }
+
+    #[test]
+    fn a_permanent_in_play_or_a_card_in_reserve_is_a_choice() {
+        let text = "{J} You may exhaust target Permanent qq in play or target card in Reserve.";
+        let good = "J: may { choose { exhaust(target permanent) } or { exhaust(target card in_reserve) } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "J: may { exhaust(target permanent) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let bad = "J: choose { exhaust(target permanent) } or { exhaust(target card in_reserve) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
+
+    #[test]
+    fn a_keyword_under_a_condition() {
+        let text = "If I'm [[Boosted]], qq I'm [Eternal].";
+        let good = "static keyword(eternal) if boosted";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "static keyword(defender) if boosted";
+        assert!(disagrees(verdict_of(&[bad], text)));
     }
 
     #[test]

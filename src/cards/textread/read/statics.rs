@@ -146,6 +146,17 @@ static STATICS: Patterns<Static> = Patterns::new(&[
             )))
         },
     ),
+    // "If I'm [[Boosted]], I'm [Eternal]": the keyword while the condition holds.
+    (
+        r"^If (.+?), (?:I'm|I am) \[(Eternal|Defender)\]$",
+        |r, c| {
+            let cond = r.cond(&c[1])?;
+            Ok(Some(st_if(
+                &format!("keyword({})", c[2].to_ascii_lowercase()),
+                &cond,
+            )))
+        },
+    ),
     (r"^If (.+?), I cost \{(\d+)\} less$", |r, c| {
         let cond = r.cond(&c[1])?;
         Ok(Some(st_if(&format!("Cost(-{})", &c[2]), &cond)))
