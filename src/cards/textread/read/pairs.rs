@@ -77,8 +77,51 @@ impl Reader<'_> {
                 used,
             )));
         }
+        // "If C, X, otherwise Y".
+        rx!(IF_OTHERWISE, r"^If ([^,]+), (.+), otherwise (.+)$");
+        if let Some(c) = IF_OTHERWISE.captures(a) {
+            let cond = self.cond(&c[1])?;
+            let then = self.clause(&upper_first(&c[2]))?;
+            let other = self.clause(&upper_first(&c[3]))?;
+            return Ok(Some((vec![NStep::If(cond, then, other)], 1)));
+        }
         if b.is_empty() {
             return Ok(None);
+        }
+        // [Sabotage], then something for the owner of the discarded card: for you when it
+        // was in your Reserve, for the opponent otherwise.
+        if a == "[Sabotage]"
+            && let Some(rest) = b.strip_prefix("If you discarded a card this way, ")
+        {
+            let mine = match rest {
+                "its owner [Exhausted Resupplies]" => "[Exhausted Resupply]".to_string(),
+                r => match r.strip_suffix(" in the Companion Expedition of its owner") {
+                    Some(what) => format!("{what} in your Companion Expedition"),
+                    None => return Ok(None),
+                },
+            };
+            let mine = self.clause(&upper_first(&mine))?;
+            let theirs: Vec<NStep> = mine
+                .iter()
+                .map(|st| match st {
+                    NStep::Op(o) => NStep::Op(
+                        o.replace("(You", "(Opponent")
+                            .replace(", yours)", ", opposing)"),
+                    ),
+                    other => other.clone(),
+                })
+                .collect();
+            let card = self.filter(fkind::CARD, Whose::Any, fzone::RESERVE);
+            let t = target_str(&filter_str(&card, self.ctx), 1, 1, false, "");
+            let yours = self.filter(fkind::CARD, Whose::Yours, fzone::RESERVE);
+            let cond = format!("it_is({})", filter_str(&yours, self.ctx));
+            return Ok(Some((
+                vec![NStep::May(vec![
+                    op("move_Discard", &[&t]),
+                    NStep::If(cond, mine, theirs),
+                ])],
+                2,
+            )));
         }
         // [Sabotage] (up to one target card in a Reserve, discarded), then what follows when
         // it was a Character; "otherwise" also when nothing was discarded.
