@@ -139,7 +139,10 @@ pub fn noun(r: &Reader, s: &str) -> Option<Result<super::read::Np, String>> {
     // "up to two cards in Reserve" (Winter Nova): chosen cards, as targets.
     rx!(UP_TO_CARDS, r"^up to (two|three) cards in Reserve$");
     if let Some(c) = UP_TO_CARDS.captures(s) {
-        return Some(r.noun(&format!("up to {} target cards in Reserve", &c[1]), Whose::Any));
+        return Some(r.noun(
+            &format!("up to {} target cards in Reserve", &c[1]),
+            Whose::Any,
+        ));
     }
     for phrase in [" they control", " controlled by another player"] {
         if let Some(i) = s.find(phrase) {
@@ -366,6 +369,23 @@ pub fn effect(r: &Reader, s: &str) -> Option<Result<Vec<NStep>, String>> {
             &["Opponent", &filter_str(&f, r.ctx)],
         )]));
     }
+    // "Reduce the cost of the next X you play this Afternoon by {N}".
+    rx!(
+        REDUCE_NEXT,
+        r"^(?i:reduce) the cost of the next (.+?) you play this (turn|Afternoon) by \{(\d+)\}$"
+    );
+    if let Some(c) = REDUCE_NEXT.captures(s) {
+        let mut f = match r.noun(&format!("a {}", &c[1]), Whose::Yours) {
+            Ok(np) => np.filter,
+            Err(e) => return Some(Err(e)),
+        };
+        f.whose = Whose::Yours;
+        let until = if &c[2] == "turn" { "turn" } else { "afternoon" };
+        return Some(Ok(vec![op(
+            "discount",
+            &[&filter_str(&f, r.ctx), &c[3], "min 0", until],
+        )]));
+    }
     // A reduction of N for the next X played this turn, not below M.
     rx!(
         PAY_LESS,
@@ -454,10 +474,7 @@ mod tests {
                 "R: may {{ select(card in_reserve); if it_is({cond} in_reserve) {{ discard(it); boost(me, {n}) }} else {{ discard(it) }} }}"
             )
         };
-        assert_eq!(
-            verdict_of(&[&enc("character", 1)], text),
-            Verdict::Verified
-        );
+        assert_eq!(verdict_of(&[&enc("character", 1)], text), Verdict::Verified);
         assert!(disagrees(verdict_of(&[&enc("character", 2)], text)));
         assert!(disagrees(verdict_of(&[&enc("spell", 1)], text)));
     }
@@ -470,10 +487,7 @@ mod tests {
                 "J: select(character permanent); if it_is(character permanent base_cost<={n}) {{ discard(it); token(Manaseed) }} else {{ {other}(it) }}"
             )
         };
-        assert_eq!(
-            verdict_of(&[&enc(2, "discard")], text),
-            Verdict::Verified
-        );
+        assert_eq!(verdict_of(&[&enc(2, "discard")], text), Verdict::Verified);
         assert!(disagrees(verdict_of(&[&enc(3, "discard")], text)));
         // Not the same first effect in both branches: not reduced to one effect.
         assert!(disagrees(verdict_of(&[&enc(2, "exhaust")], text)));

@@ -4,7 +4,10 @@
 //! it was the only card in their Reserve, they [Resupply]", "[Rush] a Character. If played
 //! from your hand, ...", a Hand Cost paid instead of a Reserve Cost), and a target's Base
 //! Cost read after the effect on it ("Discard target X. If its Base Cost was {N} or less,
-//! Y"). Tried before the other readings of a body.
+//! Y"); and single sentences of the same decks that the clause reader does not split:
+//! "target Permanent in play or target card in Reserve" (a choice of the two targets),
+//! "If C, X, otherwise Y", spending a counter from a card you control to do something.
+//! Tried before the other readings of a body.
 
 use super::super::norm::{NStep, filter_str, op, target_str};
 use super::super::reduce::cmp_str;
@@ -73,8 +76,35 @@ impl Reader<'_> {
             };
             let choose = NStep::Choose(modes);
             return Ok(Some((
-                vec![if may { NStep::May(vec![choose]) } else { choose }],
+                vec![if may {
+                    NStep::May(vec![choose])
+                } else {
+                    choose
+                }],
                 used,
+            )));
+        }
+        // "You may spend 1 counter from a card you control or in your Reserve to X": only
+        // with a card of yours (the Hero too) that has a counter.
+        if let Some(rest) =
+            a.strip_prefix("You may spend 1 counter from a card you control or in your Reserve to ")
+        {
+            let mut f = self.filter(
+                fkind::CARD | fkind::HERO,
+                Whose::Yours,
+                fzone::IN_PLAY | fzone::RESERVE,
+            );
+            f.countered = Some(true);
+            let fs = filter_str(&f, self.ctx);
+            let mut body = vec![op("spend_counter", &[&target_str(&fs, 1, 1, false, "")])];
+            body.extend(self.clause(&upper_first(rest))?);
+            return Ok(Some((
+                vec![NStep::If(
+                    cmp_str(&format!("count({fs})"), Cmp::Ge, 1),
+                    vec![NStep::May(body)],
+                    Vec::new(),
+                )],
+                1,
             )));
         }
         // "If C, X, otherwise Y".
@@ -169,13 +199,12 @@ impl Reader<'_> {
                 2,
             )));
         }
-        // Exhausting a ready card of any Reserve; its owner [Resupplies] when it was the only
-        // card there.
+        // Exhausting a card of any Reserve (the text does not ask for a ready one); its owner
+        // [Resupplies] when it was the only card there.
         if a == "You may exhaust target card in any player's Reserve"
             && b == "If it was the only card in their Reserve, they [Resupply]"
         {
-            let mut f = self.filter(fkind::CARD, Whose::Any, fzone::RESERVE);
-            f.exhausted = Some(false);
+            let f = self.filter(fkind::CARD, Whose::Any, fzone::RESERVE);
             let fs = filter_str(&f, self.ctx);
             let only = |whose: Whose| {
                 let g = filter_str(&self.filter(fkind::CARD, whose, fzone::RESERVE), self.ctx);
@@ -196,14 +225,7 @@ impl Reader<'_> {
                     )],
                 ),
             ];
-            return Ok(Some((
-                vec![NStep::If(
-                    cmp_str(&format!("count({fs})"), Cmp::Ge, 1),
-                    vec![NStep::May(body)],
-                    Vec::new(),
-                )],
-                2,
-            )));
+            return Ok(Some((vec![NStep::May(body)], 2)));
         }
         // "You may [Rush] a Character. If played from your hand, it activates one of its {R}
         // abilities": a Character from hand or Reserve, at its cost.
