@@ -136,6 +136,14 @@ pub fn sentences(r: &Reader, sents: &[String]) -> Result<Option<(Vec<NStep>, usi
 /// Noun phrases that name the opponent's objects by a clause: "X they control" (after
 /// "target opponent ..."), "X controlled by another player".
 pub fn noun(r: &Reader, s: &str) -> Option<Result<super::read::Np, String>> {
+    // "up to two cards in Reserve" (Winter Nova): chosen cards, as targets.
+    rx!(UP_TO_CARDS, r"^up to (two|three) cards in Reserve$");
+    if let Some(c) = UP_TO_CARDS.captures(s) {
+        return Some(r.noun(
+            &format!("up to {} target cards in Reserve", &c[1]),
+            Whose::Any,
+        ));
+    }
     for phrase in [" they control", " controlled by another player"] {
         if let Some(i) = s.find(phrase) {
             let plain = format!("{}{}", &s[..i], &s[i + phrase.len()..]);
@@ -150,6 +158,28 @@ pub fn noun(r: &Reader, s: &str) -> Option<Result<super::read::Np, String>> {
 
 /// Conditions of "If ..., X".
 pub fn cond(r: &Reader, c: &str) -> Option<Result<String, String>> {
+    // "I'm [[Anchored]]": a status of mine.
+    if let Some(st) = c
+        .strip_prefix("I'm [[")
+        .and_then(|r| r.strip_suffix("]]"))
+        .filter(|st| matches!(*st, "Anchored" | "Asleep" | "Fleeting"))
+    {
+        return Some(Ok(format!("me_has({})", st.to_ascii_lowercase())));
+    }
+    if c == "there's another card in your Landmarks" {
+        let f = Filter {
+            kinds: fkind::CARD,
+            whose: Whose::Yours,
+            zones: fzone::LANDMARKS,
+            other: true,
+            ..Filter::default()
+        };
+        return Some(Ok(cmp_str(
+            &format!("count({})", filter_str(&f, r.ctx)),
+            Cmp::Ge,
+            1,
+        )));
+    }
     if c == "I have no boosts" {
         return Some(Ok("not(MeBoosted)".into()));
     }
@@ -273,6 +303,13 @@ pub fn effect(r: &Reader, s: &str) -> Option<Result<Vec<NStep>, String>> {
             vec![op("block_forward", &["Target", "true"])],
         ])]));
     }
+    // "Target player sacrifices a Character": the opponent or you.
+    if s == "Target player sacrifices a Character" {
+        return Some(Ok(vec![NStep::Choose(vec![
+            vec![op("sacrifice_one", &["Opponent"])],
+            vec![op("sacrifice_one", &["You"])],
+        ])]));
+    }
     if s == "Target an opponent, they draw a card" || s == "target an opponent, they draw a card" {
         return Some(Ok(vec![op("draw", &["Opponent", "1"])]));
     }
@@ -330,6 +367,23 @@ pub fn effect(r: &Reader, s: &str) -> Option<Result<Vec<NStep>, String>> {
         return Some(Ok(vec![op(
             "sacrifice_highest",
             &["Opponent", &filter_str(&f, r.ctx)],
+        )]));
+    }
+    // "Reduce the cost of the next X you play this Afternoon by {N}".
+    rx!(
+        REDUCE_NEXT,
+        r"^(?i:reduce) the cost of the next (.+?) you play this (turn|Afternoon) by \{(\d+)\}$"
+    );
+    if let Some(c) = REDUCE_NEXT.captures(s) {
+        let mut f = match r.noun(&format!("a {}", &c[1]), Whose::Yours) {
+            Ok(np) => np.filter,
+            Err(e) => return Some(Err(e)),
+        };
+        f.whose = Whose::Yours;
+        let until = if &c[2] == "turn" { "turn" } else { "afternoon" };
+        return Some(Ok(vec![op(
+            "discount",
+            &[&filter_str(&f, r.ctx), &c[3], "min 0", until],
         )]));
     }
     // A reduction of N for the next X played this turn, not below M.
@@ -410,6 +464,53 @@ mod tests {
 
     fn disagrees(v: Verdict) -> bool {
         matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
+    }
+
+    #[test]
+    fn sabotage_then_if_it_was_a_character() {
+        let text = "{R} [Sabotage]. If you discarded qq a Character this way, I gain 1 boost.";
+        let enc = |cond: &str, n: u8| {
+            format!(
+                "R: may {{ select(card in_reserve); if it_is({cond} in_reserve) {{ discard(it); boost(me, {n}) }} else {{ discard(it) }} }}"
+            )
+        };
+        assert_eq!(verdict_of(&[&enc("character", 1)], text), Verdict::Verified);
+        assert!(disagrees(verdict_of(&[&enc("character", 2)], text)));
+        assert!(disagrees(verdict_of(&[&enc("spell", 1)], text)));
+    }
+
+    #[test]
+    fn a_base_cost_tested_after_the_effect_on_the_target() {
+        let text = "{J} Discard target Character or Permanent. If its Base Cost qq was {2} or less, create a [Manaseed] token in your Landmarks.";
+        let enc = |n: u8, other: &str| {
+            format!(
+                "J: select(character permanent); if it_is(character permanent base_cost<={n}) {{ discard(it); token(Manaseed) }} else {{ {other}(it) }}"
+            )
+        };
+        assert_eq!(verdict_of(&[&enc(2, "discard")], text), Verdict::Verified);
+        assert!(disagrees(verdict_of(&[&enc(3, "discard")], text)));
+        // Not the same first effect in both branches: not reduced to one effect.
+        assert!(disagrees(verdict_of(&[&enc(2, "exhaust")], text)));
+    }
+
+    #[test]
+    fn a_permanent_in_play_or_a_card_in_reserve_is_a_choice() {
+        let text = "{J} You may exhaust target Permanent qq in play or target card in Reserve.";
+        let good = "J: may { choose { exhaust(target permanent) } or { exhaust(target card in_reserve) } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "J: may { exhaust(target permanent) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let bad = "J: choose { exhaust(target permanent) } or { exhaust(target card in_reserve) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
+
+    #[test]
+    fn a_keyword_under_a_condition() {
+        let text = "If I'm [[Boosted]], qq I'm [Eternal].";
+        let good = "static keyword(eternal) if boosted";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "static keyword(defender) if boosted";
+        assert!(disagrees(verdict_of(&[bad], text)));
     }
 
     #[test]
@@ -540,6 +641,31 @@ mod tests {
         let good = "R: may { choose { draw } or { boost(me, 1) } }";
         assert_eq!(verdict_of(&[good], text), Verdict::Verified);
         let bad = "R: choose { draw } or { boost(me, 1) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+    }
+
+    #[test]
+    fn issue_25_forms_keep_their_amounts_sides_and_guards() {
+        let text = "{R} You may spend 1 of my boosts qq to [Resupply].";
+        let good = "R: may { if boosts >= 1 { boost(me, -1); resupply } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: may { boost(me, -1); resupply }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} Exchange target card from qq your Reserve with a card from qq your hand.";
+        let good = "R: if hand >= 1 and count(card yours in_reserve) >= 1 { select(card yours in_reserve); hand_to_reserve; to_hand(it) }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R: if hand >= 1 and count(card yours in_reserve) >= 1 { select(card opposing in_reserve); hand_to_reserve; to_hand(it) }";
+        assert!(disagrees(verdict_of(&[bad], text)));
+        let text = "{R} If your hand is qq empty, draw a card.";
+        assert_eq!(
+            verdict_of(&["R: if hand = 0 { draw }"], text),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(&["R: if hand = 1 { draw }"], text)));
+        let text = "{R} Unless I'm in {O}, I qq gain [[Fleeting]].";
+        let good = "R if not terrain(O): gain(me, fleeting)";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let bad = "R if terrain(O): gain(me, fleeting)";
         assert!(disagrees(verdict_of(&[bad], text)));
     }
 }

@@ -246,6 +246,19 @@ pub fn canon_body(steps: Vec<NStep>) -> Vec<NStep> {
             }
             continue;
         }
+        // "may { if C { X } }" is "if C { may { X } }": a condition has no effect, so
+        // whether it is checked before or after the choice changes nothing.
+        if let NStep::May(b) = &s
+            && let [NStep::If(c, t, e)] = b.as_slice()
+            && e.is_empty()
+        {
+            out.push(NStep::If(
+                c.clone(),
+                vec![NStep::May(t.clone())],
+                Vec::new(),
+            ));
+            continue;
+        }
         // "You may X up to N targets" is "X up to N targets": none is allowed.
         if let NStep::May(b) = &s
             && let [NStep::Op(o)] = b.as_slice()

@@ -51,6 +51,17 @@ pub fn merge_targets(steps: Vec<NStep>) -> Vec<NStep> {
             NStep::Repeat(n, b) => NStep::Repeat(n, merge_targets(b)),
             other => other,
         };
+        // "select(T); if C { X(it); Y } else { X(it); Z }": X on the target, then the test.
+        if let (Some(t), NStep::If(c, th, el)) = (&pending, &s)
+            && let (Some(NStep::Op(a)), Some(NStep::Op(b))) = (th.first(), el.first())
+            && a == b
+            && a.contains("(it")
+        {
+            out.push(NStep::Op(a.replacen("(it", &format!("({t}"), 1)));
+            out.push(NStep::If(c.clone(), th[1..].to_vec(), el[1..].to_vec()));
+            pending = None;
+            continue;
+        }
         if let NStep::Op(o) = &s {
             if let Some(t) = o.strip_prefix("select(").and_then(|r| r.strip_suffix(')')) {
                 if let Some(p) = pending.take() {

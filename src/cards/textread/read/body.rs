@@ -49,9 +49,19 @@ impl Reader<'_> {
         let mut out: Vec<NStep> = Vec::new();
         let mut i = 0;
         while i < sents.len() {
+            if let Some((steps, used)) = self.pair(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) =
                 crate::cards::textread::forms::sentences(self, &sents[i..])?
             {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
+            if let Some((steps, used)) = self.reveal_sentences(&sents[i..]) {
                 out.extend(steps);
                 i += used;
                 continue;
@@ -121,6 +131,16 @@ impl Reader<'_> {
                 continue;
             }
             if let Some(r) = s.strip_prefix("If you do, ") {
+                // After "exhaust a card ...", done only when one could be: the same block.
+                if let Some(NStep::If(c, t, e)) = out.last_mut()
+                    && e.is_empty()
+                    && c.starts_with("count(")
+                    && matches!(t.last(), Some(NStep::Op(o)) if o.starts_with("exhaust(target"))
+                {
+                    t.extend(self.clause(r)?);
+                    i += 1;
+                    continue;
+                }
                 out.push(NStep::If("Did".into(), self.clause(r)?, Vec::new()));
                 i += 1;
                 continue;
@@ -139,6 +159,31 @@ impl Reader<'_> {
                 && let Ok(cond) = self.cond(&c[1])
             {
                 out.push(NStep::If(cond, self.clause(&c[2])?, Vec::new()));
+                i += 1;
+                continue;
+            }
+            // "X if C" and "X if C or if D": X only when a condition holds.
+            rx!(POST_IF, r"^(.+?) if (.+?)(?: or if (.+))?$");
+            if let Some(c) = POST_IF.captures(s)
+                && !s.starts_with("If ")
+                && let Ok(c1) = self.cond(&c[2])
+                && let Ok(body) = self.clause(&c[1])
+            {
+                let cond = match c.get(3) {
+                    Some(d) => format!("({c1} or {})", self.cond(d.as_str())?),
+                    None => c1,
+                };
+                out.push(NStep::If(cond, body, Vec::new()));
+                i += 1;
+                continue;
+            }
+            // "Unless C, X": X only when C does not hold.
+            rx!(UNLESS, r"^Unless (.+?), (.+)$");
+            if let Some(c) = UNLESS.captures(s)
+                && let Ok(cond) = self.cond(&c[1])
+            {
+                let body = self.clause(&c[2])?;
+                out.push(NStep::If(format!("not({cond})"), body, Vec::new()));
                 i += 1;
                 continue;
             }
@@ -161,7 +206,10 @@ impl Reader<'_> {
             "it's your turn" => "YourTurn".into(),
             "I'm [In Contact]" => "InContact".into(),
             "I'm in an Ascended Expedition" => "MyExpAscends".into(),
-            _ => match CONDITIONS.read(self, c) {
+            _ => match super::conds::MORE_CONDITIONS
+                .read(self, c)
+                .or_else(|| CONDITIONS.read(self, c))
+            {
                 Some(cond) => cond?,
                 None => match crate::cards::textread::forms::cond(self, c) {
                     Some(r) => return r,
@@ -174,6 +222,9 @@ impl Reader<'_> {
     /// One sentence (or clause) of effect.
     pub(in crate::cards::textread) fn clause(&self, s: &str) -> Result<Vec<NStep>, String> {
         let s = s.trim().trim_end_matches('.').trim();
+        if let Some(r) = self.cost_clause(s) {
+            return r;
+        }
         // "You may X" / "You may pay {N} to X" / "You may exhaust me to X".
         rx!(
             MAY_PAY_TO,
@@ -202,7 +253,10 @@ impl Reader<'_> {
                 body,
             )]);
         }
-        if let Some(r) = s.strip_prefix("You may ") {
+        if let Some(r) = s
+            .strip_prefix("You may ")
+            .or_else(|| s.strip_prefix("you may "))
+        {
             let r = upper_first(r);
             let inner = self.clause(&r)?;
             // [Rush] is optional by itself.
@@ -211,17 +265,17 @@ impl Reader<'_> {
             }
             return Ok(vec![NStep::May(inner)]);
         }
-        rx!(HAVE, r"^(?:[Hh]ave) (.+?) (gain|lose) (.+)$");
+        rx!(HAVE, r"^(?:[Hh]ave) (.+?) (gain|lose|switch) (.+)$");
         if let Some(c) = HAVE.captures(s) {
             let subj = if &c[1] == "me" {
                 "I".to_string()
             } else {
                 c[1].to_string()
             };
-            let verb = if &c[1] == "me" {
-                c[2].to_string()
-            } else {
-                format!("{}s", &c[2])
+            let verb = match (&c[1], &c[2]) {
+                ("me", v) => v.to_string(),
+                (_, "switch") => "switches".to_string(),
+                (_, v) => format!("{v}s"),
             };
             return self.clause(&format!("{subj} {verb} {}", &c[3]));
         }
@@ -236,6 +290,27 @@ impl Reader<'_> {
                     && (b.starts_with("[[") || b.starts_with(|c: char| c.is_ascii_digit()))
                     && let (Ok(mut x), Ok(y)) =
                         (self.effect(a), self.clause(&format!("it gains {b}")))
+                {
+                    x.extend(y);
+                    return Ok(x);
+                }
+                // "X loses [[Fleeting]] and gain 1 boost": the same object gains.
+                if sep == " and "
+                    && let Some(v) = ["gain ", "gains ", "lose ", "loses "]
+                        .iter()
+                        .find(|v| b.starts_with(**v))
+                    && let (Ok(mut x), Ok(y)) = (
+                        self.effect(a),
+                        self.clause(&if a.starts_with("I ") {
+                            format!("I {} {}", v.trim_end().trim_end_matches('s'), &b[v.len()..])
+                        } else {
+                            format!(
+                                "It {}s {}",
+                                v.trim_end().trim_end_matches('s'),
+                                &b[v.len()..]
+                            )
+                        }),
+                    )
                 {
                     x.extend(y);
                     return Ok(x);

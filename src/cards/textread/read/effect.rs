@@ -50,13 +50,30 @@ const ONE_OBJECT: [(&str, &str); 11] = [
 
 /// Effects with objects, numbers or names to read, in the order they are tried.
 static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
+    // "Target another Character, it loses X and gains Y": the target, then `it`.
+    (r"^(?i:target) ([^,]+), it (.+)$", |r, c| {
+        let (o, _) = r.obj(&format!("target {}", &c[1]))?;
+        let mut steps = r.clause(&format!("It {}", &c[2]))?;
+        if let Some(NStep::Op(first)) = steps.first_mut() {
+            *first = first.replacen("(it", &format!("({o}"), 1);
+        }
+        Ok(Some(steps))
+    }),
+    // "we both gain N boosts": the targeted Character, then me.
+    (r"^we both gain (\d+|one|two) boosts?$", |_, c| {
+        let n = num_word(&c[1]).unwrap_or(0).to_string();
+        Ok(Some(vec![
+            op("boost", &["it", &n]),
+            op("boost", &["me", &n]),
+        ]))
+    }),
     (r"^(?i:draw) (two|three|four|\d+) cards$", |_, c| {
         let n = num_word(&c[1]).unwrap_or(0);
         Ok(Some(vec![op("draw", &["You", &n.to_string()])]))
     }),
     // Next card modifiers.
     (
-        r"^The next (.+?) you play this (turn|Afternoon) costs \{(\d+)\} less$",
+        r"^(?i:the) next (.+?) you play this (turn|Afternoon) costs \{(\d+)\} less$",
         |r, c| {
             let f = next_card(r, &c[1])?;
             let until = if &c[2] == "turn" { "turn" } else { "afternoon" };
@@ -67,7 +84,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
         },
     ),
     (
-        r"^The next (.+?) you play this turn gains (\d+) boosts?$",
+        r"^(?i:the) next (.+?) you play this turn gains (\d+) boosts?$",
         |r, c| {
             let f = next_card(r, &c[1])?;
             Ok(Some(vec![op(
@@ -76,10 +93,13 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
             )]))
         },
     ),
-    (r"^The next (.+?) you play this turn is free$", |r, c| {
-        let f = next_card(r, &c[1])?;
-        Ok(Some(vec![op("next_mod", &[&filter_str(&f, r.ctx), "8"])]))
-    }),
+    (
+        r"^(?i:the) next (.+?) you play this turn is free$",
+        |r, c| {
+            let f = next_card(r, &c[1])?;
+            Ok(Some(vec![op("next_mod", &[&filter_str(&f, r.ctx), "8"])]))
+        },
+    ),
     (
         r"^The next (.+?) (?:you play from your hand|played from your hand) this turn activates (?:its|one of its) \{R\} abilities$",
         |r, c| {
@@ -105,17 +125,18 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
         },
     ),
     (
-        r"^The next (.+?) you play this turn (gains|loses) \[\[(Fleeting|Anchored|Asleep)\]\]$",
+        r"^(?i:the) next (.+?) you play this turn( with Hand Cost \{\d+\} or less)? (gains|loses) \[\[(Fleeting|Anchored|Asleep)\]\]$",
         |r, c| {
-            let f = next_card(r, &c[1])?;
-            let name = if &c[2] == "gains" {
+            let what = format!("{}{}", &c[1], c.get(2).map_or("", |m| m.as_str()));
+            let f = next_card(r, &what)?;
+            let name = if &c[3] == "gains" {
                 "next_gain"
             } else {
                 "next_lose"
             };
             Ok(Some(vec![op(
                 name,
-                &[&filter_str(&f, r.ctx), &c[3].to_ascii_lowercase()],
+                &[&filter_str(&f, r.ctx), &c[4].to_ascii_lowercase()],
             )]))
         },
     ),
@@ -183,7 +204,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
     ),
     // Tokens.
     (
-        r"^(?i:create) (an?|one|two|three|four) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens? (?:in|into) (target Expedition|my Expedition|your Hero Expedition|your Companion Expedition|your other Expedition|each of your Expeditions)( after Rest)?$",
+        r"^(?i:create) (an?|one|two|three|four) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] (?:[A-Za-z ]*?tokens? )?(?:in|into) (target Expedition|my Expedition|your Hero Expedition|your Companion Expedition|a Hero Expedition|a Companion Expedition|your other Expedition|each of your Expeditions|target opponent's Companion Expedition|target opponent's Hero Expedition)( after Rest)?$",
         |_, c| {
             let n = num_word(&c[1]).unwrap_or(0);
             let stats = Stats::new(
@@ -194,8 +215,10 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
             let at = match &c[6] {
                 "target Expedition" => "Target",
                 "my Expedition" => "Mine",
-                "your Hero Expedition" => "Fixed(Hero)",
-                "your Companion Expedition" => "Fixed(Companion)",
+                "your Hero Expedition" | "a Hero Expedition" => "Fixed(Hero)",
+                "your Companion Expedition" | "a Companion Expedition" => "Fixed(Companion)",
+                "target opponent's Companion Expedition" => "Fixed(Companion)",
+                "target opponent's Hero Expedition" => "Fixed(Hero)",
                 "your other Expedition" => "Other",
                 _ => "Each",
             };
@@ -204,12 +227,100 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
             } else {
                 "token"
             };
+            let side = if c[6].starts_with("target opponent's") {
+                "opposing"
+            } else {
+                "yours"
+            };
             Ok(Some(vec![op(
                 name,
-                &[&token_str(&c[2], stats), at, &n.to_string(), "yours"],
+                &[&token_str(&c[2], stats), at, &n.to_string(), side],
             )]))
         },
     ),
+    (
+        r"^(?i:give) (\d+|one|two|three) boosts? to (.+)$",
+        |r, c| {
+            let (o, _) = r.obj(&c[2])?;
+            let n = num_word(&c[1]).unwrap_or(0);
+            Ok(Some(vec![op("boost", &[&o, &n.to_string()])]))
+        },
+    ),
+    // "For each Permanent you control, you may activate its {J} abilities".
+    (
+        r"^For each (.+?), you may activate its \{J\} abilities$",
+        |r, c| {
+            let mut f = r.noun(&format!("a {}", &c[1]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            Ok(Some(vec![op("activate_j_each", &[&filter_str(&f, r.ctx)])]))
+        },
+    ),
+    // [Augment] gives a counter to what has counters: only those are worth targeting.
+    (
+        r"^\[Augment\] (any number of target|target) (cards?) in play or in Reserve$",
+        |r, c| {
+            let mut np = r.noun(
+                &format!("target {} in play or in Reserve", &c[2]),
+                Whose::Any,
+            )?;
+            np.filter.countered = Some(true);
+            let f = filter_str(&np.filter, r.ctx);
+            if c[1].starts_with("any") {
+                return Ok(Some(vec![op("augment_any", &[&f])]));
+            }
+            Ok(Some(vec![op(
+                "augment",
+                &[&target_str(&f, 1, 1, false, "")],
+            )]))
+        },
+    ),
+    // N tokens spread over target Expeditions: one at a time, each to a target.
+    (
+        r"^(?i:create) (two|three|four|five) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens, distributed as you choose among any number of target Expeditions$",
+        |_, c| {
+            let n = num_word(&c[1]).unwrap_or(0);
+            let stat = |k: usize| c[k].parse().unwrap_or(0);
+            let t = token_str(&c[2], Stats::new(stat(3), stat(4), stat(5)));
+            Ok(Some(
+                (0..n)
+                    .map(|_| op("token", &[&t, "Target", "1", "yours"]))
+                    .collect(),
+            ))
+        },
+    ),
+    // Tokens in each of your Expeditions that is behind (or tied).
+    (
+        r"^(?i:create) an? \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?token in each of your Expeditions that's behind or tied$",
+        |_, c| {
+            let stat = |k: usize| c[k].parse().unwrap_or(0);
+            let t = token_str(&c[1], Stats::new(stat(2), stat(3), stat(4)));
+            let one = |e: &str| {
+                NStep::If(
+                    format!("BehindExp({e})"),
+                    vec![op("token", &[&t, &format!("Fixed({e})"), "1", "yours"])],
+                    Vec::new(),
+                )
+            };
+            Ok(Some(vec![one("Hero"), one("Companion")]))
+        },
+    ),
+    // Sacrificing some of your Characters of a kind or place: your choice among yours.
+    (r"^(?i:sacrifice) (a|two|three) (.+)$", |r, c| {
+        if &c[2] == "Character" {
+            return Ok(None);
+        }
+        let mut np = r.noun(&format!("{} {}", &c[1], &c[2]), Whose::Yours)?;
+        if np.quant != super::Quant::A {
+            return Ok(None);
+        }
+        np.filter.whose = Whose::Yours;
+        let n = num_word(&c[1]).unwrap_or(1) as u8;
+        let f = filter_str(&np.filter, r.ctx);
+        Ok(Some(vec![op(
+            "move_Sacrifice",
+            &[&target_str(&f, n, n, false, "")],
+        )]))
+    }),
     (
         r"^(?i:return) (.+?) from your Reserve to your hand$",
         |r, c| {
@@ -256,6 +367,25 @@ impl Reader<'_> {
             "[Rush]" => return Ok(vec![op("rush", &[])]),
             "Each player draws a card" => return Ok(vec![op("draw", &["Each", "1"])]),
             "Pass" | "Immediately pass" => return Ok(vec![op("pass", &[])]),
+            "You win the game" => return Ok(vec![op("win_game", &[])]),
+            "Put the top two cards of your deck in your Mana zone @exhausted_orbs" => {
+                return Ok(vec![
+                    op("mana_from_deck", &["You", "exhausted"]),
+                    op("mana_from_deck", &["You", "exhausted"]),
+                ]);
+            }
+            "Each player discards their hand, then draws three cards" => {
+                return Ok(vec![
+                    op("from_hand", &["Each", "Discard", "20"]),
+                    op("draw", &["Each", "3"]),
+                ]);
+            }
+            "Expeditions can't move forward this Day" => {
+                return Ok(vec![
+                    op("block_forward", &["Each", "false"]),
+                    op("block_forward", &["Each", "true"]),
+                ]);
+            }
             "Create a [Manaseed] token @opp_landmarks" => {
                 return Ok(vec![op("landmark_token", &["manaseed", "Opponent", "1"])]);
             }
@@ -316,6 +446,9 @@ impl Reader<'_> {
             _ => {}
         }
 
+        if let Some(e) = self.x_effect(s) {
+            return e;
+        }
         if let Some(e) = EFFECTS.read(self, s) {
             return e;
         }

@@ -32,12 +32,21 @@ macro_rules! rx {
     };
 }
 
+rx!(
+    STANDALONE,
+    r"@reduce_cost_by|^Play me for \{\d+\} less if|^(?:If .+?, y|Y)our Reserve limit is increased by one|^All regions are \{[VMO]\} and lose their other terrains|^(?:If [^,]+, )?I cost \{\d+\} less(?: if .+)?\.?$"
+);
+
 mod body;
+mod conds;
+mod costs;
 mod effect;
 mod noun;
+mod pairs;
 mod statics;
 mod text;
 mod trigger;
+mod xforms;
 
 pub use text::clean;
 use text::{KEYWORD, QUICK, WHEN_SPLIT, sentences, starts_ability};
@@ -129,17 +138,23 @@ impl<'a> Reader<'a> {
             }
             let mut groups: Vec<Vec<String>> = Vec::new();
             let mut after_keyword = true;
+            let mut after_alone = false;
             for s in sentences(&text) {
+                // A static sentence written among a card's effects is an ability of its
+                // own ("You may discard ... to reduce my cost by {2}." in a Spell).
+                let alone = STANDALONE.is_match(&s);
                 let is_kw = s
                     .trim_end_matches('.')
                     .split(", ")
                     .all(|k| KEYWORD.is_match(k));
-                if groups.is_empty() || starts_ability(&s) || after_keyword {
+                if groups.is_empty() || starts_ability(&s) || after_keyword || alone || after_alone
+                {
                     groups.push(vec![s]);
                 } else {
                     groups.last_mut().expect("non-empty").push(s);
                 }
                 after_keyword = is_kw;
+                after_alone = alone;
             }
             for g in groups {
                 out.extend(self.ability(kind, &g, support)?);
@@ -175,7 +190,11 @@ impl<'a> Reader<'a> {
             }
             return Ok(out);
         }
+        if g.len() == 1 && STANDALONE.is_match(&g[0]) {
+            return self.static_ability(g, support);
+        }
         let mut support = support;
+        let mut time_cond: Option<String> = None;
         let mut s0 = g[0].clone();
         if let Some(r) = s0.strip_prefix("{I} ") {
             s0 = r.to_string();
@@ -192,7 +211,15 @@ impl<'a> Reader<'a> {
             support |= sup;
             (t, c[2].to_string())
         } else if let Some(c) = WHEN_SPLIT.captures(&s0) {
-            (self.when(&c[1], &c[2])?, c[3].to_string())
+            // "At Dusk, if C — X": X at Dusk, only when C holds.
+            rx!(TIME_IF, r"^(Noon|Dusk|Night), if (.+)$");
+            match TIME_IF.captures(&c[2]).filter(|_| &c[1] == "At") {
+                Some(t) => {
+                    time_cond = Some(self.cond(&t[2])?);
+                    (t[1].to_ascii_lowercase(), c[3].to_string())
+                }
+                None => (self.when(&c[1], &c[2])?, c[3].to_string()),
+            }
         } else if kind == CardKind::Spell {
             ("spell".into(), s0.clone())
         } else {
@@ -221,6 +248,9 @@ impl<'a> Reader<'a> {
             after_rest = true;
         }
         let mut body = self.body(&sents)?;
+        if let Some(c) = time_cond {
+            body = vec![NStep::If(c, body, Vec::new())];
+        }
         if only_first {
             body = vec![NStep::If("FirstPlayer".into(), body, Vec::new())];
         }
@@ -282,6 +312,9 @@ pub struct Np {
     pub min: u8,
     pub max: u8,
     pub filter: Filter,
+    /// A bound on the targets' total, as the normal form writes it (" total_cost<=5"), or
+    /// empty.
+    pub total: String,
 }
 
 /// Rewrites every op of a body.

@@ -21,7 +21,7 @@ type Qualifier = (&'static str, Option<Whose>, Option<u8>, Option<Where>);
 
 /// The trailing qualifiers, in the order they are tried (the first that ends the phrase is
 /// taken off).
-const QUALIFIERS: [Qualifier; 13] = [
+const QUALIFIERS: [Qualifier; 15] = [
     (
         " in play or in Reserve",
         None,
@@ -37,7 +37,10 @@ const QUALIFIERS: [Qualifier; 13] = [
     (" in your Reserve", YOURS, RESERVE, None),
     (" in an opponent's Reserve", OPPOSING, RESERVE, None),
     (" in any Reserve", Some(Whose::Any), RESERVE, None),
+    (" in each player's Reserve", Some(Whose::Any), RESERVE, None),
     (" in my Expedition", None, None, Some(Where::MyExpedition)),
+    // Only a Gigantic card faces more than one Expedition: every opposing one.
+    (" in the Expeditions facing me", OPPOSING, None, None),
     (" facing me", None, None, Some(Where::FacingMe)),
     (" in your Expeditions", YOURS, None, None),
 ];
@@ -65,13 +68,15 @@ impl Reader<'_> {
         let t = s.trim();
         match t {
             "I" | "me" => return Ok(("me".into(), None)),
-            "it" | "It" | "them" | "they" | "They" => return Ok(("it".into(), None)),
+            "it" | "It" | "them" | "they" | "They" | "that Character" | "That Character" => {
+                return Ok(("it".into(), None));
+            }
             _ => {}
         }
         let np = self.noun(t, Whose::Any)?;
         let f = filter_str(&np.filter, self.ctx);
         Ok(match np.quant {
-            Quant::Target => (target_str(&f, np.min, np.max, false, ""), Some(np)),
+            Quant::Target => (target_str(&f, np.min, np.max, false, &np.total), Some(np)),
             Quant::Each => (format!("each({f})"), Some(np)),
             Quant::A => return Err(format!("an object '{t}'")),
         })
@@ -83,6 +88,12 @@ impl Reader<'_> {
             return np;
         }
         let bad = || Err(format!("an object '{s}'"));
+        // "up to two targets, Characters or Permanents": "up to two target Characters or
+        // Permanents".
+        rx!(TARGETS_COMMA, r"^(up to \w+) targets, (.+)$");
+        if let Some(c) = TARGETS_COMMA.captures(s) {
+            return self.noun(&format!("{} target {}", &c[1], &c[2]), default_whose);
+        }
         let expanded = s.replace("@reserve_card", "a card from your Reserve");
         let s = expanded.as_str();
         let mut words: Vec<&str> = s.split(' ').collect();
@@ -90,6 +101,7 @@ impl Reader<'_> {
             quant: Quant::A,
             min: 1,
             max: 1,
+            total: String::new(),
             filter: Filter {
                 kinds: 0,
                 whose: Whose::Any,
@@ -100,7 +112,16 @@ impl Reader<'_> {
         // Quantity.
         let mut i = 0;
         let w0 = words.first().copied().unwrap_or("");
-        if (w0 == "up" || w0 == "Up") && words.get(1) == Some(&"to") {
+        if matches!(w0, "any" | "Any")
+            && words.get(1) == Some(&"number")
+            && words.get(2) == Some(&"of")
+            && words.get(3) == Some(&"target")
+        {
+            np.min = 0;
+            np.max = 16;
+            np.quant = Quant::Target;
+            i = 4;
+        } else if (w0 == "up" || w0 == "Up") && words.get(1) == Some(&"to") {
             let n = num_word(words.get(2).copied().unwrap_or("")).ok_or("a number")?;
             np.min = 0;
             np.max = n as u8;
@@ -116,7 +137,7 @@ impl Reader<'_> {
             if matches!(words.get(1).copied(), Some("a" | "an")) {
                 i = 2;
             }
-        } else if w0 == "another" && words.get(1) == Some(&"target") {
+        } else if matches!(w0, "another" | "Another") && words.get(1) == Some(&"target") {
             np.quant = Quant::Target;
             np.filter.other = true;
             i = 2;
@@ -142,6 +163,10 @@ impl Reader<'_> {
         } else {
             np.quant = Quant::Each;
         }
+        if np.quant == Quant::Target && words.get(i) == Some(&"another") {
+            np.filter.other = true;
+            i += 1;
+        }
         if words.get(i) == Some(&"other") {
             np.filter.other = true;
             i += 1;
@@ -154,6 +179,33 @@ impl Reader<'_> {
             np.filter.base_cost = true;
         }
         cost_bound(&mut rest, &mut np.filter, &HAND_COST);
+        // "with a total Hand Cost {5} or less", "with total {M} of 4 or less".
+        rx!(
+            TOTAL,
+            r" with (?:a total Hand Cost \{(\d+)\}|total (\{[VMO]\}) of (\d+)) or less$"
+        );
+        if let Some(c) = TOTAL.captures(&rest) {
+            np.total = match (c.get(1), c.get(2), c.get(3)) {
+                (Some(n), _, _) => format!(" total_cost<={}", n.as_str()),
+                (_, Some(t), Some(n)) => {
+                    let of = match t.as_str() {
+                        "{V}" => 1,
+                        "{M}" => 2,
+                        _ => 3,
+                    };
+                    format!(" total{of}<={}", n.as_str())
+                }
+                _ => return bad(),
+            };
+            let start = c.get(0).expect("match").start();
+            rest.truncate(start);
+        }
+        rx!(STAT_MAX, r" with no statistic over (\d+)$");
+        if let Some(c) = STAT_MAX.captures(&rest) {
+            np.filter.stat_max = c[1].parse().unwrap_or(0);
+            let start = c.get(0).expect("match").start();
+            rest.truncate(start);
+        }
         if let Some(r) = rest.strip_suffix(" with a base statistic of 0") {
             rest = r.to_string();
             np.filter.zero_stat = Some(true);
@@ -174,8 +226,30 @@ impl Reader<'_> {
             }
         }
         cost_bound(&mut rest, &mut np.filter, &HAND_COST);
+        // "in {V}": in a region with that terrain.
+        for (mark, t) in [
+            (" in {V}", crate::cards::types::terrain::FOREST),
+            (" in {M}", crate::cards::types::terrain::MOUNTAIN),
+            (" in {O}", crate::cards::types::terrain::WATER),
+        ] {
+            if let Some(r) = rest.strip_suffix(mark) {
+                rest = r.to_string();
+                np.filter.region_terrain = t;
+            }
+        }
         // The noun itself.
-        let mut ws: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
+        // "[[Fleeting]], [[Anchored]] or [[Asleep]] Character": a list of statuses.
+        let mut ws: Vec<&str> = rest
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                if w.starts_with("[[") {
+                    w.trim_end_matches(',')
+                } else {
+                    w
+                }
+            })
+            .collect();
         if ws.first() == Some(&"opposing") {
             np.filter.whose = Whose::Opposing;
             ws.remove(0);
@@ -205,6 +279,9 @@ impl Reader<'_> {
                         "Character" | "Permanent" | "Spell" | "Landmark" | "card"
                     )
                 }) && np.filter.kinds != 0 => {}
+                "or" if ws.get(j + 1).is_some_and(|n| {
+                    matches!(*n, "[[Fleeting]]" | "[[Asleep]]" | "[[Anchored]]")
+                }) && np.filter.with != 0 => {}
                 "token" => np.filter.token = Some(true),
                 "non-token" => np.filter.token = Some(false),
                 "[[Boosted]]" => np.filter.boosted = Some(true),

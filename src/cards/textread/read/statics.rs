@@ -89,6 +89,119 @@ static STATICS: Patterns<Static> = Patterns::new(&[
             ))))
         },
     ),
+    (
+        r"^You may sacrifice a Permanent @reduce_cost_by \{(\d+)\}$",
+        |_, c| Ok(Some(st(&format!("SacrificeDiscount({})", &c[1])))),
+    ),
+    (r"^Play me for \{(\d+)\} less if (.+)$", |r, c| {
+        let cond = r.cond(&c[2])?;
+        Ok(Some(st_if(&format!("Cost(-{})", &c[1]), &cond)))
+    }),
+    (
+        r"^(?:If (.+?), y|Y)our Reserve limit is increased by one$",
+        |r, c| match c.get(1) {
+            Some(cond) => Ok(Some(st_if("YourReserveLimit(1)", &r.cond(cond.as_str())?))),
+            None => Ok(Some(st("YourReserveLimit(1)"))),
+        },
+    ),
+    (
+        r"^My region is (\{[VMO]\}) in addition to its other terrains$",
+        |_, c| {
+            let t = super::conds::terrain_of(&c[1]).ok_or("a terrain")?;
+            Ok(Some(st(&format!("TerrainAdd({t})"))))
+        },
+    ),
+    (
+        r"^My region and the region of the Expedition facing me are (\{[VMO]\}) and lose their other terrains$",
+        |_, c| {
+            let t = super::conds::terrain_of(&c[1]).ok_or("a terrain")?;
+            Ok(Some(st(&format!("TerrainSet({t})"))))
+        },
+    ),
+    (
+        r"^All regions are (\{[VMO]\}) and lose their other terrains$",
+        |_, c| {
+            let t = super::conds::terrain_of(&c[1]).ok_or("a terrain")?;
+            Ok(Some(st(&format!("AllRegions({t})"))))
+        },
+    ),
+    (
+        r"^The \{V\}, \{M\} and \{O\} of (.+?) are equal to their highest statistic$",
+        |r, c| {
+            let mut f = r.noun(&format!("each {}", &c[1]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            Ok(Some(st(&format!("level_stats({})", filter_str(&f, r.ctx)))))
+        },
+    ),
+    (
+        r"^I am \[(Defender)\] unless you control (\w+) or more (.+)$",
+        |r, c| {
+            let n = num_word(&c[2]).ok_or("a number")?;
+            let mut f = r.noun(&format!("a {}", &c[3]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            let cond = cmp_str(&format!("count({})", filter_str(&f, r.ctx)), Cmp::Lt, n);
+            Ok(Some(st_if(
+                &format!("keyword({})", c[1].to_ascii_lowercase()),
+                &cond,
+            )))
+        },
+    ),
+    // "If I'm [[Boosted]], I'm [Eternal]": the keyword while the condition holds.
+    (
+        r"^If (.+?), (?:I'm|I am) \[(Eternal|Defender)\]$",
+        |r, c| {
+            let cond = r.cond(&c[1])?;
+            Ok(Some(st_if(
+                &format!("keyword({})", c[2].to_ascii_lowercase()),
+                &cond,
+            )))
+        },
+    ),
+    (r"^If (.+?), I cost \{(\d+)\} less$", |r, c| {
+        let cond = r.cond(&c[1])?;
+        Ok(Some(st_if(&format!("Cost(-{})", &c[2]), &cond)))
+    }),
+    (r"^I cost \{(\d+)\} less if (.+)$", |r, c| {
+        let cond = r.cond(&c[2])?;
+        Ok(Some(st_if(&format!("Cost(-{})", &c[1]), &cond)))
+    }),
+    (
+        r"^I cost \{(\d+)\} less for each of your Ascended Expeditions$",
+        |_, c| Ok(Some(st(&format!("cost_per(-{}, AscendedExps)", &c[1])))),
+    ),
+    // "You may play X for {N} less[, down to a minimum of {M}][ if their Base Cost is
+    // {K} or more]", under a condition or not.
+    (
+        r"^(?:If (.+?), y|Y)ou may play (.+?) for \{(\d+)\} less(?:, down to a minimum of \{(\d+)\})?(?: if their Base Cost is \{(\d+)\} or more)?$",
+        |r, c| {
+            let what = c[2].to_string();
+            let (what, from_reserve) = match what.strip_suffix(" from your Reserve") {
+                Some(w) => (w.to_string(), true),
+                None => (what, false),
+            };
+            if what == "me" {
+                return Ok(None);
+            }
+            let mut f = r.noun(&format!("a {what}"), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            if from_reserve {
+                f.from_reserve = Some(true);
+            }
+            if let Some(k) = c.get(5) {
+                f.base_cost = true;
+                f.cost_min = k.as_str().parse().unwrap_or(0);
+            }
+            let fs = filter_str(&f, r.ctx);
+            let t = match c.get(4) {
+                Some(m) => format!("cost_aura({fs}, -{}, min {})", &c[3], m.as_str()),
+                None => format!("cost_aura({fs}, -{})", &c[3]),
+            };
+            Ok(Some(match c.get(1) {
+                Some(cond) => st_if(&t, &r.cond(cond.as_str())?),
+                None => st(&t),
+            }))
+        },
+    ),
     (r"^I cost \{(\d+)\} (less|more)$", |_, c| {
         let n: i8 = c[1].parse().unwrap_or(0);
         let n = if &c[2] == "less" { -n } else { n };
@@ -107,6 +220,15 @@ impl Reader<'_> {
                 st_if("LeaveToMana { may: false }", "MeBoosted")
             }
             "During Morning, draw only one card" => st("DrawOneInMorning"),
+            "If you would roll one or more dice, instead roll that many dice plus one and ignore the roll of your choice" => {
+                st("ExtraDie")
+            }
+            "If I'm [In Contact], my {V}, {M} and {O} are equal to my highest statistic" => {
+                st_if("level_stats(me)", "InContact")
+            }
+            "You may play me for {2} less in an Expedition that's [In Contact]" => {
+                st("CostInContactExp(-2)")
+            }
             "You may play exhausted cards @from_your_reserve" => {
                 let f = Filter {
                     kinds: fkind::CARD,

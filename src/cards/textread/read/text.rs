@@ -10,12 +10,18 @@ rx!(
 rx!(pub(super) WHEN_SPLIT, r"^(When|At) (.+?) — (.*)$");
 rx!(
     pub(super) QUICK,
-    r"^((?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|Discard (?:a|one) card from your (?:Reserve|hand)|Sacrifice a Character)(?:, (?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|Discard (?:a|one) card from your (?:Reserve|hand)|Sacrifice a Character))*) ?: (.*)$"
+    r"^((?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a Character)(?:, (?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a Character))*) ?: (.*)$"
 );
 
 /// Long set phrases and the short marks the patterns read in their place, replaced in
 /// this order.
-const MARKS: [(&str, &str); 32] = [
+const MARKS: [(&str, &str); 33] = [
+    // A quick action whose second cost is exhausting a Reserve card: the cost as the
+    // sentence "Exhaust a card in your Reserve to X" reads it (only when one is ready).
+    (
+        "{T}, Exhaust a card in your Reserve: ",
+        "{T} : Exhaust a card in your Reserve to ",
+    ),
     ("the top card of your deck", "@topdeck"),
     ("the top card of their deck", "@theirtopdeck"),
     (" as an exhausted Mana Orb", " @exhausted_orb"),

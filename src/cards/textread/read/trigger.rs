@@ -84,6 +84,13 @@ static EVENTS: Patterns<String> = Patterns::new(&[
         let f = r.noun(&format!("a {}", &c[1]), Whose::Yours)?;
         Ok(Some(format!("play_first({})", r.event(f.filter))))
     }),
+    (r"^an opponent plays (.+?) from Reserve$", |r, c| {
+        let f = r.noun(&c[1], Whose::Opposing)?;
+        Ok(Some(format!(
+            "opponent_play_reserve({})",
+            r.event(f.filter)
+        )))
+    }),
     (r"^an opponent plays (.+?)$", |r, c| {
         let f = r.noun(&c[1], Whose::Opposing)?;
         Ok(Some(format!("opponent_play({})", r.event(f.filter))))
@@ -127,7 +134,9 @@ impl Reader<'_> {
                 let n = num_word(r.split(' ').next().unwrap_or(""))
                     .ok_or_else(|| format!("a cost '{part}'"))?;
                 c.counters = n as u8;
-            } else if part.starts_with("Discard") && part.ends_with("Reserve") {
+            } else if part == "Discard @reserve_card"
+                || (part.starts_with("Discard") && part.ends_with("Reserve"))
+            {
                 c.discard_reserve = 1;
             } else if part.starts_with("Discard") && part.ends_with("hand") {
                 c.discard_hand = 1;
