@@ -296,8 +296,15 @@ fn head_to_head_replays_refuse_flags_that_name_no_game() {
             "give one or two --player",
         ),
         (
-            vec!["--mode", "matchup", "--player", AX, "--policy", "search"],
-            "supports random, greedy",
+            vec![
+                "--mode",
+                "matchup",
+                "--player",
+                AX,
+                "--policy",
+                "search:horizon=1",
+            ],
+            "plays the search's rollouts to the end of the game",
         ),
         (
             vec!["--mode", "booster-war", "--variant", "both"],
