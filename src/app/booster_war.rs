@@ -135,15 +135,7 @@ pub fn booster_war(mut a: BoosterWarArgs) -> Result<()> {
     let Some(done) = done else {
         return Ok(());
     };
-    let total = done.games;
-    eprintln!(
-        "confluence-sim: booster war of {}, {total} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
-        a.set,
-        done.elapsed,
-        done.played as f64 / done.elapsed.max(1e-9),
-        done.written,
-        a.out.display()
-    );
+    done.report(&format!("booster war of {}", a.set), threads, &a.out);
     Ok(())
 }
 

@@ -270,6 +270,21 @@ pub struct Done {
     pub written: usize,
 }
 
+impl Done {
+    /// The closing line on stderr: `what` the run was (its first words), then its games,
+    /// time, speed and files.
+    pub fn report(&self, what: &str, threads: usize, out: &std::path::Path) {
+        eprintln!(
+            "confluence-sim: {what}, {} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
+            self.games,
+            self.elapsed,
+            self.played as f64 / self.elapsed.max(1e-9),
+            self.written,
+            out.display()
+        );
+    }
+}
+
 /// What a command writes at the end of a whole run: its tables and meta.json, from the
 /// tallies (returning what its terminal summary shows besides them), and that summary.
 pub struct Outputs<W, P> {

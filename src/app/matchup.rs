@@ -175,16 +175,8 @@ pub fn matchup(mut a: MatchupArgs) -> Result<()> {
     let Some(done) = done else {
         return Ok(());
     };
-    let total = done.games;
-    eprintln!(
-        "confluence-sim: {} entries, {} pairs, {total} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
-        p.info.len(),
-        p.pairs,
-        done.elapsed,
-        done.played as f64 / done.elapsed.max(1e-9),
-        done.written,
-        a.out.display()
-    );
+    let what = format!("{} entries, {} pairs", p.info.len(), p.pairs);
+    done.report(&what, threads, &a.out);
     Ok(())
 }
 
