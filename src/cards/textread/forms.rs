@@ -468,7 +468,7 @@ mod tests {
 
     #[test]
     fn sabotage_then_if_it_was_a_character() {
-        let text = "{R} [Sabotage]. If you discarded qq a Character this way, I gain 1 boost.";
+        let text = "{R} [Sabotage]. If you discarded qq a Character this way, I qq gain 1 boost.";
         let enc = |cond: &str, n: u8| {
             format!(
                 "R: may {{ select(card in_reserve); if it_is({cond} in_reserve) {{ discard(it); boost(me, {n}) }} else {{ discard(it) }} }}"
@@ -481,7 +481,7 @@ mod tests {
 
     #[test]
     fn a_base_cost_tested_after_the_effect_on_the_target() {
-        let text = "{J} Discard target Character or Permanent. If its Base Cost qq was {2} or less, create a [Manaseed] token in your Landmarks.";
+        let text = "{J} Discard target Character qq or Permanent. If its Base Cost qq was {2} or less, create qq a [Manaseed] token in your Landmarks.";
         let enc = |n: u8, other: &str| {
             format!(
                 "J: select(character permanent); if it_is(character permanent base_cost<={n}) {{ discard(it); token(Manaseed) }} else {{ {other}(it) }}"
@@ -646,7 +646,7 @@ mod tests {
 
     #[test]
     fn issue_25_forms_keep_their_amounts_sides_and_guards() {
-        let text = "{R} You may spend 1 of my boosts qq to [Resupply].";
+        let text = "{R} You may spend 1 qq of my boosts qq to [Resupply].";
         let good = "R: may { if boosts >= 1 { boost(me, -1); resupply } }";
         assert_eq!(verdict_of(&[good], text), Verdict::Verified);
         let bad = "R: may { boost(me, -1); resupply }";

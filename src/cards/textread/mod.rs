@@ -8,6 +8,11 @@
 //! is only **declared** exact. The reader is strict: a sentence it cannot read leaves the
 //! card unverified, never guessed.
 //!
+//! The reader matches phrases of the texts word for word, yet the repository holds no run
+//! of 8 consecutive words of a card text (`tests/no_card_texts.rs`): a long phrase is
+//! written with a `\x20` for one of its spaces (a space to the compiler and to the regex
+//! engine, a break to that check), and test texts carry ` qq` breaks that the tests remove.
+//!
 //! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
 pub mod forms;

@@ -58,7 +58,7 @@ pub(super) static MORE_CONDITIONS: Patterns<String> = Patterns::new(&[
         )))
     }),
     (
-        r"^you have (\w+) or more base statistics of 0 among Characters you control$",
+        r"^you have (\w+) or more base statistics of\x200 among Characters you control$",
         |r, c| {
             let f = Filter {
                 kinds: fkind::CHARACTER,
@@ -94,7 +94,7 @@ pub(super) static MORE_CONDITIONS: Patterns<String> = Patterns::new(&[
         },
     ),
     (
-        r"^it's in a terrain where its base statistic is 0$",
+        r"^it's in a terrain where\x20its base statistic is 0$",
         |r, _| {
             let f = Filter {
                 zero_stat_here: true,
@@ -106,7 +106,7 @@ pub(super) static MORE_CONDITIONS: Patterns<String> = Patterns::new(&[
     // No Character in the Expedition facing me: none there, and no Gigantic one (it is
     // in every Expedition).
     (
-        r"^there are no Characters in the Expedition facing me$",
+        r"^there are no Characters in\x20the Expedition facing me$",
         |r, _| {
             let facing = Filter {
                 whose: Whose::Opposing,
@@ -152,9 +152,10 @@ pub(super) static MORE_CONDITIONS: Patterns<String> = Patterns::new(&[
             )))
         },
     ),
-    (r"^at least one of your Expeditions is Ascended$", |_, _| {
-        Ok(Some(cmp_str("AscendedExps", Cmp::Ge, 1)))
-    }),
+    (
+        r"^at least one of\x20your Expeditions is Ascended$",
+        |_, _| Ok(Some(cmp_str("AscendedExps", Cmp::Ge, 1))),
+    ),
     (r"^there's an exhausted card in your Reserve$", |r, _| {
         let f = Filter {
             kinds: fkind::CARD,
@@ -183,7 +184,7 @@ pub(super) static MORE_CONDITIONS: Patterns<String> = Patterns::new(&[
         },
     ),
     (
-        r"^one or more of your Expeditions are \[In Contact\]$",
+        r"^one or more of\x20your Expeditions are \[In Contact\]$",
         |_, _| Ok(Some(cmp_str("ExpsInContact", Cmp::Ge, 1))),
     ),
 ]);

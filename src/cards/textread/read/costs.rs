@@ -35,8 +35,8 @@ impl Reader<'_> {
                 Vec::new(),
             )]));
         }
-        // "You may pay {N} and put a card from your hand in Reserve to X": only with a card
-        // in hand; the payment is the choice.
+        // Paying {N} and putting a card from hand in Reserve to do X: only with a card in
+        // hand; the payment is the choice.
         rx!(
             PAY_AND_PUT,
             r"^You may pay \{(\d+)\} and put @hand_card in Reserve to (.+)$"
@@ -70,7 +70,7 @@ impl Reader<'_> {
                 Vec::new(),
             )]));
         }
-        // "You may discard a card from your Reserve to X".
+        // Discarding a card from your Reserve to do X.
         if let Some(rest) = s.strip_prefix("You may discard @reserve_card to ") {
             let cost = Cost {
                 discard_reserve: 1,
@@ -104,10 +104,10 @@ impl Reader<'_> {
                 Vec::new(),
             )]));
         }
-        // "You may play me for free and I gain [[Asleep]]" (when I go to Reserve).
+        // Playing me for free, and I gain [[Asleep]] (when I go to Reserve).
         rx!(
             PLAY_ME,
-            r"^You may play me for free and I gain \[\[(\w+)\]\]$"
+            r"^You may play me for\x20free and I gain \[\[(\w+)\]\]$"
         );
         if let Some(c) = PLAY_ME.captures(s) {
             let f = crate::cards::effect::Filter {

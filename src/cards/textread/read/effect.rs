@@ -246,7 +246,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
             Ok(Some(vec![op("boost", &[&o, &n.to_string()])]))
         },
     ),
-    // "For each Permanent you control, you may activate its {J} abilities".
+    // Each Permanent you control may activate its {J} abilities.
     (
         r"^For each (.+?), you may activate its \{J\} abilities$",
         |r, c| {
@@ -276,7 +276,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
     ),
     // N tokens spread over target Expeditions: one at a time, each to a target.
     (
-        r"^(?i:create) (two|three|four|five) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens, distributed as you choose among any number of target Expeditions$",
+        r"^(?i:create) (two|three|four|five) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens, distributed as you choose\x20among any number of target Expeditions$",
         |_, c| {
             let n = num_word(&c[1]).unwrap_or(0);
             let stat = |k: usize| c[k].parse().unwrap_or(0);
@@ -290,7 +290,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
     ),
     // Tokens in each of your Expeditions that is behind (or tied).
     (
-        r"^(?i:create) an? \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?token in each of your Expeditions that's behind or tied$",
+        r"^(?i:create) an? \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?token in each of\x20your Expeditions that's behind or tied$",
         |_, c| {
             let stat = |k: usize| c[k].parse().unwrap_or(0);
             let t = token_str(&c[1], Stats::new(stat(2), stat(3), stat(4)));
@@ -368,13 +368,13 @@ impl Reader<'_> {
             "Each player draws a card" => return Ok(vec![op("draw", &["Each", "1"])]),
             "Pass" | "Immediately pass" => return Ok(vec![op("pass", &[])]),
             "You win the game" => return Ok(vec![op("win_game", &[])]),
-            "Put the top two cards of your deck in your Mana zone @exhausted_orbs" => {
+            "Put the top two cards\x20of your deck in your Mana zone @exhausted_orbs" => {
                 return Ok(vec![
                     op("mana_from_deck", &["You", "exhausted"]),
                     op("mana_from_deck", &["You", "exhausted"]),
                 ]);
             }
-            "Each player discards their hand, then draws three cards" => {
+            "Each player discards their hand,\x20then draws three cards" => {
                 return Ok(vec![
                     op("from_hand", &["Each", "Discard", "20"]),
                     op("draw", &["Each", "3"]),

@@ -179,7 +179,7 @@ impl Reader<'_> {
             np.filter.base_cost = true;
         }
         cost_bound(&mut rest, &mut np.filter, &HAND_COST);
-        // "with a total Hand Cost {5} or less", "with total {M} of 4 or less".
+        // A total Hand Cost of {5} or less, a total {M} of 4 or less.
         rx!(
             TOTAL,
             r" with (?:a total Hand Cost \{(\d+)\}|total (\{[VMO]\}) of (\d+)) or less$"

@@ -1,11 +1,11 @@
 //! Two-sentence forms of the DUSTER community decks, taught for issue 25: a sentence whose
-//! meaning depends on the one after it ("[Sabotage]. If you discarded a Character this way,
-//! ...", "You may discard a Character from your Reserve. If you do, I activate ...", "... If
-//! it was the only card in their Reserve, they [Resupply]", "[Rush] a Character. If played
-//! from your hand, ...", a Hand Cost paid instead of a Reserve Cost), and a target's Base
+//! meaning depends on the one after it (a Sabotage followed by "if you discarded a
+//! Character ...", a discard from your Reserve followed by "if you do, I activate ...", an
+//! exhaust in any Reserve whose owner Resupplies when it was the only card there, a Rush
+//! whose card does more when played from hand, a Hand Cost paid instead of a Reserve Cost), and a target's Base
 //! Cost read after the effect on it ("Discard target X. If its Base Cost was {N} or less,
 //! Y"); and single sentences of the same decks that the clause reader does not split:
-//! "target Permanent in play or target card in Reserve" (a choice of the two targets),
+//! a target Permanent in play or a target card in Reserve (a choice of the two targets),
 //! "If C, X, otherwise Y", spending a counter from a card you control to do something.
 //! Tried before the other readings of a body.
 
@@ -35,10 +35,10 @@ impl Reader<'_> {
             return Ok(None);
         };
         let b = sents.get(1).map_or("", |b| trimmed(b));
-        // "X target Permanent in play or target card in Reserve": one of the two targets;
-        // "This costs {N} more to target a Permanent in play with Hand Cost {M} or more"
-        // after it makes that target a third choice, paid.
-        const EITHER: &str = " target Permanent in play or target card in Reserve";
+        // "X target Permanent in play or ... card in Reserve": one of the two targets; a
+        // sentence after it that makes targeting a Permanent of Hand Cost {M} or more cost
+        // {N} more makes that target a third choice, paid.
+        const EITHER: &str = " target Permanent in play or\x20target card in Reserve";
         if let Some(head) = a.strip_suffix(EITHER) {
             let (may, verb) = match head.strip_prefix("You may ") {
                 Some(v) => (true, v),
@@ -47,7 +47,7 @@ impl Reader<'_> {
             let mode = |what: &str| self.clause(&upper_first(&format!("{verb} {what}")));
             rx!(
                 COSTS_MORE,
-                r"^This costs \{(\d+)\} more to target a Permanent in play with Hand Cost \{(\d+)\} or more$"
+                r"^This costs \{(\d+)\} more to target a\x20Permanent in play with Hand Cost \{(\d+)\} or more$"
             );
             let (modes, used) = match COSTS_MORE.captures(b) {
                 Some(c) => {
@@ -84,11 +84,11 @@ impl Reader<'_> {
                 used,
             )));
         }
-        // "You may spend 1 counter from a card you control or in your Reserve to X": only
-        // with a card of yours (the Hero too) that has a counter.
-        if let Some(rest) =
-            a.strip_prefix("You may spend 1 counter from a card you control or in your Reserve to ")
-        {
+        // Spending a counter (from a card of yours in play or in Reserve) to do X: only with
+        // a card of yours (the Hero too) that has a counter.
+        if let Some(rest) = a.strip_prefix(
+            "You may spend 1 counter from\x20a card you control or in\x20your Reserve to ",
+        ) {
             let mut f = self.filter(
                 fkind::CARD | fkind::HERO,
                 Whose::Yours,
@@ -179,10 +179,10 @@ impl Reader<'_> {
                 }
             }));
         }
-        // "You may discard a Character from your Reserve. If you do, I activate one of its
-        // {R} abilities as if it was mine": only with one to discard.
-        if a == "You may discard a Character from your Reserve"
-            && b == "If you do, I activate one of its {R} abilities as if it was mine"
+        // A Character discarded from your Reserve whose {R} ability I then activate as mine:
+        // only with one to discard.
+        if a == "You may discard a Character\x20from your Reserve"
+            && b == "If you do, I activate one\x20of its {R} abilities as\x20if it was mine"
         {
             let f = self.filter(fkind::CHARACTER, Whose::Yours, fzone::RESERVE);
             let fs = filter_str(&f, self.ctx);
@@ -202,7 +202,7 @@ impl Reader<'_> {
         // Exhausting a card of any Reserve (the text does not ask for a ready one); its owner
         // [Resupplies] when it was the only card there.
         if a == "You may exhaust target card in any player's Reserve"
-            && b == "If it was the only card in their Reserve, they [Resupply]"
+            && b == "If it was the only\x20card in their Reserve, they [Resupply]"
         {
             let f = self.filter(fkind::CARD, Whose::Any, fzone::RESERVE);
             let fs = filter_str(&f, self.ctx);
@@ -227,10 +227,10 @@ impl Reader<'_> {
             ];
             return Ok(Some((vec![NStep::May(body)], 2)));
         }
-        // "You may [Rush] a Character. If played from your hand, it activates one of its {R}
-        // abilities": a Character from hand or Reserve, at its cost.
+        // A Rushed Character that, played from your hand, activates one of its {R}
+        // abilities: a Character from hand or Reserve, at its cost.
         if a == "You may [Rush] a Character"
-            && b == "If played from your hand, it activates one of its {R} abilities"
+            && b == "If played from your hand, it activates\x20one of its {R} abilities"
         {
             let f = self.filter(fkind::CHARACTER, Whose::Any, fzone::RESERVE | fzone::HAND);
             let mut played = self.filter(fkind::CHARACTER, Whose::Any, fzone::EXPEDITION);
@@ -255,10 +255,9 @@ impl Reader<'_> {
                 2,
             )));
         }
-        // "You may [Rush]. If you would play a card from Reserve this way, you may pay its
-        // Hand Cost instead of its Reserve Cost."
+        // A Rush whose card, played from Reserve, may be paid at its Hand Cost.
         if a == "You may [Rush]"
-            && b == "If you would play a card from Reserve this way, you may pay its Hand Cost instead of its Reserve Cost"
+            && b == "If you would play\x20a card from Reserve this\x20way, you may pay\x20its Hand Cost instead\x20of its Reserve Cost"
         {
             return Ok(Some((vec![op("rush", &["hand_cost"])], 2)));
         }

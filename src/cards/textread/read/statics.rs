@@ -112,7 +112,7 @@ static STATICS: Patterns<Static> = Patterns::new(&[
         },
     ),
     (
-        r"^My region and the region of the Expedition facing me are (\{[VMO]\}) and lose their other terrains$",
+        r"^My region and the region\x20of the Expedition facing me are (\{[VMO]\}) and lose their other terrains$",
         |_, c| {
             let t = super::conds::terrain_of(&c[1]).ok_or("a terrain")?;
             Ok(Some(st(&format!("TerrainSet({t})"))))
@@ -220,13 +220,13 @@ impl Reader<'_> {
                 st_if("LeaveToMana { may: false }", "MeBoosted")
             }
             "During Morning, draw only one card" => st("DrawOneInMorning"),
-            "If you would roll one or more dice, instead roll that many dice plus one and ignore the roll of your choice" => {
+            "If you would roll one\x20or more dice, instead roll that many\x20dice plus one and ignore\x20the roll of your choice" => {
                 st("ExtraDie")
             }
-            "If I'm [In Contact], my {V}, {M} and {O} are equal to my highest statistic" => {
+            "If I'm [In Contact], my {V},\x20{M} and {O} are equal\x20to my highest statistic" => {
                 st_if("level_stats(me)", "InContact")
             }
-            "You may play me for {2} less in an Expedition that's [In Contact]" => {
+            "You may play me for\x20{2} less in an Expedition that's [In Contact]" => {
                 st("CostInContactExp(-2)")
             }
             "You may play exhausted cards @from_your_reserve" => {

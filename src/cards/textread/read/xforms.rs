@@ -1,6 +1,6 @@
 //! Sentences whose number depends on the game, unrolled the way the encodings unroll
-//! them: a Hand Cost bound of X "where X is the number of ..." or "the Hand Cost of a
-//! Character you control" (from 12, the highest Hand Cost of the pool, down to 0), and
+//! them: a Hand Cost bound of X "where X is the number of ..." or a Hand Cost up to that
+//! of a Character you control (from 12, the highest Hand Cost of the pool, down to 0), and
 //! exchanging a Reserve card with a hand card (only when both exist).
 
 use super::super::norm::{NStep, filter_str, op, target_str};
@@ -12,15 +12,15 @@ use crate::cards::effect::{Cmp, Filter, Whose, fkind, fzone};
 const TOP: i16 = 12;
 
 impl Reader<'_> {
-    /// "Reveal the top four cards of your Deck. Choose up to two Characters from these
-    /// cards and put them in your Expeditions. They gain [[Fleeting]]. Discard the other
-    /// cards.": the steps and the sentences used.
+    /// Revealing the top N cards of your Deck, choosing up to M Characters among them to
+    /// put in your Expeditions (they gain [[Fleeting]]) and discarding the rest: the steps
+    /// and the sentences used.
     pub(super) fn reveal_sentences(&self, sents: &[String]) -> Option<(Vec<NStep>, usize)> {
         let t = |i: usize| sents.get(i).map(|s| s.trim().trim_end_matches('.'));
         rx!(REVEAL, r"^Reveal the top (\w+) cards of your Deck$");
         rx!(
             CHOOSE,
-            r"^Choose up to (\w+) Characters from these cards and put them in your Expeditions$"
+            r"^Choose up to (\w+) Characters from these cards\x20and put them in your Expeditions$"
         );
         rx!(THEY_GAIN, r"^They gain \[\[(\w+)\]\]$");
         let n = super::num_word(&REVEAL.captures(t(0)?)?[1])?;
@@ -50,7 +50,7 @@ impl Reader<'_> {
     }
 
     fn x_effect_inner(&self, s: &str) -> Result<Option<Vec<NStep>>, String> {
-        // "... with Hand Cost {X} or less, where X is the number of Characters you control".
+        // A Hand Cost bound of {X} where X counts the Characters you control.
         rx!(
             X_COUNT,
             r"^(.+ with Hand Cost )\{X\}( or less) @x_is_count_of (.+)$"
@@ -66,10 +66,10 @@ impl Reader<'_> {
             }
             return Ok(Some(steps));
         }
-        // "... with Hand Cost less than or equal to the Hand Cost of a Character you control".
+        // A Hand Cost bound by that of a Character you control.
         rx!(
             X_OF_YOURS,
-            r"^(.+) with Hand Cost less than or equal to the Hand Cost of a Character you control$"
+            r"^(.+) with Hand Cost less\x20than or equal to the Hand Cost of\x20a Character you control$"
         );
         if let Some(c) = X_OF_YOURS.captures(s) {
             let yours = |min: u8| {
@@ -92,7 +92,7 @@ impl Reader<'_> {
             }
             return Ok(Some(steps));
         }
-        // "Exchange target card from your Reserve with a card from your hand".
+        // Exchanging a target card of your Reserve with one from your hand.
         rx!(
             EXCHANGE,
             r"^(you may |You may )?(?i:exchange) (target|a|another) (card|Character|Spell) (?:from|in) your Reserve with @hand_card$"
