@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Regenerates every committed weight file, from a fresh clone, in order:
+#   expert  decks/policies/expert.toml, the expert's learned scores, in three rounds (as in
+#           DAgger): the search's choices in the planner's games, then in the games of the
+#           expert the previous round's weights make, twice;
+#   value   decks/policies/value.toml, the value model, in two rounds (expert iteration):
+#           the expert's self-play games labelled by their outcome, then the games of the
+#           search that scores its rollouts with round 1's network.
+# Usage: scripts/train_models.sh [all|expert|value]   (default all: expert, then value,
+# whose first round plays the new expert).
+#
+# The decks: the six starters (decks/player) and the twelve community decks beside the
+# project (../shared/data/decks/bga_demo_* and bga_skybound_*). The same code and decks give
+# the same files byte for byte, on any number of threads.
+#
+# Resumable: after each round the script writes a stamp under $STATE (the hash of the file
+# the round wrote). Run it again after an interruption and each chain resumes after its last
+# round whose stamp matches the file on disk; once a round runs, every round after it runs.
+# The binary embeds both files, hence a build after each round. About 45 minutes on 2 cores,
+# builds included (expert about 30, value about 10).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WHAT="${1:-all}"
+case "$WHAT" in all | expert | value) ;; *)
+    echo "usage: scripts/train_models.sh [all|expert|value]" >&2
+    exit 2
+    ;;
+esac
+SHARED="${SHARED:-../shared/data/decks}"
+STATE="${STATE:-target/train-models}"
+# The expert's teacher, and the Confluence deck the committed expert was trained against
+# (the reference deck before its recalibration against this expert).
+GAMES="${GAMES:-150}"
+SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0}"
+CONFLUENCE="${CONFLUENCE:-decks/policies/expert_training_confluence.toml}"
+# Round 2 of the value model: the search as it was when the committed model was trained
+# (candidates by the expert's pick, `rank=0`; named in full so that a later change of the
+# search's defaults does not change what this script trains).
+VALUE_SEARCH="${VALUE_SEARCH:-search:horizon=1,rollouts=12,rank=0}"
+decks=()
+for f in decks/player/*.txt "$SHARED"/bga_demo_*.txt "$SHARED"/bga_skybound_*.txt; do
+    [ -f "$f" ] || {
+        echo "train_models.sh: missing deck $f" >&2
+        exit 1
+    }
+    decks+=(--player "$f")
+done
+mkdir -p "$STATE"
+
+hash_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+# The rounds of one chain (they all rewrite the same file) start after the last one whose
+# stamp names that file's current hash; a chain that runs a round makes the later chains
+# run whole (the value model's games are the new expert's).
+fresh=0
+chain() {
+    local file="$1" n="$2" from=1 k
+    if [ "$fresh" = 0 ]; then
+        for ((k = n; k >= 1; k--)); do
+            if [ -f "$STATE/$3-$k.done" ] && [ "$(cat "$STATE/$3-$k.done")" = "$(hash_of "$file")" ]; then
+                from=$((k + 1))
+                break
+            fi
+        done
+    fi
+    echo "$from"
+}
+# round NAME FILE COMMAND...: runs COMMAND (which rewrites FILE), rebuilds so that the binary
+# embeds FILE, and stamps NAME.
+round() {
+    local name="$1" file="$2"
+    shift 2
+    fresh=1
+    echo "train_models.sh: $name ..."
+    "$@"
+    cargo build --release --quiet
+    hash_of "$file" >"$STATE/$name.done"
+}
+
+expert() {
+    cargo run --release --quiet -- train-expert "${decks[@]}" --games "$GAMES" \
+        --search "$2" --policy "$1" --confluence "$CONFLUENCE" --quiet "${@:3}"
+}
+value() {
+    cargo run --release --quiet -- train-value "${decks[@]}" "$@" --quiet
+}
+
+cargo build --release --quiet
+E=decks/policies/expert.toml
+V=decks/policies/value.toml
+if [ "$WHAT" != value ]; then
+    from=$(chain "$E" 3 expert)
+    # The later rounds read the previous round's file with --expert-weights (the acting
+    # expert and the teacher's expert rollouts alike).
+    [ "$from" -le 1 ] && round expert-1 "$E" expert planner "$SEARCH"
+    [ "$from" -le 2 ] && round expert-2 "$E" expert expert "$SEARCH" --expert-weights "$E"
+    [ "$from" -le 3 ] && round expert-3 "$E" expert expert "$SEARCH" --expert-weights "$E"
+    [ "$from" -gt 3 ] && echo "train_models.sh: expert already done"
+fi
+if [ "$WHAT" != expert ]; then
+    from=$(chain "$V" 2 value)
+    [ "$from" -le 1 ] && round value-1 "$V" value --policy expert --games 20000
+    [ "$from" -le 2 ] && round value-2 "$V" value --policy "$VALUE_SEARCH" --games 1500 --every 1
+    [ "$from" -gt 2 ] && echo "train_models.sh: value already done"
+fi
+echo "train_models.sh: done; the release binary embeds the regenerated files:"
+for f in "$E" "$V"; do echo "  $f $(hash_of "$f")"; done
