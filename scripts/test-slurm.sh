@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end test of scripts/slurm/ on a real one-node Slurm cluster started on this
 # machine: installs Slurm and Munge from Debian's packages if needed (root), starts munged,
-# slurmctld and slurmd with a throwaway configuration, submits a sharded run as a job array
-# plus its merge job (scripts/slurm/submit.sh), waits for them, and checks that the merged
-# outputs equal an unsharded run byte for byte (meta.json aside). The daemons it started
+# slurmctld and slurmd with a throwaway configuration, submits a sharded run and a sharded
+# matchup, each as a job array plus its merge job (scripts/slurm/submit.sh), waits for them,
+# and checks that the merged outputs equal the unsharded ones byte for byte (meta.json
+# aside). The daemons it started
 # are stopped however it ends. Skips (exit 0, saying why) only where the packages cannot
 # be installed. Run from anywhere; takes about a minute once the packages are installed.
 set -euo pipefail
@@ -120,35 +121,52 @@ done
 sinfo -h -o '%T' | grep -Eq '^(idle|mixed|allocated)' || { say "the node did not come up"; sinfo; exit 1; }
 say "one-node cluster up ($host, $cpus CPUs)"
 
-# A small sharded experiment: 3 shards of 2 configurations x 500 games, per-game rows too.
-args=(--games 500 --rares 0 --rares 15 --seed 5 --per-game)
-out="$work/campaign"
-read -r array merge < <(scripts/slurm/submit.sh 3 "$out" "${args[@]}")
-say "submitted array job $array and merge job $merge"
-queued() { squeue -h -t all -j "$array,$merge" -o '%T' 2>/dev/null | grep -Eq 'PENDING|RUNNING|CONFIGURING|COMPLETING'; }
-for _ in $(seq 240); do
-    queued || break
-    sleep 1
-done
-if queued; then
-    say "the jobs did not finish in 4 minutes"
-    squeue
-    exit 1
-fi
-cat "$out"/slurm-*.out
-[ -f "$out/merged/summary.csv" ] || { say "the merge job wrote no outputs"; exit 1; }
+queued() { squeue -h -t all -j "$1" -o '%T' 2>/dev/null | grep -Eq 'PENDING|RUNNING|CONFIGURING|COMPLETING'; }
 
-"$CONFLUENCE_SIM" run "${args[@]}" --quiet --out "$work/whole"
+# Submits COMMAND ARGS... as 3 shards plus their merge (scripts/slurm/submit.sh) into
+# $work/NAME, and the same without shards; checks the merged outputs equal the one-shot run
+# byte for byte (meta.json aside).
 fail=0
-for f in "$work"/whole/*; do
-    name=$(basename "$f")
-    [ "$name" = meta.json ] && continue
-    if cmp -s "$f" "$out/merged/$name"; then
-        say "same bytes: $name"
-    else
-        say "DIFFERS: $name"
-        fail=1
+check() {
+    local name=$1 command=$2
+    shift 2
+    local out="$work/$name" sub=()
+    [ "$command" = run ] || sub=("$command")
+    read -r array merge < <(scripts/slurm/submit.sh 3 "$out" "${sub[@]}" "$@")
+    say "$name: submitted array job $array and merge job $merge"
+    for _ in $(seq 240); do
+        queued "$array,$merge" || break
+        sleep 1
+    done
+    if queued "$array,$merge"; then
+        say "$name: the jobs did not finish in 4 minutes"
+        squeue
+        exit 1
     fi
-done
+    cat "$out"/slurm-*.out
+    [ -f "$out/merged/meta.json" ] || { say "$name: the merge job wrote no outputs"; exit 1; }
+    "$CONFLUENCE_SIM" "$command" "$@" --quiet --out "$work/$name-whole"
+    local f base n=0
+    for f in "$work/$name-whole"/*; do
+        base=$(basename "$f")
+        [ "$base" = meta.json ] && continue
+        [ -f "$f" ] || continue
+        n=$((n + 1))
+        if cmp -s "$f" "$out/merged/$base"; then
+            say "$name: same bytes: $base"
+        else
+            say "$name: DIFFERS: $base"
+            fail=1
+        fi
+    done
+    [ "$n" -gt 0 ] || { say "$name: the one-shot run wrote no outputs"; exit 1; }
+}
+
+# A small sharded experiment: 3 shards of 2 configurations x 500 games, per-game rows too.
+check campaign run --games 500 --rares 0 --rares 15 --seed 5 --per-game
+# Head to head: two starter decks, each with two policies, 60 games per pair of entries.
+check matchup matchup --player decks/player/BR_kojo_booda.txt \
+    --player decks/player/LY_nevenka_blotch.txt --policy greedy --policy planner \
+    --games 60 --seed 5
 [ "$fail" = 0 ] || exit 1
-say "PASSED: 3 Slurm array tasks + merge = one unsharded run, byte for byte"
+say "PASSED: 3 Slurm array tasks + merge = one unsharded run, byte for byte (run and matchup)"
