@@ -67,6 +67,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     )?;
     let threads = default_threads(a.threads)?;
     let weights = load::weights_label(m.expert_weights.as_deref());
+    let hashes = ModelHashes::of(m.expert_weights.as_deref(), m.value_weights.as_deref())?;
     let reuse = match &a.reuse {
         Some(dir) => {
             let value = load::weights_label(m.value_weights.as_deref());
@@ -76,6 +77,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
                 m.day_cap,
                 &loaded.confluence.name,
                 [&weights, &value],
+                &hashes,
             )?
         }
         None => Reused::default(),
@@ -153,6 +155,9 @@ pub fn compare(a: CompareArgs) -> Result<()> {
             "expert_weights": m.expert_weights.as_ref().map(|p| p.display().to_string()),
             "expert_weights_label": weights,
             "value_weights": load::weights_label(m.value_weights.as_deref()),
+            // The content hashes of the models the policies read, the embedded ones
+            // included: `--reuse` replays the policies whose model changed since.
+            "model_hashes": {"expert": hashes.expert, "value": hashes.value},
             "reuse": a.reuse.as_ref().map(|p| p.display().to_string()),
             "edits": super::meta::edit_strings(&loaded.edits),
         }),
@@ -250,13 +255,41 @@ impl GameTable {
     }
 }
 
+/// The content hashes (blake3) of the expert weights and the value model a run reads: the
+/// files given, or the committed ones the binary embeds.
+struct ModelHashes {
+    expert: String,
+    value: String,
+}
+
+impl ModelHashes {
+    fn of(expert: Option<&Path>, value: Option<&Path>) -> Result<ModelHashes> {
+        let hash = |p: Option<&Path>, embedded: &str| -> Result<String> {
+            let bytes = match p {
+                Some(p) => {
+                    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?
+                }
+                None => embedded.as_bytes().to_vec(),
+            };
+            Ok(blake3::hash(&bytes).to_hex().to_string())
+        };
+        Ok(ModelHashes {
+            expert: hash(expert, crate::policy::expert::WEIGHTS_TOML)?,
+            value: hash(value, crate::policy::value::VALUE_TOML)?,
+        })
+    }
+}
+
 /// The games of an earlier compare (`--reuse DIR`), by deck, mix and policy.
 #[derive(Default)]
 struct Reused {
     games: std::collections::HashMap<(String, u16, String), Vec<bool>>,
-    /// The earlier run read another value model (`--value-weights`): the games of the
-    /// policies that read it are played again.
+    /// The earlier run read another value model (`--value-weights`, another committed one,
+    /// or one it did not record): the games of the policies that read it are played again.
     value_differs: bool,
+    /// The earlier run's expert weights had another content hash: the games of the
+    /// policies that read them are played again.
+    expert_differs: bool,
     /// Each policy of the earlier run with its parameters written out
     /// ([`crate::policy::PolicySpec::resolved`]); `None` for a directory written before compare recorded
     /// them, whose specs are read as those versions read them.
@@ -272,6 +305,7 @@ impl Reused {
         day_cap: u8,
         confluence: &str,
         [weights, value]: [&str; 2],
+        hashes: &ModelHashes,
     ) -> Result<Reused> {
         let meta_path = dir.join("meta.json");
         let text = std::fs::read_to_string(&meta_path)
@@ -369,7 +403,14 @@ impl Reused {
             }
             v.push(won);
         }
-        let value_differs = label("value_weights") != value;
+        // A directory written before compare recorded the models' hashes: its value model
+        // is unknown (the committed one changed since), so the policies that read it are
+        // played again; its expert is taken as this binary's (replaying every expert
+        // rollout would replay nearly everything).
+        let hash = |key: &str| meta["model_hashes"][key].as_str().map(str::to_string);
+        let value_differs = label("value_weights") != value
+            || hash("value").as_deref() != Some(hashes.value.as_str());
+        let expert_differs = hash("expert").is_some_and(|h| h != hashes.expert);
         let resolved = meta["resolved_policies"].as_object().map(|m| {
             m.iter()
                 .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
@@ -378,6 +419,7 @@ impl Reused {
         Ok(Reused {
             games,
             value_differs,
+            expert_differs,
             resolved,
         })
     }
@@ -385,7 +427,9 @@ impl Reused {
     /// The first `n` games of a deck, mix and policy, if the earlier run played that many
     /// with the same models.
     fn games(&self, deck: &str, mix: RareMix, policy: &PolicySpec, n: u64) -> Option<Vec<bool>> {
-        if self.value_differs && policy.uses_value() {
+        if (self.value_differs && policy.uses_value())
+            || (self.expert_differs && policy.uses_expert())
+        {
             return None;
         }
         // The same spec with other defaults is another player: its games are played again.

@@ -320,6 +320,16 @@ impl PolicySpec {
     }
 
     /// Does the policy read the value model (`expert:value=S`, `search:horizon=D`)?
+    /// Whether the policy reads the expert's weights: the expert, and a search whose
+    /// candidates or rollouts follow it (`expert=1`, the default).
+    pub fn uses_expert(&self) -> bool {
+        match self.kind {
+            PolicyKind::Expert => true,
+            PolicyKind::Search | PolicyKind::Clairvoyant => self.param("expert", 1) != 0,
+            _ => false,
+        }
+    }
+
     pub fn uses_value(&self) -> bool {
         match self.kind {
             PolicyKind::Expert => self.param("value", 0) > 0,
