@@ -947,7 +947,7 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
     assert!(
         csv.lines()
             .skip(1)
-            .all(|l| l.starts_with("2,") && l.ends_with(",")),
+            .all(|l| l.starts_with("3,") && l.ends_with(",")),
         "{csv}"
     );
     // Every column but the measured speed is the same on one and two threads.
@@ -1076,7 +1076,7 @@ fn compare_pairs_policies_on_the_same_games() {
     let csv = std::fs::read_to_string(dir.path().join("compare.csv")).unwrap();
     let head = csv.lines().next().unwrap();
     assert!(head.ends_with(",seed,expert_weights,reused"), "{head}");
-    assert!(csv.lines().nth(1).unwrap().starts_with("4,"), "{csv}");
+    assert!(csv.lines().nth(1).unwrap().starts_with("5,"), "{csv}");
     sim()
         .args(["compare", "--policy", "greedy", "-q"])
         .assert()

@@ -16,7 +16,7 @@ use common::{names, root, sim};
 const BR: &str = "decks/player/BR_kojo_booda.txt";
 const AX: &str = "decks/player/AX_sierra_oddball.txt";
 
-const MATCHUP_COLUMNS: [&str; 21] = [
+const MATCHUP_COLUMNS: [&str; 22] = [
     "schema_version",
     "entry_a",
     "deck_a",
@@ -36,6 +36,7 @@ const MATCHUP_COLUMNS: [&str; 21] = [
     "first_player_wins",
     "first_player_win_rate",
     "days_mean",
+    "engine_errors",
     "seed",
     "day_cap",
 ];

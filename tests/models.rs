@@ -54,7 +54,11 @@ fn compare_reuses_the_games_of_an_earlier_run() {
     let first = tmp.path().join("first");
     compare(&first, &["greedy", "planner"], "120", &[]);
     let games = std::fs::read_to_string(first.join("games.csv")).unwrap();
-    assert!(games.starts_with("schema_version,player_deck,rare_mix,policy,game_index,won\n"));
+    assert!(
+        games.starts_with(
+            "schema_version,player_deck,rare_mix,policy,game_index,won,engine_error\n"
+        )
+    );
     assert_eq!(games.lines().count(), 1 + 2 * 120);
     // Fewer games, the baseline taken from the first run: the same table as playing it.
     let reused = tmp.path().join("reused");
@@ -66,6 +70,29 @@ fn compare_reuses_the_games_of_an_earlier_run() {
     );
     let played = compare(&tmp.path().join("played"), &["greedy", "random"], "80", &[]);
     assert_eq!(with, played);
+    // A games.csv of schema 4, without the engine_error column, is reused the same way.
+    let old = tmp.path().join("old");
+    std::fs::create_dir(&old).unwrap();
+    std::fs::copy(first.join("meta.json"), old.join("meta.json")).unwrap();
+    let v4: String = games
+        .lines()
+        .map(|l| {
+            let l = l.rsplit_once(',').unwrap().0;
+            format!(
+                "{}\n",
+                l.strip_prefix("5,")
+                    .map_or(l.to_string(), |r| format!("4,{r}"))
+            )
+        })
+        .collect();
+    std::fs::write(old.join("games.csv"), v4).unwrap();
+    let from_old = compare(
+        &tmp.path().join("from_old"),
+        &["greedy", "random"],
+        "80",
+        &["--reuse", old.to_str().unwrap()],
+    );
+    assert_eq!(from_old, played);
     let csv = std::fs::read_to_string(reused.join("compare.csv")).unwrap();
     let flags: Vec<&str> = csv
         .lines()

@@ -184,6 +184,18 @@ fn write_outputs(
     a: &BoosterWarArgs,
     tallies: &[WarTally],
 ) -> Result<()> {
+    let errors: Vec<_> = tallies.iter().map(|t| t.engine_errors).collect();
+    let name = |v: usize| {
+        format!(
+            "variant {}, --set {}, --seed {}",
+            p.builds[v].name(),
+            a.set,
+            a.seed
+        )
+    };
+    if let Some(note) = super::headtohead::engine_error_note(&errors, "booster_war", name) {
+        eprintln!("confluence-sim: {note}");
+    }
     let ctx = ctx(p, a, tallies);
     let variants = variants_table(&ctx);
     let factions = factions_table(&ctx);
@@ -319,6 +331,7 @@ fn variants_table(c: &Ctx<'_>) -> Table {
     .push("extra_day_games", u64s(&|x| x.extra_day))
     .push("arena_games", u64s(&|x| x.arena))
     .push("cards_played_mean", f64s(&|x| rate(x.plays, 2 * x.games)))
+    .push("engine_errors", u64s(&|x| x.engine_errors.count))
     .push("seed", ColumnData::U64(vec![c.seed; k]))
     .push("day_cap", ColumnData::U32(vec![c.day_cap as u32; k]));
     tab

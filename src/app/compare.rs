@@ -23,7 +23,7 @@ use crate::policy::PolicySpec;
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::interval::{paired, wilson};
 
-pub const COMPARE_SCHEMA_VERSION: u32 = 4;
+pub const COMPARE_SCHEMA_VERSION: u32 = 5;
 
 /// One policy on one deck and mix.
 struct Row {
@@ -40,7 +40,12 @@ struct Row {
     seconds: f64,
     /// Taken from `--reuse`'s games instead of played.
     reused: bool,
+    /// Games with an engine error, and the first one's index.
+    engine_errors: (u64, Option<u64>),
 }
+
+/// Each game of a row: won, and whether the engine failed in it.
+type Games = (Vec<bool>, Vec<bool>);
 
 pub fn compare(a: CompareArgs) -> Result<()> {
     let mut m = a.m.clone();
@@ -98,10 +103,10 @@ pub fn compare(a: CompareArgs) -> Result<()> {
                 let policy = spec.to_string();
                 let kept = reuse.games(&deck.name, mix, spec, a.games);
                 let reused = kept.is_some();
-                let (won, seconds) = match kept {
-                    Some(won) => {
+                let ((won, failed), seconds) = match kept {
+                    Some(games) => {
                         pb.inc(a.games);
-                        (won, 0.0)
+                        (games, 0.0)
                     }
                     None => play(
                         &loaded, di, pi, mix, a.games, a.seed, threads, m.day_cap, &pb,
@@ -118,13 +123,18 @@ pub fn compare(a: CompareArgs) -> Result<()> {
                     diff_prev: runs.last().map(|prev| paired(prev, &won)),
                     seconds,
                     reused,
+                    engine_errors: (
+                        failed.iter().filter(|&&f| f).count() as u64,
+                        failed.iter().position(|&f| f).map(|g| g as u64),
+                    ),
                 });
-                games.push(&rows[rows.len() - 1], &won);
+                games.push(&rows[rows.len() - 1], &won, &failed);
                 runs.push(won);
             }
         }
     }
     pb.finish_and_clear();
+    warn_engine_errors(&rows, a.seed);
     let t = table(
         &rows,
         &loaded.policies[0].to_string(),
@@ -188,7 +198,7 @@ fn play(
     threads: usize,
     day_cap: u8,
     pb: &indicatif::ProgressBar,
-) -> Result<(Vec<bool>, f64)> {
+) -> Result<(Games, f64)> {
     let players: &[PlayerDeck] = &loaded.players;
     let plan = RunPlan {
         db: &loaded.lib.db,
@@ -208,14 +218,42 @@ fn play(
         models: loaded.models(),
     };
     let mut won = Vec::with_capacity(games as usize);
+    let mut failed = Vec::with_capacity(games as usize);
     let started = Instant::now();
     let mut sink = |rows: &[GameRow]| -> Result<(), String> {
         won.extend(rows.iter().map(|r| r.outcome.is_win()));
+        failed.extend(rows.iter().map(|r| r.engine_error));
         Ok(())
     };
     crate::sim::run::<String>(&plan, &|n| pb.inc(n), Some(&mut sink))
         .map_err(|e| anyhow::anyhow!(e))?;
-    Ok((won, started.elapsed().as_secs_f64()))
+    Ok(((won, failed), started.elapsed().as_secs_f64()))
+}
+
+/// Names on stderr the games some row counts that had an engine error, as `run` does (a
+/// reused row's come from its `games.csv`).
+fn warn_engine_errors(rows: &[Row], seed: u64) {
+    let accums: Vec<crate::stats::Accum> = rows
+        .iter()
+        .map(|r| {
+            let mut a = crate::stats::Accum::default();
+            (a.engine_errors, a.first_engine_error) =
+                (r.engine_errors.0, r.engine_errors.1.unwrap_or(u64::MAX));
+            a
+        })
+        .collect();
+    let name = |i: usize| {
+        let r = &rows[i];
+        format!(
+            "player deck {}, policy {}, --rares {}, --seed {seed}",
+            r.deck,
+            r.policy,
+            r.mix.count()
+        )
+    };
+    if let Some(note) = super::job::engine_error_note(&accums, "compare", name) {
+        eprintln!("confluence-sim: {note}");
+    }
 }
 
 /// Every game's result, for `games.csv`: what a later `--reuse` reads.
@@ -226,10 +264,12 @@ struct GameTable {
     policy: Vec<String>,
     index: Vec<u64>,
     won: Vec<u32>,
+    engine_error: Vec<u32>,
 }
 
 impl GameTable {
-    fn push(&mut self, row: &Row, won: &[bool]) {
+    fn push(&mut self, row: &Row, won: &[bool], failed: &[bool]) {
+        self.engine_error.extend(failed.iter().map(|&f| f as u32));
         for (g, &w) in won.iter().enumerate() {
             self.deck.push(row.deck.clone());
             self.mix.push(row.mix.0 as u32);
@@ -250,7 +290,8 @@ impl GameTable {
         .push("rare_mix", ColumnData::U32(self.mix))
         .push("policy", ColumnData::Str(self.policy))
         .push("game_index", ColumnData::U64(self.index))
-        .push("won", ColumnData::U32(self.won));
+        .push("won", ColumnData::U32(self.won))
+        .push("engine_error", ColumnData::U32(self.engine_error));
         t
     }
 }
@@ -283,7 +324,7 @@ impl ModelHashes {
 /// The games of an earlier compare (`--reuse DIR`), by deck, mix and policy.
 #[derive(Default)]
 struct Reused {
-    games: std::collections::HashMap<(String, u16, String), Vec<bool>>,
+    games: std::collections::HashMap<(String, u16, String), Games>,
     /// The earlier run read another value model (`--value-weights`, another committed one,
     /// or one it did not record): the games of the policies that read it are played again.
     value_differs: bool,
@@ -354,6 +395,8 @@ impl Reused {
                 path.display()
             )
         })?;
+        // Schema 4 had no `engine_error` column: its games count as none failed (the
+        // engine's queue overflow was not recorded then).
         let want = [
             "schema_version",
             "player_deck",
@@ -361,11 +404,12 @@ impl Reused {
             "policy",
             "game_index",
             "won",
+            "engine_error",
         ];
         let header = r
             .headers()
             .with_context(|| format!("--reuse: {}", path.display()))?;
-        if header.iter().ne(want) {
+        if header.iter().ne(want) && header.iter().ne(want[..6].iter().copied()) {
             anyhow::bail!(
                 "--reuse: {}: columns {:?}, expected {:?}",
                 path.display(),
@@ -373,8 +417,7 @@ impl Reused {
                 want
             );
         }
-        let mut games: std::collections::HashMap<(String, u16, String), Vec<bool>> =
-            Default::default();
+        let mut games: std::collections::HashMap<(String, u16, String), Games> = Default::default();
         for (i, rec) in r.records().enumerate() {
             let line = i + 2;
             let rec = rec.with_context(|| format!("--reuse: {} line {line}", path.display()))?;
@@ -386,22 +429,25 @@ impl Reused {
             };
             let mix: u16 = rec[2].parse().map_err(|_| bad("rare_mix", &rec[2]))?;
             let index: u64 = rec[4].parse().map_err(|_| bad("game_index", &rec[4]))?;
-            let won = match &rec[5] {
-                "0" => false,
-                "1" => true,
-                v => return Err(bad("won (0 or 1)", v)),
+            let bit = |k: usize, what: &str| match rec.get(k) {
+                None | Some("0") => Ok(false),
+                Some("1") => Ok(true),
+                Some(v) => Err(bad(what, v)),
             };
+            let won = bit(5, "won (0 or 1)")?;
+            let failed = bit(6, "engine_error (0 or 1)")?;
             let v = games
                 .entry((rec[1].to_string(), mix, rec[3].to_string()))
                 .or_default();
-            if index != v.len() as u64 {
+            if index != v.0.len() as u64 {
                 anyhow::bail!(
                     "--reuse: {} line {line}: game_index {index}, expected {} (games in order from 0)",
                     path.display(),
-                    v.len()
+                    v.0.len()
                 );
             }
-            v.push(won);
+            v.0.push(won);
+            v.1.push(failed);
         }
         // A directory written before compare recorded the models' hashes: its value model
         // is unknown (the committed one changed since), so the policies that read it are
@@ -426,7 +472,7 @@ impl Reused {
 
     /// The first `n` games of a deck, mix and policy, if the earlier run played that many
     /// with the same models.
-    fn games(&self, deck: &str, mix: RareMix, policy: &PolicySpec, n: u64) -> Option<Vec<bool>> {
+    fn games(&self, deck: &str, mix: RareMix, policy: &PolicySpec, n: u64) -> Option<Games> {
         if (self.value_differs && policy.uses_value())
             || (self.expert_differs && policy.uses_expert())
         {
@@ -443,7 +489,8 @@ impl Reused {
         let v = self
             .games
             .get(&(deck.to_string(), mix.0, policy.to_string()))?;
-        (v.len() as u64 >= n).then(|| v[..n as usize].to_vec())
+        let n = n as usize;
+        (v.0.len() >= n).then(|| (v.0[..n].to_vec(), v.1[..n].to_vec()))
     }
 }
 
@@ -498,6 +545,10 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str)
     .push("diff_prev", column(&prev, &|d, _| d))
     .push("diff_prev_lo", column(&prev, &|d, se| d - z * se))
     .push("diff_prev_hi", column(&prev, &|d, se| d + z * se))
+    .push(
+        "engine_errors",
+        ColumnData::U64(rows.iter().map(|r| r.engine_errors.0).collect()),
+    )
     .push(
         "games_per_second",
         ColumnData::F64(

@@ -285,6 +285,26 @@ impl Done {
     }
 }
 
+/// The warning for a head-to-head run some of whose games had an engine error (more
+/// reactions triggered at once than the engine queues), or `None` when none did: the
+/// count, the `table` whose `engine_errors` column counts them, and the lowest failed game
+/// of the first configuration (named by `name`) that has one, however the run was split.
+pub fn engine_error_note(
+    errors: &[crate::sim::tally::EngineErrors],
+    table: &str,
+    name: impl Fn(usize) -> String,
+) -> Option<String> {
+    let total: u64 = errors.iter().map(|e| e.count).sum();
+    let (c, game) = errors
+        .iter()
+        .enumerate()
+        .find_map(|(c, e)| e.first.map(|g| (c, g)))?;
+    Some(format!(
+        "warning: {total} game(s) had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in their outcomes but do not follow the rules; `engine_errors` in {table} counts them. The first: game {game} of {}",
+        name(c)
+    ))
+}
+
 /// What a command writes at the end of a whole run: its tables and meta.json, from the
 /// tallies (returning what its terminal summary shows besides them), and that summary.
 pub struct Outputs<W, P> {
@@ -463,4 +483,27 @@ pub fn merge_end<T: Tally, S>(
         m.out.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::tally::EngineErrors;
+
+    #[test]
+    fn the_engine_error_note_names_the_count_and_the_first_failed_game() {
+        let name = |i: usize| format!("pair {i}");
+        assert_eq!(
+            engine_error_note(&[EngineErrors::default(); 2], "t", name),
+            None
+        );
+        let mut errs = [EngineErrors::default(); 3];
+        errs[1].push(40);
+        errs[1].push(7);
+        errs[2].push(1);
+        let note = engine_error_note(&errs, "matchups", name).expect("a note");
+        assert!(note.contains("3 game(s) had an engine error"), "{note}");
+        assert!(note.contains("in matchups counts them"), "{note}");
+        assert!(note.ends_with("game 7 of pair 1"), "{note}");
+    }
 }

@@ -60,7 +60,8 @@ impl Job {
 
     /// Prints [`engine_error_note`] for these configurations, if any game failed.
     pub fn warn_engine_errors(&self, configs: &[crate::sim::ConfigSpec], accums: &[Accum]) {
-        if let Some(note) = engine_error_note(accums, |i| self.config_name(&configs[i])) {
+        if let Some(note) = engine_error_note(accums, "summary", |i| self.config_name(&configs[i]))
+        {
             eprintln!("confluence-sim: {note}");
         }
     }
@@ -123,8 +124,13 @@ pub fn widest_half_width(accums: &[Accum]) -> f64 {
 /// at once than its queue holds; see `sim::GameResult::engine_error`), or `None` when no
 /// game did. `name` describes a configuration by its index. The first game named is the
 /// lowest-index failed game of the first configuration that has one, the same however the
-/// run was split into threads, shards or resumed parts.
-pub fn engine_error_note(accums: &[Accum], name: impl Fn(usize) -> String) -> Option<String> {
+/// run was split into threads, shards or resumed parts. `table` is the output table whose
+/// `engine_errors` column counts them.
+pub fn engine_error_note(
+    accums: &[Accum],
+    table: &str,
+    name: impl Fn(usize) -> String,
+) -> Option<String> {
     let total: u64 = accums.iter().map(|a| a.engine_errors).sum();
     let (c, a) = accums
         .iter()
@@ -132,7 +138,7 @@ pub fn engine_error_note(accums: &[Accum], name: impl Fn(usize) -> String) -> Op
         .find(|(_, a)| a.engine_errors > 0)?;
     let game = a.first_engine_error().expect("it has errors");
     Some(format!(
-        "warning: {total} game(s) had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in their outcomes but do not follow the rules; `engine_errors` in summary counts them per configuration. The first: game {game} of configuration {c} ({}); replay it with `--game-index {game}`",
+        "warning: {total} game(s) had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in their outcomes but do not follow the rules; `engine_errors` in {table} counts them per configuration. The first: game {game} of configuration {c} ({}); replay it with `--game-index {game}`",
         name(c)
     ))
 }
@@ -247,9 +253,12 @@ mod tests {
     #[test]
     fn the_engine_error_note_names_the_count_and_the_first_failed_game() {
         let name = |i: usize| format!("config {i}");
-        assert_eq!(engine_error_note(&vec![Accum::default(); 3], name), None);
+        assert_eq!(
+            engine_error_note(&vec![Accum::default(); 3], "summary", name),
+            None
+        );
         let accums = [Accum::default(), with_errors(&[90, 12]), with_errors(&[5])];
-        let note = engine_error_note(&accums, name).expect("a note");
+        let note = engine_error_note(&accums, "summary", name).expect("a note");
         assert!(note.contains("3 game(s) had an engine error"), "{note}");
         assert!(
             note.contains("game 12 of configuration 1 (config 1)"),

@@ -18,7 +18,7 @@ use crate::sim::{ConfigSpec, RunPlan};
 use crate::stats::Accum;
 use crate::stats::interval::wilson;
 
-pub const LADDER_SCHEMA_VERSION: u32 = 2;
+pub const LADDER_SCHEMA_VERSION: u32 = 3;
 
 /// One policy at one mix.
 struct Rung {
@@ -142,6 +142,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         }
     }
     pb.finish_and_clear();
+    warn_engine_errors(&rungs, &players[0].name, a.seed);
     let table = ladder_table(
         &rungs,
         &confluence,
@@ -183,6 +184,22 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
         a.out.display()
     );
     Ok(())
+}
+
+/// Names on stderr the games some rung played with an engine error, as `run` does: its
+/// figures count them, so nobody should read them unknowingly.
+fn warn_engine_errors(rungs: &[Rung], deck: &str, seed: u64) {
+    let accums: Vec<Accum> = rungs.iter().map(|r| r.acc.clone()).collect();
+    let name = |i: usize| {
+        format!(
+            "player deck {deck}, policy {}, --rares {}, --seed {seed}",
+            rungs[i].policy,
+            rungs[i].mix.count()
+        )
+    };
+    if let Some(note) = super::job::engine_error_note(&accums, "ladder", name) {
+        eprintln!("confluence-sim: {note}");
+    }
 }
 
 /// Whether each policy's interval lies strictly above the previous one's at `mix`.
@@ -260,6 +277,10 @@ fn ladder_table(
     .push(
         "days_mean",
         ColumnData::F64(rungs.iter().map(|r| r.acc.days_mean()).collect()),
+    )
+    .push(
+        "engine_errors",
+        ColumnData::U64(rungs.iter().map(|r| r.acc.engine_errors).collect()),
     )
     .push(
         "games_per_second",

@@ -220,6 +220,16 @@ fn write_outputs(
             ranking.iterations
         );
     }
+    let errors: Vec<_> = tallies.iter().map(|t| t.engine_errors).collect();
+    let pair_list = pairs(n);
+    let name = |k: usize| {
+        let (ea, eb) = pair_list[k];
+        let e = |i: usize| format!("entry {i} ({}, {})", p.info[i].deck, p.info[i].policy);
+        format!("{} against {}, --seed {}", e(ea), e(eb), a.seed)
+    };
+    if let Some(note) = super::headtohead::engine_error_note(&errors, "matchups", name) {
+        eprintln!("confluence-sim: {note}");
+    }
     let matrix = matchups_table(&p.info, tallies, a.seed, a.day_cap);
     let ranked = ranking_table(&p.info, tallies, &ranking);
     let entries_json: Vec<Value> = p
@@ -356,6 +366,7 @@ fn matchups_table(info: &[EntryInfo], tallies: &[PairTally], seed: u64, day_cap:
         "days_mean",
         f64s(rows.iter().map(|r| r.2.days_mean()).collect()),
     )
+    .push("engine_errors", u64s(&|t| t.engine_errors.count))
     .push("seed", ColumnData::U64(vec![seed; k]))
     .push("day_cap", ColumnData::U32(vec![day_cap as u32; k]));
     t

@@ -24,7 +24,7 @@ use crate::stats::Accum;
 use crate::stats::interval::{games_for_half_width, wilson, z_for};
 use crate::stats::regression::{Observation, fit};
 
-pub const TUNE_SCHEMA_VERSION: u32 = 1;
+pub const TUNE_SCHEMA_VERSION: u32 = 2;
 
 fn wins(a: &Accum) -> u64 {
     a.won()
@@ -148,6 +148,37 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     let confirmed = crate::sim::run::<String>(&confirm_plan, &progress, None)
         .map_err(|e| anyhow::anyhow!(e))?;
     pb.finish_and_clear();
+    // Games with an engine error count in the figures: name them, as `run` does.
+    let failed: Vec<Accum> = screen
+        .accums
+        .iter()
+        .chain(&confirmed.accums)
+        .cloned()
+        .collect();
+    let mix_of = |i: usize| {
+        if i < design.len() {
+            design[i]
+        } else {
+            cands[i - design.len()]
+        }
+    };
+    let name = |i: usize| {
+        let names = loaded.confluence.mix_names(mix_of(i), &loaded.lib.db);
+        let mix = if names.is_empty() {
+            "--rares 0".to_string()
+        } else {
+            format!("--rare-set '{}'", names.join(","))
+        };
+        format!(
+            "player deck {}, policy {}, {mix}, --seed {}",
+            loaded.players[0].name, loaded.policies[0], a.seed
+        )
+    };
+    if let Some(note) =
+        super::job::engine_error_note(&failed, "tune_screening and tune_candidates", name)
+    {
+        eprintln!("confluence-sim: {note}");
+    }
 
     // 3. Tables.
     let db = &loaded.lib.db;
@@ -206,6 +237,10 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         ColumnData::U64(rows.iter().map(|r| r.2.games).collect()),
     )
     .push_win_rates(&ivals)
+    .push(
+        "engine_errors",
+        ColumnData::U64(rows.iter().map(|r| r.2.engine_errors).collect()),
+    )
     .push(
         "distance",
         ColumnData::F64(

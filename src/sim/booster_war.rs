@@ -18,7 +18,7 @@ use super::duel::{DuelResult, DuelRules, DuelSeat, play_duel};
 use super::runner::Stop;
 use super::seed::{GameSeeds, splitmix64};
 use super::state::{Cursor, LogWriter, StateError, put};
-use super::tally::{Play, Slices, Tally, TallyUnit, run_slices};
+use super::tally::{EngineErrors, Play, Slices, Tally, TallyUnit, run_slices};
 use crate::cards::db::CardDb;
 use crate::cards::types::Faction;
 use crate::deck::booster::{Booster, BoosterPool};
@@ -153,6 +153,8 @@ pub struct WarTally {
     pub heroes: Vec<Wdl>,
     /// Per card of the pool (`BoosterPool::commons` then `rares`).
     pub cards: Vec<CardTally>,
+    /// Games with an engine error.
+    pub engine_errors: EngineErrors,
 }
 
 impl WarTally {
@@ -169,6 +171,7 @@ impl WarTally {
             factions: vec![Wdl::default(); N_FACTIONS * N_FACTIONS],
             heroes: vec![Wdl::default(); pool.heroes.len()],
             cards: vec![CardTally::default(); pool.commons.len() + pool.rares.len()],
+            engine_errors: EngineErrors::default(),
         }
     }
 
@@ -183,6 +186,7 @@ impl WarTally {
         self.extra_day += o.extra_day;
         self.arena += o.arena;
         self.plays += o.plays;
+        self.engine_errors.add(&o.engine_errors);
         for (a, b) in self.factions.iter_mut().zip(&o.factions) {
             a.add(b);
         }
@@ -244,6 +248,7 @@ impl Tally for WarTally {
             put(p, c.wins_held);
             put(p, c.wins_played);
         }
+        self.engine_errors.encode(p);
     }
 
     fn decode(c: &mut Cursor<'_>) -> Option<WarTally> {
@@ -259,6 +264,7 @@ impl Tally for WarTally {
             factions: Vec::new(),
             heroes: Vec::new(),
             cards: Vec::new(),
+            engine_errors: EngineErrors::default(),
         };
         // Lengths beyond the payload's size are damage, not something to allocate.
         let len = |c: &mut Cursor<'_>| c.get().filter(|&n| n <= c.b.len() as u64);
@@ -290,6 +296,7 @@ impl Tally for WarTally {
                 })
             })
             .collect::<Option<Vec<CardTally>>>()?;
+        t.engine_errors = EngineErrors::decode(c)?;
         Some(t)
     }
 }
@@ -453,6 +460,9 @@ pub fn run_booster_war(
     let game = |w: &mut Worker, b: usize, g: u64, t: &mut WarTally| {
         let r = play_one(plan, w, plan.builds[b], g);
         count(t, &slots, plan.db, &w.boosters, &r);
+        if r.engine_error {
+            t.engine_errors.push(g);
+        }
     };
     let slices = Slices {
         configs: plan.builds.len(),

@@ -17,7 +17,7 @@ use super::duel::{DuelResult, DuelRules, DuelSeat, play_duel};
 use super::runner::Stop;
 use super::seed::GameSeeds;
 use super::state::{Cursor, LogWriter, StateError, put};
-use super::tally::{Play, Slices, Tally, TallyUnit, run_slices};
+use super::tally::{EngineErrors, Play, Slices, Tally, TallyUnit, run_slices};
 use crate::cards::db::CardDb;
 use crate::deck::PlayerDeck;
 use crate::engine::ChoiceList;
@@ -69,6 +69,8 @@ pub struct PairTally {
     pub days: u64,
     /// Cards played by each seat.
     pub plays: [u64; 2],
+    /// Games with an engine error.
+    pub engine_errors: EngineErrors,
 }
 
 impl PairTally {
@@ -103,6 +105,7 @@ impl PairTally {
         self.days += o.days;
         self.plays[0] += o.plays[0];
         self.plays[1] += o.plays[1];
+        self.engine_errors.add(&o.engine_errors);
         self
     }
 
@@ -152,6 +155,7 @@ impl Tally for PairTally {
         ] {
             put(p, v);
         }
+        self.engine_errors.encode(p);
     }
 
     fn decode(c: &mut Cursor<'_>) -> Option<PairTally> {
@@ -163,6 +167,7 @@ impl Tally for PairTally {
             a_first: c.get()?,
             days: c.get()?,
             plays: [c.get()?, c.get()?],
+            engine_errors: EngineErrors::decode(c)?,
         })
     }
 }
@@ -241,6 +246,9 @@ pub fn run_matchups(
             buf,
         );
         t.push(&r);
+        if r.engine_error {
+            t.engine_errors.push(g);
+        }
     };
     let slices = Slices {
         configs: pairs.len(),
@@ -288,6 +296,7 @@ mod tests {
                 plays: [3, 5],
                 played: [0, 0],
                 arena: false,
+                engine_error: false,
             });
         }
         assert_eq!(t.games, 4);

@@ -58,6 +58,8 @@ pub struct GameRow {
     pub days: u8,
     pub player_plays: u16,
     pub confluence_plays: u16,
+    /// The game had an engine error ([`super::GameResult::engine_error`]).
+    pub engine_error: bool,
 }
 
 pub struct RunResult {
@@ -125,6 +127,7 @@ fn play_one(
             days: r.days,
             player_plays: r.plays[0],
             confluence_plays: r.plays[1],
+            engine_error: r.engine_error,
         },
         r.tally(game),
     )

@@ -5,8 +5,9 @@
 //!
 //! `units.log` is a sequence of records `magic (u32) | length (u32) | payload | CRC-32 of
 //! the payload (u32)`, little-endian, the payload in LEB128 varints (bit sets as 8-byte
-//! words). `games.bin` holds 26-byte rows (config u32, game u64, seed u64, outcome u8,
-//! days u8, player plays u16, Confluence plays u16); each record names its rows' offset,
+//! words). `games.bin` holds 26-byte rows (config u32, game u64, seed u64, outcome u8 whose
+//! top bit says the game had an engine error, days u8, player plays u16, Confluence plays
+//! u16); each record names its rows' offset,
 //! count and CRC-32; a unit in which some game had an engine error ends its payload with
 //! their count and the first one's index (absent otherwise). Records are appended in the
 //! order the units run, rows before their record; a record whose bytes or rows are missing or damaged (a power cut) ends the valid
@@ -272,7 +273,9 @@ fn encode_rows(rows: &[GameRow], out: &mut Vec<u8>) {
         out.extend_from_slice(&r.config.to_le_bytes());
         out.extend_from_slice(&r.game.to_le_bytes());
         out.extend_from_slice(&r.seed.to_le_bytes());
-        out.push(r.outcome.index() as u8);
+        // The outcome's byte keeps its top bit for the engine error (older logs have it
+        // clear), so the row's size and the logs written before stay as they were.
+        out.push(r.outcome.index() as u8 | (r.engine_error as u8) << 7);
         out.push(r.days);
         out.extend_from_slice(&r.player_plays.to_le_bytes());
         out.extend_from_slice(&r.confluence_plays.to_le_bytes());
@@ -286,10 +289,11 @@ fn decode_rows(b: &[u8]) -> Option<Vec<GameRow>> {
                 config: u32::from_le_bytes(r[0..4].try_into().ok()?),
                 game: u64::from_le_bytes(r[4..12].try_into().ok()?),
                 seed: u64::from_le_bytes(r[12..20].try_into().ok()?),
-                outcome: *Outcome::ALL.get(r[20] as usize)?,
+                outcome: *Outcome::ALL.get((r[20] & 0x7f) as usize)?,
                 days: r[21],
                 player_plays: u16::from_le_bytes(r[22..24].try_into().ok()?),
                 confluence_plays: u16::from_le_bytes(r[24..26].try_into().ok()?),
+                engine_error: r[20] & 0x80 != 0,
             })
         })
         .collect()
@@ -605,6 +609,7 @@ mod tests {
                 days: (g % 9) as u8 + 1,
                 player_plays: 3,
                 confluence_plays: (g % 4) as u16,
+                engine_error: g % 97 == 5,
             });
         }
         (

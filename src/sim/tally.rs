@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::runner::Stop;
-use super::state::{Cursor, LogUnit, LogWriter, RowsAt, StateError};
+use super::state::{Cursor, LogUnit, LogWriter, RowsAt, StateError, put};
 
 /// A head-to-head runner's counts for some games: added up over units, written to and read
 /// from a state log.
@@ -28,6 +28,53 @@ pub trait Tally: Clone + Send {
     fn encode(&self, p: &mut Vec<u8>);
     /// Reads what [`Tally::encode`] wrote.
     fn decode(c: &mut Cursor<'_>) -> Option<Self>;
+}
+
+/// The games of a head-to-head tally that had an engine error (more reactions at once than
+/// the engine queues; `DuelResult::engine_error`): how many, and the lowest game index.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineErrors {
+    pub count: u64,
+    pub first: Option<u64>,
+}
+
+impl EngineErrors {
+    /// Counts game `g`, which had an engine error.
+    pub fn push(&mut self, g: u64) {
+        self.count += 1;
+        self.first = Some(self.first.map_or(g, |f| f.min(g)));
+    }
+
+    /// Adds another tally's count (the first game is the lower of the two).
+    pub fn add(&mut self, o: &EngineErrors) {
+        self.count += o.count;
+        self.first = match (self.first, o.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+
+    /// Appends the count and the first game to a unit's payload, only when some game
+    /// failed: a record without them (every record written before they were counted)
+    /// reads as none.
+    pub fn encode(&self, p: &mut Vec<u8>) {
+        if let (n @ 1.., Some(first)) = (self.count, self.first) {
+            put(p, n);
+            put(p, first);
+        }
+    }
+
+    /// Reads what [`EngineErrors::encode`] wrote at the end of a payload.
+    pub fn decode(c: &mut Cursor<'_>) -> Option<EngineErrors> {
+        if c.b.is_empty() {
+            return Some(EngineErrors::default());
+        }
+        let (count, first) = (c.get()?, c.get()?);
+        (count > 0).then_some(EngineErrors {
+            count,
+            first: Some(first),
+        })
+    }
 }
 
 /// Games `start..end` (absolute indices) of configuration `config`, counted.

@@ -467,6 +467,41 @@ mod tests {
     }
 
     #[test]
+    fn a_boost_event_reads_with_a_test_of_the_character_boosted() {
+        let mine = "When a Character you control qq gains 1 or more qq boosts — I gain 1 boost.";
+        let reserve =
+            "When a Character in your qq Reserve gains 1 or qq more boosts — I gain 1 boost.";
+        let me = "When I gain 1 or qq more boosts — Draw a card.";
+        let cases = [
+            (
+                mine,
+                "when boosted if it_is(character in_expedition): boost(me, 1)",
+            ),
+            (
+                reserve,
+                "when boosted if it_is(character yours in_reserve): boost(me, 1)",
+            ),
+            (
+                me,
+                "when boosted if it_is(character in_expedition) and not it_is(character in_expedition other): draw",
+            ),
+        ];
+        for (text, enc) in cases {
+            assert_eq!(verdict_of(&[enc], text), Verdict::Verified, "{text}");
+        }
+        // The wrong character tested, or none: a disagreement.
+        assert!(disagrees(verdict_of(
+            &["when boosted if it_is(character in_expedition): boost(me, 1)"],
+            reserve
+        )));
+        assert!(disagrees(verdict_of(&["when boosted: boost(me, 1)"], mine)));
+        assert!(disagrees(verdict_of(
+            &["when boosted if it_is(character in_expedition): draw"],
+            me
+        )));
+    }
+
+    #[test]
     fn sabotage_then_if_it_was_a_character() {
         let text = "{R} [Sabotage]. If you discarded qq a Character this way, I qq gain 1 boost.";
         let enc = |cond: &str, n: u8| {

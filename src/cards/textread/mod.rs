@@ -15,6 +15,7 @@
 //!
 //! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
+pub mod equiv;
 pub mod forms;
 pub mod norm;
 pub mod read;
@@ -214,6 +215,12 @@ pub fn verdict(ctx: &Ctx, def: &CardDef, texts: &Texts) -> Verdict {
 /// Steps written two ways made one: "you may X. If you do, Y" is one optional block, and
 /// so is an optional cost followed by "if you do".
 pub fn canon_body(steps: Vec<NStep>) -> Vec<NStep> {
+    // Guards and "if you did" that say nothing more, before and after the rest (which can
+    // move a condition out of an optional block).
+    equiv::unguard(canon_steps(equiv::unguard(steps)))
+}
+
+fn canon_steps(steps: Vec<NStep>) -> Vec<NStep> {
     let mut out: Vec<NStep> = Vec::new();
     for s in steps {
         let s = match s {

@@ -28,7 +28,7 @@ pub use model::WarModel;
 use super::skeleton::{Page, Report};
 
 /// The schema version of the four tables (`.parquet` and `.csv`).
-pub const WAR_SCHEMA_VERSION: u32 = 1;
+pub const WAR_SCHEMA_VERSION: u32 = 2;
 
 /// The prefix of the faction heatmaps' file names under `charts/`.
 const CHART_PREFIX: &str = "booster_war_factions_";

@@ -83,7 +83,8 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>, ReportError> {
     if table.rows() == 0 {
         return Err(c.err("no pairs (the table has no rows)".into()));
     }
-    c.check_schema(MATCHUPS_SCHEMA_VERSION)?;
+    // Version 1 had no `engine_errors` column (the report does not read it).
+    c.check_schemas(1, MATCHUPS_SCHEMA_VERSION)?;
     let entry_a = c.u32s("entry_a")?;
     let deck_a = c.strs("deck_a")?;
     let hero_a = c.strs("hero_a")?;

@@ -27,7 +27,7 @@ pub use sections::HEATMAP_FILE;
 use super::skeleton::{Page, Report};
 
 /// The schema version of `matchups.parquet` (and `.csv`).
-pub const MATCHUPS_SCHEMA_VERSION: u32 = 1;
+pub const MATCHUPS_SCHEMA_VERSION: u32 = 2;
 /// The schema version of `ranking.parquet` (and `.csv`).
 pub const RANKING_SCHEMA_VERSION: u32 = 1;
 

@@ -265,6 +265,14 @@ impl<'a> Reader<'a> {
             body = vec![NStep::If("Afternoon".into(), body, Vec::new())];
         }
         let trigger = trigger.replace("@afternoon", "");
+        // An event read with a test of its object ("@if:C"): the body only when C holds.
+        let trigger = match trigger.split_once("@if:") {
+            Some((t, c)) => {
+                body = vec![NStep::If(c.to_string(), body, Vec::new())];
+                t.to_string()
+            }
+            None => trigger,
+        };
         if after_rest {
             return Ok(vec![
                 NAbility {

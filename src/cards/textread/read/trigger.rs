@@ -58,6 +58,20 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
     ("my Expedition @moves_due {M}", "moves_due(M)"),
     ("my Expedition @moves_due {O}", "moves_due(O)"),
     ("I leave your Landmark zone", "LeaveLandmarks"),
+    // A boost event names no zone: "@if:" tests which character gained them (the body runs
+    // only if it holds), as the encodings' `when boosted if it_is(...)` do.
+    (
+        "a Character you control gains 1\x20or more boosts",
+        "YourCharacterBoosted@if:it_is(character any in:exp)",
+    ),
+    (
+        "a Character in your Reserve gains 1\x20or more boosts",
+        "YourCharacterBoosted@if:it_is(character yours in:reserve)",
+    ),
+    (
+        "I gain 1 or more boosts",
+        "YourCharacterBoosted@if:(it_is(character any in:exp) and not(it_is(character any in:exp other)))",
+    ),
 ];
 
 /// Events that name what happens to which objects.
