@@ -65,6 +65,7 @@ impl GameState {
             variant: Variant::default(),
             decider: Side::Player,
             arena: false,
+            table: super::table::Table::new(2),
             seat_step: 0,
             threatened: Exp::Hero,
             day: 1,

@@ -630,6 +630,8 @@ pub struct GameState {
     pub decider: Side,
     /// Head-to-head: the scores tied at the end of a day; the Arena tiebreaker is on.
     pub arena: bool,
+    /// The seats and which of them still play: who faces whom, and the tiebreaker's verdicts.
+    pub table: super::table::Table,
     /// Head-to-head: the seat whose turn in a two-step phase (setup Mana, Expand) is next:
     /// 0 = the first player, 1 = the other.
     pub seat_step: u8,
