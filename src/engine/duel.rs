@@ -66,7 +66,7 @@ pub fn new_duel<O: Observer>(
         e.emit(Event::Setup);
     }
     let first = e.s.first_player();
-    for side in [first, first.other()] {
+    for side in e.s.table.sides_from(first) {
         e.draw(side, 6);
     }
     s.phase = Phase::SetupMana;
@@ -234,10 +234,7 @@ impl<O: Observer> Engine<'_, O> {
         for side in Side::BOTH {
             for e in Exp::BOTH {
                 let adv = go[side.index()][e.index()];
-                match side {
-                    Side::Player => self.s.today.advanced.set(e, adv),
-                    Side::Confluence => self.s.today.b.advanced.set(e, adv),
-                }
+                self.s.today.seats[side.index()].advanced.set(e, adv);
             }
         }
         // All advancing expeditions move together: no move changes another's verdict.

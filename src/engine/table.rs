@@ -7,7 +7,7 @@
 //!
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
-use crate::cards::types::{ByExp, Exp, Stats, terrain};
+use crate::cards::types::{ByExp, Exp, Side, Stats, terrain};
 
 /// The seats of a game and which of them are still playing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -63,23 +63,37 @@ impl Table {
 
     /// The next seat clockwise that is still playing (the seat itself if it is alone).
     pub fn left(self, seat: u8) -> u8 {
-        let mut s = seat;
-        for _ in 0..self.n {
-            s = (s + 1) % self.n;
-            if self.is_playing(s) {
-                return s;
-            }
-        }
-        seat
+        self.after(seat).next().unwrap_or(seat)
     }
 
     /// The seats still playing, clockwise from `first` (included when it plays): the order
     /// of turns, of Setup and Expand, and of initiative among the others.
-    pub fn clockwise_from(self, first: u8) -> impl Iterator<Item = u8> {
-        let (n, playing) = (self.n, self.playing);
-        (0..n)
-            .map(move |k| (first + k) % n)
-            .filter(move |&s| playing & (1 << s) != 0)
+    #[inline]
+    pub fn clockwise_from(self, first: u8) -> Clockwise {
+        Clockwise::new(first, self.n, self.playing)
+    }
+
+    /// The seats still playing clockwise after `seat`, itself left out (whether or not it
+    /// plays).
+    #[inline]
+    pub fn after(self, seat: u8) -> Clockwise {
+        let next = if seat + 1 == self.n { 0 } else { seat + 1 };
+        Clockwise::new(next, self.n, self.playing & !(1 << seat))
+    }
+
+    /// The sides still playing, clockwise from `first`'s seat ([`Table::clockwise_from`]).
+    #[inline]
+    pub fn sides_from(self, first: Side) -> impl Iterator<Item = Side> {
+        self.clockwise_from(first.seat()).map(Side::of_seat)
+    }
+
+    /// The next side clockwise after `side` that is still playing and for which `open`
+    /// holds (`None`: no other side): whose turn follows in the Afternoon.
+    #[inline]
+    pub fn next_after(self, side: Side, open: impl Fn(Side) -> bool) -> Option<Side> {
+        self.after(side.seat())
+            .map(Side::of_seat)
+            .find(|&s| open(s))
     }
 
     /// The seat and expedition across the lane from `seat`'s expedition `e` among all seats
@@ -89,7 +103,7 @@ impl Table {
     fn ring_facing(self, seat: u8, e: Exp) -> (u8, Exp) {
         let other = match e {
             Exp::Hero => seat ^ 1,
-            Exp::Companion if seat % 2 == 1 => (seat + 1) % self.n,
+            Exp::Companion if seat & 1 == 1 => (seat + 1) % self.n,
             Exp::Companion => (seat + self.n - 1) % self.n,
         };
         (other, e)
@@ -188,6 +202,44 @@ impl Table {
     }
 }
 
+/// The seats still playing in clockwise order (`Table::clockwise_from`). Every event
+/// walks the seats in this order, so a step is a few bit operations: the bits of the seats
+/// left to visit, rotated so that `first` is bit 0.
+#[derive(Copy, Clone, Debug)]
+pub struct Clockwise {
+    first: u8,
+    n: u8,
+    rest: u8,
+}
+
+impl Clockwise {
+    #[inline]
+    fn new(first: u8, n: u8, playing: u8) -> Clockwise {
+        let (p, full) = (playing as u16, (1u16 << n) - 1);
+        let rest = ((p >> first) | (p << (n - first))) & full;
+        Clockwise {
+            first,
+            n,
+            rest: rest as u8,
+        }
+    }
+}
+
+impl Iterator for Clockwise {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.rest == 0 {
+            return None;
+        }
+        let k = self.rest.trailing_zeros() as u8;
+        self.rest &= self.rest - 1;
+        let s = self.first + k;
+        Some(if s >= self.n { s - self.n } else { s })
+    }
+}
+
 /// The seat's Hero and Companion expeditions stand in one region or have passed each other.
 #[inline]
 pub fn qualifies(pos: ByExp<i8>) -> bool {
@@ -260,6 +312,24 @@ mod tests {
         // A token on a seat that left passes to the next seat still playing.
         assert_eq!(t.left(0), 1);
         assert_eq!(t.clockwise_from(2).collect::<Vec<_>>(), [3, 1]);
+    }
+
+    #[test]
+    fn the_next_seat_in_turn_skips_those_that_passed() {
+        let t = Table::new(4);
+        let passed = [false, true, true, false];
+        let open = |s: Side| !passed[s.index()];
+        // Seat 0 (Player) played: seats 1 and 2 passed, so seat 3 is next; after seat 3,
+        // seat 0 again.
+        assert_eq!(t.after(0).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(t.after(3).collect::<Vec<_>>(), [0, 1, 2]);
+        let t2 = Table::new(2);
+        assert_eq!(
+            t2.next_after(Side::Player, |_| true),
+            Some(Side::Confluence)
+        );
+        assert_eq!(t2.next_after(Side::Player, open), None);
+        assert_eq!(t2.next_after(Side::Confluence, open), Some(Side::Player));
     }
 
     #[test]
