@@ -469,8 +469,8 @@ impl Observer for GameLog<'_> {
                     "\n=== Day {day} === Threatened: {} expedition; first player: {}. Positions: Hero {}, Companion {}; Darkness {} / {}",
                     s.threatened.name(),
                     self.side_name(s.first_player()),
-                    s.pos.get(Exp::Hero),
-                    s.pos.get(Exp::Companion),
+                    s.pos[0].get(Exp::Hero),
+                    s.pos[0].get(Exp::Companion),
                     s.dark.get(Exp::Hero),
                     s.dark.get(Exp::Companion)
                 ),

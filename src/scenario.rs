@@ -499,7 +499,7 @@ impl Scenario {
                 })?;
             }
         }
-        s.pos = ByExp([
+        s.pos[0] = ByExp([
             g.hero_position.unwrap_or(0),
             g.companion_position.unwrap_or(7),
         ]);
@@ -516,7 +516,7 @@ impl Scenario {
                 )));
             }
         };
-        s.pos_b = ByExp([
+        s.pos[1] = ByExp([
             g.opponent_hero_position.unwrap_or(0),
             g.opponent_companion_position.unwrap_or(7),
         ]);
@@ -550,8 +550,8 @@ impl Scenario {
         };
         for a in &g.advanced_today {
             let e = exp_of(a).map_err(&err)?;
-            s.today.advanced.set(e, true);
-            s.today.moved.set(e, true);
+            s.today.seats[0].advanced.set(e, true);
+            s.today.seats[0].moved.set(e, true);
         }
         s.start_markers(&db);
         for (side, spec) in [
@@ -895,16 +895,16 @@ pub fn state_json(s: &GameState, db: &CardDb) -> Value {
         "outcome": s.outcome.map_or("none", |o| o.result()),
         "engine_error": s.overflow,
         "cause": s.outcome.map_or("none", |o| o.cause()),
-        "hero_position": s.pos.get(Exp::Hero),
-        "companion_position": s.pos.get(Exp::Companion),
+        "hero_position": s.pos[0].get(Exp::Hero),
+        "companion_position": s.pos[0].get(Exp::Companion),
         "darkness_hero": s.dark.get(Exp::Hero),
         "darkness_companion": s.dark.get(Exp::Companion),
-        "opponent_hero_position": s.pos_b.get(Exp::Hero),
-        "opponent_companion_position": s.pos_b.get(Exp::Companion),
+        "opponent_hero_position": s.pos[1].get(Exp::Hero),
+        "opponent_companion_position": s.pos[1].get(Exp::Companion),
         "arena": s.arena,
         "winner": s.outcome.and_then(|o| o.winner()).map(|w| w.name()),
         "midnight_card": (s.midnight_card != NO_OBJ).then(|| db.card(s.obj(s.midnight_card).card).name.clone()),
-        "advanced_today": Exp::BOTH.iter().filter(|&&e| s.today.advanced.get(e)).map(|e| e.name()).collect::<Vec<_>>(),
+        "advanced_today": Exp::BOTH.iter().filter(|&&e| s.today.seats[0].advanced.get(e)).map(|e| e.name()).collect::<Vec<_>>(),
         "adventure": (0..8).map(|r| json!({"region": r, "terrains": terrain::describe(s.region_terrains(db, r)), "revealed": s.adventure.is_revealed(r)})).collect::<Vec<_>>(),
         "passed": {"player": s.passed[0], "confluence": s.passed[1]},
         "player": side_json(Side::Player),

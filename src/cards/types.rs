@@ -28,6 +28,23 @@ impl Side {
         self as usize
     }
 
+    /// The side of a seat of a two-seat table (seat 0: `Player`, seat 1: `Confluence`).
+    #[inline]
+    pub fn of_seat(seat: u8) -> Side {
+        debug_assert!(seat < 2, "seat {seat} has no side yet");
+        if seat == 0 {
+            Side::Player
+        } else {
+            Side::Confluence
+        }
+    }
+
+    /// This side's seat at the table (`engine::table`).
+    #[inline]
+    pub fn seat(self) -> u8 {
+        self as u8
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Side::Player => "player",

@@ -7,6 +7,7 @@
 
 use super::event::{Event, Observer};
 use super::state::*;
+use super::table::Verdict;
 use super::triggers::Fire;
 use super::{Engine, GameRng};
 use crate::cards::db::CardDb;
@@ -65,7 +66,7 @@ pub fn new_duel<O: Observer>(
         e.emit(Event::Setup);
     }
     let first = e.s.first_player();
-    for side in [first, first.other()] {
+    for side in e.s.table.sides_from(first) {
         e.draw(side, 6);
     }
     s.phase = Phase::SetupMana;
@@ -161,12 +162,12 @@ impl<O: Observer> Engine<'_, O> {
         if self.s.arena {
             let a = totals(self.s, db, Side::Player, None).0;
             let b = totals(self.s, db, Side::Confluence, None).0;
-            let all = terrain::ALL;
-            let (ta, tb) = (
-                terrains_won(a, b, all, false),
-                terrains_won(b, a, all, false),
-            );
             if O::ENABLED {
+                let all = terrain::ALL;
+                let (ta, tb) = (
+                    terrains_won(a, b, all, false),
+                    terrains_won(b, a, all, false),
+                );
                 let r = DuelDusk {
                     arena: true,
                     arena_totals: [a, b],
@@ -175,15 +176,15 @@ impl<O: Observer> Engine<'_, O> {
                 };
                 self.emit(Event::DuelDusk(&r));
             }
-            let (wa, wb) = (ta.count_ones(), tb.count_ones());
-            if wa != wb {
-                let winner = if wa > wb {
-                    Side::Player
-                } else {
-                    Side::Confluence
-                };
-                self.end(Outcome::seat_wins(winner));
-                return;
+            match self.s.table.arena_dusk(&[a, b]) {
+                Verdict::Wins(seat) => {
+                    self.end(Outcome::seat_wins(Side::of_seat(seat)));
+                    return;
+                }
+                // Two seats never part: with equal counts of terrains won, both had a
+                // best total somewhere, or neither had.
+                Verdict::Arena(keep) => self.s.table.keep_only(keep),
+                Verdict::Continue => {}
             }
             self.s.phase = Phase::Night;
             return;
@@ -196,7 +197,11 @@ impl<O: Observer> Engine<'_, O> {
                 let region = self.s.pos_of(side).get(e) as usize;
                 let terr = self.s.region_terrains(db, region);
                 let (mine, defender) = totals(self.s, db, side, Some(e));
-                let (theirs, _) = totals(self.s, db, side.other(), Some(e));
+                // The expedition across the lane (the same expedition of the other seat).
+                let theirs = match self.s.table.facing(side.seat(), e) {
+                    Some((seat, fe)) => totals(self.s, db, Side::of_seat(seat), Some(fe)).0,
+                    None => Stats::ZERO,
+                };
                 let ascended = self.s.ascended(side, e);
                 let w = terrains_won(mine, theirs, terr, ascended);
                 // A Will-o'-the-Wisp facing it (Dusk moves only thanks to {X} in an {X}
@@ -229,10 +234,7 @@ impl<O: Observer> Engine<'_, O> {
         for side in Side::BOTH {
             for e in Exp::BOTH {
                 let adv = go[side.index()][e.index()];
-                match side {
-                    Side::Player => self.s.today.advanced.set(e, adv),
-                    Side::Confluence => self.s.today.b.advanced.set(e, adv),
-                }
+                self.s.today.seats[side.index()].advanced.set(e, adv);
             }
         }
         // All advancing expeditions move together: no move changes another's verdict.

@@ -30,9 +30,9 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 if self.s.setup_left > 0 && !self.s.side(who).hand.is_empty() {
                     self.ask(Decision::SetupMana, who);
-                } else if self.s.mode == Mode::Duel && self.s.seat_step == 0 {
-                    // Head-to-head: the second player puts its 3 cards in Mana next.
-                    self.s.seat_step = 1;
+                } else if self.s.mode == Mode::Duel && self.later_seat_waits() {
+                    // Head-to-head: the next player clockwise puts its 3 cards in Mana.
+                    self.s.seat_step += 1;
                     self.s.setup_left = 3;
                 } else {
                     // Day 1 has no Morning: straight to Noon.
@@ -86,6 +86,9 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.phase = Phase::Turn;
             }
             Phase::Turn => {
+                // Two seats alternate. (Every turn passes here: four seats will go on
+                // clockwise through `Table::next_after`, measured against this; see
+                // docs/free-for-all.md.)
                 if self.s.passed[0] && self.s.passed[1] {
                     self.s.phase = Phase::Dusk;
                     return;
@@ -186,7 +189,7 @@ impl<O: Observer> Engine<'_, O> {
             self.emit(Event::DayStart { day });
         }
         let first = self.s.first_player();
-        for side in [first, first.other()] {
+        for side in self.s.table.sides_from(first) {
             if self.s.scripted(side) {
                 continue;
             }
@@ -221,20 +224,30 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     /// The side whose turn it is in a phase each player goes through in turn (setup Mana,
-    /// Expand): the player in Confluence mode; head-to-head the first player, then the other.
+    /// Expand): the player in Confluence mode; head-to-head the first player, then the
+    /// others clockwise (`seat_step` counts them).
     fn seat_in_turn(&self) -> Side {
-        match (self.s.mode, self.s.seat_step) {
-            (Mode::Confluence, _) => Side::Player,
-            (Mode::Duel, 0) => self.s.first_player(),
-            (Mode::Duel, _) => self.s.first_player().other(),
+        match self.s.mode {
+            Mode::Confluence => Side::Player,
+            Mode::Duel => {
+                let first = self.s.first_player();
+                let k = self.s.seat_step as usize;
+                self.s.table.sides_from(first).nth(k).unwrap_or(first)
+            }
         }
     }
 
-    /// One side's Expand is over: the other player's, or the Confluence's draw, or Noon.
+    /// Head-to-head: a seat after the one in turn still goes through this phase.
+    fn later_seat_waits(&self) -> bool {
+        let first = self.s.first_player();
+        self.s.table.sides_from(first).count() > self.s.seat_step as usize + 1
+    }
+
+    /// One side's Expand is over: the next player's, or the Confluence's draw, or Noon.
     fn expand_done(&mut self) {
         match self.s.mode {
             Mode::Confluence => self.s.phase = Phase::ConfluenceDraw,
-            Mode::Duel if self.s.seat_step == 0 => self.s.seat_step = 1,
+            Mode::Duel if self.later_seat_waits() => self.s.seat_step += 1,
             Mode::Duel => {
                 self.s.seat_step = 0;
                 self.s.phase = Phase::Noon;
@@ -247,7 +260,7 @@ impl<O: Observer> Engine<'_, O> {
     fn queue_timed(&mut self, trigger: Trigger) {
         let bit = trigger.mask_bit();
         let first = self.s.first_player();
-        for side in [first, first.other()] {
+        for side in self.s.table.sides_from(first) {
             // Most sides have no such ability at most moments: skip the copy and the sort.
             let st = self.s.side(side);
             let listens = st
@@ -306,7 +319,7 @@ impl<O: Observer> Engine<'_, O> {
     /// cards went at Rest.
     fn queue_after_rest(&mut self) {
         let first = self.s.first_player();
-        for side in [first, first.other()] {
+        for side in self.s.table.sides_from(first) {
             for id in 0..MAX_OBJS {
                 let id = id as ObjId;
                 let o = *self.s.obj(id);
@@ -377,7 +390,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.obj_mut(f.obj).flags |= bit;
                 }
             }
-            self.s.today.advanced.set(e, r.advanced);
+            self.s.today.seats[0].advanced.set(e, r.advanced);
             self.s.today.cleared.set(e, r.cleared);
             self.s
                 .today
@@ -422,7 +435,7 @@ impl<O: Observer> Engine<'_, O> {
                 });
             }
         }
-        if self.s.pos.get(Exp::Hero) >= self.s.pos.get(Exp::Companion) {
+        if self.s.pos[0].get(Exp::Hero) >= self.s.pos[0].get(Exp::Companion) {
             self.end(Outcome::WinMet);
             return;
         }

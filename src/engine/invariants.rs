@@ -154,7 +154,7 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
     }
     // Positions and the Darkness stay within the track.
     for e in Exp::BOTH {
-        for p in [s.pos.get(e), s.pos_b.get(e)] {
+        for p in [s.pos[0].get(e), s.pos[1].get(e)] {
             if !(0..=7).contains(&p) {
                 return Err(format!("{e:?} expedition at region {p}, outside 0..=7"));
             }
@@ -174,7 +174,8 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
             "Darkness out of bounds: hero side {dh}, companion side {dc}"
         ));
     }
-    if s.outcome.is_none() && (dh >= s.pos.get(Exp::Hero) || dc <= s.pos.get(Exp::Companion)) {
+    if s.outcome.is_none() && (dh >= s.pos[0].get(Exp::Hero) || dc <= s.pos[0].get(Exp::Companion))
+    {
         return Err("a Darkness caught an expedition but the game goes on".into());
     }
     Ok(())

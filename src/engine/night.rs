@@ -113,7 +113,10 @@ impl<O: Observer> Engine<'_, O> {
         self.s.rest_order.clear();
         // Ascend lasts until Rest: Rest itself still sees it (Eternal granted while the
         // Expedition is Ascended keeps its card), nothing after it does.
-        self.s.today.ascend = ByExp([false, false]);
+        // (Seat 0's only, as before per-seat arrays: head to head, seat 1's Ascend lasts
+        // until the next Morning clears it. Kept for byte-identical outputs; whether it
+        // should end here too is an open question in docs/free-for-all.md.)
+        self.s.today.seats[0].ascend = ByExp([false, false]);
         self.create_after_rest_tokens();
         // Overcome marks belong to this Dusk only.
         for o in self.s.objs.iter_mut() {
@@ -230,8 +233,9 @@ impl<O: Observer> Engine<'_, O> {
         };
         if def.kind == CardKind::ExpeditionPermanent {
             let moved = match side {
-                Side::Confluence if s.mode == Mode::Duel => s.today.b.moved.get(e),
-                _ => s.today.moved.get(e),
+                Side::Confluence if s.mode == Mode::Duel => s.today.seats[1].moved.get(e),
+                // The Confluence's: the player expedition it faces.
+                _ => s.today.seats[0].moved.get(e),
             };
             let leaves = moved
                 && !s.has_kw(db, id, kw::CONSTANT)
@@ -346,7 +350,7 @@ impl<O: Observer> Engine<'_, O> {
         // The players discard by choice, the first player first (digest §2); the
         // Confluence by its rule.
         let first = self.s.first_player();
-        for side in [first, first.other()] {
+        for side in self.s.table.sides_from(first) {
             if self.s.scripted(side) {
                 continue;
             }
@@ -397,7 +401,7 @@ impl<O: Observer> Engine<'_, O> {
             let icon = self.db.card(self.s.obj(card).card).midnight;
             let e = self
                 .s
-                .icon_target(self.db, icon, |st, e| st.today.advanced.get(e));
+                .icon_target(self.db, icon, |st, e| st.today.seats[0].advanced.get(e));
             let blocked = self.s.darkness_blocked(self.db, e) || self.s.darkness_defended(e);
             let before = self.s.dark.0;
             if !blocked {
@@ -433,7 +437,7 @@ impl<O: Observer> Engine<'_, O> {
     /// with initiative first.
     pub(super) fn queue_delayed_rest(&mut self) {
         let first = self.s.initiative();
-        for side in [first, first.other()] {
+        for side in self.s.table.sides_from(first) {
             for i in 0..MAX_OBJS {
                 let o = self.s.objs[i];
                 if o.side == side && o.has(flag::DELAY_REST) {

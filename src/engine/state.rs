@@ -520,22 +520,17 @@ impl Outcome {
 /// What happened today that later steps read.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Today {
-    /// The player expedition moved forward today (at Dusk or by an effect).
-    pub moved: ByExp<bool>,
-    /// It advanced at this Dusk (Midnight "Progressing", interpretation A16).
-    pub advanced: ByExp<bool>,
+    /// Each seat's expeditions (in Confluence mode seat 0's, the player's; the Confluence's
+    /// expedition permanents read the player expedition they face).
+    pub seats: [SeatToday; 2],
     /// It overcame everything including the terrain at this Dusk.
     pub cleared: ByExp<bool>,
-    /// It Ascends until Rest.
-    pub ascend: ByExp<bool>,
     /// The Darkness cannot advance on this side today (an effect).
     pub dark_blocked: ByExp<bool>,
     /// Held at this Dusk: a player Defender expedition cleared, or a "can't move forward
     /// except due to X" limit was met; the Darkness on that side does not advance at the
     /// coming Midnight.
     pub defended: ByExp<bool>,
-    /// This player expedition can't move forward for the rest of the day.
-    pub no_forward: ByExp<bool>,
     /// Terrain types whose every requirement facing this expedition (objects and region)
     /// was overcome at this Dusk (for "moves forward except due to").
     pub fully_overcome: ByExp<u8>,
@@ -555,17 +550,18 @@ pub struct Today {
     pub after_rest: [(u16, u8); 2],
     /// Each side's last die result today (for "when you roll ... if the result is N+").
     pub last_roll: [u8; 2],
-    /// Head-to-head: the second seat's expeditions (the fields above that name "the
-    /// player expedition" are the first seat's).
-    pub b: SeatToday,
 }
 
-/// What happened today to the second seat's expeditions in a head-to-head game.
+/// What happened today to one seat's expeditions.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatToday {
+    /// It moved forward today (at Dusk or by an effect).
     pub moved: ByExp<bool>,
+    /// It advanced at this Dusk (Midnight "Progressing", interpretation A16).
     pub advanced: ByExp<bool>,
+    /// It Ascends until Rest.
     pub ascend: ByExp<bool>,
+    /// It can't move forward for the rest of the day.
     pub no_forward: ByExp<bool>,
 }
 
@@ -617,12 +613,11 @@ pub struct GameState {
     pub first_obj: [u8; 2],
     pub n_cards: [u8; 2],
     pub adventure: Adventure,
-    /// Player expedition regions: Hero moves 0 → 7, Companion 7 → 0.
-    pub pos: ByExp<i8>,
+    /// Each seat's expedition regions: Hero moves 0 → 7, Companion 7 → 0 (in Confluence
+    /// mode only seat 0, the player, has expeditions).
+    pub pos: [ByExp<i8>; 2],
     /// Darkness positions: behind the Hero at -1 (moving up), behind the Companion at 8.
     pub dark: ByExp<i8>,
-    /// Head-to-head: the second seat's expedition regions (Hero 0 → 7, Companion 7 → 0).
-    pub pos_b: ByExp<i8>,
     pub mode: Mode,
     /// Head-to-head: the variant's rule changes (none in the standard game).
     pub variant: Variant,
@@ -630,8 +625,10 @@ pub struct GameState {
     pub decider: Side,
     /// Head-to-head: the scores tied at the end of a day; the Arena tiebreaker is on.
     pub arena: bool,
-    /// Head-to-head: the seat whose turn in a two-step phase (setup Mana, Expand) is next:
-    /// 0 = the first player, 1 = the other.
+    /// The seats and which of them still play: who faces whom, and the tiebreaker's verdicts.
+    pub table: super::table::Table,
+    /// Head-to-head: the seat whose turn it is in a phase each seat goes through in turn
+    /// (setup Mana, Expand), counted clockwise from the first player (0: the first player).
     pub seat_step: u8,
     pub threatened: Exp,
     pub day: u8,
@@ -710,18 +707,12 @@ impl GameState {
     /// A side's expedition regions (in Confluence mode only the player has expeditions).
     #[inline]
     pub fn pos_of(&self, side: Side) -> ByExp<i8> {
-        match side {
-            Side::Player => self.pos,
-            Side::Confluence => self.pos_b,
-        }
+        self.pos[side.index()]
     }
 
     #[inline]
     pub fn pos_of_mut(&mut self, side: Side) -> &mut ByExp<i8> {
-        match side {
-            Side::Player => &mut self.pos,
-            Side::Confluence => &mut self.pos_b,
-        }
+        &mut self.pos[side.index()]
     }
 
     /// The region a side's expedition stands in (the player's, in Confluence mode, for the
@@ -730,26 +721,20 @@ impl GameState {
     pub fn region_of(&self, side: Side, e: Exp) -> usize {
         match self.mode {
             Mode::Duel => self.pos_of(side).get(e) as usize,
-            Mode::Confluence => self.pos.get(e) as usize,
+            Mode::Confluence => self.pos[0].get(e) as usize,
         }
     }
 
     /// A side's expedition is Ascended until Rest.
     #[inline]
     pub fn ascended(&self, side: Side, e: Exp) -> bool {
-        match side {
-            Side::Player => self.today.ascend.get(e),
-            Side::Confluence => self.today.b.ascend.get(e),
-        }
+        self.today.seats[side.index()].ascend.get(e)
     }
 
     /// A side's expedition advanced at this Dusk.
     #[inline]
     pub fn advanced(&self, side: Side, e: Exp) -> bool {
-        match side {
-            Side::Player => self.today.advanced.get(e),
-            Side::Confluence => self.today.b.advanced.get(e),
-        }
+        self.today.seats[side.index()].advanced.get(e)
     }
 
     /// Regions a side's expedition has travelled from its start.
@@ -892,15 +877,15 @@ impl GameState {
     /// The region a player expedition stands in.
     #[inline]
     pub fn region(&self, e: Exp) -> usize {
-        self.pos.get(e) as usize
+        self.pos[0].get(e) as usize
     }
 
     /// Regions travelled by a player expedition from its start.
     #[inline]
     pub fn progress(&self, e: Exp) -> i8 {
         match e {
-            Exp::Hero => self.pos.get(e),
-            Exp::Companion => 7 - self.pos.get(e),
+            Exp::Hero => self.pos[0].get(e),
+            Exp::Companion => 7 - self.pos[0].get(e),
         }
     }
 
@@ -908,8 +893,8 @@ impl GameState {
     #[inline]
     pub fn darkness_adjacent(&self, e: Exp) -> bool {
         match e {
-            Exp::Hero => self.dark.get(e) == self.pos.get(e) - 1,
-            Exp::Companion => self.dark.get(e) == self.pos.get(e) + 1,
+            Exp::Hero => self.dark.get(e) == self.pos[0].get(e) - 1,
+            Exp::Companion => self.dark.get(e) == self.pos[0].get(e) + 1,
         }
     }
 }

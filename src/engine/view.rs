@@ -93,8 +93,8 @@ impl<'a> View<'a> {
     /// Regions between the Darkness and the expedition (1 = it is right behind).
     pub fn darkness_gap(&self, e: Exp) -> i8 {
         match e {
-            Exp::Hero => self.s.pos.get(e) - self.s.dark.get(e),
-            Exp::Companion => self.s.dark.get(e) - self.s.pos.get(e),
+            Exp::Hero => self.s.pos[0].get(e) - self.s.dark.get(e),
+            Exp::Companion => self.s.dark.get(e) - self.s.pos[0].get(e),
         }
     }
 

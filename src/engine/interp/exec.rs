@@ -467,8 +467,9 @@ impl<O: Observer> Engine<'_, O> {
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     match (self.s.mode, target) {
-                        (_, Side::Player) => self.s.today.no_forward.set(e, true),
-                        (Mode::Duel, Side::Confluence) => self.s.today.b.no_forward.set(e, true),
+                        (Mode::Duel, _) | (_, Side::Player) => {
+                            self.s.today.seats[target.index()].no_forward.set(e, true)
+                        }
                         (_, Side::Confluence) => self.s.today.dark_blocked.set(e, true),
                     }
                 }
@@ -507,7 +508,7 @@ impl<O: Observer> Engine<'_, O> {
                 // Head to head, target Expedition may have been an opposing one (D60).
                 let opposing = opposing || (at == ExpRef::Target && f.step == 1);
                 let target = self.exp_side(at, f, opposing);
-                let before = (self.s.pos, self.s.dark, self.s.pos_b);
+                let before = (self.s.pos, self.s.dark);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     if self.s.scripted(target) {
@@ -521,7 +522,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 // "If it does": an expedition moved (a move that ends the game ends the frame).
                 if self.s.outcome.is_none() {
-                    self.frame_mut().did = (self.s.pos, self.s.dark, self.s.pos_b) != before;
+                    self.frame_mut().did = (self.s.pos, self.s.dark) != before;
                 }
                 Flow::Next
             }
@@ -753,10 +754,7 @@ impl<O: Observer> Engine<'_, O> {
                             self.resupply(side, false);
                             self.fire(Fire::Drew { side });
                         } else {
-                            match side {
-                                Side::Player => self.s.today.ascend.set(e, true),
-                                Side::Confluence => self.s.today.b.ascend.set(e, true),
-                            }
+                            self.s.today.seats[side.index()].ascend.set(e, true);
                         }
                     }
                 }

@@ -177,10 +177,7 @@ impl<O: Observer> Engine<'_, O> {
             return;
         }
         if self.step_expedition_of(side, e, forward) && forward {
-            match side {
-                Side::Player => self.s.today.moved.set(e, true),
-                Side::Confluence => self.s.today.b.moved.set(e, true),
-            }
+            self.s.today.seats[side.index()].moved.set(e, true);
             self.fire(Fire::ExpMoved { side, exp: e });
         }
         self.check_caught();
@@ -264,9 +261,9 @@ impl<O: Observer> Engine<'_, O> {
         if self.s.outcome.is_some() || self.s.mode == Mode::Duel {
             return;
         }
-        if self.s.dark.get(Exp::Hero) >= self.s.pos.get(Exp::Hero) {
+        if self.s.dark.get(Exp::Hero) >= self.s.pos[0].get(Exp::Hero) {
             self.end(Outcome::LossHeroDarkness);
-        } else if self.s.dark.get(Exp::Companion) <= self.s.pos.get(Exp::Companion) {
+        } else if self.s.dark.get(Exp::Companion) <= self.s.pos[0].get(Exp::Companion) {
             self.end(Outcome::LossCompanionDarkness);
         }
     }

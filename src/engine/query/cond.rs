@@ -63,7 +63,7 @@ impl GameState {
                 })
                 .count() as i16,
             Count::RegionsBetween => {
-                (self.pos.get(Exp::Companion) - self.pos.get(Exp::Hero) - 1).max(0) as i16
+                (self.pos[0].get(Exp::Companion) - self.pos[0].get(Exp::Hero) - 1).max(0) as i16
             }
             Count::BoostsOf(fid) => {
                 let mut n = 0;

@@ -189,7 +189,7 @@ impl GameState {
 
     /// The player's expedition can't move forward now.
     pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
-        self.today.no_forward.get(e) || self.static_no_forward(db).get(e)
+        self.today.seats[0].no_forward.get(e) || self.static_no_forward(db).get(e)
     }
 
     /// One side's expedition can't move forward now. Head-to-head, a "can't move forward"
@@ -199,11 +199,8 @@ impl GameState {
     pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
         match self.mode {
             Mode::Duel => {
-                let today = match side {
-                    Side::Player => self.today.no_forward,
-                    Side::Confluence => self.today.b.no_forward,
-                };
-                today.get(e) || self.static_no_forward(db).get(e)
+                self.today.seats[side.index()].no_forward.get(e)
+                    || self.static_no_forward(db).get(e)
             }
             Mode::Confluence => self.expedition_blocked(db, e),
         }
@@ -300,7 +297,7 @@ impl GameState {
             self.phase,
             Phase::Night | Phase::Rest | Phase::Cleanup | Phase::Midnight
         ) {
-            return self.today.advanced;
+            return self.today.seats[0].advanced;
         }
         if JUDGING_DUSK.get() {
             return ByExp([false, false]);
