@@ -36,12 +36,17 @@ fn table(p: &Path) -> (csv::StringRecord, Vec<csv::StringRecord>) {
     (h, rdr.records().map(|r| r.unwrap()).collect())
 }
 
-/// (games, wins, days_histogram) of the summary row of a `run` with these flags.
+/// (wins, games) of the summary row of a `run` of 150 games with these flags.
 fn run_row(extra: &[&str]) -> (String, String) {
+    run_games("150", extra)
+}
+
+/// (wins, games) of the summary row of a `run` of `games` games with these flags.
+fn run_games(games: &str, extra: &[&str]) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     sim()
         .args([
-            "run", "--policy", "greedy", "--games", "150", "--seed", "5", "-q", "--out",
+            "run", "--policy", "greedy", "--games", games, "--seed", "5", "-q", "--out",
         ])
         .arg(dir.path())
         .args(extra)
@@ -267,4 +272,148 @@ fn a_target_lists_the_closest_single_edits_and_plays_pairs_on_the_same_games() {
         .code(2)
         .stderr(predicates::str::contains("--target 1.5"));
     assert!(!out.exists());
+}
+
+/// A grid of Gloom Wisp's edits (greedy, all rares, 800 games), raced as `extra` says.
+fn raced(dir: &Path, threads: &str, extra: &[&str]) -> (csv::StringRecord, Vec<csv::StringRecord>) {
+    sim()
+        .args([
+            "sensitivity",
+            "--only",
+            "Gloom Wisp",
+            "--policy",
+            "greedy",
+            "--rares",
+            "15",
+            "--games",
+            "800",
+            "--seed",
+            "5",
+            "-q",
+            "--threads",
+            threads,
+        ])
+        .args(extra)
+        .arg("--out")
+        .arg(dir)
+        .assert()
+        .success();
+    table(&dir.join("sensitivity.csv"))
+}
+
+/// Racing: the same bytes on 1 and 2 threads; each row's `games` and `stopped_early` right
+/// (a stopped row is a `run` of that many games with the edit); the edits that played on
+/// equal the unraced grid's; an edit that clearly matters is never stopped (and a control
+/// with an absurd `--negligible` shows that the check can fail).
+#[test]
+fn racing_stops_only_negligible_edits_the_same_on_any_thread_count() {
+    let (a, b, full, wide) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    // Stages of 200, 400 and 800 games; an edit stops when its effect is shown to be within
+    // ±2 points.
+    let race = ["--race-games", "200", "--negligible", "2"];
+    let (h, rows) = raced(a.path(), "1", &race);
+    raced(b.path(), "2", &race);
+    for f in ["sensitivity.csv", "sensitivity.parquet"] {
+        let x = std::fs::read(a.path().join(f)).unwrap();
+        let y = std::fs::read(b.path().join(f)).unwrap();
+        assert!(x == y, "{f} differs between 1 and 2 threads");
+    }
+    let col = |n: &str| {
+        h.iter()
+            .position(|x| x == n)
+            .unwrap_or_else(|| panic!("no column {n}"))
+    };
+    let f = |r: &csv::StringRecord, c: &str| r[col(c)].parse::<f64>().unwrap();
+    let games = |r: &csv::StringRecord| r[col("games")].parse::<u64>().unwrap();
+    let (_, unraced) = raced(full.path(), "2", &["--no-race"]);
+    let mut stopped = 0;
+    let mut played = 800; // the baseline's games
+    for r in &rows {
+        let is_stopped = &r[col("stopped_early")] == "true";
+        assert!([200, 400, 800].contains(&games(r)), "{r:?}");
+        assert_eq!(is_stopped, games(r) < 800, "{r:?}");
+        if &r[col("unchanged")] == "true" {
+            assert!(!is_stopped);
+        } else {
+            played += games(r);
+        }
+        // The difference is over the row's own games, paired with the baseline's.
+        assert!((f(r, "win_rate") - f(r, "baseline_win_rate") - f(r, "diff")).abs() < 1e-9);
+        let twin = unraced
+            .iter()
+            .find(|u| u[col("edit")] == r[col("edit")])
+            .unwrap();
+        assert_eq!(&twin[col("games")], "800");
+        assert_eq!(&twin[col("stopped_early")], "false");
+        if is_stopped {
+            stopped += 1;
+            assert!(f(r, "diff").abs() < 0.02, "{r:?}");
+        } else {
+            for c in ["wins", "diff", "diff_lo", "diff_hi", "baseline_win_rate"] {
+                assert_eq!(&r[col(c)], &twin[col(c)], "{c} of {}", &r[col("edit")]);
+            }
+        }
+    }
+    assert!(
+        stopped > 0 && stopped < rows.len(),
+        "{stopped} rows stopped"
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.path().join("meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["games_played"].as_u64().unwrap(), played);
+    assert_eq!(meta["race"]["stages"], serde_json::json!([200, 400, 800]));
+    // A stopped row is a `run` with its edit on its games; its baseline, one without.
+    let r = rows
+        .iter()
+        .find(|r| &r[col("stopped_early")] == "true")
+        .unwrap();
+    let n = r[col("games")].to_string();
+    let (wins, g) = run_games(&n, &["--rares", "15", "--edit", &r[col("edit")]]);
+    assert_eq!(
+        (&r[col("wins")], &r[col("games")]),
+        (wins.as_str(), g.as_str())
+    );
+    let (bw, bg) = run_games(&n, &["--rares", "15"]);
+    let base = bw.parse::<f64>().unwrap() / bg.parse::<f64>().unwrap();
+    assert!((f(r, "baseline_win_rate") - base).abs() < 1e-12);
+    // Making Gloom Wisp Gigantic clearly matters (about -5 points on these games): it plays
+    // every game. The control stops everything within ±20 points, this edit included.
+    let matters = |rows: &[csv::StringRecord]| {
+        let r = rows
+            .iter()
+            .find(|r| &r[col("edit")] == "Gloom Wisp: gigantic on")
+            .unwrap();
+        (games(r), f(r, "diff"))
+    };
+    let (g, d) = matters(&rows);
+    assert!(d < -0.02, "the effect is large here: {d}");
+    assert_eq!(g, 800, "racing stopped an edit that matters");
+    let (_, control) = raced(
+        wide.path(),
+        "2",
+        &["--race-games", "200", "--negligible", "20"],
+    );
+    assert_eq!(matters(&control).0, 200, "the control stops it");
+    // A negligible band of 0 or of 100 points and more is a bad flag: exit 2, nothing
+    // written; so is --no-race with a racing flag.
+    for bad in [
+        &["--negligible", "0"][..],
+        &["--no-race", "--race-games", "100"],
+    ] {
+        let out = a.path().join("bad");
+        sim()
+            .args(["sensitivity", "--only", "Gloom Wisp", "-q", "--out"])
+            .arg(&out)
+            .args(bad)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(bad[0]));
+        assert!(!out.exists());
+    }
 }

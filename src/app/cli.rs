@@ -464,7 +464,8 @@ pub struct SensitivityArgs {
     /// before the grid's (the baseline) and options.
     #[command(flatten)]
     pub m: MatchArgs,
-    /// Games per edit, deck, policy and mix: game indices 0..N, the same as the baseline's.
+    /// Games per edit, deck, policy and mix: game indices 0..N, the same as the baseline's
+    /// (at most: racing stops an edit whose effect is negligible earlier).
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = positive_u64())]
     pub games: u64,
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -482,6 +483,17 @@ pub struct SensitivityArgs {
     /// are combined in pairs (each pair plays --games games per deck, policy and mix).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
     pub pairs_of: u32,
+    /// Racing: games of the first stage; each later stage doubles the games played so far,
+    /// up to --games, and after each stage the edits whose effect is shown to lie within
+    /// ±--negligible points (their paired 95% interval) stop; the others play on.
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u64).range(2..))]
+    pub race_games: u64,
+    /// Racing: an effect this small (percentage points) does not matter.
+    #[arg(long, value_name = "POINTS", default_value_t = 1.0)]
+    pub negligible: f64,
+    /// No racing: every edit plays all --games.
+    #[arg(long, conflicts_with_all = ["race_games", "negligible"])]
+    pub no_race: bool,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

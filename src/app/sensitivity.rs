@@ -7,6 +7,10 @@
 //! within each deck, policy and mix, and `meta.json`. With `--target`, also which edits
 //! reach a win rate: the single edits closest to it, and pairs of the edits that move it
 //! most towards it, played on the same games (`sensitivity_target.csv` / `.parquet`).
+//! By default the grid is raced ([`race`]): an edit whose effect is already shown to be
+//! negligible stops after fewer games.
+
+mod race;
 
 use anyhow::{Context, Result};
 
@@ -24,7 +28,11 @@ use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::Accum;
 use crate::stats::interval::{paired, wilson};
 
-pub const SENSITIVITY_SCHEMA_VERSION: u32 = 1;
+/// Version 2 added `stopped_early`; `baseline_win_rate` and `baseline_days_mean` are the
+/// baseline's on the row's own games (all of them in version 1, where every edit played all).
+pub const SENSITIVITY_SCHEMA_VERSION: u32 = 2;
+/// `sensitivity_target.csv`'s columns have not changed.
+pub const TARGET_SCHEMA_VERSION: u32 = 1;
 
 /// How many edits per deck, policy and mix the terminal shows.
 const SHOWN: usize = 10;
@@ -47,6 +55,20 @@ struct Row {
     /// The edit leaves this configuration's decks as they were (a rare outside the mix):
     /// its games are the baseline's.
     unchanged: bool,
+    /// Racing stopped the edit before `--games` games.
+    stopped: bool,
+    /// The baseline's win rate and mean days on the row's games (its first `games`).
+    base_rate: f64,
+    base_days: f64,
+}
+
+/// One edit on one configuration it changes, while it races: its games so far (game
+/// indices `0..acc.games`).
+struct Lane {
+    config: usize,
+    won: Vec<bool>,
+    acc: Accum,
+    stopped: bool,
 }
 
 /// Plays `configs` of the decks given; returns each configuration's games.
@@ -56,7 +78,7 @@ fn play(
     players: &[PlayerDeck],
     confluence: &ConfluenceDeck,
     configs: Vec<ConfigSpec>,
-    games: u64,
+    (first_game, games): (u64, u64),
     seed: u64,
     threads: usize,
     day_cap: u8,
@@ -70,7 +92,7 @@ fn play(
         policies: &loaded.policies,
         configs,
         games,
-        first_game: 0,
+        first_game,
         seed,
         threads,
         day_cap,
@@ -142,6 +164,12 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             "--games must be at least 2 (paired differences need two games)",
         ));
     }
+    if !(a.negligible > 0.0 && a.negligible < 100.0) {
+        return Err(super::usage(format!(
+            "--negligible {}: expected percentage points between 0 and 100 (e.g. 1)",
+            a.negligible
+        )));
+    }
     if let Some(t) = a.target
         && !(t > 0.0 && t < 1.0)
     {
@@ -201,6 +229,12 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
         })
         .collect();
     let threads = default_threads(a.threads)?;
+    let race = race::Race {
+        first: (!a.no_race).then_some(a.race_games),
+        negligible: a.negligible / 100.0,
+        target: a.target,
+    };
+    let stages = race.stages(a.games);
     let total_configs = configs.len() + changed.iter().map(Vec::len).sum::<usize>();
     let total = super::job::total_games(a.games, total_configs)
         .map_err(|e| super::usage(format!("--games {}: {e}", a.games)))?;
@@ -208,55 +242,140 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
     drop(output_dir(&a.out, Guard::PLAIN)?);
     if !a.quiet {
         eprintln!(
-            "confluence-sim: {} edits x {} configuration(s), {} games each, on the baseline's games",
+            "confluence-sim: {} edits x {} configuration(s), {} games each{}, on the baseline's games",
             grid.len(),
             configs.len(),
-            a.games
+            a.games,
+            if stages.len() > 1 {
+                format!(
+                    " at most (raced: an edit stops after {} games when its effect is within ±{} points)",
+                    stages[..stages.len() - 1]
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    a.negligible
+                )
+            } else {
+                String::new()
+            }
         );
     }
     let pb = progress_bar(total, a.quiet);
-    let base = play(
-        &loaded,
-        &loaded.players,
-        &loaded.confluence,
-        configs.clone(),
-        a.games,
-        a.seed,
-        threads,
-        m.day_cap,
-        &pb,
-    )?;
-    let mut rows = Vec::new();
-    for (ei, ((conf, players), ch)) in variants.iter().zip(&changed).enumerate() {
-        let played = if ch.is_empty() {
-            Vec::new()
-        } else {
-            play(
+    let mut base: Vec<Played> = configs
+        .iter()
+        .map(|_| Played {
+            won: Vec::with_capacity(a.games as usize),
+            acc: Accum::default(),
+        })
+        .collect();
+    // The baseline's statistics after each stage: a row stopped there is paired with them.
+    let mut base_at: Vec<Vec<Accum>> = Vec::with_capacity(stages.len());
+    let mut lanes: Vec<Vec<Lane>> = changed
+        .iter()
+        .map(|ch| {
+            ch.iter()
+                .map(|&config| Lane {
+                    config,
+                    won: Vec::new(),
+                    acc: Accum::default(),
+                    stopped: false,
+                })
+                .collect()
+        })
+        .collect();
+    let mut from = 0;
+    for (s, &to) in stages.iter().enumerate() {
+        let games = (from, to - from);
+        let part = play(
+            &loaded,
+            &loaded.players,
+            &loaded.confluence,
+            configs.clone(),
+            games,
+            a.seed,
+            threads,
+            m.day_cap,
+            &pb,
+        )?;
+        for (b, p) in base.iter_mut().zip(part) {
+            b.won.extend(p.won);
+            b.acc += &p.acc;
+        }
+        base_at.push(base.iter().map(|b| b.acc.clone()).collect());
+        for ((conf, players), ls) in variants.iter().zip(&mut lanes) {
+            let live: Vec<usize> = (0..ls.len()).filter(|&j| !ls[j].stopped).collect();
+            if live.is_empty() {
+                continue;
+            }
+            let part = play(
                 &loaded,
                 players,
                 conf,
-                ch.iter().map(|&k| configs[k].clone()).collect(),
-                a.games,
+                live.iter()
+                    .map(|&j| configs[ls[j].config].clone())
+                    .collect(),
+                games,
                 a.seed,
                 threads,
                 m.day_cap,
                 &pb,
-            )?
-        };
+            )?;
+            for (&j, p) in live.iter().zip(part) {
+                ls[j].won.extend(p.won);
+                ls[j].acc += &p.acc;
+            }
+        }
+        if s + 1 < stages.len() {
+            let mut live = configs.len() as u64;
+            for l in lanes.iter_mut().flatten().filter(|l| !l.stopped) {
+                let b = &base[l.config].won;
+                let diff = paired(b, &l.won);
+                let changed = b.iter().zip(&l.won).filter(|(x, y)| x != y).count() as u64;
+                let w = wilson(l.acc.won(), l.acc.games, 0.95);
+                l.stopped = race.stops(diff, changed, l.acc.games, (w.lo, w.hi));
+                live += u64::from(!l.stopped);
+            }
+            pb.set_length(pb.position() + live * (a.games - to));
+        }
+        from = to;
+    }
+    let mut rows = Vec::new();
+    let mut played_games: u64 = base.iter().map(|b| b.acc.games).sum();
+    for (ei, ls) in lanes.iter().enumerate() {
         for (ci, b) in base.iter().enumerate() {
-            let (p, unchanged) = match ch.iter().position(|&k| k == ci) {
-                Some(j) => (&played[j], false),
-                None => (b, true),
+            let row = match ls.iter().find(|l| l.config == ci) {
+                Some(l) => {
+                    played_games += l.acc.games;
+                    let stage = stages.iter().position(|&n| n == l.acc.games);
+                    let ba = &base_at[stage.expect("an edit stops at a stage's end")][ci];
+                    Row {
+                        edit: ei,
+                        config: ci,
+                        wins: l.acc.won(),
+                        games: l.acc.games,
+                        diff: paired(&b.won, &l.won),
+                        days_mean: l.acc.days_mean(),
+                        unchanged: false,
+                        stopped: l.acc.games < a.games,
+                        base_rate: ba.won() as f64 / ba.games.max(1) as f64,
+                        base_days: ba.days_mean(),
+                    }
+                }
+                None => Row {
+                    edit: ei,
+                    config: ci,
+                    wins: b.acc.won(),
+                    games: b.acc.games,
+                    diff: paired(&b.won, &b.won),
+                    days_mean: b.acc.days_mean(),
+                    unchanged: true,
+                    stopped: false,
+                    base_rate: b.acc.won() as f64 / b.acc.games.max(1) as f64,
+                    base_days: b.acc.days_mean(),
+                },
             };
-            rows.push(Row {
-                edit: ei,
-                config: ci,
-                wins: p.acc.won(),
-                games: p.acc.games,
-                diff: paired(&b.won, &p.won),
-                days_mean: p.acc.days_mean(),
-                unchanged,
-            });
+            rows.push(row);
         }
     }
     pb.finish_and_clear();
@@ -284,12 +403,12 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
         )?,
         None => Vec::new(),
     };
-    let t = table(&rows, &grid, &configs, &base, &loaded, a.seed);
+    let t = table(&rows, &grid, &configs, &loaded, a.seed);
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("sensitivity.csv", &t)?;
     out.write_parquet("sensitivity.parquet", &t)?;
     if let Some(target) = a.target {
-        let t = target_table(&reached, target, &grid, &configs, &base, &loaded, a.seed);
+        let t = target_table(&reached, target, &grid, &configs, &loaded, a.seed);
         out.write_csv("sensitivity_target.csv", &t)?;
         out.write_parquet("sensitivity_target.parquet", &t)?;
     }
@@ -310,6 +429,13 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             "only": a.only,
             "target": a.target,
             "pairs_of": a.target.map(|_| a.pairs_of),
+            "race": (!a.no_race).then(|| serde_json::json!({
+                "first_stage": a.race_games,
+                "negligible_points": a.negligible,
+                "stages": stages,
+            })),
+            "games_played": played_games,
+            "games_unraced": total,
         }),
     );
     out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
@@ -318,6 +444,15 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
         print(&rows, &grid, &configs, &base, &loaded);
         if let Some(target) = a.target {
             print_target(&reached, target, &grid, &configs, &loaded);
+        }
+        if stages.len() > 1 {
+            let raced = rows.iter().filter(|r| !r.unchanged).count();
+            let stopped = rows.iter().filter(|r| r.stopped).count();
+            println!(
+                "\nRacing: {stopped} of {raced} edit rows stopped early (effect within ±{} points); {played_games} games played instead of {total} ({:.0}%).",
+                a.negligible,
+                100.0 * played_games as f64 / total.max(1) as f64
+            );
         }
     }
     eprintln!(
@@ -338,6 +473,8 @@ struct Reach {
     wins: u64,
     games: u64,
     diff: (f64, f64),
+    /// The baseline's win rate on the same games.
+    base_rate: f64,
 }
 
 /// How many single edits per deck, policy and mix `sensitivity_target.csv` lists.
@@ -382,6 +519,7 @@ fn reach(
             wins: r.wins,
             games: r.games,
             diff: r.diff,
+            base_rate: r.base_rate,
         }));
         // The edits that move the win rate towards the target, largest effects first
         // (`rows` is ranked by the size of the effect).
@@ -425,7 +563,7 @@ fn reach(
             players,
             conf,
             vec![configs[*ci].clone()],
-            games,
+            (0, games),
             seed,
             threads,
             day_cap,
@@ -438,6 +576,7 @@ fn reach(
             wins: p.acc.won(),
             games: p.acc.games,
             diff: paired(&base[*ci].won, &p.won),
+            base_rate: rate(base[*ci].acc.won(), base[*ci].acc.games),
         });
     }
     pb.finish_and_clear();
@@ -473,6 +612,7 @@ fn clone_reach(r: &Reach) -> Reach {
         wins: r.wins,
         games: r.games,
         diff: r.diff,
+        base_rate: r.base_rate,
     }
 }
 
@@ -481,7 +621,6 @@ fn target_table(
     target: f64,
     grid: &[Edit],
     configs: &[ConfigSpec],
-    base: &[Played],
     loaded: &load::Loaded,
     seed: u64,
 ) -> Table {
@@ -497,7 +636,7 @@ fn target_table(
     let mut t = Table::new();
     t.push(
         "schema_version",
-        ColumnData::U32(vec![SENSITIVITY_SCHEMA_VERSION; n]),
+        ColumnData::U32(vec![TARGET_SCHEMA_VERSION; n]),
     )
     .push(
         "player_deck",
@@ -539,13 +678,7 @@ fn target_table(
         ColumnData::U64(reach.iter().map(|r| r.wins).collect()),
     )
     .push_win_rates(&iv)
-    .push(
-        "baseline_win_rate",
-        f64s(&|r| {
-            let b = &base[r.config].acc;
-            b.won() as f64 / b.games.max(1) as f64
-        }),
-    )
+    .push("baseline_win_rate", f64s(&|r| r.base_rate))
     .push("diff", f64s(&|r| r.diff.0))
     .push("diff_lo", f64s(&|r| r.diff.0 - Z * r.diff.1))
     .push("diff_hi", f64s(&|r| r.diff.0 + Z * r.diff.1))
@@ -611,7 +744,6 @@ fn table(
     rows: &[Row],
     grid: &[Edit],
     configs: &[ConfigSpec],
-    base: &[Played],
     loaded: &load::Loaded,
     seed: u64,
 ) -> Table {
@@ -667,24 +799,19 @@ fn table(
         ColumnData::U64(rows.iter().map(|r| r.wins).collect()),
     )
     .push_win_rates(&iv)
-    .push(
-        "baseline_win_rate",
-        f64s(&|r| {
-            let b = &base[r.config].acc;
-            b.won() as f64 / b.games.max(1) as f64
-        }),
-    )
+    .push("baseline_win_rate", f64s(&|r| r.base_rate))
     .push("diff", f64s(&|r| r.diff.0))
     .push("diff_lo", f64s(&|r| r.diff.0 - Z * r.diff.1))
     .push("diff_hi", f64s(&|r| r.diff.0 + Z * r.diff.1))
     .push("days_mean", f64s(&|r| r.days_mean))
-    .push(
-        "baseline_days_mean",
-        f64s(&|r| base[r.config].acc.days_mean()),
-    )
+    .push("baseline_days_mean", f64s(&|r| r.base_days))
     .push(
         "unchanged",
         ColumnData::Bool(rows.iter().map(|r| r.unchanged).collect()),
+    )
+    .push(
+        "stopped_early",
+        ColumnData::Bool(rows.iter().map(|r| r.stopped).collect()),
     )
     .push("seed", ColumnData::U64(vec![seed; n]));
     t
@@ -714,12 +841,17 @@ fn print(
         for r in rows.iter().filter(|r| r.config == ci).take(SHOWN) {
             let i = wilson(r.wins, r.games, 0.95);
             println!(
-                "  {:>+6.1} [{:>+6.1}, {:>+6.1}]  {:>5.1}%  {}",
+                "  {:>+6.1} [{:>+6.1}, {:>+6.1}]  {:>5.1}%  {}{}",
                 r.diff.0 * 100.0,
                 (r.diff.0 - Z * r.diff.1) * 100.0,
                 (r.diff.0 + Z * r.diff.1) * 100.0,
                 i.estimate * 100.0,
-                grid[r.edit]
+                grid[r.edit],
+                if r.stopped {
+                    format!(" (stopped after {} games)", r.games)
+                } else {
+                    String::new()
+                }
             );
         }
     }

@@ -17,8 +17,9 @@ use super::skeleton::{Page, Report};
 use super::svg::{TornadoBar, tornado_chart};
 use super::{pct, pct_interval_pp, pp};
 
-/// The schema version of `sensitivity.parquet` this report reads.
-pub const SENS_SCHEMA_VERSION: u32 = 1;
+/// The schema version of `sensitivity.parquet` this report reads (and every older one:
+/// version 1 had no `stopped_early`, every edit having played all the games).
+pub const SENS_SCHEMA_VERSION: u32 = 2;
 
 /// Edits per chart: the largest effects (the table lists them all).
 pub const SHOWN: usize = 20;
@@ -44,6 +45,8 @@ pub struct SensRow {
     pub diff_lo: f64,
     pub diff_hi: f64,
     pub unchanged: bool,
+    /// Racing stopped the edit before the run's full game count.
+    pub stopped_early: bool,
 }
 
 /// The edits of one player deck, policy and mix, in the file's rank order.
@@ -73,7 +76,7 @@ fn read_rows(dir: &Path) -> Result<Vec<SensRow>, ReportError> {
         path: &path,
         table: &t,
     };
-    c.check_schema(SENS_SCHEMA_VERSION)?;
+    let version = c.check_schemas(1, SENS_SCHEMA_VERSION)?;
     if t.rows() == 0 {
         return Err(c.err("no edits (the table has no rows)".into()));
     }
@@ -89,15 +92,19 @@ fn read_rows(dir: &Path) -> Result<Vec<SensRow>, ReportError> {
     let diff = c.f64s("diff")?;
     let lo = c.f64s("diff_lo")?;
     let hi = c.f64s("diff_hi")?;
-    let unchanged = match t.column("unchanged") {
-        Some(crate::export::ColumnData::Bool(v)) => v.clone(),
-        Some(other) => {
-            return Err(c.err(format!(
-                "column `unchanged` is {}, expected bool",
-                other.type_name()
-            )));
-        }
-        None => return Err(c.err("no column `unchanged`".into())),
+    let bools = |name: &str| match t.column(name) {
+        Some(crate::export::ColumnData::Bool(v)) => Ok(v.clone()),
+        Some(other) => Err(c.err(format!(
+            "column `{name}` is {}, expected bool",
+            other.type_name()
+        ))),
+        None => Err(c.err(format!("no column `{name}`"))),
+    };
+    let unchanged = bools("unchanged")?;
+    let stopped = if version >= 2 {
+        bools("stopped_early")?
+    } else {
+        vec![false; t.rows()]
     };
     Ok((0..t.rows())
         .map(|i| SensRow {
@@ -114,6 +121,7 @@ fn read_rows(dir: &Path) -> Result<Vec<SensRow>, ReportError> {
             diff_lo: lo[i],
             diff_hi: hi[i],
             unchanged: unchanged[i],
+            stopped_early: stopped[i],
         })
         .collect())
 }
@@ -130,7 +138,14 @@ impl SensModel {
                     && g.rares == r.rares
             };
             match groups.iter_mut().find(|g| same(g)) {
-                Some(g) => g.rows.push(r),
+                Some(g) => {
+                    // A row's baseline is on its own games: the group's is that of the row
+                    // played on the most games (every game, unless racing stopped them all).
+                    if r.games > g.rows.iter().map(|x| x.games).max().unwrap_or(0) {
+                        g.baseline_win_rate = r.baseline_win_rate;
+                    }
+                    g.rows.push(r)
+                }
                 None => groups.push(SensGroup {
                     player_deck: r.player_deck.clone(),
                     player_hero: r.player_hero.clone(),
@@ -241,7 +256,11 @@ impl Report for SensModel {
                         Rich::text(pct(r.win_rate)),
                         Rich::text(pp(r.diff)),
                         Rich::text(pct_interval_pp(r.diff_lo, r.diff_hi)),
-                        Rich::text(super::thousands(r.games)),
+                        Rich::text(if r.stopped_early {
+                            format!("{} (stopped)", super::thousands(r.games))
+                        } else {
+                            super::thousands(r.games)
+                        }),
                     ]
                 })
                 .collect();
@@ -280,7 +299,10 @@ impl Report for SensModel {
                 facts.push(("Seed".to_string(), Rich::text(s.clone())));
             }
             if let Some(g) = &m.games {
-                facts.push(("Games per edit".to_string(), Rich::text(g.clone())));
+                facts.push((
+                    "Games per edit (at most)".to_string(),
+                    Rich::text(g.clone()),
+                ));
             }
             if let Some(c) = &m.confluence_deck {
                 facts.push(("Confluence deck".to_string(), Rich::text(c.clone())));
@@ -300,7 +322,7 @@ impl Report for SensModel {
                 "the seed and the command",
             ),
             source: "a sensitivity directory",
-            methods: "Differences are paired (the same game indices and seeds with and without the edit); intervals are 95% normal intervals from the paired standard error.",
+            methods: "Differences are paired (the same game indices and seeds with and without the edit); intervals are 95% normal intervals from the paired standard error. A raced run stops an edit whose interval already lies within the negligible band after a stage (marked stopped, with its games): its interval is wider than the others'.",
             warnings: Vec::new(),
         }
     }

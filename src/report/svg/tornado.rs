@@ -18,17 +18,20 @@ const DOWN: &str = "#D55E00";
 const UP: &str = "#0072B2";
 
 /// Horizontal bars from zero to each edit's effect, in the order given (sort them before),
-/// with the interval as a whisker; the axis in percentage points. Bars are `<rect
-/// data-edit data-diff data-lo data-hi>`.
+/// with the interval as a whisker and both in numbers at the right; the axis in percentage
+/// points. Bars are `<rect data-edit data-diff data-lo data-hi>`. A label longer than the
+/// label column is cut with an ellipsis (the bar's tooltip holds it whole).
 pub fn tornado_chart(title: &str, bars: &[TornadoBar]) -> String {
-    const W: f64 = 640.0;
+    const W: f64 = 720.0;
+    /// The numbers' column at the right: "-10.4 [-11.4, -9.4]" at 11 px.
+    const VALUES_W: f64 = 120.0;
     let label_w = bars
         .iter()
         .map(|b| text_width(&b.label, 12.0))
         .fold(80.0, f64::max)
         .min(300.0);
     let left = 16.0 + label_w + 12.0;
-    let right = W - 24.0;
+    let right = W - 16.0 - VALUES_W;
     let top = 56.0;
     let row_h = 20.0;
     let bottom = top + bars.len().max(1) as f64 * row_h + 6.0;
@@ -63,18 +66,53 @@ pub fn tornado_chart(title: &str, bars: &[TornadoBar]) -> String {
     }
     c.line(xs(0.0), top - 6.0, xs(0.0), bottom, AXIS, 1.4);
     c.line(left, bottom, right, bottom, AXIS, 1.0);
+    // Centred under the plot, but never past the canvas's edges (a wide label column
+    // pushes the plot's centre to the right).
+    let axis_label = "Change in win rate, percentage points (95% interval, paired)";
+    let half = text_width(axis_label, 12.0) / 2.0;
     c.text(
-        (left + right) / 2.0,
+        ((left + right) / 2.0).clamp(16.0 + half, W - 16.0 - half),
         bottom + 38.0,
-        "Change in win rate, percentage points (95% interval, paired)",
+        axis_label,
         "middle",
         12.0,
         "600",
         TEXT,
     );
+    c.text(
+        W - 16.0,
+        top - 12.0,
+        "points [95%]",
+        "end",
+        11.0,
+        "normal",
+        MUTED,
+    );
     for (i, b) in bars.iter().enumerate() {
         let yc = top + i as f64 * row_h + row_h / 2.0;
-        c.text(left - 10.0, yc + 4.0, &b.label, "end", 12.0, "normal", TEXT);
+        c.text(
+            left - 10.0,
+            yc + 4.0,
+            &fit(&b.label, label_w, 12.0),
+            "end",
+            12.0,
+            "normal",
+            TEXT,
+        );
+        c.text(
+            W - 16.0,
+            yc + 4.0,
+            &format!(
+                "{:+.1} [{:+.1}, {:+.1}]",
+                b.diff * 100.0,
+                b.lo * 100.0,
+                b.hi * 100.0
+            ),
+            "end",
+            11.0,
+            "normal",
+            MUTED,
+        );
         let (x0, x1) = (xs(0.0), xs(finite(b.diff)));
         let color = if b.diff < 0.0 { DOWN } else { UP };
         c.raw(&format!(
@@ -100,4 +138,41 @@ pub fn tornado_chart(title: &str, bars: &[TornadoBar]) -> String {
         }
     }
     c.finish()
+}
+
+/// `s` cut to `width` pixels at `size` (by [`text_width`]'s estimate), ending in an ellipsis
+/// when cut.
+fn fit(s: &str, width: f64, size: f64) -> String {
+    if text_width(s, size) <= width {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    for ch in s.chars() {
+        out.push(ch);
+        if text_width(&out, size) + text_width("…", size) > width {
+            out.pop();
+            break;
+        }
+    }
+    out.trim_end().to_string() + "…"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_label_is_cut_to_the_column() {
+        assert_eq!(
+            fit("Gloom Wisp: forest +1", 300.0, 12.0),
+            "Gloom Wisp: forest +1"
+        );
+        let long = "Ouroboros Inkcaster (rare): midnight progressing, and more words";
+        let cut = fit(long, 200.0, 12.0);
+        assert!(
+            cut.ends_with('…') && text_width(&cut, 12.0) <= 200.0,
+            "{cut}"
+        );
+        assert!(long.starts_with(cut.trim_end_matches('…')));
+    }
 }
