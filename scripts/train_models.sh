@@ -32,6 +32,10 @@ STATE="${STATE:-target/train-models}"
 # (the reference deck before its recalibration against this expert).
 GAMES="${GAMES:-150}"
 SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0}"
+# The teacher of the expert's first round (default: the same). A teacher with expert
+# rollouts reads the expert the binary embeds, so give the first round one without
+# (expert=0) when the later rounds use them: the result then depends on the code and decks.
+SEARCH1="${SEARCH1:-$SEARCH}"
 CONFLUENCE="${CONFLUENCE:-decks/policies/expert_training_confluence.toml}"
 # Round 2 of the value model: the search as it was when the committed model was trained
 # (candidates by the expert's pick, `rank=0`; named in full so that a later change of the
@@ -92,7 +96,7 @@ if [ "$WHAT" != value ]; then
     from=$(chain "$E" 3 expert)
     # The later rounds read the previous round's file with --expert-weights (the acting
     # expert and the teacher's expert rollouts alike).
-    [ "$from" -le 1 ] && round expert-1 "$E" expert planner "$SEARCH"
+    [ "$from" -le 1 ] && round expert-1 "$E" expert planner "$SEARCH1"
     [ "$from" -le 2 ] && round expert-2 "$E" expert expert "$SEARCH" --expert-weights "$E"
     [ "$from" -le 3 ] && round expert-3 "$E" expert expert "$SEARCH" --expert-weights "$E"
     [ "$from" -gt 3 ] && echo "train_models.sh: expert already done"
