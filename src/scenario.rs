@@ -886,6 +886,7 @@ pub fn state_json(s: &GameState, db: &CardDb) -> Value {
             "discard": list(&st.discard),
             "mana": st.mana.len(),
             "mana_ready": st.mana_ready,
+            "ascended": Exp::BOTH.iter().filter(|&&e| s.ascended(side, e)).map(|e| e.name()).collect::<Vec<_>>(),
         })
     };
     json!({

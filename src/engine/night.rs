@@ -111,12 +111,12 @@ impl<O: Observer> Engine<'_, O> {
         }
         self.s.rest_asked = false;
         self.s.rest_order.clear();
-        // Ascend lasts until Rest: Rest itself still sees it (Eternal granted while the
-        // Expedition is Ascended keeps its card), nothing after it does.
-        // (Seat 0's only, as before per-seat arrays: head to head, seat 1's Ascend lasts
-        // until the next Morning clears it. Kept for byte-identical outputs; whether it
-        // should end here too is an open question in docs/free-for-all.md.)
-        self.s.today.seats[0].ascend = ByExp([false, false]);
+        // Ascend lasts until Rest (digest §5.15), every seat's: Rest itself still sees it
+        // (Eternal granted while the Expedition is Ascended keeps its card), nothing after
+        // it does. (Before, head to head, seat 1's Ascend lasted until the next Morning.)
+        for seat in self.s.today.seats.iter_mut() {
+            seat.ascend = ByExp([false, false]);
+        }
         self.create_after_rest_tokens();
         // Overcome marks belong to this Dusk only.
         for o in self.s.objs.iter_mut() {
