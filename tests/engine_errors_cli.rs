@@ -142,12 +142,19 @@ fn tune_counts_and_names_engine_errors() {
 
 #[test]
 fn matchup_counts_and_names_engine_errors() {
-    check(
-        "matchup",
-        &[
-            "--player", BR, "--player", AX, "--policy", "greedy", "--games", "4",
-        ],
-        &["matchups.csv"],
+    let args = [
+        "--player", BR, "--player", AX, "--policy", "greedy", "--games", "4",
+    ];
+    check("matchup", &args, &["matchups.csv"]);
+    // The report says so too, with the same count.
+    let (_, tmp) = run("matchup", &args);
+    let out = tmp.path().join("out");
+    let errors = column_sum(&out.join("matchups.csv"), "engine_errors");
+    sim().arg("report").arg(&out).assert().success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("{errors} game")) && md.contains("had an engine error"),
+        "the matchup report does not name its {errors} engine errors:\n{md}"
     );
 }
 

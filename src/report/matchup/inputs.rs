@@ -37,6 +37,8 @@ pub struct PairRow {
     pub days_mean: f64,
     pub seed: u64,
     pub day_cap: u64,
+    /// Games of the pair that ended on an engine error (0 before schema version 2).
+    pub engine_errors: u64,
 }
 
 /// One row of `ranking.parquet`: one entry's Bradley–Terry strength.
@@ -83,8 +85,13 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>, ReportError> {
     if table.rows() == 0 {
         return Err(c.err("no pairs (the table has no rows)".into()));
     }
-    // Version 1 had no `engine_errors` column (the report does not read it).
-    c.check_schemas(1, MATCHUPS_SCHEMA_VERSION)?;
+    // Version 1 had no `engine_errors` column (none were counted then).
+    let version = c.check_schemas(1, MATCHUPS_SCHEMA_VERSION)?;
+    let engine_errors = if version < 2 {
+        vec![0; table.rows()]
+    } else {
+        c.u64s("engine_errors")?
+    };
     let entry_a = c.u32s("entry_a")?;
     let deck_a = c.strs("deck_a")?;
     let hero_a = c.strs("hero_a")?;
@@ -133,6 +140,7 @@ fn read_pairs(path: &Path) -> Result<Vec<PairRow>, ReportError> {
             days_mean: days[i],
             seed: seed[i],
             day_cap: day_cap[i],
+            engine_errors: engine_errors[i],
         });
     }
     // Entries 0..n, each ordered pair once, each entry named the same way in every row.

@@ -66,6 +66,8 @@ pub struct MatchupModel {
     /// Every game once (each unordered pair, mirrors included).
     pub total_games: u64,
     pub total_draws: u64,
+    /// Games that ended on an engine error, each once.
+    pub engine_errors: u64,
     /// Games won by the seat that was first player on day 1, out of all games.
     pub first_player: Interval,
     pub warnings: Vec<String>,
@@ -131,11 +133,12 @@ impl MatchupModel {
             .collect();
         // Each game once: the rows with entry_a <= entry_b.
         let once = pairs.iter().filter(|r| r.entry_a <= r.entry_b);
-        let (mut total, mut draws, mut first) = (0u64, 0u64, 0u64);
+        let (mut total, mut draws, mut first, mut errors) = (0u64, 0u64, 0u64, 0u64);
         for r in once {
             total += r.games;
             draws += r.draws;
             first += r.first_player_wins;
+            errors += r.engine_errors;
         }
         let mut warnings = Vec::new();
         let seeds = distinct(pairs.iter().map(|r| r.seed));
@@ -160,6 +163,7 @@ impl MatchupModel {
             day_caps,
             total_games: total,
             total_draws: draws,
+            engine_errors: errors,
             first_player: wilson(first, total, LEVEL),
             warnings,
         }
