@@ -116,27 +116,9 @@ pub fn unguard(steps: Vec<NStep>) -> Vec<NStep> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::cards::textread::verdict_of;
 
-    use crate::cards::pool::CardPool;
-    use crate::cards::textread::{Ctx, Text, Texts, Verdict, verdict};
-    use crate::cards::{CardDb, Coverage};
-
-    /// A Ratatoskr (a CORE character) with these encoding lines and this text.
-    fn verdict_of(lines: &[&str], main: &str) -> Verdict {
-        let pool = CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
-        let mut db = CardDb::from_pool(&pool);
-        let idx = db.by_ref("ALT_CORE_B_BR_04_C").unwrap();
-        let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        db.encode(idx, &lines, Coverage::Exact).unwrap();
-        let mut texts = Texts::default();
-        let text = Text {
-            main: main.into(),
-            echo: String::new(),
-        };
-        texts.by_ref.insert("ALT_CORE_B_BR_04_C".into(), text);
-        verdict(&Ctx::new(&db), db.card(idx), &texts)
-    }
+    use crate::cards::textread::Verdict;
 
     #[test]
     fn an_encoding_that_guards_its_target_verifies_and_a_wrong_one_still_disagrees() {

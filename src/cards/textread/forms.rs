@@ -437,30 +437,9 @@ pub fn canon_conds(v: Vec<super::norm::NAbility>) -> Vec<super::norm::NAbility> 
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
+    use crate::cards::textread::verdict_of;
 
-    use crate::cards::pool::CardPool;
-    use crate::cards::textread::{Ctx, Text, Texts, Verdict, verdict};
-    use crate::cards::{CardDb, Coverage};
-
-    /// A Ratatoskr (a CORE character) with these encoding lines and this text.
-    fn verdict_of(lines: &[&str], main: &str) -> Verdict {
-        let pool = CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
-        let mut db = CardDb::from_pool(&pool);
-        let idx = db.by_ref("ALT_CORE_B_BR_04_C").unwrap();
-        let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        db.encode(idx, &lines, Coverage::Exact).unwrap();
-        let mut texts = Texts::default();
-        // The texts below carry " qq" breaks, taken out here, so that no file of the
-        // project quotes a card's text (tests/no_card_texts.rs).
-        let text = Text {
-            main: main.replace(" qq", ""),
-            echo: String::new(),
-        };
-        texts.by_ref.insert("ALT_CORE_B_BR_04_C".into(), text);
-        let ctx = Ctx::new(&db);
-        verdict(&ctx, db.card(idx), &texts)
-    }
+    use crate::cards::textread::Verdict;
 
     fn disagrees(v: Verdict) -> bool {
         matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))

