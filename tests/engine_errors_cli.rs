@@ -160,9 +160,16 @@ fn matchup_counts_and_names_engine_errors() {
 
 #[test]
 fn booster_war_counts_and_names_engine_errors() {
-    check(
-        "booster-war",
-        &["--policy", "greedy", "--games", "40"],
-        &["booster_war.csv"],
+    let args = ["--policy", "greedy", "--games", "40"];
+    check("booster-war", &args, &["booster_war.csv"]);
+    // The report says so too, with the same count.
+    let (_, tmp) = run("booster-war", &args);
+    let out = tmp.path().join("out");
+    let errors = column_sum(&out.join("booster_war.csv"), "engine_errors");
+    sim().arg("report").arg(&out).assert().success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("{errors} game")) && md.contains("had an engine error"),
+        "the Booster War report does not name its {errors} engine errors:\n{md}"
     );
 }

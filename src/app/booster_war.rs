@@ -24,8 +24,9 @@ type HeroRow = (Build, CardIdx, Wdl, Interval);
 /// A row of `card_effects`: the variant, the card, its counts and its effect.
 type CardRow = (Build, CardIdx, CardTally, Effect);
 
-/// The schema version of every table `booster-war` writes.
-pub const WAR_SCHEMA_VERSION: u32 = 1;
+/// The schema version of every table `booster-war` writes (2: `booster_war` gained
+/// `engine_errors`).
+pub const WAR_SCHEMA_VERSION: u32 = 2;
 /// The confidence level of every interval of the outputs.
 const LEVEL: f64 = 0.95;
 /// The normal quantile of [`LEVEL`].

@@ -32,6 +32,8 @@ pub struct VariantRow {
     pub extra_day_games: u64,
     pub arena_games: u64,
     pub cards_played_mean: f64,
+    /// Games that ended on an engine error (files written before the column: none).
+    pub engine_errors: u64,
     pub seed: u64,
     pub day_cap: u64,
 }
@@ -102,8 +104,9 @@ pub struct WarInputs {
 /// The four tables, with what the error of a missing one says.
 const EXPECTED: &str = "expected the tables written by `confluence-sim booster-war --out DIR`: booster_war, factions, heroes and card_effects (.parquet)";
 
-/// Reads `dir/name`, which must exist, checking its schema version.
-fn table(dir: &Path, name: &str) -> Result<(PathBuf, crate::export::Table), ReportError> {
+/// Reads `dir/name`, which must exist, checking its schema version; returns the oldest
+/// version found.
+fn table(dir: &Path, name: &str) -> Result<(PathBuf, crate::export::Table, u32), ReportError> {
     let path = dir.join(name);
     if !path.is_file() {
         return Err(ReportError::Content {
@@ -112,17 +115,16 @@ fn table(dir: &Path, name: &str) -> Result<(PathBuf, crate::export::Table), Repo
         });
     }
     let t = read_table(&path, EXPECTED)?;
-    Columns {
+    let version = Columns {
         path: &path,
         table: &t,
     }
-    // Version 1 had no `engine_errors` column in booster_war (the report does not read it).
     .check_schemas(1, WAR_SCHEMA_VERSION)?;
-    Ok((path, t))
+    Ok((path, t, version))
 }
 
 fn read_variants(dir: &Path) -> Result<Vec<VariantRow>, ReportError> {
-    let (path, t) = table(dir, "booster_war.parquet")?;
+    let (path, t, version) = table(dir, "booster_war.parquet")?;
     let c = Columns {
         path: &path,
         table: &t,
@@ -145,6 +147,12 @@ fn read_variants(dir: &Path) -> Result<Vec<VariantRow>, ReportError> {
     let extra = c.u64s("extra_day_games")?;
     let arena = c.u64s("arena_games")?;
     let played = c.f64s("cards_played_mean")?;
+    // Version 1 had no `engine_errors` (none were counted), except the files written in
+    // the days between the column and the version's bump.
+    let engine_errors = match t.column("engine_errors") {
+        None if version < 2 => vec![0; t.rows()],
+        _ => c.u64s("engine_errors")?,
+    };
     let seed = c.u64s("seed")?;
     let day_cap = c.u64s("day_cap")?;
     let mut rows: Vec<VariantRow> = Vec::with_capacity(t.rows());
@@ -190,6 +198,7 @@ fn read_variants(dir: &Path) -> Result<Vec<VariantRow>, ReportError> {
             extra_day_games: extra[i],
             arena_games: arena[i],
             cards_played_mean: played[i],
+            engine_errors: engine_errors[i],
             seed: seed[i],
             day_cap: day_cap[i],
         });
@@ -207,7 +216,7 @@ fn unknown_variant(c: &Columns<'_>, i: usize, v: &str, known: &[VariantRow]) -> 
 }
 
 fn read_factions(dir: &Path, variants: &[VariantRow]) -> Result<Vec<FactionRow>, ReportError> {
-    let (path, t) = table(dir, "factions.parquet")?;
+    let (path, t, _) = table(dir, "factions.parquet")?;
     let c = Columns {
         path: &path,
         table: &t,
@@ -283,7 +292,7 @@ fn read_factions(dir: &Path, variants: &[VariantRow]) -> Result<Vec<FactionRow>,
 }
 
 fn read_heroes(dir: &Path, variants: &[VariantRow]) -> Result<Vec<HeroRow>, ReportError> {
-    let (path, t) = table(dir, "heroes.parquet")?;
+    let (path, t, _) = table(dir, "heroes.parquet")?;
     let c = Columns {
         path: &path,
         table: &t,
@@ -342,7 +351,7 @@ fn read_heroes(dir: &Path, variants: &[VariantRow]) -> Result<Vec<HeroRow>, Repo
 }
 
 fn read_cards(dir: &Path, variants: &[VariantRow]) -> Result<Vec<CardRow>, ReportError> {
-    let (path, t) = table(dir, "card_effects.parquet")?;
+    let (path, t, _) = table(dir, "card_effects.parquet")?;
     let c = Columns {
         path: &path,
         table: &t,

@@ -288,6 +288,7 @@ mod tests {
                 extra_day_games: 0,
                 arena_games: 0,
                 cards_played_mean: 10.0,
+                engine_errors: 0,
                 seed: 1,
                 day_cap: 30,
             },

@@ -338,12 +338,20 @@ fn run(m: &WarModel) -> Vec<Block> {
             )),
         ));
     }
-    run_blocks(
+    let mut blocks = run_blocks(
         facts,
         m.meta.as_ref().map(|x| &x.run),
         &m.dir,
         "the booster, the pool, the version, commit and command",
-    )
+    );
+    let failed: u64 = m.variants.iter().map(|v| v.row.engine_errors).sum();
+    if failed > 0 {
+        blocks.push(Block::Note(Rich::text(format!(
+            "{} had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in the figures above but do not follow the rules. `engine_errors` in booster_war.csv counts them per variant.",
+            plural(failed as usize, "game", "games")
+        ))));
+    }
+    blocks
 }
 
 /// Lays the Booster War model out: key findings, factions, Heroes, cards, the run.
