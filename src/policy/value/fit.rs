@@ -154,13 +154,13 @@ pub fn fit(
         progress(epoch + 1, sum / count.max(1) as f64);
     }
     let flat = |v: &Var| -> candle_core::Result<Vec<f32>> { v.flatten_all()?.to_vec1::<f32>() };
-    Ok(ValueNet {
-        hidden: h,
-        w1: flat(&w1)?,
-        b1: flat(&b1)?,
-        w2: flat(&w2)?,
-        b2: flat(&b2)?[0],
-    })
+    Ok(ValueNet::new(
+        h,
+        flat(&w1)?,
+        flat(&b1)?,
+        flat(&w2)?,
+        flat(&b2)?[0],
+    ))
 }
 
 /// candle's forward pass of `net` on `x` (win probabilities), for checking the hand-written
@@ -252,16 +252,7 @@ mod tests {
     #[test]
     fn it_learns_and_our_inference_matches_candle() {
         let d = toy(4000, 5);
-        let base = log_loss(
-            &ValueNet {
-                hidden: 0,
-                w1: vec![],
-                b1: vec![],
-                w2: vec![0.0; N_IN],
-                b2: 0.0,
-            },
-            &d,
-        );
+        let base = log_loss(&ValueNet::new(0, vec![], vec![], vec![0.0; N_IN], 0.0), &d);
         for hidden in [0, 16] {
             let p = FitParams {
                 hidden,

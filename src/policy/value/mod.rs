@@ -27,6 +27,8 @@ pub const MAX_HIDDEN: usize = 1024;
 
 /// A network's weights. `hidden == 0`: a logistic model, `w2` has `N_IN` weights on the
 /// inputs. Otherwise `w1` holds `hidden` rows of `N_IN` weights, `w2` one weight per unit.
+/// Build it with [`ValueNet::new`], which also lays `w1` out input by input for inference
+/// (so change weights by building a new network, not by editing `w1` in place).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueNet {
     pub hidden: usize,
@@ -34,6 +36,8 @@ pub struct ValueNet {
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: f32,
+    /// `w1` transposed: `N_IN` rows of `hidden` weights (see [`ValueNet::logit`]).
+    w1t: Vec<f32>,
 }
 
 #[derive(serde::Deserialize)]
@@ -60,16 +64,52 @@ impl ValueNet {
             }
             return z;
         }
-        for (j, row) in self.w1.chunks_exact(N_IN).enumerate() {
-            let mut h = self.b1[j];
-            for (w, v) in row.iter().zip(x) {
-                h += w * v;
+        // Unit by unit this is the row-major dot product (the bias, then inputs 0 to N_IN - 1
+        // in order, so the same bits as candle's layout read row by row), but with the
+        // inputs outermost the inner loop runs across independent units and vectorizes: the
+        // search spent 40% of its time here. An input of 0 adds a signed zero, which can
+        // change a sum only from 0 to -0 or back, and a unit counts only when above 0:
+        // skipping it changes nothing.
+        const CHUNK: usize = 64;
+        let mut h = [0f32; CHUNK];
+        for c0 in (0..self.hidden).step_by(CHUNK) {
+            let n = CHUNK.min(self.hidden - c0);
+            let h = &mut h[..n];
+            h.copy_from_slice(&self.b1[c0..c0 + n]);
+            for (i, &v) in x.iter().enumerate() {
+                if v == 0.0 {
+                    continue;
+                }
+                let at = i * self.hidden + c0;
+                for (a, w) in h.iter_mut().zip(&self.w1t[at..at + n]) {
+                    *a += w * v;
+                }
             }
-            if h > 0.0 {
-                z += self.w2[j] * h;
+            for (a, w) in h.iter().zip(&self.w2[c0..c0 + n]) {
+                if *a > 0.0 {
+                    z += w * a;
+                }
             }
         }
         z
+    }
+
+    /// A network from its weights (`w1` row by row, one row of `N_IN` per hidden unit).
+    pub fn new(hidden: usize, w1: Vec<f32>, b1: Vec<f32>, w2: Vec<f32>, b2: f32) -> ValueNet {
+        let mut w1t = vec![0f32; w1.len()];
+        for (j, row) in w1.chunks_exact(N_IN).enumerate() {
+            for (i, &w) in row.iter().enumerate() {
+                w1t[i * hidden + j] = w;
+            }
+        }
+        ValueNet {
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+            w1t,
+        }
     }
 
     /// The win probability.
@@ -128,13 +168,7 @@ impl ValueNet {
                 r.len()
             ));
         }
-        let net = ValueNet {
-            hidden: f.hidden,
-            w1: f.w1.concat(),
-            b1: f.b1,
-            w2: f.w2,
-            b2: f.b2,
-        };
+        let net = ValueNet::new(f.hidden, f.w1.concat(), f.b1, f.w2, f.b2);
         if !net.all().all(f32::is_finite) {
             return Err("a weight is not a finite number".into());
         }
@@ -226,18 +260,56 @@ mod tests {
         assert!(e.contains("w2 has"), "{e}");
     }
 
+    /// The row-major forward pass, as candle computes it unit by unit.
+    fn row_major(net: &ValueNet, x: &[f32; N_IN]) -> f32 {
+        let mut z = net.b2;
+        for (j, row) in net.w1.chunks_exact(N_IN).enumerate() {
+            let mut h = net.b1[j];
+            for (w, v) in row.iter().zip(x) {
+                h += w * v;
+            }
+            if h > 0.0 {
+                z += net.w2[j] * h;
+            }
+        }
+        z
+    }
+
+    #[test]
+    fn the_vectorized_forward_pass_gives_the_row_major_bits() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        // 64 units (one chunk, the committed shape) and 100 (a chunk and a remainder).
+        for hidden in [64, 100] {
+            let mut r = |n: usize| (0..n).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+            let net = ValueNet::new(hidden, r(hidden * N_IN), r(hidden), r(hidden), 0.3);
+            for k in 0..200 {
+                let mut x = [0f32; N_IN];
+                for (i, v) in x.iter_mut().enumerate() {
+                    // Sparse like real positions: most inputs 0, some negative zeros.
+                    *v = match (i + k) % 4 {
+                        0 => rng.random_range(-3.0f32..3.0),
+                        1 => -0.0,
+                        _ => 0.0,
+                    };
+                }
+                assert_eq!(
+                    net.logit(&x).to_bits(),
+                    row_major(&net, &x).to_bits(),
+                    "hidden {hidden}, position {k}"
+                );
+            }
+        }
+        // The committed model on real positions is covered by the candle test and by the
+        // outputs of every search staying byte-identical.
+    }
+
     #[test]
     fn the_hidden_layer_is_rectified() {
         // One unit that fires on the first input only when it is positive.
         let mut w1 = vec![0f32; N_IN];
         w1[0] = 1.0;
-        let net = ValueNet {
-            hidden: 1,
-            w1,
-            b1: vec![0.0],
-            w2: vec![2.0],
-            b2: -1.0,
-        };
+        let net = ValueNet::new(1, w1, vec![0.0], vec![2.0], -1.0);
         let mut x = [0f32; N_IN];
         x[0] = 3.0;
         assert_eq!(net.logit(&x), 5.0);
