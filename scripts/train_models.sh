@@ -29,9 +29,15 @@ esac
 SHARED="${SHARED:-../shared/data/decks}"
 STATE="${STATE:-target/train-models}"
 # The expert's teacher, and the Confluence deck the committed expert was trained against
-# (the reference deck before its recalibration against this expert).
+# (the reference deck before its recalibration against this expert). The teacher plays its
+# rollouts to the game's end (`horizon=0`) with the planner (`expert=0`): it reads neither
+# committed model, so the expert depends on the code and decks alone. A teacher that scored
+# its rollouts with the value model would make a cycle: the value model is trained on the
+# expert's games, so each run from a fresh clone would start from the last run's value
+# model and write other weights. (`horizon=0` costs the same time here: 28 against 26
+# games/s per core on the Bravos starter.)
 GAMES="${GAMES:-150}"
-SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0}"
+SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0,horizon=0}"
 # The teacher of the expert's first round (default: the same). A teacher with expert
 # rollouts reads the expert the binary embeds, so give the first round one without
 # (expert=0) when the later rounds use them: the result then depends on the code and decks.
