@@ -31,11 +31,10 @@ STATE="${STATE:-target/train-models}"
 # The expert's teacher, and the Confluence deck the committed expert was trained against
 # (the reference deck before its recalibration against this expert). The teacher plays its
 # rollouts to the game's end (`horizon=0`) with the planner (`expert=0`): it reads neither
-# committed model, so the expert depends on the code and decks alone. A teacher that scored
-# its rollouts with the value model would make a cycle: the value model is trained on the
-# expert's games, so each run from a fresh clone would start from the last run's value
-# model and write other weights. (`horizon=0` costs the same time here: 28 against 26
-# games/s per core on the Bravos starter.)
+# committed model, so the expert depends on the code and decks alone. (`expert=0` implies
+# `horizon=0` today; it is spelled out so that a change of the search's defaults cannot
+# make the teacher read the value model, which this script trains from the expert's games:
+# a cycle, after which a fresh clone would no longer write the committed files.)
 GAMES="${GAMES:-150}"
 SEARCH="${SEARCH:-search:rollouts=48,width=8,expert=0,horizon=0}"
 # The teacher of the expert's first round (default: the same). A teacher with expert
