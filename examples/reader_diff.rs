@@ -6,8 +6,9 @@
 
 use std::path::Path;
 
-use confluence_sim::cards::Library;
 use confluence_sim::cards::textread::{self, Ctx, Texts};
+use confluence_sim::cards::types::CardKind;
+use confluence_sim::cards::{CardDef, Library};
 
 fn main() -> anyhow::Result<()> {
     let cards = Path::new("decks/cards"); // run from the repository root
@@ -18,9 +19,15 @@ fn main() -> anyhow::Result<()> {
     let ctx = Ctx::new(&lib.db);
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() {
-        // Every pool card's verdict, one a line, and the number verified.
+        // Every card's verdict, one a line, and the number verified: the cards that
+        // `confluence-sim cards coverage` counts (the pool less its Landmark and Mana tokens,
+        // which no deck plays), so that the two numbers agree.
+        let counted = |d: &&CardDef| {
+            d.pool_index.is_some()
+                && !matches!(d.kind, CardKind::OtherToken | CardKind::LandmarkToken)
+        };
         let mut verified = 0;
-        for def in lib.db.cards.iter().filter(|d| d.pool_index.is_some()) {
+        for def in lib.db.cards.iter().filter(counted) {
             let v = textread::verdict(&ctx, def, &texts);
             verified += usize::from(v == textread::Verdict::Verified);
             println!("{} {} {v:?}", def.reference, v.class());

@@ -14,6 +14,9 @@ fn guard_filter(c: &str) -> Option<&str> {
 
 /// Whether `op` acts on exactly one target of filter `f` (its first argument).
 fn targets(op: &str, f: &str) -> bool {
+    if op == SACRIFICE_ONE {
+        return f == "character yours in:exp";
+    }
     let pat = format!("(target[1-1]({f})");
     op.find(&pat).is_some_and(|i| {
         op[..i]
@@ -26,7 +29,7 @@ fn targets(op: &str, f: &str) -> bool {
 /// Whether `op` moves its target to another zone (it always happens to a chosen target, so
 /// "if you do" after it means "if there was one").
 fn moves(op: &str) -> bool {
-    op.starts_with("move_")
+    op.starts_with("move_") || op == SACRIFICE_ONE
 }
 
 /// Whether every step is an effect on "it" (the object of the step before).
@@ -36,6 +39,82 @@ fn only_on_it(steps: &[NStep]) -> bool {
             NStep::Op(o) => o.contains("(it)") || o.contains("(it,"),
             _ => false,
         })
+}
+
+/// One op written two ways made one: sacrificing one Character of yours, chosen, is the
+/// same whether it is called a target or not (no Tough is paid on one's own objects, and
+/// with none there is nothing to sacrifice either way).
+fn canon_op(o: String) -> String {
+    if o == "move_Sacrifice(target[1-1](character yours in:exp))" {
+        return SACRIFICE_ONE.into();
+    }
+    o
+}
+
+/// Sacrificing one Character of yours, of your choice.
+const SACRIFICE_ONE: &str = "sacrifice_one(You)";
+
+/// "You may sacrifice a Permanent to X" written as a cost paid is the optional sacrifice of
+/// one Permanent of yours, X done only if it was (the normal form's optional block).
+fn canon_pay(c: &str, b: &[NStep]) -> Option<NStep> {
+    if c != "sacrifice 6" {
+        return None;
+    }
+    let mut v = vec![NStep::Op(
+        "move_Sacrifice(target[1-1](landmark|exp_permanent yours in:exp|landmarks))".into(),
+    )];
+    v.extend(b.iter().cloned());
+    Some(NStep::May(v))
+}
+
+/// A target chosen in advance and then tested is the effect on that target:
+/// "select(target F); if it_is(F) { X(it); Y } else { Z }" is "X(target F); if Did { Y }
+/// else { Z }", an effect on one target being done exactly when a target was chosen; and
+/// "may { select(target F) }; if it_is(F) { X(it) } else { Z }" is "may { X(target F) };
+/// if not(Did) { Z }". The test must be of the very filter selected (an object chosen by
+/// it passes it until something moves it), and nothing after X may name "it". `None` when
+/// the steps are not of that shape.
+fn selected_then_tested(prev: &NStep, next: &NStep) -> Option<Vec<NStep>> {
+    let (sel, optional) = match prev {
+        NStep::Op(o) => (o, false),
+        NStep::May(b) => match b.as_slice() {
+            [NStep::Op(o)] => (o, true),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let target = sel.strip_prefix("select(")?.strip_suffix(')')?;
+    let f = target.strip_prefix("target[1-1](")?.strip_suffix(')')?;
+    let NStep::If(c, t, e) = next else {
+        return None;
+    };
+    if *c != format!("it_is({f})") {
+        return None;
+    }
+    let (NStep::Op(first), rest) = t.split_first()? else {
+        return None;
+    };
+    let (verb, args) = match first.strip_suffix("(it)") {
+        Some(v) => (v, ""),
+        None => {
+            let i = first.find("(it, ")?;
+            (&first[..i], &first[i + 3..first.len() - 1])
+        }
+    };
+    let on_it = |s: &NStep| matches!(s, NStep::Op(o) if o.contains("(it)") || o.contains("(it,"));
+    if rest.iter().any(on_it) || (optional && !rest.is_empty()) {
+        return None;
+    }
+    let x = NStep::Op(format!("{verb}({target}{args})"));
+    let mut out = vec![if optional { NStep::May(vec![x]) } else { x }];
+    if rest.is_empty() {
+        if !e.is_empty() {
+            out.push(NStep::If("not(Did)".into(), e.clone(), Vec::new()));
+        }
+    } else {
+        out.push(NStep::If("Did".into(), rest.to_vec(), e.clone()));
+    }
+    Some(out)
 }
 
 /// The step list with these spellings made one, at every depth:
@@ -56,15 +135,28 @@ pub fn unguard(steps: Vec<NStep>) -> Vec<NStep> {
     for s in steps {
         let s = match s {
             NStep::May(b) => NStep::May(unguard(b)),
-            NStep::Pay(c, b) => NStep::Pay(c, unguard(b)),
+            NStep::Pay(c, b) => {
+                let b = unguard(b);
+                match canon_pay(&c, &b) {
+                    Some(m) => m,
+                    None => NStep::Pay(c, b),
+                }
+            }
             NStep::If(c, t, e) => NStep::If(c, unguard(t), unguard(e)),
             NStep::Choose(m) => NStep::Choose(m.into_iter().map(unguard).collect()),
             NStep::Roll(br) => {
                 NStep::Roll(br.into_iter().map(|(a, b, s)| (a, b, unguard(s))).collect())
             }
             NStep::Repeat(n, b) => NStep::Repeat(n, unguard(b)),
-            other => other,
+            NStep::Op(o) => NStep::Op(canon_op(o)),
         };
+        if let Some(prev) = out.last()
+            && let Some(v) = selected_then_tested(prev, &s)
+        {
+            out.pop();
+            out.extend(unguard(v));
+            continue;
+        }
         if let NStep::If(c, t, e) = &s
             && e.is_empty()
             && let Some(f) = guard_filter(c)
@@ -217,5 +309,89 @@ mod tests {
         }
         let kept = vec![op("draw(You, 1)"), did(vec![op("boost(it, 2)")])];
         assert_eq!(unguard(kept.clone()), kept);
+    }
+
+    #[test]
+    fn sacrificing_a_character_of_yours_is_one_step_however_written() {
+        let text = "{J} Sacrifice a Character. If you do, draw a card.";
+        assert_eq!(
+            verdict_of(
+                &["J: if control(character) { sacrifice(target character yours); draw }"],
+                text
+            ),
+            Verdict::Verified
+        );
+        for bad in [
+            "J: if control(character) { sacrifice(target character opposing); draw }",
+            "J: if control(character) { sacrifice(target character yours); draw(2) }",
+            "J: if control(character) { discard(target character yours); draw }",
+        ] {
+            match verdict_of(&[bad], text) {
+                Verdict::Declared(why) => assert!(why.starts_with("disagree"), "{bad}: {why}"),
+                v => panic!("{bad}: {v:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_target_selected_then_tested_is_the_effect_on_that_target() {
+        let cases = [
+            (
+                "{H} You may discard target qq Permanent. If you don't, I qq gain 2 boosts.",
+                "H: may { select(permanent) }; if it_is(permanent) { discard(it) } else { boost(me, 2) }",
+                [
+                    "H: may { select(permanent) }; if it_is(permanent) { discard(it) } else { boost(me, 1) }",
+                    "H: may { select(character) }; if it_is(character) { discard(it) } else { boost(me, 2) }",
+                    "H: select(permanent); if it_is(permanent) { discard(it) } else { boost(me, 2) }",
+                ],
+            ),
+            (
+                "{H} You may have target Character gain [[Anchored]]. If you qq do, I gain [[Anchored]].",
+                "H: may { select(character); if it_is(character) { gain(it, anchored); gain(me, anchored) } }",
+                [
+                    "H: may { select(character); if it_is(character) { gain(it, asleep); gain(me, anchored) } }",
+                    "H: select(character); if it_is(character) { gain(it, anchored); gain(me, anchored) }",
+                    "H: may { select(character); if it_is(character) { gain(it, anchored) } }",
+                ],
+            ),
+        ];
+        for (text, good, bads) in cases {
+            assert_eq!(verdict_of(&[good], text), Verdict::Verified, "{good}");
+            for bad in bads {
+                match verdict_of(&[bad], text) {
+                    Verdict::Declared(why) => assert!(why.starts_with("disagree"), "{bad}: {why}"),
+                    v => panic!("{bad}: {v:?}"),
+                }
+            }
+        }
+        // Tested against another filter than the one selected: not the same steps.
+        let kept = vec![
+            op("select(target[1-1](character any in:exp))"),
+            NStep::If(
+                "it_is(character yours in:exp)".into(),
+                vec![op("boost(it, 1)")],
+                Vec::new(),
+            ),
+        ];
+        assert_eq!(unguard(kept.clone()), kept);
+    }
+
+    #[test]
+    fn a_permanent_sacrificed_as_a_cost_is_an_optional_sacrifice() {
+        let text = "{R} You may sacrifice a Permanent qq to draw a card.";
+        assert_eq!(
+            verdict_of(&["R: pay(sacrifice permanent) { draw }"], text),
+            Verdict::Verified
+        );
+        for bad in [
+            "R: pay(sacrifice character) { draw }",
+            "R: pay(sacrifice permanent) { draw(2) }",
+            "R: draw",
+        ] {
+            match verdict_of(&[bad], text) {
+                Verdict::Declared(why) => assert!(why.starts_with("disagree"), "{bad}: {why}"),
+                v => panic!("{bad}: {v:?}"),
+            }
+        }
     }
 }

@@ -84,9 +84,10 @@ pub fn sentences(r: &Reader, sents: &[String]) -> Result<Option<(Vec<NStep>, usi
         let mut modes = Vec::new();
         let mut i = 1;
         while i < sents.len() && sents[i].starts_with('•') {
-            let m = sents[i].trim_start_matches('•').trim().to_string();
-            modes.push(r.body(&[m])?);
-            i += 1;
+            // "• Sacrifice a Permanent. If you do, ...": the mode's own second sentence.
+            let (m, used) = super::read::bullet_of(&sents[i..]);
+            modes.push(r.body(&m)?);
+            i += used;
         }
         if modes.len() < 2 {
             return Err("a choice with fewer than two modes".into());
@@ -681,5 +682,19 @@ mod tests {
         assert_eq!(verdict_of(&[good], text), Verdict::Verified);
         let bad = "R if terrain(O): gain(me, fleeting)";
         assert!(disagrees(verdict_of(&[bad], text)));
+    }
+
+    #[test]
+    fn if_you_do_after_a_bullet_belongs_to_that_mode() {
+        let text = "{R} Choose up to one: • Draw a card. • Sacrifice a Permanent. If you qq do, I gain 2 boosts.";
+        let good = "R: may { choose { draw } or { if control(permanent yours) { sacrifice(target permanent yours); boost(me, 2) } } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        for bad in [
+            // The boost after either mode, or after the sacrifice without "if you do".
+            "R: may { choose { draw } or { sacrifice(target permanent yours) } ; boost(me, 2) }",
+            "R: may { choose { draw } or { if control(permanent yours) { sacrifice(target permanent yours); boost(me, 3) } } }",
+        ] {
+            assert!(disagrees(verdict_of(&[bad], text)), "{bad}");
+        }
     }
 }

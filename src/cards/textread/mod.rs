@@ -351,4 +351,24 @@ mod tests {
         );
         assert_eq!(v, Verdict::Verified);
     }
+
+    #[test]
+    fn a_condition_before_an_effect_after_rest_is_checked_when_the_ability_resolves() {
+        let text = "At Night — If I have 2 or qq more boosts, [Sabotage] after Rest.";
+        let good = ["night if boosts >= 2: delay_rest", "after_rest: sabotage"];
+        assert_eq!(verdict_of(&good, text), Verdict::Verified);
+        for bad in [
+            ["night if boosts >= 3: delay_rest", "after_rest: sabotage"],
+            [
+                "night: delay_rest",
+                "after_rest: if boosts >= 2 { sabotage }",
+            ],
+            ["night if boosts >= 2: delay_rest", "after_rest: draw"],
+        ] {
+            match verdict_of(&bad, text) {
+                Verdict::Declared(why) => assert!(why.starts_with("disagree"), "{bad:?}: {why}"),
+                v => panic!("{bad:?}: {v:?}"),
+            }
+        }
+    }
 }

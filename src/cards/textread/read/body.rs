@@ -31,6 +31,16 @@ static CONDITIONS: Patterns<String> = Patterns::new(&[
             )))
         },
     ),
+    (
+        r"^you have (two|three|four|five|\d+) or more cards in (?:your )?Reserve$",
+        |_, m| {
+            Ok(Some(cmp_str(
+                "ReserveSize",
+                Cmp::Ge,
+                num_word(&m[1]).unwrap_or(0),
+            )))
+        },
+    ),
     (r"^you control (.+)$", |r, m| {
         let f = r.noun(&m[1], Whose::Yours)?;
         let mut ff = f.filter;
@@ -67,15 +77,33 @@ impl Reader<'_> {
                 continue;
             }
             let s = sents[i].trim().trim_end_matches('.').trim();
+            // Each player chooses a Character of theirs, and "it" (each one) gains a status:
+            // yours a target of yours, the opponent's chosen by the opponent.
+            rx!(
+                IT_GAINS,
+                r"^It gains \[\[(Asleep|Anchored|Fleeting)\]\]\.?$"
+            );
+            if s == "Each player chooses a Character they control"
+                && let Some(c) = sents.get(i + 1).and_then(|n| IT_GAINS.captures(n))
+            {
+                let st = c[1].to_ascii_lowercase();
+                out.extend([
+                    op("gain", &["target[1-1](character yours in:exp)", &st]),
+                    op("opponent_select", &["character opposing in:exp"]),
+                    op("gain", &["it", &st]),
+                ]);
+                i += 2;
+                continue;
+            }
             // Choose one: • A. • B.
             if s == "Choose one:" || s == "Choose two:" {
                 let two = s == "Choose two:";
                 let mut modes = Vec::new();
                 i += 1;
                 while i < sents.len() && sents[i].starts_with('•') {
-                    let m = sents[i].trim_start_matches('•').trim().to_string();
-                    modes.push(self.body(&[m])?);
-                    i += 1;
+                    let (m, used) = bullet(&sents[i..]);
+                    modes.push(self.body(&m)?);
+                    i += used;
                 }
                 if modes.len() < 2 {
                     return Err("a choice with fewer than two modes".into());
@@ -130,6 +158,21 @@ impl Reader<'_> {
                 out.push(NStep::Roll(branches));
                 continue;
             }
+            // "X, then roll a die. On a 4+, Y": the branches of that roll.
+            rx!(ON_A_AFTER, r"^On a (\d)(\+|-(\d))?, (.+)$");
+            if let Some(c) = ON_A_AFTER.captures(s)
+                && let Some(NStep::Roll(br)) = out.last_mut()
+            {
+                let lo: u8 = c[1].parse().unwrap_or(0);
+                let hi: u8 = match (c.get(2).map(|m| m.as_str()), c.get(3)) {
+                    (Some("+"), _) => 6,
+                    (_, Some(h)) => h.as_str().parse().unwrap_or(0),
+                    _ => lo,
+                };
+                br.push((lo, hi, self.body(&[c[4].to_string()])?));
+                i += 1;
+                continue;
+            }
             if let Some(r) = s.strip_prefix("If you do, ") {
                 // After "exhaust a card ...", done only when one could be: the same block.
                 if let Some(NStep::If(c, t, e)) = out.last_mut()
@@ -141,12 +184,46 @@ impl Reader<'_> {
                     i += 1;
                     continue;
                 }
-                out.push(NStep::If("Did".into(), self.clause(r)?, Vec::new()));
+                let then = self.clause(r)?;
+                // After putting a card from your hand in Reserve, or discarding a Mana Orb:
+                // done when there was one to put or discard (the encodings' guard).
+                if let Some((k, guard)) = paid_from(&out) {
+                    let mut block: Vec<NStep> = out.drain(k..).collect();
+                    match block.as_mut_slice() {
+                        [NStep::May(b)] => {
+                            b.extend(then);
+                            let inner = std::mem::take(b);
+                            block = vec![NStep::May(vec![NStep::If(guard, inner, Vec::new())])];
+                        }
+                        _ => {
+                            block.extend(then);
+                            block = vec![NStep::If(guard, block, Vec::new())];
+                        }
+                    }
+                    out.extend(block);
+                    i += 1;
+                    continue;
+                }
+                out.push(NStep::If("Did".into(), then, Vec::new()));
                 i += 1;
                 continue;
             }
             if let Some(r) = s.strip_prefix("Otherwise, ") {
-                let els = self.clause(r)?;
+                let mut els = self.clause(r)?;
+                // "If C, target X gains 4 boosts. Otherwise, it gains 2": with C false no
+                // target was chosen; "it" is a target of the same kind.
+                if let Some(NStep::If(_, t, _)) = out.last()
+                    && let [NStep::Op(o)] = t.as_slice()
+                    && let Some(target) = first_target(o)
+                {
+                    els = super::map_ops(els, &|e| {
+                        e.replacen("(it, ", &format!("({target}, "), 1).replacen(
+                            "(it)",
+                            &format!("({target})"),
+                            1,
+                        )
+                    });
+                }
                 match out.last_mut() {
                     Some(NStep::If(_, _, e)) if e.is_empty() => *e = els,
                     _ => return Err(format!("'Otherwise' without an if: '{s}'")),
@@ -196,7 +273,10 @@ impl Reader<'_> {
     /// A condition of "If ..., ...".
     pub(in crate::cards::textread) fn cond(&self, c: &str) -> Result<String, String> {
         Ok(match c {
-            "you are the first player" => "FirstPlayer".into(),
+            "you are the first player" | "you are first player" => "FirstPlayer".into(),
+            "your opponent is first player" | "your opponent is the first player" => {
+                "not(FirstPlayer)".into()
+            }
             "I'm [[Boosted]]" | "I am [[Boosted]]" => "MeBoosted".into(),
             "you do" | "you did" => "Did".into(),
             "my Expedition is behind" | "my Expedition is behind the opposing one" => {
@@ -263,6 +343,12 @@ impl Reader<'_> {
             if inner.len() == 1 && inner[0] == op("rush", &[]) {
                 return Ok(inner);
             }
+            // A hand card put in Reserve "to" do Y: Y only when there was a card to put.
+            if inner.len() > 1
+                && let Some((0, guard)) = paid_from(&inner[..1])
+            {
+                return Ok(vec![NStep::May(vec![NStep::If(guard, inner, Vec::new())])]);
+            }
             return Ok(vec![NStep::May(inner)]);
         }
         rx!(HAVE, r"^(?:[Hh]ave) (.+?) (gain|lose|switch) (.+)$");
@@ -288,8 +374,14 @@ impl Reader<'_> {
                 // "X gains 1 boost and [[Anchored]]": the same subject.
                 if sep == " and "
                     && (b.starts_with("[[") || b.starts_with(|c: char| c.is_ascii_digit()))
-                    && let (Ok(mut x), Ok(y)) =
-                        (self.effect(a), self.clause(&format!("it gains {b}")))
+                    && let (Ok(mut x), Ok(y)) = (
+                        self.effect(a),
+                        self.clause(&if a.starts_with("I ") {
+                            format!("I gain {b}")
+                        } else {
+                            format!("it gains {b}")
+                        }),
+                    )
                 {
                     x.extend(y);
                     return Ok(x);
@@ -337,6 +429,10 @@ impl Reader<'_> {
             "card in your Reserve" => "ReserveSize".into(),
             "card in your hand" => "HandSize".into(),
             "Mana Orb in your Mana zone" | "Mana Orb you have" => "ManaOrbs".into(),
+            // Every Expedition, either player's, in a region of that terrain.
+            "Expedition in {V}" => "all_exps_in(F)".into(),
+            "Expedition in {M}" => "all_exps_in(M)".into(),
+            "Expedition in {O}" => "all_exps_in(O)".into(),
             _ => {
                 let f = self.noun(&format!("a {s}"), Whose::Yours)?.filter;
                 if f.whose == Whose::Any && f.place == crate::cards::effect::Where::Anywhere {
@@ -345,5 +441,116 @@ impl Reader<'_> {
                 format!("count({})", filter_str(&f, self.ctx))
             }
         })
+    }
+}
+
+/// The sentences of one bullet of a choice: the bullet, and the sentences after it that
+/// can only continue it ("If you do, ...", "On a 4+, ..."); and how many there are.
+pub(in crate::cards::textread) fn bullet(sents: &[String]) -> (Vec<String>, usize) {
+    let mut m = vec![sents[0].trim_start_matches('•').trim().to_string()];
+    while let Some(next) = sents.get(m.len())
+        && (next.starts_with("If you do, ") || next.starts_with("On a "))
+        && !next.trim_end_matches('.').ends_with(':')
+    {
+        m.push(next.clone());
+    }
+    let n = m.len();
+    (m, n)
+}
+
+/// Where the steps before "If you do" start with a payment that can only fail for want of
+/// something to pay (a card from your hand put in Reserve, a Mana Orb discarded), and the
+/// guard that there is one: the index of that step (optional or not; the rest are its
+/// plain effects) and the condition.
+fn paid_from(out: &[NStep]) -> Option<(usize, String)> {
+    let guard = |o: &str| match o {
+        "from_hand(You, Reserve, 1)" => Some("HandSize >= 1".to_string()),
+        "lose_mana(1)" => Some("ManaOrbs >= 1".to_string()),
+        _ => None,
+    };
+    let plain = |s: &NStep| matches!(s, NStep::Op(o) if o.starts_with("exhaust(it"));
+    match out.last()? {
+        NStep::May(b) => match b.first() {
+            Some(NStep::Op(o)) if b[1..].iter().all(plain) => Some((out.len() - 1, guard(o)?)),
+            _ => None,
+        },
+        _ => {
+            let k = out.iter().rposition(|s| !plain(s))?;
+            match &out[k] {
+                NStep::Op(o) => Some((k, guard(o)?)),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// The first argument of an op when it is a target ("target[1-1](...)").
+fn first_target(o: &str) -> Option<&str> {
+    let start = o.find('(')? + 1;
+    if !o[start..].starts_with("target[") {
+        return None;
+    }
+    let mut depth = 0;
+    for (i, c) in o[start..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(&o[start..start + i]),
+            ')' => depth -= 1,
+            ',' if depth == 0 => return Some(&o[start..start + i]),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::textread::{Verdict, verdict_of};
+
+    fn disagrees(v: Verdict) -> bool {
+        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
+    }
+
+    #[test]
+    fn if_you_do_after_a_hand_card_or_a_mana_orb_is_guarded_by_having_one() {
+        let hand =
+            "{R} You may put qq a card from your hand qq in Reserve. If you do, qq draw a card.";
+        let hand_to = "{R} You may put qq a card from your hand qq in Reserve to draw a card.";
+        let good = "R: may { if hand >= 1 { hand_to_reserve; draw } }";
+        for text in [hand, hand_to] {
+            assert_eq!(verdict_of(&[good], text), Verdict::Verified, "{text}");
+            // No guard (a draw with an empty hand), or no "may".
+            for bad in [
+                "R: may { hand_to_reserve; draw }",
+                "R: if hand >= 1 { hand_to_reserve; draw }",
+            ] {
+                assert!(disagrees(verdict_of(&[bad], text)), "{bad}: {text}");
+            }
+        }
+        let mana = "{R} Discard one of your Mana qq Orbs. If you do, draw a card.";
+        assert_eq!(
+            verdict_of(&["R: if mana >= 1 { lose_mana; draw }"], mana),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(&["R: lose_mana; draw"], mana)));
+        assert!(disagrees(verdict_of(
+            &["R: if mana >= 1 { lose_mana; draw(2) }"],
+            mana
+        )));
+    }
+
+    #[test]
+    fn otherwise_it_is_a_new_target_of_the_same_kind() {
+        let text = "{J} If you are the first player, target Character gains 4 qq boosts. Otherwise, it gains 2 boosts.";
+        let good =
+            "J: if first_player { boost(target character, 4) } else { boost(target character, 2) }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        for bad in [
+            "J: if first_player { boost(target character, 4) } else { boost(target character, 3) }",
+            "J: if first_player { boost(target character, 4) } else { boost(me, 2) }",
+            "J: if first_player { boost(target character, 4) }",
+        ] {
+            assert!(disagrees(verdict_of(&[bad], text)), "{bad}");
+        }
     }
 }

@@ -25,7 +25,7 @@ fn next_card(r: &Reader<'_>, what: &str) -> Result<crate::cards::effect::Filter,
 
 /// Verbs on one object that are one op each, tried after [`EFFECTS`]: the pattern (the
 /// object is its group 1, or 2 where 1 took no part) and the op.
-const ONE_OBJECT: [(&str, &str); 11] = [
+const ONE_OBJECT: [(&str, &str); 12] = [
     (
         r"^(?i:send) (?:to Reserve (.+)|(.+?) to Reserve)$",
         "move_Reserve",
@@ -38,7 +38,7 @@ const ONE_OBJECT: [(&str, &str); 11] = [
         "move_DeckTop",
     ),
     (
-        r"^(?i:put) (.+?) in its owner's Mana zone @exhausted_orb$",
+        r"^(?i:put) (.+?) (?:in (?:its owner's|your) Mana zone|@owners_mana) @exhausted_orb$",
         "move_Mana",
     ),
     (r"^(?i:exhaust) (.+)$", "exhaust"),
@@ -46,6 +46,7 @@ const ONE_OBJECT: [(&str, &str); 11] = [
     (r"^(.+?) defects?$", "defect"),
     (r"^(.+?) switch(?:es)? Expeditions$", "switch"),
     (r"^(?i:activate) the \{J\} abilities of (.+)$", "activate_j"),
+    (r"^(.+?) activates its \{J\} abilities$", "activate_j"),
 ];
 
 /// Effects with objects, numbers or names to read, in the order they are tried.
@@ -84,12 +85,13 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
         },
     ),
     (
-        r"^(?i:the) next (.+?) you play this turn gains (\d+) boosts?$",
+        r"^(?i:the) next (.+?) you play( in \{[VMO]\})? this turn gains (\d+) boosts?$",
         |r, c| {
-            let f = next_card(r, &c[1])?;
+            let what = format!("{}{}", &c[1], c.get(2).map_or("", |m| m.as_str()));
+            let f = next_card(r, &what)?;
             Ok(Some(vec![op(
                 "next_boost",
-                &[&filter_str(&f, r.ctx), &c[2]],
+                &[&filter_str(&f, r.ctx), &c[3]],
             )]))
         },
     ),
@@ -141,6 +143,21 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
         },
     ),
     // Boosts, counters and statuses.
+    // Each Character in an Expedition chosen (either side's, D21).
+    (
+        r"^(?i:each) Character in target Expedition gains (\d+|one|two) boosts?$",
+        |_, c| {
+            let n = num_word(&c[1]).unwrap_or(0).to_string();
+            Ok(Some(vec![
+                op("select_exp", &["Any", "false"]),
+                op("boost", &["each(character any in:exp place:Selected)", &n]),
+            ]))
+        },
+    ),
+    (r"^(.+?) loses all its boosts$", |r, c| {
+        let (o, _) = r.obj(&c[1])?;
+        Ok(Some(vec![op("boost", &[&o, "-ItsBoosts"])]))
+    }),
     (
         r"^(.+?) (?:gains?|each gain) (\d+|one|two|three|X) boosts?(?:, up to a max of (\d+)|, where X is the result)?$",
         |r, c| {
@@ -321,6 +338,24 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
             &[&target_str(&f, n, n, false, "")],
         )]))
     }),
+    // Discarding a card of your Reserve that you choose (another one than me: "other").
+    (
+        r"^(?i:discard) (an?|another) (.+?) from your Reserve$",
+        |r, c| {
+            let mut np = r.noun(&format!("a {}", &c[2]), Whose::Yours)?;
+            if np.quant != super::Quant::A {
+                return Ok(None);
+            }
+            np.filter.zones = crate::cards::effect::fzone::RESERVE;
+            np.filter.whose = Whose::Yours;
+            np.filter.other |= &c[1] == "another";
+            let f = filter_str(&np.filter, r.ctx);
+            Ok(Some(vec![op(
+                "move_Discard",
+                &[&target_str(&f, 1, 1, false, "")],
+            )]))
+        },
+    ),
     (
         r"^(?i:return) (.+?) from your Reserve to your hand$",
         |r, c| {
@@ -365,6 +400,27 @@ impl Reader<'_> {
             }
             "Sacrifice a Character" => return Ok(vec![op("sacrifice_one", &["You"])]),
             "[Rush]" => return Ok(vec![op("rush", &[])]),
+            "[Resupply], then [Resupply] again" => {
+                return Ok(vec![op("resupply", &["You"]), op("resupply", &["You"])]);
+            }
+            "Both of your Expeditions [Ascend]" => return Ok(vec![op("ascend", &["Each"])]),
+            "Target player puts @their_hand_card in Reserve"
+            | "target player puts @their_hand_card in Reserve" => {
+                return Ok(vec![NStep::Choose(vec![
+                    vec![op("from_hand", &["You", "Reserve", "1"])],
+                    vec![op("from_hand", &["Opponent", "Reserve", "1"])],
+                ])]);
+            }
+            // The player chosen becomes first player (you, or your opponent).
+            "Target player becomes first player" | "target player becomes first player" => {
+                return Ok(vec![NStep::Choose(vec![
+                    vec![op("become_first", &["You"])],
+                    vec![op("become_first", &["Opponent"])],
+                ])]);
+            }
+            "You become first player" | "you become first player" => {
+                return Ok(vec![op("become_first", &["You"])]);
+            }
             "Each player draws a card" => return Ok(vec![op("draw", &["Each", "1"])]),
             "Pass" | "Immediately pass" => return Ok(vec![op("pass", &[])]),
             "You win the game" => return Ok(vec![op("win_game", &[])]),
@@ -386,19 +442,23 @@ impl Reader<'_> {
                     op("block_forward", &["Each", "true"]),
                 ]);
             }
-            "Create a [Manaseed] token @opp_landmarks" => {
+            "Create a [Manaseed] token @opp_landmarks"
+            | "create a [Manaseed] token @opp_landmarks" => {
                 return Ok(vec![op("landmark_token", &["manaseed", "Opponent", "1"])]);
             }
-            "Create an [Aerolith] token @opp_landmarks" => {
+            "Create an [Aerolith] token @opp_landmarks"
+            | "create an [Aerolith] token @opp_landmarks" => {
                 return Ok(vec![op("landmark_token", &["aerolith", "Opponent", "1"])]);
             }
-            "Create a [Manaseed] token @player_landmarks" => {
+            "Create a [Manaseed] token @player_landmarks"
+            | "create a [Manaseed] token @player_landmarks" => {
                 return Ok(vec![NStep::Choose(vec![
                     vec![op("landmark_token", &["manaseed", "You", "1"])],
                     vec![op("landmark_token", &["manaseed", "Opponent", "1"])],
                 ])]);
             }
-            "Create an [Aerolith] token @player_landmarks" => {
+            "Create an [Aerolith] token @player_landmarks"
+            | "create an [Aerolith] token @player_landmarks" => {
                 return Ok(vec![NStep::Choose(vec![
                     vec![op("landmark_token", &["aerolith", "You", "1"])],
                     vec![op("landmark_token", &["aerolith", "Opponent", "1"])],
@@ -446,6 +506,11 @@ impl Reader<'_> {
             _ => {}
         }
 
+        rx!(READY_ORBS, r"^(?i:ready) (one|two|three|\d+) Mana Orbs?$");
+        if let Some(c) = READY_ORBS.captures(s) {
+            let n = num_word(&c[1]).unwrap_or(0);
+            return Ok(vec![op("ready_mana", &[&n.to_string()])]);
+        }
         if let Some(e) = self.x_effect(s) {
             return e;
         }
@@ -465,5 +530,177 @@ impl Reader<'_> {
             return r;
         }
         Err(format!("an effect '{s}'"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::textread::{Verdict, verdict_of};
+
+    fn disagrees(v: Verdict) -> bool {
+        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
+    }
+
+    /// Each text with the encoding that says it and encodings that do not.
+    fn check(text: &str, good: &[&str], bads: &[&[&str]]) {
+        assert_eq!(verdict_of(good, text), Verdict::Verified, "{good:?}");
+        for bad in bads {
+            assert!(disagrees(verdict_of(bad, text)), "{bad:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn first_player_hand_cards_and_mana_orbs_of_a_player_chosen() {
+        check(
+            "{H} If you are first qq player, target player becomes first player.",
+            &["H if first_player: choose { become_first } or { opponent_becomes_first }"],
+            &[
+                &["H: choose { become_first } or { opponent_becomes_first }"],
+                &["H if first_player: opponent_becomes_first"],
+            ],
+        );
+        check(
+            "{H} If your opponent is qq first player, you become first player.",
+            &["H if not first_player: become_first"],
+            &[&["H if first_player: become_first"]],
+        );
+        check(
+            "At Noon — Target player puts a card qq from their hand in Reserve.",
+            &["noon: choose { hand_to_reserve } or { opponent_hand_to_reserve }"],
+            &[
+                &["noon: opponent_hand_to_reserve"],
+                &["noon: hand_to_reserve"],
+            ],
+        );
+        check(
+            "{R} Ready two Mana Orbs. [Resupply], then [Resupply] again.",
+            &["R: ready_mana(2); resupply; resupply"],
+            &[
+                &["R: ready_mana(1); resupply; resupply"],
+                &["R: ready_mana(2); resupply"],
+            ],
+        );
+    }
+
+    #[test]
+    fn permanents_activated_cards_to_mana_and_rolls_in_a_mode() {
+        check(
+            "{J} Target Permanent you qq control activates its {J} abilities.",
+            &["J: activate_j(target permanent yours)"],
+            &[&["J: activate_j(target permanent)"]],
+        );
+        check(
+            "{J} Return target qq Character to its owner's hand, then put qq me in your qq Mana zone (as an exhausted Mana Orb).",
+            &["J: to_hand(target character); to_mana(me)"],
+            &[&["J: to_hand(target character); sacrifice(me)"]],
+        );
+        check(
+            "{J} Choose one: • Draw a card, then roll qq a die. On a 4+, [Resupply]. • I gain 1 boost.",
+            &["J: choose { draw; roll { 4-6: resupply } } or { boost(me, 1) }"],
+            &[
+                &["J: choose { draw; roll { 5-6: resupply } } or { boost(me, 1) }"],
+                &["J: choose { draw; roll { 4-6: draw } } or { boost(me, 1) }"],
+            ],
+        );
+        check(
+            "When I leave the qq Expedition zone, if I qq was [[Fleeting]] — Draw a card.",
+            &["when leave if was(fleeting): draw"],
+            &[&["when leave: draw"], &["when leave if was(asleep): draw"]],
+        );
+        check(
+            "{J} If you have qq two or more cards qq in Reserve, draw a card.",
+            &["J if reserve >= 2: draw"],
+            &[&["J if reserve >= 3: draw"]],
+        );
+    }
+
+    #[test]
+    fn reserve_cards_subtypes_terrains_and_boosts_lost() {
+        check(
+            "{J} Discard another card qq from your Reserve. If you do, draw a card.",
+            &[
+                "J: if count(card yours in_reserve other) >= 1 { discard(target card yours in_reserve other); draw }",
+            ],
+            &[&[
+                "J: if count(card yours in_reserve) >= 1 { discard(target card yours in_reserve); draw }",
+            ]],
+        );
+        check(
+            "When you sacrifice a non-Illusion Character — I gain 1 boost.",
+            &["when you_sacrifice(character not_illusion): boost(me, 1)"],
+            &[&["when you_sacrifice(character): boost(me, 1)"]],
+        );
+        check(
+            "{J} I gain 1 qq boost per Expedition in {V}.",
+            &["J: boost(me, all_exps_in(F))"],
+            &[
+                &["J: boost(me, all_exps_in(M))"],
+                &["J: boost(me, exps_in(F))"],
+            ],
+        );
+        check(
+            "{T} : The next Character qq you play in {V} qq this turn gains 1 boost.",
+            &["quick(T): next_boost(character in_forest, 1)"],
+            &[&["quick(T): next_boost(character, 1)"]],
+        );
+        check(
+            "{J} If you have two qq or more cards in Reserve, I qq gain 1 boost and [[Fleeting]].",
+            &["J if reserve >= 2: boost(me, 1); gain(me, fleeting)"],
+            &[&["J if reserve >= 2: boost(me, 1); gain(target character, fleeting)"]],
+        );
+        check(
+            "{J} Target Character in Expedition or in qq Reserve loses all its boosts.",
+            &["J: select(character in_expedition in_reserve); boost(it, -its_boosts)"],
+            &[&["J: select(character in_expedition); boost(it, -its_boosts)"]],
+        );
+        check(
+            "{J} Each Character in target qq Expedition gains 1 boost.",
+            &["J: select_exp(any); boost(each character any in_selected, 1)"],
+            &[&["J: select_exp(any); boost(each character any in_selected, 2)"]],
+        );
+        check(
+            "{J} Each player chooses a Character qq they control. It gains [[Asleep]].",
+            &[
+                "J: select(character yours); gain(it, asleep); opponent_select(character opposing); gain(it, asleep)",
+            ],
+            &[&["J: select(character yours); gain(it, asleep)"]],
+        );
+    }
+
+    #[test]
+    fn statics_of_costs_reserves_and_auras() {
+        check(
+            "I cost {2} less to play qq in an Expedition with no Characters.",
+            &["static cost_empty_exp(-2)"],
+            &[&["static cost_empty_exp(-1)"]],
+        );
+        check(
+            "{I} I don't count towards qq your Reserve limit.",
+            &["support static uncounted_reserve"],
+            &[&["support static extra_exhausted_reserve"]],
+        );
+        check(
+            "[Tough X], where X is the number qq of plants you control.",
+            &["static tough_x(count(plant))"],
+            &[&["static tough_x(count(character))"]],
+        );
+        check(
+            "{J} [Resupply]. Characters you control qq are [Tough 1].",
+            &["J: resupply", "static tough_aura(character, 1)"],
+            &[
+                &["J: resupply", "static tough_aura(character, 2)"],
+                &["J: resupply"],
+            ],
+        );
+        check(
+            "{J} [Resupply]. You may play exhausted qq Characters from your Reserve qq in my Expedition.",
+            &["J: resupply", "static play_exhausted(character, mine)"],
+            &[&["J: resupply", "static play_exhausted(card, mine)"]],
+        );
+        check(
+            "{J} [Resupply]. You may keep one qq more card in Reserve during qq Night if it's exhausted.",
+            &["J: resupply", "static extra_exhausted_reserve"],
+            &[&["J: resupply"]],
+        );
     }
 }

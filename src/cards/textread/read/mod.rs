@@ -34,7 +34,7 @@ macro_rules! rx {
 
 rx!(
     STANDALONE,
-    r"@reduce_cost_by|^Play me for \{\d+\} less if|^(?:If .+?, y|Y)our Reserve limit is increased by one|^All regions are \{[VMO]\} and lose their other terrains|^(?:If [^,]+, )?I cost \{\d+\} less(?: if .+)?\.?$"
+    r"@reduce_cost_by|^Play me for \{\d+\} less if|^(?:If .+?, y|Y)our Reserve limit is increased by one|^All regions are \{[VMO]\} and lose their other terrains|^(?:If [^,]+, )?I cost \{\d+\} less(?: if .+)?\.?$|^Characters you control are \[Tough \d+\]\.?$|^You may keep one more card in\x20Reserve during Night if it's exhausted\.?$|^You may play exhausted Characters from\x20your Reserve in my Expedition\.?$"
 );
 
 mod body;
@@ -48,6 +48,7 @@ mod text;
 mod trigger;
 mod xforms;
 
+pub(in crate::cards::textread) use body::bullet as bullet_of;
 pub use text::clean;
 use text::{KEYWORD, QUICK, WHEN_SPLIT, sentences, starts_ability};
 
@@ -254,7 +255,16 @@ impl<'a> Reader<'a> {
         if only_first {
             body = vec![NStep::If("FirstPlayer".into(), body, Vec::new())];
         }
-        if trigger == "night" && after_rest {
+        // "If C, X after Rest": C is checked as the ability resolves, X waits for Rest.
+        let mut delayed_if: Option<String> = None;
+        if after_rest
+            && let [NStep::If(c, t, e)] = body.as_slice()
+            && e.is_empty()
+        {
+            delayed_if = Some(c.clone());
+            body = t.clone();
+        }
+        if trigger == "night" && after_rest && delayed_if.is_none() {
             return Ok(vec![NAbility {
                 support,
                 trigger: "night_after_rest".into(),
@@ -278,7 +288,10 @@ impl<'a> Reader<'a> {
                 NAbility {
                     support,
                     trigger,
-                    body: vec![op("delay_rest", &[])],
+                    body: match delayed_if {
+                        Some(c) => vec![NStep::If(c, vec![op("delay_rest", &[])], Vec::new())],
+                        None => vec![op("delay_rest", &[])],
+                    },
                 },
                 NAbility {
                     support: false,

@@ -21,7 +21,13 @@ type Qualifier = (&'static str, Option<Whose>, Option<u8>, Option<Where>);
 
 /// The trailing qualifiers, in the order they are tried (the first that ends the phrase is
 /// taken off).
-const QUALIFIERS: [Qualifier; 15] = [
+const QUALIFIERS: [Qualifier; 16] = [
+    (
+        " in Expedition or in Reserve",
+        None,
+        Some(fzone::EXPEDITION | fzone::RESERVE),
+        None,
+    ),
     (
         " in play or in Reserve",
         None,
@@ -283,6 +289,14 @@ impl Reader<'_> {
                     matches!(*n, "[[Fleeting]]" | "[[Asleep]]" | "[[Anchored]]")
                 }) && np.filter.with != 0 => {}
                 "token" => np.filter.token = Some(true),
+                // "non-Illusion Character": of no such subtype.
+                _ if w.starts_with("non-") && w != "non-token" => {
+                    let low = w["non-".len()..].to_ascii_lowercase();
+                    match self.db.subtype_names.iter().position(|n| *n == low) {
+                        Some(b) => np.filter.not_subtypes |= 1u64 << b,
+                        None => return bad(),
+                    }
+                }
                 "non-token" => np.filter.token = Some(false),
                 "[[Boosted]]" => np.filter.boosted = Some(true),
                 "exhausted" => np.filter.exhausted = Some(true),

@@ -202,6 +202,21 @@ static STATICS: Patterns<Static> = Patterns::new(&[
             }))
         },
     ),
+    (
+        r"^I cost \{(\d+)\} less to play in an Expedition\x20with no Characters$",
+        |_, c| {
+            let n: i8 = c[1].parse().unwrap_or(0);
+            Ok(Some(st(&format!("CostInEmptyExp({})", -n))))
+        },
+    ),
+    // Tough equal to how many Characters of a subtype you control.
+    (
+        r"^\[Tough X\] @x_is_count_of ([a-z]+)s you control$",
+        |r, c| {
+            let count = r.count(&format!("{} you control", super::upper_first(&c[1])))?;
+            Ok(Some(st(&format!("tough_x({count})"))))
+        },
+    ),
     (r"^I cost \{(\d+)\} (less|more)$", |_, c| {
         let n: i8 = c[1].parse().unwrap_or(0);
         let n = if &c[2] == "less" { -n } else { n };
@@ -220,6 +235,8 @@ impl Reader<'_> {
                 st_if("LeaveToMana { may: false }", "MeBoosted")
             }
             "During Morning, draw only one card" => st("DrawOneInMorning"),
+            "{I} I don't count towards\x20your Reserve limit"
+            | "I don't count towards your Reserve limit" => st("NotCountedInReserve"),
             "If you would roll one\x20or more dice, instead roll that many\x20dice plus one and ignore\x20the roll of your choice" => {
                 st("ExtraDie")
             }
@@ -241,6 +258,20 @@ impl Reader<'_> {
                 ))
             }
             "@begin_with one {V}, one {M} and one {O} @marker" => st("StartMarkers(7)"),
+            "You may keep one more card in\x20Reserve during Night if it's exhausted" => {
+                st("ExtraExhaustedReserve")
+            }
+            "You may play exhausted Characters from\x20your Reserve in my Expedition" => {
+                let f = Filter {
+                    kinds: fkind::CHARACTER,
+                    whose: Whose::Yours,
+                    ..Filter::default()
+                };
+                st(&format!(
+                    "play_exhausted({}, true)",
+                    filter_str(&f, self.ctx)
+                ))
+            }
             "If my Expedition is behind, [Defender] Characters @no_block" => {
                 st_if("DefenderNoBlock", "Behind")
             }

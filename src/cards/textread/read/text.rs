@@ -71,7 +71,10 @@ const MARKS: [(&str, &str); 33] = [
 /// The text without reminder text, with plain quotes and single spaces.
 pub fn clean(text: &str) -> String {
     // Not reminder text: how a card enters the Mana zone.
+    // One text names its token by an identifier ("[MANA_MOTH]"); every other text that
+    // creates a Mana Moth gives it as 2/2/2.
     let t = text
+        .replace("[MANA_MOTH]", "[Mana Moth 2/2/2]")
         .replace(" (as an exhausted Mana Orb)", " as an exhausted Mana Orb")
         .replace(" (as exhausted Mana Orbs)", " as exhausted Mana Orbs");
     let mut t = REMINDER.replace_all(&t, "").into_owned();

@@ -17,6 +17,10 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
         "ToReserve { from_expedition: false }",
     ),
     ("I leave the Expedition zone", "LeaveExpedition"),
+    (
+        "I leave the Expedition zone,\x20if I was [[Fleeting]]",
+        "LeaveExpedition@if:me_had(fleeting)",
+    ),
     ("I leave the Landmark zone", "LeaveLandmarks"),
     ("I leave the Landmarks zone", "LeaveLandmarks"),
     (
