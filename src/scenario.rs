@@ -484,6 +484,7 @@ impl Scenario {
         s.day = g.day.unwrap_or(1);
         s.day_cap = g.day_cap.unwrap_or(30);
         s.threatened = exp_of(g.threatened.as_deref().unwrap_or("hero")).map_err(&err)?;
+        s.first = GameState::first_with(s.threatened);
         if let Some(a) = &g.adventure {
             if a.len() != 8 {
                 return Err(err(format!(
@@ -655,7 +656,7 @@ impl Scenario {
                 };
                 s.phase = Phase::Turn;
                 s.to_act = side;
-                s.passed[side.index()] = false;
+                s.passed &= !side.bit();
                 Box::new(move |g| g.phase == Phase::TurnEnd)
             }
             "dusk" => {
@@ -907,7 +908,7 @@ pub fn state_json(s: &GameState, db: &CardDb) -> Value {
         "midnight_card": (s.midnight_card != NO_OBJ).then(|| db.card(s.obj(s.midnight_card).card).name.clone()),
         "advanced_today": Exp::BOTH.iter().filter(|&&e| s.today.seats[0].advanced.get(e)).map(|e| e.name()).collect::<Vec<_>>(),
         "adventure": (0..8).map(|r| json!({"region": r, "terrains": terrain::describe(s.region_terrains(db, r)), "revealed": s.adventure.is_revealed(r)})).collect::<Vec<_>>(),
-        "passed": {"player": s.passed[0], "confluence": s.passed[1]},
+        "passed": {"player": s.has_passed(Side::Player), "confluence": s.has_passed(Side::Confluence)},
         "player": side_json(Side::Player),
         "confluence": side_json(Side::Confluence),
     })

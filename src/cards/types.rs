@@ -4,22 +4,37 @@
 
 use std::fmt;
 
-/// The two sides of a Confluence game.
+/// A seat at the table, numbered clockwise from 0 (`engine::table`). The two sides of a
+/// Confluence game are seats 0 (the player) and 1 (the Confluence), the two seats of a
+/// head-to-head game too; Free for All adds seats 2 and 3 (docs/free-for-all.md).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Side {
     #[default]
     Player = 0,
     Confluence = 1,
+    /// Free for All's third seat.
+    Seat2 = 2,
+    /// Free for All's fourth seat.
+    Seat3 = 3,
 }
 
 impl Side {
+    /// The two seats of the solo and the two-player game.
     pub const BOTH: [Side; 2] = [Side::Player, Side::Confluence];
+    /// Every seat of a four-seat table.
+    pub const ALL: [Side; 4] = [Side::Player, Side::Confluence, Side::Seat2, Side::Seat3];
 
+    /// The other side of a two-seat game. Only two-seat code may ask (the Confluence mode,
+    /// head to head); with four seats the opponent, the facing expedition and the order of
+    /// seats come from the table (`engine::table`).
     #[inline]
     pub fn other(self) -> Side {
+        debug_assert!(self.seat() < 2, "{self:?} has no one other side");
         match self {
             Side::Player => Side::Confluence,
             Side::Confluence => Side::Player,
+            Side::Seat2 => Side::Seat3,
+            Side::Seat3 => Side::Seat2,
         }
     }
 
@@ -28,14 +43,15 @@ impl Side {
         self as usize
     }
 
-    /// The side of a seat of a two-seat table (seat 0: `Player`, seat 1: `Confluence`).
+    /// The side of a seat (0 to 3).
     #[inline]
     pub fn of_seat(seat: u8) -> Side {
-        debug_assert!(seat < 2, "seat {seat} has no side yet");
-        if seat == 0 {
-            Side::Player
-        } else {
-            Side::Confluence
+        debug_assert!(seat < 4, "there is no seat {seat}");
+        match seat & 3 {
+            0 => Side::Player,
+            1 => Side::Confluence,
+            2 => Side::Seat2,
+            _ => Side::Seat3,
         }
     }
 
@@ -45,10 +61,18 @@ impl Side {
         self as u8
     }
 
+    /// This side's bit in a set of seats (a bit per seat).
+    #[inline]
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Side::Player => "player",
             Side::Confluence => "confluence",
+            Side::Seat2 => "seat2",
+            Side::Seat3 => "seat3",
         }
     }
 }

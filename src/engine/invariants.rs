@@ -10,6 +10,21 @@ use crate::cards::types::*;
 
 /// Checks the state; returns the first broken invariant.
 pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
+    // With two seats the first-player token and the Threatened expedition move together
+    // (the Confluence mode's rule; head to head the policies read `threatened`).
+    if s.table.seats() == 2 && s.first != GameState::first_with(s.threatened) {
+        return Err(format!(
+            "first player {:?} with the {:?} expedition Threatened",
+            s.first, s.threatened
+        ));
+    }
+    if s.passed & !s.table.playing() != 0 {
+        return Err(format!(
+            "seats {:04b} passed, but only {:04b} play",
+            s.passed,
+            s.table.playing()
+        ));
+    }
     // Every card object is in exactly one zone, and its zone field agrees with the lists.
     let mut seen = [0u8; MAX_OBJS];
     for side in Side::BOTH {

@@ -67,11 +67,12 @@ impl GameState {
             table: super::table::Table::new(2),
             seat_step: 0,
             threatened: Exp::Hero,
+            first: Side::Confluence,
             day: 1,
             day_cap: 30,
             phase: Phase::SetupMana,
             to_act: Side::Confluence,
-            passed: [false, false],
+            passed: 0,
             decision: Decision::None,
             frames: [Frame::EMPTY; MAX_FRAMES],
             depth: 0,
@@ -233,6 +234,7 @@ pub fn new_game<O: Observer>(
         );
     }
     s.threatened = Exp::Hero;
+    s.first = GameState::first_with(s.threatened);
     s.phase = Phase::SetupMana;
     s.setup_left = 3;
     s

@@ -200,24 +200,24 @@ pub struct Adventure {
     /// Non-zero: the region's terrain was replaced by these types only (a Terrain Marker:
     /// one type).
     pub replaced: [u8; 8],
-    /// Each hero's Terrain Markers not yet placed: terrain bits, the player's (the first
-    /// seat's) in bits 0-2, the other side's (head to head, the second seat's) in bits 3-5
-    /// (see [`Adventure::supply_of`]).
-    pub supply: u8,
+    /// Each hero's Terrain Markers not yet placed: terrain bits, three a seat (seat 0, the
+    /// player's, in bits 0-2; seat 1's in bits 3-5; Free for All's seats 2 and 3 above;
+    /// see [`Adventure::supply_of`]).
+    pub supply: u16,
 }
 
 impl Adventure {
     /// The Terrain Markers `side`'s hero has not placed yet (terrain bits).
     #[inline]
     pub fn supply_of(&self, side: Side) -> u8 {
-        (self.supply >> (3 * side.index())) & 0b111
+        ((self.supply >> (3 * side.index())) & 0b111) as u8
     }
 
     /// Gives `side`'s hero these Terrain Markers (terrain bits) or, `give` false, takes
     /// them away.
     #[inline]
     pub fn set_supply(&mut self, side: Side, bits: u8, give: bool) {
-        let b = (bits & 0b111) << (3 * side.index());
+        let b = ((bits & 0b111) as u16) << (3 * side.index());
         if give {
             self.supply |= b;
         } else {
@@ -441,6 +441,9 @@ pub enum Outcome {
     /// mode's outcomes that the run statistics count.
     FirstSeatWins,
     SecondSeatWins,
+    /// Free for All: the third seat won; the fourth seat won.
+    ThirdSeatWins,
+    FourthSeatWins,
 }
 
 impl Outcome {
@@ -468,6 +471,8 @@ impl Outcome {
                 | Outcome::LossCompanionDarkness
                 | Outcome::LossByCard
                 | Outcome::SecondSeatWins
+                | Outcome::ThirdSeatWins
+                | Outcome::FourthSeatWins
         )
     }
 
@@ -492,6 +497,8 @@ impl Outcome {
             Outcome::LossByCard => "card_loss",
             Outcome::FirstSeatWins => "first_seat_wins",
             Outcome::SecondSeatWins => "second_seat_wins",
+            Outcome::ThirdSeatWins => "third_seat_wins",
+            Outcome::FourthSeatWins => "fourth_seat_wins",
         }
     }
 
@@ -499,19 +506,23 @@ impl Outcome {
         self as usize
     }
 
-    /// Head-to-head: the outcome in which `side` wins.
+    /// Head-to-head and Free for All: the outcome in which `side` wins.
     pub fn seat_wins(side: Side) -> Outcome {
         match side {
             Side::Player => Outcome::FirstSeatWins,
             Side::Confluence => Outcome::SecondSeatWins,
+            Side::Seat2 => Outcome::ThirdSeatWins,
+            Side::Seat3 => Outcome::FourthSeatWins,
         }
     }
 
-    /// Head-to-head: the winning side (`None`: not a head-to-head win).
+    /// Head-to-head and Free for All: the winning side (`None`: not a seat's win).
     pub fn winner(self) -> Option<Side> {
         match self {
             Outcome::FirstSeatWins => Some(Side::Player),
             Outcome::SecondSeatWins => Some(Side::Confluence),
+            Outcome::ThirdSeatWins => Some(Side::Seat2),
+            Outcome::FourthSeatWins => Some(Side::Seat3),
             _ => None,
         }
     }
@@ -630,12 +641,18 @@ pub struct GameState {
     /// Head-to-head: the seat whose turn it is in a phase each seat goes through in turn
     /// (setup Mana, Expand), counted clockwise from the first player (0: the first player).
     pub seat_step: u8,
+    /// The Confluence mode's Threatened expedition; it alternates each Morning, and head to
+    /// head it still does (the policies' features read it), following the token.
     pub threatened: Exp,
+    /// The first player (who holds the first-player token): it passes left each Morning
+    /// (digest §7.1; with two seats, to the other seat).
+    pub first: Side,
     pub day: u8,
     pub day_cap: u8,
     pub phase: Phase,
     pub to_act: Side,
-    pub passed: [bool; 2],
+    /// The seats that passed this Afternoon, a bit per seat ([`GameState::has_passed`]).
+    pub passed: u8,
     pub decision: Decision,
     /// Running abilities, innermost last (`depth` of them).
     pub frames: [Frame; MAX_FRAMES],
@@ -754,14 +771,35 @@ impl GameState {
         self.progress_of(side, Exp::Hero) + self.progress_of(side, Exp::Companion)
     }
 
-    /// The player is first player exactly when the Companion expedition is Threatened (in
-    /// a head-to-head game `threatened` only carries the first-player token).
+    /// Who holds the first-player token. In the Confluence mode the player is first player
+    /// exactly when the Companion expedition is Threatened (the invariant checker holds
+    /// the two together with two seats).
     #[inline]
     pub fn first_player(&self) -> Side {
-        match self.threatened {
+        self.first
+    }
+
+    /// The first player that goes with a Threatened expedition: the player when it is the
+    /// Companion's (the Confluence mode's day 1; scenarios give the Threatened side).
+    #[inline]
+    pub fn first_with(threatened: Exp) -> Side {
+        match threatened {
             Exp::Companion => Side::Player,
             Exp::Hero => Side::Confluence,
         }
+    }
+
+    /// `side` has passed this Afternoon.
+    #[inline]
+    pub fn has_passed(&self, side: Side) -> bool {
+        self.passed & side.bit() != 0
+    }
+
+    /// Every seat still playing has passed: the Afternoon is over.
+    #[inline]
+    pub fn all_passed(&self) -> bool {
+        let p = self.table.playing();
+        self.passed & p == p
     }
 
     /// Whose reactions resolve first: the side taking its turn in the Afternoon, else the

@@ -238,10 +238,8 @@ impl<O: Observer> Engine<'_, O> {
         let mut found: [(ObjId, u16, ObjId); 32] = [(0, 0, 0); 32];
         let mut lost = false;
         let mut n = 0;
-        // Two seats: every event walks them, so the order is the pair itself (four seats
-        // will keep the clockwise order from the initiative in the state; see
-        // docs/free-for-all.md).
-        let order = [self.s.initiative(), self.s.initiative().other()];
+        // Clockwise from the initiative; every event walks it, so the table keeps it.
+        let order = self.s.table.sides_from(self.s.initiative());
         // Only listeners with an ability of this class of occurrence are read (most events
         // have none); debug builds read all of them and check that none else reacts.
         let class = if cfg!(debug_assertions) {

@@ -87,7 +87,7 @@ impl<'a> View<'a> {
         self.s.dark.get(e)
     }
     pub fn passed(&self, side: Side) -> bool {
-        self.s.passed[side.index()]
+        self.s.has_passed(side)
     }
 
     /// Regions between the Darkness and the expedition (1 = it is right behind).
@@ -180,8 +180,8 @@ impl<'a> View<'a> {
         match self.me {
             // What the first seat (the player) has seen is marked on the card.
             Side::Player => o.has(flag::KNOWN),
-            // The second seat of a head-to-head game sees the public zones.
-            Side::Confluence => matches!(
+            // Every other seat (head to head, Free for All) sees the public zones.
+            _ => matches!(
                 o.zone,
                 Zone::Reserve
                     | Zone::Landmarks
