@@ -468,8 +468,8 @@ impl Observer for GameLog<'_> {
                     "\n=== Day {day} === Threatened: {} expedition; first player: {}. Positions: Hero {}, Companion {}; Darkness {} / {}",
                     s.threatened.name(),
                     self.side_name(s.first_player()),
-                    s.pos[0].get(Exp::Hero),
-                    s.pos[0].get(Exp::Companion),
+                    s.pos[Side::Player].get(Exp::Hero),
+                    s.pos[Side::Player].get(Exp::Companion),
                     s.dark.get(Exp::Hero),
                     s.dark.get(Exp::Companion)
                 ),

@@ -110,6 +110,50 @@ impl Exp {
     }
 }
 
+/// One value per seat, indexed by [`Side`] (`N` seats, 2 or 4). The index is masked by
+/// the seat count, a power of two, so a read needs no bounds check: the engine reads a
+/// seat's zones, listeners and statics at every event, and a check there costs the solo
+/// game measurably. A seat beyond `N` is an engine bug, caught in debug builds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Seats<T, const N: usize = 2>(pub [T; N]);
+
+impl<T: Copy + Default, const N: usize> Default for Seats<T, N> {
+    fn default() -> Self {
+        Seats([T::default(); N])
+    }
+}
+
+impl<T, const N: usize> Seats<T, N> {
+    /// Every seat's value, seat 0 first.
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    #[inline]
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.0.iter_mut()
+    }
+}
+
+impl<T, const N: usize> std::ops::Index<Side> for Seats<T, N> {
+    type Output = T;
+
+    #[inline]
+    fn index(&self, s: Side) -> &T {
+        debug_assert!(s.index() < N, "{s:?} at a table of {N} seats");
+        &self.0[s.index() & (N - 1)]
+    }
+}
+
+impl<T, const N: usize> std::ops::IndexMut<Side> for Seats<T, N> {
+    #[inline]
+    fn index_mut(&mut self, s: Side) -> &mut T {
+        debug_assert!(s.index() < N, "{s:?} at a table of {N} seats");
+        &mut self.0[s.index() & (N - 1)]
+    }
+}
+
 /// A pair of values, one per expedition, read with `get(exp)` (like shakmaty's `ByColor`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct ByExp<T>(pub [T; 2]);
@@ -483,6 +527,34 @@ pub mod kw {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn seats_are_indexed_by_side() {
+        let mut two = Seats([1u8, 2]);
+        two[Side::Confluence] = 5;
+        assert_eq!(two[Side::Player], 1);
+        assert_eq!(two.0, [1, 5]);
+        let four = Seats::<u8, 4>([0, 1, 2, 3]);
+        for side in Side::ALL {
+            assert_eq!(four[side], side.seat());
+            assert_eq!(Side::of_seat(side.seat()), side);
+            assert_eq!(side.bit(), 1 << side.index());
+        }
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "at a table of 2 seats")]
+    fn a_third_seat_at_a_two_seat_table_is_caught() {
+        let two = Seats([0u8; 2]);
+        let _ = two[Side::Seat2];
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "no one other side")]
+    fn other_is_for_two_seats_only() {
+        let _ = Side::Seat2.other();
+    }
 
     #[test]
     fn stats_cover_and_fit() {

@@ -235,7 +235,7 @@ impl<O: Observer> Engine<'_, O> {
         for side in Side::BOTH {
             for e in Exp::BOTH {
                 let adv = go[side.index()][e.index()];
-                self.s.today.seats[side.index()].advanced.set(e, adv);
+                self.s.today.seats[side].advanced.set(e, adv);
             }
         }
         // All advancing expeditions move together: no move changes another's verdict.

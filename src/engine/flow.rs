@@ -398,7 +398,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.obj_mut(f.obj).flags |= bit;
                 }
             }
-            self.s.today.seats[0].advanced.set(e, r.advanced);
+            self.s.today.seats[Side::Player].advanced.set(e, r.advanced);
             self.s.today.cleared.set(e, r.cleared);
             self.s
                 .today
@@ -443,7 +443,7 @@ impl<O: Observer> Engine<'_, O> {
                 });
             }
         }
-        if self.s.pos[0].get(Exp::Hero) >= self.s.pos[0].get(Exp::Companion) {
+        if self.s.pos[Side::Player].get(Exp::Hero) >= self.s.pos[Side::Player].get(Exp::Companion) {
             self.end(Outcome::WinMet);
             return;
         }

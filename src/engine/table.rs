@@ -37,17 +37,22 @@ pub enum Verdict {
 }
 
 impl Table {
-    /// A table of `n` seats (2 or 4), all playing.
-    pub fn new(n: u8) -> Table {
+    /// A table of `n` seats (2 or 4), all playing. Its orders are written out (every game
+    /// starts one; `build_orders` gives the same, as a test checks).
+    pub const fn new(n: u8) -> Table {
         assert!(n == 2 || n == 4, "a table has 2 or 4 seats");
-        let mut t = Table {
+        let orders = if n == 2 {
+            // From seat 0: 0, 1; from seat 1: 1, 0.
+            [0b01_00, 0b00_01, 0, 0]
+        } else {
+            [0b11_10_01_00, 0b00_11_10_01, 0b01_00_11_10, 0b10_01_00_11]
+        };
+        Table {
             n,
             playing: (1 << n) - 1,
             live: n,
-            orders: [0; 4],
-        };
-        t.build_orders();
-        t
+            orders,
+        }
     }
 
     /// Fills `orders` and `live` from `playing`.
@@ -364,6 +369,16 @@ mod tests {
     }
 
     #[test]
+    fn the_written_orders_are_the_built_ones() {
+        for n in [2, 4] {
+            let t = Table::new(n);
+            let mut built = t;
+            built.build_orders();
+            assert_eq!(t, built, "{n} seats");
+        }
+    }
+
+    #[test]
     fn the_kept_orders_are_the_clockwise_ones() {
         let seats = |o: Order| o.map(Side::seat).collect::<Vec<_>>();
         let t2 = Table::new(2);
@@ -374,7 +389,11 @@ mod tests {
             t.keep_only(mask);
             for first in Side::ALL {
                 let want = t.clockwise_from(first.seat()).collect::<Vec<_>>();
-                assert_eq!(seats(t.sides_from(first)), want, "{mask:04b} from {first:?}");
+                assert_eq!(
+                    seats(t.sides_from(first)),
+                    want,
+                    "{mask:04b} from {first:?}"
+                );
             }
         }
         let mut t = Table::new(4);

@@ -93,8 +93,8 @@ impl<'a> View<'a> {
     /// Regions between the Darkness and the expedition (1 = it is right behind).
     pub fn darkness_gap(&self, e: Exp) -> i8 {
         match e {
-            Exp::Hero => self.s.pos[0].get(e) - self.s.dark.get(e),
-            Exp::Companion => self.s.dark.get(e) - self.s.pos[0].get(e),
+            Exp::Hero => self.s.pos[Side::Player].get(e) - self.s.dark.get(e),
+            Exp::Companion => self.s.dark.get(e) - self.s.pos[Side::Player].get(e),
         }
     }
 
@@ -274,7 +274,7 @@ impl<'a> View<'a> {
     /// only in their hidden order give the same sample. No allocation.
     pub fn determinize(&self, rng: &mut GameRng) -> GameState {
         let mut g = *self.s;
-        let (me, them) = (self.me.index(), self.me.other().index());
+        let (me, them) = (self.me, self.me.other());
         // The player's own deck order is unknown to them, except the cards revealed in
         // place (the two top cards a Resupply shows): those stay where they are.
         let unseen = self.unseen_slots(&g.sides[me].deck);

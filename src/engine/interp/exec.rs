@@ -368,7 +368,7 @@ impl<O: Observer> Engine<'_, O> {
                 tough,
             } => {
                 for side in self.sides_of(who, f.controller).iter() {
-                    self.s.today.day_tough[side as usize] = (min_cost, tough);
+                    self.s.today.day_tough[Side::of_seat(side)] = (min_cost, tough);
                 }
                 Flow::Next
             }
@@ -470,7 +470,7 @@ impl<O: Observer> Engine<'_, O> {
                         (Mode::Confluence, Side::Confluence) => {
                             self.s.today.dark_blocked.set(e, true)
                         }
-                        _ => self.s.today.seats[target.index()].no_forward.set(e, true),
+                        _ => self.s.today.seats[target].no_forward.set(e, true),
                     }
                 }
                 Flow::Next
@@ -754,7 +754,7 @@ impl<O: Observer> Engine<'_, O> {
                             self.resupply(side, false);
                             self.fire(Fire::Drew { side });
                         } else {
-                            self.s.today.seats[side.index()].ascend.set(e, true);
+                            self.s.today.seats[side].ascend.set(e, true);
                         }
                     }
                 }
