@@ -145,17 +145,16 @@ impl<'a> GameLog<'a> {
         match (&self.seats, side) {
             (Some(n), _) => &n[side.index()],
             (None, Side::Player) => "Player",
-            (None, Side::Confluence) => "Confluence",
+            (None, _) => "Confluence",
         }
     }
 
     /// A side as the JSON names it: "player" and "confluence", or in a head-to-head game
-    /// "a" and "b".
+    /// "a" and "b" (and on, seat by seat).
     fn side_key(&self, side: Side) -> &'static str {
-        match (self.seats.is_some(), side) {
-            (true, Side::Player) => "a",
-            (true, Side::Confluence) => "b",
-            (false, _) => side.name(),
+        match self.seats {
+            Some(_) => ["a", "b", "c", "d"][side.index()],
+            None => side.name(),
         }
     }
 
@@ -469,8 +468,8 @@ impl Observer for GameLog<'_> {
                     "\n=== Day {day} === Threatened: {} expedition; first player: {}. Positions: Hero {}, Companion {}; Darkness {} / {}",
                     s.threatened.name(),
                     self.side_name(s.first_player()),
-                    s.pos[0].get(Exp::Hero),
-                    s.pos[0].get(Exp::Companion),
+                    s.pos[Side::Player].get(Exp::Hero),
+                    s.pos[Side::Player].get(Exp::Companion),
                     s.dark.get(Exp::Hero),
                     s.dark.get(Exp::Companion)
                 ),

@@ -408,7 +408,7 @@ impl Scenario {
         s.place_decks(&db, (player_hero, &pc), (confluence_hero, &cc));
         for side in Side::BOTH {
             s.side_mut(side).deck.clear();
-            let first = s.first_obj[side.index()] as usize + 1;
+            let first = s.first_obj[side] as usize + 1;
             // Decks are listed top first; the list's last element is the top.
             let mut deck_ids = Vec::new();
             for (i, (_, zone, exp, f)) in placed[side.index()].iter().enumerate() {
@@ -484,6 +484,7 @@ impl Scenario {
         s.day = g.day.unwrap_or(1);
         s.day_cap = g.day_cap.unwrap_or(30);
         s.threatened = exp_of(g.threatened.as_deref().unwrap_or("hero")).map_err(&err)?;
+        s.first = GameState::first_with(s.threatened);
         if let Some(a) = &g.adventure {
             if a.len() != 8 {
                 return Err(err(format!(
@@ -499,7 +500,7 @@ impl Scenario {
                 })?;
             }
         }
-        s.pos[0] = ByExp([
+        s.pos[Side::Player] = ByExp([
             g.hero_position.unwrap_or(0),
             g.companion_position.unwrap_or(7),
         ]);
@@ -516,12 +517,12 @@ impl Scenario {
                 )));
             }
         };
-        s.pos[1] = ByExp([
+        s.pos[Side::Confluence] = ByExp([
             g.opponent_hero_position.unwrap_or(0),
             g.opponent_companion_position.unwrap_or(7),
         ]);
         s.arena = g.arena;
-        s.today.plays[0] = g.plays_today;
+        s.today.plays[Side::Player] = g.plays_today;
         s.variant = match g.variant.as_deref() {
             None | Some("standard") => Variant::default(),
             Some("booster_war") if s.mode == Mode::Duel => Variant::BOOSTER_WAR,
@@ -550,8 +551,8 @@ impl Scenario {
         };
         for a in &g.advanced_today {
             let e = exp_of(a).map_err(&err)?;
-            s.today.seats[0].advanced.set(e, true);
-            s.today.seats[0].moved.set(e, true);
+            s.today.seats[Side::Player].advanced.set(e, true);
+            s.today.seats[Side::Player].moved.set(e, true);
         }
         s.start_markers(&db);
         for (side, spec) in [
@@ -655,7 +656,7 @@ impl Scenario {
                 };
                 s.phase = Phase::Turn;
                 s.to_act = side;
-                s.passed[side.index()] = false;
+                s.passed &= !side.bit();
                 Box::new(move |g| g.phase == Phase::TurnEnd)
             }
             "dusk" => {
@@ -896,18 +897,18 @@ pub fn state_json(s: &GameState, db: &CardDb) -> Value {
         "outcome": s.outcome.map_or("none", |o| o.result()),
         "engine_error": s.overflow,
         "cause": s.outcome.map_or("none", |o| o.cause()),
-        "hero_position": s.pos[0].get(Exp::Hero),
-        "companion_position": s.pos[0].get(Exp::Companion),
+        "hero_position": s.pos[Side::Player].get(Exp::Hero),
+        "companion_position": s.pos[Side::Player].get(Exp::Companion),
         "darkness_hero": s.dark.get(Exp::Hero),
         "darkness_companion": s.dark.get(Exp::Companion),
-        "opponent_hero_position": s.pos[1].get(Exp::Hero),
-        "opponent_companion_position": s.pos[1].get(Exp::Companion),
+        "opponent_hero_position": s.pos[Side::Confluence].get(Exp::Hero),
+        "opponent_companion_position": s.pos[Side::Confluence].get(Exp::Companion),
         "arena": s.arena,
         "winner": s.outcome.and_then(|o| o.winner()).map(|w| w.name()),
         "midnight_card": (s.midnight_card != NO_OBJ).then(|| db.card(s.obj(s.midnight_card).card).name.clone()),
-        "advanced_today": Exp::BOTH.iter().filter(|&&e| s.today.seats[0].advanced.get(e)).map(|e| e.name()).collect::<Vec<_>>(),
+        "advanced_today": Exp::BOTH.iter().filter(|&&e| s.today.seats[Side::Player].advanced.get(e)).map(|e| e.name()).collect::<Vec<_>>(),
         "adventure": (0..8).map(|r| json!({"region": r, "terrains": terrain::describe(s.region_terrains(db, r)), "revealed": s.adventure.is_revealed(r)})).collect::<Vec<_>>(),
-        "passed": {"player": s.passed[0], "confluence": s.passed[1]},
+        "passed": {"player": s.has_passed(Side::Player), "confluence": s.has_passed(Side::Confluence)},
         "player": side_json(Side::Player),
         "confluence": side_json(Side::Confluence),
     })

@@ -90,7 +90,7 @@ fn second_seat_is_blind() {
     // A control that does read the hidden cards: the perturbation must change what it sees.
     let cheat = |v: &View<'_>, n: usize| {
         let g = v.clairvoyant_state();
-        g.sides[0]
+        g.sides.0[0]
             .hand
             .iter()
             .map(|id| g.objs[id as usize].card as usize)
@@ -122,7 +122,7 @@ fn second_seat_is_blind() {
                 let k = if buf.len() > 1 && st.decider == Side::Confluence {
                     // The same decision with the hidden cards dealt differently.
                     let mut other = st;
-                    let a = other.sides[0];
+                    let a = other.sides.0[0];
                     let hidden: Vec<_> = a.hand.iter().chain(a.deck.iter()).collect();
                     let cards: Vec<_> = hidden
                         .iter()
@@ -131,7 +131,7 @@ fn second_seat_is_blind() {
                     for (i, &id) in hidden.iter().enumerate() {
                         other.objs[id as usize].card = cards[(i + 1) % cards.len()];
                     }
-                    other.sides[1].deck.as_mut_slice().reverse();
+                    other.sides.0[1].deck.as_mut_slice().reverse();
                     let mut r1 = prng.clone();
                     let mut r2 = prng.clone();
                     let k1 = p.choose(&View::new(&st, db), &buf, &mut r1);

@@ -164,7 +164,7 @@ fn samples_keep_the_cards_a_resupply_revealed_on_top() {
         let mut again = ChoiceList::new();
         legal_choices(&h, db, &mut again);
         assert_eq!(options, again, "sample {k}");
-        moved |= h.sides[0].deck != g.sides[0].deck;
+        moved |= h.sides.0[0].deck != g.sides.0[0].deck;
     }
     assert!(moved, "the rest of the deck is still shuffled");
     for spec in POLICIES {
@@ -235,9 +235,9 @@ fn permute_hidden(g: &GameState, seed: u64) -> GameState {
     use rand::seq::SliceRandom;
     // Cards revealed in place (a Resupply's two top cards) are seen: they stay.
     let seen = |id| g.obj(id).has(flag::KNOWN);
-    shuffle_unseen(&mut h.sides[0].deck, seen, &mut rng);
-    shuffle_unseen(&mut h.sides[1].deck, seen, &mut rng);
-    let c = h.sides[1];
+    shuffle_unseen(&mut h.sides.0[0].deck, seen, &mut rng);
+    shuffle_unseen(&mut h.sides.0[1].deck, seen, &mut rng);
+    let c = h.sides.0[1];
     let mut ids: Vec<_> = c.deck.iter().filter(|&id| !seen(id)).collect();
     for list in [&c.hand, &c.mana] {
         ids.extend(list.iter().filter(|&id| !seen(id)));
@@ -533,10 +533,10 @@ fn permute_hidden_duel(g: &GameState, seed: u64) -> GameState {
     let mut rng = GameRng::seed_from_u64(seed);
     let view = View::new(g, db);
     let seen = |id| view.is_visible(id);
-    shuffle_unseen(&mut h.sides[0].deck, seen, &mut rng);
-    shuffle_unseen(&mut h.sides[1].deck, seen, &mut rng);
+    shuffle_unseen(&mut h.sides.0[0].deck, seen, &mut rng);
+    shuffle_unseen(&mut h.sides.0[1].deck, seen, &mut rng);
     let them = g.decider.other().index();
-    let c = h.sides[them];
+    let c = h.sides.0[them];
     let mut ids: Vec<_> = c.deck.iter().filter(|&id| !seen(id)).collect();
     for list in [&c.hand, &c.mana] {
         ids.extend(list.iter().filter(|&id| !view.is_visible(id)));

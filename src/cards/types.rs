@@ -4,22 +4,37 @@
 
 use std::fmt;
 
-/// The two sides of a Confluence game.
+/// A seat at the table, numbered clockwise from 0 (`engine::table`). The two sides of a
+/// Confluence game are seats 0 (the player) and 1 (the Confluence), the two seats of a
+/// head-to-head game too; Free for All adds seats 2 and 3 (docs/free-for-all.md).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Side {
     #[default]
     Player = 0,
     Confluence = 1,
+    /// Free for All's third seat.
+    Seat2 = 2,
+    /// Free for All's fourth seat.
+    Seat3 = 3,
 }
 
 impl Side {
+    /// The two seats of the solo and the two-player game.
     pub const BOTH: [Side; 2] = [Side::Player, Side::Confluence];
+    /// Every seat of a four-seat table.
+    pub const ALL: [Side; 4] = [Side::Player, Side::Confluence, Side::Seat2, Side::Seat3];
 
+    /// The other side of a two-seat game. Only two-seat code may ask (the Confluence mode,
+    /// head to head); with four seats the opponent, the facing expedition and the order of
+    /// seats come from the table (`engine::table`).
     #[inline]
     pub fn other(self) -> Side {
+        debug_assert!(self.seat() < 2, "{self:?} has no one other side");
         match self {
             Side::Player => Side::Confluence,
             Side::Confluence => Side::Player,
+            Side::Seat2 => Side::Seat3,
+            Side::Seat3 => Side::Seat2,
         }
     }
 
@@ -28,14 +43,15 @@ impl Side {
         self as usize
     }
 
-    /// The side of a seat of a two-seat table (seat 0: `Player`, seat 1: `Confluence`).
+    /// The side of a seat (0 to 3).
     #[inline]
     pub fn of_seat(seat: u8) -> Side {
-        debug_assert!(seat < 2, "seat {seat} has no side yet");
-        if seat == 0 {
-            Side::Player
-        } else {
-            Side::Confluence
+        debug_assert!(seat < 4, "there is no seat {seat}");
+        match seat & 3 {
+            0 => Side::Player,
+            1 => Side::Confluence,
+            2 => Side::Seat2,
+            _ => Side::Seat3,
         }
     }
 
@@ -45,10 +61,18 @@ impl Side {
         self as u8
     }
 
+    /// This side's bit in a set of seats (a bit per seat).
+    #[inline]
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Side::Player => "player",
             Side::Confluence => "confluence",
+            Side::Seat2 => "seat2",
+            Side::Seat3 => "seat3",
         }
     }
 }
@@ -83,6 +107,50 @@ impl Exp {
             Exp::Hero => "hero",
             Exp::Companion => "companion",
         }
+    }
+}
+
+/// One value per seat, indexed by [`Side`] (`N` seats, 2 or 4). The index is masked by
+/// the seat count, a power of two, so a read needs no bounds check: the engine reads a
+/// seat's zones, listeners and statics at every event, and a check there costs the solo
+/// game measurably. A seat beyond `N` is an engine bug, caught in debug builds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Seats<T, const N: usize = 2>(pub [T; N]);
+
+impl<T: Copy + Default, const N: usize> Default for Seats<T, N> {
+    fn default() -> Self {
+        Seats([T::default(); N])
+    }
+}
+
+impl<T, const N: usize> Seats<T, N> {
+    /// Every seat's value, seat 0 first.
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    #[inline]
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.0.iter_mut()
+    }
+}
+
+impl<T, const N: usize> std::ops::Index<Side> for Seats<T, N> {
+    type Output = T;
+
+    #[inline]
+    fn index(&self, s: Side) -> &T {
+        debug_assert!(s.index() < N, "{s:?} at a table of {N} seats");
+        &self.0[s.index() & (N - 1)]
+    }
+}
+
+impl<T, const N: usize> std::ops::IndexMut<Side> for Seats<T, N> {
+    #[inline]
+    fn index_mut(&mut self, s: Side) -> &mut T {
+        debug_assert!(s.index() < N, "{s:?} at a table of {N} seats");
+        &mut self.0[s.index() & (N - 1)]
     }
 }
 
@@ -459,6 +527,34 @@ pub mod kw {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn seats_are_indexed_by_side() {
+        let mut two = Seats([1u8, 2]);
+        two[Side::Confluence] = 5;
+        assert_eq!(two[Side::Player], 1);
+        assert_eq!(two.0, [1, 5]);
+        let four = Seats::<u8, 4>([0, 1, 2, 3]);
+        for side in Side::ALL {
+            assert_eq!(four[side], side.seat());
+            assert_eq!(Side::of_seat(side.seat()), side);
+            assert_eq!(side.bit(), 1 << side.index());
+        }
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "at a table of 2 seats")]
+    fn a_third_seat_at_a_two_seat_table_is_caught() {
+        let two = Seats([0u8; 2]);
+        let _ = two[Side::Seat2];
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "no one other side")]
+    fn other_is_for_two_seats_only() {
+        let _ = Side::Seat2.other();
+    }
 
     #[test]
     fn stats_cover_and_fit() {

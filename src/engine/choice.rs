@@ -496,8 +496,7 @@ fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     let p = s.side(s.decider);
     let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();
     // Unlimited mana: a loop guard on plays, as S1 1.4.6 has on quick actions (D51).
-    let plays_left =
-        !s.variant.free_mana || s.today.plays[s.decider.index()] < MAX_FREE_PLAYS_PER_DAY;
+    let plays_left = !s.variant.free_mana || s.today.plays[s.decider] < MAX_FREE_PLAYS_PER_DAY;
     let lists: &[(&Zone64, bool)] = if plays_left {
         &[(&p.hand, false), (&p.reserve, true)]
     } else {

@@ -279,11 +279,12 @@ impl<O: Observer> Engine<'_, O> {
     }
 
     pub(super) fn pass(&mut self, side: Side) {
-        self.s.passed[side.index()] = true;
+        self.s.passed |= side.bit();
         if O::ENABLED {
             self.emit(Event::Pass { side });
         }
-        if !self.s.passed[side.other().index()] {
+        // It passes first when no other seat still playing has passed.
+        if self.s.passed & self.s.table.playing() & !side.bit() == 0 {
             self.fire(Fire::PassedFirst { side });
         }
     }

@@ -51,10 +51,11 @@ pub fn new_duel<O: Observer>(
         (d.heroes[1], d.cards[1]),
         [!d.ordered[0], !d.ordered[1]],
     );
-    // The first-player token rides on `threatened` (see `first_player`).
+    // `threatened` follows the token as in the Confluence mode (the policies read it).
+    s.first = d.first;
     s.threatened = match d.first {
         Side::Player => Exp::Companion,
-        Side::Confluence => Exp::Hero,
+        _ => Exp::Hero,
     };
     let mut e = Engine {
         s: &mut s,
@@ -234,7 +235,7 @@ impl<O: Observer> Engine<'_, O> {
         for side in Side::BOTH {
             for e in Exp::BOTH {
                 let adv = go[side.index()][e.index()];
-                self.s.today.seats[side.index()].advanced.set(e, adv);
+                self.s.today.seats[side].advanced.set(e, adv);
             }
         }
         // All advancing expeditions move together: no move changes another's verdict.

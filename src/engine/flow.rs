@@ -81,20 +81,26 @@ impl<O: Observer> Engine<'_, O> {
                 self.s.phase = Phase::AfternoonStart;
             }
             Phase::AfternoonStart => {
-                self.s.passed = [false, false];
+                self.s.passed = 0;
                 self.s.to_act = self.s.first_player();
                 self.s.phase = Phase::Turn;
             }
             Phase::Turn => {
-                // Two seats alternate. (Every turn passes here: four seats will go on
-                // clockwise through `Table::next_after`, measured against this; see
-                // docs/free-for-all.md.)
-                if self.s.passed[0] && self.s.passed[1] {
+                // Turns go clockwise among the seats that have not passed (with two seats,
+                // they alternate until one passes).
+                if self.s.all_passed() {
                     self.s.phase = Phase::Dusk;
                     return;
                 }
-                if self.s.passed[self.s.to_act.index()] {
-                    self.s.to_act = self.s.to_act.other();
+                if self.s.has_passed(self.s.to_act) {
+                    let passed = self.s.passed;
+                    if let Some(next) = self
+                        .s
+                        .table
+                        .next_after(self.s.to_act, |s| passed & s.bit() == 0)
+                    {
+                        self.s.to_act = next;
+                    }
                 }
                 let side = self.s.to_act;
                 if self.s.scripted(side) {
@@ -108,8 +114,9 @@ impl<O: Observer> Engine<'_, O> {
             Phase::TurnEnd => {
                 let side = self.s.to_act;
                 self.clear_mods(side);
-                if !self.s.passed[side.other().index()] {
-                    self.s.to_act = side.other();
+                let passed = self.s.passed;
+                if let Some(next) = self.s.table.next_after(side, |s| passed & s.bit() == 0) {
+                    self.s.to_act = next;
                 }
                 self.s.phase = Phase::Turn;
             }
@@ -163,6 +170,7 @@ impl<O: Observer> Engine<'_, O> {
         let s = &mut *self.s;
         s.day += 1;
         s.threatened = s.threatened.other();
+        s.first = Side::of_seat(s.table.left(s.first.seat()));
         s.today = Today::default();
         s.n_mods = 0;
         // Prepare: ready orbs and exhausted cards of both sides.
@@ -390,7 +398,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.obj_mut(f.obj).flags |= bit;
                 }
             }
-            self.s.today.seats[0].advanced.set(e, r.advanced);
+            self.s.today.seats[Side::Player].advanced.set(e, r.advanced);
             self.s.today.cleared.set(e, r.cleared);
             self.s
                 .today
@@ -435,7 +443,7 @@ impl<O: Observer> Engine<'_, O> {
                 });
             }
         }
-        if self.s.pos[0].get(Exp::Hero) >= self.s.pos[0].get(Exp::Companion) {
+        if self.s.pos[Side::Player].get(Exp::Hero) >= self.s.pos[Side::Player].get(Exp::Companion) {
             self.end(Outcome::WinMet);
             return;
         }

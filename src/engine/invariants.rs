@@ -10,6 +10,21 @@ use crate::cards::types::*;
 
 /// Checks the state; returns the first broken invariant.
 pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
+    // With two seats the first-player token and the Threatened expedition move together
+    // (the Confluence mode's rule; head to head the policies read `threatened`).
+    if s.table.seats() == 2 && s.first != GameState::first_with(s.threatened) {
+        return Err(format!(
+            "first player {:?} with the {:?} expedition Threatened",
+            s.first, s.threatened
+        ));
+    }
+    if s.passed & !s.table.playing() != 0 {
+        return Err(format!(
+            "seats {:04b} passed, but only {:04b} play",
+            s.passed,
+            s.table.playing()
+        ));
+    }
     // Every card object is in exactly one zone, and its zone field agrees with the lists.
     let mut seen = [0u8; MAX_OBJS];
     for side in Side::BOTH {
@@ -79,8 +94,8 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
     // side (a player card that defected) stands in that side's lists.
     for side in Side::BOTH {
         // Cards add up to the deck size (hero included; tokens aside).
-        let first = s.first_obj[side.index()] as usize;
-        let n = s.n_cards[side.index()] as usize;
+        let first = s.first_obj[side] as usize;
+        let n = s.n_cards[side] as usize;
         for (id, (o, &listed)) in s
             .objs
             .iter()
@@ -135,11 +150,11 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
         ));
     }
     // Every side's listeners are within the classes `fire` reads for it.
-    for side in 0..2 {
+    for side in Side::BOTH {
         let missing = copy.listen[side] & !s.listen[side];
         if missing != 0 {
             return Err(format!(
-                "side {side} has listeners of fire classes {missing:#x} that `listen` lacks"
+                "side {side:?} has listeners of fire classes {missing:#x} that `listen` lacks"
             ));
         }
     }
@@ -154,7 +169,7 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
     }
     // Positions and the Darkness stay within the track.
     for e in Exp::BOTH {
-        for p in [s.pos[0].get(e), s.pos[1].get(e)] {
+        for p in [s.pos[Side::Player].get(e), s.pos[Side::Confluence].get(e)] {
             if !(0..=7).contains(&p) {
                 return Err(format!("{e:?} expedition at region {p}, outside 0..=7"));
             }
@@ -174,7 +189,9 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
             "Darkness out of bounds: hero side {dh}, companion side {dc}"
         ));
     }
-    if s.outcome.is_none() && (dh >= s.pos[0].get(Exp::Hero) || dc <= s.pos[0].get(Exp::Companion))
+    if s.outcome.is_none()
+        && (dh >= s.pos[Side::Player].get(Exp::Hero)
+            || dc <= s.pos[Side::Player].get(Exp::Companion))
     {
         return Err("a Darkness caught an expedition but the game goes on".into());
     }

@@ -114,7 +114,7 @@ impl<O: Observer> Engine<'_, O> {
         // Ascend lasts until Rest (digest §5.15), every seat's: Rest itself still sees it
         // (Eternal granted while the Expedition is Ascended keeps its card), nothing after
         // it does. (Before, head to head, seat 1's Ascend lasted until the next Morning.)
-        for seat in self.s.today.seats.iter_mut() {
+        for seat in self.s.today.seats.0.iter_mut() {
             seat.ascend = ByExp([false, false]);
         }
         self.create_after_rest_tokens();
@@ -233,9 +233,11 @@ impl<O: Observer> Engine<'_, O> {
         };
         if def.kind == CardKind::ExpeditionPermanent {
             let moved = match side {
-                Side::Confluence if s.mode == Mode::Duel => s.today.seats[1].moved.get(e),
+                Side::Confluence if s.mode == Mode::Duel => {
+                    s.today.seats[Side::Confluence].moved.get(e)
+                }
                 // The Confluence's: the player expedition it faces.
-                _ => s.today.seats[0].moved.get(e),
+                _ => s.today.seats[Side::Player].moved.get(e),
             };
             let leaves = moved
                 && !s.has_kw(db, id, kw::CONSTANT)
@@ -399,9 +401,9 @@ impl<O: Observer> Engine<'_, O> {
         let card = self.s.midnight_card;
         if card != NO_OBJ {
             let icon = self.db.card(self.s.obj(card).card).midnight;
-            let e = self
-                .s
-                .icon_target(self.db, icon, |st, e| st.today.seats[0].advanced.get(e));
+            let e = self.s.icon_target(self.db, icon, |st, e| {
+                st.today.seats[Side::Player].advanced.get(e)
+            });
             let blocked = self.s.darkness_blocked(self.db, e) || self.s.darkness_defended(e);
             let before = self.s.dark.0;
             if !blocked {

@@ -338,7 +338,7 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
         r.totals = totals;
         r.facing = facing.clone();
         let inp = &mut inputs[e.index()];
-        r.ascend = s.today.seats[0].ascend.get(e);
+        r.ascend = s.today.seats[Side::Player].ascend.get(e);
         r.defender = defender;
         r.blocked = s.expedition_blocked(db, e);
         inp.totals = totals;

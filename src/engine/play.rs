@@ -87,10 +87,10 @@ impl<O: Observer> Engine<'_, O> {
             || (mflags & modflag::LOSE_FLEETING_HAND != 0 && !from_reserve);
         let lost = lost | if lose_fleeting { kw::FLEETING } else { 0 };
         if let Some(slot) = self.s.slot_of(id) {
-            self.s.played[side.index()] |= 1u64 << slot;
+            self.s.played[side] |= 1u64 << slot;
         }
-        self.s.plays[side.index()] += 1;
-        let today = &mut self.s.today.plays[side.index()];
+        self.s.plays[side] += 1;
+        let today = &mut self.s.today.plays[side];
         *today = today.saturating_add(1);
         if O::ENABLED {
             self.emit(Event::Play {

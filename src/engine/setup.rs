@@ -54,11 +54,11 @@ impl GameState {
         };
         GameState {
             objs: [Obj::default(); MAX_OBJS],
-            sides: [SideState::default(); 2],
-            first_obj: [0, 0],
-            n_cards: [0, 0],
+            sides: Seats([SideState::default(); 2]),
+            first_obj: Seats([0, 0]),
+            n_cards: Seats([0, 0]),
             adventure: Adventure::layout([0, 1, 2], [false; 3]),
-            pos: [ByExp([0, 7]); 2],
+            pos: Seats([ByExp([0, 7]); 2]),
             dark: ByExp([-1, 8]),
             mode: Mode::Confluence,
             variant: Variant::default(),
@@ -67,11 +67,12 @@ impl GameState {
             table: super::table::Table::new(2),
             seat_step: 0,
             threatened: Exp::Hero,
+            first: Side::Confluence,
             day: 1,
             day_cap: 30,
             phase: Phase::SetupMana,
             to_act: Side::Confluence,
-            passed: [false, false],
+            passed: 0,
             decision: Decision::None,
             frames: [Frame::EMPTY; MAX_FRAMES],
             depth: 0,
@@ -85,10 +86,10 @@ impl GameState {
             mods: [m; 8],
             n_mods: 0,
             setup_left: 3,
-            played: [0, 0],
-            plays: [0, 0],
-            statics: [0, 0],
-            listen: [0, 0],
+            played: Seats([0, 0]),
+            plays: Seats([0, 0]),
+            statics: Seats([0, 0]),
+            listen: Seats([0, 0]),
             rest_asked: false,
             overflow: false,
             rest_armed: false,
@@ -107,8 +108,8 @@ impl GameState {
         let mut next = 0usize;
         for (side, (hero, cards)) in [(Side::Player, player), (Side::Confluence, confluence)] {
             assert!(cards.len() < 64, "a side brings at most 63 cards");
-            self.first_obj[side.index()] = next as u8;
-            self.n_cards[side.index()] = (cards.len() + 1) as u8;
+            self.first_obj[side] = next as u8;
+            self.n_cards[side] = (cards.len() + 1) as u8;
             let hero_def = db.card(hero);
             let st = self.side_mut(side);
             st.hero = next as ObjId;
@@ -177,7 +178,7 @@ impl GameState {
         // Each hero's Terrain Markers (the Confluence's hero has none; D47 head to head).
         self.start_markers(db);
         for (i, rng) in [setup, other].into_iter().enumerate() {
-            let deck = self.sides[i].deck.as_mut_slice();
+            let deck = self.sides.0[i].deck.as_mut_slice();
             if shuffle[i] {
                 deck.shuffle(rng);
             } else {
@@ -233,6 +234,7 @@ pub fn new_game<O: Observer>(
         );
     }
     s.threatened = Exp::Hero;
+    s.first = GameState::first_with(s.threatened);
     s.phase = Phase::SetupMana;
     s.setup_left = 3;
     s

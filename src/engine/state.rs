@@ -8,7 +8,7 @@
 
 use super::list::List;
 use crate::cards::effect::CardIdx;
-use crate::cards::types::{ByExp, Exp, Side};
+use crate::cards::types::{ByExp, Exp, Seats, Side};
 
 pub type ObjId = u8;
 pub const NO_OBJ: ObjId = u8::MAX;
@@ -200,24 +200,24 @@ pub struct Adventure {
     /// Non-zero: the region's terrain was replaced by these types only (a Terrain Marker:
     /// one type).
     pub replaced: [u8; 8],
-    /// Each hero's Terrain Markers not yet placed: terrain bits, the player's (the first
-    /// seat's) in bits 0-2, the other side's (head to head, the second seat's) in bits 3-5
-    /// (see [`Adventure::supply_of`]).
-    pub supply: u8,
+    /// Each hero's Terrain Markers not yet placed: terrain bits, three a seat (seat 0, the
+    /// player's, in bits 0-2; seat 1's in bits 3-5; Free for All's seats 2 and 3 above;
+    /// see [`Adventure::supply_of`]).
+    pub supply: u16,
 }
 
 impl Adventure {
     /// The Terrain Markers `side`'s hero has not placed yet (terrain bits).
     #[inline]
     pub fn supply_of(&self, side: Side) -> u8 {
-        (self.supply >> (3 * side.index())) & 0b111
+        ((self.supply >> (3 * side.index())) & 0b111) as u8
     }
 
     /// Gives `side`'s hero these Terrain Markers (terrain bits) or, `give` false, takes
     /// them away.
     #[inline]
     pub fn set_supply(&mut self, side: Side, bits: u8, give: bool) {
-        let b = (bits & 0b111) << (3 * side.index());
+        let b = ((bits & 0b111) as u16) << (3 * side.index());
         if give {
             self.supply |= b;
         } else {
@@ -441,6 +441,9 @@ pub enum Outcome {
     /// mode's outcomes that the run statistics count.
     FirstSeatWins,
     SecondSeatWins,
+    /// Free for All: the third seat won; the fourth seat won.
+    ThirdSeatWins,
+    FourthSeatWins,
 }
 
 impl Outcome {
@@ -468,6 +471,8 @@ impl Outcome {
                 | Outcome::LossCompanionDarkness
                 | Outcome::LossByCard
                 | Outcome::SecondSeatWins
+                | Outcome::ThirdSeatWins
+                | Outcome::FourthSeatWins
         )
     }
 
@@ -492,6 +497,8 @@ impl Outcome {
             Outcome::LossByCard => "card_loss",
             Outcome::FirstSeatWins => "first_seat_wins",
             Outcome::SecondSeatWins => "second_seat_wins",
+            Outcome::ThirdSeatWins => "third_seat_wins",
+            Outcome::FourthSeatWins => "fourth_seat_wins",
         }
     }
 
@@ -499,19 +506,23 @@ impl Outcome {
         self as usize
     }
 
-    /// Head-to-head: the outcome in which `side` wins.
+    /// Head-to-head and Free for All: the outcome in which `side` wins.
     pub fn seat_wins(side: Side) -> Outcome {
         match side {
             Side::Player => Outcome::FirstSeatWins,
             Side::Confluence => Outcome::SecondSeatWins,
+            Side::Seat2 => Outcome::ThirdSeatWins,
+            Side::Seat3 => Outcome::FourthSeatWins,
         }
     }
 
-    /// Head-to-head: the winning side (`None`: not a head-to-head win).
+    /// Head-to-head and Free for All: the winning side (`None`: not a seat's win).
     pub fn winner(self) -> Option<Side> {
         match self {
             Outcome::FirstSeatWins => Some(Side::Player),
             Outcome::SecondSeatWins => Some(Side::Confluence),
+            Outcome::ThirdSeatWins => Some(Side::Seat2),
+            Outcome::FourthSeatWins => Some(Side::Seat3),
             _ => None,
         }
     }
@@ -522,7 +533,7 @@ impl Outcome {
 pub struct Today {
     /// Each seat's expeditions (in Confluence mode seat 0's, the player's; the Confluence's
     /// expedition permanents read the player expedition they face).
-    pub seats: [SeatToday; 2],
+    pub seats: Seats<SeatToday>,
     /// It overcame everything including the terrain at this Dusk.
     pub cleared: ByExp<bool>,
     /// The Darkness cannot advance on this side today (an effect).
@@ -541,15 +552,15 @@ pub struct Today {
     /// Reactions resolved today (a loop guard, S1 1.4.6).
     pub reactions: u16,
     /// Cards each side played today (a loop guard under unlimited mana, D51).
-    pub plays: [u8; 2],
+    pub plays: Seats<u8>,
     /// Per side, "this Day, Characters with Hand Cost N or more you control are Tough T":
     /// (N, T), T = 0 for none.
-    pub day_tough: [(u8, u8); 2],
+    pub day_tough: Seats<(u8, u8)>,
     /// Tokens to create after this day's Rest ("... in target Expedition after Rest"):
     /// (token card, n | expedition << 4 | side << 5); n = 0 is an empty slot.
     pub after_rest: [(u16, u8); 2],
     /// Each side's last die result today (for "when you roll ... if the result is N+").
-    pub last_roll: [u8; 2],
+    pub last_roll: Seats<u8>,
 }
 
 /// What happened today to one seat's expeditions.
@@ -608,14 +619,14 @@ impl Variant {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GameState {
     pub objs: [Obj; MAX_OBJS],
-    pub sides: [SideState; 2],
+    pub sides: Seats<SideState>,
     /// First object id of each side's cards, and how many cards (hero included).
-    pub first_obj: [u8; 2],
-    pub n_cards: [u8; 2],
+    pub first_obj: Seats<u8>,
+    pub n_cards: Seats<u8>,
     pub adventure: Adventure,
     /// Each seat's expedition regions: Hero moves 0 → 7, Companion 7 → 0 (in Confluence
     /// mode only seat 0, the player, has expeditions).
-    pub pos: [ByExp<i8>; 2],
+    pub pos: Seats<ByExp<i8>>,
     /// Darkness positions: behind the Hero at -1 (moving up), behind the Companion at 8.
     pub dark: ByExp<i8>,
     pub mode: Mode,
@@ -630,12 +641,18 @@ pub struct GameState {
     /// Head-to-head: the seat whose turn it is in a phase each seat goes through in turn
     /// (setup Mana, Expand), counted clockwise from the first player (0: the first player).
     pub seat_step: u8,
+    /// The Confluence mode's Threatened expedition; it alternates each Morning, and head to
+    /// head it still does (the policies' features read it), following the token.
     pub threatened: Exp,
+    /// The first player (who holds the first-player token): it passes left each Morning
+    /// (digest §7.1; with two seats, to the other seat).
+    pub first: Side,
     pub day: u8,
     pub day_cap: u8,
     pub phase: Phase,
     pub to_act: Side,
-    pub passed: [bool; 2],
+    /// The seats that passed this Afternoon, a bit per seat ([`GameState::has_passed`]).
+    pub passed: u8,
     pub decision: Decision,
     /// Running abilities, innermost last (`depth` of them).
     pub frames: [Frame; MAX_FRAMES],
@@ -652,16 +669,16 @@ pub struct GameState {
     pub n_mods: u8,
     pub setup_left: u8,
     /// Bit per deck slot (object id minus the side's first id) that was played this game.
-    pub played: [u64; 2],
+    pub played: Seats<u64>,
     /// Cards played this game, per side.
-    pub plays: [u16; 2],
+    pub plays: Seats<u16>,
     /// Objects in play (hero, expeditions, landmarks) with static abilities, per side. When
     /// zero, the engine skips every scan for auras, cost and terrain statics.
-    pub statics: [u8; 2],
+    pub statics: Seats<u8>,
     /// Per side, the `fire_class` bits some of its objects may listen to: the union over
     /// the cards of every object it has had (a superset, never less), so `fire` skips a
     /// side that cannot react to what happened without walking its objects.
-    pub listen: [u32; 2],
+    pub listen: Seats<u32>,
     /// Rest has marked the cards whose order into Reserve the player chooses.
     pub rest_asked: bool,
     /// More reactions triggered at once than the queue holds: some were not queued. An
@@ -689,12 +706,12 @@ impl GameState {
 
     #[inline]
     pub fn side(&self, s: Side) -> &SideState {
-        &self.sides[s.index()]
+        &self.sides[s]
     }
 
     #[inline]
     pub fn side_mut(&mut self, s: Side) -> &mut SideState {
-        &mut self.sides[s.index()]
+        &mut self.sides[s]
     }
 
     /// True for the side whose choices follow fixed rules inside the engine (the
@@ -707,12 +724,12 @@ impl GameState {
     /// A side's expedition regions (in Confluence mode only the player has expeditions).
     #[inline]
     pub fn pos_of(&self, side: Side) -> ByExp<i8> {
-        self.pos[side.index()]
+        self.pos[side]
     }
 
     #[inline]
     pub fn pos_of_mut(&mut self, side: Side) -> &mut ByExp<i8> {
-        &mut self.pos[side.index()]
+        &mut self.pos[side]
     }
 
     /// The region a side's expedition stands in (the player's, in Confluence mode, for the
@@ -721,20 +738,20 @@ impl GameState {
     pub fn region_of(&self, side: Side, e: Exp) -> usize {
         match self.mode {
             Mode::Duel => self.pos_of(side).get(e) as usize,
-            Mode::Confluence => self.pos[0].get(e) as usize,
+            Mode::Confluence => self.pos[Side::Player].get(e) as usize,
         }
     }
 
     /// A side's expedition is Ascended until Rest.
     #[inline]
     pub fn ascended(&self, side: Side, e: Exp) -> bool {
-        self.today.seats[side.index()].ascend.get(e)
+        self.today.seats[side].ascend.get(e)
     }
 
     /// A side's expedition advanced at this Dusk.
     #[inline]
     pub fn advanced(&self, side: Side, e: Exp) -> bool {
-        self.today.seats[side.index()].advanced.get(e)
+        self.today.seats[side].advanced.get(e)
     }
 
     /// Regions a side's expedition has travelled from its start.
@@ -754,14 +771,35 @@ impl GameState {
         self.progress_of(side, Exp::Hero) + self.progress_of(side, Exp::Companion)
     }
 
-    /// The player is first player exactly when the Companion expedition is Threatened (in
-    /// a head-to-head game `threatened` only carries the first-player token).
+    /// Who holds the first-player token. In the Confluence mode the player is first player
+    /// exactly when the Companion expedition is Threatened (the invariant checker holds
+    /// the two together with two seats).
     #[inline]
     pub fn first_player(&self) -> Side {
-        match self.threatened {
+        self.first
+    }
+
+    /// The first player that goes with a Threatened expedition: the player when it is the
+    /// Companion's (the Confluence mode's day 1; scenarios give the Threatened side).
+    #[inline]
+    pub fn first_with(threatened: Exp) -> Side {
+        match threatened {
             Exp::Companion => Side::Player,
             Exp::Hero => Side::Confluence,
         }
+    }
+
+    /// `side` has passed this Afternoon.
+    #[inline]
+    pub fn has_passed(&self, side: Side) -> bool {
+        self.passed & side.bit() != 0
+    }
+
+    /// Every seat still playing has passed: the Afternoon is over.
+    #[inline]
+    pub fn all_passed(&self) -> bool {
+        let p = self.table.playing();
+        self.passed & p == p
     }
 
     /// Whose reactions resolve first: the side taking its turn in the Afternoon, else the
@@ -830,16 +868,15 @@ impl GameState {
         if o.is_token() {
             return None;
         }
-        let first = self.first_obj[o.side.index()] as usize;
+        let first = self.first_obj[o.side] as usize;
         let idx = id as usize;
-        (idx > first && idx < first + self.n_cards[o.side.index()] as usize)
-            .then(|| idx - first - 1)
+        (idx > first && idx < first + self.n_cards[o.side] as usize).then(|| idx - first - 1)
     }
 
     /// Whether any object in play has static abilities (auras, terrain, blocks...).
     #[inline]
     pub fn any_statics(&self) -> bool {
-        self.statics != [0, 0]
+        self.statics != Seats([0, 0])
     }
 
     /// Each hero's Terrain Markers at the start of the game (a hero that starts with a
@@ -860,16 +897,16 @@ impl GameState {
 
     /// Recounts `statics` and `listen` from scratch (after building a state by hand).
     pub fn recount_statics(&mut self, db: &crate::cards::db::CardDb) {
-        self.statics = [0, 0];
-        self.listen = [0, 0];
+        self.statics = Seats([0, 0]);
+        self.listen = Seats([0, 0]);
         for o in self.objs.iter() {
             if o.zone != Zone::None {
-                self.listen[o.side.index()] |= db.card(o.card).fire_mask;
+                self.listen[o.side] |= db.card(o.card).fire_mask;
             }
             if matches!(o.zone, Zone::Expedition | Zone::Landmarks | Zone::HeroZone)
                 && db.card(o.card).trigger_mask & crate::cards::effect::tmask::STATIC != 0
             {
-                self.statics[o.side.index()] += 1;
+                self.statics[o.side] += 1;
             }
         }
     }
@@ -877,15 +914,15 @@ impl GameState {
     /// The region a player expedition stands in.
     #[inline]
     pub fn region(&self, e: Exp) -> usize {
-        self.pos[0].get(e) as usize
+        self.pos[Side::Player].get(e) as usize
     }
 
     /// Regions travelled by a player expedition from its start.
     #[inline]
     pub fn progress(&self, e: Exp) -> i8 {
         match e {
-            Exp::Hero => self.pos[0].get(e),
-            Exp::Companion => 7 - self.pos[0].get(e),
+            Exp::Hero => self.pos[Side::Player].get(e),
+            Exp::Companion => 7 - self.pos[Side::Player].get(e),
         }
     }
 
@@ -893,8 +930,8 @@ impl GameState {
     #[inline]
     pub fn darkness_adjacent(&self, e: Exp) -> bool {
         match e {
-            Exp::Hero => self.dark.get(e) == self.pos[0].get(e) - 1,
-            Exp::Companion => self.dark.get(e) == self.pos[0].get(e) + 1,
+            Exp::Hero => self.dark.get(e) == self.pos[Side::Player].get(e) - 1,
+            Exp::Companion => self.dark.get(e) == self.pos[Side::Player].get(e) + 1,
         }
     }
 }

@@ -16,6 +16,13 @@ pub struct Table {
     n: u8,
     /// Bit per seat still in the game (Free for All's tiebreaker removes seats).
     playing: u8,
+    /// How many seats are still playing.
+    live: u8,
+    /// From each seat, the seats still playing clockwise (that seat first when it plays),
+    /// two bits a seat, the first in the low bits: every event walks the seats in the
+    /// order of its initiative, so the order is read, not computed ([`Order`]). Rebuilt
+    /// only when a seat leaves.
+    orders: [u8; 4],
 }
 
 /// What the end of a day decides.
@@ -30,12 +37,32 @@ pub enum Verdict {
 }
 
 impl Table {
-    /// A table of `n` seats (2 or 4), all playing.
+    /// A table of `n` seats (2 or 4), all playing. Its orders are written out (every game
+    /// starts one; `build_orders` gives the same, as a test checks).
     pub const fn new(n: u8) -> Table {
         assert!(n == 2 || n == 4, "a table has 2 or 4 seats");
+        let orders = if n == 2 {
+            // From seat 0: 0, 1; from seat 1: 1, 0.
+            [0b01_00, 0b00_01, 0, 0]
+        } else {
+            [0b11_10_01_00, 0b00_11_10_01, 0b01_00_11_10, 0b10_01_00_11]
+        };
         Table {
             n,
             playing: (1 << n) - 1,
+            live: n,
+            orders,
+        }
+    }
+
+    /// Fills `orders` and `live` from `playing`.
+    fn build_orders(&mut self) {
+        self.live = self.playing.count_ones() as u8;
+        for first in 0..self.n {
+            self.orders[first as usize] = self
+                .clockwise_from(first)
+                .enumerate()
+                .fold(0, |bits, (k, s)| bits | s << (2 * k));
         }
     }
 
@@ -59,6 +86,7 @@ impl Table {
     /// Only the seats of `mask` go on playing (Free for All's tiebreaker).
     pub fn keep_only(&mut self, mask: u8) {
         self.playing &= mask;
+        self.build_orders();
     }
 
     /// The next seat clockwise that is still playing (the seat itself if it is alone).
@@ -81,19 +109,22 @@ impl Table {
         Clockwise::new(next, self.n, self.playing & !(1 << seat))
     }
 
-    /// The sides still playing, clockwise from `first`'s seat ([`Table::clockwise_from`]).
+    /// The sides still playing, clockwise from `first` (included when it plays): the order
+    /// of reactions from the initiative, of turns, of Setup and Expand
+    /// ([`Table::clockwise_from`], read from the table).
     #[inline]
-    pub fn sides_from(self, first: Side) -> impl Iterator<Item = Side> {
-        self.clockwise_from(first.seat()).map(Side::of_seat)
+    pub fn sides_from(self, first: Side) -> Order {
+        Order {
+            seats: self.orders[first.index()],
+            left: self.live,
+        }
     }
 
     /// The next side clockwise after `side` that is still playing and for which `open`
     /// holds (`None`: no other side): whose turn follows in the Afternoon.
     #[inline]
     pub fn next_after(self, side: Side, open: impl Fn(Side) -> bool) -> Option<Side> {
-        self.after(side.seat())
-            .map(Side::of_seat)
-            .find(|&s| open(s))
+        self.sides_from(side).find(|&s| s != side && open(s))
     }
 
     /// The seat and expedition across the lane from `seat`'s expedition `e` among all seats
@@ -240,6 +271,29 @@ impl Iterator for Clockwise {
     }
 }
 
+/// The sides still playing in clockwise order from one of them ([`Table::sides_from`]): a
+/// step is a shift of the order the table keeps.
+#[derive(Copy, Clone, Debug)]
+pub struct Order {
+    seats: u8,
+    left: u8,
+}
+
+impl Iterator for Order {
+    type Item = Side;
+
+    #[inline]
+    fn next(&mut self) -> Option<Side> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let s = self.seats & 3;
+        self.seats >>= 2;
+        Some(Side::of_seat(s))
+    }
+}
+
 /// The seat's Hero and Companion expeditions stand in one region or have passed each other.
 #[inline]
 pub fn qualifies(pos: ByExp<i8>) -> bool {
@@ -312,6 +366,40 @@ mod tests {
         // A token on a seat that left passes to the next seat still playing.
         assert_eq!(t.left(0), 1);
         assert_eq!(t.clockwise_from(2).collect::<Vec<_>>(), [3, 1]);
+    }
+
+    #[test]
+    fn the_written_orders_are_the_built_ones() {
+        for n in [2, 4] {
+            let t = Table::new(n);
+            let mut built = t;
+            built.build_orders();
+            assert_eq!(t, built, "{n} seats");
+        }
+    }
+
+    #[test]
+    fn the_kept_orders_are_the_clockwise_ones() {
+        let seats = |o: Order| o.map(Side::seat).collect::<Vec<_>>();
+        let t2 = Table::new(2);
+        assert_eq!(seats(t2.sides_from(Side::Player)), [0, 1]);
+        assert_eq!(seats(t2.sides_from(Side::Confluence)), [1, 0]);
+        for mask in 1..16u8 {
+            let mut t = Table::new(4);
+            t.keep_only(mask);
+            for first in Side::ALL {
+                let want = t.clockwise_from(first.seat()).collect::<Vec<_>>();
+                assert_eq!(
+                    seats(t.sides_from(first)),
+                    want,
+                    "{mask:04b} from {first:?}"
+                );
+            }
+        }
+        let mut t = Table::new(4);
+        t.keep_only(0b1101);
+        assert_eq!(seats(t.sides_from(Side::Confluence)), [2, 3, 0]);
+        assert_eq!(seats(t.sides_from(Side::Seat3)), [3, 0, 2]);
     }
 
     #[test]

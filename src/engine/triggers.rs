@@ -170,7 +170,7 @@ impl<O: Observer> Engine<'_, O> {
     /// to the just-played `id` (`grant(FILTER)`); `id` is their source.
     pub(super) fn trigger_granted(&mut self, id: ObjId, pred: impl Fn(PlayFrom) -> bool) {
         let side = self.s.obj(id).side;
-        if self.s.statics[side.index()] == 0 {
+        if self.s.statics[side] == 0 {
             return;
         }
         let st = *self.s.side(side);
@@ -235,22 +235,24 @@ impl<O: Observer> Engine<'_, O> {
     /// Queues every "When ..." ability that listens to `ev`. More than the queue holds is
     /// an error (`overflow`), never a silent drop.
     pub(super) fn fire(&mut self, ev: Fire) {
-        let mut found: [(ObjId, u16, ObjId); 32] = [(0, 0, 0); 32];
-        let mut lost = false;
-        let mut n = 0;
-        // Two seats: every event walks them, so the order is the pair itself (four seats
-        // will keep the clockwise order from the initiative in the state; see
-        // docs/free-for-all.md).
-        let order = [self.s.initiative(), self.s.initiative().other()];
         // Only listeners with an ability of this class of occurrence are read (most events
-        // have none); debug builds read all of them and check that none else reacts.
+        // have none: then no seat is walked at all); debug builds read all of them and
+        // check that none else reacts.
         let class = if cfg!(debug_assertions) {
             u32::MAX
         } else {
             ev.class()
         };
+        if !cfg!(debug_assertions) && self.s.listen.0.iter().fold(0, |a, &l| a | l) & class == 0 {
+            return;
+        }
+        let mut found: [(ObjId, u16, ObjId); 32] = [(0, 0, 0); 32];
+        let mut lost = false;
+        let mut n = 0;
+        // Clockwise from the initiative; every event walks it, so the table keeps it.
+        let order = self.s.table.sides_from(self.s.initiative());
         for side in order {
-            if !cfg!(debug_assertions) && self.s.listen[side.index()] & ev.class() == 0 {
+            if !cfg!(debug_assertions) && self.s.listen[side] & ev.class() == 0 {
                 continue;
             }
             self.listeners(side, class, |id, in_reserve| {
@@ -276,7 +278,7 @@ impl<O: Observer> Engine<'_, O> {
                             "{event:?} reacted to {ev:?} outside its fire classes"
                         );
                         debug_assert!(
-                            self.s.listen[o.side.index()] & ev.class() != 0,
+                            self.s.listen[o.side] & ev.class() != 0,
                             "side {:?} reacted to {ev:?} outside `listen`",
                             o.side
                         );

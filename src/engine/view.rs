@@ -87,14 +87,14 @@ impl<'a> View<'a> {
         self.s.dark.get(e)
     }
     pub fn passed(&self, side: Side) -> bool {
-        self.s.passed[side.index()]
+        self.s.has_passed(side)
     }
 
     /// Regions between the Darkness and the expedition (1 = it is right behind).
     pub fn darkness_gap(&self, e: Exp) -> i8 {
         match e {
-            Exp::Hero => self.s.pos[0].get(e) - self.s.dark.get(e),
-            Exp::Companion => self.s.dark.get(e) - self.s.pos[0].get(e),
+            Exp::Hero => self.s.pos[Side::Player].get(e) - self.s.dark.get(e),
+            Exp::Companion => self.s.dark.get(e) - self.s.pos[Side::Player].get(e),
         }
     }
 
@@ -180,8 +180,8 @@ impl<'a> View<'a> {
         match self.me {
             // What the first seat (the player) has seen is marked on the card.
             Side::Player => o.has(flag::KNOWN),
-            // The second seat of a head-to-head game sees the public zones.
-            Side::Confluence => matches!(
+            // Every other seat (head to head, Free for All) sees the public zones.
+            _ => matches!(
                 o.zone,
                 Zone::Reserve
                     | Zone::Landmarks
@@ -274,7 +274,7 @@ impl<'a> View<'a> {
     /// only in their hidden order give the same sample. No allocation.
     pub fn determinize(&self, rng: &mut GameRng) -> GameState {
         let mut g = *self.s;
-        let (me, them) = (self.me.index(), self.me.other().index());
+        let (me, them) = (self.me, self.me.other());
         // The player's own deck order is unknown to them, except the cards revealed in
         // place (the two top cards a Resupply shows): those stay where they are.
         let unseen = self.unseen_slots(&g.sides[me].deck);

@@ -64,7 +64,7 @@ impl<O: Observer> Engine<'_, O> {
         if self.db.card(before.card).trigger_mask & tmask::STATIC != 0
             && in_play(before.zone) != in_play(to)
         {
-            let n = &mut self.s.statics[before.side.index()];
+            let n = &mut self.s.statics[before.side];
             if in_play(to) {
                 *n += 1;
             } else {
@@ -296,9 +296,9 @@ impl<O: Observer> Engine<'_, O> {
         let ok = self.s.side_mut(side).exp[exp.index()].push(slot);
         debug_assert!(ok);
         if self.db.card(card).trigger_mask & tmask::STATIC != 0 {
-            self.s.statics[side.index()] += 1;
+            self.s.statics[side] += 1;
         }
-        self.s.listen[side.index()] |= self.db.card(card).fire_mask;
+        self.s.listen[side] |= self.db.card(card).fire_mask;
         if O::ENABLED {
             self.emit(Event::Token {
                 obj: slot,
@@ -332,9 +332,9 @@ impl<O: Observer> Engine<'_, O> {
         let ok = self.s.side_mut(side).landmarks.push(slot);
         debug_assert!(ok);
         if self.db.card(card).trigger_mask & tmask::STATIC != 0 {
-            self.s.statics[side.index()] += 1;
+            self.s.statics[side] += 1;
         }
-        self.s.listen[side.index()] |= self.db.card(card).fire_mask;
+        self.s.listen[side] |= self.db.card(card).fire_mask;
         if O::ENABLED {
             self.emit(Event::LandmarkToken { obj: slot, side });
         }

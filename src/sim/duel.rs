@@ -151,8 +151,8 @@ pub fn play_duel_with<O: Observer>(
                     winner: outcome.winner().map(|side| side.index() as u8),
                     first,
                     days: s.day,
-                    plays: s.plays,
-                    played: s.played,
+                    plays: s.plays.0,
+                    played: s.played.0,
                     arena: s.arena,
                 };
             }

@@ -96,8 +96,8 @@ pub fn finish_game<P: Policy + ?Sized, O: Observer>(
                 return GameResult {
                     outcome,
                     days: s.day,
-                    played: s.played,
-                    plays: s.plays,
+                    played: s.played.0,
+                    plays: s.plays.0,
                     engine_error: s.overflow,
                 };
             }

@@ -43,7 +43,7 @@ impl<O: Observer> Engine<'_, O> {
     fn rolled(&mut self, v: u8) -> Flow {
         let side = self.s.frame().map(|f| f.controller).unwrap_or(Side::Player);
         self.frame_mut().x = v as i16;
-        self.s.today.last_roll[side.index()] = v;
+        self.s.today.last_roll[side] = v;
         if O::ENABLED {
             self.emit(Event::Roll { side, value: v });
         }

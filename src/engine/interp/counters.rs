@@ -90,7 +90,7 @@ impl<O: Observer> Engine<'_, O> {
     fn counters_blocked(&self, id: ObjId) -> bool {
         let mut blocked = false;
         for side in Side::BOTH {
-            if self.s.statics[side.index()] == 0 {
+            if self.s.statics[side] == 0 {
                 continue;
             }
             self.s.each_static_of(self.db, side, |src, st, _| {

@@ -187,7 +187,7 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::LandmarkToken { card, whose, n } => {
-                let mut sides = List::<2>::new();
+                let mut sides = List::<4>::new();
                 match whose {
                     PlayerRef::You => {
                         let _ = sides.push(f.controller as u8);
@@ -368,7 +368,7 @@ impl<O: Observer> Engine<'_, O> {
                 tough,
             } => {
                 for side in self.sides_of(who, f.controller).iter() {
-                    self.s.today.day_tough[side as usize] = (min_cost, tough);
+                    self.s.today.day_tough[Side::of_seat(side)] = (min_cost, tough);
                 }
                 Flow::Next
             }
@@ -467,10 +467,10 @@ impl<O: Observer> Engine<'_, O> {
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
                     match (self.s.mode, target) {
-                        (Mode::Duel, _) | (_, Side::Player) => {
-                            self.s.today.seats[target.index()].no_forward.set(e, true)
+                        (Mode::Confluence, Side::Confluence) => {
+                            self.s.today.dark_blocked.set(e, true)
                         }
-                        (_, Side::Confluence) => self.s.today.dark_blocked.set(e, true),
+                        _ => self.s.today.seats[target].no_forward.set(e, true),
                     }
                 }
                 Flow::Next
@@ -713,9 +713,9 @@ impl<O: Observer> Engine<'_, O> {
             }
             Op::WinGame => {
                 self.end(match (self.s.mode, f.controller) {
-                    (Mode::Duel, side) => Outcome::seat_wins(side),
-                    (_, Side::Player) => Outcome::WinByCard,
-                    (_, Side::Confluence) => Outcome::LossByCard,
+                    (Mode::Confluence, Side::Player) => Outcome::WinByCard,
+                    (Mode::Confluence, _) => Outcome::LossByCard,
+                    (_, side) => Outcome::seat_wins(side),
                 });
                 Flow::Next
             }
@@ -727,7 +727,7 @@ impl<O: Observer> Engine<'_, O> {
                         | Phase::ConfluenceQuick(_)
                         | Phase::ConfluencePlay
                 );
-                let can = afternoon && !self.s.passed[f.controller.index()];
+                let can = afternoon && !self.s.has_passed(f.controller);
                 if can {
                     self.pass(f.controller);
                     // Passing in its own turn (a quick action) ends that turn.
@@ -754,7 +754,7 @@ impl<O: Observer> Engine<'_, O> {
                             self.resupply(side, false);
                             self.fire(Fire::Drew { side });
                         } else {
-                            self.s.today.seats[side.index()].ascend.set(e, true);
+                            self.s.today.seats[side].ascend.set(e, true);
                         }
                     }
                 }
@@ -766,7 +766,9 @@ impl<O: Observer> Engine<'_, O> {
                     _ => f.controller,
                 };
                 if self.s.first_player() != side {
+                    // The Confluence mode's Threatened expedition goes with the token.
                     self.s.threatened = self.s.threatened.other();
+                    self.s.first = side;
                     if O::ENABLED {
                         self.emit(Event::FirstPlayer { side });
                     }
@@ -774,8 +776,9 @@ impl<O: Observer> Engine<'_, O> {
                 Flow::Next
             }
             Op::EachPasses => {
-                for side in [f.controller, f.controller.other()] {
-                    if !self.s.passed[side.index()] {
+                let table = self.s.table;
+                for side in table.sides_from(f.controller) {
+                    if !self.s.has_passed(side) {
                         self.pass(side);
                     }
                 }

@@ -394,7 +394,7 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
-    fn sides_of(&self, who: Who, controller: Side) -> List<2> {
+    fn sides_of(&self, who: Who, controller: Side) -> List<4> {
         let mut l = List::new();
         match who {
             Who::You => {
@@ -404,9 +404,9 @@ impl<O: Observer> Engine<'_, O> {
                 let _ = l.push(controller.other() as u8);
             }
             Who::Each => {
-                let ini = self.s.initiative();
-                let _ = l.push(ini as u8);
-                let _ = l.push(ini.other() as u8);
+                for side in self.s.table.sides_from(self.s.initiative()) {
+                    let _ = l.push(side as u8);
+                }
             }
         }
         l

@@ -31,10 +31,10 @@ impl<O: Observer> Engine<'_, O> {
     pub(in crate::engine) fn hand_over(&mut self, id: ObjId, to: Side, exp: Exp) {
         let o = *self.s.obj(id);
         if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
-            self.s.statics[o.side.index()] -= 1;
-            self.s.statics[to.index()] += 1;
+            self.s.statics[o.side] -= 1;
+            self.s.statics[to] += 1;
         }
-        self.s.listen[to.index()] |= self.db.card(o.card).fire_mask;
+        self.s.listen[to] |= self.db.card(o.card).fire_mask;
         let ts = self.s.next_ts();
         let ob = self.s.obj_mut(id);
         ob.side = to;
@@ -177,7 +177,7 @@ impl<O: Observer> Engine<'_, O> {
             return;
         }
         if self.step_expedition_of(side, e, forward) && forward {
-            self.s.today.seats[side.index()].moved.set(e, true);
+            self.s.today.seats[side].moved.set(e, true);
             self.fire(Fire::ExpMoved { side, exp: e });
         }
         self.check_caught();
@@ -261,9 +261,9 @@ impl<O: Observer> Engine<'_, O> {
         if self.s.outcome.is_some() || self.s.mode == Mode::Duel {
             return;
         }
-        if self.s.dark.get(Exp::Hero) >= self.s.pos[0].get(Exp::Hero) {
+        if self.s.dark.get(Exp::Hero) >= self.s.pos[Side::Player].get(Exp::Hero) {
             self.end(Outcome::LossHeroDarkness);
-        } else if self.s.dark.get(Exp::Companion) <= self.s.pos[0].get(Exp::Companion) {
+        } else if self.s.dark.get(Exp::Companion) <= self.s.pos[Side::Player].get(Exp::Companion) {
             self.end(Outcome::LossCompanionDarkness);
         }
     }

@@ -18,7 +18,7 @@ impl GameState {
             Count::MyBoosts => self.obj(ctx.source).boosts as i16,
             Count::MyLeftBoosts => self.obj(ctx.source).left_boosts as i16,
             Count::X => ctx.x,
-            Count::LastRoll => self.today.last_roll[ctx.controller.index()] as i16,
+            Count::LastRoll => self.today.last_roll[ctx.controller] as i16,
             Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
             Count::Day => self.day as i16,
             Count::ExpsInTerrain(t) => Exp::BOTH
@@ -62,9 +62,10 @@ impl GameState {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
                 })
                 .count() as i16,
-            Count::RegionsBetween => {
-                (self.pos[0].get(Exp::Companion) - self.pos[0].get(Exp::Hero) - 1).max(0) as i16
-            }
+            Count::RegionsBetween => (self.pos[Side::Player].get(Exp::Companion)
+                - self.pos[Side::Player].get(Exp::Hero)
+                - 1)
+            .max(0) as i16,
             Count::BoostsOf(fid) => {
                 let mut n = 0;
                 self.for_each_candidate(db, db.filter(fid), ctx, |id| {

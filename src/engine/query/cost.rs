@@ -80,7 +80,7 @@ impl GameState {
             |base: i16, n: u8, min: u8| -> i16 { (base - n as i16).max(base.min(min as i16)) };
         let side = self.side(o.side);
         // Cost auras of the card's own side (none to read without statics).
-        if self.statics[o.side.index()] > 0 {
+        if self.statics[o.side] > 0 {
             for &l in side
                 .landmarks
                 .as_slice()
@@ -116,7 +116,7 @@ impl GameState {
         // Cost auras that reach every player's cards: the opponent's auras that
         // do not only concern their own cards.
         let other = o.side.other();
-        if self.statics[other.index()] > 0 {
+        if self.statics[other] > 0 {
             self.each_static_of(db, other, |l, st, _| match st {
                 Static::CostAura(f, d)
                     if db.filter(f).whose != Whose::Yours
@@ -152,7 +152,7 @@ impl GameState {
         }
         let cost = (base + delta).max(0) as u8;
         let other = o.side.other();
-        if self.statics[other.index()] == 0 {
+        if self.statics[other] == 0 {
             return cost;
         }
         let mut floor = 0;
@@ -358,7 +358,7 @@ impl GameState {
             }
         };
         let s = self.side(side);
-        if self.statics[side.index()] > 0 {
+        if self.statics[side] > 0 {
             visit(s.hero, false);
             for l in [&s.landmarks, &s.exp[0], &s.exp[1]] {
                 for x in l.iter() {
@@ -381,7 +381,7 @@ impl GameState {
     /// statics whose condition holds.
     pub fn reserve_limit(&self, db: &CardDb, side: Side) -> u8 {
         let mut limit = self.side(side).reserve_limit as i16;
-        if self.statics[side.index()] > 0 {
+        if self.statics[side] > 0 {
             let s = self.side(side);
             for l in std::iter::once(s.hero)
                 .chain(s.landmarks.iter())
@@ -447,7 +447,7 @@ impl GameState {
         let s = self.side(side);
         let limit = self.reserve_limit(db, side) as i16 + delta;
         let mut extra_exhausted = 0i16;
-        if self.statics[side.index()] > 0 {
+        if self.statics[side] > 0 {
             self.each_static_of(db, side, |_, st, _| {
                 if st == Static::ExtraExhaustedReserve {
                     extra_exhausted += 1;
@@ -518,7 +518,7 @@ impl GameState {
 
     /// A side has a static ability matching `pred` on its hero or an object in play.
     pub fn side_has_static(&self, db: &CardDb, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
-        if self.statics[side.index()] == 0 {
+        if self.statics[side] == 0 {
             return false;
         }
         self.any_static_of(db, side, |_, st, _| pred(&st))

@@ -121,7 +121,7 @@ impl GameState {
         e: Exp,
         pred: impl Fn(&Static) -> bool,
     ) -> bool {
-        if self.statics[side.index()] == 0 {
+        if self.statics[side] == 0 {
             return false;
         }
         let mut found = false;
@@ -189,7 +189,7 @@ impl GameState {
 
     /// The player's expedition can't move forward now.
     pub fn expedition_blocked(&self, db: &CardDb, e: Exp) -> bool {
-        self.today.seats[0].no_forward.get(e) || self.static_no_forward(db).get(e)
+        self.today.seats[Side::Player].no_forward.get(e) || self.static_no_forward(db).get(e)
     }
 
     /// One side's expedition can't move forward now. Head-to-head, a "can't move forward"
@@ -199,8 +199,7 @@ impl GameState {
     pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
         match self.mode {
             Mode::Duel => {
-                self.today.seats[side.index()].no_forward.get(e)
-                    || self.static_no_forward(db).get(e)
+                self.today.seats[side].no_forward.get(e) || self.static_no_forward(db).get(e)
             }
             Mode::Confluence => self.expedition_blocked(db, e),
         }
@@ -297,7 +296,7 @@ impl GameState {
             self.phase,
             Phase::Night | Phase::Rest | Phase::Cleanup | Phase::Midnight
         ) {
-            return self.today.seats[0].advanced;
+            return self.today.seats[Side::Player].advanced;
         }
         if JUDGING_DUSK.get() {
             return ByExp([false, false]);

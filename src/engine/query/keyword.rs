@@ -8,14 +8,14 @@ impl GameState {
     pub fn has_kw(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
         let bits = Self::not_lost(self.obj(id), bits);
         self.has_kw_base(db, id, bits)
-            || (self.statics[self.obj(id).side.index()] > 0 && self.aura_bits(db, id) & bits != 0)
+            || (self.statics[self.obj(id).side] > 0 && self.aura_bits(db, id) & bits != 0)
     }
 
     /// Every keyword and status bit an object has now (printed, gained, from auras).
     pub fn kw_bits(&self, db: &CardDb, id: ObjId) -> u32 {
         let o = self.obj(id);
         let mut bits = o.flags | (db.card(o.card).keywords & !kw::ENTRY_STATUS);
-        if self.statics[o.side.index()] > 0 {
+        if self.statics[o.side] > 0 {
             bits |= self.aura_bits(db, id);
         }
         bits
@@ -126,12 +126,12 @@ impl GameState {
             return 0;
         }
         let mut t = db.card(o.card).tough.max(o.tough);
-        let (min_cost, day_t) = self.today.day_tough[o.side.index()];
+        let (min_cost, day_t) = self.today.day_tough[o.side];
         if day_t > 0 && db.card(o.card).kind.is_character() && db.card(o.card).hand_cost >= min_cost
         {
             t = t.max(day_t);
         }
-        if self.statics[o.side.index()] == 0 {
+        if self.statics[o.side] == 0 {
             return t;
         }
         self.each_static_of(db, o.side, |l, st, _| match st {
@@ -153,7 +153,7 @@ impl GameState {
     pub fn stats(&self, db: &CardDb, id: ObjId) -> Stats {
         let o = self.obj(id);
         let st = db.card(o.card).stats.plus_all(o.boosts as i16);
-        if self.statics[o.side.index()] > 0 && self.levelled(db, id) {
+        if self.statics[o.side] > 0 && self.levelled(db, id) {
             let h = st.f.max(st.m).max(st.o);
             return Stats { f: h, m: h, o: h };
         }
@@ -183,7 +183,7 @@ impl GameState {
         let other = o.side.other();
         if o.zone != Zone::Expedition
             || !db.card(o.card).kind.is_character()
-            || self.statics[other.index()] == 0
+            || self.statics[other] == 0
         {
             return false;
         }
