@@ -146,15 +146,19 @@ fn matchup_counts_and_names_engine_errors() {
         "--player", BR, "--player", AX, "--policy", "greedy", "--games", "4",
     ];
     check("matchup", &args, &["matchups.csv"]);
-    // The report says so too, with the same count.
-    let (_, tmp) = run("matchup", &args);
+    report_names_engine_errors("matchup", &args, "matchups.csv");
+}
+
+/// The report of `command`'s run names its engine errors, with the count `table` holds.
+fn report_names_engine_errors(command: &str, args: &[&str], table: &str) {
+    let (_, tmp) = run(command, args);
     let out = tmp.path().join("out");
-    let errors = column_sum(&out.join("matchups.csv"), "engine_errors");
+    let errors = column_sum(&out.join(table), "engine_errors");
     sim().arg("report").arg(&out).assert().success();
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         md.contains(&format!("{errors} game")) && md.contains("had an engine error"),
-        "the matchup report does not name its {errors} engine errors:\n{md}"
+        "the {command} report does not name its {errors} engine errors:\n{md}"
     );
 }
 
@@ -162,14 +166,5 @@ fn matchup_counts_and_names_engine_errors() {
 fn booster_war_counts_and_names_engine_errors() {
     let args = ["--policy", "greedy", "--games", "40"];
     check("booster-war", &args, &["booster_war.csv"]);
-    // The report says so too, with the same count.
-    let (_, tmp) = run("booster-war", &args);
-    let out = tmp.path().join("out");
-    let errors = column_sum(&out.join("booster_war.csv"), "engine_errors");
-    sim().arg("report").arg(&out).assert().success();
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(
-        md.contains(&format!("{errors} game")) && md.contains("had an engine error"),
-        "the Booster War report does not name its {errors} engine errors:\n{md}"
-    );
+    report_names_engine_errors("booster-war", &args, "booster_war.csv");
 }

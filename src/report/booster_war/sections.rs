@@ -345,12 +345,12 @@ fn run(m: &WarModel) -> Vec<Block> {
         "the booster, the pool, the version, commit and command",
     );
     let failed: u64 = m.variants.iter().map(|v| v.row.engine_errors).sum();
-    if failed > 0 {
-        blocks.push(Block::Note(Rich::text(format!(
-            "{} had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in the figures above but do not follow the rules. `engine_errors` in booster_war.csv counts them per variant.",
-            plural(failed as usize, "game", "games")
-        ))));
-    }
+    blocks.extend(super::super::sections::engine_error_note(
+        failed,
+        "above",
+        "booster_war.csv",
+        "variant",
+    ));
     blocks
 }
 

@@ -287,12 +287,12 @@ fn run(m: &MatchupModel) -> Vec<Block> {
         "the version, commit and command",
     );
     let failed = m.engine_errors;
-    if failed > 0 {
-        blocks.push(Block::Note(Rich::text(format!(
-            "{} had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in the figures above but do not follow the rules. `engine_errors` in matchups.csv counts them per pair.",
-            plural(failed as usize, "game", "games")
-        ))));
-    }
+    blocks.extend(super::super::sections::engine_error_note(
+        failed,
+        "above",
+        "matchups.csv",
+        "pair",
+    ));
     blocks
 }
 

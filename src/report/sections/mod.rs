@@ -183,12 +183,12 @@ fn metadata(m: &Model) -> Vec<Block> {
     facts.push(("Files read".to_string(), Rich::text(files.join(", "))));
     let mut blocks = vec![Block::Facts(facts)];
     let failed: u64 = m.configs.iter().map(|c| c.engine_errors).sum();
-    if failed > 0 {
-        blocks.push(Block::Note(Rich::text(format!(
-            "{} had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in the figures below but do not follow the rules. `engine_errors` in summary.csv counts them per configuration.",
-            plural(failed as usize, "game", "games")
-        ))));
-    }
+    blocks.extend(engine_error_note(
+        failed,
+        "below",
+        "summary.csv",
+        "configuration",
+    ));
     if m.meta.is_none() {
         blocks.push(Block::Note(
             Rich::text("No meta.json in the run directory: the version, commit and date of the run are not known; the other facts come from summary.parquet.")
@@ -245,6 +245,23 @@ pub fn page(m: &Model) -> Page {
         methods: "Intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001) unless a file gives its own.",
         warnings: m.warnings.clone(),
     }
+}
+
+/// The note a report adds when `failed` games ended on an engine error (none when 0):
+/// they count in the figures `where_` (above or below) but do not follow the rules; `table`'s
+/// `engine_errors` column counts them `per` row.
+pub(crate) fn engine_error_note(
+    failed: u64,
+    where_: &str,
+    table: &str,
+    per: &str,
+) -> Option<Block> {
+    (failed > 0).then(|| {
+        Block::Note(Rich::text(format!(
+            "{} had an engine error (more reactions triggered at once than the engine queues, so some were never resolved): they are counted in the figures {where_} but do not follow the rules. `engine_errors` in {table} counts them per {per}.",
+            plural(failed as usize, "game", "games")
+        )))
+    })
 }
 
 #[cfg(test)]
