@@ -112,7 +112,12 @@ pub struct DuelDusk {
 /// One side's F/M/O in an expedition at Dusk (digest §4): its characters there and its
 /// Gigantic ones, boosts included, Asleep ones not at all; also whether a Defender there
 /// holds it. In the Arena, every character counts and Gigantic ones twice.
-fn totals(s: &GameState, db: &CardDb, side: Side, e: Option<Exp>) -> (Stats, bool) {
+fn totals<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    side: Side,
+    e: Option<Exp>,
+) -> (Stats, bool) {
     let mut t = Stats::ZERO;
     let mut defender = false;
     let st = s.side(side);
@@ -154,7 +159,7 @@ pub fn terrains_won(mine: Stats, theirs: Stats, region: u8, ascend: bool) -> u8 
     won
 }
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Progress (digest §4): each expedition that wins a terrain of its region against the
     /// opposing expedition, and is not held, moves forward one region; all together. In the
     /// Arena, whoever wins more terrains with their total wins the game.
@@ -269,7 +274,7 @@ impl<O: Observer> Engine<'_, O> {
     /// last day by score, and a tie at the end of that day plays one more day, met
     /// expeditions or not (seed 003: "an additional day is played"), before the Arena.
     pub(super) fn duel_day_end(&mut self) {
-        let met = |s: &GameState, side: Side| {
+        let met = |s: &GameState<N, M>, side: Side| {
             let p = s.pos_of(side);
             p.get(Exp::Hero) >= p.get(Exp::Companion)
         };

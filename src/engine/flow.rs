@@ -19,7 +19,7 @@ pub const MAX_QUICK_PER_DAY: u16 = 200;
 /// uses of a quick action per day).
 pub const MAX_FREE_PLAYS_PER_DAY: u8 = 100;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn step_phase(&mut self) {
         match self.s.phase {
             Phase::SetupMana => {
@@ -328,7 +328,7 @@ impl<O: Observer> Engine<'_, O> {
     fn queue_after_rest(&mut self) {
         let first = self.s.first_player();
         for side in self.s.table.sides_from(first) {
-            for id in 0..MAX_OBJS {
+            for id in 0..M {
                 let id = id as ObjId;
                 let o = *self.s.obj(id);
                 if o.side != side || !o.has(flag::AFTER_REST) {

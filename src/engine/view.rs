@@ -14,16 +14,16 @@ use crate::cards::db::{CardDb, CardDef};
 use crate::cards::types::*;
 
 #[derive(Copy, Clone)]
-pub struct View<'a> {
-    s: &'a GameState,
+pub struct View<'a, const N: usize = 2, const M: usize = MAX_OBJS> {
+    s: &'a GameState<N, M>,
     db: &'a CardDb,
     /// The side that is deciding: the player in Confluence mode, either seat head-to-head.
     me: Side,
 }
 
-impl<'a> View<'a> {
+impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     /// The view of the side that makes the pending decision.
-    pub fn new(s: &'a GameState, db: &'a CardDb) -> View<'a> {
+    pub fn new(s: &'a GameState<N, M>, db: &'a CardDb) -> Self {
         View {
             s,
             db,
@@ -251,12 +251,12 @@ impl<'a> View<'a> {
     /// The true state, hidden information included. Only for the `clairvoyant` bound,
     /// which is labelled everywhere as an upper bound and not a player: no policy that
     /// models a player may call it.
-    pub fn clairvoyant_state(&self) -> GameState {
+    pub fn clairvoyant_state(&self) -> GameState<N, M> {
         *self.s
     }
 
     /// The positions of a deck whose object the deciding side has not seen there.
-    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<usize, { MAX_OBJS }> {
+    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<usize, M> {
         (0..deck.len())
             .filter(|&i| !self.is_visible(deck.as_slice()[i]))
             .collect()
@@ -272,13 +272,13 @@ impl<'a> View<'a> {
     /// The result depends only on what the player can see and on `rng`: every hidden list
     /// is put in a canonical order (sorted) before it is shuffled, so two states that differ
     /// only in their hidden order give the same sample. No allocation.
-    pub fn determinize(&self, rng: &mut GameRng) -> GameState {
+    pub fn determinize(&self, rng: &mut GameRng) -> GameState<N, M> {
         let mut g = *self.s;
         let (me, them) = (self.me, self.me.other());
         // The player's own deck order is unknown to them, except the cards revealed in
         // place (the two top cards a Resupply shows): those stay where they are.
         let unseen = self.unseen_slots(&g.sides[me].deck);
-        let mut order: ArrayVec<ObjId, { MAX_OBJS }> = unseen
+        let mut order: ArrayVec<ObjId, M> = unseen
             .iter()
             .map(|&i| g.sides[me].deck.as_slice()[i])
             .collect();
@@ -291,7 +291,7 @@ impl<'a> View<'a> {
         // object is; sort the unseen objects among their slots, then deal the unseen cards
         // over them.
         let unseen = self.unseen_slots(&g.sides[them].deck);
-        let mut order: ArrayVec<ObjId, { MAX_OBJS }> = unseen
+        let mut order: ArrayVec<ObjId, M> = unseen
             .iter()
             .map(|&i| g.sides[them].deck.as_slice()[i])
             .collect();
@@ -299,13 +299,13 @@ impl<'a> View<'a> {
         for (&i, &id) in unseen.iter().zip(&order) {
             g.sides[them].deck.as_mut_slice()[i] = id;
         }
-        let mut ids: ArrayVec<ObjId, { MAX_OBJS }> = ArrayVec::new();
+        let mut ids: ArrayVec<ObjId, M> = ArrayVec::new();
         let c = g.sides[them];
         ids.extend(order);
         for list in [&c.hand, &c.mana] {
             ids.extend(list.iter().filter(|&id| !self.is_visible(id)));
         }
-        let mut cards: ArrayVec<_, { MAX_OBJS }> = ids.iter().map(|&id| g.obj(id).card).collect();
+        let mut cards: ArrayVec<_, M> = ids.iter().map(|&id| g.obj(id).card).collect();
         cards.sort_unstable();
         cards.shuffle(rng);
         for (&id, card) in ids.iter().zip(cards) {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn exec(&mut self, op: Op, f: &Frame) -> Flow {
         let db = self.db;
         match op {

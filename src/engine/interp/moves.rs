@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The character joins the expedition facing it under the other side's control,
     /// keeping its statuses and boosts; a card becomes borrowed (its owner's zones stay its
     /// destinations) or, defecting back, its owner's again. False when it could not (not in

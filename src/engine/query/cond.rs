@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     pub fn count(&self, db: &CardDb, c: Count, ctx: &Ctx) -> i16 {
         let side = self.side(ctx.controller);
         match c {

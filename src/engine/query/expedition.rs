@@ -8,7 +8,7 @@ thread_local! {
     static JUDGING_DUSK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     /// Calls `f` with each static ability of an object in either side's expeditions that
     /// `keep` selects and whose condition holds. Only the selected statics' conditions are
     /// read (a terrain static's reader must not evaluate "behind", which reads the terrain).
@@ -313,7 +313,7 @@ impl GameState {
         &self,
         db: &CardDb,
         icon: Placement,
-        progressing: impl Fn(&GameState, Exp) -> bool,
+        progressing: impl Fn(&GameState<N, M>, Exp) -> bool,
     ) -> Exp {
         let q = |e: Exp| match icon {
             Placement::Threatened => e == self.threatened,
