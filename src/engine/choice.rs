@@ -215,7 +215,7 @@ pub(super) fn legal<const N: usize, const M: usize>(
                         at: ExpRef::Target,
                         opposing: false,
                         ..
-                    } if s.mode == Mode::Duel => Some(Whose::Any),
+                    } if s.mode.versus() => Some(Whose::Any),
                     _ => None,
                 })
                 .unwrap_or(Whose::Yours);

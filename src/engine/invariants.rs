@@ -184,7 +184,7 @@ pub fn check<const N: usize, const M: usize>(
             }
         }
     }
-    if s.mode == Mode::Duel {
+    if s.mode.versus() {
         if s.dark != ByExp([-1, 8]) {
             return Err("a Darkness moved in a head-to-head game".into());
         }

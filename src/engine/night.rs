@@ -236,9 +236,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         };
         if def.kind == CardKind::ExpeditionPermanent {
             let moved = match side {
-                Side::Confluence if s.mode == Mode::Duel => {
-                    s.today.seats[Side::Confluence].moved.get(e)
-                }
+                Side::Confluence if s.mode.versus() => s.today.seats[Side::Confluence].moved.get(e),
                 // The Confluence's: the player expedition it faces.
                 _ => s.today.seats[Side::Player].moved.get(e),
             };
@@ -369,7 +367,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 return false;
             }
         }
-        if self.s.mode == Mode::Duel {
+        if self.s.mode.versus() {
             return true;
         }
         loop {

@@ -586,6 +586,17 @@ pub enum Mode {
     Confluence,
     /// Standard Altered, one player against another: both sides are policy-driven.
     Duel,
+    /// Free for All (digest §7.1, §7.3): four players, each racing its two neighbours.
+    FreeForAll,
+}
+
+impl Mode {
+    /// Every seat is a player (head to head, Free for All): no side is scripted, and the
+    /// players' expeditions race one another's rather than the Darkness.
+    #[inline]
+    pub fn versus(self) -> bool {
+        self != Mode::Confluence
+    }
 }
 
 /// The rule changes of a head-to-head variant (Booster War, digest §7.4). The default is
@@ -754,7 +765,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     #[inline]
     pub fn region_of(&self, side: Side, e: Exp) -> usize {
         match self.mode {
-            Mode::Duel => self.pos_of(side).get(e) as usize,
+            Mode::Duel | Mode::FreeForAll => self.pos_of(side).get(e) as usize,
             Mode::Confluence => self.pos[Side::Player].get(e) as usize,
         }
     }

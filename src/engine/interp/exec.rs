@@ -138,7 +138,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 fr.it.clear();
                 if let Some(id) = top {
                     let _ = fr.it.push(id);
-                    if f.controller == Side::Player || self.s.mode == Mode::Duel {
+                    if f.controller == Side::Player || self.s.mode.versus() {
                         self.s.obj_mut(id).flags |= flag::KNOWN;
                     }
                 }

@@ -123,7 +123,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                         .all(|&e| self.is_behind_of(db, ctx.controller, e))
             }
             Cond::Ahead => {
-                self.mode == Mode::Duel
+                self.mode.versus()
                     && !self.arena
                     && self.source_exp(ctx).is_some_and(|e| {
                         self.progress_of(ctx.controller, e)

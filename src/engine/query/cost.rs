@@ -492,7 +492,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         f: &'a Filter,
         controller: Side,
     ) -> impl Iterator<Item = (ObjId, bool)> + 'a {
-        let player = self.side(if self.mode == Mode::Duel {
+        let player = self.side(if self.mode.versus() {
             controller
         } else {
             Side::Player

@@ -99,8 +99,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             }
             Op::MoveMarker { terrain } => {
                 let src = self.obj(f.source);
-                if src.zone == Zone::Expedition
-                    && (src.side == Side::Player || self.mode == Mode::Duel)
+                if src.zone == Zone::Expedition && (src.side == Side::Player || self.mode.versus())
                 {
                     let here = self.region_of(src.side, src.exp);
                     for r in (0..8).filter(|&r| r != here) {
