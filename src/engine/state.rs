@@ -146,15 +146,6 @@ impl Obj {
     pub fn is_token(&self) -> bool {
         self.flags & flag::TOKEN != 0
     }
-    /// The side whose zones the card goes back to.
-    #[inline]
-    pub fn owner(&self) -> Side {
-        if self.flags & flag::BORROWED != 0 {
-            self.side.other()
-        } else {
-            self.side
-        }
-    }
 }
 
 /// One side's zones. Orders: deck top = last; the Confluence's hand top = first; Reserve,
@@ -732,6 +723,29 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         &mut self.objs[id as usize]
     }
 
+    /// The seat whose zones an object goes back to: its controller, unless it is borrowed
+    /// (it defected, or was played from another seat's Reserve). With two seats the owner
+    /// of a borrowed card is the other seat; with more, the seat whose object ids hold it.
+    #[inline]
+    pub fn owner_of(&self, id: ObjId) -> Side {
+        let o = self.obj(id);
+        if o.flags & flag::BORROWED == 0 {
+            return o.side;
+        }
+        if N == 2 {
+            return o.side.other();
+        }
+        for seat in 0..N as u8 {
+            let side = Side::of_seat(seat);
+            let first = self.first_obj[side];
+            if id >= first && id - first < self.n_cards[side] {
+                return side;
+            }
+        }
+        // A borrowed token has no seat's id: it ceases to exist when it leaves play.
+        o.side
+    }
+
     #[inline]
     pub fn side(&self, s: Side) -> &SideState {
         &self.sides[s]
@@ -990,6 +1004,33 @@ mod tests {
             v.determinize(rng)
         }
         let _: fn(&View<'_, 4, 255>, &mut GameRng) -> Ffa = deal;
+        // A borrowed card goes back to the seat whose ids hold it, not to "the other".
+        let mut s = Ffa::empty();
+        for seat in 0..4u8 {
+            let side = Side::of_seat(seat);
+            s.first_obj[side] = 40 * seat;
+            s.n_cards[side] = 40;
+        }
+        s.objs[85].side = Side::Player;
+        s.objs[85].flags |= flag::BORROWED;
+        assert_eq!(s.owner_of(85), Side::Seat2);
+        s.objs[85].flags &= !flag::BORROWED;
+        assert_eq!(s.owner_of(85), Side::Player);
+        // Seat 1's view: its opponents clockwise after it, and who faces its expeditions.
+        s.decider = Side::Confluence;
+        let db = CardDb::new();
+        let v = View::new(&s, &db);
+        let them: Vec<Side> = v.opponents().collect();
+        assert_eq!(them, [Side::Seat2, Side::Seat3, Side::Player]);
+        assert_eq!(v.facing(Exp::Hero), Some((Side::Player, Exp::Hero)));
+        assert_eq!(
+            v.facing(Exp::Companion),
+            Some((Side::Seat2, Exp::Companion))
+        );
+        s.table.keep_only(0b0110);
+        let v = View::new(&s, &db);
+        assert_eq!(v.opponents().collect::<Vec<_>>(), [Side::Seat2]);
+        assert_eq!(v.facing(Exp::Hero), Some((Side::Seat2, Exp::Hero)));
         // The two-seat state is the one every mode so far plays, at its old size.
         assert!(std::mem::size_of::<Ffa>() > std::mem::size_of::<GameState>());
     }

@@ -41,6 +41,19 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         self.me.other()
     }
 
+    /// Every opponent still playing, clockwise after me (with two seats: [`View::them`]).
+    pub fn opponents(&self) -> impl Iterator<Item = Side> {
+        let me = self.me;
+        self.s.table.sides_from(me).filter(move |&s| s != me)
+    }
+
+    /// The seat and expedition across my expedition `e`'s lane (`None` when no other seat
+    /// plays): with two seats, the same expedition of the other seat.
+    pub fn facing(&self, e: Exp) -> Option<(Side, Exp)> {
+        let (seat, fe) = self.s.table.facing(self.me.seat(), e)?;
+        Some((Side::of_seat(seat), fe))
+    }
+
     pub fn mode(&self) -> Mode {
         self.s.mode
     }
@@ -262,19 +275,20 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
             .collect()
     }
 
-    /// A full state consistent with what the player has seen: both decks reshuffled (but
-    /// for cards revealed in place, which stay), the opponent's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
-    /// places, unrevealed Tumult cards re-dealt. Used by search policies. The opponent is the
-    /// Confluence, or head to head the other seat; its unseen cards keep their identities
-    /// as a whole (the deck list is taken as known, as the Confluence's is), only which is
-    /// where is sampled.
+    /// A full state consistent with what the player has seen: every deck reshuffled (but
+    /// for cards revealed in place, which stay), each opponent's unseen cards (deck, hand,
+    /// unseen Mana orbs) redistributed among that opponent's places, unrevealed Tumult
+    /// cards re-dealt. Used by search policies. The opponents are the Confluence, or the
+    /// other seats still playing; each one's unseen cards keep their identities as a whole
+    /// (the deck list is taken as known, as the Confluence's is), only which is where is
+    /// sampled.
     ///
     /// The result depends only on what the player can see and on `rng`: every hidden list
     /// is put in a canonical order (sorted) before it is shuffled, so two states that differ
     /// only in their hidden order give the same sample. No allocation.
     pub fn determinize(&self, rng: &mut GameRng) -> GameState<N, M> {
         let mut g = *self.s;
-        let (me, them) = (self.me, self.me.other());
+        let me = self.me;
         // The player's own deck order is unknown to them, except the cards revealed in
         // place (the two top cards a Resupply shows): those stay where they are.
         let unseen = self.unseen_slots(&g.sides[me].deck);
@@ -287,9 +301,32 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         for (&i, id) in unseen.iter().zip(order) {
             g.sides[me].deck.as_mut_slice()[i] = id;
         }
-        // The opponent's deck: which object sits where is as hidden as which card each
-        // object is; sort the unseen objects among their slots, then deal the unseen cards
-        // over them.
+        // Each opponent's deck (clockwise after me; with two seats the other seat): which
+        // object sits where is as hidden as which card each object is; sort the unseen
+        // objects among their slots, then deal that opponent's unseen cards over them.
+        for them in self.opponents() {
+            self.deal_unseen(&mut g, them, rng);
+        }
+        // Unrevealed Tumult cards: re-deal the unseen ones among the unseen slots.
+        let adv = &mut g.adventure;
+        let hidden: ArrayVec<usize, 3> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
+        let mut tumult: ArrayVec<u8, 3> = hidden.iter().map(|&k| adv.tumult[k]).collect();
+        tumult.sort_unstable();
+        tumult.shuffle(rng);
+        for (&k, t) in hidden.iter().zip(tumult) {
+            adv.tumult[k] = t;
+        }
+        for &k in &hidden {
+            adv.flipped[k] = rand::RngExt::random::<bool>(rng);
+        }
+        let fresh = Adventure::layout(adv.tumult, adv.flipped);
+        adv.terrain = fresh.terrain;
+        g
+    }
+
+    /// Deals opponent `them`'s unseen cards (deck, hand, unseen Mana orbs) anew among
+    /// those places, keeping the multiset ([`View::determinize`]).
+    fn deal_unseen(&self, g: &mut GameState<N, M>, them: Side, rng: &mut GameRng) {
         let unseen = self.unseen_slots(&g.sides[them].deck);
         let mut order: ArrayVec<ObjId, M> = unseen
             .iter()
@@ -311,20 +348,5 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         for (&id, card) in ids.iter().zip(cards) {
             g.obj_mut(id).card = card;
         }
-        // Unrevealed Tumult cards: re-deal the unseen ones among the unseen slots.
-        let adv = &mut g.adventure;
-        let hidden: ArrayVec<usize, 3> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
-        let mut tumult: ArrayVec<u8, 3> = hidden.iter().map(|&k| adv.tumult[k]).collect();
-        tumult.sort_unstable();
-        tumult.shuffle(rng);
-        for (&k, t) in hidden.iter().zip(tumult) {
-            adv.tumult[k] = t;
-        }
-        for &k in &hidden {
-            adv.flipped[k] = rand::RngExt::random::<bool>(rng);
-        }
-        let fresh = Adventure::layout(adv.tumult, adv.flipped);
-        adv.terrain = fresh.terrain;
-        g
     }
 }

@@ -92,13 +92,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             return;
         }
         let ts = self.s.next_ts();
+        let owner = self.s.owner_of(id);
         let o = self.s.obj_mut(id);
         // A borrowed card that leaves play goes to its owner's zone, whichever personal zone
         // it is sent to (the reminder text of Defect and Brainwash).
         if o.flags & flag::BORROWED != 0
             && !matches!(to, Zone::Expedition | Zone::Landmarks | Zone::Limbo)
         {
-            o.side = o.side.other();
+            o.side = owner;
             o.flags &= !flag::BORROWED;
         }
         o.flags &= !flag::ZONE_LOCAL;
