@@ -82,7 +82,11 @@ fn push(out: &mut ChoiceList, c: Choice) {
     let _ = out.try_push(c);
 }
 
-pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+pub(super) fn legal<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
     out.clear();
     let player = s.side(s.decider);
     match s.decision {
@@ -211,7 +215,7 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
                         at: ExpRef::Target,
                         opposing: false,
                         ..
-                    } if s.mode == Mode::Duel => Some(Whose::Any),
+                    } if s.mode.versus() => Some(Whose::Any),
                     _ => None,
                 })
                 .unwrap_or(Whose::Yours);
@@ -318,7 +322,12 @@ pub(super) fn legal(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
 /// The options of an `Op::PlayFree` decision of the running frame `f`: the ways to play
 /// each card it allows (at full cost, every way to pay: the cost, Scout, a discard), and
 /// `Done` when the play is optional or nothing can be played.
-pub(super) fn play_now_choices(s: &GameState, db: &CardDb, f: &Frame, out: &mut ChoiceList) {
+pub(super) fn play_now_choices<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    f: &Frame,
+    out: &mut ChoiceList,
+) {
     out.clear();
     let ab = db.abilities[f.ability as usize];
     let Op::PlayFree {
@@ -369,8 +378,8 @@ pub(super) fn play_now_choices(s: &GameState, db: &CardDb, f: &Frame, out: &mut 
 }
 
 /// The ways `id` can be paid for now, with their costs.
-fn pay_options(
-    s: &GameState,
+fn pay_options<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
     db: &CardDb,
     id: ObjId,
     from_reserve: bool,
@@ -437,7 +446,12 @@ fn pay_options(
 /// The cards the player could play now for a Rush, appended to `out`: those of
 /// [`legal_plays`], and with `hand_cost` also each ready Reserve card for its Hand Cost
 /// (rather than the Reserve Cost), where that can be paid.
-pub(super) fn rush_plays(s: &GameState, db: &CardDb, hand_cost: bool, out: &mut ChoiceList) {
+pub(super) fn rush_plays<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    hand_cost: bool,
+    out: &mut ChoiceList,
+) {
     legal_plays(s, db, out);
     if !hand_cost {
         return;
@@ -481,7 +495,11 @@ pub(super) fn rush_plays(s: &GameState, db: &CardDb, hand_cost: bool, out: &mut 
 }
 
 /// The cards the player could play now, as on their turn (for Rush), appended to `out`.
-pub(super) fn legal_plays(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+pub(super) fn legal_plays<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
     let mut all = ChoiceList::new();
     turn_options(s, db, &mut all);
     for c in all {
@@ -491,7 +509,11 @@ pub(super) fn legal_plays(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
     }
 }
 
-fn turn_options(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+fn turn_options<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
     push(out, Choice::Pass);
     let p = s.side(s.decider);
     let mut alts: ArrayVec<Alt, 66> = ArrayVec::new();

@@ -12,7 +12,7 @@ use super::triggers::Fire;
 use crate::cards::effect::*;
 use crate::cards::types::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The quick action at position `cursor` of the Confluence's candidates, in Noon order:
     /// hero, characters in expeditions (left to right), landmarks, Reserve cards (A10).
     pub(super) fn confluence_quick_candidate(&self, cursor: u16) -> Option<(ObjId, u8)> {

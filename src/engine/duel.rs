@@ -112,7 +112,12 @@ pub struct DuelDusk {
 /// One side's F/M/O in an expedition at Dusk (digest §4): its characters there and its
 /// Gigantic ones, boosts included, Asleep ones not at all; also whether a Defender there
 /// holds it. In the Arena, every character counts and Gigantic ones twice.
-fn totals(s: &GameState, db: &CardDb, side: Side, e: Option<Exp>) -> (Stats, bool) {
+fn totals<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    side: Side,
+    e: Option<Exp>,
+) -> (Stats, bool) {
     let mut t = Stats::ZERO;
     let mut defender = false;
     let st = s.side(side);
@@ -154,12 +159,16 @@ pub fn terrains_won(mine: Stats, theirs: Stats, region: u8, ascend: bool) -> u8 
     won
 }
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Progress (digest §4): each expedition that wins a terrain of its region against the
     /// opposing expedition, and is not held, moves forward one region; all together. In the
     /// Arena, whoever wins more terrains with their total wins the game.
     pub(super) fn duel_progress(&mut self) {
         let db = self.db;
+        if self.s.arena && self.s.mode == Mode::FreeForAll {
+            self.ffa_arena_dusk();
+            return;
+        }
         if self.s.arena {
             let a = totals(self.s, db, Side::Player, None).0;
             let b = totals(self.s, db, Side::Confluence, None).0;
@@ -190,10 +199,13 @@ impl<O: Observer> Engine<'_, O> {
             self.s.phase = Phase::Night;
             return;
         }
-        let mut won = [[0u8; 2]; 2];
-        let mut go = [[false; 2]; 2];
+        // Per seat (four at most) and expedition; the seats still playing, clockwise from
+        // seat 0 (with two seats: the player, then the second seat).
+        let mut won = [[0u8; 2]; 4];
+        let mut go = [[false; 2]; 4];
         let mut report = DuelDusk::default();
-        for side in Side::BOTH {
+        let seats = self.s.table.sides_from(Side::Player);
+        for side in seats {
             for e in Exp::BOTH {
                 let region = self.s.pos_of(side).get(e) as usize;
                 let terr = self.s.region_terrains(db, region);
@@ -213,7 +225,8 @@ impl<O: Observer> Engine<'_, O> {
                 let held = defender || blocked || (need != 0 && w & need == 0);
                 won[side.index()][e.index()] = w;
                 go[side.index()][e.index()] = w != 0 && !held;
-                if O::ENABLED {
+                // The report is the two-seat game's (Free for All's is step 4's).
+                if O::ENABLED && side.index() < 2 {
                     report.exps[side.index()][e.index()] = DuelExpReport {
                         region: region as u8,
                         terrains: terr,
@@ -229,17 +242,17 @@ impl<O: Observer> Engine<'_, O> {
                 }
             }
         }
-        if O::ENABLED {
+        if O::ENABLED && N == 2 {
             self.emit(Event::DuelDusk(&report));
         }
-        for side in Side::BOTH {
+        for side in seats {
             for e in Exp::BOTH {
                 let adv = go[side.index()][e.index()];
                 self.s.today.seats[side].advanced.set(e, adv);
             }
         }
         // All advancing expeditions move together: no move changes another's verdict.
-        for side in Side::BOTH {
+        for side in seats {
             for e in Exp::BOTH {
                 if go[side.index()][e.index()] {
                     self.move_expedition_of(side, e, true);
@@ -269,7 +282,11 @@ impl<O: Observer> Engine<'_, O> {
     /// last day by score, and a tie at the end of that day plays one more day, met
     /// expeditions or not (seed 003: "an additional day is played"), before the Arena.
     pub(super) fn duel_day_end(&mut self) {
-        let met = |s: &GameState, side: Side| {
+        if self.s.mode == Mode::FreeForAll {
+            self.ffa_day_end();
+            return;
+        }
+        let met = |s: &GameState<N, M>, side: Side| {
             let p = s.pos_of(side);
             p.get(Exp::Hero) >= p.get(Exp::Companion)
         };
@@ -299,6 +316,50 @@ impl<O: Observer> Engine<'_, O> {
         }
     }
 
+    /// Free for All's end of a day (digest §7.3, RULES.md F3): the seat whose
+    /// expeditions met or crossed wins; of several, the one that went furthest; several
+    /// that went equally far play an Arena day among them and the others leave the game.
+    /// In the Arena the day ends only at the day cap: its Dusk decides.
+    fn ffa_day_end(&mut self) {
+        if !self.s.arena {
+            match self.s.table.day_end(&self.s.pos.0) {
+                Verdict::Wins(seat) => {
+                    self.end(Outcome::seat_wins(Side::of_seat(seat)));
+                    return;
+                }
+                Verdict::Arena(keep) => {
+                    self.s.table.keep_only(keep);
+                    self.start_arena();
+                }
+                Verdict::Continue => {}
+            }
+        }
+        if self.s.day >= self.s.day_cap {
+            self.end(Outcome::DayCap);
+        } else {
+            self.s.phase = Phase::Morning;
+        }
+    }
+
+    /// Free for All's Arena Dusk (digest §7.3, RULES.md F5): each seat still playing sums
+    /// all its characters; the seat that wins the most terrains wins, otherwise those with
+    /// a best total play on (every seat, when none has one).
+    fn ffa_arena_dusk(&mut self) {
+        let mut t = [Stats::ZERO; 4];
+        for side in self.s.table.sides_from(Side::Player) {
+            t[side.index()] = totals(self.s, self.db, side, None).0;
+        }
+        match self.s.table.arena_dusk(&t[..N]) {
+            Verdict::Wins(seat) => {
+                self.end(Outcome::seat_wins(Side::of_seat(seat)));
+                return;
+            }
+            Verdict::Arena(keep) => self.s.table.keep_only(keep),
+            Verdict::Continue => {}
+        }
+        self.s.phase = Phase::Night;
+    }
+
     /// Ends the game if the scores differ (digest §4): the higher one wins.
     fn won_by_score(&mut self) -> bool {
         let (a, b) = (self.s.score(Side::Player), self.s.score(Side::Confluence));
@@ -320,5 +381,115 @@ impl<O: Observer> Engine<'_, O> {
         if O::ENABLED {
             self.emit(Event::Arena);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Free for All's Dusk, day end and Arena through the engine, with four seats (RULES.md
+    //! F3, F4, F5); the table's verdicts alone are `table::tests`.
+    use super::*;
+    use crate::engine::event::NoObserver;
+    use rand::SeedableRng;
+
+    type Ffa = GameState<4, 255>;
+
+    /// An empty four-seat table at `phase`, every expedition at its start.
+    fn ffa(phase: Phase) -> Ffa {
+        let mut s = Ffa::empty();
+        s.mode = Mode::FreeForAll;
+        s.phase = phase;
+        s
+    }
+
+    /// Runs one step of the day (Dusk's Progress or the end of the day) on `s`. Dusk reads
+    /// the regions' cards, so it takes the real card table.
+    fn step(s: &mut Ffa) {
+        let db = match s.phase {
+            Phase::Progress => {
+                let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("decks/cards");
+                crate::cards::Library::load(&dir)
+                    .expect("the card table")
+                    .db
+            }
+            _ => CardDb::new(),
+        };
+        let mut rng = GameRng::seed_from_u64(0);
+        let mut e = Engine {
+            s,
+            db: &db,
+            rng: &mut rng,
+            obs: &mut NoObserver,
+        };
+        match e.s.phase {
+            Phase::Progress => e.duel_progress(),
+            _ => e.duel_day_end(),
+        }
+    }
+
+    fn at(hero: i8, companion: i8) -> ByExp<i8> {
+        ByExp([hero, companion])
+    }
+
+    #[test]
+    fn the_one_seat_that_met_wins() {
+        let mut s = ffa(Phase::Midnight);
+        s.pos.0 = [at(3, 5), at(2, 6), at(4, 4), at(1, 7)];
+        step(&mut s);
+        assert_eq!(s.outcome, Some(Outcome::ThirdSeatWins));
+    }
+
+    #[test]
+    fn nobody_met_the_next_day_then_the_cap() {
+        let mut s = ffa(Phase::Midnight);
+        s.pos.0 = [at(3, 5), at(2, 6), at(3, 4), at(1, 7)];
+        step(&mut s);
+        assert_eq!((s.outcome, s.phase), (None, Phase::Morning));
+        s.day = s.day_cap;
+        step(&mut s);
+        assert_eq!(s.outcome, Some(Outcome::DayCap));
+    }
+
+    #[test]
+    fn further_than_needed_wins_among_several() {
+        // Seat 1 met exactly (advance 7), seat 3 crossed (5 + 4 = 9), seat 0 not at all.
+        let mut s = ffa(Phase::Midnight);
+        s.pos.0 = [at(3, 5), at(4, 4), at(2, 6), at(5, 3)];
+        step(&mut s);
+        assert_eq!(s.outcome, Some(Outcome::FourthSeatWins));
+    }
+
+    #[test]
+    fn equally_furthest_play_the_arena_alone() {
+        // Seats 0 and 3 both advanced 7 (seat 3's Hero one region further, its Companion
+        // one less): neither went further; seats 1 and 2 did not meet and leave.
+        let mut s = ffa(Phase::Midnight);
+        s.pos.0 = [at(4, 4), at(3, 5), at(2, 6), at(5, 5)];
+        step(&mut s);
+        assert_eq!(s.outcome, None);
+        assert!(s.arena);
+        let playing: Vec<u8> = (0..4).filter(|&k| s.table.is_playing(k)).collect();
+        assert_eq!(playing, [0, 3]);
+        assert_eq!(s.phase, Phase::Morning);
+        // The Arena's Dusk with no characters anywhere: nobody has a best total, both play
+        // on (F5), and the end of that day decides nothing by positions.
+        s.phase = Phase::Progress;
+        step(&mut s);
+        assert_eq!((s.outcome, s.phase), (None, Phase::Night));
+        assert!(s.table.is_playing(0) && s.table.is_playing(3));
+        s.phase = Phase::Midnight;
+        step(&mut s);
+        assert_eq!((s.outcome, s.phase), (None, Phase::Morning));
+    }
+
+    #[test]
+    fn an_empty_dusk_moves_no_seat() {
+        // Four seats' Dusk goes through every lane; with no characters nothing wins a
+        // terrain, so no expedition moves and each failed to (its triggers would fire).
+        let mut s = ffa(Phase::Progress);
+        step(&mut s);
+        assert_eq!(s.phase, Phase::Night);
+        assert!(s.pos.iter().all(|&p| p == at(0, 7)));
+        assert!(s.today.seats.iter().all(|t| !t.advanced.get(Exp::Hero)));
     }
 }

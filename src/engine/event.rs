@@ -5,7 +5,7 @@
 
 use super::duel::DuelDusk;
 use super::overcome::DuskReport;
-use super::state::{GameState, ObjId, Outcome, Zone};
+use super::state::{GameState, MAX_OBJS, ObjId, Outcome, Zone};
 use crate::cards::types::{Exp, Placement, Side};
 
 /// Why a card went where it went.
@@ -167,17 +167,17 @@ pub enum Event<'a> {
     },
 }
 
-pub trait Observer {
+pub trait Observer<const N: usize = 2, const M: usize = MAX_OBJS> {
     /// False for observers that ignore events; the engine then builds none.
     const ENABLED: bool;
-    fn event(&mut self, state: &GameState, ev: &Event<'_>);
+    fn event(&mut self, state: &GameState<N, M>, ev: &Event<'_>);
 }
 
 /// Ignores everything; compiles away.
 pub struct NoObserver;
 
-impl Observer for NoObserver {
+impl<const N: usize, const M: usize> Observer<N, M> for NoObserver {
     const ENABLED: bool = false;
     #[inline(always)]
-    fn event(&mut self, _: &GameState, _: &Event<'_>) {}
+    fn event(&mut self, _: &GameState<N, M>, _: &Event<'_>) {}
 }

@@ -19,7 +19,7 @@ pub const MAX_QUICK_PER_DAY: u16 = 200;
 /// uses of a quick action per day).
 pub const MAX_FREE_PLAYS_PER_DAY: u8 = 100;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn step_phase(&mut self) {
         match self.s.phase {
             Phase::SetupMana => {
@@ -30,7 +30,7 @@ impl<O: Observer> Engine<'_, O> {
                 }
                 if self.s.setup_left > 0 && !self.s.side(who).hand.is_empty() {
                     self.ask(Decision::SetupMana, who);
-                } else if self.s.mode == Mode::Duel && self.later_seat_waits() {
+                } else if self.s.mode.versus() && self.later_seat_waits() {
                     // Head-to-head: the next player clockwise puts its 3 cards in Mana.
                     self.s.seat_step += 1;
                     self.s.setup_left = 3;
@@ -126,7 +126,7 @@ impl<O: Observer> Engine<'_, O> {
                 self.queue_timed(Trigger::Dusk);
                 self.s.phase = Phase::Progress;
             }
-            Phase::Progress if self.s.mode == Mode::Duel => self.duel_progress(),
+            Phase::Progress if self.s.mode.versus() => self.duel_progress(),
             Phase::Progress => self.progress(),
             Phase::Night => {
                 self.queue_timed(Trigger::Night);
@@ -148,7 +148,7 @@ impl<O: Observer> Engine<'_, O> {
                     self.s.phase = Phase::Midnight;
                 }
             }
-            Phase::Midnight if self.s.mode == Mode::Duel => self.duel_day_end(),
+            Phase::Midnight if self.s.mode.versus() => self.duel_day_end(),
             Phase::Midnight => {
                 self.midnight();
                 if self.s.outcome.is_none() {
@@ -224,7 +224,7 @@ impl<O: Observer> Engine<'_, O> {
     /// asks (the order of the Confluence's cards at Rest included).
     pub(super) fn ask(&mut self, d: Decision, who: Side) {
         self.s.decision = d;
-        self.s.decider = if self.s.mode == Mode::Duel {
+        self.s.decider = if self.s.mode.versus() {
             who
         } else {
             Side::Player
@@ -237,7 +237,7 @@ impl<O: Observer> Engine<'_, O> {
     fn seat_in_turn(&self) -> Side {
         match self.s.mode {
             Mode::Confluence => Side::Player,
-            Mode::Duel => {
+            Mode::Duel | Mode::FreeForAll => {
                 let first = self.s.first_player();
                 let k = self.s.seat_step as usize;
                 self.s.table.sides_from(first).nth(k).unwrap_or(first)
@@ -255,8 +255,8 @@ impl<O: Observer> Engine<'_, O> {
     fn expand_done(&mut self) {
         match self.s.mode {
             Mode::Confluence => self.s.phase = Phase::ConfluenceDraw,
-            Mode::Duel if self.later_seat_waits() => self.s.seat_step += 1,
-            Mode::Duel => {
+            Mode::Duel | Mode::FreeForAll if self.later_seat_waits() => self.s.seat_step += 1,
+            Mode::Duel | Mode::FreeForAll => {
                 self.s.seat_step = 0;
                 self.s.phase = Phase::Noon;
             }
@@ -328,7 +328,7 @@ impl<O: Observer> Engine<'_, O> {
     fn queue_after_rest(&mut self) {
         let first = self.s.first_player();
         for side in self.s.table.sides_from(first) {
-            for id in 0..MAX_OBJS {
+            for id in 0..M {
                 let id = id as ObjId;
                 let o = *self.s.obj(id);
                 if o.side != side || !o.has(flag::AFTER_REST) {

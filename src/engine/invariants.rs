@@ -9,7 +9,10 @@ use crate::cards::db::CardDb;
 use crate::cards::types::*;
 
 /// Checks the state; returns the first broken invariant.
-pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
+pub fn check<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+) -> Result<(), String> {
     // With two seats the first-player token and the Threatened expedition move together
     // (the Confluence mode's rule; head to head the policies read `threatened`).
     if s.table.seats() == 2 && s.first != GameState::first_with(s.threatened) {
@@ -26,7 +29,7 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
         ));
     }
     // Every card object is in exactly one zone, and its zone field agrees with the lists.
-    let mut seen = [0u8; MAX_OBJS];
+    let mut seen = [0u8; M];
     for side in Side::BOTH {
         let st = s.side(side);
         let lists: [(&Zone64, Zone, Option<Exp>); 8] = [
@@ -129,7 +132,13 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
             }
         }
     }
-    for (id, (o, &listed)) in s.objs.iter().zip(seen.iter()).enumerate().skip(TOKEN_BASE) {
+    for (id, (o, &listed)) in s
+        .objs
+        .iter()
+        .zip(seen.iter())
+        .enumerate()
+        .skip(GameState::<N, M>::TOKEN_BASE)
+    {
         match o.zone {
             Zone::None if listed == 0 => {}
             Zone::Expedition | Zone::Landmarks if listed == 1 && o.is_token() => {}
@@ -175,7 +184,7 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
             }
         }
     }
-    if s.mode == Mode::Duel {
+    if s.mode.versus() {
         if s.dark != ByExp([-1, 8]) {
             return Err("a Darkness moved in a head-to-head game".into());
         }
@@ -199,7 +208,7 @@ pub fn check(s: &GameState, db: &CardDb) -> Result<(), String> {
 }
 
 /// Panics with the broken invariant (debug builds call this after every engine step).
-pub fn assert_ok(s: &GameState, db: &CardDb) {
+pub fn assert_ok<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) {
     if let Err(e) = check(s, db) {
         panic!("invariant broken on day {} ({:?}): {e}", s.day, s.phase);
     }

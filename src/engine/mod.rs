@@ -56,16 +56,21 @@ pub struct IllegalChoice {
     pub day: u8,
 }
 
-pub(crate) struct Engine<'a, O: Observer> {
-    pub s: &'a mut GameState,
+pub(crate) struct Engine<
+    'a,
+    O: Observer<N, M>,
+    const N: usize = 2,
+    const M: usize = { state::MAX_OBJS },
+> {
+    pub s: &'a mut GameState<N, M>,
     pub db: &'a CardDb,
     pub rng: &'a mut GameRng,
     pub obs: &'a mut O,
 }
 
 /// Runs forced steps until the player must decide or the game is over.
-pub fn advance<O: Observer>(
-    s: &mut GameState,
+pub fn advance<O: Observer<N, M>, const N: usize, const M: usize>(
+    s: &mut GameState<N, M>,
     db: &CardDb,
     rng: &mut GameRng,
     obs: &mut O,
@@ -75,19 +80,19 @@ pub fn advance<O: Observer>(
 
 /// Like [`advance`], but also stops (before the next step of the day, with no ability
 /// running or waiting) as soon as `stop` holds. Used to run scenarios phase by phase.
-pub fn advance_until<O: Observer>(
-    s: &mut GameState,
+pub fn advance_until<O: Observer<N, M>, const N: usize, const M: usize>(
+    s: &mut GameState<N, M>,
     db: &CardDb,
     rng: &mut GameRng,
     obs: &mut O,
-    stop: &dyn Fn(&GameState) -> bool,
+    stop: &dyn Fn(&GameState<N, M>) -> bool,
 ) -> Step {
     Engine { s, db, rng, obs }.run(Some(stop))
 }
 
 /// Applies a choice after checking that it is legal.
-pub fn apply<O: Observer>(
-    s: &mut GameState,
+pub fn apply<O: Observer<N, M>, const N: usize, const M: usize>(
+    s: &mut GameState<N, M>,
     db: &CardDb,
     rng: &mut GameRng,
     obs: &mut O,
@@ -108,8 +113,8 @@ pub fn apply<O: Observer>(
 
 /// Applies a choice taken from [`legal_choices`] (checked in debug builds and with the
 /// `invariants` feature).
-pub fn apply_unchecked<O: Observer>(
-    s: &mut GameState,
+pub fn apply_unchecked<O: Observer<N, M>, const N: usize, const M: usize>(
+    s: &mut GameState<N, M>,
     db: &CardDb,
     rng: &mut GameRng,
     obs: &mut O,
@@ -129,16 +134,20 @@ pub fn apply_unchecked<O: Observer>(
 }
 
 /// The legal options of the pending decision (empty when none is pending).
-pub fn legal_choices(s: &GameState, db: &CardDb, out: &mut ChoiceList) {
+pub fn legal_choices<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
     choice::legal(s, db, out);
 }
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     fn advance(&mut self) -> Step {
         self.run(None)
     }
 
-    fn run(&mut self, stop: Option<&dyn Fn(&GameState) -> bool>) -> Step {
+    fn run(&mut self, stop: Option<&dyn Fn(&GameState<N, M>) -> bool>) -> Step {
         loop {
             if self.s.decision != Decision::None {
                 return Step::Decide;

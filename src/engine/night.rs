@@ -21,7 +21,10 @@ enum Fate {
 }
 
 /// This side's cards still waiting for their place in the Rest order.
-pub(super) fn rest_waiting(s: &GameState, side: Side) -> List<32> {
+pub(super) fn rest_waiting<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    side: Side,
+) -> List<32> {
     let mut out = List::new();
     for e in Exp::BOTH {
         for id in s.side(side).exp[e.index()].iter() {
@@ -33,7 +36,7 @@ pub(super) fn rest_waiting(s: &GameState, side: Side) -> List<32> {
     out
 }
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Rest: characters go to Reserve (Fleeting ones to the discard pile; tokens cease),
     /// except Asleep and Anchored ones (which stay and lose the status) and Eternal ones.
     /// Confluence characters also stay when Constant, or Persistent and not overcome.
@@ -70,8 +73,8 @@ impl<O: Observer> Engine<'_, O> {
             return false;
         }
         // Every object in an expedition fits: there are MAX_OBJS of them at most.
-        let mut fates: List<MAX_OBJS> = List::new();
-        let mut kinds = [Fate::Stay; MAX_OBJS];
+        let mut fates: List<M> = List::new();
+        let mut kinds = [Fate::Stay; M];
         for side in [Side::Player, Side::Confluence] {
             for e in Exp::BOTH {
                 for id in self.s.side(side).exp[e.index()].iter() {
@@ -233,9 +236,7 @@ impl<O: Observer> Engine<'_, O> {
         };
         if def.kind == CardKind::ExpeditionPermanent {
             let moved = match side {
-                Side::Confluence if s.mode == Mode::Duel => {
-                    s.today.seats[Side::Confluence].moved.get(e)
-                }
+                Side::Confluence if s.mode.versus() => s.today.seats[Side::Confluence].moved.get(e),
                 // The Confluence's: the player expedition it faces.
                 _ => s.today.seats[Side::Player].moved.get(e),
             };
@@ -366,7 +367,7 @@ impl<O: Observer> Engine<'_, O> {
                 return false;
             }
         }
-        if self.s.mode == Mode::Duel {
+        if self.s.mode.versus() {
             return true;
         }
         loop {
@@ -440,7 +441,7 @@ impl<O: Observer> Engine<'_, O> {
     pub(super) fn queue_delayed_rest(&mut self) {
         let first = self.s.initiative();
         for side in self.s.table.sides_from(first) {
-            for i in 0..MAX_OBJS {
+            for i in 0..M {
                 let o = self.s.objs[i];
                 if o.side == side && o.has(flag::DELAY_REST) {
                     self.s.objs[i].flags &= !flag::DELAY_REST;

@@ -265,7 +265,7 @@ fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
 }
 
 /// Works out Dusk for both expeditions from the current state (nothing is changed).
-pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
+pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) -> DuskReport {
     let mut gigantics: ArrayVec<ObjId, 16> = ArrayVec::new();
     let conf = s.side(Side::Confluence);
     for e in 0..2 {
@@ -424,7 +424,7 @@ pub fn evaluate(s: &GameState, db: &CardDb) -> DuskReport {
 
 /// The terrain types whose spending would trigger one of the player's "moves forward due
 /// to" abilities if expedition `e` moved forward.
-fn due_wanted(s: &GameState, db: &CardDb, e: Exp) -> u8 {
+fn due_wanted<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb, e: Exp) -> u8 {
     use crate::cards::effect::{EventKind, Trigger};
     let pl = s.side(Side::Player);
     let mut out = 0;
@@ -467,7 +467,10 @@ pub fn fully_overcome(r: &ExpReport) -> u8 {
     bits
 }
 
-pub fn progressing(s: &GameState, db: &CardDb) -> ByExp<bool> {
+pub fn progressing<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+) -> ByExp<bool> {
     let r = evaluate(s, db);
     ByExp([r.exps[0].advanced, r.exps[1].advanced])
 }

@@ -8,7 +8,7 @@ use super::triggers::Fire;
 use crate::cards::effect::*;
 use crate::cards::types::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Plays `id` from hand or Reserve into expedition `exp` (ignored for Landmarks and
     /// Spells). The cost must have been checked by the caller.
     pub(super) fn play_card(

@@ -31,9 +31,9 @@ pub struct SetupStreams<'a> {
     pub confluence: &'a mut GameRng,
 }
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     /// An empty state with nothing in any zone.
-    pub fn empty() -> GameState {
+    pub fn empty() -> Self {
         let pending = Pending {
             ability: 0,
             source: NO_OBJ,
@@ -53,18 +53,18 @@ impl GameState {
             place: 0,
         };
         GameState {
-            objs: [Obj::default(); MAX_OBJS],
-            sides: Seats([SideState::default(); 2]),
-            first_obj: Seats([0, 0]),
-            n_cards: Seats([0, 0]),
+            objs: [Obj::default(); M],
+            sides: Seats([SideState::default(); N]),
+            first_obj: Seats([0; N]),
+            n_cards: Seats([0; N]),
             adventure: Adventure::layout([0, 1, 2], [false; 3]),
-            pos: Seats([ByExp([0, 7]); 2]),
+            pos: Seats([ByExp([0, 7]); N]),
             dark: ByExp([-1, 8]),
             mode: Mode::Confluence,
             variant: Variant::default(),
             decider: Side::Player,
             arena: false,
-            table: super::table::Table::new(2),
+            table: super::table::Table::new(N as u8),
             seat_step: 0,
             threatened: Exp::Hero,
             first: Side::Confluence,
@@ -86,10 +86,10 @@ impl GameState {
             mods: [m; 8],
             n_mods: 0,
             setup_left: 3,
-            played: Seats([0, 0]),
-            plays: Seats([0, 0]),
-            statics: Seats([0, 0]),
-            listen: Seats([0, 0]),
+            played: Seats([0; N]),
+            plays: Seats([0; N]),
+            statics: Seats([0; N]),
+            listen: Seats([0; N]),
             rest_asked: false,
             overflow: false,
             rest_armed: false,
@@ -135,12 +135,12 @@ impl GameState {
                 next += 1;
             }
         }
-        debug_assert!(next <= TOKEN_BASE);
+        debug_assert!(next <= Self::TOKEN_BASE);
         self.recount_statics(db);
     }
 }
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     /// What every game's setup shares: the Adventure (three Tumult cards in random order
     /// and orientation, from `streams[0]`), both sides' objects, the heroes' starting
     /// counters and Terrain Markers, and each deck shuffled from its own stream.

@@ -146,15 +146,6 @@ impl Obj {
     pub fn is_token(&self) -> bool {
         self.flags & flag::TOKEN != 0
     }
-    /// The side whose zones the card goes back to.
-    #[inline]
-    pub fn owner(&self) -> Side {
-        if self.flags & flag::BORROWED != 0 {
-            self.side.other()
-        } else {
-            self.side
-        }
-    }
 }
 
 /// One side's zones. Orders: deck top = last; the Confluence's hand top = first; Reserve,
@@ -530,10 +521,10 @@ impl Outcome {
 
 /// What happened today that later steps read.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Today {
+pub struct Today<const N: usize = 2> {
     /// Each seat's expeditions (in Confluence mode seat 0's, the player's; the Confluence's
     /// expedition permanents read the player expedition they face).
-    pub seats: Seats<SeatToday>,
+    pub seats: Seats<SeatToday, N>,
     /// It overcame everything including the terrain at this Dusk.
     pub cleared: ByExp<bool>,
     /// The Darkness cannot advance on this side today (an effect).
@@ -552,15 +543,15 @@ pub struct Today {
     /// Reactions resolved today (a loop guard, S1 1.4.6).
     pub reactions: u16,
     /// Cards each side played today (a loop guard under unlimited mana, D51).
-    pub plays: Seats<u8>,
+    pub plays: Seats<u8, N>,
     /// Per side, "this Day, Characters with Hand Cost N or more you control are Tough T":
     /// (N, T), T = 0 for none.
-    pub day_tough: Seats<(u8, u8)>,
+    pub day_tough: Seats<(u8, u8), N>,
     /// Tokens to create after this day's Rest ("... in target Expedition after Rest"):
     /// (token card, n | expedition << 4 | side << 5); n = 0 is an empty slot.
     pub after_rest: [(u16, u8); 2],
     /// Each side's last die result today (for "when you roll ... if the result is N+").
-    pub last_roll: Seats<u8>,
+    pub last_roll: Seats<u8, N>,
 }
 
 /// What happened today to one seat's expeditions.
@@ -586,6 +577,17 @@ pub enum Mode {
     Confluence,
     /// Standard Altered, one player against another: both sides are policy-driven.
     Duel,
+    /// Free for All (digest §7.1, §7.3): four players, each racing its two neighbours.
+    FreeForAll,
+}
+
+impl Mode {
+    /// Every seat is a player (head to head, Free for All): no side is scripted, and the
+    /// players' expeditions race one another's rather than the Darkness.
+    #[inline]
+    pub fn versus(self) -> bool {
+        self != Mode::Confluence
+    }
 }
 
 /// The rule changes of a head-to-head variant (Booster War, digest §7.4). The default is
@@ -617,16 +619,16 @@ impl Variant {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct GameState {
-    pub objs: [Obj; MAX_OBJS],
-    pub sides: Seats<SideState>,
+pub struct GameState<const N: usize = 2, const M: usize = MAX_OBJS> {
+    pub objs: [Obj; M],
+    pub sides: Seats<SideState, N>,
     /// First object id of each side's cards, and how many cards (hero included).
-    pub first_obj: Seats<u8>,
-    pub n_cards: Seats<u8>,
+    pub first_obj: Seats<u8, N>,
+    pub n_cards: Seats<u8, N>,
     pub adventure: Adventure,
     /// Each seat's expedition regions: Hero moves 0 → 7, Companion 7 → 0 (in Confluence
     /// mode only seat 0, the player, has expeditions).
-    pub pos: Seats<ByExp<i8>>,
+    pub pos: Seats<ByExp<i8>, N>,
     /// Darkness positions: behind the Hero at -1 (moving up), behind the Companion at 8.
     pub dark: ByExp<i8>,
     pub mode: Mode,
@@ -664,21 +666,21 @@ pub struct GameState {
     pub outcome: Option<Outcome>,
     /// The end has been reported to the observer.
     pub end_reported: bool,
-    pub today: Today,
+    pub today: Today<N>,
     pub mods: [TurnMod; 8],
     pub n_mods: u8,
     pub setup_left: u8,
     /// Bit per deck slot (object id minus the side's first id) that was played this game.
-    pub played: Seats<u64>,
+    pub played: Seats<u64, N>,
     /// Cards played this game, per side.
-    pub plays: Seats<u16>,
+    pub plays: Seats<u16, N>,
     /// Objects in play (hero, expeditions, landmarks) with static abilities, per side. When
     /// zero, the engine skips every scan for auras, cost and terrain statics.
-    pub statics: Seats<u8>,
+    pub statics: Seats<u8, N>,
     /// Per side, the `fire_class` bits some of its objects may listen to: the union over
     /// the cards of every object it has had (a superset, never less), so `fire` skips a
     /// side that cannot react to what happened without walking its objects.
-    pub listen: Seats<u32>,
+    pub listen: Seats<u32, N>,
     /// Rest has marked the cards whose order into Reserve the player chooses.
     pub rest_asked: bool,
     /// More reactions triggered at once than the queue holds: some were not queued. An
@@ -694,6 +696,23 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The first player that goes with a Threatened expedition: the player when it is the
+    /// Companion's (the Confluence mode's day 1; scenarios give the Threatened side). Two
+    /// seats only: the Threatened expedition is the Confluence mode's.
+    #[inline]
+    pub fn first_with(threatened: Exp) -> Side {
+        match threatened {
+            Exp::Companion => Side::Player,
+            Exp::Hero => Side::Confluence,
+        }
+    }
+}
+
+impl<const N: usize, const M: usize> GameState<N, M> {
+    /// The first token slot: after every seat's cards (64 a seat with two seats, 48 with
+    /// four, so that object ids stay one byte).
+    pub const TOKEN_BASE: usize = if N == 2 { TOKEN_BASE } else { 48 * N };
+
     #[inline]
     pub fn obj(&self, id: ObjId) -> &Obj {
         &self.objs[id as usize]
@@ -702,6 +721,29 @@ impl GameState {
     #[inline]
     pub fn obj_mut(&mut self, id: ObjId) -> &mut Obj {
         &mut self.objs[id as usize]
+    }
+
+    /// The seat whose zones an object goes back to: its controller, unless it is borrowed
+    /// (it defected, or was played from another seat's Reserve). With two seats the owner
+    /// of a borrowed card is the other seat; with more, the seat whose object ids hold it.
+    #[inline]
+    pub fn owner_of(&self, id: ObjId) -> Side {
+        let o = self.obj(id);
+        if o.flags & flag::BORROWED == 0 {
+            return o.side;
+        }
+        if N == 2 {
+            return o.side.other();
+        }
+        for seat in 0..N as u8 {
+            let side = Side::of_seat(seat);
+            let first = self.first_obj[side];
+            if id >= first && id - first < self.n_cards[side] {
+                return side;
+            }
+        }
+        // A borrowed token has no seat's id: it ceases to exist when it leaves play.
+        o.side
     }
 
     #[inline]
@@ -737,7 +779,7 @@ impl GameState {
     #[inline]
     pub fn region_of(&self, side: Side, e: Exp) -> usize {
         match self.mode {
-            Mode::Duel => self.pos_of(side).get(e) as usize,
+            Mode::Duel | Mode::FreeForAll => self.pos_of(side).get(e) as usize,
             Mode::Confluence => self.pos[Side::Player].get(e) as usize,
         }
     }
@@ -777,16 +819,6 @@ impl GameState {
     #[inline]
     pub fn first_player(&self) -> Side {
         self.first
-    }
-
-    /// The first player that goes with a Threatened expedition: the player when it is the
-    /// Companion's (the Confluence mode's day 1; scenarios give the Threatened side).
-    #[inline]
-    pub fn first_with(threatened: Exp) -> Side {
-        match threatened {
-            Exp::Companion => Side::Player,
-            Exp::Hero => Side::Confluence,
-        }
     }
 
     /// `side` has passed this Afternoon.
@@ -876,7 +908,7 @@ impl GameState {
     /// Whether any object in play has static abilities (auras, terrain, blocks...).
     #[inline]
     pub fn any_statics(&self) -> bool {
-        self.statics != Seats([0, 0])
+        self.statics != Seats([0; N])
     }
 
     /// Each hero's Terrain Markers at the start of the game (a hero that starts with a
@@ -897,8 +929,8 @@ impl GameState {
 
     /// Recounts `statics` and `listen` from scratch (after building a state by hand).
     pub fn recount_statics(&mut self, db: &crate::cards::db::CardDb) {
-        self.statics = Seats([0, 0]);
-        self.listen = Seats([0, 0]);
+        self.statics = Seats([0; N]);
+        self.listen = Seats([0; N]);
         for o in self.objs.iter() {
             if o.zone != Zone::None {
                 self.listen[o.side] |= db.card(o.card).fire_mask;
@@ -946,5 +978,60 @@ mod tests {
         assert_eq!(std::mem::size_of::<Obj>(), 16);
         // The "next card you play" modifiers keep their flags in one byte.
         assert!(std::mem::size_of::<TurnMod>() <= 12);
+    }
+
+    /// Free for All's state: four seats and 255 object slots, the ids still one byte, and
+    /// the engine's entry points built for it (a generic item the four-seat game cannot
+    /// use would fail here, not in step 3's first game).
+    #[test]
+    fn four_seats_build() {
+        use crate::cards::db::CardDb;
+        use crate::engine::{GameRng, Step, event::NoObserver, view::View};
+        type Ffa = GameState<4, 255>;
+        let s = Ffa::empty();
+        assert_eq!(s.table.seats(), 4);
+        assert_eq!(Ffa::TOKEN_BASE, 192);
+        assert_eq!(GameState::<2>::TOKEN_BASE, TOKEN_BASE);
+        assert!(Ffa::TOKEN_BASE < 255 && usize::from(NO_OBJ) == 255);
+        assert_eq!(s.objs.len(), 255);
+        assert_eq!(s.sides.iter().count(), 4);
+        let _: fn(&mut Ffa, &CardDb, &mut GameRng, &mut NoObserver) -> Step =
+            crate::engine::advance;
+        let _: fn(&mut Ffa, &CardDb, &mut GameRng, &mut NoObserver, crate::engine::Choice) =
+            crate::engine::apply_unchecked;
+        let _: fn(&Ffa, &CardDb, &mut crate::engine::ChoiceList) = crate::engine::legal_choices;
+        fn deal<'a>(v: &View<'a, 4, 255>, rng: &mut GameRng) -> Ffa {
+            v.determinize(rng)
+        }
+        let _: fn(&View<'_, 4, 255>, &mut GameRng) -> Ffa = deal;
+        // A borrowed card goes back to the seat whose ids hold it, not to "the other".
+        let mut s = Ffa::empty();
+        for seat in 0..4u8 {
+            let side = Side::of_seat(seat);
+            s.first_obj[side] = 40 * seat;
+            s.n_cards[side] = 40;
+        }
+        s.objs[85].side = Side::Player;
+        s.objs[85].flags |= flag::BORROWED;
+        assert_eq!(s.owner_of(85), Side::Seat2);
+        s.objs[85].flags &= !flag::BORROWED;
+        assert_eq!(s.owner_of(85), Side::Player);
+        // Seat 1's view: its opponents clockwise after it, and who faces its expeditions.
+        s.decider = Side::Confluence;
+        let db = CardDb::new();
+        let v = View::new(&s, &db);
+        let them: Vec<Side> = v.opponents().collect();
+        assert_eq!(them, [Side::Seat2, Side::Seat3, Side::Player]);
+        assert_eq!(v.facing(Exp::Hero), Some((Side::Player, Exp::Hero)));
+        assert_eq!(
+            v.facing(Exp::Companion),
+            Some((Side::Seat2, Exp::Companion))
+        );
+        s.table.keep_only(0b0110);
+        let v = View::new(&s, &db);
+        assert_eq!(v.opponents().collect::<Vec<_>>(), [Side::Seat2]);
+        assert_eq!(v.facing(Exp::Hero), Some((Side::Seat2, Exp::Hero)));
+        // The two-seat state is the one every mode so far plays, at its old size.
+        assert!(std::mem::size_of::<Ffa>() > std::mem::size_of::<GameState>());
     }
 }

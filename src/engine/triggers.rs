@@ -111,7 +111,7 @@ impl Fire {
     }
 }
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn push_pending(&mut self, p: Pending) {
         let n = self.s.n_pending as usize;
         if n < self.s.pending.len() {

@@ -14,16 +14,16 @@ use crate::cards::db::{CardDb, CardDef};
 use crate::cards::types::*;
 
 #[derive(Copy, Clone)]
-pub struct View<'a> {
-    s: &'a GameState,
+pub struct View<'a, const N: usize = 2, const M: usize = MAX_OBJS> {
+    s: &'a GameState<N, M>,
     db: &'a CardDb,
     /// The side that is deciding: the player in Confluence mode, either seat head-to-head.
     me: Side,
 }
 
-impl<'a> View<'a> {
+impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     /// The view of the side that makes the pending decision.
-    pub fn new(s: &'a GameState, db: &'a CardDb) -> View<'a> {
+    pub fn new(s: &'a GameState<N, M>, db: &'a CardDb) -> Self {
         View {
             s,
             db,
@@ -39,6 +39,19 @@ impl<'a> View<'a> {
     /// The opponent: the Confluence, or the other seat.
     pub fn them(&self) -> Side {
         self.me.other()
+    }
+
+    /// Every opponent still playing, clockwise after me (with two seats: [`View::them`]).
+    pub fn opponents(&self) -> impl Iterator<Item = Side> {
+        let me = self.me;
+        self.s.table.sides_from(me).filter(move |&s| s != me)
+    }
+
+    /// The seat and expedition across my expedition `e`'s lane (`None` when no other seat
+    /// plays): with two seats, the same expedition of the other seat.
+    pub fn facing(&self, e: Exp) -> Option<(Side, Exp)> {
+        let (seat, fe) = self.s.table.facing(self.me.seat(), e)?;
+        Some((Side::of_seat(seat), fe))
     }
 
     pub fn mode(&self) -> Mode {
@@ -251,34 +264,35 @@ impl<'a> View<'a> {
     /// The true state, hidden information included. Only for the `clairvoyant` bound,
     /// which is labelled everywhere as an upper bound and not a player: no policy that
     /// models a player may call it.
-    pub fn clairvoyant_state(&self) -> GameState {
+    pub fn clairvoyant_state(&self) -> GameState<N, M> {
         *self.s
     }
 
     /// The positions of a deck whose object the deciding side has not seen there.
-    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<usize, { MAX_OBJS }> {
+    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<usize, M> {
         (0..deck.len())
             .filter(|&i| !self.is_visible(deck.as_slice()[i]))
             .collect()
     }
 
-    /// A full state consistent with what the player has seen: both decks reshuffled (but
-    /// for cards revealed in place, which stay), the opponent's unseen cards (deck, hand, unseen Mana orbs) redistributed among those
-    /// places, unrevealed Tumult cards re-dealt. Used by search policies. The opponent is the
-    /// Confluence, or head to head the other seat; its unseen cards keep their identities
-    /// as a whole (the deck list is taken as known, as the Confluence's is), only which is
-    /// where is sampled.
+    /// A full state consistent with what the player has seen: every deck reshuffled (but
+    /// for cards revealed in place, which stay), each opponent's unseen cards (deck, hand,
+    /// unseen Mana orbs) redistributed among that opponent's places, unrevealed Tumult
+    /// cards re-dealt. Used by search policies. The opponents are the Confluence, or the
+    /// other seats still playing; each one's unseen cards keep their identities as a whole
+    /// (the deck list is taken as known, as the Confluence's is), only which is where is
+    /// sampled.
     ///
     /// The result depends only on what the player can see and on `rng`: every hidden list
     /// is put in a canonical order (sorted) before it is shuffled, so two states that differ
     /// only in their hidden order give the same sample. No allocation.
-    pub fn determinize(&self, rng: &mut GameRng) -> GameState {
+    pub fn determinize(&self, rng: &mut GameRng) -> GameState<N, M> {
         let mut g = *self.s;
-        let (me, them) = (self.me, self.me.other());
+        let me = self.me;
         // The player's own deck order is unknown to them, except the cards revealed in
         // place (the two top cards a Resupply shows): those stay where they are.
         let unseen = self.unseen_slots(&g.sides[me].deck);
-        let mut order: ArrayVec<ObjId, { MAX_OBJS }> = unseen
+        let mut order: ArrayVec<ObjId, M> = unseen
             .iter()
             .map(|&i| g.sides[me].deck.as_slice()[i])
             .collect();
@@ -287,29 +301,11 @@ impl<'a> View<'a> {
         for (&i, id) in unseen.iter().zip(order) {
             g.sides[me].deck.as_mut_slice()[i] = id;
         }
-        // The opponent's deck: which object sits where is as hidden as which card each
-        // object is; sort the unseen objects among their slots, then deal the unseen cards
-        // over them.
-        let unseen = self.unseen_slots(&g.sides[them].deck);
-        let mut order: ArrayVec<ObjId, { MAX_OBJS }> = unseen
-            .iter()
-            .map(|&i| g.sides[them].deck.as_slice()[i])
-            .collect();
-        order.sort_unstable();
-        for (&i, &id) in unseen.iter().zip(&order) {
-            g.sides[them].deck.as_mut_slice()[i] = id;
-        }
-        let mut ids: ArrayVec<ObjId, { MAX_OBJS }> = ArrayVec::new();
-        let c = g.sides[them];
-        ids.extend(order);
-        for list in [&c.hand, &c.mana] {
-            ids.extend(list.iter().filter(|&id| !self.is_visible(id)));
-        }
-        let mut cards: ArrayVec<_, { MAX_OBJS }> = ids.iter().map(|&id| g.obj(id).card).collect();
-        cards.sort_unstable();
-        cards.shuffle(rng);
-        for (&id, card) in ids.iter().zip(cards) {
-            g.obj_mut(id).card = card;
+        // Each opponent's deck (clockwise after me; with two seats the other seat): which
+        // object sits where is as hidden as which card each object is; sort the unseen
+        // objects among their slots, then deal that opponent's unseen cards over them.
+        for them in self.opponents() {
+            self.deal_unseen(&mut g, them, rng);
         }
         // Unrevealed Tumult cards: re-deal the unseen ones among the unseen slots.
         let adv = &mut g.adventure;
@@ -326,5 +322,31 @@ impl<'a> View<'a> {
         let fresh = Adventure::layout(adv.tumult, adv.flipped);
         adv.terrain = fresh.terrain;
         g
+    }
+
+    /// Deals opponent `them`'s unseen cards (deck, hand, unseen Mana orbs) anew among
+    /// those places, keeping the multiset ([`View::determinize`]).
+    fn deal_unseen(&self, g: &mut GameState<N, M>, them: Side, rng: &mut GameRng) {
+        let unseen = self.unseen_slots(&g.sides[them].deck);
+        let mut order: ArrayVec<ObjId, M> = unseen
+            .iter()
+            .map(|&i| g.sides[them].deck.as_slice()[i])
+            .collect();
+        order.sort_unstable();
+        for (&i, &id) in unseen.iter().zip(&order) {
+            g.sides[them].deck.as_mut_slice()[i] = id;
+        }
+        let mut ids: ArrayVec<ObjId, M> = ArrayVec::new();
+        let c = g.sides[them];
+        ids.extend(order);
+        for list in [&c.hand, &c.mana] {
+            ids.extend(list.iter().filter(|&id| !self.is_visible(id)));
+        }
+        let mut cards: ArrayVec<_, M> = ids.iter().map(|&id| g.obj(id).card).collect();
+        cards.sort_unstable();
+        cards.shuffle(rng);
+        for (&id, card) in ids.iter().zip(cards) {
+            g.obj_mut(id).card = card;
+        }
     }
 }

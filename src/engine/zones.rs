@@ -8,7 +8,7 @@ use super::state::*;
 use crate::cards::effect::{CardIdx, EventKind, Trigger, tmask};
 use crate::cards::types::{Exp, Side};
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Takes an object out of its zone list (it stays "in" its zone field until placed).
     pub(super) fn detach(&mut self, id: ObjId) {
         let o = *self.s.obj(id);
@@ -92,13 +92,14 @@ impl<O: Observer> Engine<'_, O> {
             return;
         }
         let ts = self.s.next_ts();
+        let owner = self.s.owner_of(id);
         let o = self.s.obj_mut(id);
         // A borrowed card that leaves play goes to its owner's zone, whichever personal zone
         // it is sent to (the reminder text of Defect and Brainwash).
         if o.flags & flag::BORROWED != 0
             && !matches!(to, Zone::Expedition | Zone::Landmarks | Zone::Limbo)
         {
-            o.side = o.side.other();
+            o.side = owner;
             o.flags &= !flag::BORROWED;
         }
         o.flags &= !flag::ZONE_LOCAL;
@@ -275,7 +276,8 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Creates a token character in an expedition. None when no slot or room is left.
     pub(super) fn create_token(&mut self, side: Side, card: CardIdx, exp: Exp) -> Option<ObjId> {
-        let slot = (TOKEN_BASE..MAX_OBJS).find(|&i| self.s.objs[i].zone == Zone::None)? as ObjId;
+        let slot = (GameState::<N, M>::TOKEN_BASE..M)
+            .find(|&i| self.s.objs[i].zone == Zone::None)? as ObjId;
         if self.s.side(side).exp[exp.index()].is_full() {
             return None;
         }
@@ -311,7 +313,8 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Creates a Permanent token in a side's Landmarks. None when no slot or room is left.
     pub(super) fn create_landmark_token(&mut self, side: Side, card: CardIdx) -> Option<ObjId> {
-        let slot = (TOKEN_BASE..MAX_OBJS).find(|&i| self.s.objs[i].zone == Zone::None)? as ObjId;
+        let slot = (GameState::<N, M>::TOKEN_BASE..M)
+            .find(|&i| self.s.objs[i].zone == Zone::None)? as ObjId;
         if self.s.side(side).landmarks.is_full() {
             return None;
         }

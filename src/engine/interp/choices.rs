@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn exec_roll(&mut self, f: &Frame) -> Flow {
         let extra = self.side_has_static(f.controller, |s| matches!(s, Static::ExtraDie));
         // Raising the die by 1 (roll_plus_one) is asked once the die is kept.
@@ -238,7 +238,7 @@ impl<O: Observer> Engine<'_, O> {
 
     /// Records the player's answer for the card being asked about; returns it.
     fn answer_mana(&mut self, yes: bool) -> Option<ObjId> {
-        let id = (0..MAX_OBJS)
+        let id = (0..M)
             .map(|i| i as ObjId)
             .find(|&i| self.s.obj(i).has(flag::MANA_ASKING))?;
         let o = self.s.obj_mut(id);

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Optional cost inside an effect. Steps: 0 ask, then card choices for the parts that
     /// need them (reserve discard, hand discard, sacrifice).
     pub(super) fn exec_pay(&mut self, f: &Frame, cost: Cost, skip: u16) -> Flow {

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Adds (or removes) boosts on a character in play, or on a card in Reserve (support
     /// abilities; a card leaving the Reserve keeps its counters, digest 5.5).
     pub(in crate::engine) fn boost(&mut self, id: ObjId, n: i16) {

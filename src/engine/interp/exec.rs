@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn exec(&mut self, op: Op, f: &Frame) -> Flow {
         let db = self.db;
         match op {
@@ -138,7 +138,7 @@ impl<O: Observer> Engine<'_, O> {
                 fr.it.clear();
                 if let Some(id) = top {
                     let _ = fr.it.push(id);
-                    if f.controller == Side::Player || self.s.mode == Mode::Duel {
+                    if f.controller == Side::Player || self.s.mode.versus() {
                         self.s.obj_mut(id).flags |= flag::KNOWN;
                     }
                 }

@@ -40,7 +40,7 @@ pub(super) enum Flow {
 /// Objects an op acts on.
 type Targets = List<64>;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Starts a queued reaction if its condition holds now.
     pub(super) fn start_pending(&mut self, p: Pending) {
         let today = &mut self.s.today;

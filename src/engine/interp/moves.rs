@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The character joins the expedition facing it under the other side's control,
     /// keeping its statuses and boosts; a card becomes borrowed (its owner's zones stay its
     /// destinations) or, defecting back, its owner's again. False when it could not (not in
@@ -211,7 +211,7 @@ impl<O: Observer> Engine<'_, O> {
         }
         self.s.pos_of_mut(side).set(e, to);
         self.reveal(to as usize);
-        if O::ENABLED && (side == Side::Player || self.s.mode == Mode::Duel) {
+        if O::ENABLED && (side == Side::Player || self.s.mode.versus()) {
             self.emit(Event::ExpeditionMoved {
                 side,
                 exp: e,
@@ -258,7 +258,7 @@ impl<O: Observer> Engine<'_, O> {
     /// The player loses when a Darkness enters the region of the expedition on its side
     /// (interpretation A3).
     pub(in crate::engine) fn check_caught(&mut self) {
-        if self.s.outcome.is_some() || self.s.mode == Mode::Duel {
+        if self.s.outcome.is_some() || self.s.mode.versus() {
             return;
         }
         if self.s.dark.get(Exp::Hero) >= self.s.pos[Side::Player].get(Exp::Hero) {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<O: Observer> Engine<'_, O> {
+impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Playing a card immediately for free (for each player: the controller first), for N
     /// less, or at full cost (Rush with a filter, D33). The player chooses (or
     /// not); the Confluence reveals from the top of its hand until a card qualifies, plays

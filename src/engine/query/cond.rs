@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     pub fn count(&self, db: &CardDb, c: Count, ctx: &Ctx) -> i16 {
         let side = self.side(ctx.controller);
         match c {
@@ -123,7 +123,7 @@ impl GameState {
                         .all(|&e| self.is_behind_of(db, ctx.controller, e))
             }
             Cond::Ahead => {
-                self.mode == Mode::Duel
+                self.mode.versus()
                     && !self.arena
                     && self.source_exp(ctx).is_some_and(|e| {
                         self.progress_of(ctx.controller, e)

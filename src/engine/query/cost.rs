@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     /// The cost to play `id` from hand or reserve, with static changes and this turn's
     /// reductions, never below zero (where the expedition it goes to is not yet known).
     pub fn play_cost(&self, db: &CardDb, id: ObjId, from_reserve: bool) -> u8 {
@@ -492,7 +492,7 @@ impl GameState {
         f: &'a Filter,
         controller: Side,
     ) -> impl Iterator<Item = (ObjId, bool)> + 'a {
-        let player = self.side(if self.mode == Mode::Duel {
+        let player = self.side(if self.mode.versus() {
             controller
         } else {
             Side::Player

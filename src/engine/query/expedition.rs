@@ -8,7 +8,7 @@ thread_local! {
     static JUDGING_DUSK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     /// Calls `f` with each static ability of an object in either side's expeditions that
     /// `keep` selects and whose condition holds. Only the selected statics' conditions are
     /// read (a terrain static's reader must not evaluate "behind", which reads the terrain).
@@ -103,7 +103,7 @@ impl GameState {
     /// considered In Contact (Reka Headset). Against the Confluence no expedition is
     /// otherwise In Contact (the Darkness reaching a player's region ends the game, A3).
     pub fn in_contact_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
-        let met = self.mode == Mode::Duel && {
+        let met = self.mode.versus() && {
             let me = self.pos_of(side).get(e);
             Exp::BOTH
                 .iter()
@@ -164,20 +164,25 @@ impl GameState {
         n
     }
 
-    /// Head-to-head: the terrain types that `side`'s expedition `e`, standing in a region
-    /// with terrains `region`, must win to move forward at this Dusk: the "only thanks to
-    /// {X}, when in an {X} region" statics (`darkness_only_due`) of the opposing objects in
-    /// the expedition facing it (Will-o'-the-Wisp).
+    /// Head-to-head and Free for All: the terrain types that `side`'s expedition `e`,
+    /// standing in a region with terrains `region`, must win to move forward at this Dusk:
+    /// the "only thanks to {X}, when in an {X} region" statics (`darkness_only_due`) of the
+    /// objects in the expedition facing it across its lane (Will-o'-the-Wisp).
     /// 0: no such limit.
     pub fn duel_only_due_to(&self, db: &CardDb, side: Side, e: Exp, region: u8) -> u8 {
+        // The expedition across the lane (with two seats, the same one of the other seat).
+        let Some((seat, fe)) = self.table.facing(side.seat(), e) else {
+            return 0;
+        };
+        let facing = Side::of_seat(seat);
         let mut need = 0u8;
         self.each_expedition_static(
             db,
             |st| matches!(st, Static::DarknessOnlyDueTo(_)),
             |o, st| {
                 if let Static::DarknessOnlyDueTo(t) = st
-                    && o.side == side.other()
-                    && o.exp == e
+                    && o.side == facing
+                    && o.exp == fe
                     && region & t != 0
                 {
                     need |= t;
@@ -198,7 +203,7 @@ impl GameState {
     /// the player's expedition and the Darkness facing it in the Confluence mode.
     pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
         match self.mode {
-            Mode::Duel => {
+            Mode::Duel | Mode::FreeForAll => {
                 self.today.seats[side].no_forward.get(e) || self.static_no_forward(db).get(e)
             }
             Mode::Confluence => self.expedition_blocked(db, e),
@@ -266,7 +271,7 @@ impl GameState {
         }
         match self.mode {
             Mode::Confluence => side == Side::Player && self.is_behind(db, e),
-            Mode::Duel => {
+            Mode::Duel | Mode::FreeForAll => {
                 !self.arena && self.progress_of(side.other(), e) > self.progress_of(side, e)
             }
         }
@@ -313,7 +318,7 @@ impl GameState {
         &self,
         db: &CardDb,
         icon: Placement,
-        progressing: impl Fn(&GameState, Exp) -> bool,
+        progressing: impl Fn(&GameState<N, M>, Exp) -> bool,
     ) -> Exp {
         let q = |e: Exp| match icon {
             Placement::Threatened => e == self.threatened,

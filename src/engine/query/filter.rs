@@ -3,18 +3,18 @@
 
 use super::*;
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     /// Candidates for a running `Select`, in Silver Rule order, not yet chosen, within the
     /// total cap (of hand costs, or with `total_of` 1/2/3 of Forest/Mountain/Water), and
     /// whose Tough (if opposing) the controller can pay.
-    pub fn select_candidates<const N: usize>(
+    pub fn select_candidates<const K: usize>(
         &self,
         db: &CardDb,
         f: &Frame,
         filter: FilterId,
         total_cost: u8,
         total_of: u8,
-        out: &mut crate::engine::list::List<N>,
+        out: &mut crate::engine::list::List<K>,
     ) {
         let ctx = f.ctx();
         let value = |id: ObjId| -> u16 {
@@ -44,12 +44,12 @@ impl GameState {
 
     /// Legal picks of a running "augment any number": select candidates (Tough payable)
     /// after the cursor, in Silver Rule order.
-    pub fn augment_candidates<const N: usize>(
+    pub fn augment_candidates<const K: usize>(
         &self,
         db: &CardDb,
         f: &Frame,
         filter: FilterId,
-        out: &mut crate::engine::list::List<N>,
+        out: &mut crate::engine::list::List<K>,
     ) {
         let mut all: crate::engine::list::List<64> = crate::engine::list::List::new();
         self.select_candidates(db, f, filter, u8::MAX, 0, &mut all);
@@ -99,8 +99,7 @@ impl GameState {
             }
             Op::MoveMarker { terrain } => {
                 let src = self.obj(f.source);
-                if src.zone == Zone::Expedition
-                    && (src.side == Side::Player || self.mode == Mode::Duel)
+                if src.zone == Zone::Expedition && (src.side == Side::Player || self.mode.versus())
                 {
                     let here = self.region_of(src.side, src.exp);
                     for r in (0..8).filter(|&r| r != here) {

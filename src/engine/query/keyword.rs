@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl GameState {
+impl<const N: usize, const M: usize> GameState<N, M> {
     /// Keyword or status bits an object has: printed, gained, or granted by a static aura.
     #[inline]
     pub fn has_kw(&self, db: &CardDb, id: ObjId, bits: u32) -> bool {
