@@ -5,9 +5,12 @@
 #           expert the previous round's weights make, twice;
 #   value   decks/policies/value.toml, the value model, in two rounds (expert iteration):
 #           the expert's self-play games labelled by their outcome, then the games of the
-#           search that scores its rollouts with round 1's network.
-# Usage: scripts/train_models.sh [all|expert|value]   (default all: expert, then value,
-# whose first round plays the new expert).
+#           search that scores its rollouts with round 1's network;
+#   pnet    decks/policies/pnet.toml, the policy network of `expert:net=1`, in two rounds
+#           (DAgger): the default search's choices in the expert's games, then in the games
+#           of `expert:net=1` with round 1's network.
+# Usage: scripts/train_models.sh [all|expert|value|pnet]   (default all: expert, then value,
+# whose first round plays the new expert, then pnet, whose teacher reads both).
 #
 # The decks: the six starters (decks/player) and the twelve community decks beside the
 # project (../shared/data/decks/bga_demo_* and bga_skybound_*). The same code and decks give
@@ -21,8 +24,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
-case "$WHAT" in all | expert | value) ;; *)
-    echo "usage: scripts/train_models.sh [all|expert|value]" >&2
+case "$WHAT" in all | expert | value | pnet) ;; *)
+    echo "usage: scripts/train_models.sh [all|expert|value|pnet]" >&2
     exit 2
     ;;
 esac
@@ -93,11 +96,15 @@ expert() {
 value() {
     cargo run --release --quiet -- train-value "${decks[@]}" "$@" --quiet
 }
+pnet() {
+    cargo run --release --quiet -- train-policy "${decks[@]}" --search search --games 1000 "$@" --quiet
+}
 
 cargo build --release --quiet
 E=decks/policies/expert.toml
 V=decks/policies/value.toml
-if [ "$WHAT" != value ]; then
+P=decks/policies/pnet.toml
+if [ "$WHAT" = all ] || [ "$WHAT" = expert ]; then
     from=$(chain "$E" 3 expert)
     # The later rounds read the previous round's file with --expert-weights (the acting
     # expert and the teacher's expert rollouts alike).
@@ -106,11 +113,17 @@ if [ "$WHAT" != value ]; then
     [ "$from" -le 3 ] && round expert-3 "$E" expert expert "$SEARCH" --expert-weights "$E"
     [ "$from" -gt 3 ] && echo "train_models.sh: expert already done"
 fi
-if [ "$WHAT" != expert ]; then
+if [ "$WHAT" = all ] || [ "$WHAT" = value ]; then
     from=$(chain "$V" 2 value)
     [ "$from" -le 1 ] && round value-1 "$V" value --policy expert --games 20000
     [ "$from" -le 2 ] && round value-2 "$V" value --policy "$VALUE_SEARCH" --games 1500 --every 1
     [ "$from" -gt 2 ] && echo "train_models.sh: value already done"
 fi
+if [ "$WHAT" = all ] || [ "$WHAT" = pnet ]; then
+    from=$(chain "$P" 2 pnet)
+    [ "$from" -le 1 ] && round pnet-1 "$P" pnet --policy expert --hidden 48 --epochs 10
+    [ "$from" -le 2 ] && round pnet-2 "$P" pnet --policy expert:net=1 --hidden 96 --epochs 12
+    [ "$from" -gt 2 ] && echo "train_models.sh: pnet already done"
+fi
 echo "train_models.sh: done; the release binary embeds the regenerated files:"
-for f in "$E" "$V"; do echo "  $f $(hash_of "$f")"; done
+for f in "$E" "$V" "$P"; do echo "  $f $(hash_of "$f")"; done
