@@ -62,13 +62,11 @@ fn row_scores(
     pos: &Tensor,
     rows: &Tensor,
     group: &Tensor,
-    wp: &Tensor,
-    wo: &Tensor,
-    b1: &Tensor,
-    w2: &Tensor,
-    wl: &Tensor,
+    w: [&Tensor; 5],
     hidden: usize,
 ) -> candle_core::Result<Tensor> {
+    // The weights in the order of [`Vars`].
+    let [wp, wo, b1, w2, wl] = w;
     let lin = rows.matmul(&wl.t()?)?;
     let s = if hidden == 0 {
         lin
@@ -180,11 +178,7 @@ pub fn fit(
                 &pos.index_select(&bt.dec, 0)?,
                 &opts.index_select(&bt.rows, 0)?,
                 &bt.group,
-                &v.wp,
-                &v.wo,
-                &v.b1,
-                &v.w2,
-                &v.wl,
+                [&v.wp, &v.wo, &v.b1, &v.w2, &v.wl],
                 h,
             )?;
             let logits = Tensor::cat(&[&s, &pad], 0)?
@@ -221,11 +215,13 @@ pub fn candle_scores(net: &PolicyNet, data: &Decisions) -> candle_core::Result<V
         &t(&data.pos, data.len(), N_IN)?,
         &t(&data.opts, data.rows(), OPT_IN)?,
         &Tensor::from_slice(&group, group.len(), &dev)?,
-        &t(&net.wp, h, N_IN)?,
-        &t(&net.wo, h, OPT_IN)?,
-        &t(&net.b1, 1, h)?,
-        &t(&net.w2, 1, h)?,
-        &t(&net.wl, 1, OPT_IN)?,
+        [
+            &t(&net.wp, h, N_IN)?,
+            &t(&net.wo, h, OPT_IN)?,
+            &t(&net.b1, 1, h)?,
+            &t(&net.w2, 1, h)?,
+            &t(&net.wl, 1, OPT_IN)?,
+        ],
         h,
     )?
     .to_vec1::<f32>()

@@ -1,6 +1,6 @@
 //! The policy network (`expert:net=1`): a score for each legal option of a card-into-Mana
 //! or Afternoon-turn decision from the whole visible position (the value model's encoding,
-//! [`crate::policy::value::encode`]) together with the option's own inputs (the expert's
+//! [`mod@crate::policy::value::encode`]) together with the option's own inputs (the expert's
 //! features of its family and the expert's own linear score, [`OPT_IN`]). One hidden layer
 //! of rectified units over both, plus a linear term on the option's inputs:
 //!
