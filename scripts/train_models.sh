@@ -5,9 +5,12 @@
 #           expert the previous round's weights make, twice;
 #   value   decks/policies/value.toml, the value model, in two rounds (expert iteration):
 #           the expert's self-play games labelled by their outcome, then the games of the
-#           search that scores its rollouts with round 1's network.
-# Usage: scripts/train_models.sh [all|expert|value]   (default all: expert, then value,
-# whose first round plays the new expert).
+#           search that scores its rollouts with round 1's network;
+#   pnet    decks/policies/pnet.toml, the policy network of `expert:net=1`: the default
+#           search's choices in the expert's games (one round; about 11 minutes on the loaded
+#           2-core machine).
+# Usage: scripts/train_models.sh [all|expert|value|pnet]   (default all: expert, then value,
+# whose first round plays the new expert, then pnet, whose teacher reads both).
 #
 # The decks: the six starters (decks/player) and the twelve community decks beside the
 # project (../shared/data/decks/bga_demo_* and bga_skybound_*). The same code and decks give
@@ -16,13 +19,13 @@
 # Resumable: after each round the script writes a stamp under $STATE (the hash of the file
 # the round wrote). Run it again after an interruption and each chain resumes after its last
 # round whose stamp matches the file on disk; once a round runs, every round after it runs.
-# The binary embeds both files, hence a build after each round. About 45 minutes on 2 cores,
-# builds included (expert about 30, value about 10).
+# The binary embeds the files, hence a build after each round. About an hour on 2 cores,
+# builds included (expert about 30, value about 10, pnet about 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
-case "$WHAT" in all | expert | value) ;; *)
-    echo "usage: scripts/train_models.sh [all|expert|value]" >&2
+case "$WHAT" in all | expert | value | pnet) ;; *)
+    echo "usage: scripts/train_models.sh [all|expert|value|pnet]" >&2
     exit 2
     ;;
 esac
@@ -93,11 +96,15 @@ expert() {
 value() {
     cargo run --release --quiet -- train-value "${decks[@]}" "$@" --quiet
 }
+pnet() {
+    cargo run --release --quiet -- train-policy "${decks[@]}" --search search --games 1000 "$@" --quiet
+}
 
 cargo build --release --quiet
 E=decks/policies/expert.toml
 V=decks/policies/value.toml
-if [ "$WHAT" != value ]; then
+P=decks/policies/pnet.toml
+if [ "$WHAT" = all ] || [ "$WHAT" = expert ]; then
     from=$(chain "$E" 3 expert)
     # The later rounds read the previous round's file with --expert-weights (the acting
     # expert and the teacher's expert rollouts alike).
@@ -106,11 +113,16 @@ if [ "$WHAT" != value ]; then
     [ "$from" -le 3 ] && round expert-3 "$E" expert expert "$SEARCH" --expert-weights "$E"
     [ "$from" -gt 3 ] && echo "train_models.sh: expert already done"
 fi
-if [ "$WHAT" != expert ]; then
+if [ "$WHAT" = all ] || [ "$WHAT" = value ]; then
     from=$(chain "$V" 2 value)
     [ "$from" -le 1 ] && round value-1 "$V" value --policy expert --games 20000
     [ "$from" -le 2 ] && round value-2 "$V" value --policy "$VALUE_SEARCH" --games 1500 --every 1
     [ "$from" -gt 2 ] && echo "train_models.sh: value already done"
 fi
+if [ "$WHAT" = all ] || [ "$WHAT" = pnet ]; then
+    from=$(chain "$P" 1 pnet)
+    [ "$from" -le 1 ] && round pnet-1 "$P" pnet --policy expert --hidden 48 --epochs 10
+    [ "$from" -gt 1 ] && echo "train_models.sh: pnet already done"
+fi
 echo "train_models.sh: done; the release binary embeds the regenerated files:"
-for f in "$E" "$V"; do echo "  $f $(hash_of "$f")"; done
+for f in "$E" "$V" "$P"; do echo "  $f $(hash_of "$f")"; done

@@ -1157,6 +1157,74 @@ fn train_value_writes_a_network_the_same_on_any_thread_count() {
 }
 
 #[test]
+fn train_policy_writes_a_network_the_same_on_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = |name: &str, threads: &str| {
+        let out = dir.path().join(name);
+        let o = sim()
+            .args([
+                "train-policy",
+                "--player",
+                "decks/player/BR_kojo_booda.txt",
+                "--games",
+                "10",
+                "--search",
+                "search:rollouts=4,width=3",
+                "--hidden",
+                "6",
+                "--epochs",
+                "2",
+                "--threads",
+                threads,
+                "-q",
+                "--out",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        let table = String::from_utf8(o.get_output().stdout.clone()).unwrap();
+        (std::fs::read_to_string(&out).unwrap(), table)
+    };
+    let (text, table) = train("a.toml", "1");
+    assert!(text.contains("Produced by: confluence-sim train-policy --games 10"));
+    let net = confluence_sim::policy::pnet::PolicyNet::parse(&text).unwrap();
+    assert_eq!(net.hidden, 6);
+    assert!(
+        net.w2.iter().any(|&x| x != 0.0),
+        "the hidden layer was trained"
+    );
+    assert!(table.contains("| expert (its linear score) |"), "{table}");
+    assert!(table.contains("| network, 6 hidden units |"), "{table}");
+    // Byte for byte, whatever the thread count.
+    assert_eq!(train("b.toml", "2").0, text);
+}
+
+#[test]
+fn train_policy_refuses_bad_flags_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.toml");
+    for (flags, msg) in [
+        (vec!["--search", "expert"], "expected a search policy"),
+        (
+            vec!["--policy", "greedy", "--policy", "expert"],
+            "one --policy",
+        ),
+        (vec!["--hidden", "300"], "--hidden"),
+        (vec!["--games", "0"], "--games"),
+    ] {
+        sim()
+            .arg("train-policy")
+            .args(&flags)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(msg));
+        assert!(!out.exists());
+    }
+}
+
+#[test]
 fn disagree_agreement_measures_the_searchs_label_noise() {
     let o = sim()
         .args([

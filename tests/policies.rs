@@ -34,12 +34,13 @@ fn shared() -> &'static Shared {
 
 /// Policies under test; `search` and `clairvoyant` with a small budget so that debug
 /// builds stay quick.
-const POLICIES: [&str; 9] = [
+const POLICIES: [&str; 10] = [
     "random",
     "greedy",
     "planner",
     "expert",
     "expert:value=2",
+    "expert:net=1",
     "search:rollouts=3,width=3",
     "search:rollouts=3,width=3,horizon=1",
     "search:rollouts=3,width=3,expert=0",
@@ -339,6 +340,7 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "search:rollouts=4,width=4,horizon=1",
         "expert",
         "expert:value=2",
+        "expert:net=1",
     ] {
         assert_eq!(
             hidden_sensitivity(spec, &states),
@@ -650,4 +652,61 @@ fn search_and_expert_are_blind_to_hidden_information_head_to_head() {
         sensitivity("clairvoyant:rollouts=3,width=3") > 0,
         "the clairvoyant bound never reacted to the hidden cards; the check proves nothing"
     );
+}
+
+/// `expert:net=1` scores options by the policy network: a network that is the expert's
+/// score alone plays exactly as the expert, and on positions of real games our forward pass
+/// of the committed network matches candle's.
+#[test]
+fn the_policy_network_plays_by_its_scores_and_matches_candle() {
+    use confluence_sim::policy::pnet::data::{self, Decisions};
+    use confluence_sim::policy::pnet::{PolicyNet, fit};
+    use confluence_sim::policy::{AnyPolicy, Policy as _};
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let as_expert = PolicyData::new(db).with_pnet(PolicyNet::expert_only());
+    let net: PolicySpec = "expert:net=1".parse().unwrap();
+    let mut scored = Decisions::default();
+    let mut checked = 0;
+    for (seed, g) in varied_decisions() {
+        let mut buf = ChoiceList::new();
+        legal_choices(&g, db, &mut buf);
+        let view = View::new(&g, db);
+        let k = net
+            .build(&as_expert)
+            .choose(&view, &buf, &mut PolicyRng::seed_from_u64(seed));
+        assert_eq!(k, choose("expert", &g, seed).0, "at a {:?}", g.decision);
+        // The teacher here is a tiny search: only the inputs matter for the comparison.
+        let (AnyPolicy::Expert(mut e), AnyPolicy::Search(mut s)) = (
+            "expert".parse::<PolicySpec>().unwrap().build(&sh.data),
+            "search:rollouts=2,width=2"
+                .parse::<PolicySpec>()
+                .unwrap()
+                .build(&sh.data),
+        ) else {
+            unreachable!()
+        };
+        let before = scored.len();
+        let mut rng = PolicyRng::seed_from_u64(seed);
+        data::record(&view, &buf, &mut e, &mut s, &mut rng, &mut scored);
+        checked += (scored.len() > before) as usize;
+    }
+    assert!(checked >= 10, "only {checked} decisions the network scores");
+    let committed = PolicyNet::embedded();
+    let theirs = fit::candle_scores(&committed, &scored).unwrap();
+    let mut r = 0;
+    for d in 0..scored.len() {
+        let o = scored.options(d);
+        let mut out = vec![0f32; o.len()];
+        committed.scores(scored.position(d), o, &mut out);
+        for s in out {
+            let tol = 1e-4 * (1.0 + s.abs());
+            assert!(
+                (s - theirs[r]).abs() <= tol,
+                "row {r}: {s} against {}",
+                theirs[r]
+            );
+            r += 1;
+        }
+    }
 }

@@ -63,6 +63,10 @@ pub enum Command {
     /// positions labelled by the games' outcomes, and write it
     /// (decks/policies/value.toml; rebuild afterwards: the binary embeds it).
     TrainValue(TrainValueArgs),
+    /// Distill the search into the policy network of `expert:net=1`: the teacher's choices
+    /// at card-into-Mana and Afternoon-turn decisions, and write the network
+    /// (decks/policies/pnet.toml; rebuild afterwards: the binary embeds it).
+    TrainPolicy(TrainPolicyArgs),
     /// Head-to-head: every pair of entries (each --player deck with each --policy), mirror
     /// pairs included, plays --games games with the seats and the first player balanced;
     /// writes matchups.csv/.parquet (one row per ordered pair), ranking.csv/.parquet (a
@@ -390,6 +394,44 @@ pub struct TrainValueArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     #[arg(long, value_name = "FILE", default_value = "decks/policies/value.toml")]
+    pub out: PathBuf,
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct TrainPolicyArgs {
+    /// Decks (default: the six starter decks), the player whose games are recorded
+    /// (--policy, default expert) and options.
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// The teacher asked at every card-into-Mana and Afternoon-turn decision.
+    #[arg(long, value_name = "NAME", default_value = "search")]
+    pub search: String,
+    /// Games per deck, at all commons and at all rares (every tenth is held out for
+    /// evaluation).
+    #[arg(long, value_name = "N", default_value_t = 150, value_parser = positive_u64())]
+    pub games: u64,
+    #[arg(long, value_name = "S", default_value_t = 3001)]
+    pub seed: u64,
+    /// Hidden units of the network (0: a linear model of the option's inputs).
+    #[arg(long, value_name = "N", default_value_t = 48, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub hidden: u16,
+    /// Passes over the training decisions.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub epochs: u32,
+    /// Decisions per minibatch.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = positive_u64())]
+    pub batch: u64,
+    /// AdamW's learning rate (decayed linearly to a tenth).
+    #[arg(long, value_name = "R", default_value_t = 3e-3)]
+    pub lr: f64,
+    /// AdamW's weight decay.
+    #[arg(long, value_name = "R", default_value_t = 1e-4)]
+    pub decay: f64,
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(long, value_name = "FILE", default_value = "decks/policies/pnet.toml")]
     pub out: PathBuf,
     #[arg(long, short)]
     pub quiet: bool,

@@ -473,8 +473,11 @@ impl Reused {
     /// The first `n` games of a deck, mix and policy, if the earlier run played that many
     /// with the same models.
     fn games(&self, deck: &str, mix: RareMix, policy: &PolicySpec, n: u64) -> Option<Games> {
+        // The policy network's games are always played (they are cheap, and an earlier
+        // run does not record which network it read).
         if (self.value_differs && policy.uses_value())
             || (self.expert_differs && policy.uses_expert())
+            || policy.uses_pnet()
         {
             return None;
         }

@@ -276,6 +276,11 @@ pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<Poli
                 "--policy {p}: {command} cannot use the value model's lookahead (it looks ahead in the solo game against the Confluence, not in a duel); use expert without value="
             )));
         }
+        if p.uses_pnet() {
+            return Err(super::usage(format!(
+                "--policy {p}: {command} cannot use the policy network (it was distilled from games against the Confluence, not duels); use expert without net="
+            )));
+        }
         if specs[..i].contains(p) {
             return Err(super::usage(format!("--policy {p}: given twice")));
         }

@@ -31,6 +31,7 @@ mod shard;
 pub mod spec;
 pub mod summary;
 mod train;
+mod train_policy;
 mod train_value;
 mod tune;
 
@@ -59,6 +60,7 @@ pub fn main() -> ExitCode {
         Command::Disagree(a) => disagree::disagree(a),
         Command::TrainExpert(a) => train::train(a),
         Command::TrainValue(a) => train_value::train_value(a),
+        Command::TrainPolicy(a) => train_policy::train_policy(a),
         Command::Merge(a) => match shard::merged_kind(&a.shards).as_str() {
             "matchup" => matchup::merge(a),
             "booster-war" => booster_war::merge(a),
@@ -92,7 +94,7 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 17] = [
+    const COMMANDS: [&str; 18] = [
         "bench",
         "booster_war",
         "cards",
@@ -108,6 +110,7 @@ mod tests {
         "scenario",
         "sensitivity",
         "train",
+        "train_policy",
         "train_value",
         "tune",
     ];

@@ -18,6 +18,7 @@ use arrayvec::ArrayVec;
 
 use super::features::{self, CARD_SLOTS, Family, MANA_F, MANA_NAMES, TURN_F, TURN_NAMES};
 use super::planner::{Planner, PlannerParams};
+use super::pnet::{OPT_EXPERT, OPT_IN, OPT_MANA, OPT_TURN, PolicyNet};
 use super::profile::Profiles;
 use super::value::{ValueNet, afterstate};
 use super::{Policy, PolicyRng};
@@ -153,6 +154,18 @@ pub struct Expert {
     m: Arc<ExpertModel>,
     /// One-ply lookahead on the value model (`expert:value=S`), when set.
     look: Option<Lookahead>,
+    /// The policy network (`expert:net=1`), when set.
+    net: Option<Net>,
+}
+
+/// Most options of a card-into-Mana decision the expert scores (the others are never
+/// picked).
+const MANA_CAP: usize = 64;
+
+/// The policy network and the buffer of its option inputs (allocated once per player).
+struct Net {
+    model: Arc<PolicyNet>,
+    inputs: Box<[[f32; OPT_IN]; 256]>,
 }
 
 /// The value model and how the expert uses it.
@@ -184,7 +197,18 @@ impl Expert {
             prof,
             m,
             look: None,
+            net: None,
         }
+    }
+
+    /// The same player, scoring options by the policy network (`expert:net=1`) instead of
+    /// the linear weights where it scores them.
+    pub fn with_net(mut self, model: Arc<PolicyNet>) -> Expert {
+        self.net = Some(Net {
+            model,
+            inputs: Box::new([[0f32; OPT_IN]; 256]),
+        });
+        self
     }
 
     /// The same player, deciding with the value model where `look.only` says.
@@ -228,9 +252,21 @@ impl Policy for Expert {
     }
 }
 
+/// What [`Expert::linear`] scored.
+enum Scored {
+    /// Not a decision the expert scores: the planner decides.
+    No,
+    Mana,
+    /// An Afternoon turn, with the planner's first choice.
+    Turn {
+        planner_first: usize,
+    },
+}
+
 impl Expert {
     /// The learned score of each option into `out`, at the decisions the expert scores
-    /// (card into Mana, Afternoon turn); false elsewhere (the planner decides there).
+    /// (card into Mana, Afternoon turn); false elsewhere (the planner decides there). With
+    /// the policy network (`expert:net=1`) the network's scores.
     fn scores(
         &mut self,
         view: &View<'_>,
@@ -238,19 +274,71 @@ impl Expert {
         rng: &mut PolicyRng,
         out: &mut [f32],
     ) -> bool {
+        // Taken out while the linear part fills its inputs (a move of the box, no copy).
+        let mut net = self.net.take();
+        let scored = self.linear(
+            view,
+            options,
+            rng,
+            out,
+            net.as_mut().map(|n| &mut n.inputs[..]),
+        );
+        self.net = net;
+        if matches!(scored, Scored::No) {
+            return false;
+        }
+        if let Some(n) = &self.net {
+            // Options past the Mana features' capacity stay unpicked, as the expert's.
+            let k = options.len().min(n.inputs.len());
+            let k = match scored {
+                Scored::Mana => k.min(MANA_CAP),
+                _ => k,
+            };
+            n.model.scores_of(view, &n.inputs[..k], &mut out[..k]);
+        }
+        if let Scored::Turn { planner_first } = scored {
+            // Head to head the weights (fitted against the Confluence) would pass where
+            // the planner still has a play that wins a duel (`super::duel`): it plays it.
+            let stops = |k: usize| matches!(options[k], Choice::Pass | Choice::Done);
+            if view.mode() == Mode::Duel {
+                let k = best(out[..options.len()].iter().copied());
+                if stops(k) && !stops(planner_first) {
+                    out[planner_first] = f32::INFINITY;
+                }
+            }
+        }
+        true
+    }
+
+    /// The expert's linear scores into `out` and, when `inputs` is given, each option's
+    /// inputs of the policy network ([`super::pnet::OPT_IN`]: its features and that score).
+    fn linear(
+        &mut self,
+        view: &View<'_>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+        out: &mut [f32],
+        mut inputs: Option<&mut [[f32; OPT_IN]]>,
+    ) -> Scored {
         match features::family(view.decision()) {
             Some(Family::Mana) => {
                 let pick = self.planner.choose(view, options, rng);
-                let mut fs: ArrayVec<features::ManaFeatures, 64> = ArrayVec::new();
+                let mut fs: ArrayVec<features::ManaFeatures, MANA_CAP> = ArrayVec::new();
                 features::mana(view, &self.prof, options, pick, &mut fs);
                 for (k, f) in fs.iter().enumerate() {
                     out[k] = features::dot(&self.m.w.mana, f) + self.m.card(view, &options[k]);
+                    if let Some(i) = inputs.as_deref_mut().and_then(|i| i.get_mut(k)) {
+                        *i = [0f32; OPT_IN];
+                        i[0] = 1.0;
+                        i[OPT_MANA..OPT_MANA + MANA_F].copy_from_slice(f);
+                        i[OPT_EXPERT] = out[k];
+                    }
                 }
                 // Options past the feature buffer's capacity are never picked.
                 for o in out.iter_mut().take(options.len()).skip(fs.len()) {
                     *o = f32::NEG_INFINITY;
                 }
-                true
+                Scored::Mana
             }
             Some(Family::Turn) => {
                 let (ranked, day) = self.planner.ranked_with_day(view, options);
@@ -258,19 +346,35 @@ impl Expert {
                 for (k, o) in out.iter_mut().enumerate().take(options.len()) {
                     let f = features::turn(view, &self.prof, &ctx, options, k, &ranked);
                     *o = features::dot(&self.m.w.turn, &f) + self.m.card(view, &options[k]);
-                }
-                // Head to head the weights (fitted against the Confluence) would pass where
-                // the planner still has a play that wins a duel (`super::duel`): it plays it.
-                let stops = |k: usize| matches!(options[k], Choice::Pass | Choice::Done);
-                if view.mode() == Mode::Duel {
-                    let k = best(out[..options.len()].iter().copied());
-                    if stops(k) && !stops(ranked[0]) {
-                        out[ranked[0]] = f32::INFINITY;
+                    if let Some(i) = inputs.as_deref_mut().and_then(|i| i.get_mut(k)) {
+                        *i = [0f32; OPT_IN];
+                        i[OPT_TURN..OPT_TURN + TURN_F].copy_from_slice(&f);
+                        i[OPT_EXPERT] = *o;
                     }
                 }
-                true
+                Scored::Turn {
+                    planner_first: ranked[0],
+                }
             }
-            None => false,
+            None => Scored::No,
+        }
+    }
+
+    /// The policy network's inputs of each option into `inputs` (see
+    /// [`super::pnet::data::record`]): the number of options filled, 0 at a decision the
+    /// expert does not score.
+    pub fn option_inputs(
+        &mut self,
+        view: &View<'_>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+        inputs: &mut [[f32; OPT_IN]],
+    ) -> usize {
+        let mut out = [0f32; 256];
+        match self.linear(view, options, rng, &mut out, Some(&mut *inputs)) {
+            Scored::No => 0,
+            Scored::Mana => options.len().min(MANA_CAP).min(inputs.len()),
+            Scored::Turn { .. } => options.len().min(inputs.len()),
         }
     }
 

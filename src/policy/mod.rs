@@ -11,6 +11,7 @@ pub mod features;
 mod greedy;
 pub mod needs;
 mod planner;
+pub mod pnet;
 pub mod profile;
 mod random;
 mod search;
@@ -168,7 +169,7 @@ impl PolicyKind {
         match self {
             PolicyKind::Random | PolicyKind::Greedy => &[],
             PolicyKind::Planner => &["keep", "mana"],
-            PolicyKind::Expert => &["keep", "mana", "value", "vonly"],
+            PolicyKind::Expert => &["keep", "mana", "value", "vonly", "net"],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
                 "rollouts", "width", "expert", "only", "horizon", "rank", "keep", "mana",
             ],
@@ -225,7 +226,7 @@ impl std::str::FromStr for PolicySpec {
             // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match k {
-                "expert" | "rank" => (0, 1),
+                "expert" | "rank" | "net" => (0, 1),
                 "only" | "vonly" => (0, SEARCH_ALL as u32),
                 "value" => (0, value::afterstate::MAX_SAMPLES),
                 "horizon" => (0, 30),
@@ -268,6 +269,8 @@ pub struct PolicyData {
     pub(crate) profiles: Arc<Profiles>,
     expert: Arc<ExpertModel>,
     value: Arc<value::ValueNet>,
+    /// The policy network of `expert:net=1` (the committed one).
+    pnet: Arc<pnet::PolicyNet>,
 }
 
 impl PolicyData {
@@ -278,6 +281,12 @@ impl PolicyData {
     /// The same, with other weights for `expert` (for training and its tests).
     pub fn with_expert(mut self, w: ExpertWeights, db: &CardDb) -> PolicyData {
         self.expert = Arc::new(ExpertModel::new(w, db));
+        self
+    }
+
+    /// The same, with another policy network for `expert:net=1` (for its tests).
+    pub fn with_pnet(mut self, net: pnet::PolicyNet) -> PolicyData {
+        self.pnet = Arc::new(net);
         self
     }
 
@@ -296,6 +305,7 @@ impl PolicyData {
             profiles: Arc::new(Profiles::new(db)),
             expert: Arc::new(ExpertModel::new(w, db)),
             value: Arc::new(v),
+            pnet: Arc::new(pnet::PolicyNet::embedded()),
         }
     }
 }
@@ -330,6 +340,11 @@ impl PolicySpec {
         }
     }
 
+    /// Does the policy read the policy network (`expert:net=1`)?
+    pub fn uses_pnet(&self) -> bool {
+        self.kind == PolicyKind::Expert && self.param("net", 0) != 0
+    }
+
     pub fn uses_value(&self) -> bool {
         match self.kind {
             PolicyKind::Expert => self.param("value", 0) > 0,
@@ -357,6 +372,11 @@ impl PolicySpec {
                     self.planner_params(),
                     data.expert.clone(),
                 );
+                let e = if self.param("net", 0) != 0 {
+                    e.with_net(data.pnet.clone())
+                } else {
+                    e
+                };
                 let samples = self.param("value", 0);
                 AnyPolicy::Expert(if samples == 0 {
                     e
@@ -428,10 +448,13 @@ impl PolicySpec {
         match self.kind {
             PolicyKind::Random | PolicyKind::Greedy => name.to_string(),
             PolicyKind::Planner => format!("{name}:{planner}"),
+            // `net` only when set, so that the expert's resolved spec stays as recorded
+            // before the policy network existed.
             PolicyKind::Expert => format!(
-                "{name}:{planner},value={},vonly={}",
+                "{name}:{planner},value={},vonly={}{}",
                 self.param("value", 0),
-                self.param("vonly", SEARCH_ALL as u32)
+                self.param("vonly", SEARCH_ALL as u32),
+                if self.uses_pnet() { ",net=1" } else { "" }
             ),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let s = self.search_params(ranked_default);
