@@ -94,6 +94,31 @@ pub fn sentences(r: &Reader, sents: &[String]) -> Result<Option<(Vec<NStep>, usi
         }
         return Ok(Some((vec![NStep::May(vec![NStep::Choose(modes)])], i)));
     }
+    // "Choose up to N: • A • B • C" with N at least the number of modes: any set of them.
+    // "Choose up to N, you may choose the same option\x20multiple times": N choices.
+    rx!(
+        UP_TO_N,
+        r"^Choose up to (two|three)(, you may choose the same\x20option multiple times)?:$"
+    );
+    if let Some(c) = UP_TO_N.captures(s) {
+        let n = if &c[1] == "two" { 2 } else { 3 };
+        let mut modes = Vec::new();
+        let mut i = 1;
+        while i < sents.len() && sents[i].starts_with('•') {
+            let (m, used) = super::read::bullet_of(&sents[i..]);
+            modes.push(r.body(&m)?);
+            i += used;
+        }
+        if modes.len() < 2 {
+            return Err("a choice with fewer than two modes".into());
+        }
+        let steps = if c.get(2).is_some() {
+            up_to_n_again(modes, n)
+        } else {
+            up_to_n_sets(modes, n)?
+        };
+        return Ok(Some((steps, i)));
+    }
     // "Choose three: • A • B • C • D": three different modes, in the printed order.
     // "Choose three", with the same option allowed more than once: three choices.
     if s == "Choose three:" || s == "Choose three" {
@@ -132,6 +157,59 @@ pub fn sentences(r: &Reader, sents: &[String]) -> Result<Option<(Vec<NStep>, usi
         return Ok(Some((vec![NStep::Choose(triples)], i)));
     }
     Ok(None)
+}
+
+/// Whether a mode may do nothing by itself (an effect on up to N targets, [Sabotage]'s up
+/// to one card in a Reserve): choosing it and choosing nothing are then the same.
+fn optional_by_itself(mode: &[NStep]) -> bool {
+    matches!(mode, [NStep::Op(o)] if o.starts_with("sabotage(") || o.contains("target[0-"))
+}
+
+/// "Choose up to N" of distinct modes, N at least their number: any set of the modes, each
+/// done in the printed order. A mode that may do nothing by itself is in every set (a set
+/// without it is the same set with it, its effect done on nothing); the sets are listed from
+/// all the other modes down to none of them (the first printed mode the highest bit). When
+/// no mode is optional by itself, the choice of no mode is the choice not made ("may").
+fn up_to_n_sets(modes: Vec<Vec<NStep>>, n: usize) -> Result<Vec<NStep>, String> {
+    if n < modes.len() {
+        return Err("a choice of fewer modes than it has".into());
+    }
+    let optional: Vec<bool> = modes.iter().map(|m| optional_by_itself(m)).collect();
+    let others: Vec<usize> = (0..modes.len()).filter(|&i| !optional[i]).collect();
+    let mut sets = Vec::new();
+    for mask in (0..1usize << others.len()).rev() {
+        let chosen = |i: usize| {
+            optional[i]
+                || others
+                    .iter()
+                    .position(|&o| o == i)
+                    .is_some_and(|k| mask & (1 << (others.len() - 1 - k)) != 0)
+        };
+        let set: Vec<NStep> = (0..modes.len())
+            .filter(|&i| chosen(i))
+            .flat_map(|i| modes[i].iter().cloned())
+            .collect();
+        if !set.is_empty() {
+            sets.push(set);
+        }
+    }
+    Ok(if optional.iter().any(|&o| o) {
+        vec![NStep::Choose(sets)]
+    } else {
+        vec![NStep::May(vec![NStep::Choose(sets)])]
+    })
+}
+
+/// "Choose up to N, the same option allowed more than once": N choices, each of which may
+/// be none; a mode that may do nothing by itself already is none, so then each choice is
+/// one of the modes.
+fn up_to_n_again(modes: Vec<Vec<NStep>>, n: usize) -> Vec<NStep> {
+    let choice = if modes.iter().any(|m| optional_by_itself(m)) {
+        NStep::Choose(modes)
+    } else {
+        NStep::May(vec![NStep::Choose(modes)])
+    };
+    vec![choice; n]
 }
 
 /// Noun phrases that name the opponent's objects by a clause: "X they control" (after
@@ -411,12 +489,25 @@ pub fn effect(r: &Reader, s: &str) -> Option<Result<Vec<NStep>, String>> {
     None
 }
 
-/// [`canon_cond`] applied to every condition of every ability (both sides use it).
+/// [`canon_cond`] applied to every condition of every ability (both sides use it), and a
+/// boost only while I have none made a boost up to a max of 1.
 pub fn canon_conds(v: Vec<super::norm::NAbility>) -> Vec<super::norm::NAbility> {
     fn steps(v: Vec<NStep>) -> Vec<NStep> {
         v.into_iter()
             .map(|s| match s {
-                NStep::If(c, t, e) => NStep::If(canon_cond(&c), steps(t), steps(e)),
+                NStep::If(c, t, e) => {
+                    let (c, t, e) = (canon_cond(&c), steps(t), steps(e));
+                    // Gaining 1 boost only while I have none is a boost up to a max of 1:
+                    // with none it gains one, with one or more it would gain none.
+                    if c == "not(MeBoosted)"
+                        && e.is_empty()
+                        && matches!(t.as_slice(), [NStep::Op(o)] if o == "boost(me, 1)")
+                    {
+                        NStep::Op("boost(me, 1, max 1)".into())
+                    } else {
+                        NStep::If(c, t, e)
+                    }
+                }
                 NStep::May(b) => NStep::May(steps(b)),
                 NStep::Pay(c, b) => NStep::Pay(c, steps(b)),
                 NStep::Choose(m) => NStep::Choose(m.into_iter().map(steps).collect()),
@@ -695,6 +786,100 @@ mod tests {
             "R: may { choose { draw } or { if control(permanent yours) { sacrifice(target permanent yours); boost(me, 3) } } }",
         ] {
             assert!(disagrees(verdict_of(&[bad], text)), "{bad}");
+        }
+    }
+
+    #[test]
+    fn choose_up_to_three_is_any_set_of_the_modes() {
+        let text =
+            "{R} Choose up to three: • Draw a card. • Discard target Permanent. • [Sabotage].";
+        let (d, p, s) = ("draw", "discard(target permanent)", "sabotage");
+        // [Sabotage] may do nothing: it is in every set.
+        let good = format!(
+            "R: choose {{ {d}; {p}; {s} }} or {{ {d}; {s} }} or {{ {p}; {s} }} or {{ {s} }}"
+        );
+        assert_eq!(verdict_of(&[&good], text), Verdict::Verified);
+        let missing = format!("R: choose {{ {d}; {p}; {s} }} or {{ {d}; {s} }} or {{ {s} }}");
+        assert!(disagrees(verdict_of(&[&missing], text)));
+        let all_three = format!("R: {d}; {p}; {s}");
+        assert!(disagrees(verdict_of(&[&all_three], text)));
+        let one = format!("R: choose {{ {d} }} or {{ {p} }} or {{ {s} }}");
+        assert!(disagrees(verdict_of(&[&one], text)));
+        // Without a mode that may do nothing, choosing none is the choice not made.
+        let text = "{R} Choose up to two: • Draw a card. • I gain 1 boost.";
+        let good = "R: may { choose { draw; boost(me, 1) } or { draw } or { boost(me, 1) } }";
+        assert_eq!(verdict_of(&[good], text), Verdict::Verified);
+        let forced = "R: choose { draw; boost(me, 1) } or { draw } or { boost(me, 1) }";
+        assert!(disagrees(verdict_of(&[forced], text)));
+        // Up to two of three modes is not read (sets of two would have to leave one out).
+        let text = "{R} Choose up to two: • Draw a card. • I gain 1 boost. • [Sabotage].";
+        assert!(
+            matches!(verdict_of(&[good], text), Verdict::Declared(w) if w.starts_with("unread"))
+        );
+    }
+
+    #[test]
+    fn choose_up_to_three_again_is_three_choices() {
+        let text = "{R} Choose up to three, you qq may choose the same qq option multiple times: • Draw a card. • Discard target Permanent. • [Sabotage].";
+        let modes = "choose { draw } or { discard(target permanent) } or { sabotage }";
+        assert_eq!(
+            verdict_of(&[&format!("R: repeat 3 {{ {modes} }}")], text),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(
+            &[&format!("R: repeat 2 {{ {modes} }}")],
+            text
+        )));
+        let no_sabotage = "choose { draw } or { discard(target permanent) }";
+        assert!(disagrees(verdict_of(
+            &[&format!("R: repeat 3 {{ {no_sabotage} }}")],
+            text
+        )));
+    }
+
+    #[test]
+    fn an_also_from_a_higher_base_cost_splits_the_play_trigger() {
+        let text = "When you play a Spell qq with Base Cost {4} qq or more — You qq may exhaust me ({T}) qq to create a qq [Mana qq Moth 2/2/2] qq Illusion token in qq your Hero Expedition. If qq the Base Cost qq was {7} or more, also qq draw a card.";
+        let low = "when play(spell base_cost>=4 base_cost<=6): pay(T) { token(Mana Moth, hero) }";
+        let high = "when play(spell base_cost>=7): pay(T) { token(Mana Moth, hero); draw }";
+        assert_eq!(verdict_of(&[low, high], text), Verdict::Verified);
+        // The draw outside the optional exhaust, or the split at another cost, disagree.
+        let free_draw = "when play(spell base_cost>=7): pay(T) { token(Mana Moth, hero) }; draw";
+        assert!(disagrees(verdict_of(&[low, free_draw], text)));
+        let low6 = "when play(spell base_cost>=4 base_cost<=5): pay(T) { token(Mana Moth, hero) }";
+        let high6 = "when play(spell base_cost>=6): pay(T) { token(Mana Moth, hero); draw }";
+        assert!(disagrees(verdict_of(&[low6, high6], text)));
+        let one = "when play(spell base_cost>=4): pay(T) { token(Mana Moth, hero); draw }";
+        assert!(disagrees(verdict_of(&[one], text)));
+    }
+
+    #[test]
+    fn a_boost_only_without_boosts_is_a_boost_up_to_one() {
+        let text = "{R} If I have no qq boosts, I gain 1 boost.";
+        assert_eq!(
+            verdict_of(&["R: boost(me, 1, max 1)"], text),
+            Verdict::Verified
+        );
+        assert_eq!(
+            verdict_of(&["R if boosts = 0: boost(me, 1)"], text),
+            Verdict::Verified
+        );
+        assert!(disagrees(verdict_of(&["R: boost(me, 1, max 2)"], text)));
+        assert!(disagrees(verdict_of(&["R: boost(me, 1)"], text)));
+    }
+
+    #[test]
+    fn boosted_tokens_are_defenders_while_a_condition_holds() {
+        let text = "{R} Draw a card. If you have less than qq eight Mana Orbs, [[Boosted]] tokens qq you control are [Defender].";
+        let aura = "static aura(token boosted, defender) if mana < 8";
+        assert_eq!(verdict_of(&["R: draw", aura], text), Verdict::Verified);
+        for bad in [
+            "static aura(token boosted, defender) if mana < 7",
+            "static aura(token, defender) if mana < 8",
+            "static aura(character boosted, defender) if mana < 8",
+            "static aura(token boosted, defender)",
+        ] {
+            assert!(disagrees(verdict_of(&["R: draw", bad], text)), "{bad}");
         }
     }
 }

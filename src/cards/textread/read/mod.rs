@@ -34,7 +34,7 @@ macro_rules! rx {
 
 rx!(
     STANDALONE,
-    r"@reduce_cost_by|^Play me for \{\d+\} less if|^(?:If .+?, y|Y)our Reserve limit is increased by one|^All regions are \{[VMO]\} and lose their other terrains|^(?:If [^,]+, )?I cost \{\d+\} less(?: if .+)?\.?$|^Characters you control are \[Tough \d+\]\.?$|^You may keep one more card in\x20Reserve during Night if it's exhausted\.?$|^You may play exhausted Characters from\x20your Reserve in my Expedition\.?$"
+    r"@reduce_cost_by|^Play me for \{\d+\} less if|^(?:If .+?, y|Y)our Reserve limit is increased by one|^All regions are \{[VMO]\} and lose their other terrains|^(?:If [^,]+, )?I cost \{\d+\} less(?: if .+)?\.?$|^Characters you control are \[Tough \d+\]\.?$|^(?:If [^,]+, )?\[\[Boosted\]\] tokens you control are \[Defender\]\.?$|^You may keep one more card in\x20Reserve during Night if it's exhausted\.?$|^You may play exhausted Characters from\x20your Reserve in my Expedition\.?$"
 );
 
 mod body;
@@ -236,6 +236,32 @@ impl<'a> Reader<'a> {
             sents.pop();
             only_first = true;
         }
+        // "When you play X with Base Cost {M} or more — Y. If the Base Cost was {N} or
+        // more, also Z": two abilities, Y for the costs M to N-1, Y and Z (inside Y's optional
+        // block, "also") from N on.
+        if let Some(split) = base_cost_split(&trigger, &sents) {
+            let (low, high, also) = split?;
+            let n = sents.len() - 1;
+            let body = self.body(&sents[..n])?;
+            let mut more = body.clone();
+            let z = self.body(&[also])?;
+            match more.last_mut() {
+                Some(NStep::May(b)) | Some(NStep::Pay(_, b)) => b.extend(z),
+                _ => more.extend(z),
+            }
+            return Ok(vec![
+                NAbility {
+                    support,
+                    trigger: low,
+                    body: super::canon_body(body),
+                },
+                NAbility {
+                    support,
+                    trigger: high,
+                    body: super::canon_body(more),
+                },
+            ]);
+        }
         // "X after Rest": armed now, done after Rest.
         let mut after_rest = false;
         if sents.len() == 1
@@ -317,6 +343,36 @@ impl<'a> Reader<'a> {
         f.zones = Filter::default().zones;
         super::norm::filter_str(&f, self.ctx)
     }
+}
+
+/// A play trigger on a Base Cost of {M} or more whose last sentence adds an effect from a
+/// Base Cost of {N} on ("If the Base Cost was {N} or more, also Z"): the triggers for the
+/// costs M to N-1 and from N on, and Z as a sentence; `None` when the ability is not of
+/// that shape.
+fn base_cost_split(
+    trigger: &str,
+    sents: &[String],
+) -> Option<Result<(String, String, String), String>> {
+    rx!(
+        ALSO,
+        r"^If the Base Cost was \{(\d+)\} or more, also (.+?)\.?$"
+    );
+    rx!(FROM, r"^when play\([^)]* base_cost>=(\d+)\)$");
+    let c = ALSO.captures(sents.last()?.trim())?;
+    if sents.len() < 2 {
+        return None;
+    }
+    let m: u8 = FROM.captures(trigger)?[1].parse().ok()?;
+    let Ok(n) = c[1].parse::<u8>() else {
+        return Some(Err("a Base Cost".into()));
+    };
+    if n <= m {
+        return Some(Err("a Base Cost bound below the trigger's".into()));
+    }
+    let from = format!("base_cost>={m})");
+    let low = trigger.replace(&from, &format!("base_cost>={m} base_cost<={})", n - 1));
+    let high = trigger.replace(&from, &format!("base_cost>={n})"));
+    Some(Ok((low, high, upper_first(&c[2]))))
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

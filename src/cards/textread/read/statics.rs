@@ -4,7 +4,7 @@
 use super::super::norm::{NAbility, NStep, filter_str, op};
 use super::super::reduce::cmp_str;
 use super::{Patterns, Quant, Reader, num_word};
-use crate::cards::effect::{Cmp, Filter, Whose, fkind};
+use crate::cards::effect::{Cmp, Filter, Whose, fkind, fzone};
 
 /// A static ability's trigger and body.
 type Static = (String, Vec<NStep>);
@@ -87,6 +87,25 @@ static STATICS: Patterns<Static> = Patterns::new(&[
                 filter_str(&f, r.ctx),
                 c[3].to_ascii_lowercase()
             ))))
+        },
+    ),
+    // Boosted token Characters of yours are Defenders, maybe only while a condition holds.
+    (
+        r"^(?:If (.+?), )?\[\[Boosted\]\] tokens you control are \[Defender\]$",
+        |r, c| {
+            let f = Filter {
+                kinds: fkind::CHARACTER,
+                whose: Whose::Yours,
+                zones: fzone::EXPEDITION,
+                token: Some(true),
+                boosted: Some(true),
+                ..Filter::default()
+            };
+            let t = format!("aura({}, defender)", filter_str(&f, r.ctx));
+            Ok(Some(match c.get(1) {
+                Some(cond) => st_if(&t, &r.cond(cond.as_str())?),
+                None => st(&t),
+            }))
         },
     ),
     (
