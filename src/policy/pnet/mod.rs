@@ -253,12 +253,7 @@ impl PolicyNet {
         for l in header.lines() {
             let _ = writeln!(s, "# {l}");
         }
-        let list = |v: &[f32]| {
-            v.iter()
-                .map(|x| format!("{x:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = super::value::f32_list;
         let names = |v: Vec<String>| {
             v.iter()
                 .map(|n| format!("\"{n}\""))

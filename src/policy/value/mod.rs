@@ -197,12 +197,7 @@ impl ValueNet {
         for l in header.lines() {
             let _ = writeln!(s, "# {l}");
         }
-        let list = |v: &[f32]| {
-            v.iter()
-                .map(|x| format!("{x:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = f32_list;
         let names: Vec<String> = encode::names().iter().map(|n| format!("\"{n}\"")).collect();
         let _ = writeln!(s, "\ninputs = [{}]", names.join(", "));
         let _ = writeln!(s, "hidden = {}", self.hidden);
@@ -228,6 +223,15 @@ pub fn outcome_value(o: Option<crate::engine::Outcome>) -> f32 {
         Some(crate::engine::Outcome::DayCap) => 0.5,
         _ => 0.0,
     }
+}
+
+/// Weights as a TOML list, each `f32` in its shortest exact form (`{:?}`), so a weight file
+/// reads back to the same bits; `train-value` and `train-policy` write their files with it.
+pub fn f32_list(v: &[f32]) -> String {
+    v.iter()
+        .map(|x| format!("{x:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[inline]
