@@ -12,7 +12,7 @@ use confluence_sim::engine::view::View;
 use confluence_sim::engine::{
     ChoiceList, Decision, GameRng, GameState, Step, advance, apply, apply_unchecked, legal_choices,
 };
-use confluence_sim::policy::{Policy, PolicyData, PolicyRng, PolicySpec};
+use confluence_sim::policy::{AnyPolicy, Policy, PolicyData, PolicyRng, PolicySpec};
 use confluence_sim::sim::{GameSeeds, play_game};
 
 mod common;
@@ -338,6 +338,7 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "search:rollouts=4,width=4",
         "search:rollouts=4,width=4,expert=0",
         "search:rollouts=4,width=4,horizon=1",
+        "search:rollouts=4,width=4,deep=3,narrow=1,dwidth=2",
         "expert",
         "expert:value=2",
         "expert:net=1",
@@ -423,6 +424,57 @@ fn search_only_searches_the_decisions_it_names() {
     assert!(
         turn_searched_differs,
         "the searched turns never differed from the planner's; the check proves nothing"
+    );
+}
+
+/// `deep` gives the decisions it names twice the samples (and a day more), `dwidth` with
+/// `narrow` keeps that many candidates at the decisions `narrow` names; the others keep the
+/// plain budget and width.
+#[test]
+fn search_deep_and_narrow_apply_to_the_decisions_they_name() {
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let states = varied_decisions();
+    let (mut doubled, mut narrowed) = (false, false);
+    for (seed, g) in &states {
+        let mana = matches!(g.decision, Decision::SetupMana | Decision::Expand);
+        let turn = g.decision == Decision::Turn;
+        let mut buf = ChoiceList::new();
+        legal_choices(g, db, &mut buf);
+        let spec: PolicySpec = "search:rollouts=4,width=4,deep=1,narrow=3,dwidth=2"
+            .parse()
+            .unwrap();
+        let AnyPolicy::Search(mut s) = spec.build(&sh.data) else {
+            panic!("not a search")
+        };
+        s.choose(
+            &View::new(g, db),
+            &buf,
+            &mut PolicyRng::seed_from_u64(*seed),
+        );
+        let est = s.estimates();
+        let (k, n) = (est.candidates.len(), est.samples);
+        if mana {
+            assert!(
+                k <= 2 && n <= 8,
+                "a Mana decision: {k} candidates, {n} samples"
+            );
+            doubled |= n > 4;
+            narrowed |= buf.len() > 2 && k == 2;
+        } else if turn {
+            assert!(k <= 2 && n <= 4, "a turn: {k} candidates, {n} samples");
+        } else {
+            assert!(
+                k <= 4 && n <= 4,
+                "a {:?}: {k} candidates, {n} samples",
+                g.decision
+            );
+        }
+    }
+    assert!(doubled, "no Mana decision used more than the plain budget");
+    assert!(
+        narrowed,
+        "no Mana decision with more than two options was narrowed"
     );
 }
 
@@ -659,9 +711,9 @@ fn search_and_expert_are_blind_to_hidden_information_head_to_head() {
 /// of the committed network matches candle's.
 #[test]
 fn the_policy_network_plays_by_its_scores_and_matches_candle() {
+    use confluence_sim::policy::Policy as _;
     use confluence_sim::policy::pnet::data::{self, Decisions};
     use confluence_sim::policy::pnet::{PolicyNet, fit};
-    use confluence_sim::policy::{AnyPolicy, Policy as _};
     let sh = shared();
     let db = &sh.s.lib.db;
     let as_expert = PolicyData::new(db).with_pnet(PolicyNet::expert_only());

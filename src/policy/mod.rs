@@ -171,7 +171,8 @@ impl PolicyKind {
             PolicyKind::Planner => &["keep", "mana"],
             PolicyKind::Expert => &["keep", "mana", "value", "vonly", "net"],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
-                "rollouts", "width", "expert", "only", "horizon", "rank", "keep", "mana",
+                "rollouts", "width", "expert", "only", "horizon", "rank", "keep", "mana", "deep",
+                "dwidth", "narrow",
             ],
         }
     }
@@ -227,10 +228,11 @@ impl std::str::FromStr for PolicySpec {
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match k {
                 "expert" | "rank" | "net" => (0, 1),
-                "only" | "vonly" => (0, SEARCH_ALL as u32),
+                "only" | "vonly" | "deep" | "narrow" => (0, SEARCH_ALL as u32),
                 "value" => (0, value::afterstate::MAX_SAMPLES),
                 "horizon" => (0, 30),
                 "width" => (1, search::MAX_WIDTH as u32),
+                "dwidth" => (0, search::MAX_WIDTH as u32),
                 "rollouts" => (0, MAX_ROLLOUTS),
                 "keep" | "mana" => (0, u8::MAX as u32),
                 _ => (0, u32::MAX),
@@ -425,6 +427,9 @@ impl PolicySpec {
             only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
             horizon,
             rank: self.param("rank", (ranked_default && expert && horizon > 0) as u32) != 0,
+            deep: (self.param("deep", 0) & SEARCH_ALL as u32) as u8,
+            dwidth: self.param("dwidth", 0) as u8,
+            narrow: (self.param("narrow", 0) & SEARCH_ALL as u32) as u8,
         }
     }
 
@@ -458,8 +463,20 @@ impl PolicySpec {
             ),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let s = self.search_params(ranked_default);
+                // `deep`, `dwidth` and `narrow` only when set, so that the resolved specs recorded
+                // before they existed stay the same.
+                let mut extra = String::new();
+                if s.deep != 0 {
+                    extra.push_str(&format!(",deep={}", s.deep));
+                }
+                if s.dwidth != 0 {
+                    extra.push_str(&format!(",dwidth={}", s.dwidth));
+                }
+                if s.narrow != 0 {
+                    extra.push_str(&format!(",narrow={}", s.narrow));
+                }
                 format!(
-                    "{name}:rollouts={},width={},expert={},only={},horizon={},rank={},{planner}",
+                    "{name}:rollouts={},width={},expert={},only={},horizon={},rank={}{extra},{planner}",
                     s.rollouts, s.width, s.expert as u8, s.only, s.horizon, s.rank as u8
                 )
             }
@@ -554,6 +571,24 @@ mod tests {
             "search:width=16,rollouts=1000000"
                 .parse::<PolicySpec>()
                 .is_ok()
+        );
+        let e = "search:dwidth=17".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("dwidth=17 is out of range (0 to 16)"), "{e}");
+        let e = "search:deep=8".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("deep=8 is out of range (0 to 7)"), "{e}");
+        // `deep`, `dwidth` and `narrow` are written out only when set, so that the search
+        // specs resolved before they existed read the same.
+        let p: PolicySpec = "search:deep=3,narrow=1,dwidth=2".parse().unwrap();
+        assert_eq!(
+            p.resolved(),
+            "search:rollouts=24,width=5,expert=1,only=7,horizon=1,rank=1,deep=3,dwidth=2,narrow=1,keep=0,mana=10"
+        );
+        assert!(
+            !"search"
+                .parse::<PolicySpec>()
+                .unwrap()
+                .resolved()
+                .contains("deep")
         );
         let p: PolicySpec = "search:only=2".parse().unwrap();
         let AnyPolicy::Search(s) = p.build(&PolicyData::new(&crate::cards::db::CardDb::default()))

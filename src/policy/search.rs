@@ -90,6 +90,13 @@ pub struct SearchParams {
     /// 2.8 points below pooled over the twelve starter rows instead of 4.2; at 4 samples
     /// and width 2, 7.9 instead of 14.7: docs/policies.md.)
     pub rank: bool,
+    /// Decisions whose rollouts go one day further than `horizon`, with twice the samples
+    /// (bitmask as `only`).
+    pub deep: u8,
+    /// Candidates at the `narrow` decisions (0: `width`).
+    pub dwidth: u8,
+    /// Decisions that take `dwidth` candidates (bitmask as `only`; 0: the `deep` ones).
+    pub narrow: u8,
 }
 
 /// Every kind of decision is searched.
@@ -117,6 +124,9 @@ impl SearchParams {
             only: SEARCH_ALL,
             horizon,
             rank: horizon > 0,
+            deep: 0,
+            dwidth: 0,
+            narrow: 0,
         }
     }
 
@@ -295,14 +305,21 @@ impl Search {
     /// Plays `first` on `g`, then the rollout policy (planner or expert) to the end, or,
     /// with a `horizon`, until that many days have ended, where the value model scores the
     /// position. In half-points: a win 2, a draw 1, a loss 0, a value `v` 2v.
-    fn rollout(&mut self, view: &View<'_>, mut g: GameState, first: Choice, seed: u64) -> f64 {
+    fn rollout(
+        &mut self,
+        view: &View<'_>,
+        mut g: GameState,
+        first: Choice,
+        seed: u64,
+        horizon: u8,
+    ) -> f64 {
         let db = view.db();
         let mut rng = GameRng::seed_from_u64(seed);
         let mut prng = PolicyRng::seed_from_u64(seed ^ 0x5ea5c4);
         let mut opp_rng = PolicyRng::seed_from_u64(seed ^ 0x0dd0_5eed);
         let me = view.me();
         apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, first);
-        let last_day = view.day().saturating_add(self.params.horizon);
+        let last_day = view.day().saturating_add(horizon);
         loop {
             match advance(&mut g, db, &mut rng, &mut NoObserver) {
                 Step::Decide => {
@@ -310,7 +327,7 @@ impl Search {
                     // The value model scores Confluence positions: head to head the
                     // rollouts play to the end.
                     if let Some(net) = &self.value
-                        && self.params.horizon > 0
+                        && horizon > 0
                         && g.mode != Mode::Duel
                         && g.day >= last_day
                         && self.buf.len() > 1
@@ -392,6 +409,16 @@ impl Policy for Search {
         }
         let mut cands: ArrayVec<usize, MAX_WIDTH> = ArrayVec::new();
         self.candidates(view, options, rng, &mut cands);
+        let deep =
+            self.params.horizon > 0 && self.params.deep & super::decision_bit(view.decision()) != 0;
+        let narrow = if self.params.narrow == 0 {
+            deep
+        } else {
+            self.params.narrow & super::decision_bit(view.decision()) != 0
+        };
+        if narrow && self.params.dwidth > 0 {
+            cands.truncate(self.params.dwidth as usize);
+        }
         let k = cands.len();
         self.last.candidates.clear();
         self.last.samples = 0;
@@ -400,7 +427,9 @@ impl Policy for Search {
         }
         let mut race = Race::new(k);
         let mut x = [0f64; MAX_WIDTH];
-        for done in 1..=self.params.rollouts {
+        let horizon = self.params.horizon + deep as u8;
+        let budget = self.params.rollouts << deep as u32;
+        for done in 1..=budget {
             let seed: u64 = rng.random();
             let g = if self.params.clairvoyant {
                 view.clairvoyant_state()
@@ -409,13 +438,13 @@ impl Policy for Search {
             };
             for (j, &c) in cands.iter().enumerate() {
                 if race.is_alive(j) {
-                    x[j] = self.rollout(view, g, options[c], seed);
+                    x[j] = self.rollout(view, g, options[c], seed, horizon);
                 }
             }
             race.push(&x, k);
             if done >= FIRST_CHECK
                 && (done - FIRST_CHECK).is_multiple_of(CHECK_EVERY)
-                && race.settle(k, self.params.rollouts - done)
+                && race.settle(k, budget - done)
             {
                 break;
             }
