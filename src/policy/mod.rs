@@ -171,7 +171,8 @@ impl PolicyKind {
             PolicyKind::Planner => &["keep", "mana"],
             PolicyKind::Expert => &["keep", "mana", "value", "vonly", "net"],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
-                "rollouts", "width", "expert", "only", "horizon", "rank", "keep", "mana",
+                "rollouts", "width", "expert", "only", "horizon", "rank", "net", "gate", "keep",
+                "mana",
             ],
         }
     }
@@ -226,7 +227,11 @@ impl std::str::FromStr for PolicySpec {
             // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match k {
-                "expert" | "rank" | "net" => (0, 1),
+                "expert" | "rank" => (0, 1),
+                // The search's is a bitmask (1 its candidates, 2 its rollouts).
+                "net" if kind == PolicyKind::Expert => (0, 1),
+                "net" => (0, 3),
+                "gate" => (0, 100),
                 "only" | "vonly" => (0, SEARCH_ALL as u32),
                 "value" => (0, value::afterstate::MAX_SAMPLES),
                 "horizon" => (0, 30),
@@ -246,6 +251,14 @@ impl std::str::FromStr for PolicySpec {
         if spec.param("rank", 0) != 0 && spec.param("expert", 1) == 0 {
             return Err(format!(
                 "policy '{spec}': rank=1 follows the expert's ranking, and expert=0 plays without the expert"
+            ));
+        }
+        if spec.kind != PolicyKind::Expert
+            && spec.param("net", 0) != 0
+            && spec.param("expert", 1) == 0
+        {
+            return Err(format!(
+                "policy '{spec}': net=1 puts the policy network into the expert, and expert=0 plays without the expert"
             ));
         }
         Ok(spec)
@@ -340,9 +353,10 @@ impl PolicySpec {
         }
     }
 
-    /// Does the policy read the policy network (`expert:net=1`)?
+    /// Does the policy read the policy network (`expert:net=1`, and `search:net=N`, whose
+    /// candidates (1), rollouts (2) or both (3) follow `expert:net=1`)?
     pub fn uses_pnet(&self) -> bool {
-        self.kind == PolicyKind::Expert && self.param("net", 0) != 0
+        self.param("net", 0) != 0
     }
 
     pub fn uses_value(&self) -> bool {
@@ -390,22 +404,39 @@ impl PolicySpec {
             }
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let params = self.search_params(true);
-                AnyPolicy::Search(Box::new(
-                    Search::new(
-                        Planner::new(data.profiles.clone(), self.planner_params()),
-                        params.expert.then(|| {
-                            Expert::new(
-                                data.profiles.clone(),
-                                self.planner_params(),
-                                data.expert.clone(),
-                            )
-                        }),
-                        params,
-                    )
-                    .with_value(data.value.clone()),
-                ))
+                let net = self.param("net", 0);
+                let s = Search::new(
+                    Planner::new(data.profiles.clone(), self.planner_params()),
+                    params.expert.then(|| {
+                        let e = self.expert(data);
+                        if net & 2 != 0 {
+                            e.with_net(data.pnet.clone())
+                        } else {
+                            e
+                        }
+                    }),
+                    params,
+                )
+                .with_value(data.value.clone());
+                // `net=1` alone: the candidates follow `expert:net=1` (a better first
+                // guess than the expert's), the rollouts the expert (the cheaper player).
+                let s = if net & 3 == 1 {
+                    s.with_ranker(self.expert(data).with_net(data.pnet.clone()))
+                } else {
+                    s
+                };
+                AnyPolicy::Search(Box::new(s))
             }
         }
+    }
+
+    /// An expert with this spec's planner parameters and the run's weights.
+    fn expert(&self, data: &PolicyData) -> Expert {
+        Expert::new(
+            data.profiles.clone(),
+            self.planner_params(),
+            data.expert.clone(),
+        )
     }
 
     /// A search's parameters, the defaults filled in. `ranked_default`: whether a search
@@ -425,6 +456,7 @@ impl PolicySpec {
             only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
             horizon,
             rank: self.param("rank", (ranked_default && expert && horizon > 0) as u32) != 0,
+            gate: self.param("gate", 0).min(100) as u8,
         }
     }
 
@@ -458,9 +490,21 @@ impl PolicySpec {
             ),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let s = self.search_params(ranked_default);
+                // `net` only when set, as the expert's.
                 format!(
-                    "{name}:rollouts={},width={},expert={},only={},horizon={},rank={},{planner}",
-                    s.rollouts, s.width, s.expert as u8, s.only, s.horizon, s.rank as u8
+                    "{name}:rollouts={},width={},expert={},only={},horizon={},rank={}{},{planner}",
+                    s.rollouts,
+                    s.width,
+                    s.expert as u8,
+                    s.only,
+                    s.horizon,
+                    s.rank as u8,
+                    match (self.param("net", 0), s.gate) {
+                        (0, 0) => String::new(),
+                        (n, 0) => format!(",net={n}"),
+                        (0, g) => format!(",gate={g}"),
+                        (n, g) => format!(",net={n},gate={g}"),
+                    }
                 )
             }
         }
@@ -599,5 +643,37 @@ mod tests {
         // The ranking is the expert's: without it there is none to follow.
         let e = "search:expert=0,rank=1".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("rank=1"), "{e}");
+    }
+
+    #[test]
+    fn a_search_with_the_policy_network_says_so_and_needs_the_expert() {
+        let p: PolicySpec = "search:net=3,rollouts=4,width=2".parse().unwrap();
+        assert!(p.uses_pnet() && p.uses_expert() && p.uses_value());
+        assert_eq!(
+            p.resolved(),
+            "search:rollouts=4,width=2,expert=1,only=7,horizon=1,rank=1,net=3,keep=0,mana=10"
+        );
+        let g: PolicySpec = "search:gate=50,net=1".parse().unwrap();
+        assert!(
+            g.resolved()
+                .ends_with("rank=1,net=1,gate=50,keep=0,mana=10")
+        );
+        let AnyPolicy::Search(s) = g.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
+        else {
+            panic!("not a search")
+        };
+        assert_eq!(s.params.gate, 50);
+        let e = "search:gate=101".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("gate=101 is out of range (0 to 100)"), "{e}");
+        let e = "search:net=4".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("net=4 is out of range (0 to 3)"), "{e}");
+        let e = "expert:net=2".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("net=2 is out of range (0 to 1)"), "{e}");
+        // Without `net`, the resolved spec is the one recorded before it existed.
+        let q: PolicySpec = "search:rollouts=4,width=2".parse().unwrap();
+        assert!(!q.uses_pnet());
+        assert!(!q.resolved().contains("net"));
+        let e = "search:expert=0,net=1".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("net=1"), "{e}");
     }
 }
