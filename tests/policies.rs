@@ -431,8 +431,8 @@ fn search_only_searches_the_decisions_it_names() {
 
 /// `search:net=1` takes its candidates from the policy network: where it does not search
 /// (`only`) or where the network is sure enough of its first option (`gate`), it plays as
-/// `expert:net=1`, and its rollouts stay the expert's (`net=1` alone) or follow the network
-/// (`net=3`).
+/// `expert:net=1`, as with `net=3`; with `net=2` (the network in the rollouts alone) the
+/// expert.
 #[test]
 fn search_with_the_policy_network_follows_it_where_it_does_not_search() {
     let states = varied_decisions();
@@ -443,6 +443,8 @@ fn search_with_the_policy_network_follows_it_where_it_does_not_search() {
         // Unsearched: the network's pick, not the rollout policy's.
         assert_eq!(choose("search:net=1,only=0", g, *seed).0, net);
         assert_eq!(choose("search:net=3,only=0", g, *seed).0, net);
+        // `net=2`: the network plays the rollouts only; the first guess stays the expert's.
+        assert_eq!(choose("search:net=2,only=0", g, *seed).0, expert);
         assert_eq!(choose("search:only=0", g, *seed).0, expert);
         let (k, buf) = choose("search:net=1,rollouts=4,width=4,gate=1", g, *seed);
         let mana_or_turn = matches!(

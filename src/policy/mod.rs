@@ -419,11 +419,12 @@ impl PolicySpec {
                 )
                 .with_value(data.value.clone());
                 // `net=1` alone: the candidates follow `expert:net=1` (a better first
-                // guess than the expert's), the rollouts the expert (the cheaper player).
-                let s = if net & 3 == 1 {
-                    s.with_ranker(self.expert(data).with_net(data.pnet.clone()))
-                } else {
-                    s
+                // guess than the expert's), the rollouts the expert (the cheaper player);
+                // `net=2` alone: the other way round.
+                let s = match net & 3 {
+                    1 => s.with_ranker(self.expert(data).with_net(data.pnet.clone())),
+                    2 if params.expert => s.with_ranker(self.expert(data)),
+                    _ => s,
                 };
                 AnyPolicy::Search(Box::new(s))
             }
