@@ -258,7 +258,7 @@ impl std::str::FromStr for PolicySpec {
             && spec.param("expert", 1) == 0
         {
             return Err(format!(
-                "policy '{spec}': net=1 puts the policy network into the expert, and expert=0 plays without the expert"
+                "policy '{spec}': net puts the policy network into the expert, and expert=0 plays without the expert"
             ));
         }
         Ok(spec)
@@ -491,7 +491,8 @@ impl PolicySpec {
             ),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let s = self.search_params(ranked_default);
-                // `net` only when set, as the expert's.
+                // `net` and `gate` only when set, so that a search's resolved spec stays as
+                // recorded before they existed.
                 format!(
                     "{name}:rollouts={},width={},expert={},only={},horizon={},rank={}{},{planner}",
                     s.rollouts,
