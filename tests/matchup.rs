@@ -358,6 +358,11 @@ fn bad_input_gets_its_exit_code_and_leaves_the_outputs_as_they_were() {
             vec!["matchup cannot use the policy network"],
         ),
         (
+            vec!["--policy", "search:net=1"],
+            2,
+            vec!["matchup cannot use the policy network"],
+        ),
+        (
             vec!["--policy", "wizard"],
             2,
             vec!["--policy wizard", "unknown policy"],

@@ -34,7 +34,7 @@ fn shared() -> &'static Shared {
 
 /// Policies under test; `search` and `clairvoyant` with a small budget so that debug
 /// builds stay quick.
-const POLICIES: [&str; 10] = [
+const POLICIES: [&str; 11] = [
     "random",
     "greedy",
     "planner",
@@ -44,6 +44,7 @@ const POLICIES: [&str; 10] = [
     "search:rollouts=3,width=3",
     "search:rollouts=3,width=3,horizon=1",
     "search:rollouts=3,width=3,expert=0",
+    "search:rollouts=3,width=3,net=1,gate=50",
     "clairvoyant:rollouts=3,width=3",
 ];
 
@@ -339,6 +340,8 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "search:rollouts=4,width=4,expert=0",
         "search:rollouts=4,width=4,horizon=1",
         "search:rollouts=4,width=4,deep=3,narrow=1,dwidth=2",
+        "search:rollouts=4,width=4,net=1,gate=50",
+        "search:rollouts=4,width=4,net=3",
         "expert",
         "expert:value=2",
         "expert:net=1",
@@ -475,6 +478,43 @@ fn search_deep_and_narrow_apply_to_the_decisions_they_name() {
     assert!(
         narrowed,
         "no Mana decision with more than two options was narrowed"
+    );
+}
+
+/// `search:net=1` takes its candidates from the policy network: where it does not search
+/// (`only`) or where the network is sure enough of its first option (`gate`), it plays as
+/// `expert:net=1`, as with `net=3`; with `net=2` (the network in the rollouts alone) the
+/// expert.
+#[test]
+fn search_with_the_policy_network_follows_it_where_it_does_not_search() {
+    let states = varied_decisions();
+    let (mut scored, mut searched_differs) = (0, false);
+    for (seed, g) in &states {
+        let net = choose("expert:net=1", g, *seed).0;
+        let expert = choose("expert", g, *seed).0;
+        // Unsearched: the network's pick, not the rollout policy's.
+        assert_eq!(choose("search:net=1,only=0", g, *seed).0, net);
+        assert_eq!(choose("search:net=3,only=0", g, *seed).0, net);
+        // `net=2`: the network plays the rollouts only; the first guess stays the expert's.
+        assert_eq!(choose("search:net=2,only=0", g, *seed).0, expert);
+        assert_eq!(choose("search:only=0", g, *seed).0, expert);
+        let (k, buf) = choose("search:net=1,rollouts=4,width=4,gate=1", g, *seed);
+        let mana_or_turn = matches!(
+            g.decision,
+            Decision::SetupMana | Decision::Expand | Decision::Turn
+        );
+        // At a decision the network scores, its first option has at least 1/n, so a gate
+        // of 1% never searches with up to 100 options.
+        if mana_or_turn && buf.len() <= 100 {
+            scored += 1;
+            assert_eq!(k, net, "gate=1 searched a {:?}", g.decision);
+            searched_differs |= choose("search:net=1,rollouts=4,width=4", g, *seed).0 != net;
+        }
+    }
+    assert!(scored >= 10, "only {scored} decisions the network scores");
+    assert!(
+        searched_differs,
+        "the search never differed from the network's pick; the check proves nothing"
     );
 }
 

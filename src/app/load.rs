@@ -278,7 +278,7 @@ pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<Poli
         }
         if p.uses_pnet() {
             return Err(super::usage(format!(
-                "--policy {p}: {command} cannot use the policy network (it was distilled from games against the Confluence, not duels); use expert without net="
+                "--policy {p}: {command} cannot use the policy network (it was distilled from games against the Confluence, not duels); drop net="
             )));
         }
         if specs[..i].contains(p) {

@@ -380,20 +380,29 @@ impl Expert {
 
     /// The options best first by the expert's own scores, up to `out`'s capacity; where it
     /// does not score options (the planner decides), its pick alone. For the search's
-    /// candidates (`search:rank=1`).
+    /// candidates (`search:rank=1`). Returns how sure it is of the first: its probability
+    /// under a softmax of the scores (the model the weights were fitted as), or `None`
+    /// where the planner decides.
     pub fn ranked<const N: usize>(
         &mut self,
         view: &View<'_>,
         options: &[Choice],
         rng: &mut PolicyRng,
         out: &mut ArrayVec<usize, N>,
-    ) {
+    ) -> Option<f32> {
         let mut v = [0f32; 256];
         if !self.scores(view, options, rng, &mut v) {
             out.push(self.choose(view, options, rng));
-            return;
+            return None;
         }
         let n = options.len().min(256);
+        let top = v[..n].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        // An infinite score (the duel's forced play) is certain.
+        let sure = if top == f32::INFINITY {
+            1.0
+        } else {
+            1.0 / v[..n].iter().map(|&x| (x - top).exp()).sum::<f32>()
+        };
         let mut idx: ArrayVec<u8, 256> = (0..n as u8).collect();
         // Best first, the first option on ties (as `best`).
         idx.sort_by(|&a, &b| v[b as usize].total_cmp(&v[a as usize]).then(a.cmp(&b)));
@@ -403,6 +412,7 @@ impl Expert {
             }
             out.push(k as usize);
         }
+        Some(sure)
     }
 }
 

@@ -171,8 +171,8 @@ impl PolicyKind {
             PolicyKind::Planner => &["keep", "mana"],
             PolicyKind::Expert => &["keep", "mana", "value", "vonly", "net"],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
-                "rollouts", "width", "expert", "only", "horizon", "rank", "keep", "mana", "deep",
-                "dwidth", "narrow",
+                "rollouts", "width", "expert", "only", "horizon", "rank", "net", "gate", "keep",
+                "mana", "deep", "dwidth", "narrow",
             ],
         }
     }
@@ -227,7 +227,11 @@ impl std::str::FromStr for PolicySpec {
             // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match k {
-                "expert" | "rank" | "net" => (0, 1),
+                "expert" | "rank" => (0, 1),
+                // The search's is a bitmask (1 its candidates, 2 its rollouts).
+                "net" if kind == PolicyKind::Expert => (0, 1),
+                "net" => (0, 3),
+                "gate" => (0, 100),
                 "only" | "vonly" | "deep" | "narrow" => (0, SEARCH_ALL as u32),
                 "value" => (0, value::afterstate::MAX_SAMPLES),
                 "horizon" => (0, 30),
@@ -248,6 +252,14 @@ impl std::str::FromStr for PolicySpec {
         if spec.param("rank", 0) != 0 && spec.param("expert", 1) == 0 {
             return Err(format!(
                 "policy '{spec}': rank=1 follows the expert's ranking, and expert=0 plays without the expert"
+            ));
+        }
+        if spec.kind != PolicyKind::Expert
+            && spec.param("net", 0) != 0
+            && spec.param("expert", 1) == 0
+        {
+            return Err(format!(
+                "policy '{spec}': net puts the policy network into the expert, and expert=0 plays without the expert"
             ));
         }
         Ok(spec)
@@ -342,9 +354,10 @@ impl PolicySpec {
         }
     }
 
-    /// Does the policy read the policy network (`expert:net=1`)?
+    /// Does the policy read the policy network (`expert:net=1`, and `search:net=N`, whose
+    /// candidates (1), rollouts (2) or both (3) follow `expert:net=1`)?
     pub fn uses_pnet(&self) -> bool {
-        self.kind == PolicyKind::Expert && self.param("net", 0) != 0
+        self.param("net", 0) != 0
     }
 
     pub fn uses_value(&self) -> bool {
@@ -392,22 +405,40 @@ impl PolicySpec {
             }
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let params = self.search_params(true);
-                AnyPolicy::Search(Box::new(
-                    Search::new(
-                        Planner::new(data.profiles.clone(), self.planner_params()),
-                        params.expert.then(|| {
-                            Expert::new(
-                                data.profiles.clone(),
-                                self.planner_params(),
-                                data.expert.clone(),
-                            )
-                        }),
-                        params,
-                    )
-                    .with_value(data.value.clone()),
-                ))
+                let net = self.param("net", 0);
+                let s = Search::new(
+                    Planner::new(data.profiles.clone(), self.planner_params()),
+                    params.expert.then(|| {
+                        let e = self.expert(data);
+                        if net & 2 != 0 {
+                            e.with_net(data.pnet.clone())
+                        } else {
+                            e
+                        }
+                    }),
+                    params,
+                )
+                .with_value(data.value.clone());
+                // `net=1` alone: the candidates follow `expert:net=1` (a better first
+                // guess than the expert's), the rollouts the expert (the cheaper player);
+                // `net=2` alone: the other way round.
+                let s = match net & 3 {
+                    1 => s.with_ranker(self.expert(data).with_net(data.pnet.clone())),
+                    2 if params.expert => s.with_ranker(self.expert(data)),
+                    _ => s,
+                };
+                AnyPolicy::Search(Box::new(s))
             }
         }
+    }
+
+    /// An expert with this spec's planner parameters and the run's weights.
+    fn expert(&self, data: &PolicyData) -> Expert {
+        Expert::new(
+            data.profiles.clone(),
+            self.planner_params(),
+            data.expert.clone(),
+        )
     }
 
     /// A search's parameters, the defaults filled in. `ranked_default`: whether a search
@@ -430,6 +461,7 @@ impl PolicySpec {
             deep: (self.param("deep", 0) & SEARCH_ALL as u32) as u8,
             dwidth: self.param("dwidth", 0) as u8,
             narrow: (self.param("narrow", 0) & SEARCH_ALL as u32) as u8,
+            gate: self.param("gate", 0).min(100) as u8,
         }
     }
 
@@ -463,17 +495,19 @@ impl PolicySpec {
             ),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let s = self.search_params(ranked_default);
-                // `deep`, `dwidth` and `narrow` only when set, so that the resolved specs recorded
-                // before they existed stay the same.
+                // `net`, `gate`, `deep`, `dwidth` and `narrow` only when set, so that a
+                // search's resolved spec stays as recorded before they existed.
                 let mut extra = String::new();
-                if s.deep != 0 {
-                    extra.push_str(&format!(",deep={}", s.deep));
-                }
-                if s.dwidth != 0 {
-                    extra.push_str(&format!(",dwidth={}", s.dwidth));
-                }
-                if s.narrow != 0 {
-                    extra.push_str(&format!(",narrow={}", s.narrow));
+                for (key, v) in [
+                    ("net", self.param("net", 0)),
+                    ("gate", s.gate as u32),
+                    ("deep", s.deep as u32),
+                    ("dwidth", s.dwidth as u32),
+                    ("narrow", s.narrow as u32),
+                ] {
+                    if v != 0 {
+                        extra.push_str(&format!(",{key}={v}"));
+                    }
                 }
                 format!(
                     "{name}:rollouts={},width={},expert={},only={},horizon={},rank={}{extra},{planner}",
@@ -634,5 +668,37 @@ mod tests {
         // The ranking is the expert's: without it there is none to follow.
         let e = "search:expert=0,rank=1".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("rank=1"), "{e}");
+    }
+
+    #[test]
+    fn a_search_with_the_policy_network_says_so_and_needs_the_expert() {
+        let p: PolicySpec = "search:net=3,rollouts=4,width=2".parse().unwrap();
+        assert!(p.uses_pnet() && p.uses_expert() && p.uses_value());
+        assert_eq!(
+            p.resolved(),
+            "search:rollouts=4,width=2,expert=1,only=7,horizon=1,rank=1,net=3,keep=0,mana=10"
+        );
+        let g: PolicySpec = "search:gate=50,net=1".parse().unwrap();
+        assert!(
+            g.resolved()
+                .ends_with("rank=1,net=1,gate=50,keep=0,mana=10")
+        );
+        let AnyPolicy::Search(s) = g.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
+        else {
+            panic!("not a search")
+        };
+        assert_eq!(s.params.gate, 50);
+        let e = "search:gate=101".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("gate=101 is out of range (0 to 100)"), "{e}");
+        let e = "search:net=4".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("net=4 is out of range (0 to 3)"), "{e}");
+        let e = "expert:net=2".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("net=2 is out of range (0 to 1)"), "{e}");
+        // Without `net`, the resolved spec is the one recorded before it existed.
+        let q: PolicySpec = "search:rollouts=4,width=2".parse().unwrap();
+        assert!(!q.uses_pnet());
+        assert!(!q.resolved().contains("net"));
+        let e = "search:expert=0,net=1".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("net=1"), "{e}");
     }
 }
