@@ -113,10 +113,13 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 }
             }
         }
-        // Cost auras that reach every player's cards: the opponent's auras that
+        // Cost auras that reach every player's cards: the opponents' auras that
         // do not only concern their own cards.
-        let other = o.side.other();
-        if self.statics[other] > 0 {
+        let (opps, n_opps) = self.opponents_list(o.side);
+        for &other in &opps[..n_opps] {
+            if self.statics[other] == 0 {
+                continue;
+            }
             self.each_static_of(db, other, |l, st, _| match st {
                 Static::CostAura(f, d)
                     if db.filter(f).whose != Whose::Yours
@@ -151,18 +154,19 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             }
         }
         let cost = (base + delta).max(0) as u8;
-        let other = o.side.other();
-        if self.statics[other] == 0 {
-            return cost;
-        }
         let mut floor = 0;
-        self.each_static_of(db, other, |l, st, _| {
-            if let Static::OpponentMinCost(f, n) = st
-                && self.matches_card(db, db.filter(f), id, self.obj(l).side)
-            {
-                floor = floor.max(n);
+        for &other in &opps[..n_opps] {
+            if self.statics[other] == 0 {
+                continue;
             }
-        });
+            self.each_static_of(db, other, |l, st, _| {
+                if let Static::OpponentMinCost(f, n) = st
+                    && self.matches_card(db, db.filter(f), id, self.obj(l).side)
+                {
+                    floor = floor.max(n);
+                }
+            });
+        }
         cost.max(floor)
     }
 
