@@ -281,7 +281,7 @@ pub(super) fn legal<const N: usize, const M: usize>(
             }
         }
         Decision::RestOrder => {
-            for &side in &Side::ALL[..N] {
+            for side in const { Side::seats::<N>() } {
                 let waiting = super::night::rest_waiting(s, side);
                 if !waiting.is_empty() {
                     for id in waiting.iter() {

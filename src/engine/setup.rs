@@ -194,7 +194,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         // Object ids follow the deck lists (so per-card statistics can map them back); the
         // shuffle permutes positions only, so a rare sits where its common twin would.
         self.place_seats(db, &decks);
-        for &side in &Side::ALL[..N] {
+        for side in const { Side::seats::<N>() } {
             let hero = self.side(side).hero;
             for ab in db.abilities_of(self.obj(hero).card) {
                 if let crate::cards::effect::Trigger::Static(

@@ -972,7 +972,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     /// Each hero's Terrain Markers at the start of the game (a hero that starts with a
     /// {V}, an {M} and an {O} marker): head to head and in Free for All every seat's (D47).
     pub fn start_markers(&mut self, db: &crate::cards::db::CardDb) {
-        for &side in &Side::ALL[..N] {
+        for side in const { Side::seats::<N>() } {
             let hero = self.side(side).hero;
             for ab in db.abilities_of(self.obj(hero).card) {
                 if let crate::cards::effect::Trigger::Static(

@@ -21,7 +21,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         if !self.any_statics() {
             return;
         }
-        for &side in &Side::ALL[..N] {
+        for side in const { Side::seats::<N>() } {
             let st = self.side(side);
             for e in 0..2 {
                 for id in st.exp[e].iter() {
