@@ -58,6 +58,7 @@ pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
         Choice::No => "no".into(),
         Choice::Mode(k) => format!("option {k}"),
         Choice::Done => "done".into(),
+        Choice::Seat(seat) => format!("seat {seat} as the opponent"),
     }
 }
 
@@ -695,6 +696,9 @@ impl Observer for GameLog<'_> {
                 let (v, line) = self.duel_dusk(r);
                 self.push(s, "duel_dusk", v, line);
             }
+            // A four-seat event: this log follows two-seat games only (Free for All's
+            // replay is not written yet).
+            Event::FfaDusk(_) => {}
             Event::DuelDayEnd { scores, met } => {
                 let said = |k: usize| if met[k] { "met" } else { "apart" };
                 self.push(

@@ -24,6 +24,19 @@ impl Side {
     /// Every seat of a four-seat table.
     pub const ALL: [Side; 4] = [Side::Player, Side::Confluence, Side::Seat2, Side::Seat3];
 
+    /// The first `N` seats, every seat of a table of `N` (`BOTH` for two): engine loops
+    /// over every seat read it as `const { Side::seats::<N>() }`, which gives the
+    /// two-seat game the same loop as `BOTH`.
+    pub const fn seats<const N: usize>() -> [Side; N] {
+        let mut out = [Side::Player; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = Side::ALL[i];
+            i += 1;
+        }
+        out
+    }
+
     /// The other side of a two-seat game. Only two-seat code may ask (the Confluence mode,
     /// head to head); with four seats the opponent, the facing expedition and the order of
     /// seats come from the table (`engine::table`).

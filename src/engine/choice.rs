@@ -72,6 +72,8 @@ pub enum Choice {
     Mode(u8),
     /// Stop choosing (enough targets, or no card for Expand).
     Done,
+    /// Free for All: this seat is the opponent the effect concerns (`Decision::Seat`).
+    Seat(u8),
 }
 
 /// Enough for a full hand played into either expedition plus the Reserve and quick actions.
@@ -108,8 +110,11 @@ pub(super) fn legal<const N: usize, const M: usize>(
             let ab = db.abilities[f.ability as usize];
             // The player chooses one of their own for an opponent's effect (no Tough).
             if let Op::OpponentSelect { filter } = db.op(&ab, f.pc) {
+                // With four seats the chosen opponent picks among its own only.
                 s.for_each_candidate(db, db.filter(filter), &f.ctx(), |id| {
-                    push(out, Choice::Card(id))
+                    if N == 2 || s.obj(id).side == s.decider {
+                        push(out, Choice::Card(id))
+                    }
                 });
                 return;
             }
@@ -276,7 +281,7 @@ pub(super) fn legal<const N: usize, const M: usize>(
             }
         }
         Decision::RestOrder => {
-            for side in Side::BOTH {
+            for side in const { Side::seats::<N>() } {
                 let waiting = super::night::rest_waiting(s, side);
                 if !waiting.is_empty() {
                     for id in waiting.iter() {
@@ -289,6 +294,11 @@ pub(super) fn legal<const N: usize, const M: usize>(
         Decision::CleanupLandmark => {
             for id in player.landmarks.iter() {
                 push(out, Choice::Card(id));
+            }
+        }
+        Decision::Seat => {
+            for side in s.table.opponents(s.decider) {
+                push(out, Choice::Seat(side.seat()));
             }
         }
         Decision::Sacrifice => {

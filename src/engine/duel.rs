@@ -109,6 +109,20 @@ pub struct DuelDusk {
     pub arena_won: [u8; 2],
 }
 
+/// A Free for All Dusk (four seats): per seat and expedition against the expedition
+/// across its lane, which that is, and in the Arena every seat's totals. Only the seats in
+/// `playing` are filled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FfaDusk {
+    pub arena: bool,
+    /// Bit per seat still playing.
+    pub playing: u8,
+    pub exps: [[DuelExpReport; 2]; 4],
+    /// The seat and expedition across each seat's expedition's lane (`None`: no seat).
+    pub across: [[Option<(u8, Exp)>; 2]; 4],
+    pub arena_totals: [Stats; 4],
+}
+
 /// One side's F/M/O in an expedition at Dusk (digest §4): its characters there and its
 /// Gigantic ones, boosts included, Asleep ones not at all; also whether a Defender there
 /// holds it. In the Arena, every character counts and Gigantic ones twice.
@@ -193,7 +207,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 }
                 // Two seats never part: with equal counts of terrains won, both had a
                 // best total somewhere, or neither had.
-                Verdict::Arena(keep) => self.s.table.keep_only(keep),
+                Verdict::Arena(keep) => self.seats_leave(keep),
                 Verdict::Continue => {}
             }
             self.s.phase = Phase::Night;
@@ -204,6 +218,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         let mut won = [[0u8; 2]; 4];
         let mut go = [[false; 2]; 4];
         let mut report = DuelDusk::default();
+        let mut table = FfaDusk {
+            playing: self.s.table.playing(),
+            ..FfaDusk::default()
+        };
         let seats = self.s.table.sides_from(Side::Player);
         for side in seats {
             for e in Exp::BOTH {
@@ -211,7 +229,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 let terr = self.s.region_terrains(db, region);
                 let (mine, defender) = totals(self.s, db, side, Some(e));
                 // The expedition across the lane (the same expedition of the other seat).
-                let theirs = match self.s.table.facing(side.seat(), e) {
+                let across = self.s.table.facing(side.seat(), e);
+                let theirs = match across {
                     Some((seat, fe)) => totals(self.s, db, Side::of_seat(seat), Some(fe)).0,
                     None => Stats::ZERO,
                 };
@@ -225,9 +244,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 let held = defender || blocked || (need != 0 && w & need == 0);
                 won[side.index()][e.index()] = w;
                 go[side.index()][e.index()] = w != 0 && !held;
-                // The report is the two-seat game's (Free for All's is step 4's).
-                if O::ENABLED && side.index() < 2 {
-                    report.exps[side.index()][e.index()] = DuelExpReport {
+                if O::ENABLED {
+                    let r = DuelExpReport {
                         region: region as u8,
                         terrains: terr,
                         mine,
@@ -239,11 +257,21 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                         only_due_to: need,
                         advances: w != 0 && !held,
                     };
+                    if N == 2 {
+                        report.exps[side.index()][e.index()] = r;
+                    } else {
+                        table.exps[side.index()][e.index()] = r;
+                        table.across[side.index()][e.index()] = across;
+                    }
                 }
             }
         }
-        if O::ENABLED && N == 2 {
-            self.emit(Event::DuelDusk(&report));
+        if O::ENABLED {
+            if N == 2 {
+                self.emit(Event::DuelDusk(&report));
+            } else {
+                self.emit(Event::FfaDusk(&table));
+            }
         }
         for side in seats {
             for e in Exp::BOTH {
@@ -328,7 +356,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     return;
                 }
                 Verdict::Arena(keep) => {
-                    self.s.table.keep_only(keep);
+                    self.seats_leave(keep);
                     self.start_arena();
                 }
                 Verdict::Continue => {}
@@ -341,6 +369,13 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
     }
 
+    /// Every seat outside `keep` (bit per seat) leaves the game: the table closes over it,
+    /// and a pass it made no longer counts.
+    fn seats_leave(&mut self, keep: u8) {
+        self.s.table.keep_only(keep);
+        self.s.passed &= keep;
+    }
+
     /// Free for All's Arena Dusk (digest §7.3, RULES.md F5): each seat still playing sums
     /// all its characters; the seat that wins the most terrains wins, otherwise those with
     /// a best total play on (every seat, when none has one).
@@ -349,12 +384,20 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         for side in self.s.table.sides_from(Side::Player) {
             t[side.index()] = totals(self.s, self.db, side, None).0;
         }
+        if O::ENABLED {
+            self.emit(Event::FfaDusk(&FfaDusk {
+                arena: true,
+                playing: self.s.table.playing(),
+                arena_totals: t,
+                ..FfaDusk::default()
+            }));
+        }
         match self.s.table.arena_dusk(&t[..N]) {
             Verdict::Wins(seat) => {
                 self.end(Outcome::seat_wins(Side::of_seat(seat)));
                 return;
             }
-            Verdict::Arena(keep) => self.s.table.keep_only(keep),
+            Verdict::Arena(keep) => self.seats_leave(keep),
             Verdict::Continue => {}
         }
         self.s.phase = Phase::Night;

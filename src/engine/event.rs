@@ -3,7 +3,7 @@
 //!
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
-use super::duel::DuelDusk;
+use super::duel::{DuelDusk, FfaDusk};
 use super::overcome::DuskReport;
 use super::state::{GameState, MAX_OBJS, ObjId, Outcome, Zone};
 use crate::cards::types::{Exp, Placement, Side};
@@ -141,6 +141,9 @@ pub enum Event<'a> {
     /// Head-to-head Dusk: each seat's expeditions against the opposing ones that share
     /// their tracks (or, in the Arena, the totals compared), before anything moves.
     DuelDusk(&'a DuelDusk),
+    /// Free for All's Dusk: every seat's expeditions against those across their lanes (or,
+    /// in the Arena, the totals compared), before anything moves.
+    FfaDusk(&'a FfaDusk),
     /// Head-to-head: the end of a day, before the victory check: the scores and whether
     /// each seat's expeditions have met.
     DuelDayEnd {

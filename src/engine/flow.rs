@@ -163,7 +163,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     }
 
     fn morning(&mut self) {
-        let keep = Side::BOTH
+        let keep = const { Side::seats::<N>() }
             .into_iter()
             .any(|side| self.side_has_static(side, |st| matches!(st, Static::KeepExhausted)));
         let db = self.db;
@@ -174,13 +174,13 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         s.today = Today::default();
         s.n_mods = 0;
         // Prepare: ready orbs and exhausted cards of both sides.
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             let st = s.side_mut(side);
             st.mana_ready = st.mana.len() as u8;
         }
         // The objects in those zones are the ones their lists hold (walking the lists, not
         // every object slot, is what keeps a Morning cheap).
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             let st = *s.side(side);
             for id in st.in_play() {
                 s.obj_mut(id).flags &= !flag::EXHAUSTED;
@@ -312,7 +312,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// At Night: marks the objects in play whose "... after Rest" abilities trigger now.
     fn mark_after_rest(&mut self) {
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             let st = *self.s.side(side);
             for id in st.in_play() {
                 if self.db.card(self.s.obj(id).card).trigger_mask & tmask::AFTER_REST != 0 {

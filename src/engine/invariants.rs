@@ -30,7 +30,7 @@ pub fn check<const N: usize, const M: usize>(
     }
     // Every card object is in exactly one zone, and its zone field agrees with the lists.
     let mut seen = [0u8; M];
-    for side in Side::BOTH {
+    for side in const { Side::seats::<N>() } {
         let st = s.side(side);
         let lists: [(&Zone64, Zone, Option<Exp>); 8] = [
             (&st.deck, Zone::Deck, None),
@@ -95,7 +95,7 @@ pub fn check<const N: usize, const M: usize>(
     }
     // Every list is counted before a side's cards are checked: a card borrowed by the other
     // side (a player card that defected) stands in that side's lists.
-    for side in Side::BOTH {
+    for side in const { Side::seats::<N>() } {
         // Cards add up to the deck size (hero included; tokens aside).
         let first = s.first_obj[side] as usize;
         let n = s.n_cards[side] as usize;
@@ -159,7 +159,7 @@ pub fn check<const N: usize, const M: usize>(
         ));
     }
     // Every side's listeners are within the classes `fire` reads for it.
-    for side in Side::BOTH {
+    for side in const { Side::seats::<N>() } {
         let missing = copy.listen[side] & !s.listen[side];
         if missing != 0 {
             return Err(format!(

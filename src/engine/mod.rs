@@ -12,6 +12,7 @@
 pub mod choice;
 pub mod duel;
 pub mod event;
+pub mod ffa;
 pub mod invariants;
 pub mod list;
 pub mod overcome;

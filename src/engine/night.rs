@@ -60,7 +60,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         if !self.s.rest_asked {
             self.s.rest_asked = true;
             self.s.rest_order.clear();
-            for side in [Side::Player, Side::Confluence] {
+            for side in const { Side::seats::<N>() } {
                 let bound = self.reserve_bound(side);
                 if bound.len() >= 2 {
                     for id in bound.iter() {
@@ -75,7 +75,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         // Every object in an expedition fits: there are MAX_OBJS of them at most.
         let mut fates: List<M> = List::new();
         let mut kinds = [Fate::Stay; M];
-        for side in [Side::Player, Side::Confluence] {
+        for side in const { Side::seats::<N>() } {
             for e in Exp::BOTH {
                 for id in self.s.side(side).exp[e.index()].iter() {
                     if !fates.is_full() {
@@ -87,7 +87,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
         // The ordered cards take the places of their side's Reserve-bound cards, in order.
         let order = self.s.rest_order;
-        let mut next = [0usize; 2];
+        let mut next = [0usize; N];
         for (k, id) in fates.iter().enumerate() {
             let side = self.s.obj(id).side;
             let ordered =
@@ -131,7 +131,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The next player card leaving at this Rest whose "you may put me in Mana instead" is
     /// not answered yet.
     pub(super) fn ask_rest_mana(&self) -> Option<ObjId> {
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             if self.s.scripted(side) {
                 continue;
             }
@@ -159,11 +159,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             } else {
                 Exp::Companion
             };
-            let side = if meta & 0x20 == 0 {
-                Side::Player
-            } else {
-                Side::Confluence
-            };
+            // Two bits of seat (four seats); with two seats the second is never set.
+            let side = Side::of_seat((meta >> 5) & 3);
             for _ in 0..n {
                 if let Some(t) = self.create_token(side, card, e) {
                     self.fire(Fire::Joined { obj: t });
@@ -176,7 +173,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Asks for the next card of the Rest order while two or more of a side's cards await
     /// their place; a side's last one takes the last place. True while a decision is pending.
     fn ask_rest_order(&mut self) -> bool {
-        for side in [Side::Player, Side::Confluence] {
+        for side in const { Side::seats::<N>() } {
             let waiting = rest_waiting(self.s, side);
             match waiting.len() {
                 0 => {}
@@ -315,7 +312,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     fn reserve_limit_change(&self) -> i16 {
         let (s, db) = (&*self.s, self.db);
         let mut delta = 0i16;
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             let st = s.side(side);
             let in_play = st.exp[0]
                 .iter()

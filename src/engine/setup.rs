@@ -105,9 +105,24 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         player: (CardIdx, &[CardIdx]),
         confluence: (CardIdx, &[CardIdx]),
     ) {
+        self.place_seats(db, &[player, confluence]);
+    }
+
+    /// Creates the objects of every seat, `decks[k]` being seat `k`'s hero and cards: each
+    /// hero in its Hero zone and every card in its owner's deck in the given order (last =
+    /// top). Object ids follow the seats and, within a seat, the hero then the list.
+    pub fn place_seats(&mut self, db: &CardDb, decks: &[(CardIdx, &[CardIdx])]) {
+        debug_assert_eq!(decks.len(), N);
+        // Two seats keep 64 slots a seat; four, 48 (hero included), so that ids fit a byte.
+        let per_seat = Self::TOKEN_BASE / N;
         let mut next = 0usize;
-        for (side, (hero, cards)) in [(Side::Player, player), (Side::Confluence, confluence)] {
-            assert!(cards.len() < 64, "a side brings at most 63 cards");
+        for (k, &(hero, cards)) in decks.iter().enumerate() {
+            let side = Side::of_seat(k as u8);
+            assert!(
+                cards.len() < per_seat,
+                "a side brings at most {} cards",
+                per_seat - 1
+            );
             self.first_obj[side] = next as u8;
             self.n_cards[side] = (cards.len() + 1) as u8;
             let hero_def = db.card(hero);
@@ -140,7 +155,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     }
 }
 
-impl<const N: usize, const M: usize> GameState<N, M> {
+impl GameState {
     /// What every game's setup shares: the Adventure (three Tumult cards in random order
     /// and orientation, from `streams[0]`), both sides' objects, the heroes' starting
     /// counters and Terrain Markers, and each deck shuffled from its own stream.
@@ -152,7 +167,22 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         second: (CardIdx, &[CardIdx]),
         shuffle: [bool; 2],
     ) {
-        let [setup, other] = streams;
+        self.lay_out_seats(db, streams, [first, second], shuffle);
+    }
+}
+
+impl<const N: usize, const M: usize> GameState<N, M> {
+    /// [`Self::lay_out`] for every seat of the table: seat `k` brings `decks[k]` and
+    /// shuffles its deck from `streams[k]` (unless `shuffle[k]` is false), after
+    /// `streams[0]` laid out the Adventure.
+    pub(super) fn lay_out_seats(
+        &mut self,
+        db: &CardDb,
+        streams: [&mut GameRng; N],
+        decks: [(CardIdx, &[CardIdx]); N],
+        shuffle: [bool; N],
+    ) {
+        let setup = &mut *streams[0];
         let mut tumult = [0u8, 1, 2];
         tumult.shuffle(setup);
         let flipped = [
@@ -163,8 +193,8 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         self.adventure = Adventure::layout(tumult, flipped);
         // Object ids follow the deck lists (so per-card statistics can map them back); the
         // shuffle permutes positions only, so a rare sits where its common twin would.
-        self.place_decks(db, first, second);
-        for side in Side::BOTH {
+        self.place_seats(db, &decks);
+        for side in const { Side::seats::<N>() } {
             let hero = self.side(side).hero;
             for ab in db.abilities_of(self.obj(hero).card) {
                 if let crate::cards::effect::Trigger::Static(
@@ -177,7 +207,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         }
         // Each hero's Terrain Markers (the Confluence's hero has none; D47 head to head).
         self.start_markers(db);
-        for (i, rng) in [setup, other].into_iter().enumerate() {
+        for (i, rng) in streams.into_iter().enumerate() {
             let deck = self.sides.0[i].deck.as_mut_slice();
             if shuffle[i] {
                 deck.shuffle(rng);

@@ -14,6 +14,8 @@ pub type ObjId = u8;
 pub const NO_OBJ: ObjId = u8::MAX;
 /// No expedition chosen by `select_exp`.
 pub const NO_SEL: u8 = u8::MAX;
+/// No opponent chosen yet for a running effect (`Frame::opp`).
+pub const NO_SEAT: u8 = u8::MAX;
 
 /// Object slots: each side's cards (hero included, at most 64 each) then token slots.
 pub const MAX_OBJS: usize = 192;
@@ -317,6 +319,10 @@ pub enum Decision {
     CleanupReserve,
     /// Clean-up: a Landmark to discard.
     CleanupLandmark,
+    /// Free for All: which opponent an effect that names "an opponent" or "the opposing"
+    /// expedition concerns, asked of its controller once per effect (never with two seats,
+    /// where it is the one opponent).
+    Seat,
 }
 
 /// A triggered ability waiting to resolve.
@@ -363,6 +369,9 @@ pub struct Frame {
     pub cursor: u16,
     /// Repetitions left of a `repeat AMOUNT` loop.
     pub loops: u8,
+    /// Free for All: the opponent this effect concerns, once its controller chose it
+    /// (`NO_SEAT` before; with two seats never read: the one opponent).
+    pub opp: u8,
 }
 
 impl Frame {
@@ -385,6 +394,7 @@ impl Frame {
         free: false,
         cursor: 0,
         loops: 0,
+        opp: NO_SEAT,
     };
 }
 
@@ -536,8 +546,9 @@ pub struct Today<const N: usize = 2> {
     /// Terrain types whose every requirement facing this expedition (objects and region)
     /// was overcome at this Dusk (for "moves forward except due to").
     pub fully_overcome: ByExp<u8>,
-    /// Bit per side: a card matching a "first ... each Afternoon" trigger was played.
-    pub first_play_seen: u8,
+    /// Bits per seat (character, permanent, spell; four a seat): a card matching a "first
+    /// ... each Afternoon" trigger was played.
+    pub first_play_seen: u16,
     /// Quick actions used today (a loop guard, S1 1.4.6).
     pub quick_uses: u16,
     /// Reactions resolved today (a loop guard, S1 1.4.6).
@@ -746,6 +757,53 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         o.side
     }
 
+    /// The seat and expedition facing `side`'s expedition `e` across its lane: with two
+    /// seats the other seat's same expedition (the Confluence mode's too), with four
+    /// through the table (`None` when no other seat plays).
+    #[inline]
+    pub fn facing_of(&self, side: Side, e: Exp) -> Option<(Side, Exp)> {
+        if N == 2 {
+            return Some((side.other(), e));
+        }
+        let (seat, f) = self.table.facing(side.seat(), e)?;
+        Some((Side::of_seat(seat), f))
+    }
+
+    /// Every opponent of `side` still playing, clockwise after it, and how many there are:
+    /// whose statics reach `side`'s cards ("opposing", "an opponent's"). With two seats the
+    /// other seat alone, a constant the compiler sees through.
+    #[inline]
+    pub fn opponents_list(&self, side: Side) -> ([Side; 3], usize) {
+        let mut out = [side; 3];
+        if N == 2 {
+            out[0] = side.other();
+            return (out, 1);
+        }
+        let mut n = 0;
+        for s in self.table.opponents(side) {
+            out[n] = s;
+            n += 1;
+        }
+        (out, n)
+    }
+
+    /// The opponent an effect run with `ctx` concerns: with two seats the other seat; in
+    /// Free for All the one its controller chose (`Frame::opp`), or, before any choice (a
+    /// static's condition read outside an effect), the first opponent clockwise.
+    #[inline]
+    pub(in crate::engine) fn opponent_in(&self, ctx: &super::query::Ctx) -> Side {
+        if N == 2 {
+            return ctx.controller.other();
+        }
+        if ctx.opp != NO_SEAT {
+            return Side::of_seat(ctx.opp);
+        }
+        self.table
+            .opponents(ctx.controller)
+            .next()
+            .unwrap_or(ctx.controller)
+    }
+
     #[inline]
     pub fn side(&self, s: Side) -> &SideState {
         &self.sides[s]
@@ -912,9 +970,9 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     }
 
     /// Each hero's Terrain Markers at the start of the game (a hero that starts with a
-    /// {V}, an {M} and an {O} marker): head to head either seat's (D47).
+    /// {V}, an {M} and an {O} marker): head to head and in Free for All every seat's (D47).
     pub fn start_markers(&mut self, db: &crate::cards::db::CardDb) {
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             let hero = self.side(side).hero;
             for ab in db.abilities_of(self.obj(hero).card) {
                 if let crate::cards::effect::Trigger::Static(

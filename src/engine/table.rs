@@ -109,6 +109,12 @@ impl Table {
         Clockwise::new(next, self.n, self.playing & !(1 << seat))
     }
 
+    /// The opponents of `side` still playing, clockwise after it (two seats: the other).
+    #[inline]
+    pub fn opponents(self, side: Side) -> impl Iterator<Item = Side> {
+        self.after(side.seat()).map(Side::of_seat)
+    }
+
     /// The sides still playing, clockwise from `first` (included when it plays): the order
     /// of reactions from the initiative, of turns, of Setup and Expand
     /// ([`Table::clockwise_from`], read from the table).

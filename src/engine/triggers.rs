@@ -441,9 +441,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
     }
 
-    /// A Confluence character faces this player expedition (one in it, or a Gigantic one).
+    /// An opposing character faces this expedition (one in the expedition across from it,
+    /// or a Gigantic one of that seat): the Confluence's, the other player's, or with four
+    /// seats the one across the lane.
     fn faced_by_character(&self, side: Side, e: Exp) -> bool {
-        let conf = self.s.side(side.other());
+        let Some((them, e)) = self.s.facing_of(side, e) else {
+            return false;
+        };
+        let conf = self.s.side(them);
         Exp::BOTH.iter().any(|&x| {
             conf.exp[x.index()].iter().any(|id| {
                 self.db.card(self.s.obj(id).card).kind.is_character()
@@ -460,11 +465,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     }
 }
 
-/// `first_play_seen` keeps character/permanent/spell bits per side in one byte.
+/// `first_play_seen` keeps character/permanent/spell bits per seat, four bits a seat.
 #[inline]
-fn kinds_mask(side: Side, kinds: u8) -> u8 {
-    let k = (kinds & fkind::CHARACTER != 0) as u8
-        | (((kinds & fkind::PERMANENT) != 0) as u8) << 1
-        | (((kinds & fkind::SPELL) != 0) as u8) << 2;
+fn kinds_mask(side: Side, kinds: u8) -> u16 {
+    let k = (kinds & fkind::CHARACTER != 0) as u16
+        | (((kinds & fkind::PERMANENT) != 0) as u16) << 1
+        | (((kinds & fkind::SPELL) != 0) as u16) << 2;
     k << (side.index() * 4)
 }

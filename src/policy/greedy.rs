@@ -213,6 +213,8 @@ impl Policy for Greedy {
             Decision::ReserveCard | Decision::CleanupReserve => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -reserve_value(view, id))
             }),
+            // Free for All only (never asked with two seats): the first opponent offered.
+            Decision::Seat => 0,
             Decision::CleanupLandmark => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -(view.card(id).hand_cost as i32))
             }),

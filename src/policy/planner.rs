@@ -650,6 +650,8 @@ impl Policy for Planner {
             Decision::ReserveCard | Decision::CleanupReserve => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -self.reserve_worth(view, id))
             }),
+            // Free for All only (never asked with two seats): the first opponent offered.
+            Decision::Seat => 0,
             Decision::CleanupLandmark => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -self.worth(view, id))
             }),

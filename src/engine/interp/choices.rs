@@ -81,7 +81,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 return Flow::Next;
             }
             let chooser = if by_opponent {
-                f.controller.other()
+                self.opp_of(&f)
             } else {
                 f.controller
             };
@@ -148,11 +148,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             let Some(side) = sides.get(step) else {
                 return Flow::Next;
             };
-            let side = if side == 0 {
-                Side::Player
-            } else {
-                Side::Confluence
-            };
+            let side = Side::of_seat(side);
             if count >= n || self.s.side(side).hand.is_empty() {
                 step += 1;
                 count = 0;
@@ -194,11 +190,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         loop {
             let k = self.s.frame().expect("frame").count as usize;
             let Some(side) = sides.get(k) else { break };
-            let side = if side == 0 {
-                Side::Player
-            } else {
-                Side::Confluence
-            };
+            let side = Side::of_seat(side);
             let has_char = self.s.side(side).exp.iter().any(|l| {
                 l.iter()
                     .any(|id| self.db.card(self.s.obj(id).card).kind.is_character())
@@ -268,6 +260,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             return;
         }
         match (decision, choice, op) {
+            // Free for All: the opponent this effect concerns; the op that asked runs again.
+            (Decision::Seat, Choice::Seat(seat), _) => self.frame_mut().opp = seat,
             (Decision::Target, Choice::Card(id), Op::OpponentSelect { .. }) => {
                 let fr = self.frame_mut();
                 let _ = fr.it.push(id);
@@ -292,13 +286,18 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             ) => {
                 // Relative to the side choosing: its own expeditions, or its opponent's.
                 let opposing = matches!(choice, Choice::OpposingExp(_));
-                let side = if opposing {
-                    self.s.decider.other()
+                // With four seats the opposing expedition is the one across the lane.
+                let (side, e) = if !opposing {
+                    (self.s.decider, e)
+                } else if N == 2 {
+                    (self.s.decider.other(), e)
                 } else {
-                    self.s.decider
-                } as u8;
+                    self.s
+                        .facing_of(self.s.decider, e)
+                        .unwrap_or((self.s.decider, e))
+                };
                 let fr = self.frame_mut();
-                fr.sel_exp = side * 2 + e.index() as u8;
+                fr.sel_exp = side as u8 * 2 + e.index() as u8;
                 fr.pc += 1;
                 fr.step = 0;
             }

@@ -89,7 +89,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// A static "... can't gain counters" (of either side) applies to the object.
     fn counters_blocked(&self, id: ObjId) -> bool {
         let mut blocked = false;
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             if self.s.statics[side] == 0 {
                 continue;
             }

@@ -6,14 +6,31 @@ use super::*;
 impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn exec(&mut self, op: Op, f: &Frame) -> Flow {
         let db = self.db;
+        // Free for All: an op naming "an opponent" runs once its controller chose which.
+        let chosen;
+        let f = if N != 2 && f.opp == NO_SEAT && names_opponent(&op) {
+            if !self.choose_opponent(f) {
+                return Flow::Wait;
+            }
+            chosen = *self.s.frame().expect("frame");
+            &chosen
+        } else {
+            f
+        };
         match op {
             Op::Select { .. } => self.exec_select(f, op),
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::OpponentSelect { filter } => {
                 let mut first = NO_OBJ;
                 let mut any = false;
+                // With four seats the chosen opponent picks among its own only.
+                let chooser = self.opp_of(f);
+                let s = &*self.s;
                 self.s
                     .for_each_candidate(db, db.filter(filter), &self.ctx(f), |id| {
+                        if N != 2 && s.obj(id).side != chooser {
+                            return;
+                        }
                         if !any {
                             first = id;
                             any = true;
@@ -23,11 +40,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 if !any {
                     return Flow::Next;
                 }
-                if self.s.scripted(f.controller.other()) {
+                if self.s.scripted(chooser) {
                     let _ = self.frame_mut().it.push(first);
                     Flow::Next
                 } else {
-                    self.ask(Decision::Target, f.controller.other());
+                    self.ask(Decision::Target, chooser);
                     Flow::Wait
                 }
             }
@@ -89,11 +106,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Op::Draw { who, n } => {
                 let n = self.amount(n, f).max(0) as u8;
                 for side in self.sides_of(who, f.controller).iter() {
-                    let side = if side == 0 {
-                        Side::Player
-                    } else {
-                        Side::Confluence
-                    };
+                    let side = Side::of_seat(side);
                     self.draw(side, n);
                     self.fire(Fire::Drew { side });
                 }
@@ -113,11 +126,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     return self.exec_resupply_two(f.controller, exhausted);
                 }
                 for side in self.sides_of(who, f.controller).iter() {
-                    let side = if side == 0 {
-                        Side::Player
-                    } else {
-                        Side::Confluence
-                    };
+                    let side = Side::of_seat(side);
                     let put = self.resupply(side, exhausted);
                     // Your own Resupply (or `resupply(it)`): the card put in Reserve
                     // becomes `it`.
@@ -168,6 +177,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                         continue;
                     }
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                    let (side, e) = self.across(side, f, opposing, at, e);
                     for _ in 0..n {
                         if let Some(t) = self.create_token(side, card, e) {
                             let _ = self.frame_mut().it.push(t);
@@ -193,7 +203,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                         let _ = sides.push(f.controller as u8);
                     }
                     PlayerRef::Opponent => {
-                        let _ = sides.push(f.controller.other() as u8);
+                        let _ = sides.push(self.opp_of(f) as u8);
                     }
                     PlayerRef::Each => sides = self.sides_of(Who::Each, f.controller),
                     PlayerRef::OfIt => {
@@ -203,11 +213,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     }
                 }
                 for side in sides.iter() {
-                    let side = if side == 0 {
-                        Side::Player
-                    } else {
-                        Side::Confluence
-                    };
+                    let side = Side::of_seat(side);
                     for _ in 0..n {
                         self.create_landmark_token(side, card);
                     }
@@ -325,11 +331,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             }
             Op::ManaFromDeck { who, exhausted } => {
                 for side in self.sides_of(who, f.controller).iter() {
-                    let side = if side == 0 {
-                        Side::Player
-                    } else {
-                        Side::Confluence
-                    };
+                    let side = Side::of_seat(side);
                     if let Some(id) = self.take_top(side) {
                         self.put_in_mana(id, !exhausted, Why::Effect);
                     }
@@ -418,11 +420,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 let Some(side) = self.sides_of(who, f.controller).first() else {
                     return Flow::Next;
                 };
-                let side = if side == 0 {
-                    Side::Player
-                } else {
-                    Side::Confluence
-                };
+                let side = Side::of_seat(side);
                 let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
                 let pick = match (tied.len(), self.s.scripted(side)) {
                     (0, _) => return Flow::Next,
@@ -460,12 +458,13 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     return Flow::Wait;
                 };
                 let target = if opposing {
-                    f.controller.other()
+                    self.opp_of(f)
                 } else {
                     f.controller
                 };
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                    let (target, e) = self.across(target, f, opposing, at, e);
                     match (self.s.mode, target) {
                         (Mode::Confluence, Side::Confluence) => {
                             self.s.today.dark_blocked.set(e, true)
@@ -511,6 +510,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 let before = (self.s.pos, self.s.dark);
                 for e in exps.iter() {
                     let e = if e == 0 { Exp::Hero } else { Exp::Companion };
+                    let (target, e) = self.across(target, f, opposing, at, e);
                     if self.s.scripted(target) {
                         self.move_darkness(e, forward);
                     } else {
@@ -762,7 +762,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             }
             Op::BecomeFirst { who } => {
                 let side = match who {
-                    Who::Opponent => f.controller.other(),
+                    Who::Opponent => self.opp_of(f),
                     _ => f.controller,
                 };
                 if self.s.first_player() != side {

@@ -57,6 +57,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             it: p.event_obj,
             base_only: false,
             sel_exp: NO_SEL,
+            opp: NO_SEAT,
         };
         if !self.s.eval_cond(self.db, ab.cond, &ctx) {
             return;
@@ -116,6 +117,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             free: false,
             cursor: 0,
             loops: 0,
+            opp: NO_SEAT,
         };
     }
 
@@ -254,15 +256,53 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// opponent's for `opposing` ops, else the controller's.
     fn exp_side(&self, at: ExpRef, f: &Frame, opposing: bool) -> Side {
         if at == ExpRef::Selected && f.sel_exp != NO_SEL {
-            if f.sel_exp / 2 == 0 {
-                Side::Player
-            } else {
-                Side::Confluence
-            }
+            Side::of_seat(f.sel_exp / 2)
         } else if opposing {
-            f.controller.other()
+            self.opp_of(f)
         } else {
             f.controller
+        }
+    }
+
+    /// Where an op acts for expedition `e` of `side` (from [`Self::exp_side`]): with four
+    /// seats an `opposing` op (not a `select_exp` choice) acts on the expedition across the
+    /// lane from the controller's `e` ("the opposing expedition"); with two seats `side`
+    /// is already the other seat and `e` the same expedition.
+    #[inline]
+    fn across(&self, side: Side, f: &Frame, opposing: bool, at: ExpRef, e: Exp) -> (Side, Exp) {
+        if N == 2 || !opposing || (at == ExpRef::Selected && f.sel_exp != NO_SEL) {
+            return (side, e);
+        }
+        self.s.facing_of(f.controller, e).unwrap_or((side, e))
+    }
+
+    /// The opponent an effect concerns: with two seats the other seat; in Free for All the
+    /// one its controller chose ([`Self::choose_opponent`], run before any op that
+    /// [`names_opponent`]), or the first opponent clockwise when no op asked.
+    #[inline]
+    fn opp_of(&self, f: &Frame) -> Side {
+        self.s.opponent_in(&f.ctx())
+    }
+
+    /// Free for All: settles which opponent the running effect concerns. One opponent
+    /// left: that one. Several: asks the controller (`Decision::Seat`) and returns false;
+    /// the answer lands in `Frame::opp` and the op runs again.
+    fn choose_opponent(&mut self, f: &Frame) -> bool {
+        let mut opps = self.s.table.opponents(f.controller);
+        match (opps.next(), opps.next()) {
+            (Some(only), None) => {
+                self.frame_mut().opp = only.seat();
+                true
+            }
+            (None, _) => {
+                // Nobody else plays (the game is over): the effect concerns no one else.
+                self.frame_mut().opp = f.controller.seat();
+                true
+            }
+            _ => {
+                self.ask(Decision::Seat, f.controller);
+                false
+            }
         }
     }
 
@@ -401,7 +441,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 let _ = l.push(controller as u8);
             }
             Who::Opponent => {
-                let _ = l.push(controller.other() as u8);
+                let opp = match self.s.frame() {
+                    Some(f) => self.opp_of(f),
+                    None => self.s.opponent_in(&Ctx::of(controller, NO_OBJ)),
+                };
+                let _ = l.push(opp as u8);
             }
             Who::Each => {
                 for side in self.s.table.sides_from(self.s.initiative()) {
@@ -414,5 +458,27 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Whether any of a side's objects in play has a static ability matching `pred`.
     pub(super) fn side_has_static(&self, side: Side, pred: impl Fn(&Static) -> bool) -> bool {
         self.s.side_has_static(self.db, side, pred)
+    }
+}
+
+/// Whether an op concerns "an opponent" (a player other than its controller, chosen in
+/// Free for All before the op runs): ops of `Who::Opponent` or `PlayerRef::Opponent`, an
+/// opponent's choice, a selection the opponent makes. Opposing expeditions are not: they
+/// are the ones across the lanes.
+fn names_opponent(op: &Op) -> bool {
+    match *op {
+        Op::OpponentSelect { .. } => true,
+        Op::Select { by_opponent, .. } => by_opponent,
+        Op::LandmarkToken { whose, .. } => whose == PlayerRef::Opponent,
+        Op::Draw { who, .. }
+        | Op::Resupply { who, .. }
+        | Op::ManaFromDeck { who, .. }
+        | Op::FromHand { who, .. }
+        | Op::DayTough { who, .. }
+        | Op::SacrificeOne { who, .. }
+        | Op::SacrificeHighest { who, .. }
+        | Op::PlayFree { who, .. }
+        | Op::BecomeFirst { who, .. } => who == Who::Opponent,
+        _ => false,
     }
 }

@@ -13,13 +13,21 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         if o.zone != Zone::Expedition {
             return false;
         }
-        let to = o.side.other();
-        if self.s.side(to).exp[o.exp.index()].is_full() {
+        // It joins the expedition facing it: with four seats across its lane.
+        let (to, exp) = if N == 2 {
+            (o.side.other(), o.exp)
+        } else {
+            match self.s.facing_of(o.side, o.exp) {
+                Some(across) => across,
+                None => return false,
+            }
+        };
+        if self.s.side(to).exp[exp.index()].is_full() {
             return false;
         }
         self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
-        let _ = self.s.side_mut(to).exp[o.exp.index()].push(id);
-        self.hand_over(id, to, o.exp);
+        let _ = self.s.side_mut(to).exp[exp.index()].push(id);
+        self.hand_over(id, to, exp);
         self.fire(Fire::Joined { obj: id });
         true
     }
@@ -30,6 +38,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// destinations) or, going back, its owner's again.
     pub(in crate::engine) fn hand_over(&mut self, id: ObjId, to: Side, exp: Exp) {
         let o = *self.s.obj(id);
+        // Four seats: a card may pass from seat to seat; it is borrowed while its
+        // controller is not its owner (with two seats, every hand-over toggles that).
+        let owner = if N == 2 { to } else { self.s.owner_of(id) };
         if self.db.card(o.card).trigger_mask & tmask::STATIC != 0 {
             self.s.statics[o.side] -= 1;
             self.s.statics[to] += 1;
@@ -41,7 +52,13 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         ob.exp = exp;
         ob.ts = ts;
         if !o.is_token() {
-            ob.flags ^= flag::BORROWED;
+            if N == 2 {
+                ob.flags ^= flag::BORROWED;
+            } else if to == owner {
+                ob.flags &= !flag::BORROWED;
+            } else {
+                ob.flags |= flag::BORROWED;
+            }
         }
         if O::ENABLED {
             self.emit(Event::Moved {

@@ -22,7 +22,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             let _ = sides.push(f.controller as u8);
         }
         if who != Who::You {
-            let _ = sides.push(f.controller.other() as u8);
+            let _ = sides.push(self.opp_of(f) as u8);
         }
         let k = f.count as usize;
         if k == 0 {
@@ -31,11 +31,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         let Some(side) = sides.get(k) else {
             return Flow::Next;
         };
-        let side = if side == 0 {
-            Side::Player
-        } else {
-            Side::Confluence
-        };
+        let side = Side::of_seat(side);
         match self.s.scripted(side) {
             false => {
                 // The options are the deciding side's: set it before listing them.

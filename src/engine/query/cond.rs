@@ -19,7 +19,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             Count::MyLeftBoosts => self.obj(ctx.source).left_boosts as i16,
             Count::X => ctx.x,
             Count::LastRoll => self.today.last_roll[ctx.controller] as i16,
-            Count::OpponentHandSize => self.side(ctx.controller.other()).hand.len() as i16,
+            Count::OpponentHandSize => self.side(self.opponent_in(ctx)).hand.len() as i16,
             Count::Day => self.day as i16,
             Count::ExpsInTerrain(t) => Exp::BOTH
                 .iter()
@@ -126,8 +126,9 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 self.mode.versus()
                     && !self.arena
                     && self.source_exp(ctx).is_some_and(|e| {
-                        self.progress_of(ctx.controller, e)
-                            > self.progress_of(ctx.controller.other(), e)
+                        self.facing_of(ctx.controller, e).is_some_and(|(them, f)| {
+                            self.progress_of(ctx.controller, e) > self.progress_of(them, f)
+                        })
                     })
             }
             Cond::InContact => self
@@ -151,7 +152,9 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 self.region_terrains(db, self.region_of(ctx.controller, e)) & t != 0
             }),
             Cond::FacingTerrain(t) => self.source_exp(ctx).is_some_and(|e| {
-                self.region_terrains(db, self.region_of(ctx.controller.other(), e)) & t != 0
+                self.facing_of(ctx.controller, e).is_some_and(|(them, f)| {
+                    self.region_terrains(db, self.region_of(them, f)) & t != 0
+                })
             }),
             Cond::SingleTerrain => self.source_exp(ctx).is_some_and(|e| {
                 self.region_terrains(db, self.region_of(ctx.controller, e))

@@ -113,26 +113,21 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 }
             }
         }
-        // Cost auras that reach every player's cards: the opponent's auras that
-        // do not only concern their own cards.
-        let other = o.side.other();
-        if self.statics[other] > 0 {
-            self.each_static_of(db, other, |l, st, _| match st {
-                Static::CostAura(f, d)
-                    if db.filter(f).whose != Whose::Yours
-                        && self.matches_card(db, db.filter(f), id, other) =>
-                {
-                    delta += d as i16;
+        // Cost auras that reach every player's cards: the opponents' auras that
+        // do not only concern their own cards. (Two seats: the one opponent, the code
+        // as it was before four seats, which the solo hot path keeps.)
+        if N == 2 {
+            let other = o.side.other();
+            if self.statics[other] > 0 {
+                self.opponent_auras(db, id, other, &mut base, &mut delta);
+            }
+        } else {
+            let (opps, n_opps) = self.opponents_list(o.side);
+            for &other in &opps[..n_opps] {
+                if self.statics[other] > 0 {
+                    self.opponent_auras(db, id, other, &mut base, &mut delta);
                 }
-                Static::CostAuraMin(f, n, min)
-                    if db.filter(f).whose != Whose::Yours
-                        && self.matches_card(db, db.filter(f), id, other) =>
-                {
-                    let _ = l;
-                    base = floored(base, n, min);
-                }
-                _ => {}
-            });
+            }
         }
         for m in self.mods() {
             if m.side == o.side
@@ -151,10 +146,49 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             }
         }
         let cost = (base + delta).max(0) as u8;
-        let other = o.side.other();
-        if self.statics[other] == 0 {
-            return cost;
+        if N == 2 {
+            let other = o.side.other();
+            if self.statics[other] == 0 {
+                return cost;
+            }
+            return cost.max(self.opponent_min_cost(db, id, other));
         }
+        let (opps, n_opps) = self.opponents_list(o.side);
+        let mut floor = 0;
+        for &other in &opps[..n_opps] {
+            if self.statics[other] > 0 {
+                floor = floor.max(self.opponent_min_cost(db, id, other));
+            }
+        }
+        cost.max(floor)
+    }
+
+    /// The cost auras of `other`'s objects that reach card `id` (not "your ... cost").
+    #[inline]
+    fn opponent_auras(&self, db: &CardDb, id: ObjId, other: Side, base: &mut i16, delta: &mut i16) {
+        self.each_static_of(db, other, |l, st, _| match st {
+            Static::CostAura(f, d)
+                if db.filter(f).whose != Whose::Yours
+                    && self.matches_card(db, db.filter(f), id, other) =>
+            {
+                *delta += d as i16;
+            }
+            Static::CostAuraMin(f, n, min)
+                if db.filter(f).whose != Whose::Yours
+                    && self.matches_card(db, db.filter(f), id, other) =>
+            {
+                let _ = l;
+                // As `floored` in `play_cost_in`.
+                *base = (*base - n as i16).max((*base).min(min as i16));
+            }
+            _ => {}
+        });
+    }
+
+    /// The least cost `other`'s statics impose on card `id` ("opponents' ... cost at
+    /// least N"), 0 if none.
+    #[inline]
+    fn opponent_min_cost(&self, db: &CardDb, id: ObjId, other: Side) -> u8 {
         let mut floor = 0;
         self.each_static_of(db, other, |l, st, _| {
             if let Static::OpponentMinCost(f, n) = st
@@ -163,7 +197,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 floor = floor.max(n);
             }
         });
-        cost.max(floor)
+        floor
     }
 
     /// Calls `f` with each static ability of a side's objects in play (the object, the

@@ -21,7 +21,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         if !self.any_statics() {
             return;
         }
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             let st = self.side(side);
             for e in 0..2 {
                 for id in st.exp[e].iter() {
@@ -98,16 +98,52 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         out
     }
 
+    /// [`Self::static_no_forward`] with four seats: a "can't move forward" static blocks
+    /// its controller's expedition it names and the expedition across that one's lane.
+    fn static_no_forward_at(&self, db: &CardDb, side: Side, e: Exp) -> bool {
+        let mut blocked = false;
+        self.each_expedition_static(
+            db,
+            |st| matches!(st, Static::NoForward(_)),
+            |o, st| {
+                let Static::NoForward(at) = st else { return };
+                let named = match at {
+                    ExpRef::Mine => ByExp([o.exp == Exp::Hero, o.exp == Exp::Companion]),
+                    ExpRef::Other => ByExp([o.exp != Exp::Hero, o.exp != Exp::Companion]),
+                    ExpRef::Fixed(x) => ByExp([x == Exp::Hero, x == Exp::Companion]),
+                    _ => ByExp([true, true]),
+                };
+                for x in Exp::BOTH {
+                    if named.get(x)
+                        && ((o.side == side && x == e)
+                            || self.facing_of(o.side, x) == Some((side, e)))
+                    {
+                        blocked = true;
+                    }
+                }
+            },
+        );
+        blocked
+    }
+
     /// `side`'s expedition `e` is In Contact: head-to-head, an opposing expedition stands
     /// in its region (digest 5.19); in either mode, a static of an object in it says it is
     /// considered In Contact (Reka Headset). Against the Confluence no expedition is
     /// otherwise In Contact (the Darkness reaching a player's region ends the game, A3).
+    /// In Free for All the opposing expeditions are those of the seats its expeditions
+    /// face (its neighbours still playing; F8).
     pub fn in_contact_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
         let met = self.mode.versus() && {
             let me = self.pos_of(side).get(e);
-            Exp::BOTH
-                .iter()
-                .any(|&x| self.pos_of(side.other()).get(x) == me)
+            let meets = |them: Side| Exp::BOTH.iter().any(|&x| self.pos_of(them).get(x) == me);
+            if N == 2 {
+                meets(side.other())
+            } else {
+                Exp::BOTH.iter().any(|&mine| {
+                    self.facing_of(side, mine)
+                        .is_some_and(|(them, _)| meets(them))
+                })
+            }
         };
         met || self.exp_has_static(db, side, e, |st| matches!(st, Static::ConsideredInContact))
     }
@@ -204,7 +240,12 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     pub fn expedition_blocked_of(&self, db: &CardDb, side: Side, e: Exp) -> bool {
         match self.mode {
             Mode::Duel | Mode::FreeForAll => {
-                self.today.seats[side].no_forward.get(e) || self.static_no_forward(db).get(e)
+                self.today.seats[side].no_forward.get(e)
+                    || if N == 2 {
+                        self.static_no_forward(db).get(e)
+                    } else {
+                        self.static_no_forward_at(db, side, e)
+                    }
             }
             Mode::Confluence => self.expedition_blocked(db, e),
         }
@@ -272,7 +313,10 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         match self.mode {
             Mode::Confluence => side == Side::Player && self.is_behind(db, e),
             Mode::Duel | Mode::FreeForAll => {
-                !self.arena && self.progress_of(side.other(), e) > self.progress_of(side, e)
+                !self.arena
+                    && self.facing_of(side, e).is_some_and(|(them, f)| {
+                        self.progress_of(them, f) > self.progress_of(side, e)
+                    })
             }
         }
     }

@@ -360,7 +360,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     ) {
         let mut buf = [NO_OBJ; 128];
         let mut n = 0;
-        for side in Side::BOTH {
+        for side in const { Side::seats::<N>() } {
             match filter.whose {
                 Whose::Yours if side != ctx.controller => continue,
                 Whose::Opposing if side == ctx.controller => continue,

@@ -179,6 +179,9 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     /// The {J}, {H} and {R} abilities of this character can't activate: an opposing object
     /// it faces has "the abilities of Characters facing me can't activate".
     pub fn silenced(&self, db: &CardDb, id: ObjId) -> bool {
+        if N != 2 {
+            return self.silenced_at_table(db, id);
+        }
         let o = self.obj(id);
         let other = o.side.other();
         if o.zone != Zone::Expedition
@@ -201,6 +204,48 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                         && self.eval_cond(db, ab.cond, &Ctx::base(other, l))
                     {
                         return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// [`Self::silenced`] with four seats: the opposing objects it faces are those in the
+    /// expedition across the lane from its own (from each of its seat's two, for a Gigantic
+    /// character; a Gigantic object faces from both of its seat's).
+    fn silenced_at_table(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        if o.zone != Zone::Expedition || !db.card(o.card).kind.is_character() {
+            return false;
+        }
+        let gig = |x: ObjId| self.has_kw(db, x, kw::GIGANTIC);
+        let mine: &[Exp] = if gig(id) {
+            &Exp::BOTH
+        } else {
+            std::slice::from_ref(&o.exp)
+        };
+        for &e in mine {
+            let Some((other, f)) = self.facing_of(o.side, e) else {
+                continue;
+            };
+            if self.statics[other] == 0 {
+                continue;
+            }
+            for theirs in Exp::BOTH {
+                for l in self.side(other).exp[theirs as usize].iter() {
+                    let lo = self.obj(l);
+                    if db.card(lo.card).trigger_mask & tmask::STATIC == 0
+                        || !(lo.exp == f || gig(l))
+                    {
+                        continue;
+                    }
+                    for ab in db.abilities_of(lo.card) {
+                        if ab.trigger == Trigger::Static(Static::SilenceFacing)
+                            && self.eval_cond(db, ab.cond, &Ctx::base(other, l))
+                        {
+                            return true;
+                        }
                     }
                 }
             }

@@ -29,6 +29,8 @@ pub struct Ctx {
     pub base_only: bool,
     /// The expedition chosen by `select_exp` (`Frame::sel_exp`), or `NO_SEL`.
     pub sel_exp: u8,
+    /// Free for All: the opponent the effect concerns (`Frame::opp`), or `NO_SEAT`.
+    pub opp: u8,
 }
 
 impl Ctx {
@@ -41,6 +43,7 @@ impl Ctx {
             it: NO_OBJ,
             base_only: false,
             sel_exp: NO_SEL,
+            opp: NO_SEAT,
         }
     }
 
@@ -62,6 +65,7 @@ impl Frame {
             it: self.it.first().unwrap_or(NO_OBJ),
             base_only: false,
             sel_exp: self.sel_exp,
+            opp: self.opp,
         }
     }
 }

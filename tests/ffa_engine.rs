@@ -1,0 +1,201 @@
+//! Free for All games through the engine: four starter decks laid out by `new_ffa`, every
+//! decision taken at random among the legal options. Every game ends (a seat wins or the
+//! day cap), every seat decides, and the same streams give the same game. Debug builds run
+//! the invariant checker after every engine step.
+
+mod common;
+
+use rand::{RngExt, SeedableRng};
+
+use confluence_sim::cards::types::{Exp, Side};
+use confluence_sim::engine::event::{Event, Observer};
+use confluence_sim::engine::ffa::{FfaSetup, FfaState, new_ffa};
+use confluence_sim::engine::{
+    Choice, ChoiceList, Decision, GameRng, Outcome, Step, advance, apply, legal_choices,
+};
+
+/// What one game came to: its outcome, its last day and how many decisions each seat took.
+#[derive(Debug, PartialEq, Eq)]
+struct Played {
+    outcome: Outcome,
+    day: u8,
+    decisions: [u32; 4],
+    /// Times a seat chose the opponent an effect concerns (`Decision::Seat`).
+    seat_choices: u32,
+}
+
+/// Checks the events of a four-seat game as it goes: the first-player token passes left
+/// each Morning (RULES.md F6), and each Dusk's report pairs every expedition with the one
+/// across its lane (F1, F4), both sides of a lane reporting the same totals.
+#[derive(Default)]
+struct Checker {
+    day: u8,
+    first: u8,
+    dusks: u32,
+}
+
+impl Observer<4, 255> for Checker {
+    const ENABLED: bool = true;
+    fn event(&mut self, s: &FfaState, ev: &Event<'_>) {
+        match ev {
+            Event::DayStart { day } => {
+                assert_eq!(*day, self.day + 1);
+                let expected = s.table.left(self.first);
+                assert_eq!(
+                    s.first_player().seat(),
+                    expected,
+                    "day {day}: the token went elsewhere"
+                );
+            }
+            Event::FfaDusk(r) if r.arena => self.dusks += 1,
+            Event::FfaDusk(r) => {
+                self.dusks += 1;
+                assert_eq!(r.playing, s.table.playing());
+                for seat in 0..4u8 {
+                    if !s.table.is_playing(seat) {
+                        continue;
+                    }
+                    for e in [Exp::Hero, Exp::Companion] {
+                        let across = r.across[seat as usize][e.index()];
+                        assert_eq!(across, s.table.facing(seat, e));
+                        let Some((t, f)) = across else { continue };
+                        let mine = r.exps[seat as usize][e.index()];
+                        let theirs = r.exps[t as usize][f.index()];
+                        assert_eq!(
+                            mine.theirs, theirs.mine,
+                            "seat {seat} {e:?} against seat {t}"
+                        );
+                        assert_eq!(mine.mine, theirs.theirs);
+                        assert!(!mine.advances || mine.won != 0);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.day = s.day;
+        self.first = s.first_player().seat();
+    }
+}
+
+/// Plays game `g` of decks `seats` (indices into the starters) at random.
+fn play(s: &common::Setup, seats: [usize; 4], g: u64) -> Played {
+    let f = FfaSetup {
+        heroes: seats.map(|k| s.decks[k].hero),
+        cards: seats.map(|k| s.decks[k].cards.as_slice()),
+        first: Side::of_seat((g % 4) as u8),
+        day_cap: 30,
+    };
+    let mut streams: [GameRng; 4] =
+        std::array::from_fn(|k| GameRng::seed_from_u64(g * 8 + k as u64));
+    let [a, b, c, d] = &mut streams;
+    let mut rng = GameRng::seed_from_u64(g * 8 + 5);
+    let mut pick = GameRng::seed_from_u64(g * 8 + 6);
+    let db = &s.lib.db;
+    let mut obs = Checker::default();
+    let mut st = new_ffa(db, &f, [a, b, c, d], &mut rng, &mut obs);
+    let mut buf = ChoiceList::new();
+    let mut decisions = [0u32; 4];
+    let mut seat_choices = 0;
+    loop {
+        match advance(&mut st, db, &mut rng, &mut obs) {
+            Step::Over(outcome) => {
+                assert!(
+                    obs.dusks >= u32::from(st.day) - 1,
+                    "a day without its Dusk report"
+                );
+                return Played {
+                    outcome,
+                    day: st.day,
+                    decisions,
+                    seat_choices,
+                };
+            }
+            Step::Stopped => unreachable!("advance never stops early"),
+            Step::Decide => {
+                legal_choices(&st, db, &mut buf);
+                assert!(
+                    !buf.is_empty(),
+                    "decision {:?} with no options",
+                    st.decision
+                );
+                decisions[st.decider.index()] += 1;
+                if st.decision == Decision::Seat {
+                    // Every opponent still playing is offered, and only they are.
+                    let offered: Vec<Choice> = buf.to_vec();
+                    let expected: Vec<Choice> = st
+                        .table
+                        .opponents(st.decider)
+                        .map(|s| Choice::Seat(s.seat()))
+                        .collect();
+                    assert_eq!(offered, expected);
+                    assert!(offered.len() >= 2, "one opponent is chosen without asking");
+                    seat_choices += 1;
+                }
+                let k = pick.random_range(0..buf.len());
+                apply(&mut st, db, &mut rng, &mut obs, buf[k]).expect("a legal choice");
+            }
+        }
+    }
+}
+
+/// Games per table.
+const GAMES: u64 = 25;
+
+#[test]
+fn random_four_seat_games_end() {
+    let s = common::setup();
+    // Every starter sits at the table at least once, in two different orders.
+    let tables = [[0, 1, 2, 3], [4, 5, 0, 1], [2, 3, 4, 5], [5, 2, 1, 0]];
+    let mut won = [0u32; 4];
+    let mut seat_choices = 0;
+    for (t, seats) in tables.iter().enumerate() {
+        for g in 0..GAMES {
+            let g = t as u64 * GAMES + g;
+            let r = play(&s, *seats, g);
+            assert!(
+                r.decisions.iter().all(|&n| n > 0),
+                "table {seats:?} game {g}: a seat never decided ({r:?})"
+            );
+            seat_choices += r.seat_choices;
+            match r.outcome.winner() {
+                Some(seat) => won[seat.index()] += 1,
+                None => assert_eq!(r.outcome, Outcome::DayCap, "table {seats:?} game {g}"),
+            }
+            assert_eq!(
+                r,
+                play(&s, *seats, g),
+                "table {seats:?} game {g}: not repeatable"
+            );
+        }
+    }
+    // Random play still finishes races: most games have a winner.
+    let decided: u32 = won.iter().sum();
+    let games = 4 * GAMES as u32;
+    assert!(
+        decided >= games / 2,
+        "only {decided} of {games} games were won ({won:?})"
+    );
+    // The starters' "opponent" effects asked which opponent.
+    assert!(seat_choices > 0, "no effect asked for an opponent");
+    eprintln!("{games} games: wins by seat {won:?}, {seat_choices} opponent choices");
+}
+
+/// A deck against itself at every seat, the first player rotating: no seat is favoured
+/// beyond chance (each seat is the same place on the ring).
+#[test]
+fn mirror_tables_favour_no_seat() {
+    let s = common::setup();
+    let mut won = [0u32; 4];
+    let games = 200u64;
+    for g in 0..games {
+        let r = play(&s, [1; 4], 10_000 + g);
+        if let Some(seat) = r.outcome.winner() {
+            won[seat.index()] += 1;
+        }
+    }
+    // 50 a seat expected, 6 the standard deviation: 30 to 70 is over three of them.
+    assert!(
+        won.iter().all(|&w| (30..=70).contains(&w)),
+        "wins by seat {won:?}"
+    );
+}
