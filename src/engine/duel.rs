@@ -57,12 +57,20 @@ pub fn new_duel<O: Observer>(
         Side::Player => Exp::Companion,
         _ => Exp::Hero,
     };
-    let mut e = Engine {
-        s: &mut s,
-        db,
-        rng,
-        obs,
-    };
+    open_table(&mut s, db, rng, obs);
+    s
+}
+
+/// The opening of every head-to-head table, two seats or four (digest §1): the setup event,
+/// 6 cards drawn by each seat clockwise from the first player, then the first player's
+/// first Mana choice.
+pub(super) fn open_table<O: Observer<N, M>, const N: usize, const M: usize>(
+    s: &mut GameState<N, M>,
+    db: &CardDb,
+    rng: &mut GameRng,
+    obs: &mut O,
+) {
+    let mut e = Engine { s, db, rng, obs };
     if O::ENABLED {
         e.emit(Event::Setup);
     }
@@ -73,7 +81,6 @@ pub fn new_duel<O: Observer>(
     s.phase = Phase::SetupMana;
     s.setup_left = 3;
     s.seat_step = 0;
-    s
 }
 
 /// One expedition at a head-to-head Dusk, against the opposing expedition on its track.

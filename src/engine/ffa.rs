@@ -4,9 +4,9 @@
 //!
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
-use super::event::{Event, Observer};
+use super::GameRng;
+use super::event::Observer;
 use super::state::*;
-use super::{Engine, GameRng};
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
 use crate::cards::types::*;
@@ -50,21 +50,6 @@ pub fn new_ffa<O: Observer<4, 255>>(
     s.first = f.first;
     // The Threatened expedition is the Confluence mode's; it has no meaning at four seats.
     s.threatened = Exp::Hero;
-    let mut e = Engine {
-        s: &mut s,
-        db,
-        rng,
-        obs,
-    };
-    if O::ENABLED {
-        e.emit(Event::Setup);
-    }
-    let first = e.s.first_player();
-    for side in e.s.table.sides_from(first) {
-        e.draw(side, 6);
-    }
-    s.phase = Phase::SetupMana;
-    s.setup_left = 3;
-    s.seat_step = 0;
+    super::duel::open_table(&mut s, db, rng, obs);
     s
 }
