@@ -164,7 +164,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             for _ in 0..n {
                 if let Some(t) = self.create_token(side, card, e) {
                     self.fire(Fire::Joined { obj: t });
-                    self.fire(Fire::TokenCreated { side });
+                    self.fire(Fire::TokenCreated { side, obj: t });
                 }
             }
         }

@@ -50,8 +50,11 @@ pub(super) enum Fire {
     Discarded {
         obj: ObjId,
     },
+    /// `side` created the token `obj` (in its own expedition or, head to head, in an
+    /// opponent's: then `obj` is the opponent's).
     TokenCreated {
         side: Side,
+        obj: ObjId,
     },
     Received {
         side: Side,
@@ -397,8 +400,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 (side == me.side).then_some(NO_OBJ)
             }
             (EventKind::CardDiscarded, Fire::Discarded { obj }) => Some(obj),
-            (EventKind::YouCreateToken, Fire::TokenCreated { side }) => {
-                (side == me.side).then_some(NO_OBJ)
+            (EventKind::YouCreateToken(f), Fire::TokenCreated { side, obj }) => {
+                (side == me.side && self.s.matches(db, db.filter(f), obj, &ctx)).then_some(obj)
             }
             (EventKind::YourCharacterBoosted, Fire::Boosted { obj }) => {
                 (self.s.obj(obj).side == me.side).then_some(obj)

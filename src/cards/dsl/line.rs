@@ -465,7 +465,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     fn event(&mut self) -> PResult<EventKind> {
-        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created, boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
+        const EXPECTED: &str = "an event (leave, leave_landmarks, leaves(...), to_reserve, to_reserve(any), card_to_reserve, sacrificed, sacrificed_as(...), you_sacrifice(...), counters_reach(N), play(...), play_reserve(...), play_first(...), opponent_play(...), opponent_play_reserve(...), joins(...), joins_facing(...), roll, fails, moves, ascended_moves[(unfaced)], moves_due(T), exp_moves_due(T), reserve_leaves, card_discarded, token_created[(...)], boosted, gains(STATUS), i_gain(STATUS), exhaust_reserve, pass_first, opponent_draws, gift)";
         let w = self.ident(EXPECTED)?;
         let filtered = |p: &mut Self, default_kinds: u8| -> PResult<FilterId> {
             p.expect_punct("(")?;
@@ -549,7 +549,14 @@ impl<'a, A: Arena> Parser<'a, A> {
             "reserve_leaves" => EventKind::LeavesYourReserve,
             "card_discarded" => EventKind::CardDiscarded,
             "gift" => EventKind::YouGift,
-            "token_created" => EventKind::YouCreateToken,
+            // "When you create a token Character": bare, any token character.
+            "token_created" => EventKind::YouCreateToken(if self.eat_punct("(") {
+                let f = self.filter_with(Whose::Any, fkind::CHARACTER)?;
+                self.expect_punct(")")?;
+                f
+            } else {
+                self.arena.push_filter(Filter::default())
+            }),
             "boosted" => EventKind::YourCharacterBoosted,
             "gains" => {
                 self.expect_punct("(")?;

@@ -87,8 +87,11 @@ pub enum EventKind {
     LeavesYourReserve,
     /// A card joins a discard pile (any player's; tokens never do).
     CardDiscarded,
-    /// You create a token character.
-    YouCreateToken,
+    /// You create a token matching the filter (a token character: tokens in expeditions), in
+    /// any expedition, an opponent's included (D60); the event object is the token created.
+    /// A token that joins your expeditions some other way (an opponent's, one that defects)
+    /// is not one you create (D62).
+    YouCreateToken(FilterId),
     /// A character you control gains one or more boosts (event object = it).
     YourCharacterBoosted,
     /// I gain one of these statuses (`kw` bits).
@@ -150,7 +153,7 @@ impl EventKind {
             EventKind::MyExpMovesDue(_) | EventKind::YourExpMovesDue(_) => EXP_MOVED_DUE,
             EventKind::LeavesYourReserve => RESERVE_LEFT,
             EventKind::CardDiscarded => DISCARDED,
-            EventKind::YouCreateToken => TOKEN_CREATED,
+            EventKind::YouCreateToken(_) => TOKEN_CREATED,
             EventKind::YourCharacterBoosted => BOOSTED,
             EventKind::IGain(_) | EventKind::YourCharacterGains(_) => GAINED,
             EventKind::YouSacrifice(_) => SACRIFICED,

@@ -882,4 +882,24 @@ mod tests {
             assert!(disagrees(verdict_of(&["R: draw", bad], text)), "{bad}");
         }
     }
+
+    #[test]
+    fn creating_a_token_character_is_the_token_event_on_the_token() {
+        let text = "When you create qq a token Character — It gains qq 1 boost.";
+        for good in [
+            "when token_created(character): boost(event, 1)",
+            "when token_created: boost(event, 1)",
+        ] {
+            assert_eq!(verdict_of(&[good], text), Verdict::Verified, "{good}");
+        }
+        // A token joining your expeditions is another event; the boost on another object or
+        // of another amount differs too.
+        for bad in [
+            "when joins(token): boost(event, 1)",
+            "when token_created(character): boost(me, 1)",
+            "when token_created(character): boost(event, 2)",
+        ] {
+            assert!(disagrees(verdict_of(&[bad], text)), "{bad}");
+        }
+    }
 }

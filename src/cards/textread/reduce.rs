@@ -192,6 +192,7 @@ impl Reducer<'_> {
             }
             EventKind::Joins(f) => format!("joins({})", self.ev_filter(*f)),
             EventKind::JoinsFacing(f) => format!("joins_facing({})", self.ev_filter(*f)),
+            EventKind::YouCreateToken(f) => format!("token_created({})", self.ev_filter(*f)),
             EventKind::IGain(b) => format!("i_gain({})", kw::describe(*b).join("|")),
             EventKind::YourCharacterGains(b) => format!("gains({})", kw::describe(*b).join("|")),
             EventKind::MyExpMovesDue(t) => format!("moves_due({})", terrain::describe(*t)),

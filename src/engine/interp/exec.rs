@@ -189,7 +189,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                                 }
                             }
                             self.fire(Fire::Joined { obj: t });
-                            self.fire(Fire::TokenCreated { side: f.controller });
+                            self.fire(Fire::TokenCreated {
+                                side: f.controller,
+                                obj: t,
+                            });
                             self.fire(Fire::Received { side });
                         }
                     }

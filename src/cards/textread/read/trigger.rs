@@ -32,9 +32,6 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
     ("my Expedition @fails_at_dusk", "MyExpFails"),
     ("you roll one or more dice", "YouRoll"),
     ("you roll a die", "YouRoll"),
-    ("you create a token", "YouCreateToken"),
-    ("you create a Character token", "YouCreateToken"),
-    ("you create a token Character", "YouCreateToken"),
     ("you pass first", "YouPassFirst"),
     ("you make a [Gift]", "YouGift"),
     (
@@ -126,6 +123,15 @@ static EVENTS: Patterns<String> = Patterns::new(&[
                 _ => "joins_facing",
             };
             Ok(Some(format!("{name}({})", r.event(f))))
+        },
+    ),
+    // A token Character you create, wherever it goes (the event object is the token); a
+    // text naming any token would count Permanent tokens too, which this event does not.
+    (
+        r"^you create (?:a token Character|a Character token)$",
+        |r, _| {
+            let f = r.noun("a Character", Whose::Yours)?;
+            Ok(Some(format!("token_created({})", r.event(f.filter))))
         },
     ),
     (r"^you sacrifice (.+?)$", |r, c| {
