@@ -26,6 +26,7 @@ mod replay;
 mod report;
 mod run;
 mod scenario;
+mod selfplay;
 mod sensitivity;
 mod shard;
 pub mod spec;

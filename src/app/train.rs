@@ -2,20 +2,16 @@
 //! writes them (by default to `decks/policies/expert.toml`, which the binary embeds: rebuild
 //! after training). The same flags give the same file.
 
-use anyhow::{Context, Result, bail};
-use rayon::prelude::*;
+use anyhow::{Result, bail};
 
 use super::cli::TrainArgs;
-use super::job::{default_threads, progress_bar};
 use super::load;
 use crate::deck::RareMix;
-use crate::engine::event::NoObserver;
+use crate::engine::ChoiceList;
 use crate::engine::setup::Matchup;
-use crate::engine::view::View;
-use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
+use crate::policy::AnyPolicy;
 use crate::policy::train::{self, Examples};
-use crate::policy::{AnyPolicy, Policy};
-use crate::sim::GameSeeds;
+use crate::sim::{GameSeeds, play_watched};
 
 pub fn train(a: TrainArgs) -> Result<()> {
     let m = super::load::training_decks(&a.m, "planner");
@@ -46,47 +42,38 @@ pub fn train(a: TrainArgs) -> Result<()> {
         .iter()
         .map(|&mx| loaded.confluence.cards_for(mx))
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(default_threads(a.threads)?)
-        .build()
-        .context("thread pool")?;
-    let pb = progress_bar(tasks.len() as u64, a.quiet);
-    let per_game: Vec<Examples> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|&(d, x, g)| {
-                let deck = &loaded.players[d];
-                let mt = Matchup {
-                    player_hero: deck.hero,
-                    player_cards: &deck.cards,
-                    confluence_hero: loaded.confluence.hero,
-                    confluence_cards: &cards[x],
-                    day_cap: m.day_cap,
-                };
-                // Each (deck, mix, game) has its own seeds.
-                let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
-                let AnyPolicy::Search(mut search) = search_spec.build(&data) else {
-                    unreachable!("checked above")
-                };
-                let mut player = acting.build(&data);
-                let mut ex = Examples::default();
-                let (mut s, mut rng) = crate::sim::start_game(db, &mt, &seeds, &mut NoObserver);
-                let mut prng = seeds.policy_rng();
-                let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
-                let mut buf = ChoiceList::new();
-                while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
-                    legal_choices(&s, db, &mut buf);
-                    let view = View::new(&s, db);
-                    train::record(&data, &view, &buf, &mut search, &mut srng, &mut ex);
-                    let k = player.choose(&view, &buf, &mut prng);
-                    apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[k]);
-                }
-                pb.inc(1);
-                ex
-            })
-            .collect()
-    });
-    pb.finish_and_clear();
+    let per_game: Vec<Examples> =
+        super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
+            let deck = &loaded.players[d];
+            let mt = Matchup {
+                player_hero: deck.hero,
+                player_cards: &deck.cards,
+                confluence_hero: loaded.confluence.hero,
+                confluence_cards: &cards[x],
+                day_cap: m.day_cap,
+            };
+            // Each (deck, mix, game) has its own seeds.
+            let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
+            let AnyPolicy::Search(mut search) = search_spec.build(&data) else {
+                unreachable!("checked above")
+            };
+            let mut player = acting.build(&data);
+            let mut ex = Examples::default();
+            let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
+            let mut buf = ChoiceList::new();
+            play_watched(
+                db,
+                &mt,
+                &seeds,
+                &mut player,
+                true,
+                &mut buf,
+                |view, options, _| {
+                    train::record(&data, view, options, &mut search, &mut srng, &mut ex)
+                },
+            );
+            ex
+        })?;
     let mut all = Examples::default();
     for e in per_game {
         all.extend(e);

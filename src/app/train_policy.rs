@@ -8,21 +8,17 @@
 //! give the same file byte for byte, on any number of threads.
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 
 use super::cli::TrainPolicyArgs;
-use super::job::{default_threads, progress_bar};
 use super::load;
 use crate::deck::RareMix;
-use crate::engine::event::NoObserver;
+use crate::engine::ChoiceList;
 use crate::engine::setup::Matchup;
-use crate::engine::view::View;
-use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
 use crate::policy::pnet::PolicyNet;
 use crate::policy::pnet::data::{self, Decisions};
 use crate::policy::pnet::fit::{self, FitParams};
-use crate::policy::{AnyPolicy, Policy, PolicySpec};
-use crate::sim::GameSeeds;
+use crate::policy::{AnyPolicy, PolicySpec};
+use crate::sim::{GameSeeds, play_watched};
 
 /// Every tenth game (by index) is held out of training, for the evaluation.
 pub const HOLD_OUT_EVERY: u64 = 10;
@@ -58,50 +54,47 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
             }
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(default_threads(a.threads)?)
-        .build()
-        .context("thread pool")?;
-    let pb = progress_bar(tasks.len() as u64, a.quiet);
-    // Collected in task order, so the data do not depend on the thread count.
-    let per_game: Vec<(Decisions, bool)> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|&(d, x, g)| {
-                let deck = &loaded.players[d];
-                let mt = Matchup {
-                    player_hero: deck.hero,
-                    player_cards: &deck.cards,
-                    confluence_hero: loaded.confluence.hero,
-                    confluence_cards: &cards[x],
-                    day_cap: m.day_cap,
-                };
-                // Each (deck, mix, game) has its own seeds.
-                let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
-                let (AnyPolicy::Search(mut search), AnyPolicy::Expert(mut expert)) =
-                    (teacher.build(&pdata), plain.build(&pdata))
-                else {
-                    unreachable!("checked above")
-                };
-                let mut player = acting.build(&pdata);
-                let mut rows = Decisions::default();
-                let (mut s, mut rng) = crate::sim::start_game(db, &mt, &seeds, &mut NoObserver);
-                let mut prng = seeds.policy_rng();
-                let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
-                let mut buf = ChoiceList::new();
-                while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
-                    legal_choices(&s, db, &mut buf);
-                    let view = View::new(&s, db);
-                    data::record(&view, &buf, &mut expert, &mut search, &mut srng, &mut rows);
-                    let k = player.choose(&view, &buf, &mut prng);
-                    apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[k]);
-                }
-                pb.inc(1);
-                (rows, g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1)
-            })
-            .collect()
-    });
-    pb.finish_and_clear();
+    let per_game: Vec<(Decisions, bool)> =
+        super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
+            let deck = &loaded.players[d];
+            let mt = Matchup {
+                player_hero: deck.hero,
+                player_cards: &deck.cards,
+                confluence_hero: loaded.confluence.hero,
+                confluence_cards: &cards[x],
+                day_cap: m.day_cap,
+            };
+            // Each (deck, mix, game) has its own seeds.
+            let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
+            let (AnyPolicy::Search(mut search), AnyPolicy::Expert(mut expert)) =
+                (teacher.build(&pdata), plain.build(&pdata))
+            else {
+                unreachable!("checked above")
+            };
+            let mut player = acting.build(&pdata);
+            let mut rows = Decisions::default();
+            let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
+            let mut buf = ChoiceList::new();
+            play_watched(
+                db,
+                &mt,
+                &seeds,
+                &mut player,
+                true,
+                &mut buf,
+                |view, options, _| {
+                    data::record(
+                        view,
+                        options,
+                        &mut expert,
+                        &mut search,
+                        &mut srng,
+                        &mut rows,
+                    )
+                },
+            );
+            (rows, g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1)
+        })?;
     let (mut train, mut held) = (Decisions::default(), Decisions::default());
     for (rows, h) in &per_game {
         if *h {

@@ -5,24 +5,22 @@
 //! binary embeds). It prints the held-out log loss of both models and the network's
 //! calibration by decile. The same flags give the same file byte for byte.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rand::{RngExt, SeedableRng};
-use rayon::prelude::*;
 
 use super::cli::{PositionsAt, TrainValueArgs};
-use super::job::{default_threads, progress_bar};
 use super::load;
 use crate::deck::RareMix;
+use crate::engine::ChoiceList;
 use crate::engine::GameRng;
 use crate::engine::event::NoObserver;
 use crate::engine::setup::Matchup;
 use crate::engine::view::View;
-use crate::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
 use crate::policy::value::fit::{self, FitParams, Positions};
 use crate::policy::value::{N_IN, encode, outcome_value};
-use crate::policy::{AnyPolicy, Policy, PolicyRng};
-use crate::sim::GameSeeds;
+use crate::policy::{AnyPolicy, PolicyRng};
 use crate::sim::seed::splitmix64;
+use crate::sim::{GameSeeds, play_watched};
 
 /// Every tenth game (by index) is held out of training, for the log loss and calibration.
 pub const HOLD_OUT_EVERY: u64 = 10;
@@ -77,90 +75,77 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
     let tasks: Vec<(usize, u64)> = (0..loaded.players.len())
         .flat_map(|d| (0..a.games).map(move |g| (d, g)))
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(default_threads(a.threads)?)
-        .build()
-        .context("thread pool")?;
-    let pb = progress_bar(tasks.len() as u64, a.quiet);
-    // Per game: its positions and whether it is held out. Collected in task order, so the
-    // data do not depend on the thread count.
-    let per_game: Vec<(Positions, bool)> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|&(d, g)| {
-                let deck = &loaded.players[d];
-                let seeds = GameSeeds::new(a.seed, (d as u64) << 32 | g);
-                // A mix drawn per game: a number of rares, then which.
-                let mut mix_rng = PolicyRng::seed_from_u64(splitmix64(seeds.game ^ 0x313));
-                let count = mix_rng.random_range(0..=n_rares);
-                let mut idx: Vec<usize> = (0..n_rares).collect();
-                rand::seq::SliceRandom::shuffle(idx.as_mut_slice(), &mut mix_rng);
-                let mix = RareMix(idx[..count].iter().fold(0u16, |b, &i| b | 1 << i));
-                let conf = loaded.confluence.cards_for(mix);
-                let mt = Matchup {
-                    player_hero: deck.hero,
-                    player_cards: &deck.cards,
-                    confluence_hero: loaded.confluence.hero,
-                    confluence_cards: &conf,
-                    day_cap: m.day_cap,
-                };
-                let mut player = acting.build(&data);
-                let mut finisher = roller.build(&data);
-                let mut rbuf = ChoiceList::new();
-                // The day of the last decision with a real choice (for --at day-start).
-                let mut seen_day = 0u8;
-                // Held-out positions keep the game's outcome as their label: the log loss
-                // and calibration say how well the model predicts real games.
-                let held = g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1;
-                let (mut s, mut rng) = crate::sim::start_game(db, &mt, &seeds, &mut NoObserver);
-                let mut prng = seeds.policy_rng();
-                let mut buf = ChoiceList::new();
-                let mut x = [0f32; N_IN];
-                // Each recorded position and its label (`None`: the game's outcome).
-                let mut rows: Vec<([f32; N_IN], Option<f32>)> = Vec::new();
-                let mut k = 0u64;
-                while let Step::Decide = advance(&mut s, db, &mut rng, &mut NoObserver) {
-                    legal_choices(&s, db, &mut buf);
-                    let view = View::new(&s, db);
-                    if buf.len() > 1 {
-                        k += 1;
-                        let at = match a.at {
-                            PositionsAt::All => true,
-                            PositionsAt::DayStart => s.day >= 2 && s.day != seen_day,
-                        };
-                        seen_day = s.day;
-                        if at && splitmix64(seeds.game ^ k).is_multiple_of(a.every) {
-                            encode(&view, &mut x);
-                            let label = (a.rollouts > 0 && !held).then(|| {
-                                rollout_label(
-                                    &view,
-                                    &mut finisher,
-                                    a.rollouts,
-                                    splitmix64(seeds.game ^ k ^ 0x1abe1),
-                                    &mut rbuf,
-                                )
-                            });
-                            rows.push((x, label));
-                        }
+    // Per game: its positions and whether it is held out.
+    let per_game: Vec<(Positions, bool)> =
+        super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, g)| {
+            let deck = &loaded.players[d];
+            let seeds = GameSeeds::new(a.seed, (d as u64) << 32 | g);
+            // A mix drawn per game: a number of rares, then which.
+            let mut mix_rng = PolicyRng::seed_from_u64(splitmix64(seeds.game ^ 0x313));
+            let count = mix_rng.random_range(0..=n_rares);
+            let mut idx: Vec<usize> = (0..n_rares).collect();
+            rand::seq::SliceRandom::shuffle(idx.as_mut_slice(), &mut mix_rng);
+            let mix = RareMix(idx[..count].iter().fold(0u16, |b, &i| b | 1 << i));
+            let conf = loaded.confluence.cards_for(mix);
+            let mt = Matchup {
+                player_hero: deck.hero,
+                player_cards: &deck.cards,
+                confluence_hero: loaded.confluence.hero,
+                confluence_cards: &conf,
+                day_cap: m.day_cap,
+            };
+            let mut player = acting.build(&data);
+            let mut finisher = roller.build(&data);
+            let mut rbuf = ChoiceList::new();
+            // The day of the last decision with a real choice (for --at day-start).
+            let mut seen_day = 0u8;
+            // Held-out positions keep the game's outcome as their label: the log loss
+            // and calibration say how well the model predicts real games.
+            let held = g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1;
+            let mut buf = ChoiceList::new();
+            let mut x = [0f32; N_IN];
+            // Each recorded position and its label (`None`: the game's outcome).
+            let mut rows: Vec<([f32; N_IN], Option<f32>)> = Vec::new();
+            let mut k = 0u64;
+            let outcome = play_watched(
+                db,
+                &mt,
+                &seeds,
+                &mut player,
+                false,
+                &mut buf,
+                |view, options, _| {
+                    if options.len() < 2 {
+                        return;
                     }
-                    let c = if buf.len() == 1 {
-                        0
-                    } else {
-                        player.choose(&view, &buf, &mut prng)
+                    k += 1;
+                    let at = match a.at {
+                        PositionsAt::All => true,
+                        PositionsAt::DayStart => view.day() >= 2 && view.day() != seen_day,
                     };
-                    apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[c]);
-                }
-                let y = outcome_value(s.outcome);
-                let mut p = Positions::default();
-                for (r, label) in &rows {
-                    p.push(r, label.unwrap_or(y));
-                }
-                pb.inc(1);
-                (p, held)
-            })
-            .collect()
-    });
-    pb.finish_and_clear();
+                    seen_day = view.day();
+                    if at && splitmix64(seeds.game ^ k).is_multiple_of(a.every) {
+                        encode(view, &mut x);
+                        let label = (a.rollouts > 0 && !held).then(|| {
+                            rollout_label(
+                                view,
+                                &mut finisher,
+                                a.rollouts,
+                                splitmix64(seeds.game ^ k ^ 0x1abe1),
+                                &mut rbuf,
+                            )
+                        });
+                        rows.push((x, label));
+                    }
+                },
+            );
+            let y = outcome_value(Some(outcome));
+            let mut p = Positions::default();
+            for (r, label) in &rows {
+                p.push(r, label.unwrap_or(y));
+            }
+            (p, held)
+        })?;
     let (mut train, mut held) = (Positions::default(), Positions::default());
     for (p, h) in per_game {
         if h { held.extend(p) } else { train.extend(p) }

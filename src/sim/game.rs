@@ -4,7 +4,7 @@
 //! else of the crate.
 
 use crate::cards::db::CardDb;
-use crate::engine::event::Observer;
+use crate::engine::event::{NoObserver, Observer};
 use crate::engine::setup::{Matchup, SetupStreams, new_game};
 use crate::engine::view::View;
 use crate::engine::{
@@ -111,6 +111,41 @@ pub fn finish_game<P: Policy + ?Sized, O: Observer>(
                     policy.choose(&View::new(s, db), buf, prng)
                 };
                 apply_unchecked(s, db, rng, obs, buf[k]);
+            }
+        }
+    }
+}
+
+/// Plays a game from setup to the end, showing `watch` each decision (the player's view,
+/// its options and the option the policy chose) before it is applied: the training
+/// commands record positions and ask their teachers there. With `ask_forced` the policy is
+/// asked at decisions with one option too (it may draw from its stream there, so a
+/// recorder's games depend on it); otherwise, as [`finish_game`], the one option is taken.
+pub fn play_watched<P: Policy + ?Sized>(
+    db: &CardDb,
+    m: &Matchup<'_>,
+    seeds: &GameSeeds,
+    policy: &mut P,
+    ask_forced: bool,
+    buf: &mut ChoiceList,
+    mut watch: impl FnMut(&View<'_>, &ChoiceList, usize),
+) -> Outcome {
+    let (mut s, mut rng) = start_game(db, m, seeds, &mut NoObserver);
+    let mut prng = seeds.policy_rng();
+    loop {
+        match advance(&mut s, db, &mut rng, &mut NoObserver) {
+            Step::Over(outcome) => return outcome,
+            Step::Stopped => unreachable!("advance never stops early"),
+            Step::Decide => {
+                legal_choices(&s, db, buf);
+                let view = View::new(&s, db);
+                let k = if ask_forced || buf.len() > 1 {
+                    policy.choose(&view, buf, &mut prng)
+                } else {
+                    0
+                };
+                watch(&view, buf, k);
+                apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[k]);
             }
         }
     }

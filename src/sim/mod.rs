@@ -13,7 +13,7 @@ pub mod seed;
 pub mod state;
 pub mod tally;
 
-pub use game::{GameResult, finish_game, play_game, start_game};
+pub use game::{GameResult, finish_game, play_game, play_watched, start_game};
 pub use runner::{
     ConfigSpec, GameRow, RunPlan, RunResult, Stop, Unit, Units, run, run_order, run_units,
 };
