@@ -57,14 +57,7 @@ pub fn disagree(a: DisagreeArgs) -> Result<()> {
         RareMix(0)
     };
     let conf = loaded.confluence.cards_for(mix);
-    let deck = &loaded.players[0];
-    let mt = Matchup {
-        player_hero: deck.hero,
-        player_cards: &deck.cards,
-        confluence_hero: loaded.confluence.hero,
-        confluence_cards: &conf,
-        day_cap: m.day_cap,
-    };
+    let mt = loaded.matchup(0, &conf, m.day_cap);
     if !a.agreement.is_empty() {
         return agreement(&a, &loaded, &mt, &search_spec, &mut fast);
     }

@@ -115,6 +115,23 @@ pub fn apply_edits(
 }
 
 impl Loaded {
+    /// The game of player deck `deck` against the Confluence deck's `cards` (one rare mix's,
+    /// from [`ConfluenceDeck::cards_for`]).
+    pub fn matchup<'a>(
+        &'a self,
+        deck: usize,
+        cards: &'a [crate::cards::effect::CardIdx],
+        day_cap: u8,
+    ) -> crate::engine::setup::Matchup<'a> {
+        let p = &self.players[deck];
+        crate::engine::setup::Matchup {
+            player_hero: p.hero,
+            player_cards: &p.cards,
+            confluence_hero: self.confluence.hero,
+            confluence_cards: cards,
+            day_cap,
+        }
+    }
     /// What the policies of this run share.
     pub fn policy_data(&self) -> crate::policy::PolicyData {
         crate::policy::PolicyData::for_run(&self.lib.db, self.models())

@@ -9,7 +9,7 @@ use super::cli::{ReplayArgs, ReplayMode, WarVariant};
 use super::load;
 use super::mixes;
 use crate::deck::booster::{Booster, BoosterPool, read_slots};
-use crate::engine::setup::{Matchup, SetupStreams, new_game};
+use crate::engine::setup::{SetupStreams, new_game};
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
 use crate::gamelog::GameLog;
@@ -48,13 +48,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let db = &loaded.lib.db;
     let deck = &loaded.players[0];
     let conf_cards = loaded.confluence.cards_for(mix);
-    let m = Matchup {
-        player_hero: deck.hero,
-        player_cards: &deck.cards,
-        confluence_hero: loaded.confluence.hero,
-        confluence_cards: &conf_cards,
-        day_cap: a.m.day_cap,
-    };
+    let m = loaded.matchup(0, &conf_cards, a.m.day_cap);
     let seeds = GameSeeds::new(a.seed, a.game_index);
     let mut log = GameLog::new(db);
     log.lines.push(format!(

@@ -8,7 +8,6 @@ use super::cli::TrainArgs;
 use super::load;
 use crate::deck::RareMix;
 use crate::engine::ChoiceList;
-use crate::engine::setup::Matchup;
 use crate::policy::AnyPolicy;
 use crate::policy::train::{self, Examples};
 use crate::sim::{GameSeeds, play_watched};
@@ -44,14 +43,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
         .collect();
     let per_game: Vec<Examples> =
         super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
-            let deck = &loaded.players[d];
-            let mt = Matchup {
-                player_hero: deck.hero,
-                player_cards: &deck.cards,
-                confluence_hero: loaded.confluence.hero,
-                confluence_cards: &cards[x],
-                day_cap: m.day_cap,
-            };
+            let mt = loaded.matchup(d, &cards[x], m.day_cap);
             // Each (deck, mix, game) has its own seeds.
             let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
             let AnyPolicy::Search(mut search) = search_spec.build(&data) else {

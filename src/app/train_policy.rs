@@ -13,7 +13,6 @@ use super::cli::TrainPolicyArgs;
 use super::load;
 use crate::deck::RareMix;
 use crate::engine::ChoiceList;
-use crate::engine::setup::Matchup;
 use crate::policy::pnet::PolicyNet;
 use crate::policy::pnet::data::{self, Decisions};
 use crate::policy::pnet::fit::{self, FitParams};
@@ -56,14 +55,7 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
     }
     let per_game: Vec<(Decisions, bool)> =
         super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
-            let deck = &loaded.players[d];
-            let mt = Matchup {
-                player_hero: deck.hero,
-                player_cards: &deck.cards,
-                confluence_hero: loaded.confluence.hero,
-                confluence_cards: &cards[x],
-                day_cap: m.day_cap,
-            };
+            let mt = loaded.matchup(d, &cards[x], m.day_cap);
             // Each (deck, mix, game) has its own seeds.
             let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
             let (AnyPolicy::Search(mut search), AnyPolicy::Expert(mut expert)) =

@@ -14,7 +14,6 @@ use crate::deck::RareMix;
 use crate::engine::ChoiceList;
 use crate::engine::GameRng;
 use crate::engine::event::NoObserver;
-use crate::engine::setup::Matchup;
 use crate::engine::view::View;
 use crate::policy::value::fit::{self, FitParams, Positions};
 use crate::policy::value::{N_IN, encode, outcome_value};
@@ -78,7 +77,6 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
     // Per game: its positions and whether it is held out.
     let per_game: Vec<(Positions, bool)> =
         super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, g)| {
-            let deck = &loaded.players[d];
             let seeds = GameSeeds::new(a.seed, (d as u64) << 32 | g);
             // A mix drawn per game: a number of rares, then which.
             let mut mix_rng = PolicyRng::seed_from_u64(splitmix64(seeds.game ^ 0x313));
@@ -87,13 +85,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
             rand::seq::SliceRandom::shuffle(idx.as_mut_slice(), &mut mix_rng);
             let mix = RareMix(idx[..count].iter().fold(0u16, |b, &i| b | 1 << i));
             let conf = loaded.confluence.cards_for(mix);
-            let mt = Matchup {
-                player_hero: deck.hero,
-                player_cards: &deck.cards,
-                confluence_hero: loaded.confluence.hero,
-                confluence_cards: &conf,
-                day_cap: m.day_cap,
-            };
+            let mt = loaded.matchup(d, &conf, m.day_cap);
             let mut player = acting.build(&data);
             let mut finisher = roller.build(&data);
             let mut rbuf = ChoiceList::new();
