@@ -430,7 +430,7 @@ fn search_only_searches_the_decisions_it_names() {
     );
 }
 
-/// `deep` gives the decisions it names twice the samples (and a day more), `dwidth` with
+/// `deep` gives the decisions it names twice the samples or `drollouts` (and a day more), `dwidth` with
 /// `narrow` keeps that many candidates at the decisions `narrow` names; the others keep the
 /// plain budget and width.
 #[test]
@@ -438,47 +438,60 @@ fn search_deep_and_narrow_apply_to_the_decisions_they_name() {
     let sh = shared();
     let db = &sh.s.lib.db;
     let states = varied_decisions();
-    let (mut doubled, mut narrowed) = (false, false);
-    for (seed, g) in &states {
-        let mana = matches!(g.decision, Decision::SetupMana | Decision::Expand);
-        let turn = g.decision == Decision::Turn;
-        let mut buf = ChoiceList::new();
-        legal_choices(g, db, &mut buf);
-        let spec: PolicySpec = "search:rollouts=4,width=4,deep=1,narrow=3,dwidth=2"
-            .parse()
-            .unwrap();
-        let AnyPolicy::Search(mut s) = spec.build(&sh.data) else {
-            panic!("not a search")
-        };
-        s.choose(
-            &View::new(g, db),
-            &buf,
-            &mut PolicyRng::seed_from_u64(*seed),
-        );
-        let est = s.estimates();
-        let (k, n) = (est.candidates.len(), est.samples);
-        if mana {
-            assert!(
-                k <= 2 && n <= 8,
-                "a Mana decision: {k} candidates, {n} samples"
+    // The Mana decisions' budget: twice `rollouts`, or `drollouts`.
+    for (spec, deep_budget) in [
+        ("search:rollouts=4,width=4,deep=1,narrow=3,dwidth=2", 8),
+        (
+            "search:rollouts=4,width=4,deep=1,narrow=3,dwidth=2,drollouts=6",
+            6,
+        ),
+    ] {
+        let (mut doubled, mut narrowed) = (false, false);
+        for (seed, g) in &states {
+            let mana = matches!(g.decision, Decision::SetupMana | Decision::Expand);
+            let turn = g.decision == Decision::Turn;
+            let mut buf = ChoiceList::new();
+            legal_choices(g, db, &mut buf);
+            let spec: PolicySpec = spec.parse().unwrap();
+            let AnyPolicy::Search(mut s) = spec.build(&sh.data) else {
+                panic!("not a search")
+            };
+            s.choose(
+                &View::new(g, db),
+                &buf,
+                &mut PolicyRng::seed_from_u64(*seed),
             );
-            doubled |= n > 4;
-            narrowed |= buf.len() > 2 && k == 2;
-        } else if turn {
-            assert!(k <= 2 && n <= 4, "a turn: {k} candidates, {n} samples");
-        } else {
-            assert!(
-                k <= 4 && n <= 4,
-                "a {:?}: {k} candidates, {n} samples",
-                g.decision
-            );
+            let est = s.estimates();
+            let (k, n) = (est.candidates.len(), est.samples);
+            if mana {
+                assert!(
+                    k <= 2 && n <= deep_budget,
+                    "{spec}: a Mana decision: {k} candidates, {n} samples"
+                );
+                doubled |= n > 4;
+                narrowed |= buf.len() > 2 && k == 2;
+            } else if turn {
+                assert!(
+                    k <= 2 && n <= 4,
+                    "{spec}: a turn: {k} candidates, {n} samples"
+                );
+            } else {
+                assert!(
+                    k <= 4 && n <= 4,
+                    "{spec}: a {:?}: {k} candidates, {n} samples",
+                    g.decision
+                );
+            }
         }
+        assert!(
+            doubled,
+            "{spec}: no Mana decision used more than the plain budget"
+        );
+        assert!(
+            narrowed,
+            "{spec}: no Mana decision with more than two options was narrowed"
+        );
     }
-    assert!(doubled, "no Mana decision used more than the plain budget");
-    assert!(
-        narrowed,
-        "no Mana decision with more than two options was narrowed"
-    );
 }
 
 /// `search:net=1` takes its candidates from the policy network: where it does not search

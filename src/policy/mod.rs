@@ -171,8 +171,20 @@ impl PolicyKind {
             PolicyKind::Planner => &["keep", "mana"],
             PolicyKind::Expert => &["keep", "mana", "value", "vonly", "net"],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
-                "rollouts", "width", "expert", "only", "horizon", "rank", "net", "gate", "keep",
-                "mana", "deep", "dwidth", "narrow",
+                "rollouts",
+                "width",
+                "expert",
+                "only",
+                "horizon",
+                "rank",
+                "net",
+                "gate",
+                "keep",
+                "mana",
+                "deep",
+                "drollouts",
+                "dwidth",
+                "narrow",
             ],
         }
     }
@@ -237,7 +249,7 @@ impl std::str::FromStr for PolicySpec {
                 "horizon" => (0, 30),
                 "width" => (1, search::MAX_WIDTH as u32),
                 "dwidth" => (0, search::MAX_WIDTH as u32),
-                "rollouts" => (0, MAX_ROLLOUTS),
+                "rollouts" | "drollouts" => (0, MAX_ROLLOUTS),
                 "keep" | "mana" => (0, u8::MAX as u32),
                 _ => (0, u32::MAX),
             };
@@ -459,6 +471,7 @@ impl PolicySpec {
             horizon,
             rank: self.param("rank", (ranked_default && expert && horizon > 0) as u32) != 0,
             deep: (self.param("deep", 0) & SEARCH_ALL as u32) as u8,
+            drollouts: self.param("drollouts", 0),
             dwidth: self.param("dwidth", 0) as u8,
             narrow: (self.param("narrow", 0) & SEARCH_ALL as u32) as u8,
             gate: self.param("gate", 0).min(100) as u8,
@@ -495,13 +508,14 @@ impl PolicySpec {
             ),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 let s = self.search_params(ranked_default);
-                // `net`, `gate`, `deep`, `dwidth` and `narrow` only when set, so that a
+                // `net`, `gate`, `deep`, `drollouts`, `dwidth` and `narrow` only when set, so that a
                 // search's resolved spec stays as recorded before they existed.
                 let mut extra = String::new();
                 for (key, v) in [
                     ("net", self.param("net", 0)),
                     ("gate", s.gate as u32),
                     ("deep", s.deep as u32),
+                    ("drollouts", s.drollouts),
                     ("dwidth", s.dwidth as u32),
                     ("narrow", s.narrow as u32),
                 ] {

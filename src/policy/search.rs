@@ -91,8 +91,10 @@ pub struct SearchParams {
     /// and width 2, 7.9 instead of 14.7: docs/policies.md.)
     pub rank: bool,
     /// Decisions whose rollouts go one day further than `horizon`, with twice the samples
-    /// (bitmask as `only`).
+    /// or `drollouts` (bitmask as `only`).
     pub deep: u8,
+    /// Most samples at the `deep` decisions (0: twice `rollouts`).
+    pub drollouts: u32,
     /// Candidates at the `narrow` decisions (0: `width`).
     pub dwidth: u8,
     /// Decisions that take `dwidth` candidates (bitmask as `only`; 0: the `deep` ones).
@@ -130,6 +132,7 @@ impl SearchParams {
             horizon,
             rank: horizon > 0,
             deep: 0,
+            drollouts: 0,
             dwidth: 0,
             narrow: 0,
             gate: 0,
@@ -456,7 +459,11 @@ impl Policy for Search {
         let mut race = Race::new(k);
         let mut x = [0f64; MAX_WIDTH];
         let horizon = self.params.horizon + deep as u8;
-        let budget = self.params.rollouts << deep as u32;
+        let budget = match (deep, self.params.drollouts) {
+            (false, _) => self.params.rollouts,
+            (true, 0) => self.params.rollouts * 2,
+            (true, n) => n,
+        };
         for done in 1..=budget {
             let seed: u64 = rng.random();
             let g = if self.params.clairvoyant {
