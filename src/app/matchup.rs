@@ -35,10 +35,16 @@ pub fn matchup_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
 
 /// The decks of the command line, loaded and checked as `run` does; a deck given twice,
 /// or two decks with the same file stem (the name outputs give a deck), is a usage error.
-fn decks(lib: &Library, a: &MatchupArgs, warnings: &mut Vec<String>) -> Result<Vec<PlayerDeck>> {
+/// (`ffa` loads its decks the same way.)
+pub(super) fn decks(
+    lib: &Library,
+    players: &[std::path::PathBuf],
+    allow_illegal: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<PlayerDeck>> {
     let mut decks: Vec<PlayerDeck> = Vec::new();
-    for p in &a.players {
-        let d = load::player_deck(lib, p, a.allow_illegal, warnings)?;
+    for p in players {
+        let d = load::player_deck(lib, p, allow_illegal, warnings)?;
         if let Some(o) = decks.iter().find(|o| o.name == d.name) {
             let same = std::fs::canonicalize(&o.path).ok() == std::fs::canonicalize(&d.path).ok();
             return Err(usage(if same {
@@ -100,7 +106,7 @@ fn prepare(a: &MatchupArgs) -> Result<Prepared> {
     let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
     let value = load::value_weights(a.models.value_weights.as_deref())?;
     let mut warnings = Vec::new();
-    let decks = decks(&lib, a, &mut warnings)?;
+    let decks = decks(&lib, &a.players, a.allow_illegal, &mut warnings)?;
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }

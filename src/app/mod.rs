@@ -12,6 +12,8 @@ mod compare;
 mod disagree;
 mod error;
 pub mod experiment;
+mod ffa;
+mod ffa_report;
 mod headtohead;
 mod job;
 mod ladder;
@@ -69,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::Matchup(a) => matchup::matchup(a),
         Command::BoosterWar(a) => booster_war::booster_war(a),
         Command::Optimize(a) => optimize::optimize(a),
+        Command::Ffa(a) => ffa::ffa(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -613,13 +613,19 @@ impl PolicySpec {
     /// The policy at a Free for All table, or why it cannot play there (a policy that is
     /// not [`PolicyKind::plays_ffa`]).
     pub fn build_ffa(&self, data: &PolicyData) -> Result<AnyFfaPolicy, String> {
+        self.check_ffa()?;
+        Ok(match self.kind {
+            PolicyKind::Random => AnyFfaPolicy::Random(Random),
+            PolicyKind::Greedy => AnyFfaPolicy::Greedy(Greedy),
+            _ => AnyFfaPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params())),
+        })
+    }
+
+    /// `Ok` for a policy that plays Free for All; otherwise the reason, naming those that
+    /// do.
+    pub fn check_ffa(&self) -> Result<(), String> {
         match self.kind {
-            PolicyKind::Random => Ok(AnyFfaPolicy::Random(Random)),
-            PolicyKind::Greedy => Ok(AnyFfaPolicy::Greedy(Greedy)),
-            PolicyKind::Planner => Ok(AnyFfaPolicy::Planner(Planner::new(
-                data.profiles.clone(),
-                self.planner_params(),
-            ))),
+            k if k.plays_ffa() => Ok(()),
             k => Err(format!(
                 "policy '{}' does not play Free for All yet (it reads two seats); ffa accepts: {}",
                 k.name(),
