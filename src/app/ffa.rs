@@ -199,8 +199,8 @@ pub(super) fn totals(n: usize, pods: &[[usize; 4]], tallies: &[FfaTally]) -> Tot
     };
     for (c, tally) in tallies.iter().enumerate() {
         let (pod, seating) = (c / SEATINGS.len(), &SEATINGS[c % SEATINGS.len()]);
-        for s in 0..SEATS {
-            let member = seating[s] as usize;
+        for (s, &member) in seating.iter().enumerate() {
+            let member = member as usize;
             let e = &mut t.entry[pods[pod][member]];
             e[0] += tally.games;
             e[1] += tally.wins[s];

@@ -52,9 +52,9 @@ pub trait FfaPolicy: Send {
 }
 
 /// Free for All's opponent choice (`Decision::Seat`): the opponent furthest ahead (the
-/// most regions its two expeditions have come), the first offered on ties. Every "an
-/// opponent" effect the starters hold hinders its target, so the leader is the one to
-/// hold back.
+/// most regions its two expeditions have come), the first offered on ties: a guess that
+/// treats the effect as one that hinders its target (as `greedy` guesses a target's
+/// intent), and the leader as the one to hold back. The effect itself is not read.
 pub(crate) fn seat_choice<const N: usize, const M: usize>(
     view: &View<'_, N, M>,
     options: &[Choice],

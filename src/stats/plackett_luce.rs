@@ -244,10 +244,10 @@ mod tests {
                 grad[p] += w - n * gamma[p] / total;
             }
         }
-        for i in 0..5 {
-            grad[i] += prior * (1.0 - gamma[i]);
-            assert!(grad[i].abs() < 1e-6, "{grad:?}");
+        for (g, gam) in grad.iter_mut().zip(&gamma) {
+            *g += prior * (1.0 - gam);
         }
+        assert!(grad.iter().all(|g| g.abs() < 1e-6), "{grad:?}");
     }
 
     #[test]
@@ -302,13 +302,9 @@ mod tests {
         }
         let f = fit(6, &tables, 1.0);
         let want = centred_log(&gamma);
-        for i in 0..6 {
+        for (i, &w) in want.iter().enumerate() {
             let (lo, hi) = f.interval(i, 0.999);
-            assert!(
-                lo <= want[i] && want[i] <= hi,
-                "player {i}: {lo}..{hi} against {}",
-                want[i]
-            );
+            assert!(lo <= w && w <= hi, "player {i}: {lo}..{hi} against {w}");
         }
         assert_eq!(f.order()[0], 0);
     }
