@@ -2,7 +2,9 @@
 //! (a deck with a policy; every 4-subset of the entries) play all 24 seatings
 //! (`sim::ffa`); the outputs are one row per pod, seating and seat (`pods.csv`), a
 //! Plackett–Luce rating of who wins among four (`ratings.csv`), a short report
-//! (`report.md`, see [`super::ffa_report`]) and `meta.json`.
+//! (`report.md`, see [`report`]) and `meta.json`.
+
+mod report;
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
@@ -82,7 +84,7 @@ fn prepare(a: &FfaArgs) -> Result<Prepared> {
     }
     let lib = load::library(&a.cards)?;
     let mut warnings = Vec::new();
-    let decks = super::matchup::decks(&lib, &a.players, a.allow_illegal, &mut warnings)?;
+    let decks = load::player_decks(&lib, &a.players, a.allow_illegal, &mut warnings)?;
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
@@ -312,7 +314,7 @@ fn write_outputs(
     out.write_csv("pods.csv", &pods_t)?;
     out.write_parquet("pods.parquet", &pods_t)?;
     out.write_csv("ratings.csv", &ratings)?;
-    let report = super::ffa_report::markdown(&super::ffa_report::ReportInput {
+    let report = report::markdown(&report::ReportInput {
         info: &p.info,
         totals: &t,
         fit: &fit,

@@ -13,7 +13,6 @@ mod disagree;
 mod error;
 pub mod experiment;
 mod ffa;
-mod ffa_report;
 mod headtohead;
 mod job;
 mod ladder;
@@ -97,12 +96,13 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 18] = [
+    const COMMANDS: [&str; 19] = [
         "bench",
         "booster_war",
         "cards",
         "compare",
         "disagree",
+        "ffa",
         "ladder",
         "matchup",
         "merge",

@@ -127,10 +127,16 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     }
 
     /// Regions between the Darkness and the expedition (1 = it is right behind).
+    ///
+    /// With two seats it reads the player's (seat 0's) expeditions whoever decides, as it
+    /// always has (head to head, where no Darkness moves, seat 1's careful players read
+    /// seat 0's gap); at a four-seat table it reads this seat's own, so that no seat's
+    /// players plan by another seat's progress.
     pub fn darkness_gap(&self, e: Exp) -> i8 {
+        let side = if N == 2 { Side::Player } else { self.me };
         match e {
-            Exp::Hero => self.s.pos[Side::Player].get(e) - self.s.dark.get(e),
-            Exp::Companion => self.s.dark.get(e) - self.s.pos[Side::Player].get(e),
+            Exp::Hero => self.s.pos[side].get(e) - self.s.dark.get(e),
+            Exp::Companion => self.s.dark.get(e) - self.s.pos[side].get(e),
         }
     }
 

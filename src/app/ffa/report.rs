@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::ffa::{EntryInfo, LEVEL, PRIOR, Totals, against_average};
+use super::{EntryInfo, LEVEL, PRIOR, Totals, against_average};
 use crate::sim::ffa::SEATS;
 use crate::stats::interval::wilson;
 use crate::stats::plackett_luce::PlFit;
