@@ -82,6 +82,68 @@ pub enum Command {
     /// (best_deck.txt), its win rate and the start deck's on fresh games (optimize.csv),
     /// the search's trajectory (trajectory.csv) and meta.json.
     Optimize(OptimizeArgs),
+    /// Free for All (four players, digest §7.1): pods of four entries (each --player deck
+    /// with each --policy), every 4-subset of the entries in all 24 seatings, --games games
+    /// each; writes pods.csv/.parquet (one row per pod, seating and seat), ratings.csv (a
+    /// Plackett-Luce fit of who wins among four, with intervals), report.md and meta.json.
+    Ffa(FfaArgs),
+}
+
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+pub struct FfaArgs {
+    /// Player deck file (repeat for several). Each deck with each --policy is one entry;
+    /// four entries at least.
+    #[arg(long = "player", value_name = "FILE")]
+    pub players: Vec<PathBuf>,
+    /// Policy playing the decks: random, greedy or planner (the others read two seats and
+    /// are not ported yet), with parameters as NAME:KEY=N (repeatable; default greedy).
+    #[arg(long = "policy", value_name = "NAME")]
+    pub policies: Vec<String>,
+    /// Games per seating of each pod (each pod plays its 24 seatings; the first player
+    /// turns round the table with the game index).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = positive_u64())]
+    pub games: u64,
+    /// Base seed: game g of a pod's seating draws from (seed, pod, seating, g) alone.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    #[serde(skip)]
+    pub threads: Option<usize>,
+    /// Stop a game after this many days and record it as a draw.
+    #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
+    pub day_cap: u8,
+    /// Output directory (replaced whole at the end).
+    #[arg(long, value_name = "DIR", default_value = "reports/ffa")]
+    #[serde(skip)]
+    pub out: PathBuf,
+    /// Simulate decks that break deck-building rules (with a warning).
+    #[arg(long)]
+    pub allow_illegal: bool,
+    /// Directory holding pool.csv and abilities/.
+    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    pub cards: PathBuf,
+    /// No progress bar and no ranking table on the terminal.
+    #[arg(long, short)]
+    #[serde(skip)]
+    pub quiet: bool,
+    /// Replace --out even when it holds an unfinished run with other settings (without
+    /// it, that is refused: it is work that would be lost). An interrupted run is
+    /// continued by running the same command again.
+    #[arg(long)]
+    #[serde(skip)]
+    pub force: bool,
+    /// Sharding and `--resume DIR` are not offered for ffa yet: always none.
+    #[arg(skip)]
+    #[serde(skip)]
+    pub scale: ScaleArgs,
+    #[arg(skip)]
+    #[serde(skip)]
+    pub resume: Option<PathBuf>,
+    /// No model file is read by the policies ffa accepts.
+    #[arg(skip)]
+    #[serde(skip)]
+    pub models: ModelArgs,
 }
 
 #[derive(Args, Debug)]

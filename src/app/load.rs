@@ -368,3 +368,33 @@ pub fn non_exact(lib: &Library, deck: &PlayerDeck) -> usize {
         .filter(|&c| !lib.db.card(c).coverage.is_exact())
         .count()
 }
+
+/// The decks of the command line, loaded and checked as `run` does; a deck given twice,
+/// or two decks with the same file stem (the name outputs give a deck), is a usage error.
+/// (`matchup` and `ffa`.)
+pub fn player_decks(
+    lib: &crate::cards::Library,
+    players: &[std::path::PathBuf],
+    allow_illegal: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<crate::deck::PlayerDeck>> {
+    let mut decks: Vec<crate::deck::PlayerDeck> = Vec::new();
+    for p in players {
+        let d = player_deck(lib, p, allow_illegal, warnings)?;
+        if let Some(o) = decks.iter().find(|o| o.name == d.name) {
+            let same = std::fs::canonicalize(&o.path).ok() == std::fs::canonicalize(&d.path).ok();
+            return Err(super::usage(if same {
+                format!("--player {}: given twice", p.display())
+            } else {
+                format!(
+                    "--player {} and --player {}: two decks named {} (the outputs name a deck by its file stem); rename one",
+                    o.path.display(),
+                    p.display(),
+                    d.name
+                )
+            }));
+        }
+        decks.push(d);
+    }
+    Ok(decks)
+}

@@ -33,30 +33,6 @@ pub fn matchup_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
     load::head_to_head_policies(names, "matchup")
 }
 
-/// The decks of the command line, loaded and checked as `run` does; a deck given twice,
-/// or two decks with the same file stem (the name outputs give a deck), is a usage error.
-fn decks(lib: &Library, a: &MatchupArgs, warnings: &mut Vec<String>) -> Result<Vec<PlayerDeck>> {
-    let mut decks: Vec<PlayerDeck> = Vec::new();
-    for p in &a.players {
-        let d = load::player_deck(lib, p, a.allow_illegal, warnings)?;
-        if let Some(o) = decks.iter().find(|o| o.name == d.name) {
-            let same = std::fs::canonicalize(&o.path).ok() == std::fs::canonicalize(&d.path).ok();
-            return Err(usage(if same {
-                format!("--player {}: given twice", p.display())
-            } else {
-                format!(
-                    "--player {} and --player {}: two decks named {} (the outputs name a deck by its file stem); rename one",
-                    o.path.display(),
-                    p.display(),
-                    d.name
-                )
-            }));
-        }
-        decks.push(d);
-    }
-    Ok(decks)
-}
-
 /// What the tables say about each entry.
 struct EntryInfo {
     deck: String,
@@ -100,7 +76,7 @@ fn prepare(a: &MatchupArgs) -> Result<Prepared> {
     let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
     let value = load::value_weights(a.models.value_weights.as_deref())?;
     let mut warnings = Vec::new();
-    let decks = decks(&lib, a, &mut warnings)?;
+    let decks = load::player_decks(&lib, &a.players, a.allow_illegal, &mut warnings)?;
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }

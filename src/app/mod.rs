@@ -12,6 +12,7 @@ mod compare;
 mod disagree;
 mod error;
 pub mod experiment;
+mod ffa;
 mod headtohead;
 mod job;
 mod ladder;
@@ -70,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::Matchup(a) => matchup::matchup(a),
         Command::BoosterWar(a) => booster_war::booster_war(a),
         Command::Optimize(a) => optimize::optimize(a),
+        Command::Ffa(a) => ffa::ffa(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -95,12 +97,13 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 18] = [
+    const COMMANDS: [&str; 19] = [
         "bench",
         "booster_war",
         "cards",
         "compare",
         "disagree",
+        "ffa",
         "ladder",
         "matchup",
         "merge",

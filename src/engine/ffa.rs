@@ -14,6 +14,9 @@ use crate::cards::types::*;
 /// A Free for All game's state: four seats and 255 object slots (48 a seat, then tokens).
 pub type FfaState = GameState<4, 255>;
 
+/// One seat's view of a Free for All game (what its policy reads).
+pub type FfaView<'a> = super::view::View<'a, 4, 255>;
+
 /// The most cards a seat brings to Free for All besides its hero: four seats' cards and
 /// heroes must fit the object ids below the token slots (48 a seat).
 pub const FFA_MAX_CARDS: usize = FfaState::TOKEN_BASE / 4 - 1;

@@ -63,9 +63,32 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         self.s.variant.free_mana
     }
 
-    /// Head-to-head: the opposing expedition's region.
+    /// The seat and expedition across my expedition `e`'s lane, as the policies read it:
+    /// with two seats the other seat's same expedition (no table to read); with four the
+    /// one [`View::facing`] names (myself, when no other seat plays: never during a game).
+    #[inline]
+    pub fn across(&self, e: Exp) -> (Side, Exp) {
+        if N == 2 {
+            (self.me.other(), e)
+        } else {
+            self.facing(e).unwrap_or((self.me, e))
+        }
+    }
+
+    /// Head-to-head: the region of the opposing expedition, the one across `e`'s lane.
     pub fn their_position(&self, e: Exp) -> i8 {
-        self.s.pos_of(self.me.other()).get(e)
+        let (side, fe) = self.across(e);
+        self.s.pos_of(side).get(fe)
+    }
+
+    /// The region of any seat's expedition (public).
+    pub fn position_of(&self, side: Side, e: Exp) -> i8 {
+        self.s.pos_of(side).get(e)
+    }
+
+    /// How far any seat's expedition has come from its starting region (public).
+    pub fn progress_of(&self, side: Side, e: Exp) -> i8 {
+        self.s.progress_of(side, e)
     }
 
     pub fn db(&self) -> &'a CardDb {
@@ -104,10 +127,16 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     }
 
     /// Regions between the Darkness and the expedition (1 = it is right behind).
+    ///
+    /// With two seats it reads the player's (seat 0's) expeditions whoever decides, as it
+    /// always has (head to head, where no Darkness moves, seat 1's careful players read
+    /// seat 0's gap); at a four-seat table it reads this seat's own, so that no seat's
+    /// players plan by another seat's progress.
     pub fn darkness_gap(&self, e: Exp) -> i8 {
+        let side = if N == 2 { Side::Player } else { self.me };
         match e {
-            Exp::Hero => self.s.pos[Side::Player].get(e) - self.s.dark.get(e),
-            Exp::Companion => self.s.dark.get(e) - self.s.pos[Side::Player].get(e),
+            Exp::Hero => self.s.pos[side].get(e) - self.s.dark.get(e),
+            Exp::Companion => self.s.dark.get(e) - self.s.pos[side].get(e),
         }
     }
 

@@ -24,20 +24,31 @@ use crate::engine::view::View;
 
 /// Would the opposing expedition facing `e` move forward at Dusk if this side's
 /// expedition `e` had `add` more? (Holding effects are not read: a cautious guess.)
-pub fn opposing_advances(view: &View<'_>, e: Exp, add: Stats) -> bool {
+pub fn opposing_advances<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
+    e: Exp,
+    add: Stats,
+) -> bool {
     let mine = duel_total(view, view.me(), e) + add;
-    let theirs = duel_total(view, view.them(), e);
+    let (side, fe) = view.across(e);
+    let theirs = duel_total(view, side, fe);
     terrains_won(theirs, mine, view.their_terrains(e), false) != 0
 }
 
 /// The best play that is not part of a plan for Dusk, or `None` when nothing is worth
 /// playing (then the player passes).
-pub fn extra(view: &View<'_>, prof: &Profiles, options: &[Choice], needs: &Needs) -> Option<usize> {
+pub fn extra<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
+    prof: &Profiles,
+    options: &[Choice],
+    needs: &Needs,
+) -> Option<usize> {
     let free = view.decision() == Decision::PlayFree;
     let mana = view.mana(view.me()).1;
-    let them_in_play = Exp::BOTH
-        .iter()
-        .any(|&e| !view.expedition(view.them(), e).is_empty());
+    let them_in_play = Exp::BOTH.iter().any(|&e| {
+        let (side, fe) = view.across(e);
+        !view.expedition(side, fe).is_empty()
+    });
     let waits_for_orbs = view
         .hand()
         .iter()

@@ -20,6 +20,7 @@ use crate::cards::effect::{Dest, Op};
 use crate::cards::types::*;
 use crate::engine::Choice;
 use crate::engine::choice::Alt;
+use crate::engine::ffa::FfaView;
 use crate::engine::state::{Decision, ObjId};
 use crate::engine::view::View;
 
@@ -34,7 +35,7 @@ pub enum Intent {
 }
 
 /// Reads the op after the pending `Select` to guess what the target is for.
-pub fn target_intent(view: &View<'_>) -> Intent {
+pub fn target_intent<const N: usize, const M: usize>(view: &View<'_, N, M>) -> Intent {
     let Some(f) = view.frame() else {
         return Intent::Neutral;
     };
@@ -70,7 +71,7 @@ pub fn target_intent(view: &View<'_>) -> Intent {
 }
 
 /// Reserve value of a card: statistics for their Reserve cost.
-pub fn reserve_value(view: &View<'_>, id: ObjId) -> i32 {
+pub fn reserve_value<const N: usize, const M: usize>(view: &View<'_, N, M>, id: ObjId) -> i32 {
     let def = view.card(id);
     let st = def.stats.clamp_zero().sum() as i32;
     let base = if def.kind.is_character() { st * 10 } else { 25 };
@@ -78,7 +79,7 @@ pub fn reserve_value(view: &View<'_>, id: ObjId) -> i32 {
 }
 
 impl Greedy {
-    fn turn(view: &View<'_>, options: &[Choice]) -> usize {
+    fn turn<const N: usize, const M: usize>(view: &View<'_, N, M>, options: &[Choice]) -> usize {
         let needs = Needs::of(view);
         let lacking = Exp::BOTH.iter().any(|&e| !needs.clear(e));
         let mut best = 0;
@@ -142,7 +143,7 @@ impl Greedy {
         }
     }
 
-    fn target(view: &View<'_>, options: &[Choice]) -> usize {
+    fn target<const N: usize, const M: usize>(view: &View<'_, N, M>, options: &[Choice]) -> usize {
         let intent = target_intent(view);
         let needs = Needs::of(view);
         let done = options.iter().position(|c| *c == Choice::Done);
@@ -173,6 +174,29 @@ impl Greedy {
 
 impl Policy for Greedy {
     fn choose(&mut self, view: &View<'_>, options: &[Choice], _rng: &mut PolicyRng) -> usize {
+        self.decide(view, options)
+    }
+}
+
+impl super::FfaPolicy for Greedy {
+    fn choose_ffa(
+        &mut self,
+        view: &FfaView<'_>,
+        options: &[Choice],
+        _rng: &mut PolicyRng,
+    ) -> usize {
+        self.decide(view, options)
+    }
+}
+
+impl Greedy {
+    /// The choice at a table of any size (the two-seat [`Policy`] and the four-seat
+    /// [`super::FfaPolicy`] are this one code, monomorphised for each).
+    pub fn decide<const N: usize, const M: usize>(
+        &mut self,
+        view: &View<'_, N, M>,
+        options: &[Choice],
+    ) -> usize {
         if options.len() == 1 {
             return 0;
         }
@@ -213,8 +237,8 @@ impl Policy for Greedy {
             Decision::ReserveCard | Decision::CleanupReserve => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -reserve_value(view, id))
             }),
-            // Free for All only (never asked with two seats): the first opponent offered.
-            Decision::Seat => 0,
+            // Free for All only (never asked with two seats).
+            Decision::Seat => super::seat_choice(view, options),
             Decision::CleanupLandmark => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -(view.card(id).hand_cost as i32))
             }),

@@ -31,6 +31,7 @@ use crate::cards::db::CardDb;
 use profile::Profiles;
 
 use crate::engine::Choice;
+use crate::engine::ffa::FfaView;
 use crate::engine::view::View;
 
 /// The random stream of a policy (separate from the game's shuffles and dice).
@@ -39,6 +40,33 @@ pub type PolicyRng = rand_xoshiro::Xoshiro256PlusPlus;
 pub trait Policy: Send {
     /// Index into `options` (never empty) of the chosen option.
     fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize;
+}
+
+/// A policy at a Free for All table (four seats): the same player as its [`Policy`],
+/// reading a four-seat view (its opponents through [`View::opponents`] and the lanes
+/// through [`View::across`]). A trait of its own, so that the two-seat method and its
+/// callers stay as they are; the policies that have it are [`PolicyKind::plays_ffa`].
+pub trait FfaPolicy: Send {
+    /// Index into `options` (never empty) of the chosen option.
+    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize;
+}
+
+/// Free for All's opponent choice (`Decision::Seat`): the opponent furthest ahead (the
+/// most regions its two expeditions have come), the first offered on ties: a guess that
+/// treats the effect as one that hinders its target (as `greedy` guesses a target's
+/// intent), and the leader as the one to hold back. The effect itself is not read.
+pub(crate) fn seat_choice<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
+    options: &[Choice],
+) -> usize {
+    use crate::cards::types::{Exp, Side};
+    argmax_by(options, |c| match *c {
+        Choice::Seat(s) => {
+            let side = Side::of_seat(s);
+            (view.progress_of(side, Exp::Hero) + view.progress_of(side, Exp::Companion)) as i32
+        }
+        _ => i32::MIN,
+    })
 }
 
 /// The index of the option with the highest score (the first on ties).
@@ -58,7 +86,10 @@ pub(crate) fn argmax_by<F: Fn(&Choice) -> i32>(options: &[Choice], score: F) -> 
 /// Rest order (the next card to enter its side's Reserve): the Confluence's strongest card
 /// first, so that it stands leftmost, where its Clean-up discards the excess; the player's
 /// weakest card first, where the Confluence's "leftmost" effects reach.
-pub(crate) fn rest_order(view: &View<'_>, options: &[Choice]) -> usize {
+pub(crate) fn rest_order<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
+    options: &[Choice],
+) -> usize {
     argmax_by(options, |c| {
         card_of(c).map_or(i32::MIN, |id| {
             let d = view.card(id);
@@ -140,6 +171,16 @@ impl PolicyKind {
     /// True for policies that see hidden information: upper bounds, not players.
     pub fn is_bound(self) -> bool {
         self == PolicyKind::Clairvoyant
+    }
+
+    /// Whether the policy plays at a Free for All table ([`FfaPolicy`]): `random`,
+    /// `greedy` and `planner`. The others read two seats (the expert's features, the
+    /// search's rollouts) and are not ported yet.
+    pub fn plays_ffa(self) -> bool {
+        matches!(
+            self,
+            PolicyKind::Random | PolicyKind::Greedy | PolicyKind::Planner
+        )
     }
 
     /// The skill level in a player's words.
@@ -571,6 +612,55 @@ impl PolicySpec {
         PlannerParams {
             keep: self.param("keep", d.keep as u32).min(255) as u8,
             mana: self.param("mana", d.mana as u32).min(255) as u8,
+        }
+    }
+}
+
+/// A built Free for All policy (see [`FfaPolicy`]).
+pub enum AnyFfaPolicy {
+    Random(Random),
+    Greedy(Greedy),
+    Planner(Planner),
+}
+
+impl PolicySpec {
+    /// The policy at a Free for All table, or why it cannot play there (a policy that is
+    /// not [`PolicyKind::plays_ffa`]).
+    pub fn build_ffa(&self, data: &PolicyData) -> Result<AnyFfaPolicy, String> {
+        self.check_ffa()?;
+        Ok(match self.kind {
+            PolicyKind::Random => AnyFfaPolicy::Random(Random),
+            PolicyKind::Greedy => AnyFfaPolicy::Greedy(Greedy),
+            _ => AnyFfaPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params())),
+        })
+    }
+
+    /// `Ok` for a policy that plays Free for All; otherwise the reason, naming those that
+    /// do.
+    pub fn check_ffa(&self) -> Result<(), String> {
+        match self.kind {
+            k if k.plays_ffa() => Ok(()),
+            k => Err(format!(
+                "policy '{}' does not play Free for All yet (it reads two seats); ffa accepts: {}",
+                k.name(),
+                PolicyKind::ALL
+                    .iter()
+                    .filter(|k| k.plays_ffa())
+                    .map(|k| k.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+}
+
+impl FfaPolicy for AnyFfaPolicy {
+    #[inline]
+    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+        match self {
+            AnyFfaPolicy::Random(p) => p.choose_ffa(view, options, rng),
+            AnyFfaPolicy::Greedy(p) => p.choose_ffa(view, options, rng),
+            AnyFfaPolicy::Planner(p) => p.choose_ffa(view, options, rng),
         }
     }
 }

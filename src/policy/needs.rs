@@ -23,8 +23,27 @@ fn terrain_vec(bits: u8) -> Stats {
     )
 }
 
+/// Whether the game is played against other players (head to head or Free for All)
+/// rather than the Confluence: a four-seat table always is, so the check costs nothing
+/// there and stays the two-seat one at two seats.
+#[inline]
+pub fn head_to_head<const N: usize, const M: usize>(view: &View<'_, N, M>) -> bool {
+    N > 2 || view.mode() == Mode::Duel
+}
+
+/// Whether every opponent still playing has passed this Afternoon (with two seats, the
+/// one opponent).
+#[inline]
+pub fn opponents_passed<const N: usize, const M: usize>(view: &View<'_, N, M>) -> bool {
+    if N == 2 {
+        view.passed(view.them())
+    } else {
+        view.opponents().all(|s| view.passed(s))
+    }
+}
+
 /// Per expedition: does the player have a character there?
-pub fn has_character(view: &View<'_>) -> [bool; 2] {
+pub fn has_character<const N: usize, const M: usize>(view: &View<'_, N, M>) -> [bool; 2] {
     let mut has = [false; 2];
     for e in Exp::BOTH {
         has[e.index()] = view
@@ -37,7 +56,11 @@ pub fn has_character(view: &View<'_>) -> [bool; 2] {
 
 /// Head-to-head: what `side`'s characters count in expedition `e` at Dusk (its Gigantic
 /// ones in both, Asleep ones not at all).
-pub fn duel_total(view: &View<'_>, side: Side, e: Exp) -> Stats {
+pub fn duel_total<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
+    side: Side,
+    e: Exp,
+) -> Stats {
     let mut t = Stats::ZERO;
     for x in Exp::BOTH {
         for &id in view.expedition(side, x) {
@@ -53,8 +76,8 @@ pub fn duel_total(view: &View<'_>, side: Side, e: Exp) -> Stats {
 }
 
 impl Needs {
-    pub fn of(view: &View<'_>) -> Needs {
-        if view.mode() == Mode::Duel {
+    pub fn of<const N: usize, const M: usize>(view: &View<'_, N, M>) -> Needs {
+        if head_to_head(view) {
             return Self::duel(view);
         }
         let mut n = Needs::default();
@@ -95,11 +118,13 @@ impl Needs {
     /// Head-to-head: to move forward, an expedition must beat the opposing one in one
     /// terrain of its region (digest §4). The ask is the cheapest such terrain: one more
     /// than the opposing expedition has there.
-    fn duel(view: &View<'_>) -> Needs {
+    fn duel<const N: usize, const M: usize>(view: &View<'_, N, M>) -> Needs {
         let mut n = Needs::default();
         let total = |side: Side, e: Exp| duel_total(view, side, e);
         for e in Exp::BOTH {
-            let (mine, theirs) = (total(view.me(), e), total(view.them(), e));
+            // The expedition across this one's lane (with two seats the other seat's `e`).
+            let (side, fe) = view.across(e);
+            let (mine, theirs) = (total(view.me(), e), total(side, fe));
             *n.have.get_mut(e) = mine;
             let region = view.requirement(e);
             let mut best: Option<(i16, u8)> = None;
@@ -154,6 +179,6 @@ impl Needs {
 }
 
 /// The statistics a card would bring if played now (boosts it would gain are ignored).
-pub fn card_stats(view: &View<'_>, id: ObjId) -> Stats {
+pub fn card_stats<const N: usize, const M: usize>(view: &View<'_, N, M>, id: ObjId) -> Stats {
     view.card(id).stats.clamp_zero()
 }

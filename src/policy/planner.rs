@@ -34,7 +34,8 @@ use crate::cards::effect::Op;
 use crate::cards::types::*;
 use crate::engine::Choice;
 use crate::engine::choice::Alt;
-use crate::engine::state::{Decision, Mode, ObjId};
+use crate::engine::ffa::FfaView;
+use crate::engine::state::{Decision, ObjId};
 use crate::engine::view::View;
 
 /// Tunable parameters (`planner:keep=2,mana=6`).
@@ -105,7 +106,7 @@ impl Planner {
         Planner { prof, params }
     }
 
-    fn day(&self, view: &View<'_>) -> Day {
+    fn day<const N: usize, const M: usize>(&self, view: &View<'_, N, M>) -> Day {
         let needs = Needs::of(view);
         let mut weight = [10i32; 2];
         let target = view.midnight_target();
@@ -134,7 +135,11 @@ impl Planner {
     }
 
     /// The value of clearing these expeditions today.
-    fn value(view: &View<'_>, day: &Day, cleared: [bool; 2]) -> i32 {
+    fn value<const N: usize, const M: usize>(
+        view: &View<'_, N, M>,
+        day: &Day,
+        cleared: [bool; 2],
+    ) -> i32 {
         let n = cleared.iter().filter(|&&c| c).count() as i8;
         let mut v: i32 = Exp::BOTH
             .iter()
@@ -147,7 +152,12 @@ impl Planner {
         v
     }
 
-    fn items(&self, view: &View<'_>, options: &[Choice], out: &mut ArrayVec<Item, 48>) {
+    fn items<const N: usize, const M: usize>(
+        &self,
+        view: &View<'_, N, M>,
+        options: &[Choice],
+        out: &mut ArrayVec<Item, 48>,
+    ) {
         for (i, c) in options.iter().enumerate() {
             let Choice::Play {
                 obj,
@@ -200,7 +210,8 @@ impl Planner {
             if let Some(f) = p.removal {
                 for e in Exp::BOTH {
                     let mut best = Stats::ZERO;
-                    for &id in view.expedition(view.them(), e) {
+                    let (side, fe) = view.across(e);
+                    for &id in view.expedition(side, fe) {
                         if view.has_kw(id, kw::ASLEEP)
                             || !view.matches_card(f, id)
                             || view.tough(id) as u16 + cost as u16 > view.mana(view.me()).1 as u16
@@ -329,7 +340,12 @@ impl Planner {
     }
 
     /// The three plans (clear both, only Hero, only Companion) and their values.
-    fn plans(&self, view: &View<'_>, day: &Day, items: &[Item]) -> [(Plan, i32); 3] {
+    fn plans<const N: usize, const M: usize>(
+        &self,
+        view: &View<'_, N, M>,
+        day: &Day,
+        items: &[Item],
+    ) -> [(Plan, i32); 3] {
         let mana = if view.decision() == Decision::PlayFree {
             0
         } else {
@@ -357,7 +373,12 @@ impl Planner {
         })
     }
 
-    fn turn(&self, view: &View<'_>, options: &[Choice], pass: usize) -> usize {
+    fn turn<const N: usize, const M: usize>(
+        &self,
+        view: &View<'_, N, M>,
+        options: &[Choice],
+        pass: usize,
+    ) -> usize {
         let day = self.day(view);
         let mut items: ArrayVec<Item, 48> = ArrayVec::new();
         self.items(view, options, &mut items);
@@ -365,9 +386,9 @@ impl Planner {
         self.pick(view, options, pass, &day, &items, &plans)
     }
 
-    fn pick(
+    fn pick<const N: usize, const M: usize>(
         &self,
-        view: &View<'_>,
+        view: &View<'_, N, M>,
         options: &[Choice],
         pass: usize,
         day: &Day,
@@ -398,7 +419,7 @@ impl Planner {
         // Instead of passing: head to head, what is left to play once Dusk is planned
         // (nothing in solo play).
         let stop = || {
-            if view.mode() == Mode::Duel {
+            if super::needs::head_to_head(view) {
                 super::duel::extra(view, &self.prof, options, &day.needs).unwrap_or(pass)
             } else {
                 pass
@@ -428,7 +449,7 @@ impl Planner {
             return it.opt[e.index()] as usize;
         }
         // The planned expeditions are already clear.
-        if free || view.passed(view.them()) {
+        if free || super::needs::opponents_passed(view) {
             return stop();
         }
         let mana = view.mana(view.me()).1;
@@ -438,15 +459,19 @@ impl Planner {
 
     /// Options worth comparing at a turn, the planner's own pick first: the first plays of
     /// its three plans, holding the Afternoon, and passing.
-    pub fn ranked(&self, view: &View<'_>, options: &[Choice]) -> ArrayVec<usize, 8> {
+    pub fn ranked<const N: usize, const M: usize>(
+        &self,
+        view: &View<'_, N, M>,
+        options: &[Choice],
+    ) -> ArrayVec<usize, 8> {
         self.ranked_with_day(view, options).0
     }
 
     /// [`Planner::ranked`], and the facts of the day it read (for callers that need them
     /// too, so they are computed once).
-    pub(super) fn ranked_with_day(
+    pub(super) fn ranked_with_day<const N: usize, const M: usize>(
         &self,
-        view: &View<'_>,
+        view: &View<'_, N, M>,
         options: &[Choice],
     ) -> (ArrayVec<usize, 8>, Day) {
         let mut out: ArrayVec<usize, 8> = ArrayVec::new();
@@ -478,9 +503,9 @@ impl Planner {
 
     /// A small play that keeps the Afternoon going while the Confluence still plays,
     /// strengthening the cleared expedition that matters most.
-    fn hold(
+    fn hold<const N: usize, const M: usize>(
         &self,
-        view: &View<'_>,
+        view: &View<'_, N, M>,
         day: &Day,
         items: &[Item],
         cleared: [bool; 2],
@@ -513,7 +538,11 @@ impl Planner {
         best.map(|(k, _)| k)
     }
 
-    fn target(&self, view: &View<'_>, options: &[Choice]) -> usize {
+    fn target<const N: usize, const M: usize>(
+        &self,
+        view: &View<'_, N, M>,
+        options: &[Choice],
+    ) -> usize {
         let day = self.day(view);
         let intent = target_intent(view);
         let amount = self.boost_amount(view);
@@ -567,7 +596,7 @@ impl Planner {
     }
 
     /// The boost the running ability gives its target, when it gives one.
-    fn boost_amount(&self, view: &View<'_>) -> i16 {
+    fn boost_amount<const N: usize, const M: usize>(&self, view: &View<'_, N, M>) -> i16 {
         let Some(f) = view.frame() else { return 1 };
         let db = view.db();
         let ab = db.abilities[f.ability as usize];
@@ -582,17 +611,44 @@ impl Planner {
         1
     }
 
-    fn worth(&self, view: &View<'_>, id: ObjId) -> i32 {
+    fn worth<const N: usize, const M: usize>(&self, view: &View<'_, N, M>, id: ObjId) -> i32 {
         self.prof.card(view.obj(id).card).worth as i32
     }
 
-    fn reserve_worth(&self, view: &View<'_>, id: ObjId) -> i32 {
+    fn reserve_worth<const N: usize, const M: usize>(
+        &self,
+        view: &View<'_, N, M>,
+        id: ObjId,
+    ) -> i32 {
         self.prof.card(view.obj(id).card).reserve_worth as i32
     }
 }
 
 impl Policy for Planner {
     fn choose(&mut self, view: &View<'_>, options: &[Choice], _rng: &mut PolicyRng) -> usize {
+        self.decide(view, options)
+    }
+}
+
+impl super::FfaPolicy for Planner {
+    fn choose_ffa(
+        &mut self,
+        view: &FfaView<'_>,
+        options: &[Choice],
+        _rng: &mut PolicyRng,
+    ) -> usize {
+        self.decide(view, options)
+    }
+}
+
+impl Planner {
+    /// The choice at a table of any size (the two-seat [`Policy`] and the four-seat
+    /// [`super::FfaPolicy`] are this one code, monomorphised for each).
+    pub fn decide<const N: usize, const M: usize>(
+        &mut self,
+        view: &View<'_, N, M>,
+        options: &[Choice],
+    ) -> usize {
         if options.len() == 1 {
             return 0;
         }
@@ -650,8 +706,8 @@ impl Policy for Planner {
             Decision::ReserveCard | Decision::CleanupReserve => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -self.reserve_worth(view, id))
             }),
-            // Free for All only (never asked with two seats): the first opponent offered.
-            Decision::Seat => 0,
+            // Free for All only (never asked with two seats).
+            Decision::Seat => super::seat_choice(view, options),
             Decision::CleanupLandmark => argmax_by(options, |c| {
                 card_of(c).map_or(i32::MIN, |id| -self.worth(view, id))
             }),

@@ -5,6 +5,7 @@
 
 pub mod booster_war;
 pub mod duel;
+pub mod ffa;
 pub mod game;
 pub mod matchup;
 pub mod optimize;

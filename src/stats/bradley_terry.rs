@@ -393,7 +393,7 @@ pub fn fit(n: usize, pairings: &[Pairing], prior: f64) -> BtFit {
 /// `(I + J/n)^-1 − J/n` with `J` the all-ones matrix (valid because `I` sends the all-ones
 /// vector to 0 and the comparison graph is connected: [`fit`] makes every error infinite
 /// when it is not).
-fn standard_errors(information: DMatrix<f64>) -> Vec<f64> {
+pub(super) fn standard_errors(information: DMatrix<f64>) -> Vec<f64> {
     let n = information.nrows();
     if n <= 1 {
         return vec![0.0; n];

@@ -6,6 +6,7 @@
 pub mod accum;
 pub mod bradley_terry;
 pub mod interval;
+pub mod plackett_luce;
 pub mod regression;
 
 pub use accum::Accum;
