@@ -19,8 +19,9 @@
 # Resumable: after each round the script writes a stamp under $STATE (the hash of the file
 # the round wrote). Run it again after an interruption and each chain resumes after its last
 # round whose stamp matches the file on disk; once a round runs, every round after it runs.
-# The binary embeds the files, hence a build after each round. About an hour on 2 cores,
-# builds included (expert about 30, value about 10, pnet about 15).
+# The binary embeds the files, hence a build after each round. About 75 to 100 minutes on
+# 2 cores, builds included (2026-11-27, in a fresh clone on the loaded machine with a warm
+# build cache: 76 minutes, the expert's three rounds 50 of them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
