@@ -120,7 +120,7 @@ mod tests {
     ];
     /// The modules below them, which they share (`experiment` reads an experiment file into
     /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 14] = [
+    const SHARED: [&str; 15] = [
         "checkpoint",
         "cli",
         "error",
@@ -132,6 +132,7 @@ mod tests {
         "mixes",
         "mod",
         "outputs",
+        "selfplay",
         "shard",
         "spec",
         "summary",
