@@ -64,6 +64,11 @@ impl Reader<'_> {
                 i += used;
                 continue;
             }
+            if let Some((steps, used)) = self.deck_sentences(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) =
                 crate::cards::textread::forms::sentences(self, &sents[i..])?
             {
@@ -285,7 +290,8 @@ impl Reader<'_> {
             "I'm in contact" | "my Expedition is in contact" => "InContact".into(),
             "it's your turn" => "YourTurn".into(),
             "I'm [In Contact]" => "InContact".into(),
-            "I'm in an Ascended Expedition" => "MyExpAscends".into(),
+            // The Expedition I am in ("my Expedition") is Ascended.
+            "I'm in an Ascended Expedition" | "my Expedition is Ascended" => "MyExpAscends".into(),
             _ => match super::conds::MORE_CONDITIONS
                 .read(self, c)
                 .or_else(|| CONDITIONS.read(self, c))
