@@ -434,6 +434,16 @@ impl Reader<'_> {
         Ok(match s {
             "card in your Reserve" => "ReserveSize".into(),
             "card in your hand" => "HandSize".into(),
+            // Every card of both Reserves.
+            "card in each player's Reserve" => {
+                let f = crate::cards::effect::Filter {
+                    kinds: crate::cards::effect::fkind::CARD,
+                    whose: Whose::Any,
+                    zones: crate::cards::effect::fzone::RESERVE,
+                    ..crate::cards::effect::Filter::default()
+                };
+                format!("count({})", filter_str(&f, self.ctx))
+            }
             "Mana Orb in your Mana zone" | "Mana Orb you have" => "ManaOrbs".into(),
             // Every Expedition, either player's, in a region of that terrain.
             "Expedition in {V}" => "all_exps_in(F)".into(),

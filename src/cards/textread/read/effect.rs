@@ -293,7 +293,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
     ),
     // N tokens spread over target Expeditions: one at a time, each to a target.
     (
-        r"^(?i:create) (two|three|four|five) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens, distributed as you choose\x20among any number of target Expeditions$",
+        r"^(?i:create) (two|three|four|five) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens, distributed (?:as you choose\x20among any number of target|among any) Expeditions$",
         |_, c| {
             let n = num_word(&c[1]).unwrap_or(0);
             let stat = |k: usize| c[k].parse().unwrap_or(0);

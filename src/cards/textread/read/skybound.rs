@@ -191,6 +191,22 @@ impl Reader<'_> {
             ));
             return Ok(Some((steps, 2)));
         }
+        // Revealing a card of a kind from your hand (it stays there) so as to do Y: Y, if
+        // you choose to, when you have such a card.
+        rx!(REVEAL_HAND, r"^You may reveal (an? .+) from your hand$");
+        if let Some(ca) = REVEAL_HAND.captures(a)
+            && let Some(rest) = b.strip_prefix("If you do, ")
+        {
+            let mut f = self.noun(&ca[1], Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            f.zones = fzone::HAND;
+            let then = self.clause(&upper_first(rest))?;
+            let have = cmp_str(&format!("count({})", filter_str(&f, self.ctx)), Cmp::Ge, 1);
+            return Ok(Some((
+                vec![NStep::If(have, vec![NStep::May(then)], Vec::new())],
+                2,
+            )));
+        }
         // "Sacrifice another X or Y. If you can't, Z": one of yours of either kind (your
         // choice when you have both), Z when you have neither.
         rx!(SAC_EITHER, r"^(?i:sacrifice) (.+)$");
@@ -236,6 +252,36 @@ impl Reader<'_> {
         if let Some(c) = MOVE_MARKER.captures(s) {
             let t = super::conds::terrain_of(&c[1]).ok_or("a terrain")?;
             return Ok(Some(vec![op("move_marker", &[&terrain::describe(t)])]));
+        }
+        // Up to N counters of any kind removed from a target: boosts and the card's other
+        // counters in any split of 1 to N (or none, "up to"), the larger totals first and,
+        // for each total, all boosts, all other counters, then the mixed splits.
+        rx!(
+            REMOVE_UP_TO,
+            r"^(?i:remove) up to (\w+) counters from (.+)$"
+        );
+        if let Some(c) = REMOVE_UP_TO.captures(s) {
+            let n = super::num_word(&c[1]).ok_or("a number")?;
+            let (o, _) = self.obj(&c[2])?;
+            if !o.starts_with("target[1-1](") {
+                return Err(format!("counters removed from '{}'", &c[2]));
+            }
+            let mut modes = Vec::new();
+            for total in (1..=n).rev() {
+                let t = total.to_string();
+                modes.push(vec![op("boost", &["it", &format!("-{t}")])]);
+                modes.push(vec![op("counters", &["it", &format!("-{t}")])]);
+                for b in (1..total).rev() {
+                    modes.push(vec![
+                        op("boost", &["it", &format!("-{b}")]),
+                        op("counters", &["it", &format!("-{}", total - b)]),
+                    ]);
+                }
+            }
+            return Ok(Some(vec![
+                op("select", &[&o]),
+                NStep::May(vec![NStep::Choose(modes)]),
+            ]));
         }
         // "Target [[Fleeting]] or [[Boosted]] Character gains X": a status and being
         // boosted are two properties one filter cannot join, so one of the two targets.
@@ -364,6 +410,40 @@ mod tests {
                 &["J: select(character in_reserve cost<=2); play_now(it, free)"],
                 &["J: select(character yours in_reserve base_cost<=2); play_now(it, free)"],
                 &["J: select(character in_reserve base_cost<=3); play_now(it, free)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn counters_removed_up_to_n_are_every_split_of_boosts_and_other_counters() {
+        let text = "{H} Remove up to 2 counters qq from target card in play qq or in Reserve.";
+        let good = "H: select(card in_play in_reserve); may { choose { boost(it, -2) } or { counters(it, -2) } or { boost(it, -1); counters(it, -1) } or { boost(it, -1) } or { counters(it, -1) } }";
+        check(
+            text,
+            &[good],
+            &[
+                // Boosts only, not optional, a card in play only.
+                &[
+                    "H: select(card in_play in_reserve); may { choose { boost(it, -2) } or { boost(it, -1) } }",
+                ],
+                &[
+                    "H: select(card in_play in_reserve); choose { boost(it, -2) } or { counters(it, -2) } or { boost(it, -1); counters(it, -1) } or { boost(it, -1) } or { counters(it, -1) }",
+                ],
+                &[&good.replace("in_play in_reserve", "in_play")],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_card_revealed_from_hand_is_a_condition_of_having_one() {
+        let text = "{R} You may reveal a Spell with qq Hand Cost {4} or more qq from your hand. If you do, qq draw a card.";
+        check(
+            text,
+            &["R: if control(spell in_hand cost>=4) { may { draw } }"],
+            &[
+                &["R: may { draw }"],
+                &["R: if control(spell in_hand cost>=4) { draw }"],
+                &["R: if control(spell in_hand cost>=3) { may { draw } }"],
             ],
         );
     }
