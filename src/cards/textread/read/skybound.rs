@@ -6,7 +6,9 @@
 //! sacrifice of one of two kinds a filter cannot join ("another Robot or Permanent") with
 //! what happens when you can't, a token created in the expedition of the target just
 //! discarded, every Character of a target expedition and then that expedition moving back,
-//! a Terrain Marker moved to my region, and a Darkness allowed forward only due to a terrain.
+//! a Terrain Marker moved to my region, a Darkness allowed forward only due to a terrain, up
+//! to N counters of any kind removed from a target, and a card revealed from hand so as to
+//! do something.
 //! Each answers `None` for a sentence it does not know, so the reader stays strict.
 
 use super::super::norm::{NStep, filter_str, op, target_str};
