@@ -64,6 +64,11 @@ impl Reader<'_> {
                 i += used;
                 continue;
             }
+            if let Some((steps, used)) = self.deck_sentences(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) =
                 crate::cards::textread::forms::sentences(self, &sents[i..])?
             {
@@ -285,7 +290,8 @@ impl Reader<'_> {
             "I'm in contact" | "my Expedition is in contact" => "InContact".into(),
             "it's your turn" => "YourTurn".into(),
             "I'm [In Contact]" => "InContact".into(),
-            "I'm in an Ascended Expedition" => "MyExpAscends".into(),
+            // The Expedition I am in ("my Expedition") is Ascended.
+            "I'm in an Ascended Expedition" | "my Expedition is Ascended" => "MyExpAscends".into(),
             _ => match super::conds::MORE_CONDITIONS
                 .read(self, c)
                 .or_else(|| CONDITIONS.read(self, c))
@@ -428,6 +434,16 @@ impl Reader<'_> {
         Ok(match s {
             "card in your Reserve" => "ReserveSize".into(),
             "card in your hand" => "HandSize".into(),
+            // Every card of both Reserves.
+            "card in each player's Reserve" => {
+                let f = crate::cards::effect::Filter {
+                    kinds: crate::cards::effect::fkind::CARD,
+                    whose: Whose::Any,
+                    zones: crate::cards::effect::fzone::RESERVE,
+                    ..crate::cards::effect::Filter::default()
+                };
+                format!("count({})", filter_str(&f, self.ctx))
+            }
             "Mana Orb in your Mana zone" | "Mana Orb you have" => "ManaOrbs".into(),
             // Every Expedition, either player's, in a region of that terrain.
             "Expedition in {V}" => "all_exps_in(F)".into(),

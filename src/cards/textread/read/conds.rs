@@ -153,7 +153,7 @@ pub(super) static MORE_CONDITIONS: Patterns<String> = Patterns::new(&[
         },
     ),
     (
-        r"^at least one of\x20your Expeditions is Ascended$",
+        r"^(?:at least one|one or more) of\x20your Expeditions is Ascended$",
         |_, _| Ok(Some(cmp_str("AscendedExps", Cmp::Ge, 1))),
     ),
     (r"^there's an exhausted card in your Reserve$", |r, _| {

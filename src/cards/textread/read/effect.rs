@@ -293,7 +293,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
     ),
     // N tokens spread over target Expeditions: one at a time, each to a target.
     (
-        r"^(?i:create) (two|three|four|five) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens, distributed as you choose\x20among any number of target Expeditions$",
+        r"^(?i:create) (two|three|four|five) \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?tokens, distributed (?:as you choose\x20among any number of target|among any) Expeditions$",
         |_, c| {
             let n = num_word(&c[1]).unwrap_or(0);
             let stat = |k: usize| c[k].parse().unwrap_or(0);
@@ -512,6 +512,9 @@ impl Reader<'_> {
             return Ok(vec![op("ready_mana", &[&n.to_string()])]);
         }
         if let Some(e) = self.x_effect(s) {
+            return e;
+        }
+        if let Some(e) = self.deck_effect(s) {
             return e;
         }
         if let Some(e) = EFFECTS.read(self, s) {

@@ -261,6 +261,8 @@ impl Reader<'_> {
             ws.remove(0);
         }
         let mut j = 0;
+        // "an Artist or Song": of any card kind that carries one of the subtypes.
+        let mut either_subtype = false;
         while j < ws.len() {
             let w = ws[j];
             let sing = w.strip_suffix('s').unwrap_or(w);
@@ -288,7 +290,25 @@ impl Reader<'_> {
                 "or" if ws.get(j + 1).is_some_and(|n| {
                     matches!(*n, "[[Fleeting]]" | "[[Asleep]]" | "[[Anchored]]")
                 }) && np.filter.with != 0 => {}
+                // "an Artist or Song": either subtype (a filter's subtypes are any of).
+                "or" if np.filter.subtypes != 0
+                    && np.filter.kinds == 0
+                    && ws.get(j + 1).is_some_and(|n| {
+                        let low = n.to_ascii_lowercase();
+                        let lows = low.strip_suffix('s').unwrap_or(&low).to_string();
+                        n.starts_with(|c: char| c.is_uppercase())
+                            && self
+                                .db
+                                .subtype_names
+                                .iter()
+                                .any(|s| *s == low || *s == lows)
+                    }) =>
+                {
+                    either_subtype = true;
+                }
                 "token" => np.filter.token = Some(true),
+                // "non-Fleeting Character": without that status.
+                "non-Fleeting" => np.filter.without |= kw::FLEETING,
                 // "non-Illusion Character": of no such subtype.
                 _ if w.starts_with("non-") && w != "non-token" => {
                     let low = w["non-".len()..].to_ascii_lowercase();
@@ -320,6 +340,9 @@ impl Reader<'_> {
                 }
             }
             j += 1;
+        }
+        if np.filter.kinds == 0 && either_subtype {
+            np.filter.kinds = fkind::CARD;
         }
         if np.filter.kinds == 0 {
             if np.filter.subtypes != 0 || np.filter.token.is_some() {

@@ -241,6 +241,24 @@ static STATICS: Patterns<Static> = Patterns::new(&[
         let n = if &c[2] == "less" { -n } else { n };
         Ok(Some(st(&format!("Cost({n})"))))
     }),
+    // An alternative cost of the Spell itself, whose effect then reads "If you do"
+    // (`PaidLess`).
+    (r"^You may play me for \{(\d+)\} less$", |_, c| {
+        let n: u8 = c[1].parse().map_err(|_| "a cost")?;
+        Ok(Some(st(&format!("AltLess({n})"))))
+    }),
+    // The Darkness facing me, in a region of a terrain, moves forward at Dusk only due to
+    // that terrain (the player failed to overcome it there).
+    (
+        r"^If an Expedition facing me is in (\{[VMO]\}), it can't move\x20forward during Dusk except due to (\{[VMO]\})$",
+        |_, c| {
+            if c[1] != c[2] {
+                return Err(format!("two terrains '{}'", &c[0]));
+            }
+            let t = super::conds::terrain_of(&c[1]).ok_or("a terrain")?;
+            Ok(Some(st(&format!("DarknessOnlyDueTo({t})"))))
+        },
+    ),
 ]);
 
 impl Reader<'_> {
