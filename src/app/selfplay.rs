@@ -6,6 +6,9 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 
 use super::job::{default_threads, progress_bar};
+use crate::cards::effect::CardIdx;
+use crate::deck::RareMix;
+use crate::sim::GameSeeds;
 
 /// `one(task)` for every task, on `threads` worker threads (`--threads`; all cores when
 /// `None`), in task order.
@@ -32,4 +35,23 @@ pub fn each_task<T: Sync, R: Send>(
     });
     pb.finish_and_clear();
     Ok(out)
+}
+
+/// A game of [`both_mixes`]: deck, mix (0 all commons, 1 all rares), game index.
+pub type MixTask = (usize, usize, u64);
+
+/// The games `train-expert` and `train-policy` study: every deck of the run at all commons
+/// and at all rares, `games` each, as (deck, mix, game) tasks in that order, with the
+/// Confluence's cards of the two mixes (indexed by the task's mix).
+pub fn both_mixes(loaded: &super::load::Loaded, games: u64) -> (Vec<MixTask>, [Vec<CardIdx>; 2]) {
+    let mixes = [RareMix(0), RareMix::all(loaded.confluence.rares.len())];
+    let tasks = (0..loaded.players.len())
+        .flat_map(|d| (0..mixes.len()).flat_map(move |x| (0..games).map(move |g| (d, x, g))))
+        .collect();
+    (tasks, mixes.map(|mx| loaded.confluence.cards_for(mx)))
+}
+
+/// The seeds of task (deck `d`, mix `x`, game `g`) of [`both_mixes`]: each has its own.
+pub fn both_mixes_seeds(seed: u64, (d, x, g): MixTask) -> GameSeeds {
+    GameSeeds::new(seed, ((d * 2 + x) as u64) << 32 | g)
 }

@@ -6,7 +6,6 @@ use anyhow::{Result, bail};
 
 use super::cli::TrainArgs;
 use super::load;
-use crate::deck::RareMix;
 use crate::engine::ChoiceList;
 use crate::policy::AnyPolicy;
 use crate::policy::train::{self, Examples};
@@ -28,24 +27,11 @@ pub fn train(a: TrainArgs) -> Result<()> {
         bail!("--search {}: expected a search policy", a.search);
     }
     let acting = &loaded.policies[0];
-    let mixes = [RareMix(0), RareMix::all(loaded.confluence.rares.len())];
-    let mut tasks = Vec::new();
-    for (d, _) in loaded.players.iter().enumerate() {
-        for (x, _) in mixes.iter().enumerate() {
-            for g in 0..a.games {
-                tasks.push((d, x, g));
-            }
-        }
-    }
-    let cards: Vec<_> = mixes
-        .iter()
-        .map(|&mx| loaded.confluence.cards_for(mx))
-        .collect();
+    let (tasks, cards) = super::selfplay::both_mixes(&loaded, a.games);
     let per_game: Vec<Examples> =
         super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
             let mt = loaded.matchup(d, &cards[x], m.day_cap);
-            // Each (deck, mix, game) has its own seeds.
-            let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
+            let seeds = super::selfplay::both_mixes_seeds(a.seed, (d, x, g));
             let AnyPolicy::Search(mut search) = search_spec.build(&data) else {
                 unreachable!("checked above")
             };

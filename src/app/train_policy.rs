@@ -11,7 +11,6 @@ use anyhow::{Context, Result};
 
 use super::cli::TrainPolicyArgs;
 use super::load;
-use crate::deck::RareMix;
 use crate::engine::ChoiceList;
 use crate::policy::pnet::PolicyNet;
 use crate::policy::pnet::data::{self, Decisions};
@@ -40,24 +39,11 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
     }
     let plain: PolicySpec = "expert".parse().map_err(anyhow::Error::msg)?;
     let acting = &loaded.policies[0];
-    let mixes = [RareMix(0), RareMix::all(loaded.confluence.rares.len())];
-    let cards: Vec<_> = mixes
-        .iter()
-        .map(|&mx| loaded.confluence.cards_for(mx))
-        .collect();
-    let mut tasks = Vec::new();
-    for d in 0..loaded.players.len() {
-        for x in 0..mixes.len() {
-            for g in 0..a.games {
-                tasks.push((d, x, g));
-            }
-        }
-    }
+    let (tasks, cards) = super::selfplay::both_mixes(&loaded, a.games);
     let per_game: Vec<(Decisions, bool)> =
         super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
             let mt = loaded.matchup(d, &cards[x], m.day_cap);
-            // Each (deck, mix, game) has its own seeds.
-            let seeds = GameSeeds::new(a.seed, ((d * 2 + x) as u64) << 32 | g);
+            let seeds = super::selfplay::both_mixes_seeds(a.seed, (d, x, g));
             let (AnyPolicy::Search(mut search), AnyPolicy::Expert(mut expert)) =
                 (teacher.build(&pdata), plain.build(&pdata))
             else {
