@@ -8,6 +8,9 @@ use rayon::prelude::*;
 use super::job::{default_threads, progress_bar};
 use crate::cards::effect::CardIdx;
 use crate::deck::RareMix;
+use crate::engine::ChoiceList;
+use crate::engine::view::View;
+use crate::policy::PolicyRng;
 use crate::sim::GameSeeds;
 
 /// `one(task)` for every task, on `threads` worker threads (`--threads`; all cores when
@@ -54,4 +57,32 @@ pub fn both_mixes(loaded: &super::load::Loaded, games: u64) -> (Vec<MixTask>, [V
 /// The seeds of task (deck `d`, mix `x`, game `g`) of [`both_mixes`]: each has its own.
 pub fn both_mixes_seeds(seed: u64, (d, x, g): MixTask) -> GameSeeds {
     GameSeeds::new(seed, ((d * 2 + x) as u64) << 32 | g)
+}
+
+/// Task `task` of [`both_mixes`] (`cards`: its two mixes' Confluence cards) played by
+/// `player` (asked at every decision, as the training commands always did), showing `ask`
+/// each decision with the teacher's own stream, drawn from the game's seeds.
+pub fn taught_game(
+    loaded: &super::load::Loaded,
+    cards: &[Vec<CardIdx>; 2],
+    day_cap: u8,
+    seed: u64,
+    task: MixTask,
+    player: &mut crate::policy::AnyPolicy,
+    mut ask: impl FnMut(&View<'_>, &ChoiceList, &mut PolicyRng),
+) {
+    let (d, x, _) = task;
+    let mt = loaded.matchup(d, &cards[x], day_cap);
+    let seeds = both_mixes_seeds(seed, task);
+    let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
+    let mut buf = ChoiceList::new();
+    crate::sim::play_watched(
+        &loaded.lib.db,
+        &mt,
+        &seeds,
+        player,
+        true,
+        &mut buf,
+        |view, options, _| ask(view, options, &mut srng),
+    );
 }

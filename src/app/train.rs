@@ -6,10 +6,8 @@ use anyhow::{Result, bail};
 
 use super::cli::TrainArgs;
 use super::load;
-use crate::engine::ChoiceList;
 use crate::policy::AnyPolicy;
 use crate::policy::train::{self, Examples};
-use crate::sim::{GameSeeds, play_watched};
 
 pub fn train(a: TrainArgs) -> Result<()> {
     let m = super::load::training_decks(&a.m, "planner");
@@ -30,24 +28,21 @@ pub fn train(a: TrainArgs) -> Result<()> {
     let (tasks, cards) = super::selfplay::both_mixes(&loaded, a.games);
     let per_game: Vec<Examples> =
         super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
-            let mt = loaded.matchup(d, &cards[x], m.day_cap);
-            let seeds = super::selfplay::both_mixes_seeds(a.seed, (d, x, g));
             let AnyPolicy::Search(mut search) = search_spec.build(&data) else {
                 unreachable!("checked above")
             };
             let mut player = acting.build(&data);
             let mut ex = Examples::default();
-            let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
-            let mut buf = ChoiceList::new();
-            play_watched(
-                db,
-                &mt,
-                &seeds,
+            let task = (d, x, g);
+            super::selfplay::taught_game(
+                &loaded,
+                &cards,
+                m.day_cap,
+                a.seed,
+                task,
                 &mut player,
-                true,
-                &mut buf,
-                |view, options, _| {
-                    train::record(&data, view, options, &mut search, &mut srng, &mut ex)
+                |view, options, srng| {
+                    train::record(&data, view, options, &mut search, srng, &mut ex)
                 },
             );
             ex

@@ -11,12 +11,10 @@ use anyhow::{Context, Result};
 
 use super::cli::TrainPolicyArgs;
 use super::load;
-use crate::engine::ChoiceList;
 use crate::policy::pnet::PolicyNet;
 use crate::policy::pnet::data::{self, Decisions};
 use crate::policy::pnet::fit::{self, FitParams};
 use crate::policy::{AnyPolicy, PolicySpec};
-use crate::sim::{GameSeeds, play_watched};
 
 /// Every tenth game (by index) is held out of training, for the evaluation.
 pub const HOLD_OUT_EVERY: u64 = 10;
@@ -29,7 +27,6 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
         ));
     }
     let loaded = load::load(&m)?;
-    let db = &loaded.lib.db;
     let pdata = loaded.policy_data();
     let teacher = load::policies(std::slice::from_ref(&a.search))?.remove(0);
     if !matches!(teacher.build(&pdata), AnyPolicy::Search(_)) {
@@ -42,8 +39,6 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
     let (tasks, cards) = super::selfplay::both_mixes(&loaded, a.games);
     let per_game: Vec<(Decisions, bool)> =
         super::selfplay::each_task(&tasks, a.threads, a.quiet, |&(d, x, g)| {
-            let mt = loaded.matchup(d, &cards[x], m.day_cap);
-            let seeds = super::selfplay::both_mixes_seeds(a.seed, (d, x, g));
             let (AnyPolicy::Search(mut search), AnyPolicy::Expert(mut expert)) =
                 (teacher.build(&pdata), plain.build(&pdata))
             else {
@@ -51,24 +46,16 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
             };
             let mut player = acting.build(&pdata);
             let mut rows = Decisions::default();
-            let mut srng = GameSeeds::rng(seeds.policy ^ 0x7a11);
-            let mut buf = ChoiceList::new();
-            play_watched(
-                db,
-                &mt,
-                &seeds,
+            let task = (d, x, g);
+            super::selfplay::taught_game(
+                &loaded,
+                &cards,
+                m.day_cap,
+                a.seed,
+                task,
                 &mut player,
-                true,
-                &mut buf,
-                |view, options, _| {
-                    data::record(
-                        view,
-                        options,
-                        &mut expert,
-                        &mut search,
-                        &mut srng,
-                        &mut rows,
-                    )
+                |view, options, srng| {
+                    data::record(view, options, &mut expert, &mut search, srng, &mut rows)
                 },
             );
             (rows, g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1)
