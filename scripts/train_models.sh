@@ -6,9 +6,10 @@
 #   value   decks/policies/value.toml, the value model, in two rounds (expert iteration):
 #           the expert's self-play games labelled by their outcome, then the games of the
 #           search that scores its rollouts with round 1's network;
-#   pnet    decks/policies/pnet.toml, the policy network of `expert:net=1`: the default
-#           search's choices in the expert's games (one round; about 11 minutes on the loaded
-#           2-core machine).
+#   pnet    decks/policies/pnet.toml, the policy network of `expert:net=1`: the choices of
+#           the search as its defaults were when the network was trained (24 samples, no
+#           `deep`: search:rollouts=24,deep=0) in the expert's games (one round; about 11 minutes on the
+#           loaded 2-core machine).
 # Usage: scripts/train_models.sh [all|expert|value|pnet]   (default all: expert, then value,
 # whose first round plays the new expert, then pnet, whose teacher reads both).
 #
@@ -50,6 +51,9 @@ CONFLUENCE="${CONFLUENCE:-decks/policies/expert_training_confluence.toml}"
 # (candidates by the expert's pick, `rank=0`; named in full so that a later change of the
 # search's defaults does not change what this script trains).
 VALUE_SEARCH="${VALUE_SEARCH:-search:horizon=1,rollouts=12,rank=0}"
+# The policy network's teacher: the default search of 2026-11-26 (24 samples, one day of
+# horizon everywhere), named in full since the defaults of 2026-11-27 look further.
+PNET_SEARCH="${PNET_SEARCH:-search:rollouts=24,deep=0}"
 decks=()
 for f in decks/player/*.txt "$SHARED"/bga_demo_*.txt "$SHARED"/bga_skybound_*.txt; do
     [ -f "$f" ] || {
@@ -98,7 +102,7 @@ value() {
     cargo run --release --quiet -- train-value "${decks[@]}" "$@" --quiet
 }
 pnet() {
-    cargo run --release --quiet -- train-policy "${decks[@]}" --search search --games 1000 "$@" --quiet
+    cargo run --release --quiet -- train-policy "${decks[@]}" --search "$PNET_SEARCH" --games 1000 "$@" --quiet
 }
 
 cargo build --release --quiet

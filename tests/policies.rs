@@ -494,6 +494,86 @@ fn search_deep_and_narrow_apply_to_the_decisions_they_name() {
     }
 }
 
+/// By default a search with a horizon gives the cards into Mana and the Afternoon turns a
+/// second day and twice the samples, and the Mana decisions two candidates (`deep=3`,
+/// `narrow=1`, `dwidth=2`); head to head, where the rollouts play to the end, it keeps its
+/// plain budget and width everywhere.
+#[test]
+fn the_default_search_looks_further_at_mana_and_turns_but_not_head_to_head() {
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let (mut doubled, mut narrowed) = (false, false);
+    for (seed, g) in &varied_decisions() {
+        let mana = matches!(g.decision, Decision::SetupMana | Decision::Expand);
+        let turn = g.decision == Decision::Turn;
+        let mut buf = ChoiceList::new();
+        legal_choices(g, db, &mut buf);
+        let spec: PolicySpec = "search:rollouts=4".parse().unwrap();
+        let AnyPolicy::Search(mut s) = spec.build(&sh.data) else {
+            panic!("not a search")
+        };
+        s.choose(
+            &View::new(g, db),
+            &buf,
+            &mut PolicyRng::seed_from_u64(*seed),
+        );
+        let est = s.estimates();
+        let (k, n) = (est.candidates.len(), est.samples);
+        let budget = if mana || turn { 8 } else { 4 };
+        assert!(n <= budget, "a {:?}: {n} samples", g.decision);
+        assert!(!mana || k <= 2, "a Mana decision: {k} candidates");
+        doubled |= (mana || turn) && n > 4;
+        narrowed |= mana && buf.len() > 2 && k == 2;
+    }
+    assert!(
+        doubled,
+        "no Mana decision or turn used more than the plain budget"
+    );
+    assert!(
+        narrowed,
+        "no Mana decision with more than two options was narrowed"
+    );
+    let (mut wide, mut checked) = (false, 0);
+    for seed in 0..400u64 {
+        let (a, b) = ((seed % 6) as usize, ((seed / 6) % 6) as usize);
+        let Some(g) = random_duel_state(a, b, seed, (seed % 40) as u32) else {
+            continue;
+        };
+        let mut buf = ChoiceList::new();
+        legal_choices(&g, db, &mut buf);
+        if buf.len() < 3 {
+            continue;
+        }
+        let opponent: PolicySpec = "planner".parse().unwrap();
+        let spec: PolicySpec = "search:rollouts=4".parse().unwrap();
+        let AnyPolicy::Search(mut s) = spec.build_against(&sh.data, &opponent) else {
+            panic!("not a search")
+        };
+        s.choose(
+            &View::new(&g, db),
+            &buf,
+            &mut PolicyRng::seed_from_u64(seed),
+        );
+        let est = s.estimates();
+        assert!(
+            est.samples <= 4,
+            "head to head, a {:?}: {} samples",
+            g.decision,
+            est.samples
+        );
+        wide |= matches!(g.decision, Decision::SetupMana | Decision::Expand)
+            && est.candidates.len() > 2;
+        checked += 1;
+        if checked >= 30 && wide {
+            break;
+        }
+    }
+    assert!(
+        wide,
+        "head to head, no Mana decision kept more than two candidates"
+    );
+}
+
 /// `search:net=1` takes its candidates from the policy network: where it does not search
 /// (`only`) or where the network is sure enough of its first option (`gate`), it plays as
 /// `expert:net=1`, as with `net=3`; with `net=2` (the network in the rollouts alone) the

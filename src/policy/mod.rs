@@ -25,7 +25,7 @@ pub use expert::{Expert, ExpertModel, ExpertWeights};
 pub use greedy::Greedy;
 pub use planner::{Planner, PlannerParams};
 pub use random::Random;
-pub use search::{Estimates, SEARCH_ALL, Search, SearchParams};
+pub use search::{DEEP, DWIDTH, Estimates, NARROW, SEARCH_ALL, Search, SearchParams};
 
 use crate::cards::db::CardDb;
 use profile::Profiles;
@@ -496,13 +496,40 @@ impl PolicySpec {
 
     /// A search's parameters, the defaults filled in. `ranked_default`: whether a search
     /// with a horizon follows the expert's ranking unless told (`rank`): true today; false
-    /// reads a spec as the versions before `rank` existed did.
+    /// reads a spec as the versions before `rank` (and the default `deep`) existed did.
     fn search_params(&self, ranked_default: bool) -> SearchParams {
         let expert = self.param("expert", 1) != 0;
         let d = SearchParams::defaults(self.kind == PolicyKind::Clairvoyant, expert);
         let horizon = self.param("horizon", d.horizon as u32) as u8;
+        let rank = self.param("rank", (ranked_default && expert && horizon > 0) as u32) != 0;
+        // The defaults of 2026-11-27 (48 samples; a second day and twice the samples at the
+        // cards into Mana and the turns, two candidates at the Mana decisions) come with the
+        // expert's ranking and a horizon; `rank=0` and `horizon=0` keep the searches as they
+        // were (24 and 12 samples, no `deep`).
+        let ranked = rank && horizon > 0;
+        let deep =
+            (self.param("deep", if ranked { DEEP } else { 0 } as u32) & SEARCH_ALL as u32) as u8;
+        let narrow = (self.param("narrow", if ranked { (NARROW & deep) as u32 } else { 0 })
+            & SEARCH_ALL as u32) as u8;
+        let dwidth = self.param(
+            "dwidth",
+            if ranked && narrow != 0 {
+                DWIDTH as u32
+            } else {
+                0
+            },
+        );
+        let versus_rollouts = SearchParams::default_versus_rollouts(horizon);
         SearchParams {
-            rollouts: self.param("rollouts", SearchParams::default_rollouts(horizon)),
+            rollouts: self.param(
+                "rollouts",
+                if ranked {
+                    SearchParams::default_rollouts(horizon)
+                } else {
+                    versus_rollouts
+                },
+            ),
+            versus_rollouts: self.param("rollouts", versus_rollouts),
             width: self
                 .param("width", d.width as u32)
                 .clamp(1, search::MAX_WIDTH as u32) as u8,
@@ -510,11 +537,11 @@ impl PolicySpec {
             expert,
             only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
             horizon,
-            rank: self.param("rank", (ranked_default && expert && horizon > 0) as u32) != 0,
-            deep: (self.param("deep", 0) & SEARCH_ALL as u32) as u8,
+            rank,
+            deep,
             drollouts: self.param("drollouts", 0),
-            dwidth: self.param("dwidth", 0) as u8,
-            narrow: (self.param("narrow", 0) & SEARCH_ALL as u32) as u8,
+            dwidth: dwidth as u8,
+            narrow,
             gate: self.param("gate", 0).min(100) as u8,
         }
     }
@@ -719,14 +746,25 @@ mod tests {
         let p: PolicySpec = "search:deep=3,narrow=1,dwidth=2".parse().unwrap();
         assert_eq!(
             p.resolved(),
-            "search:rollouts=24,width=5,expert=1,only=7,horizon=1,rank=1,deep=3,dwidth=2,narrow=1,keep=0,mana=10"
+            "search:rollouts=48,width=5,expert=1,only=7,horizon=1,rank=1,deep=3,dwidth=2,narrow=1,keep=0,mana=10"
         );
-        assert!(
-            !"search"
+        // The default search writes them out (it looks a day further at the cards into
+        // Mana and the turns); without a horizon there is nothing for them to do.
+        let resolved = |s: &str| s.parse::<PolicySpec>().unwrap().resolved();
+        assert_eq!(
+            resolved("search"),
+            "search:rollouts=48,width=5,expert=1,only=7,horizon=1,rank=1,deep=3,dwidth=2,narrow=1,keep=0,mana=10"
+        );
+        assert!(!resolved("search:horizon=0").contains("deep"));
+        assert!(!resolved("search:deep=0,narrow=0,dwidth=0").contains("deep"));
+        assert!(!resolved("clairvoyant").contains("deep"));
+        // Read as before `rank` (and `deep`): 24 samples, no `deep`.
+        assert_eq!(
+            "search"
                 .parse::<PolicySpec>()
                 .unwrap()
-                .resolved()
-                .contains("deep")
+                .resolved_before_rank(),
+            "search:rollouts=24,width=5,expert=1,only=7,horizon=1,rank=0,keep=0,mana=10"
         );
         let p: PolicySpec = "search:only=2".parse().unwrap();
         let AnyPolicy::Search(s) = p.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
@@ -739,11 +777,13 @@ mod tests {
     #[test]
     fn the_search_scores_its_rollouts_by_the_value_model_by_default() {
         let data = PolicyData::new(&crate::cards::db::CardDb::default());
-        // (spec, horizon, rollouts, reads the value model, the expert's ranking)
+        // (spec, horizon, rollouts, reads the value model, the expert's ranking); head to
+        // head a default budget with a horizon is 24 samples (checked below).
         for (spec, horizon, rollouts, valued, rank) in [
-            ("search", 1, 24, true, true),
+            ("search", 1, 48, true, true),
+            // `rank=0`: the search of 2026-11-26, 24 samples and no `deep`.
             ("search:rank=0", 1, 24, true, false),
-            ("search:horizon=2", 2, 24, true, true),
+            ("search:horizon=2", 2, 48, true, true),
             // Without a horizon, the search as it was before: to the end, 12 samples, the
             // expert's pick then the planner's ranking.
             ("search:horizon=0", 0, 12, false, false),
@@ -752,12 +792,19 @@ mod tests {
             // Planner rollouts and the clairvoyant bound play to the end.
             ("search:expert=0", 0, 12, false, false),
             ("clairvoyant", 0, 12, false, false),
-            ("clairvoyant:horizon=1", 1, 24, true, true),
+            ("clairvoyant:horizon=1", 1, 48, true, true),
         ] {
             let p: PolicySpec = spec.parse().unwrap();
             let AnyPolicy::Search(s) = p.build(&data) else {
                 panic!("{spec} is not a search")
             };
+            let versus = match (spec.contains("rollouts="), horizon) {
+                (true, _) => rollouts,
+                (false, 0) => 12,
+                (false, _) => 24,
+            };
+            assert_eq!(s.params.deep != 0, rank && horizon > 0, "{spec}: deep");
+            assert_eq!(s.params.versus_rollouts, versus, "{spec} head to head");
             assert_eq!(
                 (
                     s.params.horizon,
@@ -780,12 +827,12 @@ mod tests {
         assert!(p.uses_pnet() && p.uses_expert() && p.uses_value());
         assert_eq!(
             p.resolved(),
-            "search:rollouts=4,width=2,expert=1,only=7,horizon=1,rank=1,net=3,keep=0,mana=10"
+            "search:rollouts=4,width=2,expert=1,only=7,horizon=1,rank=1,net=3,deep=3,dwidth=2,narrow=1,keep=0,mana=10"
         );
         let g: PolicySpec = "search:gate=50,net=1".parse().unwrap();
         assert!(
             g.resolved()
-                .ends_with("rank=1,net=1,gate=50,keep=0,mana=10")
+                .ends_with("rank=1,net=1,gate=50,deep=3,dwidth=2,narrow=1,keep=0,mana=10")
         );
         let AnyPolicy::Search(s) = g.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
         else {

@@ -68,6 +68,10 @@ pub struct SearchParams {
     /// Most samples of the hidden information per decision; each surviving candidate is
     /// played out once per sample.
     pub rollouts: u32,
+    /// `rollouts` head to head and at four seats, where the rollouts play to the end: the
+    /// same unless the spec leaves `rollouts` to its default, which is smaller there
+    /// ([`SearchParams::default_versus_rollouts`]).
+    pub versus_rollouts: u32,
     /// Most candidate options per decision.
     pub width: u8,
     /// Rollouts start from the true state instead of a sample (the `clairvoyant` bound).
@@ -91,13 +95,16 @@ pub struct SearchParams {
     /// and width 2, 7.9 instead of 14.7: docs/policies.md.)
     pub rank: bool,
     /// Decisions whose rollouts go one day further than `horizon`, with twice the samples
-    /// or `drollouts` (bitmask as `only`).
+    /// or `drollouts` (bitmask as `only`). `deep`, `narrow` and `dwidth` apply only where
+    /// the value model scores the rollouts (a solo game with a horizon). Default [`DEEP`]
+    /// with a horizon.
     pub deep: u8,
     /// Most samples at the `deep` decisions (0: twice `rollouts`).
     pub drollouts: u32,
     /// Candidates at the `narrow` decisions (0: `width`).
     pub dwidth: u8,
     /// Decisions that take `dwidth` candidates (bitmask as `only`; 0: the `deep` ones).
+    /// Default [`NARROW`] with a horizon.
     pub narrow: u8,
     /// Percent: where the candidates' ranking (the expert's, or the policy network's with
     /// `net`; `rank=1` only) gives its first option at least this probability, that option
@@ -108,6 +115,17 @@ pub struct SearchParams {
 
 /// Every kind of decision is searched.
 pub const SEARCH_ALL: u8 = 7;
+
+/// The default `deep` with a horizon: the cards into Mana and the Afternoon turns look a
+/// day further, with twice the samples. With [`NARROW`] and [`DWIDTH`] (two candidates
+/// at the Mana decisions) the default search is as strong as `search:horizon=0,rollouts=192`
+/// on the convergence study's games, where one day for every decision was 2.3 points below
+/// it (docs/policies.md, "Deeper where it pays").
+pub const DEEP: u8 = 3;
+/// The default `narrow` with a horizon: the cards into Mana.
+pub const NARROW: u8 = 1;
+/// The default `dwidth` with a horizon.
+pub const DWIDTH: u8 = 2;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -123,26 +141,41 @@ impl SearchParams {
     /// measured). The number of samples follows [`SearchParams::default_rollouts`].
     pub fn defaults(clairvoyant: bool, expert: bool) -> SearchParams {
         let horizon = (expert && !clairvoyant) as u8;
+        let ranked = horizon > 0;
         SearchParams {
             rollouts: Self::default_rollouts(horizon),
+            versus_rollouts: Self::default_versus_rollouts(horizon),
             width: 5,
             clairvoyant,
             expert,
             only: SEARCH_ALL,
             horizon,
             rank: horizon > 0,
-            deep: 0,
+            deep: if ranked { DEEP } else { 0 },
             drollouts: 0,
-            dwidth: 0,
-            narrow: 0,
+            dwidth: if ranked { DWIDTH } else { 0 },
+            narrow: if ranked { NARROW } else { 0 },
             gate: 0,
         }
     }
 
-    /// Samples per decision unless `rollouts` says otherwise: 24 when the value model scores
-    /// truncated rollouts (a sample costs about a day), 12 when they play to the end (so
-    /// `search:horizon=0` is the search as it was before the horizon became the default).
+    /// Samples per decision unless `rollouts` says otherwise: 48 when the value model scores
+    /// truncated rollouts and the expert ranks the candidates (a sample costs about a day;
+    /// with [`DEEP`], 96 at the cards into Mana and the turns; 24 with `rank=0`), 12 when
+    /// they play to the end (so `search:horizon=0` is the
+    /// search as it was before the horizon became the default). (48 rather than 24: the
+    /// default of 2026-11-27 with 24 samples was 0.1 points below
+    /// `search:horizon=0,rollouts=192` pooled but 3.5 below on one row, and doubling it
+    /// gained 1.1; docs/policies.md.)
     pub fn default_rollouts(horizon: u8) -> u32 {
+        if horizon > 0 { 48 } else { 12 }
+    }
+
+    /// Samples per decision head to head and at four seats unless `rollouts` says
+    /// otherwise: there the rollouts play to the end whatever the horizon, and the search
+    /// stays the one measured there, 24 samples with a horizon (the default) and 12
+    /// without.
+    pub fn default_versus_rollouts(horizon: u8) -> u32 {
         if horizon > 0 { 24 } else { 12 }
     }
 }
@@ -427,8 +460,12 @@ impl Policy for Search {
         if options.len() == 1 {
             return 0;
         }
-        if self.params.rollouts == 0 || self.params.only & super::decision_bit(view.decision()) == 0
-        {
+        let plain = if view.mode().versus() {
+            self.params.versus_rollouts
+        } else {
+            self.params.rollouts
+        };
+        if plain == 0 || self.params.only & super::decision_bit(view.decision()) == 0 {
             // Unsearched: the best first guess decides (the ranker's, else the rollout
             // policy's).
             if let Some(r) = &mut self.ranker {
@@ -438,13 +475,17 @@ impl Policy for Search {
         }
         let mut cands: ArrayVec<usize, MAX_WIDTH> = ArrayVec::new();
         let sure = self.candidates(view, options, rng, &mut cands);
-        let deep =
-            self.params.horizon > 0 && self.params.deep & super::decision_bit(view.decision()) != 0;
-        let narrow = if self.params.narrow == 0 {
-            deep
-        } else {
-            self.params.narrow & super::decision_bit(view.decision()) != 0
-        };
+        // `deep`, `narrow` and `dwidth` apply where the value model ends the rollouts (a
+        // solo game with a horizon): head to head the rollouts play to the end, and the
+        // default search there stays the 24-sample, five-candidate one it was measured as.
+        let scored = self.params.horizon > 0 && self.value.is_some() && !view.mode().versus();
+        let deep = scored && self.params.deep & super::decision_bit(view.decision()) != 0;
+        let narrow = scored
+            && if self.params.narrow == 0 {
+                deep
+            } else {
+                self.params.narrow & super::decision_bit(view.decision()) != 0
+            };
         if narrow && self.params.dwidth > 0 {
             cands.truncate(self.params.dwidth as usize);
         }
@@ -460,7 +501,7 @@ impl Policy for Search {
         let mut x = [0f64; MAX_WIDTH];
         let horizon = self.params.horizon + deep as u8;
         let budget = match (deep, self.params.drollouts) {
-            (false, _) => self.params.rollouts,
+            (false, _) => plain,
             (true, 0) => self.params.rollouts * 2,
             (true, n) => n,
         };
