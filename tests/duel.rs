@@ -162,3 +162,47 @@ fn second_seat_is_blind() {
         "the perturbation never changed the hidden cards; the check proves nothing"
     );
 }
+
+/// Each seat reads its own distance to the Darkness (`View::darkness_gap`), as the careful
+/// players plan by it: seat 1's view reads seat 1's expeditions, not seat 0's (as it did
+/// before 2026-11-27).
+#[test]
+fn each_seat_reads_its_own_distance_to_the_darkness() {
+    use confluence_sim::cards::types::{Exp, Side};
+    use confluence_sim::engine::event::NoObserver;
+    use confluence_sim::engine::view::View;
+    use confluence_sim::sim::duel::start_duel;
+    let s = common::setup();
+    let db = &s.lib.db;
+    let seat = |k: usize| DuelSeat {
+        hero: s.decks[k].hero,
+        cards: &s.decks[k].cards,
+        ordered: false,
+    };
+    let (mut g, _) = start_duel(
+        db,
+        [seat(0), seat(1)],
+        0,
+        DuelRules::standard(30),
+        &GameSeeds::new(1, 0),
+        &mut NoObserver,
+    );
+    g.pos[Side::Player].set(Exp::Hero, 3);
+    g.pos[Side::Player].set(Exp::Companion, 5);
+    g.pos[Side::Confluence].set(Exp::Hero, 1);
+    g.pos[Side::Confluence].set(Exp::Companion, 6);
+    for (side, hero, companion) in [(Side::Player, 3, 5), (Side::Confluence, 1, 6)] {
+        g.decider = side;
+        let v = View::new(&g, db);
+        assert_eq!(
+            v.darkness_gap(Exp::Hero),
+            hero - g.dark.get(Exp::Hero),
+            "{side:?}"
+        );
+        assert_eq!(
+            v.darkness_gap(Exp::Companion),
+            g.dark.get(Exp::Companion) - companion,
+            "{side:?}"
+        );
+    }
+}

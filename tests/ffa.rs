@@ -247,15 +247,21 @@ fn bad_input_gets_its_exit_code_a_clear_message_and_no_output() {
         "--player", BR, "--player", AX, "--player", LY, "--player", MU,
     ];
     let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+        // The value model and the policy network value positions against the Confluence.
         (
-            [&four[..], &["--policy", "expert"]].concat(),
+            [&four[..], &["--policy", "search:horizon=1"]].concat(),
             2,
-            "ffa accepts: random, greedy, planner",
+            "drop horizon=",
         ),
         (
-            [&four[..], &["--policy", "search"]].concat(),
+            [&four[..], &["--policy", "expert:net=1"]].concat(),
             2,
-            "does not play Free for All",
+            "policy network",
+        ),
+        (
+            [&four[..], &["--expert-weights", "no/such/weights.toml"]].concat(),
+            1,
+            "no/such/weights.toml",
         ),
         (
             [&four[..], &["--policy", "wizard"]].concat(),
@@ -305,4 +311,86 @@ fn bad_input_gets_its_exit_code_a_clear_message_and_no_output() {
         assert!(err.contains(says), "{args:?}: expected '{says}' in\n{err}");
         assert!(!out.exists(), "{args:?} left an output directory");
     }
+}
+
+/// `expert`, `search` and `clairvoyant` play Free for All (a small search budget: debug
+/// builds), and `--expert-weights` is read: the committed file named explicitly gives the
+/// same tables as the embedded one.
+#[test]
+fn the_strong_policies_and_expert_weights_play_ffa() {
+    let a = tempfile::tempdir().unwrap();
+    let args = [
+        "--player",
+        BR,
+        "--player",
+        AX,
+        "--policy",
+        "expert",
+        "--policy",
+        "search:rollouts=2,width=2",
+        "--games",
+        "1",
+        "--seed",
+        "4",
+    ];
+    ffa(&args, a.path());
+    let (_, rows) = read_csv(&a.path().join("pods.csv"));
+    assert_eq!(rows.len(), 24 * 4);
+    let policies: std::collections::BTreeSet<_> =
+        rows.iter().map(|r| r["policy"].clone()).collect();
+    assert_eq!(
+        policies.into_iter().collect::<Vec<_>>(),
+        ["expert", "search:rollouts=2,width=2"]
+    );
+    let b = tempfile::tempdir().unwrap();
+    ffa(
+        &[
+            &args[..],
+            &["--expert-weights", "decks/policies/expert.toml"],
+        ]
+        .concat(),
+        b.path(),
+    );
+    for file in ["pods.csv", "ratings.csv"] {
+        assert_eq!(
+            std::fs::read(a.path().join(file)).unwrap(),
+            std::fs::read(b.path().join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(b.path().join("meta.json")).unwrap()).unwrap();
+    assert!(
+        meta.to_string().contains("expert.toml"),
+        "meta.json does not name the weights file"
+    );
+    // Weights that score every option alike play other games: the file is read.
+    let flat = a.path().join("flat.toml");
+    std::fs::write(&flat, "[mana]\n[turn]\n").unwrap();
+    let d = tempfile::tempdir().unwrap();
+    ffa(
+        &[&args[..], &["--expert-weights", flat.to_str().unwrap()]].concat(),
+        d.path(),
+    );
+    assert_ne!(
+        std::fs::read(a.path().join("pods.csv")).unwrap(),
+        std::fs::read(d.path().join("pods.csv")).unwrap(),
+        "other expert weights played the same games"
+    );
+    let c = tempfile::tempdir().unwrap();
+    ffa(
+        &[
+            "--player",
+            BR,
+            "--player",
+            AX,
+            "--policy",
+            "clairvoyant:rollouts=1,width=2",
+            "--policy",
+            "greedy",
+            "--games",
+            "1",
+        ],
+        c.path(),
+    );
 }

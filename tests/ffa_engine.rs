@@ -200,84 +200,124 @@ fn mirror_tables_favour_no_seat() {
     );
 }
 
-/// The policies that play Free for All (`random`, `greedy`, `planner`) at one table, each
-/// seat deciding from its own view: every choice is legal (`apply` checks it), every game
-/// ends, and the careful players' opponent choice names the opponent furthest ahead.
-#[test]
-fn the_ported_policies_play_four_seat_games_legally() {
+/// One four-seat game of starter decks (game `g`'s decks, first player and streams), seat
+/// `k` played by `names[k]` (a search plays the other seats in its rollouts by theirs),
+/// each seat deciding from its own view and every choice checked by `apply`. Returns the
+/// outcome, every choice taken, and how many opponent choices a careful player
+/// (`greedy`, `planner`, `expert`) made, each checked to name the opponent furthest ahead.
+fn play_table(s: &common::Setup, names: [&str; 4], g: u64) -> (Outcome, Vec<u8>, u32) {
     use confluence_sim::engine::ffa::FfaView;
     use confluence_sim::policy::{FfaPolicy, PolicyData, PolicyRng, PolicySpec};
 
-    let s = common::setup();
     let db = &s.lib.db;
     let data = PolicyData::new(db);
-    let names = ["greedy", "planner", "random", "planner"];
-    let mut policies: Vec<_> = names
-        .iter()
-        .map(|n| n.parse::<PolicySpec>().unwrap().build_ffa(&data).unwrap())
+    let specs: Vec<PolicySpec> = names.iter().map(|n| n.parse().unwrap()).collect();
+    let table: [&PolicySpec; 4] = std::array::from_fn(|k| &specs[k]);
+    let mut policies: Vec<_> = (0..4)
+        .map(|k| specs[k].build_ffa_at(&data, k, table).unwrap())
         .collect();
-    assert!(
-        "expert"
-            .parse::<PolicySpec>()
-            .unwrap()
-            .build_ffa(&data)
-            .is_err()
-    );
-    let (mut won, mut leader_checks) = (0, 0);
-    for g in 0..12u64 {
-        let seats = [
-            g as usize % 6,
-            (g as usize + 1) % 6,
-            (g as usize + 3) % 6,
-            2,
-        ];
-        let f = FfaSetup {
-            heroes: seats.map(|k| s.decks[k].hero),
-            cards: seats.map(|k| s.decks[k].cards.as_slice()),
-            first: Side::of_seat((g % 4) as u8),
-            day_cap: 30,
-        };
-        let mut streams: [GameRng; 4] =
-            std::array::from_fn(|k| GameRng::seed_from_u64(500 + g * 8 + k as u64));
-        let [a, b, c, d] = &mut streams;
-        let mut rng = GameRng::seed_from_u64(500 + g * 8 + 5);
-        let mut prng: [PolicyRng; 4] =
-            std::array::from_fn(|k| PolicyRng::seed_from_u64(900 + g * 8 + k as u64));
-        let mut obs = confluence_sim::engine::event::NoObserver;
-        let mut st = new_ffa(db, &f, [a, b, c, d], &mut rng, &mut obs);
-        let mut buf = ChoiceList::new();
-        loop {
-            match advance(&mut st, db, &mut rng, &mut obs) {
-                Step::Over(outcome) => {
-                    won += outcome.winner().is_some() as u32;
-                    break;
+    let seats = [
+        g as usize % 6,
+        (g as usize + 1) % 6,
+        (g as usize + 3) % 6,
+        2,
+    ];
+    let f = FfaSetup {
+        heroes: seats.map(|k| s.decks[k].hero),
+        cards: seats.map(|k| s.decks[k].cards.as_slice()),
+        first: Side::of_seat((g % 4) as u8),
+        day_cap: 30,
+    };
+    let mut streams: [GameRng; 4] =
+        std::array::from_fn(|k| GameRng::seed_from_u64(500 + g * 8 + k as u64));
+    let [a, b, c, d] = &mut streams;
+    let mut rng = GameRng::seed_from_u64(500 + g * 8 + 5);
+    let mut prng: [PolicyRng; 4] =
+        std::array::from_fn(|k| PolicyRng::seed_from_u64(900 + g * 8 + k as u64));
+    let mut obs = confluence_sim::engine::event::NoObserver;
+    let mut st = new_ffa(db, &f, [a, b, c, d], &mut rng, &mut obs);
+    let mut buf = ChoiceList::new();
+    let (mut choices, mut leader_checks) = (Vec::new(), 0);
+    loop {
+        match advance(&mut st, db, &mut rng, &mut obs) {
+            Step::Over(outcome) => return (outcome, choices, leader_checks),
+            Step::Stopped => unreachable!(),
+            Step::Decide => {
+                legal_choices(&st, db, &mut buf);
+                let seat = st.decider.index();
+                let view = FfaView::new(&st, db);
+                assert_eq!(view.me(), st.decider, "a seat decides from its own view");
+                let k = policies[seat].choose_ffa(&view, &buf, &mut prng[seat]);
+                assert!(
+                    k < buf.len(),
+                    "{}: option {k} of {}",
+                    names[seat],
+                    buf.len()
+                );
+                choices.push(k as u8);
+                if st.decision == Decision::Seat
+                    && matches!(names[seat], "greedy" | "planner" | "expert")
+                {
+                    let advance_of = |c: &Choice| match *c {
+                        Choice::Seat(x) => {
+                            let side = Side::of_seat(x);
+                            st.progress_of(side, Exp::Hero) + st.progress_of(side, Exp::Companion)
+                        }
+                        _ => i8::MIN,
+                    };
+                    let best = buf.iter().map(advance_of).max().unwrap();
+                    assert_eq!(advance_of(&buf[k]), best, "game {g}: not the leader");
+                    leader_checks += 1;
                 }
-                Step::Stopped => unreachable!(),
-                Step::Decide => {
-                    legal_choices(&st, db, &mut buf);
-                    let seat = st.decider.index();
-                    let view = FfaView::new(&st, db);
-                    assert_eq!(view.me(), st.decider, "a seat decides from its own view");
-                    let k = policies[seat].choose_ffa(&view, &buf, &mut prng[seat]);
-                    assert!(k < buf.len());
-                    if st.decision == Decision::Seat && names[seat] != "random" {
-                        let advance_of = |c: &Choice| match *c {
-                            Choice::Seat(x) => {
-                                let side = Side::of_seat(x);
-                                st.progress_of(side, Exp::Hero)
-                                    + st.progress_of(side, Exp::Companion)
-                            }
-                            _ => i8::MIN,
-                        };
-                        let best = buf.iter().map(advance_of).max().unwrap();
-                        assert_eq!(advance_of(&buf[k]), best, "game {g}: not the leader");
-                        leader_checks += 1;
-                    }
-                    apply(&mut st, db, &mut rng, &mut obs, buf[k]).expect("a legal choice");
-                }
+                apply(&mut st, db, &mut rng, &mut obs, buf[k]).expect("a legal choice");
             }
         }
     }
+}
+
+/// Every policy plays Free for All (`random`, `greedy`, `planner`, `expert`, `search`,
+/// `clairvoyant`) at one table, each seat deciding from its own view: every choice is
+/// legal (`apply` checks it), every game ends, the careful players' opponent choice names
+/// the opponent furthest ahead, and a table of `expert` and the searches plays the same
+/// game again from the same streams.
+#[test]
+fn every_policy_plays_four_seat_games_legally_and_repeatably() {
+    let s = common::setup();
+    let (mut won, mut leader_checks) = (0, 0);
+    for g in 0..12u64 {
+        let (outcome, _, checks) = play_table(&s, ["greedy", "planner", "random", "planner"], g);
+        won += outcome.winner().is_some() as u32;
+        leader_checks += checks;
+    }
     assert!(won >= 6, "only {won} of 12 games were won");
-    eprintln!("{won} of 12 games won; {leader_checks} opponent choices by greedy or planner");
+    // The strong players, with a small search budget so that debug builds stay quick.
+    let strong = [
+        "expert",
+        "search:rollouts=2,width=2",
+        "planner",
+        "clairvoyant:rollouts=2,width=2",
+    ];
+    for g in 0..2u64 {
+        let (outcome, choices, checks) = play_table(&s, strong, g);
+        leader_checks += checks;
+        let again = play_table(&s, strong, g);
+        assert_eq!(
+            (outcome, &choices),
+            (again.0, &again.1),
+            "game {g}: the same streams played another game"
+        );
+        assert!(
+            choices.len() > 20,
+            "game {g}: only {} decisions",
+            choices.len()
+        );
+    }
+    for g in 0..4u64 {
+        let (outcome, _, checks) = play_table(&s, ["expert", "expert", "planner", "expert"], g);
+        won += outcome.winner().is_some() as u32;
+        leader_checks += checks;
+    }
+    eprintln!(
+        "{won} of 16 games won; {leader_checks} opponent choices by greedy, planner or expert"
+    );
 }

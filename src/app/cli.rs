@@ -95,8 +95,8 @@ pub struct FfaArgs {
     /// four entries at least.
     #[arg(long = "player", value_name = "FILE")]
     pub players: Vec<PathBuf>,
-    /// Policy playing the decks: random, greedy or planner (the others read two seats and
-    /// are not ported yet), with parameters as NAME:KEY=N (repeatable; default greedy).
+    /// Policy playing the decks: random, greedy, planner, expert, search or clairvoyant,
+    /// with parameters as NAME:KEY=N (repeatable; default greedy).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Games per seating of each pod (each pod plays its 24 seatings; the first player
@@ -140,9 +140,7 @@ pub struct FfaArgs {
     #[arg(skip)]
     #[serde(skip)]
     pub resume: Option<PathBuf>,
-    /// No model file is read by the policies ffa accepts.
-    #[arg(skip)]
-    #[serde(skip)]
+    #[command(flatten)]
     pub models: ModelArgs,
 }
 

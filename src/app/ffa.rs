@@ -47,6 +47,9 @@ struct Prepared {
     lib: Library,
     decks: Vec<PlayerDeck>,
     policies: Vec<PolicySpec>,
+    /// `--expert-weights` and `--value-weights`, when given.
+    expert: Option<crate::policy::ExpertWeights>,
+    value: Option<crate::policy::value::ValueNet>,
     entries: Vec<Entry>,
     info: Vec<EntryInfo>,
     pods: Vec<[usize; 4]>,
@@ -83,6 +86,8 @@ fn prepare(a: &FfaArgs) -> Result<Prepared> {
         )));
     }
     let lib = load::library(&a.cards)?;
+    let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
+    let value = load::value_weights(a.models.value_weights.as_deref())?;
     let mut warnings = Vec::new();
     let decks = load::player_decks(&lib, &a.players, a.allow_illegal, &mut warnings)?;
     for w in &warnings {
@@ -119,6 +124,8 @@ fn prepare(a: &FfaArgs) -> Result<Prepared> {
         lib,
         decks,
         policies,
+        expert,
+        value,
         pods: pods(entries.len()),
         entries,
         info,
@@ -145,6 +152,10 @@ pub fn ffa(a: FfaArgs) -> Result<()> {
             seed: a.seed,
             threads,
             day_cap: a.day_cap,
+            models: crate::policy::Models {
+                expert: p.expert.as_ref(),
+                value: p.value.as_ref(),
+            },
         };
         run_ffa(&plan, progress, Some(stop), log)
     };
@@ -300,6 +311,8 @@ fn write_outputs(
             "day_cap": a.day_cap,
             "decks": decks,
             "policies": p.policies.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "expert_weights": super::meta::model_file(a.models.expert_weights.as_deref()),
+            "value_weights": super::meta::model_file(a.models.value_weights.as_deref()),
             "entries": entries_json,
             "design": "every 4-subset of the entries is a pod; each pod plays all 24 orders of its entries round the table, the first player turning with the game index",
             "rating": {

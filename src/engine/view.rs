@@ -126,17 +126,15 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         self.s.has_passed(side)
     }
 
-    /// Regions between the Darkness and the expedition (1 = it is right behind).
+    /// Regions between the Darkness and this seat's expedition (1 = it is right behind).
     ///
-    /// With two seats it reads the player's (seat 0's) expeditions whoever decides, as it
-    /// always has (head to head, where no Darkness moves, seat 1's careful players read
-    /// seat 0's gap); at a four-seat table it reads this seat's own, so that no seat's
-    /// players plan by another seat's progress.
+    /// The deciding seat's own expeditions, at every table (solo, only the player decides).
+    /// Before 2026-11-27 a two-seat view read seat 0's whoever decided, so that head to
+    /// head, where no Darkness moves, seat 1's careful players planned by seat 0's progress.
     pub fn darkness_gap(&self, e: Exp) -> i8 {
-        let side = if N == 2 { Side::Player } else { self.me };
         match e {
-            Exp::Hero => self.s.pos[side].get(e) - self.s.dark.get(e),
-            Exp::Companion => self.s.dark.get(e) - self.s.pos[side].get(e),
+            Exp::Hero => self.s.pos[self.me].get(e) - self.s.dark.get(e),
+            Exp::Companion => self.s.dark.get(e) - self.s.pos[self.me].get(e),
         }
     }
 

@@ -7,7 +7,9 @@
 //! preference per card name (what a player learns about their own deck). The weights were
 //! fitted to the search's choices by `confluence-sim train-expert` and are data in the
 //! repository (`decks/policies/expert.toml`, embedded in the binary). Every other decision
-//! is the planner's. It reads only the [`View`].
+//! is the planner's (Free for All's opponent choice included). It reads only the [`View`],
+//! at a table of two seats or four (one generic body: the lanes through `View::across`,
+//! "every opponent has passed", its own distance to the Darkness).
 //!
 //! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
@@ -21,9 +23,9 @@ use super::planner::{Planner, PlannerParams};
 use super::pnet::{OPT_EXPERT, OPT_IN, OPT_MANA, OPT_TURN, PolicyNet};
 use super::profile::Profiles;
 use super::value::{ValueNet, afterstate};
-use super::{Policy, PolicyRng};
+use super::{Policy, PolicyRng, Seated};
 use crate::cards::db::CardDb;
-use crate::engine::state::Mode;
+use crate::engine::ffa::FfaView;
 use crate::engine::view::View;
 use crate::engine::{Choice, ChoiceList};
 
@@ -141,7 +143,7 @@ impl ExpertModel {
 
     /// The learned preference for option `c` (0 for options that name no card).
     #[inline]
-    fn card(&self, view: &View<'_>, c: &Choice) -> f32 {
+    fn card<const N: usize, const M: usize>(&self, view: &View<'_, N, M>, c: &Choice) -> f32 {
         features::card_slot(view, c)
             .and_then(|(card, slot)| self.cards.get(card as usize).map(|w| w[slot]))
             .unwrap_or(0.0)
@@ -233,21 +235,46 @@ fn best(scores: impl Iterator<Item = f32>) -> usize {
 
 impl Policy for Expert {
     fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+        self.decide(view, options, rng)
+    }
+}
+
+impl super::FfaPolicy for Expert {
+    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+        self.decide(view, options, rng)
+    }
+}
+
+impl Expert {
+    /// The choice at a table of any size (the two-seat [`Policy`] and the four-seat
+    /// [`super::FfaPolicy`] are this one code, monomorphised for each). The value model's
+    /// lookahead and the policy network read two-seat positions: at four seats they are
+    /// never set (`ffa` refuses `value=` and `net=`), and the weights decide.
+    pub fn decide<'v, const N: usize, const M: usize>(
+        &mut self,
+        view: &View<'v, N, M>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+    ) -> usize
+    where
+        View<'v, N, M>: Seated<'v>,
+    {
         if options.len() == 1 {
             return 0;
         }
         if let Some(l) = &mut self.look
             && l.only & super::decision_bit(view.decision()) != 0
+            && let Some(two) = view.two_seat()
         {
             let mut v = [0f32; 256];
-            afterstate::values(view, options, &l.net, l.samples, rng, &mut l.buf, &mut v);
+            afterstate::values(two, options, &l.net, l.samples, rng, &mut l.buf, &mut v);
             return best(v[..options.len()].iter().copied());
         }
         let mut v = [0f32; 256];
-        if self.scores(view, options, rng, &mut v) {
+        if self.scores(view, options, &mut v) {
             best(v[..options.len()].iter().copied())
         } else {
-            self.planner.choose(view, options, rng)
+            self.planner.decide(view, options)
         }
     }
 }
@@ -267,40 +294,39 @@ impl Expert {
     /// The learned score of each option into `out`, at the decisions the expert scores
     /// (card into Mana, Afternoon turn); false elsewhere (the planner decides there). With
     /// the policy network (`expert:net=1`) the network's scores.
-    fn scores(
+    fn scores<'v, const N: usize, const M: usize>(
         &mut self,
-        view: &View<'_>,
+        view: &View<'v, N, M>,
         options: &[Choice],
-        rng: &mut PolicyRng,
         out: &mut [f32],
-    ) -> bool {
+    ) -> bool
+    where
+        View<'v, N, M>: Seated<'v>,
+    {
         // Taken out while the linear part fills its inputs (a move of the box, no copy).
         let mut net = self.net.take();
-        let scored = self.linear(
-            view,
-            options,
-            rng,
-            out,
-            net.as_mut().map(|n| &mut n.inputs[..]),
-        );
+        let scored = self.linear(view, options, out, net.as_mut().map(|n| &mut n.inputs[..]));
         self.net = net;
         if matches!(scored, Scored::No) {
             return false;
         }
-        if let Some(n) = &self.net {
+        if let Some(n) = &self.net
+            && let Some(two) = view.two_seat()
+        {
             // Options past the Mana features' capacity stay unpicked, as the expert's.
             let k = options.len().min(n.inputs.len());
             let k = match scored {
                 Scored::Mana => k.min(MANA_CAP),
                 _ => k,
             };
-            n.model.scores_of(view, &n.inputs[..k], &mut out[..k]);
+            n.model.scores_of(two, &n.inputs[..k], &mut out[..k]);
         }
         if let Scored::Turn { planner_first } = scored {
-            // Head to head the weights (fitted against the Confluence) would pass where
-            // the planner still has a play that wins a duel (`super::duel`): it plays it.
+            // Head to head and in Free for All the weights (fitted against the Confluence)
+            // would pass where the planner still has a play that wins a duel
+            // (`super::duel`): it plays it.
             let stops = |k: usize| matches!(options[k], Choice::Pass | Choice::Done);
-            if view.mode() == Mode::Duel {
+            if super::needs::head_to_head(view) {
                 let k = best(out[..options.len()].iter().copied());
                 if stops(k) && !stops(planner_first) {
                     out[planner_first] = f32::INFINITY;
@@ -312,17 +338,16 @@ impl Expert {
 
     /// The expert's linear scores into `out` and, when `inputs` is given, each option's
     /// inputs of the policy network ([`super::pnet::OPT_IN`]: its features and that score).
-    fn linear(
+    fn linear<const N: usize, const M: usize>(
         &mut self,
-        view: &View<'_>,
+        view: &View<'_, N, M>,
         options: &[Choice],
-        rng: &mut PolicyRng,
         out: &mut [f32],
         mut inputs: Option<&mut [[f32; OPT_IN]]>,
     ) -> Scored {
         match features::family(view.decision()) {
             Some(Family::Mana) => {
-                let pick = self.planner.choose(view, options, rng);
+                let pick = self.planner.decide(view, options);
                 let mut fs: ArrayVec<features::ManaFeatures, MANA_CAP> = ArrayVec::new();
                 features::mana(view, &self.prof, options, pick, &mut fs);
                 for (k, f) in fs.iter().enumerate() {
@@ -367,11 +392,10 @@ impl Expert {
         &mut self,
         view: &View<'_>,
         options: &[Choice],
-        rng: &mut PolicyRng,
         inputs: &mut [[f32; OPT_IN]],
     ) -> usize {
         let mut out = [0f32; 256];
-        match self.linear(view, options, rng, &mut out, Some(&mut *inputs)) {
+        match self.linear(view, options, &mut out, Some(&mut *inputs)) {
             Scored::No => 0,
             Scored::Mana => options.len().min(MANA_CAP).min(inputs.len()),
             Scored::Turn { .. } => options.len().min(inputs.len()),
@@ -383,16 +407,19 @@ impl Expert {
     /// candidates (`search:rank=1`). Returns how sure it is of the first: its probability
     /// under a softmax of the scores (the model the weights were fitted as), or `None`
     /// where the planner decides.
-    pub fn ranked<const N: usize>(
+    pub fn ranked<'v, const CAP: usize, const N: usize, const M: usize>(
         &mut self,
-        view: &View<'_>,
+        view: &View<'v, N, M>,
         options: &[Choice],
         rng: &mut PolicyRng,
-        out: &mut ArrayVec<usize, N>,
-    ) -> Option<f32> {
+        out: &mut ArrayVec<usize, CAP>,
+    ) -> Option<f32>
+    where
+        View<'v, N, M>: Seated<'v>,
+    {
         let mut v = [0f32; 256];
-        if !self.scores(view, options, rng, &mut v) {
-            out.push(self.choose(view, options, rng));
+        if !self.scores(view, options, &mut v) {
+            out.push(self.decide(view, options, rng));
             return None;
         }
         let n = options.len().min(256);

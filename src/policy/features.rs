@@ -81,8 +81,8 @@ pub enum Family {
 }
 
 /// Features of every option of a "card into Mana" decision.
-pub fn mana(
-    view: &View<'_>,
+pub fn mana<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
     prof: &Profiles,
     options: &[Choice],
     pick: usize,
@@ -137,13 +137,17 @@ pub struct TurnCtx {
 
 impl TurnCtx {
     /// `day` is what the planner read of the view (computed once for both).
-    pub(super) fn new(view: &View<'_>, day: &super::planner::Day) -> TurnCtx {
+    pub(super) fn new<const N: usize, const M: usize>(
+        view: &View<'_, N, M>,
+        day: &super::planner::Day,
+    ) -> TurnCtx {
         TurnCtx {
             needs: day.needs,
             target: day.target,
             has_char: day.has_char,
             mana: view.mana(view.me()).1,
-            confluence_passed: view.passed(view.them()),
+            // Every opponent has passed (the Confluence, or the one or three players).
+            confluence_passed: super::needs::opponents_passed(view),
             meet: view.distance_to_meet(),
         }
     }
@@ -151,8 +155,8 @@ impl TurnCtx {
 
 /// Features of one option of an Afternoon turn. `ranked` is the planner's short list,
 /// its pick first.
-pub fn turn(
-    view: &View<'_>,
+pub fn turn<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
     prof: &Profiles,
     ctx: &TurnCtx,
     options: &[Choice],
@@ -242,7 +246,10 @@ pub const SLOT_MANA: usize = 2;
 pub const SLOT_QUICK: usize = 3;
 
 /// The card an option plays or banks and the slot of its learned preference, if any.
-pub fn card_slot(view: &View<'_>, c: &Choice) -> Option<(crate::cards::effect::CardIdx, usize)> {
+pub fn card_slot<const N: usize, const M: usize>(
+    view: &View<'_, N, M>,
+    c: &Choice,
+) -> Option<(crate::cards::effect::CardIdx, usize)> {
     match *c {
         Choice::Play {
             obj, from_reserve, ..

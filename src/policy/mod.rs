@@ -51,6 +51,40 @@ pub trait FfaPolicy: Send {
     fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize;
 }
 
+/// A view of one of the two tables the policies play at: two seats ([`View`]: the solo
+/// game and head to head) or Free for All's four ([`FfaView`]). Generic policy code reaches
+/// what exists at one size only through it: the value model and the policy network read
+/// two-seat positions (against the Confluence), and a search's opponents in its rollouts
+/// are two-seat or four-seat policies. Monomorphised, the other size's branch is gone.
+pub trait Seated<'a> {
+    /// This view, when it is a two-seat one.
+    fn two_seat(&self) -> Option<&View<'a>>;
+    /// This view, when it is a four-seat one.
+    fn four_seat(&self) -> Option<&FfaView<'a>>;
+}
+
+impl<'a> Seated<'a> for View<'a> {
+    #[inline]
+    fn two_seat(&self) -> Option<&View<'a>> {
+        Some(self)
+    }
+    #[inline]
+    fn four_seat(&self) -> Option<&FfaView<'a>> {
+        None
+    }
+}
+
+impl<'a> Seated<'a> for FfaView<'a> {
+    #[inline]
+    fn two_seat(&self) -> Option<&View<'a>> {
+        None
+    }
+    #[inline]
+    fn four_seat(&self) -> Option<&FfaView<'a>> {
+        Some(self)
+    }
+}
+
 /// Free for All's opponent choice (`Decision::Seat`): the opponent furthest ahead (the
 /// most regions its two expeditions have come), the first offered on ties: a guess that
 /// treats the effect as one that hinders its target (as `greedy` guesses a target's
@@ -173,13 +207,18 @@ impl PolicyKind {
         self == PolicyKind::Clairvoyant
     }
 
-    /// Whether the policy plays at a Free for All table ([`FfaPolicy`]): `random`,
-    /// `greedy` and `planner`. The others read two seats (the expert's features, the
-    /// search's rollouts) and are not ported yet.
+    /// Whether the policy plays at a Free for All table ([`FfaPolicy`]): every one does
+    /// (`expert` and the searches since 2026-11-27). Kept so that a policy that reads two
+    /// seats only can be added and refused with exit code 2.
     pub fn plays_ffa(self) -> bool {
         matches!(
             self,
-            PolicyKind::Random | PolicyKind::Greedy | PolicyKind::Planner
+            PolicyKind::Random
+                | PolicyKind::Greedy
+                | PolicyKind::Planner
+                | PolicyKind::Expert
+                | PolicyKind::Search
+                | PolicyKind::Clairvoyant
         )
     }
 
@@ -434,54 +473,62 @@ impl PolicySpec {
             PolicyKind::Planner => {
                 AnyPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params()))
             }
-            PolicyKind::Expert => {
-                let e = Expert::new(
-                    data.profiles.clone(),
-                    self.planner_params(),
-                    data.expert.clone(),
-                );
-                let e = if self.param("net", 0) != 0 {
+            PolicyKind::Expert => AnyPolicy::Expert(self.build_expert(data)),
+            PolicyKind::Search | PolicyKind::Clairvoyant => {
+                AnyPolicy::Search(Box::new(self.build_search(data)))
+            }
+        }
+    }
+
+    /// An `expert` as this spec asks (`net`, `value`).
+    fn build_expert(&self, data: &PolicyData) -> Expert {
+        let e = Expert::new(
+            data.profiles.clone(),
+            self.planner_params(),
+            data.expert.clone(),
+        );
+        let e = if self.param("net", 0) != 0 {
+            e.with_net(data.pnet.clone())
+        } else {
+            e
+        };
+        let samples = self.param("value", 0);
+        if samples == 0 {
+            e
+        } else {
+            e.with_lookahead(expert::Lookahead::new(
+                data.value.clone(),
+                samples,
+                self.param("vonly", SEARCH_ALL as u32) as u8,
+            ))
+        }
+    }
+
+    /// A `search` or `clairvoyant` as this spec asks, its rollouts playing every seat by
+    /// its own rollout policy (the opponents' are added by the callers that know them).
+    fn build_search(&self, data: &PolicyData) -> Search {
+        let params = self.search_params(true);
+        let net = self.param("net", 0);
+        let s = Search::new(
+            Planner::new(data.profiles.clone(), self.planner_params()),
+            params.expert.then(|| {
+                let e = self.expert(data);
+                if net & 2 != 0 {
                     e.with_net(data.pnet.clone())
                 } else {
                     e
-                };
-                let samples = self.param("value", 0);
-                AnyPolicy::Expert(if samples == 0 {
-                    e
-                } else {
-                    e.with_lookahead(expert::Lookahead::new(
-                        data.value.clone(),
-                        samples,
-                        self.param("vonly", SEARCH_ALL as u32) as u8,
-                    ))
-                })
-            }
-            PolicyKind::Search | PolicyKind::Clairvoyant => {
-                let params = self.search_params(true);
-                let net = self.param("net", 0);
-                let s = Search::new(
-                    Planner::new(data.profiles.clone(), self.planner_params()),
-                    params.expert.then(|| {
-                        let e = self.expert(data);
-                        if net & 2 != 0 {
-                            e.with_net(data.pnet.clone())
-                        } else {
-                            e
-                        }
-                    }),
-                    params,
-                )
-                .with_value(data.value.clone());
-                // `net=1` alone: the candidates follow `expert:net=1` (a better first
-                // guess than the expert's), the rollouts the expert (the cheaper player);
-                // `net=2` alone: the other way round.
-                let s = match net & 3 {
-                    1 => s.with_ranker(self.expert(data).with_net(data.pnet.clone())),
-                    2 if params.expert => s.with_ranker(self.expert(data)),
-                    _ => s,
-                };
-                AnyPolicy::Search(Box::new(s))
-            }
+                }
+            }),
+            params,
+        )
+        .with_value(data.value.clone());
+        // `net=1` alone: the candidates follow `expert:net=1` (a better first
+        // guess than the expert's), the rollouts the expert (the cheaper player);
+        // `net=2` alone: the other way round.
+        match net & 3 {
+            1 => s.with_ranker(self.expert(data).with_net(data.pnet.clone())),
+            2 if params.expert => s.with_ranker(self.expert(data)),
+            _ => s,
         }
     }
 
@@ -648,17 +695,52 @@ pub enum AnyFfaPolicy {
     Random(Random),
     Greedy(Greedy),
     Planner(Planner),
+    Expert(Expert),
+    Search(Box<Search>),
 }
 
 impl PolicySpec {
     /// The policy at a Free for All table, or why it cannot play there (a policy that is
-    /// not [`PolicyKind::plays_ffa`]).
+    /// not [`PolicyKind::plays_ffa`]). A search built here plays every seat of its
+    /// rollouts by its own rollout policy; [`PolicySpec::build_ffa_at`] gives it the
+    /// opponents' policies.
     pub fn build_ffa(&self, data: &PolicyData) -> Result<AnyFfaPolicy, String> {
         self.check_ffa()?;
         Ok(match self.kind {
             PolicyKind::Random => AnyFfaPolicy::Random(Random),
             PolicyKind::Greedy => AnyFfaPolicy::Greedy(Greedy),
-            _ => AnyFfaPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params())),
+            PolicyKind::Planner => {
+                AnyFfaPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params()))
+            }
+            PolicyKind::Expert => AnyFfaPolicy::Expert(self.build_expert(data)),
+            PolicyKind::Search | PolicyKind::Clairvoyant => {
+                AnyFfaPolicy::Search(Box::new(self.build_search(data)))
+            }
+        })
+    }
+
+    /// The policy of seat `seat` at a Free for All table where seat `t` plays
+    /// `table[t]` (`table[seat]` is this spec). As head to head
+    /// ([`PolicySpec::build_against`]), a search plays each other seat in its rollouts by
+    /// that seat's policy, and a searching opponent by its rollout policy; every other
+    /// policy is [`PolicySpec::build_ffa`]'s.
+    pub fn build_ffa_at(
+        &self,
+        data: &PolicyData,
+        seat: usize,
+        table: [&PolicySpec; 4],
+    ) -> Result<AnyFfaPolicy, String> {
+        Ok(match self.build_ffa(data)? {
+            AnyFfaPolicy::Search(s) => {
+                let mut opponents: [Option<AnyFfaPolicy>; 4] = [None, None, None, None];
+                for (t, spec) in table.iter().enumerate() {
+                    if t != seat {
+                        opponents[t] = Some(spec.rollout_spec().build_ffa(data)?);
+                    }
+                }
+                AnyFfaPolicy::Search(Box::new(s.with_ffa_opponents(opponents)))
+            }
+            p => p,
         })
     }
 
@@ -688,6 +770,8 @@ impl FfaPolicy for AnyFfaPolicy {
             AnyFfaPolicy::Random(p) => p.choose_ffa(view, options, rng),
             AnyFfaPolicy::Greedy(p) => p.choose_ffa(view, options, rng),
             AnyFfaPolicy::Planner(p) => p.choose_ffa(view, options, rng),
+            AnyFfaPolicy::Expert(p) => p.choose_ffa(view, options, rng),
+            AnyFfaPolicy::Search(p) => p.choose_ffa(view, options, rng),
         }
     }
 }

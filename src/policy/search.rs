@@ -40,10 +40,11 @@ use rand::{RngExt, SeedableRng};
 use super::expert::Expert;
 use super::planner::Planner;
 use super::value::ValueNet;
-use super::{Policy, PolicyRng};
+use super::{AnyFfaPolicy, AnyPolicy, FfaPolicy, Policy, PolicyRng, Seated};
 use crate::cards::types::Side;
 use crate::engine::event::NoObserver;
-use crate::engine::state::{Decision, Mode};
+use crate::engine::ffa::FfaView;
+use crate::engine::state::Decision;
 use crate::engine::view::View;
 use crate::engine::{
     Choice, ChoiceList, GameRng, GameState, Step, advance, apply_unchecked, legal_choices,
@@ -193,9 +194,39 @@ pub struct Search {
     pub params: SearchParams,
     buf: Box<ChoiceList>,
     last: Estimates,
-    /// Head to head: the opponent's policy, which plays the other seat in the rollouts (the
-    /// search's own rollout policy when none is given).
-    opponent: Option<Box<super::AnyPolicy>>,
+    /// The opponents' policies in the rollouts (the search's own rollout policy plays a
+    /// seat that has none).
+    opponents: Opponents,
+}
+
+/// Who plays the other seats in a search's rollouts: head to head the opponent's policy,
+/// in Free for All each other seat's (indexed by seat; the search's own seat has none).
+#[derive(Default)]
+struct Opponents {
+    two: Option<Box<AnyPolicy>>,
+    four: Option<Box<[Option<AnyFfaPolicy>; 4]>>,
+}
+
+impl Opponents {
+    /// The pick of the policy that plays the deciding seat, if that seat has one.
+    #[inline]
+    fn pick<'v, const N: usize, const M: usize>(
+        &mut self,
+        view: &View<'v, N, M>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+    ) -> Option<usize>
+    where
+        View<'v, N, M>: Seated<'v>,
+    {
+        if let Some(v) = view.two_seat() {
+            return self.two.as_mut().map(|o| o.choose(v, options, rng));
+        }
+        let v: &FfaView<'v> = view.four_seat()?;
+        self.four.as_mut()?[v.me().index() & 3]
+            .as_mut()
+            .map(|o| o.choose_ffa(v, options, rng))
+    }
 }
 
 /// What the last searched decision found: per candidate, its option index, the samples it
@@ -208,11 +239,13 @@ pub struct Estimates {
     pub samples: u32,
 }
 
-/// A rollout's result in half-points for side `me`: a win 2, a day-cap draw 1, a loss 0.
-fn points(g: &GameState, me: Side) -> u32 {
+/// A rollout's result in half-points for side `me`: a win 2, a day-cap draw 1, a loss 0
+/// (head to head and in Free for All, a win is `me`'s; with two seats `versus` is the
+/// duel's test, as no two-seat game is a Free for All).
+fn points<const N: usize, const M: usize>(g: &GameState<N, M>, me: Side) -> u32 {
     match g.outcome {
-        Some(o) if g.mode == Mode::Duel && o.winner() == Some(me) => 2,
-        Some(o) if g.mode != Mode::Duel && o.is_win() => 2,
+        Some(o) if g.mode.versus() && o.winner() == Some(me) => 2,
+        Some(o) if !g.mode.versus() && o.is_win() => 2,
         Some(crate::engine::Outcome::DayCap) => 1,
         _ => 0,
     }
@@ -304,16 +337,19 @@ impl Race {
 
 /// The rollout policy's pick: the expert's, or the planner's with `expert=0`. (Fields, not
 /// `&mut self`, so that the options may be the search's own buffer.)
-fn rollout_pick(
+fn rollout_pick<'v, const N: usize, const M: usize>(
     expert: &mut Option<Expert>,
     planner: &mut Planner,
-    view: &View<'_>,
+    view: &View<'v, N, M>,
     options: &[Choice],
     rng: &mut PolicyRng,
-) -> usize {
+) -> usize
+where
+    View<'v, N, M>: Seated<'v>,
+{
     match expert {
-        Some(e) => e.choose(view, options, rng),
-        None => planner.choose(view, options, rng),
+        Some(e) => e.decide(view, options, rng),
+        None => planner.decide(view, options),
     }
 }
 
@@ -328,13 +364,20 @@ impl Search {
             params,
             buf: Box::new(ChoiceList::new()),
             last: Estimates::default(),
-            opponent: None,
+            opponents: Opponents::default(),
         }
     }
 
     /// Head to head: the policy that plays the opponent's seat in the rollouts.
-    pub fn with_opponent(mut self, opponent: super::AnyPolicy) -> Search {
-        self.opponent = Some(Box::new(opponent));
+    pub fn with_opponent(mut self, opponent: AnyPolicy) -> Search {
+        self.opponents.two = Some(Box::new(opponent));
+        self
+    }
+
+    /// Free for All: the policy that plays each seat in the rollouts (`None` at the
+    /// search's own seat, which its rollout policy plays).
+    pub fn with_ffa_opponents(mut self, opponents: [Option<AnyFfaPolicy>; 4]) -> Search {
+        self.opponents.four = Some(Box::new(opponents));
         self
     }
 
@@ -358,14 +401,17 @@ impl Search {
     /// Plays `first` on `g`, then the rollout policy (planner or expert) to the end, or,
     /// with a `horizon`, until that many days have ended, where the value model scores the
     /// position. In half-points: a win 2, a draw 1, a loss 0, a value `v` 2v.
-    fn rollout(
+    fn rollout<const N: usize, const M: usize>(
         &mut self,
-        view: &View<'_>,
-        mut g: GameState,
+        view: &View<'_, N, M>,
+        mut g: GameState<N, M>,
         first: Choice,
         seed: u64,
         horizon: u8,
-    ) -> f64 {
+    ) -> f64
+    where
+        for<'v> View<'v, N, M>: Seated<'v>,
+    {
         let db = view.db();
         let mut rng = GameRng::seed_from_u64(seed);
         let mut prng = PolicyRng::seed_from_u64(seed ^ 0x5ea5c4);
@@ -377,28 +423,29 @@ impl Search {
             match advance(&mut g, db, &mut rng, &mut NoObserver) {
                 Step::Decide => {
                     legal_choices(&g, db, &mut self.buf);
-                    // The value model scores Confluence positions: head to head the
-                    // rollouts play to the end.
+                    let at = View::new(&g, db);
+                    // The value model scores Confluence positions: head to head and in
+                    // Free for All the rollouts play to the end.
                     if let Some(net) = &self.value
                         && horizon > 0
-                        && g.mode != Mode::Duel
+                        && !g.mode.versus()
                         && g.day >= last_day
                         && self.buf.len() > 1
+                        && let Some(two) = at.two_seat()
                     {
-                        return 2.0 * net.value(&View::new(&g, db)) as f64;
+                        return 2.0 * net.value(two) as f64;
                     }
                     let k = if self.buf.len() == 1 {
                         0
                     } else if g.decider != me
-                        && let Some(o) = &mut self.opponent
+                        && let Some(k) = self.opponents.pick(&at, &self.buf, &mut opp_rng)
                     {
-                        o.choose(&View::new(&g, db), &self.buf, &mut opp_rng)
+                        k
                     } else {
-                        let view = View::new(&g, db);
                         rollout_pick(
                             &mut self.expert,
                             &mut self.planner,
-                            &view,
+                            &at,
                             &self.buf,
                             &mut prng,
                         )
@@ -416,13 +463,16 @@ impl Search {
     /// given); at a turn the planner's ranked plays, elsewhere its pick; then the other
     /// options in order. Returns the ranking's probability of its first option
     /// ([`Expert::ranked`]), where it has one.
-    fn candidates(
+    fn candidates<'v, const N: usize, const M: usize>(
         &mut self,
-        view: &View<'_>,
+        view: &View<'v, N, M>,
         options: &[Choice],
         rng: &mut PolicyRng,
         out: &mut ArrayVec<usize, MAX_WIDTH>,
-    ) -> Option<f32> {
+    ) -> Option<f32>
+    where
+        View<'v, N, M>: Seated<'v>,
+    {
         let width = (self.params.width as usize).clamp(1, MAX_WIDTH);
         let push = |k: usize, out: &mut ArrayVec<usize, MAX_WIDTH>| {
             if out.len() < width && !out.contains(&k) {
@@ -438,7 +488,7 @@ impl Search {
                     push(k, out);
                 }
             } else {
-                push(e.choose(view, options, rng), out);
+                push(e.decide(view, options, rng), out);
             }
         }
         if matches!(view.decision(), Decision::Turn | Decision::PlayFree) {
@@ -446,7 +496,7 @@ impl Search {
                 push(k, out);
             }
         } else {
-            push(self.planner.choose(view, options, rng), out);
+            push(self.planner.decide(view, options), out);
         }
         for k in 0..options.len() {
             push(k, out);
@@ -457,6 +507,29 @@ impl Search {
 
 impl Policy for Search {
     fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+        self.decide(view, options, rng)
+    }
+}
+
+impl FfaPolicy for Search {
+    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+        self.decide(view, options, rng)
+    }
+}
+
+impl Search {
+    /// The choice at a table of any size (the two-seat [`Policy`] and the four-seat
+    /// [`FfaPolicy`] are this one code, monomorphised for each): the rollouts play the
+    /// table the view shows, two seats or four.
+    pub fn decide<'v, const N: usize, const M: usize>(
+        &mut self,
+        view: &View<'v, N, M>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+    ) -> usize
+    where
+        for<'w> View<'w, N, M>: Seated<'w>,
+    {
         if options.len() == 1 {
             return 0;
         }
@@ -469,7 +542,7 @@ impl Policy for Search {
             // Unsearched: the best first guess decides (the ranker's, else the rollout
             // policy's).
             if let Some(r) = &mut self.ranker {
-                return r.choose(view, options, rng);
+                return r.decide(view, options, rng);
             }
             return rollout_pick(&mut self.expert, &mut self.planner, view, options, rng);
         }

@@ -21,6 +21,7 @@
 //! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
 //! else of the crate.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use super::duel::DuelSeat;
@@ -35,7 +36,7 @@ use crate::deck::PlayerDeck;
 use crate::engine::event::NoObserver;
 use crate::engine::ffa::{FfaSetup, FfaView, new_ffa};
 use crate::engine::{ChoiceList, GameRng, Step, advance, apply_unchecked, legal_choices};
-use crate::policy::{AnyFfaPolicy, FfaPolicy, PolicyData, PolicyRng, PolicySpec};
+use crate::policy::{AnyFfaPolicy, FfaPolicy, PolicyData, PolicyKind, PolicyRng, PolicySpec};
 
 /// Games per unit of work: the grain of the parallel loop and of the checkpoint (part of
 /// a run's state: changing it makes older checkpoints unreadable).
@@ -292,6 +293,8 @@ pub struct FfaPlan<'a> {
     pub decks: &'a [PlayerDeck],
     /// Policies that play Free for All (`PolicyKind::plays_ffa`; checked by the caller).
     pub policies: &'a [PolicySpec],
+    /// The expert's weights and the value model, when not the committed ones.
+    pub models: crate::policy::Models<'a>,
     pub entries: Vec<Entry>,
     /// The first game of each configuration this run plays.
     pub first_game: u64,
@@ -302,12 +305,27 @@ pub struct FfaPlan<'a> {
     pub day_cap: u8,
 }
 
-/// One worker's policies (one per seat and policy, built on first use) and choice buffer.
+/// One worker's policies, per seat, built on first use, and its choice buffer. A seat's
+/// policy is keyed by its spec's index; a search's, which plays the other seats in its
+/// rollouts by their policies, by the specs of the whole table ([`table_key`]).
 struct Worker<'a> {
     data: &'a PolicyData,
     specs: &'a [PolicySpec],
-    seats: [Vec<Option<AnyFfaPolicy>>; 4],
+    seats: [BTreeMap<usize, AnyFfaPolicy>; 4],
     buf: ChoiceList,
+}
+
+/// The key of seat `seat`'s policy in a worker's cache when seat `t` plays spec
+/// `table[t]` of `n` specs: the spec's index, or for a search `n` plus the table's specs
+/// as a number in base `n` (its rollouts depend on them).
+fn table_key(specs: &[PolicySpec], table: [usize; 4], seat: usize) -> usize {
+    let n = specs.len();
+    let k = table[seat];
+    if matches!(specs[k].kind, PolicyKind::Search | PolicyKind::Clairvoyant) {
+        n + table.iter().fold(0, |acc, &t| acc * n + t)
+    } else {
+        k
+    }
 }
 
 /// Plays every configuration of the run (pod `c / 24`, seating `c % 24`, pods as
@@ -321,12 +339,11 @@ pub fn run_ffa(
     log: &mut LogWriter<TallyUnit<FfaTally>>,
 ) -> Result<Vec<FfaTally>, Stop<StateError>> {
     let pods = pods(plan.entries.len());
-    let data = PolicyData::new(plan.db);
-    let n_pol = plan.policies.len();
+    let data = PolicyData::for_run(plan.db, plan.models);
     let new_worker = || Worker {
         data: &data,
         specs: plan.policies,
-        seats: std::array::from_fn(|_| (0..n_pol).map(|_| None).collect()),
+        seats: std::array::from_fn(|_| BTreeMap::new()),
         buf: ChoiceList::new(),
     };
     let game = |w: &mut Worker<'_>, c: usize, g: u64, t: &mut FfaTally| {
@@ -347,15 +364,17 @@ pub fn run_ffa(
             buf,
         } = w;
         // Each seat's policy, from that seat's own set (four distinct borrows).
+        let table: [usize; 4] = std::array::from_fn(|s| entry(s).policy);
         let mut s = 0;
         let policies = seats.each_mut().map(|pols| {
-            let k = entry(s).policy;
+            let seat = s;
             s += 1;
-            pols[k].get_or_insert_with(|| {
-                specs[k]
-                    .build_ffa(data)
-                    .expect("the command accepts only policies that play Free for All")
-            })
+            pols.entry(table_key(specs, table, seat))
+                .or_insert_with(|| {
+                    specs[table[seat]]
+                        .build_ffa_at(data, seat, table.map(|k| &specs[k]))
+                        .expect("the command accepts only policies that play Free for All")
+                })
         });
         let r = play_ffa(
             plan.db,

@@ -99,7 +99,7 @@ pub fn record(
         return;
     }
     let mut inputs = [[0f32; OPT_IN]; 256];
-    let n = expert.option_inputs(view, options, rng, &mut inputs);
+    let n = expert.option_inputs(view, options, &mut inputs);
     let chosen = teacher.choose(view, options, rng);
     if n < 2 || chosen >= n {
         return;
