@@ -38,7 +38,7 @@ pub enum Command {
     /// Write report.html, report.md and charts/*.svg from the outputs of a run (or of a
     /// matchup) in DIR.
     Report(ReportArgs),
-    /// Merge the shard directories of one sharded run (of run, matchup or booster-war)
+    /// Merge the shard directories of one sharded run (of run, matchup, booster-war or ffa)
     /// into the outputs of the whole run.
     Merge(MergeArgs),
     /// Every policy on one matchup, with all commons and with all rares: win rate, 95%
@@ -123,27 +123,20 @@ pub struct FfaArgs {
     /// Directory holding pool.csv and abilities/.
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,
+    #[command(flatten)]
+    pub models: ModelArgs,
     /// No progress bar and no ranking table on the terminal.
     #[arg(long, short)]
     #[serde(skip)]
     pub quiet: bool,
-    /// Replace --out even when it holds an unfinished run with other settings (without
-    /// it, that is refused: it is work that would be lost). An interrupted run is
-    /// continued by running the same command again.
-    #[arg(long)]
-    #[serde(skip)]
-    pub force: bool,
-    /// Sharding and `--resume DIR` are not offered for ffa yet: always none.
-    #[arg(skip)]
+    #[command(flatten)]
     #[serde(skip)]
     pub scale: ScaleArgs,
-    #[arg(skip)]
+    /// Continue the interrupted ffa run whose --out was DIR, with the settings it started
+    /// with (--threads and --quiet may be given).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["players", "policies", "games", "seed", "day_cap", "out", "allow_illegal", "cards", "expert_weights", "value_weights", "shard", "force"])]
     #[serde(skip)]
     pub resume: Option<PathBuf>,
-    /// No model file is read by the policies ffa accepts.
-    #[arg(skip)]
-    #[serde(skip)]
-    pub models: ModelArgs,
 }
 
 #[derive(Args, Debug)]
@@ -302,8 +295,8 @@ pub struct BoosterWarArgs {
 /// them apart from the flags that decide the results).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ScaleArgs {
-    /// Play only slice I of N (I counts from 0) of every pair's (variant's) games, and
-    /// write the shard's mergeable state to --out (see `confluence-sim merge`).
+    /// Play only slice I of N (I counts from 0) of every pair's (variant's, seating's)
+    /// games, and write the shard's mergeable state to --out (see `confluence-sim merge`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<super::shard::Shard>,
     /// Replace --out even when it holds a finished shard, or an unfinished run with other
@@ -313,7 +306,7 @@ pub struct ScaleArgs {
 }
 
 /// Model files instead of the committed ones the binary embeds, for the head-to-head
-/// commands (matchup, booster-war).
+/// commands (matchup, booster-war, ffa).
 #[derive(Args, Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ModelArgs {
     /// Weights for the expert instead of the committed ones the binary embeds (every seat
@@ -929,8 +922,8 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The shard directories (the --out of each `run --shard I/N`, or of matchup's or
-    /// booster-war's), in any order.
+    /// The shard directories (the --out of each `run --shard I/N`, or of matchup's,
+    /// booster-war's or ffa's), in any order.
     #[arg(value_name = "SHARD_DIR", required = true)]
     pub shards: Vec<PathBuf>,
     /// Output directory: the same files as one unsharded run. It may not be one of the

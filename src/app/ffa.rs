@@ -2,14 +2,15 @@
 //! (a deck with a policy; every 4-subset of the entries) play all 24 seatings
 //! (`sim::ffa`); the outputs are one row per pod, seating and seat (`pods.csv`), a
 //! Plackett–Luce rating of who wins among four (`ratings.csv`), a short report
-//! (`report.md`, see [`report`]) and `meta.json`.
+//! (`report.md`, see [`report`]) and `meta.json`. A run is checkpointed, resumed, sharded
+//! and merged as `matchup` is (`super::headtohead`).
 
 mod report;
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
-use super::cli::FfaArgs;
+use super::cli::{FfaArgs, MergeArgs};
 use super::headtohead::{self, Exec};
 use super::job::default_threads;
 use super::load;
@@ -52,6 +53,14 @@ struct Prepared {
     pods: Vec<[usize; 4]>,
 }
 
+/// The model files of the command line, read and checked (no policy `ffa` accepts reads
+/// them yet; they are recorded in meta.json and in a shard's description).
+fn check_models(a: &FfaArgs) -> Result<()> {
+    load::expert_weights(a.models.expert_weights.as_deref())?;
+    load::value_weights(a.models.value_weights.as_deref())?;
+    Ok(())
+}
+
 /// The policies of the command line: usage errors (exit 2) for an unknown policy, one
 /// given twice, or one that does not play Free for All yet.
 fn ffa_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
@@ -83,6 +92,7 @@ fn prepare(a: &FfaArgs) -> Result<Prepared> {
         )));
     }
     let lib = load::library(&a.cards)?;
+    check_models(a)?;
     let mut warnings = Vec::new();
     let decks = load::player_decks(&lib, &a.players, a.allow_illegal, &mut warnings)?;
     for w in &warnings {
@@ -127,7 +137,8 @@ fn prepare(a: &FfaArgs) -> Result<Prepared> {
 
 headtohead::impl_flags!(FfaArgs, "ffa");
 
-pub fn ffa(a: FfaArgs) -> Result<()> {
+pub fn ffa(mut a: FfaArgs) -> Result<()> {
+    headtohead::resume(&mut a)?;
     let threads = default_threads(a.threads)?;
     let p = prepare(&a)?;
     let spec = headtohead::describe(&a, a.seed, a.games, |s| {
@@ -148,14 +159,10 @@ pub fn ffa(a: FfaArgs) -> Result<()> {
         };
         run_ffa(&plan, progress, Some(stop), log)
     };
-    let outputs = headtohead::Outputs {
-        write: |out: &mut OutputDir, tallies: &[FfaTally]| write_outputs(out, &p, &a, tallies),
-        print: |fit: &PlFit, tallies: &[FfaTally]| print_ratings(&p, tallies, fit),
-    };
     let done = headtohead::execute(
-        &Exec::new(&a.out, &spec, (configs, "seating"), a.force, a.quiet),
+        &Exec::new(&a.out, &spec, (configs, "seating"), a.scale.force, a.quiet),
         play,
-        outputs,
+        outputs(&p, &a),
     )?;
     let Some(done) = done else {
         return Ok(());
@@ -168,6 +175,31 @@ pub fn ffa(a: FfaArgs) -> Result<()> {
     );
     done.report(&what, threads, &a.out);
     Ok(())
+}
+
+/// What a finished run (or its merged shards) writes and prints.
+#[allow(clippy::type_complexity)]
+fn outputs<'a>(
+    p: &'a Prepared,
+    a: &'a FfaArgs,
+) -> headtohead::Outputs<
+    impl FnOnce(&mut OutputDir, &[FfaTally]) -> Result<PlFit> + 'a,
+    impl FnOnce(&PlFit, &[FfaTally]) + 'a,
+> {
+    headtohead::Outputs {
+        write: move |out: &mut OutputDir, tallies: &[FfaTally]| write_outputs(out, p, a, tallies),
+        print: move |fit: &PlFit, tallies: &[FfaTally]| print_ratings(p, tallies, fit),
+    }
+}
+
+/// `confluence-sim merge` of an ffa run's shards: the outputs of the whole run, through the
+/// code that writes them at the end of a run.
+pub fn merge(m: MergeArgs) -> Result<()> {
+    let (set, spec, a) = headtohead::merge_start::<FfaArgs>(&m)?;
+    let p = prepare(&a)?;
+    let configs = p.pods.len() * SEATINGS.len();
+    let tallies = headtohead::merged(&set, &spec, configs, FfaTally::default)?;
+    headtohead::merge_end(&m, &set, &tallies, outputs(&p, &a))
 }
 
 /// The totals the report and the ratings read, from the tallies of every configuration
@@ -300,6 +332,8 @@ fn write_outputs(
             "day_cap": a.day_cap,
             "decks": decks,
             "policies": p.policies.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "expert_weights": super::meta::model_file(a.models.expert_weights.as_deref()),
+            "value_weights": super::meta::model_file(a.models.value_weights.as_deref()),
             "entries": entries_json,
             "design": "every 4-subset of the entries is a pod; each pod plays all 24 orders of its entries round the table, the first player turning with the game index",
             "rating": {
