@@ -754,10 +754,17 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub json: bool,
     /// Which command's game: `run` (a deck against the Confluence), `matchup` (seat A the
-    /// first --player with the first --policy, seat B the second, or the same again) or
-    /// `booster-war` (--set, --boosters, --variant, --day-one-mana).
+    /// first --player with the first --policy, seat B the second, or the same again),
+    /// `booster-war` (--set, --boosters, --variant, --day-one-mana) or `ffa` (the run's
+    /// --player decks and --policy names in its order, --pod, --seating).
     #[arg(long, value_enum, value_name = "MODE", default_value = "run")]
     pub mode: ReplayMode,
+    /// ffa: the pod (pods.csv's `pod`: every 4 of the run's entries, in order).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub pod: usize,
+    /// ffa: the seating of the pod (pods.csv's `seating`, 0 to 23).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub seating: usize,
     /// booster-war: the set whose boosters are opened.
     #[arg(long, value_name = "SET", default_value = "CORE")]
     pub set: String,
@@ -781,6 +788,8 @@ pub enum ReplayMode {
     Matchup,
     /// Two boosters head to head, as `booster-war` plays them.
     BoosterWar,
+    /// Four entries at a Free for All table, as `ffa` plays them.
+    Ffa,
 }
 
 /// One player deck against one Confluence deck (tune, ladder, bench).

@@ -357,7 +357,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// In the Arena the day ends only at the day cap: its Dusk decides.
     fn ffa_day_end(&mut self) {
         if !self.s.arena {
-            match self.s.table.day_end(&self.s.pos.0) {
+            let verdict = self.s.table.day_end(&self.s.pos.0);
+            if O::ENABLED {
+                self.emit(Event::FfaDayEnd { verdict });
+            }
+            match verdict {
                 Verdict::Wins(seat) => {
                     self.end(Outcome::seat_wins(Side::of_seat(seat)));
                     return;
