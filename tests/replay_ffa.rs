@@ -321,14 +321,14 @@ fn replayed_ffa_games_add_up_to_the_runs_rows_and_rederive_from_their_json() {
             arenas += game.arena as u64;
         }
         arenas_seen += arenas;
-        for seat in 0..4 {
+        for (seat, won) in wins.iter().enumerate() {
             let row = rows
                 .iter()
                 .find(|r| r["seating"] == seating.to_string() && r["seat"] == seat.to_string())
                 .unwrap();
             assert_eq!(
                 row["wins"],
-                wins[seat].to_string(),
+                won.to_string(),
                 "seating {seating} seat {seat}"
             );
             assert_eq!(row["draws"], draws.to_string(), "seating {seating}");
