@@ -8,13 +8,18 @@ use serde_json::{Value, json};
 use crate::cards::db::CardDb;
 use crate::cards::types::*;
 use crate::engine::Choice;
-use crate::engine::duel::DuelDusk;
+use crate::engine::duel::{DuelDusk, FfaDusk, terrains_won};
 use crate::engine::event::{ConfluenceAction, Event, Observer, Why};
 use crate::engine::overcome::ExpReport;
 use crate::engine::state::*;
+use crate::engine::table::{Verdict, advance, qualifies};
 
 /// A choice in words ("play Kappa from hand into the hero expedition").
-pub fn describe_choice(db: &CardDb, s: &GameState, c: Choice) -> String {
+pub fn describe_choice<const N: usize, const M: usize>(
+    db: &CardDb,
+    s: &GameState<N, M>,
+    c: Choice,
+) -> String {
     let name = |id: ObjId| db.card(s.obj(id).card).name.clone();
     match c {
         Choice::Pass => "pass".into(),
@@ -67,8 +72,8 @@ pub struct GameLog<'a> {
     pub lines: Vec<String>,
     pub records: Vec<Value>,
     last_phase: &'static str,
-    /// A head-to-head game's seats as the log names them (seat A first).
-    seats: Option<[String; 2]>,
+    /// A head-to-head or Free for All game's seats as the log names them (seat A first).
+    seats: Option<Vec<String>>,
 }
 
 fn stats_json(s: Stats) -> Value {
@@ -126,19 +131,28 @@ impl<'a> GameLog<'a> {
     /// decisions, expeditions and Dusks, and every card (nothing is hidden).
     pub fn duel(db: &'a CardDb, seats: [String; 2]) -> GameLog<'a> {
         GameLog {
-            seats: Some(seats),
+            seats: Some(seats.into()),
             ..GameLog::new(db)
         }
     }
 
-    fn name(&self, s: &GameState, id: ObjId) -> String {
+    /// The log of a Free for All game, naming its four seats (seat A first): every seat's
+    /// decisions, expeditions, Dusks and day ends, and every card (nothing is hidden).
+    pub fn ffa(db: &'a CardDb, seats: [String; 4]) -> GameLog<'a> {
+        GameLog {
+            seats: Some(seats.into()),
+            ..GameLog::new(db)
+        }
+    }
+
+    fn name<const N: usize, const M: usize>(&self, s: &GameState<N, M>, id: ObjId) -> String {
         if id == NO_OBJ {
             return "-".into();
         }
         self.db.card(s.obj(id).card).name.clone()
     }
 
-    fn card(&self, s: &GameState, id: ObjId) -> Value {
+    fn card<const N: usize, const M: usize>(&self, s: &GameState<N, M>, id: ObjId) -> Value {
         json!({"id": id, "name": self.name(s, id)})
     }
 
@@ -159,7 +173,13 @@ impl<'a> GameLog<'a> {
         }
     }
 
-    fn push(&mut self, s: &GameState, kind: &str, mut v: Value, line: String) {
+    fn push<const N: usize, const M: usize>(
+        &mut self,
+        s: &GameState<N, M>,
+        kind: &str,
+        mut v: Value,
+        line: String,
+    ) {
         if let Value::Object(m) = &mut v {
             m.insert("day".into(), json!(s.day));
             m.insert("phase".into(), json!(phase_name(s.phase)));
@@ -177,7 +197,12 @@ impl<'a> GameLog<'a> {
     }
 
     /// Notes a player decision (made outside the engine, by the policy).
-    pub fn decision(&mut self, s: &GameState, options: usize, choice: Choice) {
+    pub fn decision<const N: usize, const M: usize>(
+        &mut self,
+        s: &GameState<N, M>,
+        options: usize,
+        choice: Choice,
+    ) {
         let text = describe_choice(self.db, s, choice);
         let shown = match s.decision {
             // Plays, passes and moves are logged by the engine's own events.
@@ -216,7 +241,7 @@ impl<'a> GameLog<'a> {
     }
 
     /// A side's expedition positions as JSON.
-    fn positions(&self, s: &GameState, side: Side) -> Value {
+    fn positions<const N: usize, const M: usize>(&self, s: &GameState<N, M>, side: Side) -> Value {
         let p = s.pos_of(side);
         json!({"hero": p.get(Exp::Hero), "companion": p.get(Exp::Companion)})
     }
@@ -316,7 +341,221 @@ impl<'a> GameLog<'a> {
         )
     }
 
-    fn exp_report(&self, s: &GameState, e: Exp, r: &ExpReport) -> (Value, Vec<String>) {
+    /// The seats of a bit set as the JSON names them, seat A first.
+    fn keys(&self, mask: u8) -> Vec<&'static str> {
+        (0..4u8)
+            .filter(|k| mask & 1 << k != 0)
+            .map(|k| self.side_key(Side::of_seat(k)))
+            .collect()
+    }
+
+    /// The seats of a bit set as the lines name them ("A (Hero) and C (Hero)").
+    fn names_of(&self, mask: u8) -> String {
+        let v: Vec<&str> = (0..4u8)
+            .filter(|k| mask & 1 << k != 0)
+            .map(|k| self.side_name(Side::of_seat(k)))
+            .collect();
+        v.join(" and ")
+    }
+
+    /// A Free for All Dusk as JSON and lines: each expedition of every seat still playing
+    /// against the one across its lane (which that is, the totals compared per terrain of
+    /// the region, what is won, what holds it), or in the Arena every seat's totals, the
+    /// terrains each wins alone and what the table decides.
+    fn ffa_dusk<const N: usize, const M: usize>(
+        &self,
+        s: &GameState<N, M>,
+        r: &FfaDusk,
+    ) -> (Value, String) {
+        let seats: Vec<Side> = (0..4u8)
+            .filter(|k| r.playing & 1 << k != 0)
+            .map(Side::of_seat)
+            .collect();
+        if r.arena {
+            let mut lines = vec![
+                "Dusk in the Arena: every seat's characters' totals compared per terrain:"
+                    .to_string(),
+            ];
+            let mut totals = serde_json::Map::new();
+            let mut won = serde_json::Map::new();
+            for &side in &seats {
+                let k = side.index();
+                // A terrain goes to a total of at least 1 above every other seat's.
+                let w = seats
+                    .iter()
+                    .filter(|&&o| o != side)
+                    .fold(terrain::ALL, |w, &o| {
+                        w & terrains_won(
+                            r.arena_totals[k],
+                            r.arena_totals[o.index()],
+                            terrain::ALL,
+                            false,
+                        )
+                    });
+                lines.push(format!(
+                    "  {}: {} wins {} ({} terrain(s))",
+                    self.side_name(side),
+                    r.arena_totals[k],
+                    terrain::describe(w),
+                    w.count_ones()
+                ));
+                totals.insert(self.side_key(side).into(), stats_json(r.arena_totals[k]));
+                won.insert(self.side_key(side).into(), json!(terrain::describe(w)));
+            }
+            let verdict = s.table.arena_dusk(&r.arena_totals);
+            let (v, said) = self.verdict_json(verdict, "another Arena day for every seat");
+            lines.push(format!("  => {said}"));
+            let rec = json!({"arena": true, "playing": self.keys(r.playing),
+                "totals": totals, "won": won, "verdict": v});
+            return (rec, lines.join("\n"));
+        }
+        let mut lines = vec!["Dusk: each expedition against the one across its lane:".to_string()];
+        let mut exps = Vec::new();
+        for &side in &seats {
+            for e in Exp::BOTH {
+                let x = &r.exps[side.index()][e.index()];
+                let across = r.across[side.index()][e.index()];
+                let mut held = Vec::new();
+                if x.defender {
+                    held.push("held by a Defender".to_string());
+                }
+                if x.blocked {
+                    held.push("blocked by an effect".to_string());
+                }
+                if x.only_due_to != 0 && x.won & x.only_due_to == 0 {
+                    held.push(format!(
+                        "may move only due to {}",
+                        terrain::describe(x.only_due_to)
+                    ));
+                }
+                lines.push(format!(
+                    "  {}'s {} expedition, region {} ({}): {} against {}{}: wins {} => {}",
+                    self.side_name(side),
+                    e.name(),
+                    x.region,
+                    terrain::describe(x.terrains),
+                    x.mine,
+                    match across {
+                        Some((seat, fe)) => format!(
+                            "{} ({}'s {} expedition)",
+                            x.theirs,
+                            self.side_name(Side::of_seat(seat)),
+                            fe.name()
+                        ),
+                        None => format!("{} (no expedition across)", x.theirs),
+                    },
+                    if x.ascended {
+                        " (Ascended: ties win)"
+                    } else {
+                        ""
+                    },
+                    if x.won == 0 {
+                        "nothing".to_string()
+                    } else {
+                        terrain::describe(x.won)
+                    },
+                    if x.advances {
+                        "moves forward".to_string()
+                    } else if held.is_empty() {
+                        "stays".to_string()
+                    } else {
+                        format!("stays ({})", held.join(", "))
+                    }
+                ));
+                exps.push(json!({
+                    "side": self.side_key(side),
+                    "expedition": e.name(),
+                    "region": x.region,
+                    "terrains": terrain::describe(x.terrains),
+                    "totals": stats_json(x.mine),
+                    "across": across.map(|(seat, fe)| json!({
+                        "side": self.side_key(Side::of_seat(seat)),
+                        "expedition": fe.name(),
+                    })),
+                    "opposing_totals": stats_json(x.theirs),
+                    "won": terrain::describe(x.won),
+                    "ascended": x.ascended,
+                    "defender": x.defender,
+                    "blocked": x.blocked,
+                    "only_due_to": terrain::describe(x.only_due_to),
+                    "advances": x.advances,
+                }));
+            }
+        }
+        (
+            json!({"arena": false, "playing": self.keys(r.playing), "expeditions": exps}),
+            lines.join("\n"),
+        )
+    }
+
+    /// A Free for All verdict as JSON and in words; `go_on` says what `Continue` means.
+    fn verdict_json(&self, v: Verdict, go_on: &str) -> (Value, String) {
+        match v {
+            Verdict::Continue => (json!({"result": "continue"}), go_on.to_string()),
+            Verdict::Wins(seat) => {
+                let side = Side::of_seat(seat);
+                (
+                    json!({"result": "wins", "winner": self.side_key(side)}),
+                    format!("{} wins", self.side_name(side)),
+                )
+            }
+            Verdict::Arena(keep) => (
+                json!({"result": "arena", "seats": self.keys(keep)}),
+                format!(
+                    "{} play an Arena day; the other seats leave the game",
+                    self.names_of(keep)
+                ),
+            ),
+        }
+    }
+
+    /// Free for All's end of a day: every seat's positions, whether its expeditions met or
+    /// crossed, how far it advanced, and what the table decides.
+    fn ffa_day_end<const N: usize, const M: usize>(
+        &self,
+        s: &GameState<N, M>,
+        verdict: Verdict,
+    ) -> (Value, String) {
+        let mut pos = serde_json::Map::new();
+        let mut met = serde_json::Map::new();
+        let mut adv = serde_json::Map::new();
+        let mut parts = Vec::new();
+        for k in 0..N as u8 {
+            let side = Side::of_seat(k);
+            let p = s.pos_of(side);
+            let key = self.side_key(side);
+            pos.insert(key.into(), self.positions(s, side));
+            met.insert(key.into(), json!(qualifies(p)));
+            adv.insert(key.into(), json!(advance(p)));
+            if s.table.is_playing(k) {
+                parts.push(format!(
+                    "{} Hero {}, Companion {} ({})",
+                    self.side_name(side),
+                    p.get(Exp::Hero),
+                    p.get(Exp::Companion),
+                    if qualifies(p) {
+                        format!("met, advance {}", advance(p))
+                    } else {
+                        "apart".to_string()
+                    }
+                ));
+            }
+        }
+        let (v, said) = self.verdict_json(verdict, "the next day");
+        (
+            json!({"positions": pos, "met": met, "advance": adv,
+                   "playing": self.keys(s.table.playing()), "verdict": v,
+                   "day_cap": s.day_cap}),
+            format!("Day end: {}; => {said}", parts.join("; ")),
+        )
+    }
+
+    fn exp_report<const N: usize, const M: usize>(
+        &self,
+        s: &GameState<N, M>,
+        e: Exp,
+        r: &ExpReport,
+    ) -> (Value, Vec<String>) {
         let facing: Vec<Value> = r
             .facing
             .iter()
@@ -404,10 +643,10 @@ impl<'a> GameLog<'a> {
     }
 }
 
-impl Observer for GameLog<'_> {
+impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
     const ENABLED: bool = true;
 
-    fn event(&mut self, s: &GameState, ev: &Event<'_>) {
+    fn event(&mut self, s: &GameState<N, M>, ev: &Event<'_>) {
         match ev {
             Event::Setup => {
                 let a = &s.adventure;
@@ -427,6 +666,18 @@ impl Observer for GameLog<'_> {
                     ),
                 );
             }
+            Event::Arena if N > 2 => {
+                let keep = s.table.playing();
+                self.push(
+                    s,
+                    "arena",
+                    json!({"seats": self.keys(keep)}),
+                    format!(
+                        "The furthest seats went equally far: {} play the Arena tiebreaker; the other seats leave the game.",
+                        self.names_of(keep)
+                    ),
+                );
+            }
             Event::Arena => self.push(
                 s,
                 "arena",
@@ -436,6 +687,35 @@ impl Observer for GameLog<'_> {
                     s.score(Side::Player)
                 ),
             ),
+            Event::DayStart { day } if N > 2 => {
+                let mut pos = serde_json::Map::new();
+                let mut parts = Vec::new();
+                for k in 0..N as u8 {
+                    let side = Side::of_seat(k);
+                    pos.insert(self.side_key(side).into(), self.positions(s, side));
+                    if s.table.is_playing(k) {
+                        let p = s.pos_of(side);
+                        parts.push(format!(
+                            "{}: Hero {}, Companion {}",
+                            self.side_name(side),
+                            p.get(Exp::Hero),
+                            p.get(Exp::Companion)
+                        ));
+                    }
+                }
+                self.push(
+                    s,
+                    "day_start",
+                    json!({"first_player": self.side_key(s.first_player()), "positions": pos,
+                           "playing": self.keys(s.table.playing()), "arena": s.arena}),
+                    format!(
+                        "\n=== Day {day} === first player: {}. {}{}",
+                        self.side_name(s.first_player()),
+                        parts.join("; "),
+                        if s.arena { " (Arena)" } else { "" }
+                    ),
+                );
+            }
             Event::DayStart { day } if self.seats.is_some() => {
                 let pos = |side: Side| {
                     let p = s.pos_of(side);
@@ -696,9 +976,14 @@ impl Observer for GameLog<'_> {
                 let (v, line) = self.duel_dusk(r);
                 self.push(s, "duel_dusk", v, line);
             }
-            // A four-seat event: this log follows two-seat games only (Free for All's
-            // replay is not written yet).
-            Event::FfaDusk(_) => {}
+            Event::FfaDusk(r) => {
+                let (v, line) = self.ffa_dusk(s, r);
+                self.push(s, "ffa_dusk", v, line);
+            }
+            Event::FfaDayEnd { verdict } => {
+                let (v, line) = self.ffa_day_end(s, *verdict);
+                self.push(s, "day_end", v, line);
+            }
             Event::DuelDayEnd { scores, met } => {
                 let said = |k: usize| if met[k] { "met" } else { "apart" };
                 self.push(

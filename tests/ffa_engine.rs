@@ -8,8 +8,9 @@ mod common;
 use rand::{RngExt, SeedableRng};
 
 use confluence_sim::cards::types::{Exp, Side};
-use confluence_sim::engine::event::{Event, Observer};
+use confluence_sim::engine::event::{Event, Observer, Why};
 use confluence_sim::engine::ffa::{FfaSetup, FfaState, new_ffa};
+use confluence_sim::engine::state::Zone;
 use confluence_sim::engine::{
     Choice, ChoiceList, Decision, GameRng, Outcome, Step, advance, apply, legal_choices,
 };
@@ -22,21 +23,65 @@ struct Played {
     decisions: [u32; 4],
     /// Times a seat chose the opponent an effect concerns (`Decision::Seat`).
     seat_choices: u32,
+    /// Rests where cards of two seats or more left their expeditions.
+    shared_rests: u32,
 }
 
 /// Checks the events of a four-seat game as it goes: the first-player token passes left
-/// each Morning (RULES.md F6), and each Dusk's report pairs every expedition with the one
-/// across its lane (F1, F4), both sides of a lane reporting the same totals.
+/// each Morning (RULES.md F6), each Dusk's report pairs every expedition with the one
+/// across its lane (F1, F4), both sides of a lane reporting the same totals, and at Rest
+/// the seats' cards move clockwise from the first player (F8).
 #[derive(Default)]
 struct Checker {
     day: u8,
     first: u8,
     dusks: u32,
+    /// The seats whose cards left an expedition at this Rest, in the order they moved.
+    rested: Vec<u8>,
+    /// Rests where two seats or more moved cards.
+    shared_rests: u32,
+}
+
+impl Checker {
+    /// At a Rest's end: the seats' cards moved seat by seat, clockwise from the first
+    /// player (RULES.md F8: they take their timestamps in initiative order).
+    fn check_rest(&mut self, s: &FfaState) {
+        let mut seats: Vec<u8> = Vec::new();
+        for &seat in &self.rested {
+            if seats.last() != Some(&seat) {
+                assert!(
+                    !seats.contains(&seat),
+                    "seat {seat} moved twice apart: {:?}",
+                    self.rested
+                );
+                seats.push(seat);
+            }
+        }
+        // The first player during that Rest (the event after it may be the next Morning's).
+        let first = self.first;
+        let clockwise: Vec<u8> = (0..4)
+            .map(|k| (first + k) % 4)
+            .filter(|x| seats.contains(x))
+            .collect();
+        assert_eq!(seats, clockwise, "day {}: first player {first}", s.day);
+        self.shared_rests += (seats.len() > 1) as u32;
+        self.rested.clear();
+    }
 }
 
 impl Observer<4, 255> for Checker {
     const ENABLED: bool = true;
     fn event(&mut self, s: &FfaState, ev: &Event<'_>) {
+        match ev {
+            Event::Moved {
+                side,
+                from: Zone::Expedition,
+                why: Why::Rest,
+                ..
+            } => self.rested.push(side.seat()),
+            _ if !self.rested.is_empty() => self.check_rest(s),
+            _ => {}
+        }
         match ev {
             Event::DayStart { day } => {
                 assert_eq!(*day, self.day + 1);
@@ -108,6 +153,7 @@ fn play(s: &common::Setup, seats: [usize; 4], g: u64) -> Played {
                     day: st.day,
                     decisions,
                     seat_choices,
+                    shared_rests: obs.shared_rests,
                 };
             }
             Step::Stopped => unreachable!("advance never stops early"),
@@ -147,7 +193,7 @@ fn random_four_seat_games_end() {
     // Every starter sits at the table at least once, in two different orders.
     let tables = [[0, 1, 2, 3], [4, 5, 0, 1], [2, 3, 4, 5], [5, 2, 1, 0]];
     let mut won = [0u32; 4];
-    let mut seat_choices = 0;
+    let (mut seat_choices, mut shared_rests) = (0, 0);
     for (t, seats) in tables.iter().enumerate() {
         for g in 0..GAMES {
             let g = t as u64 * GAMES + g;
@@ -157,6 +203,7 @@ fn random_four_seat_games_end() {
                 "table {seats:?} game {g}: a seat never decided ({r:?})"
             );
             seat_choices += r.seat_choices;
+            shared_rests += r.shared_rests;
             match r.outcome.winner() {
                 Some(seat) => won[seat.index()] += 1,
                 None => assert_eq!(r.outcome, Outcome::DayCap, "table {seats:?} game {g}"),
@@ -177,6 +224,8 @@ fn random_four_seat_games_end() {
     );
     // The starters' "opponent" effects asked which opponent.
     assert!(seat_choices > 0, "no effect asked for an opponent");
+    // The Rest order was checked where it matters: several seats' cards leaving at once.
+    assert!(shared_rests > 100, "only {shared_rests} shared Rests");
     eprintln!("{games} games: wins by seat {won:?}, {seat_choices} opponent choices");
 }
 

@@ -38,7 +38,7 @@ pub enum Command {
     /// Write report.html, report.md and charts/*.svg from the outputs of a run (or of a
     /// matchup) in DIR.
     Report(ReportArgs),
-    /// Merge the shard directories of one sharded run (of run, matchup or booster-war)
+    /// Merge the shard directories of one sharded run (of run, matchup, booster-war or ffa)
     /// into the outputs of the whole run.
     Merge(MergeArgs),
     /// Every policy on one matchup, with all commons and with all rares: win rate, 95%
@@ -123,25 +123,20 @@ pub struct FfaArgs {
     /// Directory holding pool.csv and abilities/.
     #[arg(long, value_name = "DIR", default_value = "decks/cards")]
     pub cards: PathBuf,
+    #[command(flatten)]
+    pub models: ModelArgs,
     /// No progress bar and no ranking table on the terminal.
     #[arg(long, short)]
     #[serde(skip)]
     pub quiet: bool,
-    /// Replace --out even when it holds an unfinished run with other settings (without
-    /// it, that is refused: it is work that would be lost). An interrupted run is
-    /// continued by running the same command again.
-    #[arg(long)]
-    #[serde(skip)]
-    pub force: bool,
-    /// Sharding and `--resume DIR` are not offered for ffa yet: always none.
-    #[arg(skip)]
+    #[command(flatten)]
     #[serde(skip)]
     pub scale: ScaleArgs,
-    #[arg(skip)]
+    /// Continue the interrupted ffa run whose --out was DIR, with the settings it started
+    /// with (--threads and --quiet may be given).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["players", "policies", "games", "seed", "day_cap", "out", "allow_illegal", "cards", "expert_weights", "value_weights", "shard", "force"])]
     #[serde(skip)]
     pub resume: Option<PathBuf>,
-    #[command(flatten)]
-    pub models: ModelArgs,
 }
 
 #[derive(Args, Debug)]
@@ -300,8 +295,8 @@ pub struct BoosterWarArgs {
 /// them apart from the flags that decide the results).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ScaleArgs {
-    /// Play only slice I of N (I counts from 0) of every pair's (variant's) games, and
-    /// write the shard's mergeable state to --out (see `confluence-sim merge`).
+    /// Play only slice I of N (I counts from 0) of every pair's (variant's, seating's)
+    /// games, and write the shard's mergeable state to --out (see `confluence-sim merge`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<super::shard::Shard>,
     /// Replace --out even when it holds a finished shard, or an unfinished run with other
@@ -311,7 +306,7 @@ pub struct ScaleArgs {
 }
 
 /// Model files instead of the committed ones the binary embeds, for the head-to-head
-/// commands (matchup, booster-war).
+/// commands (matchup, booster-war, ffa).
 #[derive(Args, Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ModelArgs {
     /// Weights for the expert instead of the committed ones the binary embeds (every seat
@@ -759,10 +754,17 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub json: bool,
     /// Which command's game: `run` (a deck against the Confluence), `matchup` (seat A the
-    /// first --player with the first --policy, seat B the second, or the same again) or
-    /// `booster-war` (--set, --boosters, --variant, --day-one-mana).
+    /// first --player with the first --policy, seat B the second, or the same again),
+    /// `booster-war` (--set, --boosters, --variant, --day-one-mana) or `ffa` (the run's
+    /// --player decks and --policy names in its order, --pod, --seating).
     #[arg(long, value_enum, value_name = "MODE", default_value = "run")]
     pub mode: ReplayMode,
+    /// ffa: the pod (pods.csv's `pod`: every 4 of the run's entries, in order).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub pod: usize,
+    /// ffa: the seating of the pod (pods.csv's `seating`, 0 to 23).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub seating: usize,
     /// booster-war: the set whose boosters are opened.
     #[arg(long, value_name = "SET", default_value = "CORE")]
     pub set: String,
@@ -786,6 +788,8 @@ pub enum ReplayMode {
     Matchup,
     /// Two boosters head to head, as `booster-war` plays them.
     BoosterWar,
+    /// Four entries at a Free for All table, as `ffa` plays them.
+    Ffa,
 }
 
 /// One player deck against one Confluence deck (tune, ladder, bench).
@@ -927,8 +931,8 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The shard directories (the --out of each `run --shard I/N`, or of matchup's or
-    /// booster-war's), in any order.
+    /// The shard directories (the --out of each `run --shard I/N`, or of matchup's,
+    /// booster-war's or ffa's), in any order.
     #[arg(value_name = "SHARD_DIR", required = true)]
     pub shards: Vec<PathBuf>,
     /// Output directory: the same files as one unsharded run. It may not be one of the

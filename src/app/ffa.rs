@@ -2,14 +2,15 @@
 //! (a deck with a policy; every 4-subset of the entries) play all 24 seatings
 //! (`sim::ffa`); the outputs are one row per pod, seating and seat (`pods.csv`), a
 //! Plackett–Luce rating of who wins among four (`ratings.csv`), a short report
-//! (`report.md`, see [`report`]) and `meta.json`.
+//! (`report.md`, see [`report`]) and `meta.json`. A run is checkpointed, resumed, sharded
+//! and merged as `matchup` is (`super::headtohead`).
 
 mod report;
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
-use super::cli::FfaArgs;
+use super::cli::{FfaArgs, MergeArgs};
 use super::headtohead::{self, Exec};
 use super::job::default_threads;
 use super::load;
@@ -134,7 +135,8 @@ fn prepare(a: &FfaArgs) -> Result<Prepared> {
 
 headtohead::impl_flags!(FfaArgs, "ffa");
 
-pub fn ffa(a: FfaArgs) -> Result<()> {
+pub fn ffa(mut a: FfaArgs) -> Result<()> {
+    headtohead::resume(&mut a)?;
     let threads = default_threads(a.threads)?;
     let p = prepare(&a)?;
     let spec = headtohead::describe(&a, a.seed, a.games, |s| {
@@ -159,14 +161,10 @@ pub fn ffa(a: FfaArgs) -> Result<()> {
         };
         run_ffa(&plan, progress, Some(stop), log)
     };
-    let outputs = headtohead::Outputs {
-        write: |out: &mut OutputDir, tallies: &[FfaTally]| write_outputs(out, &p, &a, tallies),
-        print: |fit: &PlFit, tallies: &[FfaTally]| print_ratings(&p, tallies, fit),
-    };
     let done = headtohead::execute(
-        &Exec::new(&a.out, &spec, (configs, "seating"), a.force, a.quiet),
+        &Exec::new(&a.out, &spec, (configs, "seating"), a.scale.force, a.quiet),
         play,
-        outputs,
+        outputs(&p, &a),
     )?;
     let Some(done) = done else {
         return Ok(());
@@ -179,6 +177,31 @@ pub fn ffa(a: FfaArgs) -> Result<()> {
     );
     done.report(&what, threads, &a.out);
     Ok(())
+}
+
+/// What a finished run (or its merged shards) writes and prints.
+#[allow(clippy::type_complexity)]
+fn outputs<'a>(
+    p: &'a Prepared,
+    a: &'a FfaArgs,
+) -> headtohead::Outputs<
+    impl FnOnce(&mut OutputDir, &[FfaTally]) -> Result<PlFit> + 'a,
+    impl FnOnce(&PlFit, &[FfaTally]) + 'a,
+> {
+    headtohead::Outputs {
+        write: move |out: &mut OutputDir, tallies: &[FfaTally]| write_outputs(out, p, a, tallies),
+        print: move |fit: &PlFit, tallies: &[FfaTally]| print_ratings(p, tallies, fit),
+    }
+}
+
+/// `confluence-sim merge` of an ffa run's shards: the outputs of the whole run, through the
+/// code that writes them at the end of a run.
+pub fn merge(m: MergeArgs) -> Result<()> {
+    let (set, spec, a) = headtohead::merge_start::<FfaArgs>(&m)?;
+    let p = prepare(&a)?;
+    let configs = p.pods.len() * SEATINGS.len();
+    let tallies = headtohead::merged(&set, &spec, configs, FfaTally::default)?;
+    headtohead::merge_end(&m, &set, &tallies, outputs(&p, &a))
 }
 
 /// The totals the report and the ratings read, from the tallies of every configuration

@@ -1,6 +1,6 @@
-//! What `matchup` and `booster-war` share to be resumed, sharded and merged as `run` is:
-//! the description of a head-to-head run (its command, flags and the files it read), the
-//! checkpointed loop around its games, and the tallies of a set of its shards.
+//! What `matchup`, `booster-war` and `ffa` share to be resumed, sharded and merged as `run`
+//! is: the description of a head-to-head run (its command, flags and the files it read),
+//! the checkpointed loop around its games, and the tallies of a set of its shards.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -26,7 +26,7 @@ use crate::sim::tally::{Tally, TallyUnit};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DuelSpec {
     pub format: u32,
-    /// The command: `matchup` or `booster-war`.
+    /// The command: `matchup`, `booster-war` or `ffa`.
     pub kind: String,
     pub version: String,
     pub seed: u64,

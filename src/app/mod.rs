@@ -66,6 +66,7 @@ pub fn main() -> ExitCode {
         Command::Merge(a) => match shard::merged_kind(&a.shards).as_str() {
             "matchup" => matchup::merge(a),
             "booster-war" => booster_war::merge(a),
+            "ffa" => ffa::merge(a),
             _ => merge::merge(a),
         },
         Command::Matchup(a) => matchup::matchup(a),

@@ -9,6 +9,7 @@ use super::cli::{ReplayArgs, ReplayMode, WarVariant};
 use super::load;
 use super::mixes;
 use crate::deck::booster::{Booster, BoosterPool, read_slots};
+use crate::engine::ffa::FFA_MAX_CARDS;
 use crate::engine::setup::{SetupStreams, new_game};
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
@@ -17,12 +18,15 @@ use crate::policy::{AnyPolicy, Policy, PolicyData};
 use crate::sim::GameSeeds;
 use crate::sim::booster_war::{Build, deal};
 use crate::sim::duel::{DuelGame, DuelRules, DuelSeat, play_duel_with};
+use crate::sim::ffa::{FfaGame, FfaSeeds, SEATINGS, SEATS, first_seat, play_ffa_with, pods};
+use crate::sim::matchup::Entry;
 
 pub fn replay(a: ReplayArgs) -> Result<()> {
     match a.mode {
         ReplayMode::Run => {}
         ReplayMode::Matchup => return replay_matchup(&a),
         ReplayMode::BoosterWar => return replay_booster_war(&a),
+        ReplayMode::Ffa => return replay_ffa(&a),
     }
     let loaded = load::load(&a.m)?;
     if loaded.players.len() != 1 || loaded.policies.len() != 1 {
@@ -349,4 +353,151 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
         json!({"mode": "booster-war", "variant": build.name(), "set": a.set}),
         heading,
     )
+}
+
+/// Game `--game-index` of seating `--seating` of pod `--pod` of an `ffa` run, given the
+/// run's --player decks and --policy names in the run's order: the entries, pods and
+/// seatings are the run's, so `--pod` and `--seating` are the columns of its `pods.csv`,
+/// and the game draws its streams from (seed, pod and seating, game) as the run did.
+fn replay_ffa(a: &ReplayArgs) -> Result<()> {
+    let m = &a.m;
+    let policies = load::head_to_head_policies(&m.policies, "replay --mode ffa")?;
+    for p in &policies {
+        if let Err(e) = p.check_ffa() {
+            return Err(super::usage(format!("--policy {p}: {e}")));
+        }
+    }
+    let n = m.players.len() * policies.len();
+    if n < SEATS {
+        return Err(super::usage(format!(
+            "replay --mode ffa names a game of an ffa run: give the run's --player decks and --policy names, in its order (at least 4 entries); {} deck(s) x {} policy(ies) make {n}",
+            m.players.len(),
+            policies.len()
+        )));
+    }
+    let pod_list = pods(n);
+    let Some(pod) = pod_list.get(a.pod) else {
+        return Err(super::usage(format!(
+            "--pod {} is out of range: {n} entries make {} pods (0 to {})",
+            a.pod,
+            pod_list.len(),
+            pod_list.len() - 1
+        )));
+    };
+    let Some(seating) = SEATINGS.get(a.seating) else {
+        return Err(super::usage(format!(
+            "--seating {} is out of range: a pod plays {} seatings (0 to {})",
+            a.seating,
+            SEATINGS.len(),
+            SEATINGS.len() - 1
+        )));
+    };
+    let lib = load::library(&m.cards)?;
+    let expert = load::expert_weights(m.expert_weights.as_deref())?;
+    let value = load::value_weights(m.value_weights.as_deref())?;
+    let mut warnings = Vec::new();
+    let decks = load::player_decks(&lib, &m.players, m.allow_illegal, &mut warnings)?;
+    for w in &warnings {
+        eprintln!("confluence-sim: warning: {w}");
+    }
+    for d in &decks {
+        if d.cards.len() > FFA_MAX_CARDS {
+            anyhow::bail!(
+                "{}: {} cards besides the hero; Free for All seats decks of at most {FFA_MAX_CARDS}",
+                d.path.display(),
+                d.cards.len()
+            );
+        }
+    }
+    // The entries in the run's order: each deck with each policy.
+    let entries: Vec<Entry> = (0..decks.len())
+        .flat_map(|deck| (0..policies.len()).map(move |policy| Entry { deck, policy }))
+        .collect();
+    let db = &lib.db;
+    let data = PolicyData::for_run(
+        db,
+        crate::policy::Models {
+            expert: expert.as_ref(),
+            value: value.as_ref(),
+        },
+    );
+    let entry = |s: usize| (pod[seating[s] as usize], &entries[pod[seating[s] as usize]]);
+    let keys = ["a", "b", "c", "d"];
+    let mut seat_json = serde_json::Map::new();
+    let mut about = Vec::new();
+    for (s, key) in keys.iter().enumerate() {
+        let (i, e) = entry(s);
+        let d = &decks[e.deck];
+        let hero = &db.card(d.hero).name;
+        seat_json.insert(
+            (*key).into(),
+            json!({"entry": i, "deck": d.name, "hero": hero, "policy": policies[e.policy].to_string()}),
+        );
+        about.push(format!(
+            "Seat {} (seat {s}): entry {i}, {} ({hero}), {}",
+            key.to_uppercase(),
+            d.name,
+            policies[e.policy]
+        ));
+    }
+    let names: [String; 4] = std::array::from_fn(|s| {
+        format!(
+            "{} ({})",
+            keys[s].to_uppercase(),
+            db.card(decks[entry(s).1.deck].hero).name
+        )
+    });
+    let mut pols = Vec::with_capacity(SEATS);
+    for s in 0..SEATS {
+        let spec = &policies[entry(s).1.policy];
+        pols.push(spec.build_ffa(&data).map_err(super::usage)?);
+    }
+    let config = (a.pod * SEATINGS.len() + a.seating) as u64;
+    let seeds = FfaSeeds::new(a.seed, config, a.game_index);
+    let first = first_seat(a.game_index);
+    let seat = |s: usize| DuelSeat {
+        hero: decks[entry(s).1.deck].hero,
+        cards: &decks[entry(s).1.deck].cards,
+        ordered: false,
+    };
+    let game = FfaGame {
+        seats: std::array::from_fn(seat),
+        first,
+        day_cap: m.day_cap,
+        seeds: &seeds,
+    };
+    let mut log = GameLog::ffa(db, names);
+    log.records.push(json!({
+        "event": "game",
+        "mode": "ffa",
+        "seed": a.seed,
+        "pod": a.pod,
+        "seating": a.seating,
+        "game_index": a.game_index,
+        "first_player": keys[first as usize],
+        "day_cap": m.day_cap,
+        "seats": seat_json,
+    }));
+    log.lines.push(format!(
+        "Free for All game {} of pod {} seating {}, seed {}, day cap {}; seats clockwise:",
+        a.game_index, a.pod, a.seating, a.seed, m.day_cap
+    ));
+    log.lines.extend(about);
+    log.lines.push(format!(
+        "First player on day 1: seat {}. Lanes: A's and B's Hero expeditions race each other, and C's and D's; B's and C's Companion expeditions, and D's and A's.",
+        keys[first as usize].to_uppercase()
+    ));
+    let [p0, p1, p2, p3] = &mut pols[..] else {
+        unreachable!("four seats")
+    };
+    let mut buf = ChoiceList::new();
+    play_ffa_with(
+        db,
+        &game,
+        [p0, p1, p2, p3],
+        &mut buf,
+        &mut log,
+        |log, s, n, c| log.decision(s, n, c),
+    );
+    write_log(&log, a.json)
 }

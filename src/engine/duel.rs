@@ -221,7 +221,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             return;
         }
         // Per seat (four at most) and expedition; the seats still playing, clockwise from
-        // seat 0 (with two seats: the player, then the second seat).
+        // the first player at four seats (the order in which the moves' reactions queue and
+        // the Tumult cards turn; RULES.md F8), from seat 0 with two (the player, then the
+        // second seat: the order the two-seat outputs were made with).
         let mut won = [[0u8; 2]; 4];
         let mut go = [[false; 2]; 4];
         let mut report = DuelDusk::default();
@@ -229,7 +231,12 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             playing: self.s.table.playing(),
             ..FfaDusk::default()
         };
-        let seats = self.s.table.sides_from(Side::Player);
+        let from = if N == 2 {
+            Side::Player
+        } else {
+            self.s.first_player()
+        };
+        let seats = self.s.table.sides_from(from);
         for side in seats {
             for e in Exp::BOTH {
                 let region = self.s.pos_of(side).get(e) as usize;
@@ -357,7 +364,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// In the Arena the day ends only at the day cap: its Dusk decides.
     fn ffa_day_end(&mut self) {
         if !self.s.arena {
-            match self.s.table.day_end(&self.s.pos.0) {
+            let verdict = self.s.table.day_end(&self.s.pos.0);
+            if O::ENABLED {
+                self.emit(Event::FfaDayEnd { verdict });
+            }
+            match verdict {
                 Verdict::Wins(seat) => {
                     self.end(Outcome::seat_wins(Side::of_seat(seat)));
                     return;
@@ -530,6 +541,38 @@ mod tests {
         s.phase = Phase::Midnight;
         step(&mut s);
         assert_eq!((s.outcome, s.phase), (None, Phase::Morning));
+    }
+
+    #[test]
+    fn reactions_resolve_clockwise_from_the_initiative() {
+        // RULES.md F8: seat 2 has the initiative; queued in seat order (as a loop over the
+        // seats fires them), seat 2's resolve first, then seat 3's, seat 0's, seat 1's.
+        let mut s = ffa(Phase::Night);
+        s.first = Side::Seat2;
+        for (k, seat) in [0u8, 1, 3, 2, 0, 3].into_iter().enumerate() {
+            s.pending[k] = Pending {
+                ability: k as u16,
+                source: NO_OBJ,
+                source_ts: 0,
+                controller: Side::of_seat(seat),
+                event_obj: NO_OBJ,
+                free: false,
+            };
+        }
+        s.n_pending = 6;
+        let db = CardDb::new();
+        let mut rng = GameRng::seed_from_u64(0);
+        let mut e = Engine {
+            s: &mut s,
+            db: &db,
+            rng: &mut rng,
+            obs: &mut NoObserver,
+        };
+        let order: Vec<u16> = std::iter::from_fn(|| e.take_pending())
+            .map(|p| p.ability)
+            .collect();
+        // Seat 2's (3), seat 3's (2, 5), seat 0's (0, 4), seat 1's (1).
+        assert_eq!(order, [3, 2, 5, 0, 4, 1]);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use super::duel::{DuelDusk, FfaDusk};
 use super::overcome::DuskReport;
 use super::state::{GameState, MAX_OBJS, ObjId, Outcome, Zone};
+use super::table::Verdict;
 use crate::cards::types::{Exp, Placement, Side};
 
 /// Why a card went where it went.
@@ -149,6 +150,12 @@ pub enum Event<'a> {
     DuelDayEnd {
         scores: [i8; 2],
         met: [bool; 2],
+    },
+    /// Free for All: the end of a day outside the Arena, before its verdict applies (every
+    /// seat's positions are the state's): who won, which seats go to the Arena, or the
+    /// next day.
+    FfaDayEnd {
+        verdict: Verdict,
     },
     Midnight {
         card: ObjId,

@@ -75,7 +75,17 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         // Every object in an expedition fits: there are MAX_OBJS of them at most.
         let mut fates: List<M> = List::new();
         let mut kinds = [Fate::Stay; M];
-        for side in const { Side::seats::<N>() } {
+        // The seats' cards leave together; they take their new timestamps (the Silver
+        // Rule's order of every later list of candidates) seat by seat in initiative order,
+        // clockwise from the first player at four seats (RULES.md F8). Two seats keep seat
+        // 0 first, the order their outputs were made with.
+        let first = if N == 2 {
+            0
+        } else {
+            self.s.first_player().seat() as usize
+        };
+        for k in 0..N {
+            let side = Side::ALL[(first + k) % N];
             for e in Exp::BOTH {
                 for id in self.s.side(side).exp[e.index()].iter() {
                     if !fates.is_full() {
@@ -232,10 +242,13 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             }
         };
         if def.kind == CardKind::ExpeditionPermanent {
-            let moved = match side {
-                Side::Confluence if s.mode.versus() => s.today.seats[Side::Confluence].moved.get(e),
-                // The Confluence's: the player expedition it faces.
-                _ => s.today.seats[Side::Player].moved.get(e),
+            // Head to head and in Free for All, its own expedition's (RULES.md F9: seats 2
+            // and 3 once read seat 0's); the Confluence's reads the player expedition it
+            // faces.
+            let moved = if s.mode.versus() {
+                s.today.seats[side].moved.get(e)
+            } else {
+                s.today.seats[Side::Player].moved.get(e)
             };
             let leaves = moved
                 && !s.has_kw(db, id, kw::CONSTANT)

@@ -125,16 +125,24 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
     }
 
-    /// The next reaction: the first queued one of the side with initiative, else the first.
+    /// The next reaction: the first queued one of the side with initiative, else of the
+    /// next seat clockwise from it that has one (digest §3: simultaneous choices go in
+    /// initiative order; RULES.md F8). With two seats that is the other seat's first, which
+    /// is the first queued.
     pub(super) fn take_pending(&mut self) -> Option<Pending> {
         let n = self.s.n_pending as usize;
         if n == 0 {
             return None;
         }
         let ini = self.s.initiative();
-        let i = (0..n)
-            .find(|&i| self.s.pending[i].controller == ini)
-            .unwrap_or(0);
+        let first_of = |side: Side| (0..n).find(|&i| self.s.pending[i].controller == side);
+        let i = if N == 2 {
+            first_of(ini).unwrap_or(0)
+        } else {
+            // Not the queue's order: events fired in a loop over the seats (Dusk, Rest)
+            // queue seat 0's reactions first, whoever has the initiative.
+            self.s.table.sides_from(ini).find_map(first_of).unwrap_or(0)
+        };
         let p = self.s.pending[i];
         self.s.pending.copy_within(i + 1..n, i);
         self.s.n_pending -= 1;

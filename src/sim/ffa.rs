@@ -33,9 +33,9 @@ use super::tally::{EngineErrors, Play, Slices, Tally, TallyUnit, run_slices};
 use crate::cards::db::CardDb;
 use crate::cards::types::Side;
 use crate::deck::PlayerDeck;
-use crate::engine::event::NoObserver;
-use crate::engine::ffa::{FfaSetup, FfaView, new_ffa};
-use crate::engine::{ChoiceList, GameRng, Step, advance, apply_unchecked, legal_choices};
+use crate::engine::event::{NoObserver, Observer};
+use crate::engine::ffa::{FfaSetup, FfaState, FfaView, new_ffa};
+use crate::engine::{Choice, ChoiceList, GameRng, Step, advance, apply_unchecked, legal_choices};
 use crate::policy::{AnyFfaPolicy, FfaPolicy, PolicyData, PolicyKind, PolicyRng, PolicySpec};
 
 /// Games per unit of work: the grain of the parallel loop and of the checkpoint (part of
@@ -153,21 +153,53 @@ pub fn play_ffa(
     policies: [&mut AnyFfaPolicy; 4],
     buf: &mut ChoiceList,
 ) -> FfaResult {
+    let game = FfaGame {
+        seats,
+        first,
+        day_cap,
+        seeds,
+    };
+    play_ffa_with(db, &game, policies, buf, &mut NoObserver, |_, _, _, _| {})
+}
+
+/// One Free for All game as [`play_ffa`] takes it.
+#[derive(Copy, Clone, Debug)]
+pub struct FfaGame<'a> {
+    /// What each seat brings.
+    pub seats: [DuelSeat<'a>; 4],
+    /// The first player on day 1.
+    pub first: u8,
+    pub day_cap: u8,
+    pub seeds: &'a FfaSeeds,
+}
+
+/// [`play_ffa`] watched: `obs` sees every event and `decided` every decision, with the
+/// state before it, the number of options and the choice (`replay` writes its log so).
+/// The same streams in the same order as [`play_ffa`]: the same game.
+pub fn play_ffa_with<O: Observer<4, 255>>(
+    db: &CardDb,
+    g: &FfaGame<'_>,
+    policies: [&mut AnyFfaPolicy; 4],
+    buf: &mut ChoiceList,
+    obs: &mut O,
+    mut decided: impl FnMut(&mut O, &FfaState, usize, Choice),
+) -> FfaResult {
+    let (seeds, first) = (g.seeds, g.first);
     let mut decks: [GameRng; 4] = seeds.decks.map(super::GameSeeds::rng);
     let mut rng = super::GameSeeds::rng(seeds.events);
     let mut prng: [PolicyRng; 4] = seeds
         .policies
         .map(<PolicyRng as rand::SeedableRng>::seed_from_u64);
     let f = FfaSetup {
-        heroes: seats.map(|s| s.hero),
-        cards: seats.map(|s| s.cards),
+        heroes: g.seats.map(|s| s.hero),
+        cards: g.seats.map(|s| s.cards),
         first: Side::of_seat(first),
-        day_cap,
+        day_cap: g.day_cap,
     };
     let [d0, d1, d2, d3] = &mut decks;
-    let mut s = new_ffa(db, &f, [d0, d1, d2, d3], &mut rng, &mut NoObserver);
+    let mut s = new_ffa(db, &f, [d0, d1, d2, d3], &mut rng, obs);
     loop {
-        match advance(&mut s, db, &mut rng, &mut NoObserver) {
+        match advance(&mut s, db, &mut rng, obs) {
             Step::Over(outcome) => {
                 return FfaResult {
                     winner: outcome.winner().map(|side| side.seat()),
@@ -188,7 +220,8 @@ pub fn play_ffa(
                     let view = FfaView::new(&s, db);
                     policies[seat].choose_ffa(&view, buf, &mut prng[seat])
                 };
-                apply_unchecked(&mut s, db, &mut rng, &mut NoObserver, buf[k]);
+                decided(obs, &s, buf.len(), buf[k]);
+                apply_unchecked(&mut s, db, &mut rng, obs, buf[k]);
             }
         }
     }
