@@ -430,13 +430,27 @@ fn search_only_searches_the_decisions_it_names() {
     );
 }
 
+/// What search `spec` did at the decision of `g`: its candidates, the samples it drew and
+/// the options it had.
+fn searched(spec: &str, g: &GameState, seed: u64) -> (usize, u32, usize) {
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let mut buf = ChoiceList::new();
+    legal_choices(g, db, &mut buf);
+    let spec: PolicySpec = spec.parse().unwrap();
+    let AnyPolicy::Search(mut s) = spec.build(&sh.data) else {
+        panic!("not a search")
+    };
+    s.choose(&View::new(g, db), &buf, &mut PolicyRng::seed_from_u64(seed));
+    let est = s.estimates();
+    (est.candidates.len(), est.samples, buf.len())
+}
+
 /// `deep` gives the decisions it names twice the samples or `drollouts` (and a day more), `dwidth` with
 /// `narrow` keeps that many candidates at the decisions `narrow` names; the others keep the
 /// plain budget and width.
 #[test]
 fn search_deep_and_narrow_apply_to_the_decisions_they_name() {
-    let sh = shared();
-    let db = &sh.s.lib.db;
     let states = varied_decisions();
     // The Mana decisions' budget: twice `rollouts`, or `drollouts`.
     for (spec, deep_budget) in [
@@ -450,26 +464,14 @@ fn search_deep_and_narrow_apply_to_the_decisions_they_name() {
         for (seed, g) in &states {
             let mana = matches!(g.decision, Decision::SetupMana | Decision::Expand);
             let turn = g.decision == Decision::Turn;
-            let mut buf = ChoiceList::new();
-            legal_choices(g, db, &mut buf);
-            let spec: PolicySpec = spec.parse().unwrap();
-            let AnyPolicy::Search(mut s) = spec.build(&sh.data) else {
-                panic!("not a search")
-            };
-            s.choose(
-                &View::new(g, db),
-                &buf,
-                &mut PolicyRng::seed_from_u64(*seed),
-            );
-            let est = s.estimates();
-            let (k, n) = (est.candidates.len(), est.samples);
+            let (k, n, options) = searched(spec, g, *seed);
             if mana {
                 assert!(
                     k <= 2 && n <= deep_budget,
                     "{spec}: a Mana decision: {k} candidates, {n} samples"
                 );
                 doubled |= n > 4;
-                narrowed |= buf.len() > 2 && k == 2;
+                narrowed |= options > 2 && k == 2;
             } else if turn {
                 assert!(
                     k <= 2 && n <= 4,
@@ -506,24 +508,12 @@ fn the_default_search_looks_further_at_mana_and_turns_but_not_head_to_head() {
     for (seed, g) in &varied_decisions() {
         let mana = matches!(g.decision, Decision::SetupMana | Decision::Expand);
         let turn = g.decision == Decision::Turn;
-        let mut buf = ChoiceList::new();
-        legal_choices(g, db, &mut buf);
-        let spec: PolicySpec = "search:rollouts=4".parse().unwrap();
-        let AnyPolicy::Search(mut s) = spec.build(&sh.data) else {
-            panic!("not a search")
-        };
-        s.choose(
-            &View::new(g, db),
-            &buf,
-            &mut PolicyRng::seed_from_u64(*seed),
-        );
-        let est = s.estimates();
-        let (k, n) = (est.candidates.len(), est.samples);
+        let (k, n, options) = searched("search:rollouts=4", g, *seed);
         let budget = if mana || turn { 8 } else { 4 };
         assert!(n <= budget, "a {:?}: {n} samples", g.decision);
         assert!(!mana || k <= 2, "a Mana decision: {k} candidates");
         doubled |= (mana || turn) && n > 4;
-        narrowed |= mana && buf.len() > 2 && k == 2;
+        narrowed |= mana && options > 2 && k == 2;
     }
     assert!(
         doubled,
