@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::cards::db::CardDb;
 use crate::cards::types::*;
 use crate::engine::Choice;
-use crate::engine::duel::{DuelDusk, FfaDusk, terrains_won};
+use crate::engine::duel::{DuelDusk, DuelExpReport, FfaDusk, terrains_won};
 use crate::engine::event::{ConfluenceAction, Event, Observer, Why};
 use crate::engine::overcome::ExpReport;
 use crate::engine::state::*;
@@ -78,6 +78,48 @@ pub struct GameLog<'a> {
 
 fn stats_json(s: Stats) -> Value {
     json!({"f": s.f, "m": s.m, "o": s.o})
+}
+
+/// One expedition's line of a Dusk report, head to head or at four seats: its totals
+/// `against` those it faces, what it wins, and whether it moves forward or why not.
+fn dusk_line(side: &str, e: Exp, x: &DuelExpReport, against: String) -> String {
+    let mut held = Vec::new();
+    if x.defender {
+        held.push("held by a Defender".to_string());
+    }
+    if x.blocked {
+        held.push("blocked by an effect".to_string());
+    }
+    if x.only_due_to != 0 && x.won & x.only_due_to == 0 {
+        held.push(format!(
+            "may move only due to {}",
+            terrain::describe(x.only_due_to)
+        ));
+    }
+    format!(
+        "  {side}'s {} expedition, region {} ({}): {} against {against}{}: wins {} => {}",
+        e.name(),
+        x.region,
+        terrain::describe(x.terrains),
+        x.mine,
+        if x.ascended {
+            " (Ascended: ties win)"
+        } else {
+            ""
+        },
+        if x.won == 0 {
+            "nothing".to_string()
+        } else {
+            terrain::describe(x.won)
+        },
+        if x.advances {
+            "moves forward".to_string()
+        } else if held.is_empty() {
+            "stays".to_string()
+        } else {
+            format!("stays ({})", held.join(", "))
+        }
+    )
 }
 
 fn zone_name(z: Zone) -> &'static str {
@@ -280,44 +322,11 @@ impl<'a> GameLog<'a> {
         for k in 0..2 {
             for e in Exp::BOTH {
                 let x = &r.exps[k][e.index()];
-                let mut held = Vec::new();
-                if x.defender {
-                    held.push("held by a Defender".to_string());
-                }
-                if x.blocked {
-                    held.push("blocked by an effect".to_string());
-                }
-                if x.only_due_to != 0 && x.won & x.only_due_to == 0 {
-                    held.push(format!(
-                        "may move only due to {}",
-                        terrain::describe(x.only_due_to)
-                    ));
-                }
-                lines.push(format!(
-                    "  {}'s {} expedition, region {} ({}): {} against {}{}: wins {} => {}",
+                lines.push(dusk_line(
                     self.side_name(seat(k)),
-                    e.name(),
-                    x.region,
-                    terrain::describe(x.terrains),
-                    x.mine,
-                    x.theirs,
-                    if x.ascended {
-                        " (Ascended: ties win)"
-                    } else {
-                        ""
-                    },
-                    if x.won == 0 {
-                        "nothing".to_string()
-                    } else {
-                        terrain::describe(x.won)
-                    },
-                    if x.advances {
-                        "moves forward".to_string()
-                    } else if held.is_empty() {
-                        "stays".to_string()
-                    } else {
-                        format!("stays ({})", held.join(", "))
-                    }
+                    e,
+                    x,
+                    x.theirs.to_string(),
                 ));
                 exps.push(json!({
                     "side": self.side_key(seat(k)),
@@ -415,53 +424,16 @@ impl<'a> GameLog<'a> {
             for e in Exp::BOTH {
                 let x = &r.exps[side.index()][e.index()];
                 let across = r.across[side.index()][e.index()];
-                let mut held = Vec::new();
-                if x.defender {
-                    held.push("held by a Defender".to_string());
-                }
-                if x.blocked {
-                    held.push("blocked by an effect".to_string());
-                }
-                if x.only_due_to != 0 && x.won & x.only_due_to == 0 {
-                    held.push(format!(
-                        "may move only due to {}",
-                        terrain::describe(x.only_due_to)
-                    ));
-                }
-                lines.push(format!(
-                    "  {}'s {} expedition, region {} ({}): {} against {}{}: wins {} => {}",
-                    self.side_name(side),
-                    e.name(),
-                    x.region,
-                    terrain::describe(x.terrains),
-                    x.mine,
-                    match across {
-                        Some((seat, fe)) => format!(
-                            "{} ({}'s {} expedition)",
-                            x.theirs,
-                            self.side_name(Side::of_seat(seat)),
-                            fe.name()
-                        ),
-                        None => format!("{} (no expedition across)", x.theirs),
-                    },
-                    if x.ascended {
-                        " (Ascended: ties win)"
-                    } else {
-                        ""
-                    },
-                    if x.won == 0 {
-                        "nothing".to_string()
-                    } else {
-                        terrain::describe(x.won)
-                    },
-                    if x.advances {
-                        "moves forward".to_string()
-                    } else if held.is_empty() {
-                        "stays".to_string()
-                    } else {
-                        format!("stays ({})", held.join(", "))
-                    }
-                ));
+                let against = match across {
+                    Some((seat, fe)) => format!(
+                        "{} ({}'s {} expedition)",
+                        x.theirs,
+                        self.side_name(Side::of_seat(seat)),
+                        fe.name()
+                    ),
+                    None => format!("{} (no expedition across)", x.theirs),
+                };
+                lines.push(dusk_line(self.side_name(side), e, x, against));
                 exps.push(json!({
                     "side": self.side_key(side),
                     "expedition": e.name(),

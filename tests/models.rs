@@ -146,7 +146,9 @@ fn compare_replays_a_policy_whose_defaults_changed() {
     };
     assert!(
         resolved("search:rollouts=2")
-            .starts_with("search:rollouts=2,width=5,expert=1,only=7,horizon=1,rank=1,keep="),
+            .starts_with(
+                "search:rollouts=2,width=5,expert=1,only=7,horizon=1,rank=1,deep=3,dwidth=2,narrow=1,keep="
+            ),
         "{meta}"
     );
     assert!(
