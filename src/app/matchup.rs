@@ -34,37 +34,10 @@ pub fn matchup_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
 }
 
 /// What the tables say about each entry.
-pub(super) struct EntryInfo {
-    pub deck: String,
-    pub hero: String,
-    pub policy: String,
-}
-
-/// A ranking table's first columns, shared by `matchup` and `ffa`: the schema, then per
-/// entry in `order` (strongest first) its rank, index, deck, hero and policy.
-pub(super) fn entry_columns(
-    schema: u32,
-    order: &[usize],
-    ranks: &[usize],
-    info: &[EntryInfo],
-) -> Table {
-    let strs = |f: &dyn Fn(&EntryInfo) -> String| {
-        ColumnData::Str(order.iter().map(|&i| f(&info[i])).collect())
-    };
-    let mut t = Table::new();
-    t.push("schema_version", ColumnData::U32(vec![schema; order.len()]))
-        .push(
-            "rank",
-            ColumnData::U32(order.iter().map(|&i| ranks[i] as u32).collect()),
-        )
-        .push(
-            "entry",
-            ColumnData::U32(order.iter().map(|&i| i as u32).collect()),
-        )
-        .push("deck", strs(&|e| e.deck.clone()))
-        .push("hero", strs(&|e| e.hero.clone()))
-        .push("policy", strs(&|e| e.policy.clone()));
-    t
+struct EntryInfo {
+    deck: String,
+    hero: String,
+    policy: String,
 }
 
 /// Everything a matchup run needs besides its games: the flags checked, the card data,
@@ -400,8 +373,26 @@ fn ranking_table(info: &[EntryInfo], tallies: &[PairTally], fit: &BtFit) -> Tabl
     let iv: Vec<(f64, f64)> = (0..n).map(|i| fit.interval(i, LEVEL)).collect();
     let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
     let col = |f: &dyn Fn(usize) -> f64| ColumnData::F64(order.iter().map(|&i| f(i)).collect());
-    let mut t = entry_columns(RANKING_SCHEMA_VERSION, &order, &ranks, info);
+    let strs = |f: &dyn Fn(&EntryInfo) -> String| {
+        ColumnData::Str(order.iter().map(|&i| f(&info[i])).collect())
+    };
+    let mut t = Table::new();
     t.push(
+        "schema_version",
+        ColumnData::U32(vec![RANKING_SCHEMA_VERSION; n]),
+    )
+    .push(
+        "rank",
+        ColumnData::U32(order.iter().map(|&i| ranks[i] as u32).collect()),
+    )
+    .push(
+        "entry",
+        ColumnData::U32(order.iter().map(|&i| i as u32).collect()),
+    )
+    .push("deck", strs(&|e| e.deck.clone()))
+    .push("hero", strs(&|e| e.hero.clone()))
+    .push("policy", strs(&|e| e.policy.clone()))
+    .push(
         "games",
         ColumnData::U64(order.iter().map(|&i| rec[i].0).collect()),
     )
