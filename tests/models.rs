@@ -180,19 +180,20 @@ fn compare_replays_a_policy_whose_defaults_changed() {
     assert_eq!(reused_flags(&changed), ["false", "true"]);
 }
 
-/// The committed models are recorded by their content hash: after a new value model (or
-/// new expert weights) `--reuse` plays again the policies that read it, and only those. A
-/// directory that records no hashes is taken as written with another value model.
+/// The committed models are recorded by their content hash: after a new value model, new
+/// expert weights or a new policy network, `--reuse` plays again the policies that read it,
+/// and only those. A directory that records no hashes is taken as written with another
+/// value model and another network.
 #[test]
 fn compare_replays_the_policies_whose_model_changed() {
     let tmp = tempfile::tempdir().unwrap();
     let first = tmp.path().join("first");
-    let pols = ["greedy", "expert", "search:rollouts=2"];
+    let pols = ["greedy", "expert", "search:rollouts=2", "expert:net=1"];
     compare(&first, &pols, "6", &[]);
     let meta_path = first.join("meta.json");
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
-    for model in ["expert", "value"] {
+    for model in ["expert", "value", "pnet"] {
         let h = meta["model_hashes"][model].as_str().unwrap_or("");
         assert_eq!(h.len(), 64, "{model}: {meta}");
     }
@@ -202,16 +203,22 @@ fn compare_replays_the_policies_whose_model_changed() {
         compare(&out, &pols, "6", &["--reuse", first.to_str().unwrap()]);
         reused_flags(&out)
     };
-    assert_eq!(reuse("same", &meta), ["true", "true", "true"]);
+    assert_eq!(reuse("same", &meta), ["true", "true", "true", "true"]);
     let mut value = meta.clone();
     value["model_hashes"]["value"] = "0".repeat(64).into();
-    assert_eq!(reuse("value", &value), ["true", "true", "false"]);
+    assert_eq!(reuse("value", &value), ["true", "true", "false", "true"]);
     let mut expert = meta.clone();
     expert["model_hashes"]["expert"] = "0".repeat(64).into();
-    assert_eq!(reuse("expert", &expert), ["true", "false", "false"]);
+    assert_eq!(
+        reuse("expert", &expert),
+        ["true", "false", "false", "false"]
+    );
+    let mut pnet = meta.clone();
+    pnet["model_hashes"]["pnet"] = "0".repeat(64).into();
+    assert_eq!(reuse("pnet", &pnet), ["true", "true", "true", "false"]);
     let mut legacy = meta;
     legacy.as_object_mut().unwrap().remove("model_hashes");
-    assert_eq!(reuse("legacy", &legacy), ["true", "true", "false"]);
+    assert_eq!(reuse("legacy", &legacy), ["true", "true", "false", "false"]);
 }
 
 #[test]

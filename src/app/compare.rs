@@ -167,7 +167,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
             "value_weights": load::weights_label(m.value_weights.as_deref()),
             // The content hashes of the models the policies read, the embedded ones
             // included: `--reuse` replays the policies whose model changed since.
-            "model_hashes": {"expert": hashes.expert, "value": hashes.value},
+            "model_hashes": {"expert": hashes.expert, "value": hashes.value, "pnet": hashes.pnet},
             "reuse": a.reuse.as_ref().map(|p| p.display().to_string()),
             "edits": super::meta::edit_strings(&loaded.edits),
         }),
@@ -301,6 +301,8 @@ impl GameTable {
 struct ModelHashes {
     expert: String,
     value: String,
+    /// The policy network (`expert:net=1`, `search:net=N`): always the embedded one.
+    pnet: String,
 }
 
 impl ModelHashes {
@@ -317,6 +319,7 @@ impl ModelHashes {
         Ok(ModelHashes {
             expert: hash(expert, crate::policy::expert::WEIGHTS_TOML)?,
             value: hash(value, crate::policy::value::VALUE_TOML)?,
+            pnet: hash(None, crate::policy::pnet::PNET_TOML)?,
         })
     }
 }
@@ -331,6 +334,9 @@ struct Reused {
     /// The earlier run's expert weights had another content hash: the games of the
     /// policies that read them are played again.
     expert_differs: bool,
+    /// The earlier run read another policy network, or did not record which (before
+    /// 2026-11-27): the games of the policies that read it are played again.
+    pnet_differs: bool,
     /// Each policy of the earlier run with its parameters written out
     /// ([`crate::policy::PolicySpec::resolved`]); `None` for a directory written before compare recorded
     /// them, whose specs are read as those versions read them.
@@ -457,6 +463,7 @@ impl Reused {
         let value_differs = label("value_weights") != value
             || hash("value").as_deref() != Some(hashes.value.as_str());
         let expert_differs = hash("expert").is_some_and(|h| h != hashes.expert);
+        let pnet_differs = hash("pnet").as_deref() != Some(hashes.pnet.as_str());
         let resolved = meta["resolved_policies"].as_object().map(|m| {
             m.iter()
                 .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
@@ -466,6 +473,7 @@ impl Reused {
             games,
             value_differs,
             expert_differs,
+            pnet_differs,
             resolved,
         })
     }
@@ -473,11 +481,9 @@ impl Reused {
     /// The first `n` games of a deck, mix and policy, if the earlier run played that many
     /// with the same models.
     fn games(&self, deck: &str, mix: RareMix, policy: &PolicySpec, n: u64) -> Option<Games> {
-        // The policy network's games are always played (they are cheap, and an earlier
-        // run does not record which network it read).
         if (self.value_differs && policy.uses_value())
             || (self.expert_differs && policy.uses_expert())
-            || policy.uses_pnet()
+            || (self.pnet_differs && policy.uses_pnet())
         {
             return None;
         }
