@@ -15,6 +15,7 @@ pub mod pnet;
 pub mod profile;
 mod random;
 mod search;
+pub mod simd;
 pub mod train;
 pub mod value;
 

@@ -91,6 +91,24 @@ fn transpose(w: &[f32], rows: usize, cols: usize) -> Vec<f32> {
     t
 }
 
+/// `sum f(a[i]) * w[i]` in eight lanes (input i in lane i mod 8), the lanes added in a
+/// fixed tree: the same bits for the same inputs, on any CPU.
+#[inline(always)]
+fn lanes(a: &[f32], w: &[f32], f: impl Fn(f32) -> f32) -> f32 {
+    const L: usize = 8;
+    let mut acc = [0f32; L];
+    let (mut ac, mut wc) = (a.chunks_exact(L), w.chunks_exact(L));
+    for (a, w) in (&mut ac).zip(&mut wc) {
+        for k in 0..L {
+            acc[k] += f(a[k]) * w[k];
+        }
+    }
+    for (k, (a, w)) in ac.remainder().iter().zip(wc.remainder()).enumerate() {
+        acc[k] += f(*a) * w;
+    }
+    ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]))
+}
+
 impl PolicyNet {
     pub fn new(
         hidden: usize,
@@ -122,8 +140,24 @@ impl PolicyNet {
 
     /// The score of each option (`opts[k]`, its inputs) into `out[k]`, from the position
     /// `x`. Allocation-free; the sums run in a fixed order, so the same inputs give the
-    /// same bits on every run.
+    /// same bits on every run (and on every machine: see [`crate::policy::simd`]).
     pub fn scores(&self, x: &[f32; N_IN], opts: &[[f32; OPT_IN]], out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::policy::simd::avx2() {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.scores_avx2(x, opts, out) };
+        }
+        self.scores_body(x, opts, out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn scores_avx2(&self, x: &[f32; N_IN], opts: &[[f32; OPT_IN]], out: &mut [f32]) {
+        self.scores_body(x, opts, out)
+    }
+
+    #[inline(always)]
+    fn scores_body(&self, x: &[f32; N_IN], opts: &[[f32; OPT_IN]], out: &mut [f32]) {
         let h = self.hidden;
         // The position's part of the hidden layer, once for all options.
         let mut hp = [0f32; MAX_HIDDEN];
@@ -142,9 +176,7 @@ impl PolicyNet {
         for (o, s) in opts.iter().zip(out.iter_mut()) {
             let ho = &mut ho[..h];
             ho.copy_from_slice(hp);
-            let mut z = 0f32;
             for (i, &v) in o.iter().enumerate() {
-                z += self.wl[i] * v;
                 if v == 0.0 {
                     continue;
                 }
@@ -152,12 +184,9 @@ impl PolicyNet {
                     *a += w * v;
                 }
             }
-            for (a, w) in ho.iter().zip(&self.w2) {
-                if *a > 0.0 {
-                    z += w * a;
-                }
-            }
-            *s = z;
+            // The two dot products in lanes (a sum of one after the other was a chain of
+            // dependent additions, most of the time here); a fixed order all the same.
+            *s = lanes(o, &self.wl, |v| v) + lanes(ho, &self.w2, |a| if a > 0.0 { a } else { 0.0 });
         }
     }
 
@@ -284,8 +313,35 @@ impl PolicyNet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Inputs in [-2, 2), a third of them 0 (as the encodings are sparse).
+    pub(crate) fn inputs<const N: usize>(seed: &mut u64) -> [f32; N] {
+        std::array::from_fn(|_| {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let u = (*seed >> 40) as f32 / (1u64 << 24) as f32;
+            if u < 1.0 / 3.0 { 0.0 } else { 4.0 * u - 2.0 }
+        })
+    }
+
+    /// The AVX2 build of the forward pass (where this CPU has it) gives the same bits as
+    /// the baseline one: a game plays the same on every machine.
+    #[test]
+    fn the_wide_forward_pass_gives_the_same_bits() {
+        let n = PolicyNet::embedded();
+        let mut seed = 7;
+        for _ in 0..200 {
+            let x = inputs::<N_IN>(&mut seed);
+            let opts: Vec<[f32; OPT_IN]> = (0..7).map(|_| inputs(&mut seed)).collect();
+            let (mut a, mut b) = ([0f32; 7], [0f32; 7]);
+            n.scores(&x, &opts, &mut a);
+            n.scores_body(&x, &opts, &mut b);
+            assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits));
+        }
+    }
 
     #[test]
     fn the_committed_weights_parse_and_round_trip() {
