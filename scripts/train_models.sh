@@ -26,8 +26,10 @@
 # the round wrote). Run it again after an interruption and each chain resumes after its last
 # round whose stamp matches the file on disk; once a round runs, every round after it runs.
 # The binary embeds the files, hence a build after each round. About 75 to 100 minutes on
-# 2 cores, builds included (2026-11-27, in a fresh clone on the loaded machine with a warm
-# build cache: 76 minutes, the expert's three rounds 50 of them).
+# 2 cores with one round of the policy network, builds included (2026-11-27, in a fresh
+# clone on the loaded machine with a warm build cache: 76 minutes, the expert's three rounds
+# 50 of them, the network's round 11), and 10 to 30 more for its later rounds (its three
+# rounds with their builds and measures: 9.5 minutes on the quiet machine of 2026-11-27).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
