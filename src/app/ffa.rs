@@ -11,7 +11,7 @@ use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
 use super::cli::{FfaArgs, MergeArgs};
-use super::headtohead::{self, Exec};
+use super::headtohead::{self, EntryInfo, Exec};
 use super::job::default_threads;
 use super::load;
 use super::usage;
@@ -34,13 +34,6 @@ pub const RATINGS_SCHEMA_VERSION: u32 = 1;
 pub const PRIOR: f64 = 1.0;
 /// The confidence level of every interval of the outputs.
 pub(super) const LEVEL: f64 = 0.95;
-
-/// What the tables say about each entry.
-pub(super) struct EntryInfo {
-    pub deck: String,
-    pub hero: String,
-    pub policy: String,
-}
 
 /// Everything a run needs besides its games: the flags checked, the card data, the decks
 /// and the entries.
@@ -440,41 +433,23 @@ fn ratings_table(info: &[EntryInfo], t: &Totals, fit: &PlFit) -> Table {
         .collect();
     let col = |f: &dyn Fn(usize) -> f64| ColumnData::F64(order.iter().map(|&i| f(i)).collect());
     let u64s = |f: &dyn Fn(usize) -> u64| ColumnData::U64(order.iter().map(|&i| f(i)).collect());
-    let strs = |f: &dyn Fn(&EntryInfo) -> String| {
-        ColumnData::Str(order.iter().map(|&i| f(&info[i])).collect())
-    };
-    let mut tb = Table::new();
-    tb.push(
-        "schema_version",
-        ColumnData::U32(vec![RATINGS_SCHEMA_VERSION; n]),
-    )
-    .push(
-        "rank",
-        ColumnData::U32(order.iter().map(|&i| ranks[i] as u32).collect()),
-    )
-    .push(
-        "entry",
-        ColumnData::U32(order.iter().map(|&i| i as u32).collect()),
-    )
-    .push("deck", strs(&|e| e.deck.clone()))
-    .push("hero", strs(&|e| e.hero.clone()))
-    .push("policy", strs(&|e| e.policy.clone()))
-    .push("games", u64s(&|i| t.entry[i][0]))
-    .push("wins", u64s(&|i| t.entry[i][1]))
-    .push("draws", u64s(&|i| t.entry[i][2]))
-    .push("win_share", col(&|i| share[i].estimate))
-    .push("win_share_lo", col(&|i| share[i].lo))
-    .push("win_share_hi", col(&|i| share[i].hi))
-    .push("log_strength", col(&|i| fit.log_strength[i]))
-    .push("log_strength_se", col(&|i| fit.se[i]))
-    .push("log_strength_lo", col(&|i| iv[i].0))
-    .push("log_strength_hi", col(&|i| iv[i].1))
-    .push(
-        "win_vs_average",
-        col(&|i| against_average(fit.log_strength[i])),
-    )
-    .push("win_vs_average_lo", col(&|i| against_average(iv[i].0)))
-    .push("win_vs_average_hi", col(&|i| against_average(iv[i].1)));
+    let mut tb = headtohead::entry_columns(RATINGS_SCHEMA_VERSION, &order, &ranks, info);
+    tb.push("games", u64s(&|i| t.entry[i][0]))
+        .push("wins", u64s(&|i| t.entry[i][1]))
+        .push("draws", u64s(&|i| t.entry[i][2]))
+        .push("win_share", col(&|i| share[i].estimate))
+        .push("win_share_lo", col(&|i| share[i].lo))
+        .push("win_share_hi", col(&|i| share[i].hi))
+        .push("log_strength", col(&|i| fit.log_strength[i]))
+        .push("log_strength_se", col(&|i| fit.se[i]))
+        .push("log_strength_lo", col(&|i| iv[i].0))
+        .push("log_strength_hi", col(&|i| iv[i].1))
+        .push(
+            "win_vs_average",
+            col(&|i| against_average(fit.log_strength[i])),
+        )
+        .push("win_vs_average_lo", col(&|i| against_average(iv[i].0)))
+        .push("win_vs_average_hi", col(&|i| against_average(iv[i].1)));
     tb
 }
 

@@ -17,7 +17,7 @@ use super::job::progress_bar;
 use super::outputs::{CHECKPOINT, Guard, output_dir};
 use super::shard::{Shard, ShardSet, read_slice};
 use super::spec::{DataFile, FORMAT, RunSpec, data_file};
-use crate::export::OutputDir;
+use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::Stop;
 use crate::sim::state::{LogReader, LogWriter, StateError};
 use crate::sim::tally::{Tally, TallyUnit};
@@ -483,6 +483,40 @@ pub fn merge_end<T: Tally, S>(
         m.out.display()
     );
     Ok(())
+}
+
+/// What the ranking tables of `matchup` and `ffa` say about each entry.
+pub(super) struct EntryInfo {
+    pub deck: String,
+    pub hero: String,
+    pub policy: String,
+}
+
+/// A ranking table's first columns, shared by `matchup` and `ffa`: the schema, then per
+/// entry in `order` (strongest first) its rank, index, deck, hero and policy.
+pub(super) fn entry_columns(
+    schema: u32,
+    order: &[usize],
+    ranks: &[usize],
+    info: &[EntryInfo],
+) -> Table {
+    let strs = |f: &dyn Fn(&EntryInfo) -> String| {
+        ColumnData::Str(order.iter().map(|&i| f(&info[i])).collect())
+    };
+    let mut t = Table::new();
+    t.push("schema_version", ColumnData::U32(vec![schema; order.len()]))
+        .push(
+            "rank",
+            ColumnData::U32(order.iter().map(|&i| ranks[i] as u32).collect()),
+        )
+        .push(
+            "entry",
+            ColumnData::U32(order.iter().map(|&i| i as u32).collect()),
+        )
+        .push("deck", strs(&|e| e.deck.clone()))
+        .push("hero", strs(&|e| e.hero.clone()))
+        .push("policy", strs(&|e| e.policy.clone()));
+    t
 }
 
 #[cfg(test)]

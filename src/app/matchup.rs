@@ -8,7 +8,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::cli::{MatchupArgs, MergeArgs};
-use super::headtohead::{self, Exec};
+use super::headtohead::{self, EntryInfo, Exec};
 use super::job::default_threads;
 use super::load;
 use super::usage;
@@ -31,13 +31,6 @@ const LEVEL: f64 = 0.95;
 /// unsupported policy, or one given twice.
 pub fn matchup_policies(names: &[String]) -> Result<Vec<PolicySpec>> {
     load::head_to_head_policies(names, "matchup")
-}
-
-/// What the tables say about each entry.
-struct EntryInfo {
-    deck: String,
-    hero: String,
-    policy: String,
 }
 
 /// Everything a matchup run needs besides its games: the flags checked, the card data,
@@ -373,26 +366,8 @@ fn ranking_table(info: &[EntryInfo], tallies: &[PairTally], fit: &BtFit) -> Tabl
     let iv: Vec<(f64, f64)> = (0..n).map(|i| fit.interval(i, LEVEL)).collect();
     let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
     let col = |f: &dyn Fn(usize) -> f64| ColumnData::F64(order.iter().map(|&i| f(i)).collect());
-    let strs = |f: &dyn Fn(&EntryInfo) -> String| {
-        ColumnData::Str(order.iter().map(|&i| f(&info[i])).collect())
-    };
-    let mut t = Table::new();
+    let mut t = headtohead::entry_columns(RANKING_SCHEMA_VERSION, &order, &ranks, info);
     t.push(
-        "schema_version",
-        ColumnData::U32(vec![RANKING_SCHEMA_VERSION; n]),
-    )
-    .push(
-        "rank",
-        ColumnData::U32(order.iter().map(|&i| ranks[i] as u32).collect()),
-    )
-    .push(
-        "entry",
-        ColumnData::U32(order.iter().map(|&i| i as u32).collect()),
-    )
-    .push("deck", strs(&|e| e.deck.clone()))
-    .push("hero", strs(&|e| e.hero.clone()))
-    .push("policy", strs(&|e| e.policy.clone()))
-    .push(
         "games",
         ColumnData::U64(order.iter().map(|&i| rec[i].0).collect()),
     )

@@ -6,6 +6,8 @@
 //! are the same bits: each lane is still one unit's multiply then add, in the same order
 //! (AVX2 without FMA: Rust never fuses a multiply and an add on its own), so a game plays
 //! the same on any machine, as shards run on mixed nodes need.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 /// Does this CPU have AVX2? (`std` caches the answer: a load per call.)
 #[inline(always)]
