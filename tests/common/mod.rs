@@ -109,3 +109,81 @@ pub fn start_until_checkpoint(args: &[&str], out: &Path) -> std::process::Child 
     wait_for_checkpoint(out);
     child
 }
+
+/// The blindness check of a game with several seats (head to head, four seats): at each
+/// sampled decision (`states`: its seed and state, some of every seat's `seats`), every
+/// spec of `blind` picks the same option after `perms` rearrangements of what the
+/// deciding seat cannot see (`permute(state, k)`), and the legal options never change.
+/// Two controls show that the check can fail: `sampler` (a search) picks differently with
+/// another sampling seed somewhere, and `cheat` (the clairvoyant bound) reacts to the
+/// hidden cards. `choose(spec, state, seed)` is the pick and the legal options.
+pub struct Blindness<'a, G> {
+    pub states: &'a [(u64, G)],
+    pub seats: usize,
+    pub decider: &'a dyn Fn(&G) -> usize,
+    pub permute: &'a dyn Fn(&G, u64) -> G,
+    pub perms: u64,
+    pub choose: &'a dyn Fn(&str, &G, u64) -> (usize, confluence_sim::engine::ChoiceList),
+    pub where_: &'a str,
+}
+
+impl<G: PartialEq> Blindness<'_, G> {
+    pub fn assert(&self, blind: &[&str], sampler: &str, cheat: &str) {
+        let states = self.states;
+        for seat in 0..self.seats {
+            assert!(
+                states.iter().any(|(_, g)| (self.decider)(g) == seat),
+                "no decision of seat {seat} sampled"
+            );
+        }
+        let hidden_changed = states
+            .iter()
+            .filter(|(seed, g)| (self.permute)(g, seed * 7) != *g)
+            .count();
+        assert!(
+            hidden_changed * 2 >= states.len(),
+            "the permutations did not change the hidden state"
+        );
+        let sensitivity = |spec: &str| {
+            let mut changed = 0;
+            for (seed, g) in states {
+                let (k, options) = (self.choose)(spec, g, *seed);
+                let mut differs = false;
+                for p in 0..self.perms {
+                    let h = (self.permute)(g, seed * 7 + p);
+                    let (k2, options2) = (self.choose)(spec, &h, *seed);
+                    assert_eq!(
+                        options, options2,
+                        "the legal options depend on hidden state"
+                    );
+                    differs |= k != k2;
+                }
+                changed += differs as usize;
+            }
+            changed
+        };
+        for spec in blind {
+            assert_eq!(
+                sensitivity(spec),
+                0,
+                "{spec} chose differently {} after the hidden information was rearranged",
+                self.where_
+            );
+        }
+        let seed_sensitive = states
+            .iter()
+            .filter(|(seed, g)| {
+                let k = (self.choose)(sampler, g, *seed).0;
+                (1..4).any(|d| (self.choose)(sampler, g, seed + 1000 * d).0 != k)
+            })
+            .count();
+        assert!(
+            seed_sensitive > 0,
+            "no decision depended on the sampling seed; the blindness check proves nothing"
+        );
+        assert!(
+            sensitivity(cheat) > 0,
+            "the clairvoyant bound never reacted to the hidden cards; the check proves nothing"
+        );
+    }
+}
