@@ -297,22 +297,7 @@ fn varied_decisions() -> Vec<(u64, GameState)> {
 /// How many of the states a policy decides differently once their hidden information is
 /// rearranged (three rearrangements each).
 fn hidden_sensitivity(spec: &str, states: &[(u64, GameState)]) -> usize {
-    let mut changed = 0;
-    for (seed, g) in states {
-        let (k, options) = choose(spec, g, *seed);
-        let mut differs = false;
-        for p in 0..3 {
-            let h = permute_hidden(g, seed * 7 + p);
-            let (k2, options2) = choose(spec, &h, *seed);
-            assert_eq!(
-                options, options2,
-                "the legal options must not depend on hidden state"
-            );
-            differs |= k != k2;
-        }
-        changed += differs as usize;
-    }
-    changed
+    common::hidden_sensitivity(spec, states, 3, &permute_hidden, &choose)
 }
 
 #[test]

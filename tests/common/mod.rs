@@ -144,24 +144,8 @@ impl<G: PartialEq> Blindness<'_, G> {
             hidden_changed * 2 >= states.len(),
             "the permutations did not change the hidden state"
         );
-        let sensitivity = |spec: &str| {
-            let mut changed = 0;
-            for (seed, g) in states {
-                let (k, options) = (self.choose)(spec, g, *seed);
-                let mut differs = false;
-                for p in 0..self.perms {
-                    let h = (self.permute)(g, seed * 7 + p);
-                    let (k2, options2) = (self.choose)(spec, &h, *seed);
-                    assert_eq!(
-                        options, options2,
-                        "the legal options depend on hidden state"
-                    );
-                    differs |= k != k2;
-                }
-                changed += differs as usize;
-            }
-            changed
-        };
+        let sensitivity =
+            |spec: &str| hidden_sensitivity(spec, states, self.perms, self.permute, self.choose);
         for spec in blind {
             assert_eq!(
                 sensitivity(spec),
@@ -186,4 +170,32 @@ impl<G: PartialEq> Blindness<'_, G> {
             "the clairvoyant bound never reacted to the hidden cards; the check proves nothing"
         );
     }
+}
+
+/// How many of the `states` (seed, state) a policy decides differently once what the
+/// deciding player cannot see is rearranged (`perms` times each, by `permute`); the legal
+/// options must stay the same. `choose(spec, state, seed)` is the pick and the options.
+pub fn hidden_sensitivity<G>(
+    spec: &str,
+    states: &[(u64, G)],
+    perms: u64,
+    permute: &dyn Fn(&G, u64) -> G,
+    choose: &dyn Fn(&str, &G, u64) -> (usize, confluence_sim::engine::ChoiceList),
+) -> usize {
+    let mut changed = 0;
+    for (seed, g) in states {
+        let (k, options) = choose(spec, g, *seed);
+        let mut differs = false;
+        for p in 0..perms {
+            let h = permute(g, seed * 7 + p);
+            let (k2, options2) = choose(spec, &h, *seed);
+            assert_eq!(
+                options, options2,
+                "the legal options must not depend on hidden state"
+            );
+            differs |= k != k2;
+        }
+        changed += differs as usize;
+    }
+    changed
 }
