@@ -10,10 +10,8 @@ mod common;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use confluence_sim::cards::types::Side;
 use confluence_sim::engine::event::NoObserver;
-use confluence_sim::engine::ffa::{FfaSetup, FfaState, FfaView, new_ffa};
-use confluence_sim::engine::state::{Adventure, Zone64};
+use confluence_sim::engine::ffa::{FfaState, FfaView, new_ffa};
 use confluence_sim::engine::{ChoiceList, GameRng, Step, advance, apply_unchecked, legal_choices};
 use confluence_sim::policy::{FfaPolicy, PolicyData, PolicyRng, PolicySpec};
 
@@ -37,12 +35,7 @@ fn random_ffa_state(seed: u64, steps: u32) -> Option<FfaState> {
     let s = &shared().s;
     let db = &s.lib.db;
     let seats = [0, 1, 2, 3].map(|k| (seed as usize + k * 2) % 6);
-    let f = FfaSetup {
-        heroes: seats.map(|k| s.decks[k].hero),
-        cards: seats.map(|k| s.decks[k].cards.as_slice()),
-        first: Side::of_seat((seed % 4) as u8),
-        day_cap: 30,
-    };
+    let f = s.pod(seats, seed);
     let mut streams: [GameRng; 4] =
         std::array::from_fn(|k| GameRng::seed_from_u64(seed * 16 + k as u64));
     let [a, b, c, d] = &mut streams;
@@ -66,18 +59,6 @@ fn random_ffa_state(seed: u64, steps: u32) -> Option<FfaState> {
     }
 }
 
-/// Shuffles the objects of `deck` that `seen` does not name among their own slots.
-fn shuffle_unseen(deck: &mut Zone64, seen: impl Fn(u8) -> bool, rng: &mut GameRng) {
-    let slots: Vec<usize> = (0..deck.len())
-        .filter(|&i| !seen(deck.as_slice()[i]))
-        .collect();
-    let mut ids: Vec<u8> = slots.iter().map(|&i| deck.as_slice()[i]).collect();
-    ids.shuffle(rng);
-    for (&i, id) in slots.iter().zip(ids) {
-        deck.as_mut_slice()[i] = id;
-    }
-}
-
 /// The same four-seat game with what the deciding seat cannot see rearranged: every
 /// deck's order, each other seat's unseen cards dealt anew among that seat's deck, hand
 /// and Mana (a card never moves from one seat to another), the unrevealed Tumult cards.
@@ -88,7 +69,7 @@ fn permute_hidden_ffa(g: &FfaState, seed: u64) -> FfaState {
     let view = FfaView::new(g, db);
     let seen = |id| view.is_visible(id);
     for seat in 0..4 {
-        shuffle_unseen(&mut h.sides.0[seat].deck, seen, &mut rng);
+        common::shuffle_unseen(&mut h.sides.0[seat].deck, seen, &mut rng);
     }
     for seat in (0..4).filter(|&s| s != g.decider.index()) {
         let c = h.sides.0[seat];
@@ -102,15 +83,7 @@ fn permute_hidden_ffa(g: &FfaState, seed: u64) -> FfaState {
             h.obj_mut(id).card = card;
         }
     }
-    let adv = &mut h.adventure;
-    let hidden: Vec<usize> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
-    let mut t: Vec<u8> = hidden.iter().map(|&k| adv.tumult[k]).collect();
-    t.shuffle(&mut rng);
-    for (&k, v) in hidden.iter().zip(t) {
-        adv.tumult[k] = v;
-        adv.flipped[k] = rng.random();
-    }
-    adv.terrain = Adventure::layout(adv.tumult, adv.flipped).terrain;
+    common::shuffle_hidden_tumult(&mut h.adventure, &mut rng);
     h
 }
 

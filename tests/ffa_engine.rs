@@ -9,7 +9,7 @@ use rand::{RngExt, SeedableRng};
 
 use confluence_sim::cards::types::{Exp, Side};
 use confluence_sim::engine::event::{Event, Observer, Why};
-use confluence_sim::engine::ffa::{FfaSetup, FfaState, new_ffa};
+use confluence_sim::engine::ffa::{FfaState, new_ffa};
 use confluence_sim::engine::state::Zone;
 use confluence_sim::engine::{
     Choice, ChoiceList, Decision, GameRng, Outcome, Step, advance, apply, legal_choices,
@@ -124,12 +124,7 @@ impl Observer<4, 255> for Checker {
 
 /// Plays game `g` of decks `seats` (indices into the starters) at random.
 fn play(s: &common::Setup, seats: [usize; 4], g: u64) -> Played {
-    let f = FfaSetup {
-        heroes: seats.map(|k| s.decks[k].hero),
-        cards: seats.map(|k| s.decks[k].cards.as_slice()),
-        first: Side::of_seat((g % 4) as u8),
-        day_cap: 30,
-    };
+    let f = s.pod(seats, g);
     let mut streams: [GameRng; 4] =
         std::array::from_fn(|k| GameRng::seed_from_u64(g * 8 + k as u64));
     let [a, b, c, d] = &mut streams;
@@ -271,12 +266,7 @@ fn play_table(s: &common::Setup, names: [&str; 4], g: u64) -> (Outcome, Vec<u8>,
         (g as usize + 3) % 6,
         2,
     ];
-    let f = FfaSetup {
-        heroes: seats.map(|k| s.decks[k].hero),
-        cards: seats.map(|k| s.decks[k].cards.as_slice()),
-        first: Side::of_seat((g % 4) as u8),
-        day_cap: 30,
-    };
+    let f = s.pod(seats, g);
     let mut streams: [GameRng; 4] =
         std::array::from_fn(|k| GameRng::seed_from_u64(500 + g * 8 + k as u64));
     let [a, b, c, d] = &mut streams;

@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 use confluence_sim::deck::RareMix;
 use confluence_sim::engine::event::NoObserver;
 use confluence_sim::engine::setup::{SetupStreams, new_game};
-use confluence_sim::engine::state::{Adventure, flag};
+use confluence_sim::engine::state::flag;
 use confluence_sim::engine::view::View;
 use confluence_sim::engine::{
     ChoiceList, Decision, GameRng, GameState, Step, advance, apply, apply_unchecked, legal_choices,
@@ -214,31 +214,14 @@ fn planner_and_search_games_repeat_exactly() {
 /// The same game with its hidden information rearranged: the player's deck order, the
 /// Confluence's deck order, which unseen card is where among the Confluence's deck, hand
 /// and face-down Mana, and the unrevealed Tumult cards.
-/// Shuffles the objects of a deck that are not `seen` among their own slots.
-fn shuffle_unseen(
-    deck: &mut confluence_sim::engine::state::Zone64,
-    seen: impl Fn(u8) -> bool,
-    rng: &mut GameRng,
-) {
-    use rand::seq::SliceRandom;
-    let slots: Vec<usize> = (0..deck.len())
-        .filter(|&i| !seen(deck.as_slice()[i]))
-        .collect();
-    let mut ids: Vec<u8> = slots.iter().map(|&i| deck.as_slice()[i]).collect();
-    ids.shuffle(rng);
-    for (&i, id) in slots.iter().zip(ids) {
-        deck.as_mut_slice()[i] = id;
-    }
-}
-
 fn permute_hidden(g: &GameState, seed: u64) -> GameState {
     let mut h = *g;
     let mut rng = GameRng::seed_from_u64(seed);
     use rand::seq::SliceRandom;
     // Cards revealed in place (a Resupply's two top cards) are seen: they stay.
     let seen = |id| g.obj(id).has(flag::KNOWN);
-    shuffle_unseen(&mut h.sides.0[0].deck, seen, &mut rng);
-    shuffle_unseen(&mut h.sides.0[1].deck, seen, &mut rng);
+    common::shuffle_unseen(&mut h.sides.0[0].deck, seen, &mut rng);
+    common::shuffle_unseen(&mut h.sides.0[1].deck, seen, &mut rng);
     let c = h.sides.0[1];
     let mut ids: Vec<_> = c.deck.iter().filter(|&id| !seen(id)).collect();
     for list in [&c.hand, &c.mana] {
@@ -249,15 +232,7 @@ fn permute_hidden(g: &GameState, seed: u64) -> GameState {
     for (&id, card) in ids.iter().zip(cards) {
         h.obj_mut(id).card = card;
     }
-    let adv = &mut h.adventure;
-    let hidden: Vec<usize> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
-    let mut t: Vec<u8> = hidden.iter().map(|&k| adv.tumult[k]).collect();
-    t.shuffle(&mut rng);
-    for (&k, v) in hidden.iter().zip(t) {
-        adv.tumult[k] = v;
-        adv.flipped[k] = rng.random();
-    }
-    adv.terrain = Adventure::layout(adv.tumult, adv.flipped).terrain;
+    common::shuffle_hidden_tumult(&mut h.adventure, &mut rng);
     h
 }
 
@@ -695,8 +670,8 @@ fn permute_hidden_duel(g: &GameState, seed: u64) -> GameState {
     let mut rng = GameRng::seed_from_u64(seed);
     let view = View::new(g, db);
     let seen = |id| view.is_visible(id);
-    shuffle_unseen(&mut h.sides.0[0].deck, seen, &mut rng);
-    shuffle_unseen(&mut h.sides.0[1].deck, seen, &mut rng);
+    common::shuffle_unseen(&mut h.sides.0[0].deck, seen, &mut rng);
+    common::shuffle_unseen(&mut h.sides.0[1].deck, seen, &mut rng);
     let them = g.decider.other().index();
     let c = h.sides.0[them];
     let mut ids: Vec<_> = c.deck.iter().filter(|&id| !seen(id)).collect();
@@ -708,15 +683,7 @@ fn permute_hidden_duel(g: &GameState, seed: u64) -> GameState {
     for (&id, card) in ids.iter().zip(cards) {
         h.obj_mut(id).card = card;
     }
-    let adv = &mut h.adventure;
-    let hidden: Vec<usize> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
-    let mut t: Vec<u8> = hidden.iter().map(|&k| adv.tumult[k]).collect();
-    t.shuffle(&mut rng);
-    for (&k, v) in hidden.iter().zip(t) {
-        adv.tumult[k] = v;
-        adv.flipped[k] = rng.random();
-    }
-    adv.terrain = Adventure::layout(adv.tumult, adv.flipped).terrain;
+    common::shuffle_hidden_tumult(&mut h.adventure, &mut rng);
     h
 }
 

@@ -17,6 +17,19 @@ pub struct Setup {
     pub confluence: ConfluenceDeck,
 }
 
+impl Setup {
+    /// A four-seat game of the starter decks `seats` (indices into [`Setup::decks`]), seat
+    /// `first % 4` first, 30 days at most.
+    pub fn pod(&self, seats: [usize; 4], first: u64) -> confluence_sim::engine::ffa::FfaSetup<'_> {
+        confluence_sim::engine::ffa::FfaSetup {
+            heroes: seats.map(|k| self.decks[k].hero),
+            cards: seats.map(|k| self.decks[k].cards.as_slice()),
+            first: confluence_sim::cards::types::Side::of_seat((first % 4) as u8),
+            day_cap: 30,
+        }
+    }
+}
+
 pub fn setup() -> Setup {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut lib = Library::load(&root.join("decks/cards")).expect("library");
@@ -198,4 +211,41 @@ pub fn hidden_sensitivity<G>(
         changed += differs as usize;
     }
     changed
+}
+
+/// Shuffles the objects of `deck` that `seen` does not name among their own slots (the
+/// blindness tests' rearrangement of a deck's hidden order).
+pub fn shuffle_unseen(
+    deck: &mut confluence_sim::engine::state::Zone64,
+    seen: impl Fn(u8) -> bool,
+    rng: &mut confluence_sim::engine::GameRng,
+) {
+    use rand::seq::SliceRandom;
+    let slots: Vec<usize> = (0..deck.len())
+        .filter(|&i| !seen(deck.as_slice()[i]))
+        .collect();
+    let mut ids: Vec<u8> = slots.iter().map(|&i| deck.as_slice()[i]).collect();
+    ids.shuffle(rng);
+    for (&i, id) in slots.iter().zip(ids) {
+        deck.as_mut_slice()[i] = id;
+    }
+}
+
+/// Deals the unrevealed Tumult cards anew among their places, each face up or down at
+/// random, and lays the terrain out again (the blindness tests' rearrangement of the
+/// adventure).
+pub fn shuffle_hidden_tumult(
+    adv: &mut confluence_sim::engine::state::Adventure,
+    rng: &mut confluence_sim::engine::GameRng,
+) {
+    use rand::RngExt;
+    use rand::seq::SliceRandom;
+    let hidden: Vec<usize> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
+    let mut t: Vec<u8> = hidden.iter().map(|&k| adv.tumult[k]).collect();
+    t.shuffle(rng);
+    for (&k, v) in hidden.iter().zip(t) {
+        adv.tumult[k] = v;
+        adv.flipped[k] = rng.random();
+    }
+    adv.terrain = confluence_sim::engine::state::Adventure::layout(adv.tumult, adv.flipped).terrain;
 }
