@@ -7,12 +7,12 @@
 
 mod common;
 
+use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use rand::{RngExt, SeedableRng};
 
 use confluence_sim::engine::event::NoObserver;
 use confluence_sim::engine::ffa::{FfaState, FfaView, new_ffa};
-use confluence_sim::engine::{ChoiceList, GameRng, Step, advance, apply_unchecked, legal_choices};
+use confluence_sim::engine::{ChoiceList, GameRng, legal_choices};
 use confluence_sim::policy::{FfaPolicy, PolicyData, PolicyRng, PolicySpec};
 
 struct Shared {
@@ -41,22 +41,8 @@ fn random_ffa_state(seed: u64, steps: u32) -> Option<FfaState> {
     let [a, b, c, d] = &mut streams;
     let mut rng = GameRng::seed_from_u64(seed * 16 + 7);
     let mut pick = PolicyRng::seed_from_u64(seed * 16 + 9);
-    let mut g = new_ffa(db, &f, [a, b, c, d], &mut rng, &mut NoObserver);
-    let mut buf = ChoiceList::new();
-    for _ in 0..steps {
-        match advance(&mut g, db, &mut rng, &mut NoObserver) {
-            Step::Decide => {
-                legal_choices(&g, db, &mut buf);
-                let k = pick.random_range(0..buf.len());
-                apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, buf[k]);
-            }
-            _ => return None,
-        }
-    }
-    match advance(&mut g, db, &mut rng, &mut NoObserver) {
-        Step::Decide => Some(g),
-        _ => None,
-    }
+    let g = new_ffa(db, &f, [a, b, c, d], &mut rng, &mut NoObserver);
+    common::random_walk(g, db, &mut rng, &mut pick, steps)
 }
 
 /// The same four-seat game with what the deciding seat cannot see rearranged: every

@@ -2,16 +2,14 @@
 //! the search policy's blindness to hidden information.
 
 use proptest::prelude::*;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 
 use confluence_sim::deck::RareMix;
 use confluence_sim::engine::event::NoObserver;
 use confluence_sim::engine::setup::{SetupStreams, new_game};
 use confluence_sim::engine::state::flag;
 use confluence_sim::engine::view::View;
-use confluence_sim::engine::{
-    ChoiceList, Decision, GameRng, GameState, Step, advance, apply, apply_unchecked, legal_choices,
-};
+use confluence_sim::engine::{ChoiceList, Decision, GameRng, GameState, apply, legal_choices};
 use confluence_sim::policy::{AnyPolicy, Policy, PolicyData, PolicyRng, PolicySpec};
 use confluence_sim::sim::{GameSeeds, play_game};
 
@@ -62,7 +60,7 @@ fn random_state(deck: usize, mix: RareMix, seed: u64, steps: u32) -> Option<Game
     let mut rng = GameSeeds::rng(seeds.events);
     let mut pick = PolicyRng::seed_from_u64(seeds.policy);
     let db = &s.lib.db;
-    let mut g = new_game(
+    let g = new_game(
         db,
         &m,
         SetupStreams {
@@ -72,21 +70,7 @@ fn random_state(deck: usize, mix: RareMix, seed: u64, steps: u32) -> Option<Game
         &mut rng,
         &mut NoObserver,
     );
-    let mut buf = ChoiceList::new();
-    for _ in 0..steps {
-        match advance(&mut g, db, &mut rng, &mut NoObserver) {
-            Step::Decide => {
-                legal_choices(&g, db, &mut buf);
-                let k = pick.random_range(0..buf.len());
-                apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, buf[k]);
-            }
-            _ => return None,
-        }
-    }
-    match advance(&mut g, db, &mut rng, &mut NoObserver) {
-        Step::Decide => Some(g),
-        _ => None,
-    }
+    common::random_walk(g, db, &mut rng, &mut pick, steps)
 }
 
 fn choose(spec: &str, g: &GameState, seed: u64) -> (usize, ChoiceList) {
@@ -634,7 +618,7 @@ fn random_duel_state(a: usize, b: usize, seed: u64, steps: u32) -> Option<GameSt
         ordered: false,
     };
     let seeds = GameSeeds::new(seed, 0);
-    let (mut g, mut rng) = start_duel(
+    let (g, mut rng) = start_duel(
         db,
         [seat(a), seat(b)],
         (seed % 2) as u8,
@@ -643,21 +627,7 @@ fn random_duel_state(a: usize, b: usize, seed: u64, steps: u32) -> Option<GameSt
         &mut NoObserver,
     );
     let mut pick = PolicyRng::seed_from_u64(seeds.policy);
-    let mut buf = ChoiceList::new();
-    for _ in 0..steps {
-        match advance(&mut g, db, &mut rng, &mut NoObserver) {
-            Step::Decide => {
-                legal_choices(&g, db, &mut buf);
-                let k = pick.random_range(0..buf.len());
-                apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, buf[k]);
-            }
-            _ => return None,
-        }
-    }
-    match advance(&mut g, db, &mut rng, &mut NoObserver) {
-        Step::Decide => Some(g),
-        _ => None,
-    }
+    common::random_walk(g, db, &mut rng, &mut pick, steps)
 }
 
 /// The same head-to-head game with what the deciding seat cannot see rearranged: both deck

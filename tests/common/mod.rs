@@ -249,3 +249,33 @@ pub fn shuffle_hidden_tumult(
     }
     adv.terrain = confluence_sim::engine::state::Adventure::layout(adv.tumult, adv.flipped).terrain;
 }
+
+/// Plays `steps` decisions of `g` at random (the picks drawn from `pick`), then runs to the
+/// next decision: the state there, or `None` if the game ended first (the tests' way of
+/// sampling positions).
+pub fn random_walk<const N: usize, const M: usize>(
+    mut g: confluence_sim::engine::state::GameState<N, M>,
+    db: &confluence_sim::cards::CardDb,
+    rng: &mut confluence_sim::engine::GameRng,
+    pick: &mut confluence_sim::policy::PolicyRng,
+    steps: u32,
+) -> Option<confluence_sim::engine::state::GameState<N, M>> {
+    use confluence_sim::engine::event::NoObserver;
+    use confluence_sim::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
+    use rand::RngExt;
+    let mut buf = ChoiceList::new();
+    for _ in 0..steps {
+        match advance(&mut g, db, rng, &mut NoObserver) {
+            Step::Decide => {
+                legal_choices(&g, db, &mut buf);
+                let k = pick.random_range(0..buf.len());
+                apply_unchecked(&mut g, db, rng, &mut NoObserver, buf[k]);
+            }
+            _ => return None,
+        }
+    }
+    match advance(&mut g, db, rng, &mut NoObserver) {
+        Step::Decide => Some(g),
+        _ => None,
+    }
+}
