@@ -6,6 +6,8 @@
 #   value   decks/policies/value.toml, the value model, in two rounds (expert iteration):
 #           the expert's self-play games labelled by their outcome, then the games of the
 #           search that scores its rollouts with round 1's network;
+#           (Each round of these two chains also records its player's pooled win rate over
+#           the twelve starter rows, in $STATE/expert-K.score and value-K.score.)
 #   pnet    decks/policies/pnet.toml, the policy network of `expert:net=1`, by expert
 #           iteration: the choices of the search as its defaults were when the network was
 #           trained (24 samples, no `deep`: search:rollouts=24,deep=0) in the expert's games,
@@ -101,6 +103,23 @@ round() {
     "$@"
     cargo build --release --quiet
     hash_of "$file" >"$STATE/$name.done"
+    # What the round gained, measured and kept (the rounds are fixed; see score_of).
+    score_of "$name" >"$STATE/$name.score"
+    echo "train_models.sh: $name: $(cat "$STATE/$name.score")% pooled"
+}
+# score_of NAME: the pooled win rate, in points, over the twelve starter rows (1,000 games
+# each, seed 1), of the policy a round of NAME's chain trains with the binary's files: the
+# expert for its rounds, the value model's round 2 search for its rounds. A record of what
+# each round gained; the expert's and the value model's rounds stay fixed (3 and 2).
+score_of() {
+    local out="$STATE/${1%-*}-measure" pol
+    case "$1" in expert-*) pol=expert ;; *) pol="$VALUE_SEARCH" ;; esac
+    cargo run --release --quiet -- compare --policy "$pol" --policy greedy --games 1000 \
+        --seed 1 --out "$out" --quiet
+    # The policy's rows are those that are not greedy's; its name may hold commas (quoted),
+    # so the win rate is counted from the end of the row.
+    awk -F, 'NR > 1 && $5 != "greedy" { s += $(NF - 14); n++ }
+        END { printf "%.2f\n", 100 * s / n }' "$out/compare.csv"
 }
 
 expert() {
