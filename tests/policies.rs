@@ -286,6 +286,7 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "search:rollouts=4,width=4,deep=3,narrow=1,dwidth=2",
         "search:rollouts=4,width=4,net=1,gate=50",
         "search:rollouts=4,width=4,net=3",
+        "search:rollouts=4,width=4,net=3,deep=0,margin=2,close=3",
         "expert",
         "expert:value=2",
         "expert:net=1",

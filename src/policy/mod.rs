@@ -266,6 +266,8 @@ impl PolicyKind {
                 "drollouts",
                 "dwidth",
                 "narrow",
+                "margin",
+                "close",
             ],
         }
     }
@@ -324,7 +326,7 @@ impl std::str::FromStr for PolicySpec {
                 // The search's is a bitmask (1 its candidates, 2 its rollouts).
                 "net" if kind == PolicyKind::Expert => (0, 1),
                 "net" => (0, 3),
-                "gate" => (0, 100),
+                "gate" | "margin" | "close" => (0, 100),
                 "only" | "vonly" | "deep" | "narrow" => (0, SEARCH_ALL as u32),
                 "value" => (0, value::afterstate::MAX_SAMPLES),
                 "horizon" => (0, 30),
@@ -591,6 +593,8 @@ impl PolicySpec {
             dwidth: dwidth as u8,
             narrow,
             gate: self.param("gate", 0).min(100) as u8,
+            margin: self.param("margin", 0).min(100) as u8,
+            close: self.param("close", 0).min(100) as u8,
         }
     }
 
@@ -634,6 +638,8 @@ impl PolicySpec {
                     ("drollouts", s.drollouts),
                     ("dwidth", s.dwidth as u32),
                     ("narrow", s.narrow as u32),
+                    ("margin", s.margin as u32),
+                    ("close", s.close as u32),
                 ] {
                     if v != 0 {
                         extra.push_str(&format!(",{key}={v}"));
@@ -926,6 +932,20 @@ mod tests {
         assert_eq!(s.params.gate, 50);
         let e = "search:gate=101".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("gate=101 is out of range (0 to 100)"), "{e}");
+        // `margin` and `close` are written out only when set, and read as percent.
+        let m: PolicySpec = "search:net=3,margin=2,close=3".parse().unwrap();
+        assert!(
+            m.resolved().contains(",narrow=1,margin=2,close=3,keep=0"),
+            "{}",
+            m.resolved()
+        );
+        let AnyPolicy::Search(s) = m.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
+        else {
+            panic!("not a search")
+        };
+        assert_eq!((s.params.margin, s.params.close), (2, 3));
+        let e = "search:close=101".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("close=101 is out of range (0 to 100)"), "{e}");
         let e = "search:net=4".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("net=4 is out of range (0 to 3)"), "{e}");
         let e = "expert:net=2".parse::<PolicySpec>().unwrap_err();

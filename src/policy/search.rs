@@ -112,6 +112,14 @@ pub struct SearchParams {
     /// is played without a search (0, the default: always search). Measured: a gate of 70
     /// saved about a tenth of the time, one of 50 lost about 4 points (docs/policies.md).
     pub gate: u8,
+    /// Points of win rate (percent) by which another candidate must lead the first guess
+    /// to be played instead of it (0, the default: the leader, however small its lead).
+    pub margin: u8,
+    /// Points of win rate (percent): where a race ends with its two best candidates closer
+    /// than this, the two are played again on fresh samples a day further than the race
+    /// looked, `drollouts` of them (0: twice `rollouts`), and the better there is played
+    /// (0, the default: never). Only where the value model scores the rollouts.
+    pub close: u8,
 }
 
 /// Every kind of decision is searched.
@@ -157,6 +165,8 @@ impl SearchParams {
             dwidth: if ranked { DWIDTH } else { 0 },
             narrow: if ranked { NARROW } else { 0 },
             gate: 0,
+            margin: 0,
+            close: 0,
         }
     }
 
@@ -306,6 +316,40 @@ impl Race {
                 _ => Some(j),
             })
             .expect("a candidate is alive")
+    }
+
+    /// The mean result of candidate `j`, a win rate.
+    fn mean(&self, j: usize) -> f64 {
+        self.score[j] / (2.0 * self.samples[j].max(1) as f64)
+    }
+
+    /// The leader, unless the first candidate (the best first guess) is alive and trails
+    /// it by no more than `margin` (a win rate): then the first.
+    fn pick(&self, k: usize, margin: f64) -> usize {
+        let l = self.leader(k);
+        if l != 0 && self.is_alive(0) && self.mean(l) - self.mean(0) <= margin {
+            0
+        } else {
+            l
+        }
+    }
+
+    /// The two best alive candidates by mean result and the gap between them, where two
+    /// are alive and their results ever differed.
+    fn best_two(&self, k: usize) -> Option<(usize, usize, f64)> {
+        let a = self.leader(k);
+        let b = (0..k).filter(|&j| j != a && self.is_alive(j)).fold(
+            None,
+            |b: Option<usize>, j| match b {
+                Some(b) if self.mean(b) >= self.mean(j) => Some(b),
+                _ => Some(j),
+            },
+        )?;
+        // Two that never differed are alike (often the same play in another order).
+        if self.sq[a.min(b)][a.max(b)] == 0.0 {
+            return None;
+        }
+        Some((a, b, self.mean(a) - self.mean(b)))
     }
 
     /// Drops the candidates that clearly trail the leader; true when the race is over.
@@ -571,13 +615,58 @@ impl Search {
             return cands[0];
         }
         let mut race = Race::new(k);
-        let mut x = [0f64; MAX_WIDTH];
         let horizon = self.params.horizon + deep as u8;
         let budget = match (deep, self.params.drollouts) {
             (false, _) => plain,
             (true, 0) => self.params.rollouts * 2,
             (true, n) => n,
         };
+        self.run_race(view, options, &cands, &mut race, budget, horizon, rng);
+        self.last.candidates.clear();
+        self.last.samples = race.n;
+        for (j, &c) in cands.iter().enumerate() {
+            let n = race.samples[j];
+            let mean = race.score[j] / (2.0 * n.max(1) as f64);
+            self.last.candidates.push((c, n, mean));
+        }
+        let margin = self.params.margin as f64 / 100.0;
+        let best = race.pick(k, margin);
+        // A close finish between the two best is played again, a day further.
+        if scored
+            && self.params.close > 0
+            && let Some((a, b, gap)) = race.best_two(k)
+            && gap < self.params.close as f64 / 100.0
+        {
+            let two: ArrayVec<usize, MAX_WIDTH> =
+                [cands[a.min(b)], cands[a.max(b)]].into_iter().collect();
+            let mut again = Race::new(2);
+            let budget = match self.params.drollouts {
+                0 => self.params.rollouts * 2,
+                n => n,
+            };
+            self.run_race(view, options, &two, &mut again, budget, horizon + 1, rng);
+            return two[again.pick(2, margin)];
+        }
+        cands[best]
+    }
+
+    /// Plays the candidates `cands` on up to `budget` samples of the hidden cards, each
+    /// rollout `horizon` days deep, dropping those that clearly trail.
+    #[allow(clippy::too_many_arguments)]
+    fn run_race<const N: usize, const M: usize>(
+        &mut self,
+        view: &View<'_, N, M>,
+        options: &[Choice],
+        cands: &[usize],
+        race: &mut Race,
+        budget: u32,
+        horizon: u8,
+        rng: &mut PolicyRng,
+    ) where
+        for<'w> View<'w, N, M>: Seated<'w>,
+    {
+        let k = cands.len();
+        let mut x = [0f64; MAX_WIDTH];
         for done in 1..=budget {
             let seed: u64 = rng.random();
             let g = if self.params.clairvoyant {
@@ -591,21 +680,16 @@ impl Search {
                 }
             }
             race.push(&x, k);
+            // No check after the last sample: it would only drop the trailing candidates,
+            // which a close finish (`close`) still compares.
             if done >= FIRST_CHECK
+                && done < budget
                 && (done - FIRST_CHECK).is_multiple_of(CHECK_EVERY)
                 && race.settle(k, budget - done)
             {
                 break;
             }
         }
-        self.last.candidates.clear();
-        self.last.samples = race.n;
-        for (j, &c) in cands.iter().enumerate() {
-            let n = race.samples[j];
-            let mean = race.score[j] / (2.0 * n.max(1) as f64);
-            self.last.candidates.push((c, n, mean));
-        }
-        cands[race.leader(k)]
     }
 }
 
@@ -649,6 +733,43 @@ mod tests {
         let mut r = race_of(&[[0, 0]; 8]);
         assert!(r.settle(2, 100));
         assert_eq!(r.leader(2), 0);
+    }
+
+    #[test]
+    fn a_small_lead_over_the_first_guess_is_not_enough_with_a_margin() {
+        // Candidate 1 wins 5 of 8 where the first guess wins 4: a lead of 12.5 points.
+        let mut results = vec![[2, 2]; 4];
+        results.extend([[0, 2], [0, 0], [0, 0], [0, 0]]);
+        let r = race_of(&results);
+        assert_eq!(r.leader(2), 1);
+        assert_eq!(r.pick(2, 0.0), 1, "no margin: the leader");
+        assert_eq!(r.pick(2, 0.125), 0, "a lead of no more than the margin");
+        assert_eq!(r.pick(2, 0.12), 1, "a lead beyond it");
+        // A margin keeps only the first guess: between two others the leader stays.
+        let mut r = Race::new(3);
+        for x in [[0.0, 2.0, 0.0], [0.0, 2.0, 2.0], [0.0, 0.0, 0.0]] {
+            let mut v = [0.0; MAX_WIDTH];
+            v[..3].copy_from_slice(&x);
+            r.push(&v, 3);
+        }
+        assert_eq!(r.pick(3, 0.5), 1);
+    }
+
+    #[test]
+    fn the_best_two_are_found_unless_they_never_differed() {
+        let r = race_of(&[[2, 1], [1, 1], [0, 1]]);
+        let (a, b, gap) = r.best_two(2).unwrap();
+        assert_eq!((a, b), (0, 1));
+        assert!(gap.abs() < 1e-12, "equal means: {gap}");
+        let r = race_of(&[[2, 0], [2, 2]]);
+        assert_eq!(r.best_two(2).map(|t| (t.0, t.1)), Some((0, 1)));
+        assert!((r.best_two(2).unwrap().2 - 0.5).abs() < 1e-12);
+        // Alike on every sample: nothing to settle by looking further.
+        assert!(race_of(&[[2, 2], [0, 0], [1, 1]]).best_two(2).is_none());
+        // One candidate alive: no second.
+        let mut r = race_of(&[[2, 0]; 8]);
+        r.settle(2, 100);
+        assert!(r.best_two(2).is_none());
     }
 
     #[test]
