@@ -162,6 +162,7 @@ iterate() {
     # Resumed after a round that already stopped the chain (interrupted before the stamp).
     if [ "$from" -gt 2 ] && [ -f "$STATE/$name-$((from - 1)).score" ] &&
         below "$(gain "$name" $((from - 1)))" "$GAIN"; then
+        echo "train_models.sh: $name stopped after round $((from - 1)) (it gained less than $GAIN)"
         from=$((rounds + 1))
     fi
     for ((k = from; k <= rounds; k++)); do
