@@ -178,7 +178,7 @@ iterate() {
         g=$(gain "$name" "$k")
         if below "$g" "$GAIN"; then
             if below "$g" 0; then
-                echo "train_models.sh: $name-$k lost $g points: back to $name-$((k - 1))"
+                echo "train_models.sh: $name-$k lost ${g#-} points: back to $name-$((k - 1))"
                 cp "$STATE/$name-$((k - 1)).toml" "$file"
                 cargo build --release --quiet
             else
