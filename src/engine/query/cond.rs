@@ -62,10 +62,17 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                     self.adventure.is_revealed(r) && self.region_terrains(db, r).count_ones() == 1
                 })
                 .count() as i16,
-            Count::RegionsBetween => (self.pos[Side::Player].get(Exp::Companion)
-                - self.pos[Side::Player].get(Exp::Hero)
-                - 1)
-            .max(0) as i16,
+            // "Your" expeditions: head to head and at four seats the controller's; in solo
+            // the player's (the Confluence's cards stand with the player's expeditions).
+            Count::RegionsBetween => {
+                let side = if self.mode.versus() {
+                    ctx.controller
+                } else {
+                    Side::Player
+                };
+                let pos = self.pos_of(side);
+                (pos.get(Exp::Companion) - pos.get(Exp::Hero) - 1).max(0) as i16
+            }
             Count::BoostsOf(fid) => {
                 let mut n = 0;
                 self.for_each_candidate(db, db.filter(fid), ctx, |id| {
