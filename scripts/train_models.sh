@@ -34,7 +34,9 @@
 # 60.92%: three), each with its builds and scores. (That run was of the version before
 # this loop, which ran the expert's and the value model's rounds a fixed number of times,
 # three and two, and recorded their scores: the loop stops where they stopped. Rerun on the
-# stamps it left, this version trains nothing and writes each chain's final stamp.)
+# stamps it left, this version trains nothing and writes each chain's final stamp. This
+# version from no stamps, `value` then `pnet` on the quiet machine: 7 and 10 minutes, the
+# same bytes.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
