@@ -170,6 +170,14 @@ impl SearchParams {
         }
     }
 
+    /// Samples a day further (`deep`, `close`): `drollouts`, or twice `rollouts`.
+    pub fn deep_rollouts(&self) -> u32 {
+        match self.drollouts {
+            0 => self.rollouts * 2,
+            n => n,
+        }
+    }
+
     /// Samples per decision unless `rollouts` says otherwise: 48 when the value model scores
     /// truncated rollouts and the expert ranks the candidates (a sample costs about a day;
     /// with [`DEEP`], 96 at the cards into Mana and the turns; 24 with `rank=0`), 12 when
@@ -309,13 +317,18 @@ impl Race {
 
     /// The best candidate so far (the earliest on ties).
     fn leader(&self, k: usize) -> usize {
+        self.best_but(k, None).expect("a candidate is alive")
+    }
+
+    /// The best alive candidate other than `but` (the earliest on ties). The alive ones
+    /// were all played on the same samples, so their totals rank them as their means do.
+    fn best_but(&self, k: usize, but: Option<usize>) -> Option<usize> {
         (0..k)
-            .filter(|&j| self.is_alive(j))
+            .filter(|&j| self.is_alive(j) && Some(j) != but)
             .fold(None, |b: Option<usize>, j| match b {
                 Some(b) if self.score[b] >= self.score[j] => Some(b),
                 _ => Some(j),
             })
-            .expect("a candidate is alive")
     }
 
     /// The mean result of candidate `j`, a win rate.
@@ -338,13 +351,7 @@ impl Race {
     /// are alive and their results ever differed.
     fn best_two(&self, k: usize) -> Option<(usize, usize, f64)> {
         let a = self.leader(k);
-        let b = (0..k).filter(|&j| j != a && self.is_alive(j)).fold(
-            None,
-            |b: Option<usize>, j| match b {
-                Some(b) if self.mean(b) >= self.mean(j) => Some(b),
-                _ => Some(j),
-            },
-        )?;
+        let b = self.best_but(k, Some(a))?;
         // Two that never differed are alike (often the same play in another order).
         if self.sq[a.min(b)][a.max(b)] == 0.0 {
             return None;
@@ -616,38 +623,33 @@ impl Search {
         }
         let mut race = Race::new(k);
         let horizon = self.params.horizon + deep as u8;
-        let budget = match (deep, self.params.drollouts) {
-            (false, _) => plain,
-            (true, 0) => self.params.rollouts * 2,
-            (true, n) => n,
+        let budget = if deep {
+            self.params.deep_rollouts()
+        } else {
+            plain
         };
         self.run_race(view, options, &cands, &mut race, budget, horizon, rng);
         self.last.candidates.clear();
         self.last.samples = race.n;
         for (j, &c) in cands.iter().enumerate() {
-            let n = race.samples[j];
-            let mean = race.score[j] / (2.0 * n.max(1) as f64);
-            self.last.candidates.push((c, n, mean));
+            self.last
+                .candidates
+                .push((c, race.samples[j], race.mean(j)));
         }
         let margin = self.params.margin as f64 / 100.0;
-        let best = race.pick(k, margin);
         // A close finish between the two best is played again, a day further.
         if scored
             && self.params.close > 0
             && let Some((a, b, gap)) = race.best_two(k)
             && gap < self.params.close as f64 / 100.0
         {
-            let two: ArrayVec<usize, MAX_WIDTH> =
-                [cands[a.min(b)], cands[a.max(b)]].into_iter().collect();
+            let two = [cands[a.min(b)], cands[a.max(b)]];
             let mut again = Race::new(2);
-            let budget = match self.params.drollouts {
-                0 => self.params.rollouts * 2,
-                n => n,
-            };
+            let budget = self.params.deep_rollouts();
             self.run_race(view, options, &two, &mut again, budget, horizon + 1, rng);
             return two[again.pick(2, margin)];
         }
-        cands[best]
+        cands[race.pick(k, margin)]
     }
 
     /// Plays the candidates `cands` on up to `budget` samples of the hidden cards, each
