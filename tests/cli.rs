@@ -1571,3 +1571,30 @@ fn cards_coverage_reports_exactness_head_to_head_per_card_and_deck() {
     assert!(!listed.is_empty(), "{text}");
     assert!(listed.iter().all(|l| l.contains("Thoth")), "{listed:?}");
 }
+
+#[test]
+fn a_policy_alias_plays_and_records_the_spec_it_stands_for() {
+    let long = "search:net=3,rollouts=5,width=4,deep=0,narrow=1,dwidth=2,margin=2";
+    let play = |policy: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        sim()
+            .args(["run", "--games", "12", "--rares", "15", "--policy", policy])
+            .args(["-q", "--out"])
+            .arg(dir.path())
+            .assert()
+            .success();
+        std::fs::read_to_string(dir.path().join("summary.csv")).unwrap()
+    };
+    let short = play("fastsearch");
+    assert!(short.contains(long), "{short}");
+    assert_eq!(short, play(long));
+    // Its parameters are checked as the spec's: a usage error, with the spec named.
+    sim()
+        .args(["run", "--games", "2", "--policy", "fastsearch:width=17"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("fastsearch ({long})")))
+        .stderr(predicate::str::contains(
+            "width=17 is out of range (1 to 16)",
+        ));
+}
