@@ -16,8 +16,13 @@
 #           the search as its defaults were when the network was trained (24 samples, no
 #           `deep`: search:rollouts=24,deep=0) in the expert's games, then in the games of
 #           `expert:net=1`. Scored by `expert:net=1`.
-# Usage: scripts/train_models.sh [all|expert|value|pnet]   (default all: expert, then value,
-# whose first round plays the new expert, then pnet, whose teacher reads both).
+#   netvalue  decks/policies/net_value.toml, the value model of the network's games: the
+#           outcomes of the fast strong player's games (`search:net=3,$FAST`, which reads
+#           the value model), then of the same player reading the previous round's file
+#           instead (`search:net=7,$FAST`: `fastsearch`). Scored by `fastsearch`.
+# Usage: scripts/train_models.sh [all|expert|value|pnet|netvalue]   (default all: expert,
+# then value, whose first round plays the new expert, then pnet, whose teacher reads both,
+# then netvalue, whose players read all three).
 #
 # The decks: the six starters (decks/player) and the twelve community decks beside the
 # project (../shared/data/decks/bga_demo_* and bga_skybound_*). The same code and decks give
@@ -40,8 +45,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
-case "$WHAT" in all | expert | value | pnet) ;; *)
-    echo "usage: scripts/train_models.sh [all|expert|value|pnet]" >&2
+case "$WHAT" in all | expert | value | pnet | netvalue) ;; *)
+    echo "usage: scripts/train_models.sh [all|expert|value|pnet|netvalue]" >&2
     exit 2
     ;;
 esac
@@ -68,9 +73,12 @@ VALUE_SEARCH="${VALUE_SEARCH:-search:horizon=1,rollouts=12,rank=0}"
 # The policy network's teacher: the default search of 2026-11-26 (24 samples, one day of
 # horizon everywhere), named in full since the defaults of 2026-11-27 look further.
 PNET_SEARCH="${PNET_SEARCH:-search:rollouts=24,deep=0}"
+# The fast strong player, less its `net` (`fastsearch` is `search:net=7,` and this).
+FAST="${FAST:-rollouts=5,width=4,deep=0,narrow=1,dwidth=2,margin=2}"
 EXPERT_ROUNDS="${EXPERT_ROUNDS:-5}"
 VALUE_ROUNDS="${VALUE_ROUNDS:-5}"
 PNET_ROUNDS="${PNET_ROUNDS:-5}"
+NETVALUE_ROUNDS="${NETVALUE_ROUNDS:-5}"
 GAIN="${GAIN:-0.5}"
 decks=()
 for f in decks/player/*.txt "$SHARED"/bga_demo_*.txt "$SHARED"/bga_skybound_*.txt; do
@@ -127,6 +135,11 @@ round_value() {
         value --policy "$VALUE_SEARCH" --games 1500 --every 1
     fi
 }
+round_netvalue() {
+    local net=7
+    [ "$1" = 1 ] && net=3
+    value --policy "search:net=$net,$FAST" --games 6000 --every 2 --out "$NV"
+}
 round_pnet() {
     if [ "$1" = 1 ]; then
         pnet --policy expert --hidden 48 --epochs 10
@@ -138,7 +151,12 @@ round_pnet() {
 # seed 1) of the player that NAME's chain trains, with the files the binary embeds.
 score() {
     local out="$STATE/$1-measure" pol
-    case "$1" in expert) pol=expert ;; value) pol="$VALUE_SEARCH" ;; *) pol=expert:net=1 ;; esac
+    case "$1" in
+    expert) pol=expert ;;
+    value) pol="$VALUE_SEARCH" ;;
+    netvalue) pol="search:net=7,$FAST" ;;
+    *) pol=expert:net=1 ;;
+    esac
     cargo run --release --quiet -- compare --policy "$pol" --policy greedy --games 1000 \
         --seed 1 --out "$out" --quiet
     # The player's rows are those that are not greedy's; its name may hold commas (quoted),
@@ -196,8 +214,12 @@ cargo build --release --quiet
 E=decks/policies/expert.toml
 V=decks/policies/value.toml
 P=decks/policies/pnet.toml
+NV=decks/policies/net_value.toml
 if [ "$WHAT" = all ] || [ "$WHAT" = expert ]; then iterate expert "$E" "$EXPERT_ROUNDS"; fi
 if [ "$WHAT" = all ] || [ "$WHAT" = value ]; then iterate value "$V" "$VALUE_ROUNDS"; fi
 if [ "$WHAT" = all ] || [ "$WHAT" = pnet ]; then iterate pnet "$P" "$PNET_ROUNDS"; fi
+if [ "$WHAT" = all ] || [ "$WHAT" = netvalue ]; then
+    iterate netvalue "$NV" "$NETVALUE_ROUNDS"
+fi
 echo "train_models.sh: done; the release binary embeds the regenerated files:"
-for f in "$E" "$V" "$P"; do echo "  $f $(hash_of "$f")"; done
+for f in "$E" "$V" "$P" "$NV"; do echo "  $f $(hash_of "$f")"; done

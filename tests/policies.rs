@@ -32,7 +32,7 @@ fn shared() -> &'static Shared {
 
 /// Policies under test; `search` and `clairvoyant` with a small budget so that debug
 /// builds stay quick.
-const POLICIES: [&str; 11] = [
+const POLICIES: [&str; 12] = [
     "random",
     "greedy",
     "planner",
@@ -43,6 +43,7 @@ const POLICIES: [&str; 11] = [
     "search:rollouts=3,width=3,horizon=1",
     "search:rollouts=3,width=3,expert=0",
     "search:rollouts=3,width=3,net=1,gate=50",
+    "search:rollouts=3,width=3,net=7,deep=0,margin=2",
     "clairvoyant:rollouts=3,width=3",
 ];
 
@@ -74,10 +75,14 @@ fn random_state(deck: usize, mix: RareMix, seed: u64, steps: u32) -> Option<Game
 }
 
 fn choose(spec: &str, g: &GameState, seed: u64) -> (usize, ChoiceList) {
-    let sh = shared();
-    let s = &sh.s;
+    choose_with(&shared().data, spec, g, seed)
+}
+
+/// [`choose`] with other models.
+fn choose_with(data: &PolicyData, spec: &str, g: &GameState, seed: u64) -> (usize, ChoiceList) {
+    let s = &shared().s;
     let spec: PolicySpec = spec.parse().unwrap();
-    let mut pol = spec.build(&sh.data);
+    let mut pol = spec.build(data);
     let mut buf = ChoiceList::new();
     legal_choices(g, &s.lib.db, &mut buf);
     let k = pol.choose(
@@ -287,6 +292,7 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "search:rollouts=4,width=4,net=1,gate=50",
         "search:rollouts=4,width=4,net=3",
         "search:rollouts=4,width=4,net=3,deep=0,margin=2,close=3",
+        "search:rollouts=4,width=4,net=7,deep=0,margin=2",
         "expert",
         "expert:value=2",
         "expert:net=1",
@@ -543,6 +549,30 @@ fn search_with_the_policy_network_follows_it_where_it_does_not_search() {
     assert!(
         searched_differs,
         "the search never differed from the network's pick; the check proves nothing"
+    );
+}
+
+/// `net=4` scores the rollouts by the value model of the network's games: with that model
+/// replaced by the value model, `net=7` plays as `net=3`; with the two committed ones it
+/// decides differently somewhere.
+#[test]
+fn search_net_4_scores_its_rollouts_by_the_networks_value_model() {
+    let sh = shared();
+    let same = sh
+        .data
+        .clone()
+        .with_net_value(confluence_sim::policy::value::ValueNet::embedded());
+    let (mut differs, mut searched) = (0, 0);
+    for (seed, g) in &varied_decisions() {
+        let three = choose("search:net=3,rollouts=4,width=4,deep=0", g, *seed).0;
+        let seven = "search:net=7,rollouts=4,width=4,deep=0";
+        assert_eq!(choose_with(&same, seven, g, *seed).0, three);
+        differs += (choose(seven, g, *seed).0 != three) as u32;
+        searched += 1;
+    }
+    assert!(
+        differs > 0,
+        "net=7 never differed from net=3 in {searched} decisions: does it read its own model?"
     );
 }
 

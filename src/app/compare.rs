@@ -167,7 +167,12 @@ pub fn compare(a: CompareArgs) -> Result<()> {
             "value_weights": load::weights_label(m.value_weights.as_deref()),
             // The content hashes of the models the policies read, the embedded ones
             // included: `--reuse` replays the policies whose model changed since.
-            "model_hashes": {"expert": hashes.expert, "value": hashes.value, "pnet": hashes.pnet},
+            "model_hashes": {
+                "expert": hashes.expert,
+                "value": hashes.value,
+                "pnet": hashes.pnet,
+                "net_value": hashes.net_value,
+            },
             "reuse": a.reuse.as_ref().map(|p| p.display().to_string()),
             "edits": super::meta::edit_strings(&loaded.edits),
         }),
@@ -303,6 +308,8 @@ struct ModelHashes {
     value: String,
     /// The policy network (`expert:net=1`, `search:net=N`): always the embedded one.
     pnet: String,
+    /// The value model of the network's games (`search:net=N`, N & 4): the embedded one.
+    net_value: String,
 }
 
 impl ModelHashes {
@@ -320,6 +327,7 @@ impl ModelHashes {
             expert: hash(expert, crate::policy::expert::WEIGHTS_TOML)?,
             value: hash(value, crate::policy::value::VALUE_TOML)?,
             pnet: hash(None, crate::policy::pnet::PNET_TOML)?,
+            net_value: hash(None, crate::policy::value::NET_VALUE_TOML)?,
         })
     }
 }
@@ -337,6 +345,9 @@ struct Reused {
     /// The earlier run read another policy network, or did not record which (before
     /// 2026-11-27): the games of the policies that read it are played again.
     pnet_differs: bool,
+    /// The earlier run read another value model of the network's games, or none (before
+    /// 2026-11-27): the games of the policies that read it are played again.
+    net_value_differs: bool,
     /// Each policy of the earlier run with its parameters written out
     /// ([`crate::policy::PolicySpec::resolved`]); `None` for a directory written before compare recorded
     /// them, whose specs are read as those versions read them.
@@ -464,6 +475,7 @@ impl Reused {
             || hash("value").as_deref() != Some(hashes.value.as_str());
         let expert_differs = hash("expert").is_some_and(|h| h != hashes.expert);
         let pnet_differs = hash("pnet").as_deref() != Some(hashes.pnet.as_str());
+        let net_value_differs = hash("net_value").as_deref() != Some(hashes.net_value.as_str());
         let resolved = meta["resolved_policies"].as_object().map(|m| {
             m.iter()
                 .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
@@ -474,6 +486,7 @@ impl Reused {
             value_differs,
             expert_differs,
             pnet_differs,
+            net_value_differs,
             resolved,
         })
     }
@@ -484,6 +497,7 @@ impl Reused {
         if (self.value_differs && policy.uses_value())
             || (self.expert_differs && policy.uses_expert())
             || (self.pnet_differs && policy.uses_pnet())
+            || (self.net_value_differs && policy.uses_net_value())
         {
             return None;
         }

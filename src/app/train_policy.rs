@@ -132,6 +132,12 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
             file_hash(&m.value_weights, crate::policy::value::VALUE_TOML)?
         );
     }
+    if teacher.uses_net_value() || acting.uses_net_value() {
+        models += &format!(
+            "\nThe network's value model read: blake3 {}",
+            blake3::hash(crate::policy::value::NET_VALUE_TOML.as_bytes()).to_hex()
+        );
+    }
     if acting.uses_pnet() {
         models += &format!(
             "\nThe player used the policy network embedded then: blake3 {}",

@@ -263,10 +263,25 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
                 "The player used the value model {whose}: blake3 {}",
                 blake3::hash(&bytes).to_hex()
             )
+        } else if acting.uses_net_value() {
+            format!(
+                "The player used the network's value model embedded then: blake3 {}",
+                blake3::hash(crate::policy::value::NET_VALUE_TOML.as_bytes()).to_hex()
+            )
         } else {
             "The player used no value model.".to_string()
         }
     );
+    // The network the player read, where it read one (the value model of the network's
+    // games is trained in the games of `search:net=N`).
+    let header = if acting.uses_pnet() {
+        format!(
+            "{header}\nThe player used the policy network embedded then: blake3 {}",
+            blake3::hash(crate::policy::pnet::PNET_TOML.as_bytes()).to_hex()
+        )
+    } else {
+        header
+    };
     super::outputs::write_whole(&a.out, &net.to_toml(&header))?;
     print!("{out}");
     eprintln!("confluence-sim: wrote {}", a.out.display());

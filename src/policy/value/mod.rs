@@ -22,6 +22,11 @@ use crate::engine::view::View;
 /// The weights file, as committed.
 pub const VALUE_TOML: &str = include_str!("../../../decks/policies/value.toml");
 
+/// The network's value model as committed: the same kind of model, trained on the games of
+/// the search that the policy network plays (`search:net=N` with N & 4 reads it), so that
+/// it values the network's continuation rather than the expert's.
+pub const NET_VALUE_TOML: &str = include_str!("../../../decks/policies/net_value.toml");
+
 /// Most hidden units a weights file may have.
 pub const MAX_HIDDEN: usize = 1024;
 
@@ -205,6 +210,12 @@ impl ValueNet {
         Self::parse(VALUE_TOML).expect("decks/policies/value.toml is checked by a unit test")
     }
 
+    /// The committed value model of the network's games.
+    pub fn embedded_net() -> ValueNet {
+        Self::parse(NET_VALUE_TOML)
+            .expect("decks/policies/net_value.toml is checked by a unit test")
+    }
+
     /// The file `train-value` writes: a header of comments, then the weights (each `f32`
     /// printed in its shortest exact form, so the file reads back to the same bits).
     pub fn to_toml(&self, header: &str) -> String {
@@ -273,8 +284,16 @@ mod tests {
 
     #[test]
     fn the_committed_weights_parse_and_round_trip() {
-        let n = ValueNet::embedded();
-        assert_eq!(ValueNet::parse(&n.to_toml("header")).unwrap(), n);
+        for n in [ValueNet::embedded(), ValueNet::embedded_net()] {
+            assert_eq!(ValueNet::parse(&n.to_toml("header")).unwrap(), n);
+        }
+        // The wide forward pass holds for the network's model too (another hidden size).
+        let n = ValueNet::embedded_net();
+        let mut seed = 12;
+        for _ in 0..200 {
+            let x = crate::policy::pnet::tests::inputs::<N_IN>(&mut seed);
+            assert_eq!(n.logit(&x).to_bits(), n.logit_body(&x).to_bits());
+        }
     }
 
     #[test]
