@@ -231,9 +231,8 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
          --hidden {} --epochs {} --batch {} --lr {} --decay {} --confluence {} --day-cap {}\n\
          Decks: {}\n\
          Data: {} training positions, blake3 {}\n\
-         {}\n\
-         Every round: scripts/train_value.sh. Rebuild after regenerating: the binary embeds \
-         this file.",
+         {}{}\n\
+         Every round: {}. Rebuild after regenerating: the binary embeds this file.",
         a.games,
         a.seed,
         acting,
@@ -270,18 +269,23 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
             )
         } else {
             "The player used no value model.".to_string()
+        },
+        // The network the player read, where it read one: the value model of the
+        // network's games is trained in the games of `search:net=N`, by its own chain.
+        if acting.uses_pnet() {
+            format!(
+                "\nThe player used the policy network embedded then: blake3 {}",
+                blake3::hash(crate::policy::pnet::PNET_TOML.as_bytes()).to_hex()
+            )
+        } else {
+            String::new()
+        },
+        if acting.uses_pnet() {
+            "scripts/train_models.sh netvalue"
+        } else {
+            "scripts/train_value.sh"
         }
     );
-    // The network the player read, where it read one (the value model of the network's
-    // games is trained in the games of `search:net=N`).
-    let header = if acting.uses_pnet() {
-        format!(
-            "{header}\nThe player used the policy network embedded then: blake3 {}",
-            blake3::hash(crate::policy::pnet::PNET_TOML.as_bytes()).to_hex()
-        )
-    } else {
-        header
-    };
     super::outputs::write_whole(&a.out, &net.to_toml(&header))?;
     print!("{out}");
     eprintln!("confluence-sim: wrote {}", a.out.display());
