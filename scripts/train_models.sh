@@ -17,9 +17,10 @@
 #           `deep`: search:rollouts=24,deep=0) in the expert's games, then in the games of
 #           `expert:net=1`. Scored by `expert:net=1`.
 #   netvalue  decks/policies/net_value.toml, the value model of the network's games: the
-#           outcomes of the fast strong player's games (`search:net=3,$FAST`, which reads
-#           the value model), then of the same player reading the previous round's file
-#           instead (`search:net=7,$FAST`: `fastsearch`). Scored by `fastsearch`.
+#           outcomes of the games of the network's cheap search (`search:net=3,$FAST`,
+#           which reads the value model), then of the same search reading the previous
+#           round's file instead (`search:net=7,$FAST`). Scored by `search:net=7,$FAST`
+#           (`fastsearch` is the same with five candidates, `width=5`).
 # Usage: scripts/train_models.sh [all|expert|value|pnet|netvalue]   (default all: expert,
 # then value, whose first round plays the new expert, then pnet, whose teacher reads both,
 # then netvalue, whose players read all three).
@@ -73,7 +74,9 @@ VALUE_SEARCH="${VALUE_SEARCH:-search:horizon=1,rollouts=12,rank=0}"
 # The policy network's teacher: the default search of 2026-11-26 (24 samples, one day of
 # horizon everywhere), named in full since the defaults of 2026-11-27 look further.
 PNET_SEARCH="${PNET_SEARCH:-search:rollouts=24,deep=0}"
-# The fast strong player, less its `net` (`fastsearch` is `search:net=7,` and this).
+# The network's cheap search whose games the value model of the network's games learns
+# from, less its `net` (the fast strong player of 2026-11-27; `fastsearch` takes five
+# candidates instead of four).
 FAST="${FAST:-rollouts=5,width=4,deep=0,narrow=1,dwidth=2,margin=2}"
 EXPERT_ROUNDS="${EXPERT_ROUNDS:-5}"
 VALUE_ROUNDS="${VALUE_ROUNDS:-5}"

@@ -1574,7 +1574,7 @@ fn cards_coverage_reports_exactness_head_to_head_per_card_and_deck() {
 
 #[test]
 fn a_policy_alias_plays_and_records_the_spec_it_stands_for() {
-    let long = "search:net=7,rollouts=5,width=4,deep=0,narrow=1,dwidth=2,margin=2";
+    let long = "search:net=7,rollouts=5,width=5,deep=0,narrow=1,dwidth=2,margin=2";
     let play = |policy: &str| {
         let dir = tempfile::tempdir().unwrap();
         sim()
