@@ -42,7 +42,8 @@
 # three and two, and recorded their scores: the loop stops where they stopped. Rerun on the
 # stamps it left, this version trains nothing and writes each chain's final stamp. This
 # version from no stamps, `value` then `pnet` on the quiet machine: 7 and 10 minutes, the
-# same bytes.) `netvalue`, added after that run, took 15 minutes from a fresh clone on the
+# same bytes; `expert`, that evening in a fresh clone: 42 minutes, the same three scores and
+# bytes.) `netvalue`, added after that run, took 15 minutes from a fresh clone on the
 # evening of 2026-11-27 (75.48%, then 75.40%: round 2 undone), twice the same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
