@@ -225,6 +225,19 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
     if a.rollouts > 0 {
         labels += &format!(" --rollouts {} --rollout-policy {roller}", a.rollouts);
     }
+    // The network the player read, where it read one: the value model of the network's
+    // games is trained in the games of `search:net=N`, by its own chain.
+    let (network, rounds) = if acting.uses_pnet() {
+        (
+            format!(
+                "\nThe player used the policy network embedded then: blake3 {}",
+                blake3::hash(crate::policy::pnet::PNET_TOML.as_bytes()).to_hex()
+            ),
+            "scripts/train_models.sh netvalue",
+        )
+    } else {
+        (String::new(), "scripts/train_value.sh")
+    };
     let header = format!(
         "The value model: the player's win probability from a position (src/policy/value).\n\
          Produced by: confluence-sim train-value --games {} --seed {} --policy {} --every {}{} \
@@ -270,21 +283,8 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         } else {
             "The player used no value model.".to_string()
         },
-        // The network the player read, where it read one: the value model of the
-        // network's games is trained in the games of `search:net=N`, by its own chain.
-        if acting.uses_pnet() {
-            format!(
-                "\nThe player used the policy network embedded then: blake3 {}",
-                blake3::hash(crate::policy::pnet::PNET_TOML.as_bytes()).to_hex()
-            )
-        } else {
-            String::new()
-        },
-        if acting.uses_pnet() {
-            "scripts/train_models.sh netvalue"
-        } else {
-            "scripts/train_value.sh"
-        }
+        network,
+        rounds
     );
     super::outputs::write_whole(&a.out, &net.to_toml(&header))?;
     print!("{out}");
