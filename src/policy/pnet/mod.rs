@@ -158,32 +158,20 @@ impl PolicyNet {
 
     #[inline(always)]
     fn scores_body(&self, x: &[f32; N_IN], opts: &[[f32; OPT_IN]], out: &mut [f32]) {
+        use crate::policy::simd::{layer, nonzero};
         let h = self.hidden;
         // The position's part of the hidden layer, once for all options.
+        let mut nz = [(0u32, 0f32); N_IN];
+        let n = nonzero(x, &mut nz);
         let mut hp = [0f32; MAX_HIDDEN];
         let hp = &mut hp[..h];
-        hp.copy_from_slice(&self.b1);
-        for (i, &v) in x.iter().enumerate() {
-            // An input of 0 adds nothing (see ValueNet::logit).
-            if v == 0.0 {
-                continue;
-            }
-            for (a, w) in hp.iter_mut().zip(&self.wpt[i * h..(i + 1) * h]) {
-                *a += w * v;
-            }
-        }
+        layer(&self.b1, &nz[..n], &self.wpt, h, hp);
         let mut ho = [0f32; MAX_HIDDEN];
+        let mut nzo = [(0u32, 0f32); OPT_IN];
         for (o, s) in opts.iter().zip(out.iter_mut()) {
             let ho = &mut ho[..h];
-            ho.copy_from_slice(hp);
-            for (i, &v) in o.iter().enumerate() {
-                if v == 0.0 {
-                    continue;
-                }
-                for (a, w) in ho.iter_mut().zip(&self.wot[i * h..(i + 1) * h]) {
-                    *a += w * v;
-                }
-            }
+            let m = nonzero(o, &mut nzo);
+            layer(hp, &nzo[..m], &self.wot, h, ho);
             // The two dot products in lanes (a sum of one after the other was a chain of
             // dependent additions, most of the time here); a fixed order all the same.
             *s = lanes(o, &self.wl, |v| v) + lanes(ho, &self.w2, |a| if a > 0.0 { a } else { 0.0 });

@@ -91,21 +91,15 @@ impl ValueNet {
         // search spent 40% of its time here. An input of 0 adds a signed zero, which can
         // change a sum only from 0 to -0 or back, and a unit counts only when above 0:
         // skipping it changes nothing.
+        let mut nz = [(0u32, 0f32); N_IN];
+        let m = crate::policy::simd::nonzero(x, &mut nz);
         const CHUNK: usize = 64;
         let mut h = [0f32; CHUNK];
         for c0 in (0..self.hidden).step_by(CHUNK) {
             let n = CHUNK.min(self.hidden - c0);
             let h = &mut h[..n];
-            h.copy_from_slice(&self.b1[c0..c0 + n]);
-            for (i, &v) in x.iter().enumerate() {
-                if v == 0.0 {
-                    continue;
-                }
-                let at = i * self.hidden + c0;
-                for (a, w) in h.iter_mut().zip(&self.w1t[at..at + n]) {
-                    *a += w * v;
-                }
-            }
+            let b1 = &self.b1[c0..c0 + n];
+            crate::policy::simd::layer(b1, &nz[..m], &self.w1t[c0..], self.hidden, h);
             for (a, w) in h.iter().zip(&self.w2[c0..c0 + n]) {
                 if *a > 0.0 {
                     z += w * a;
