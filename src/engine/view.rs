@@ -11,6 +11,7 @@ use super::GameRng;
 use super::overcome::{self, DuskReport};
 use super::state::*;
 use crate::cards::db::{CardDb, CardDef};
+use crate::cards::effect::CardIdx;
 use crate::cards::types::*;
 
 #[derive(Copy, Clone)]
@@ -296,9 +297,10 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     }
 
     /// The positions of a deck whose object the deciding side has not seen there.
-    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<usize, M> {
+    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<u8, 64> {
         (0..deck.len())
             .filter(|&i| !self.is_visible(deck.as_slice()[i]))
+            .map(|i| i as u8)
             .collect()
     }
 
@@ -314,54 +316,56 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     /// is put in a canonical order (sorted) before it is shuffled, so two states that differ
     /// only in their hidden order give the same sample. No allocation.
     pub fn determinize(&self, rng: &mut GameRng) -> GameState<N, M> {
-        let mut g = *self.s;
+        self.determinizer().sample(rng)
+    }
+
+    /// What [`View::determinize`] does before it draws, done once for many samples of the
+    /// same position (a search draws one per sample): the hidden lists gathered and put in
+    /// their canonical order.
+    pub fn determinizer(&self) -> Determinizer<N, M> {
+        let mut base = *self.s;
         let me = self.me;
         // The player's own deck order is unknown to them, except the cards revealed in
         // place (the two top cards a Resupply shows): those stay where they are.
-        let unseen = self.unseen_slots(&g.sides[me].deck);
-        let mut order: ArrayVec<ObjId, M> = unseen
+        let slots = self.unseen_slots(&base.sides[me].deck);
+        let mut order: ArrayVec<ObjId, 64> = slots
             .iter()
-            .map(|&i| g.sides[me].deck.as_slice()[i])
+            .map(|&i| base.sides[me].deck.as_slice()[i as usize])
             .collect();
         order.sort_unstable();
-        order.shuffle(rng);
-        for (&i, id) in unseen.iter().zip(order) {
-            g.sides[me].deck.as_mut_slice()[i] = id;
-        }
-        // Each opponent's deck (clockwise after me; with two seats the other seat): which
-        // object sits where is as hidden as which card each object is; sort the unseen
-        // objects among their slots, then deal that opponent's unseen cards over them.
+        let mut dealt = ArrayVec::new();
         for them in self.opponents() {
-            self.deal_unseen(&mut g, them, rng);
+            dealt.push(self.unseen_of(&mut base, them));
         }
-        // Unrevealed Tumult cards: re-deal the unseen ones among the unseen slots.
-        let adv = &mut g.adventure;
-        let hidden: ArrayVec<usize, 3> = (0..3).filter(|k| adv.revealed & (1 << k) == 0).collect();
-        let mut tumult: ArrayVec<u8, 3> = hidden.iter().map(|&k| adv.tumult[k]).collect();
+        // Unrevealed Tumult cards: re-dealt among the unseen slots.
+        let adv = &base.adventure;
+        let hidden: ArrayVec<u8, 3> = (0..3u8).filter(|&k| adv.revealed & (1 << k) == 0).collect();
+        let mut tumult: ArrayVec<u8, 3> = hidden.iter().map(|&k| adv.tumult[k as usize]).collect();
         tumult.sort_unstable();
-        tumult.shuffle(rng);
-        for (&k, t) in hidden.iter().zip(tumult) {
-            adv.tumult[k] = t;
+        Determinizer {
+            base,
+            me,
+            slots,
+            order,
+            dealt,
+            hidden,
+            tumult,
         }
-        for &k in &hidden {
-            adv.flipped[k] = rand::RngExt::random::<bool>(rng);
-        }
-        let fresh = Adventure::layout(adv.tumult, adv.flipped);
-        adv.terrain = fresh.terrain;
-        g
     }
 
-    /// Deals opponent `them`'s unseen cards (deck, hand, unseen Mana orbs) anew among
-    /// those places, keeping the multiset ([`View::determinize`]).
-    fn deal_unseen(&self, g: &mut GameState<N, M>, them: Side, rng: &mut GameRng) {
-        let unseen = self.unseen_slots(&g.sides[them].deck);
-        let mut order: ArrayVec<ObjId, M> = unseen
+    /// Opponent `them`'s unseen cards (deck, hand, unseen Mana orbs), to be dealt anew among
+    /// those places keeping the multiset: which object sits where in the deck is as hidden
+    /// as which card each object is, so the unseen objects are sorted among their deck
+    /// slots (in `g`), and their cards listed in sorted order.
+    fn unseen_of(&self, g: &mut GameState<N, M>, them: Side) -> Unseen<M> {
+        let slots = self.unseen_slots(&g.sides[them].deck);
+        let mut order: ArrayVec<ObjId, 64> = slots
             .iter()
-            .map(|&i| g.sides[them].deck.as_slice()[i])
+            .map(|&i| g.sides[them].deck.as_slice()[i as usize])
             .collect();
         order.sort_unstable();
-        for (&i, &id) in unseen.iter().zip(&order) {
-            g.sides[them].deck.as_mut_slice()[i] = id;
+        for (&i, &id) in slots.iter().zip(&order) {
+            g.sides[them].deck.as_mut_slice()[i as usize] = id;
         }
         let mut ids: ArrayVec<ObjId, M> = ArrayVec::new();
         let c = g.sides[them];
@@ -371,9 +375,60 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         }
         let mut cards: ArrayVec<_, M> = ids.iter().map(|&id| g.obj(id).card).collect();
         cards.sort_unstable();
-        cards.shuffle(rng);
-        for (&id, card) in ids.iter().zip(cards) {
-            g.obj_mut(id).card = card;
+        Unseen { ids, cards }
+    }
+}
+
+/// One opponent's unseen objects and their cards in canonical order ([`View::determinizer`]).
+#[derive(Clone)]
+struct Unseen<const M: usize> {
+    ids: ArrayVec<ObjId, M>,
+    cards: ArrayVec<CardIdx, M>,
+}
+
+/// A position ready to be determinized many times ([`View::determinizer`]): each sample is
+/// the same as [`View::determinize`] with the same random stream gives.
+pub struct Determinizer<const N: usize, const M: usize> {
+    /// The state with each opponent's unseen deck objects in canonical order.
+    base: GameState<N, M>,
+    me: Side,
+    /// The player's unseen deck slots and the objects there, sorted.
+    slots: ArrayVec<u8, 64>,
+    order: ArrayVec<ObjId, 64>,
+    dealt: ArrayVec<Unseen<M>, 3>,
+    /// The unrevealed Tumult slots and their cards, sorted.
+    hidden: ArrayVec<u8, 3>,
+    tumult: ArrayVec<u8, 3>,
+}
+
+impl<const N: usize, const M: usize> Determinizer<N, M> {
+    /// One sample: the shuffles in the order `determinize` always drew them.
+    pub fn sample(&self, rng: &mut GameRng) -> GameState<N, M> {
+        let mut g = self.base;
+        let me = self.me;
+        let mut order = self.order.clone();
+        order.shuffle(rng);
+        for (&i, &id) in self.slots.iter().zip(&order) {
+            g.sides[me].deck.as_mut_slice()[i as usize] = id;
         }
+        for d in &self.dealt {
+            let mut cards = d.cards.clone();
+            cards.shuffle(rng);
+            for (&id, &card) in d.ids.iter().zip(&cards) {
+                g.obj_mut(id).card = card;
+            }
+        }
+        let adv = &mut g.adventure;
+        let mut tumult = self.tumult.clone();
+        tumult.shuffle(rng);
+        for (&k, &t) in self.hidden.iter().zip(&tumult) {
+            adv.tumult[k as usize] = t;
+        }
+        for &k in &self.hidden {
+            adv.flipped[k as usize] = rand::RngExt::random::<bool>(rng);
+        }
+        let fresh = Adventure::layout(adv.tumult, adv.flipped);
+        adv.terrain = fresh.terrain;
+        g
     }
 }

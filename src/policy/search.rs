@@ -669,12 +669,13 @@ impl Search {
     {
         let k = cands.len();
         let mut x = [0f64; MAX_WIDTH];
+        // The hidden lists gathered and sorted once for all the samples of this decision.
+        let det = (!self.params.clairvoyant).then(|| view.determinizer());
         for done in 1..=budget {
             let seed: u64 = rng.random();
-            let g = if self.params.clairvoyant {
-                view.clairvoyant_state()
-            } else {
-                view.determinize(&mut GameRng::seed_from_u64(seed))
+            let g = match &det {
+                Some(d) => d.sample(&mut GameRng::seed_from_u64(seed)),
+                None => view.clairvoyant_state(),
             };
             for (j, &c) in cands.iter().enumerate() {
                 if race.is_alive(j) {
