@@ -289,7 +289,7 @@ impl fmt::Display for PolicySpec {
 pub const ALIASES: &[(&str, &str)] = &[
     // The fast strong player (docs/policies.md, "The network inside a cheap search"): the
     // policy network's search among five candidates, its rollouts scored by the value
-    // model of the network's games; about 800 to 900 games/s per core.
+    // model of the network's games; about 1,000 games/s per core.
     (
         "fastsearch",
         "search:net=7,rollouts=5,width=5,deep=0,narrow=1,dwidth=2,margin=2",
