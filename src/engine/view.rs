@@ -296,12 +296,17 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         *self.s
     }
 
-    /// The positions of a deck whose object the deciding side has not seen there.
-    fn unseen_slots(&self, deck: &Zone64) -> ArrayVec<u8, 64> {
-        (0..deck.len())
+    /// The positions of a deck whose object the deciding side has not seen there, and the
+    /// objects there in canonical (sorted) order.
+    fn unseen_slots(&self, deck: &Zone64) -> (ArrayVec<u8, 64>, ArrayVec<ObjId, 64>) {
+        let slots: ArrayVec<u8, 64> = (0..deck.len())
             .filter(|&i| !self.is_visible(deck.as_slice()[i]))
             .map(|i| i as u8)
-            .collect()
+            .collect();
+        let mut order: ArrayVec<ObjId, 64> =
+            slots.iter().map(|&i| deck.as_slice()[i as usize]).collect();
+        order.sort_unstable();
+        (slots, order)
     }
 
     /// A full state consistent with what the player has seen: every deck reshuffled (but
@@ -327,12 +332,7 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         let me = self.me;
         // The player's own deck order is unknown to them, except the cards revealed in
         // place (the two top cards a Resupply shows): those stay where they are.
-        let slots = self.unseen_slots(&base.sides[me].deck);
-        let mut order: ArrayVec<ObjId, 64> = slots
-            .iter()
-            .map(|&i| base.sides[me].deck.as_slice()[i as usize])
-            .collect();
-        order.sort_unstable();
+        let (slots, order) = self.unseen_slots(&base.sides[me].deck);
         let mut dealt = ArrayVec::new();
         for them in self.opponents() {
             dealt.push(self.unseen_of(&mut base, them));
@@ -358,12 +358,7 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     /// as which card each object is, so the unseen objects are sorted among their deck
     /// slots (in `g`), and their cards listed in sorted order.
     fn unseen_of(&self, g: &mut GameState<N, M>, them: Side) -> Unseen<M> {
-        let slots = self.unseen_slots(&g.sides[them].deck);
-        let mut order: ArrayVec<ObjId, 64> = slots
-            .iter()
-            .map(|&i| g.sides[them].deck.as_slice()[i as usize])
-            .collect();
-        order.sort_unstable();
+        let (slots, order) = self.unseen_slots(&g.sides[them].deck);
         for (&i, &id) in slots.iter().zip(&order) {
             g.sides[them].deck.as_mut_slice()[i as usize] = id;
         }
@@ -380,7 +375,6 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
 }
 
 /// One opponent's unseen objects and their cards in canonical order ([`View::determinizer`]).
-#[derive(Clone)]
 struct Unseen<const M: usize> {
     ids: ArrayVec<ObjId, M>,
     cards: ArrayVec<CardIdx, M>,
