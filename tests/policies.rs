@@ -293,6 +293,7 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "search:rollouts=4,width=4,net=3",
         "search:rollouts=4,width=4,net=3,deep=0,margin=2,close=3",
         "search:rollouts=4,width=4,net=7,deep=0,margin=2",
+        "search:rollouts=4,width=4,net=7,deep=3,drollouts=6,doubt=25",
         "expert",
         "expert:value=2",
         "expert:net=1",
@@ -445,6 +446,47 @@ fn search_deep_and_narrow_apply_to_the_decisions_they_name() {
             "{spec}: no Mana decision with more than two options was narrowed"
         );
     }
+}
+
+/// `doubt=P` gives the `deep` decisions their second day only where the value model (here
+/// the network's, `net=4`) puts the position between P% and 100 - P%: there the search
+/// plays as with `deep` everywhere, elsewhere as without it.
+#[test]
+fn search_doubt_looks_the_second_day_only_where_the_game_is_in_doubt() {
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let net = confluence_sim::policy::value::ValueNet::embedded_net();
+    let base = "search:net=7,rollouts=4,width=4,narrow=1,dwidth=2,drollouts=6";
+    let (mut inside, mut outside) = (0, 0);
+    for (seed, g) in &varied_decisions() {
+        let v = 100.0 * net.value(&View::new(g, db));
+        let doubt = 25.0;
+        let in_doubt = v > doubt && v < 100.0 - doubt;
+        let deep = matches!(
+            g.decision,
+            Decision::SetupMana | Decision::Expand | Decision::Turn
+        );
+        let gated = format!("{base},deep=3,doubt=25");
+        let plays_as = if in_doubt {
+            format!("{base},deep=3")
+        } else {
+            format!("{base},deep=0")
+        };
+        let (a, b) = (searched(&gated, g, *seed), searched(&plays_as, g, *seed));
+        assert_eq!(
+            a, b,
+            "value {v:.1}%: {gated} searched otherwise than {plays_as}"
+        );
+        assert_eq!(choose(&gated, g, *seed).0, choose(&plays_as, g, *seed).0);
+        if deep {
+            inside += in_doubt as u32;
+            outside += !in_doubt as u32;
+        }
+    }
+    assert!(
+        inside > 0 && outside > 0,
+        "the states' values never fell on both sides of the band ({inside} inside, {outside} outside): the check proves nothing"
+    );
 }
 
 /// By default a search with a horizon gives the cards into Mana and the Afternoon turns a

@@ -855,8 +855,9 @@ pub struct MatchArgs {
     /// Player policy: random, greedy (casual), planner (careful), expert (strong), search
     /// (near-optimal) or clairvoyant (an upper bound that sees hidden cards), with
     /// parameters as NAME:KEY=N,KEY=N (e.g. search:rollouts=32); repeat for several.
-    /// fastsearch is short for the fast strong player, a cheap search (outputs name it by
-    /// its spec, search:net=7,...).
+    /// fastsearch is short for the fast strong player, a cheap search, and deepsearch for
+    /// the same looking a second day where the game is in doubt (outputs name them by
+    /// their specs, search:net=7,...).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). A..B, as in

@@ -268,6 +268,7 @@ impl PolicyKind {
                 "narrow",
                 "margin",
                 "close",
+                "doubt",
             ],
         }
     }
@@ -293,6 +294,15 @@ pub const ALIASES: &[(&str, &str)] = &[
     (
         "fastsearch",
         "search:net=7,rollouts=5,width=5,deep=0,narrow=1,dwidth=2,margin=2",
+    ),
+    // The same search looking a second day, with 40 samples, at the cards into Mana and
+    // the turns where the game is in doubt (the value model between 10% and 90%): within
+    // 5 points of `search:horizon=0,rollouts=192` on every starter row where `fastsearch`
+    // is not, about three times the default search's speed (docs/policies.md, "A second
+    // day where the game is in doubt").
+    (
+        "deepsearch",
+        "search:net=7,rollouts=5,width=5,deep=3,narrow=1,dwidth=2,margin=2,drollouts=40,doubt=10",
     ),
 ];
 
@@ -357,7 +367,7 @@ impl std::str::FromStr for PolicySpec {
                 // model of its own games).
                 "net" if kind == PolicyKind::Expert => (0, 1),
                 "net" => (0, 7),
-                "gate" | "margin" | "close" => (0, 100),
+                "gate" | "margin" | "close" | "doubt" => (0, 100),
                 "only" | "vonly" | "deep" | "narrow" => (0, SEARCH_ALL as u32),
                 "value" => (0, value::afterstate::MAX_SAMPLES),
                 "horizon" => (0, 30),
@@ -660,6 +670,7 @@ impl PolicySpec {
             gate: self.param("gate", 0).min(100) as u8,
             margin: self.param("margin", 0).min(100) as u8,
             close: self.param("close", 0).min(100) as u8,
+            doubt: self.param("doubt", 0).min(100) as u8,
         }
     }
 
@@ -705,6 +716,7 @@ impl PolicySpec {
                     ("narrow", s.narrow as u32),
                     ("margin", s.margin as u32),
                     ("close", s.close as u32),
+                    ("doubt", s.doubt as u32),
                 ] {
                     if v != 0 {
                         extra.push_str(&format!(",{key}={v}"));
@@ -953,9 +965,17 @@ mod tests {
         assert!(e.contains("no parameter 'depth'"), "{e}");
         let e = "fastsearch:expert=0".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("expert=0 plays without the expert"), "{e}");
+        // `deepsearch` is `fastsearch` looking a second day where the game is in doubt.
+        let d: PolicySpec = "deepsearch".parse().unwrap();
+        assert_eq!(
+            d,
+            "fastsearch:deep=3,drollouts=40,doubt=10"
+                .parse::<PolicySpec>()
+                .unwrap()
+        );
         // The unknown-name message lists the aliases too.
         let e = "fastsearches".parse::<PolicySpec>().unwrap_err();
-        assert!(e.contains("clairvoyant, fastsearch)"), "{e}");
+        assert!(e.contains("clairvoyant, fastsearch, deepsearch)"), "{e}");
     }
 
     #[test]
@@ -1046,6 +1066,18 @@ mod tests {
             panic!("not a search")
         };
         assert_eq!((s.params.margin, s.params.close), (2, 3));
+        let d: PolicySpec = "fastsearch:deep=3,drollouts=40,doubt=10".parse().unwrap();
+        assert!(
+            d.resolved()
+                .contains(",drollouts=40,dwidth=2,narrow=1,margin=2,doubt=10,")
+        );
+        let AnyPolicy::Search(s) = d.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
+        else {
+            panic!("not a search")
+        };
+        assert_eq!((s.params.deep, s.params.doubt), (3, 10));
+        let e = "search:doubt=101".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("doubt=101 is out of range (0 to 100)"), "{e}");
         let e = "search:close=101".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("close=101 is out of range (0 to 100)"), "{e}");
         let e = "expert:net=2".parse::<PolicySpec>().unwrap_err();

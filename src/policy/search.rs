@@ -120,6 +120,11 @@ pub struct SearchParams {
     /// looked, `drollouts` of them (0: twice `rollouts`), and the better there is played
     /// (0, the default: never). Only where the value model scores the rollouts.
     pub close: u8,
+    /// Percent: the `deep` decisions look their extra day only where the value model gives
+    /// the position a win probability between this and 100 less this, where the game is in
+    /// doubt (0, the default: everywhere). `deepsearch` is `fastsearch` with a second day
+    /// where the value model of the network's games says 10% to 90% (docs/policies.md).
+    pub doubt: u8,
 }
 
 /// Every kind of decision is searched.
@@ -167,6 +172,7 @@ impl SearchParams {
             gate: 0,
             margin: 0,
             close: 0,
+            doubt: 0,
         }
     }
 
@@ -603,7 +609,17 @@ impl Search {
         // solo game with a horizon): head to head the rollouts play to the end, and the
         // default search there stays the 24-sample, five-candidate one it was measured as.
         let scored = self.params.horizon > 0 && self.value.is_some() && !view.mode().versus();
-        let deep = scored && self.params.deep & super::decision_bit(view.decision()) != 0;
+        let mut deep = scored && self.params.deep & super::decision_bit(view.decision()) != 0;
+        // A second day costs several times a day's samples: with `doubt`, only where the
+        // value model finds the game in doubt (a won or lost position seldom turns on it).
+        if deep
+            && self.params.doubt > 0
+            && let (Some(net), Some(two)) = (&self.value, view.two_seat())
+        {
+            let v = net.value(two) * 100.0;
+            let d = self.params.doubt as f32;
+            deep = v > d && v < 100.0 - d;
+        }
         let narrow = scored
             && if self.params.narrow == 0 {
                 deep
