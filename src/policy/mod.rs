@@ -877,6 +877,15 @@ impl Policy for AnyPolicy {
 mod tests {
     use super::*;
 
+    /// The parameters of the search a spec builds.
+    fn params_of(p: &PolicySpec) -> SearchParams {
+        let AnyPolicy::Search(s) = p.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
+        else {
+            panic!("{p} is not a search")
+        };
+        s.params
+    }
+
     #[test]
     fn parses_names_and_rejects_unknown_ones() {
         let p: PolicySpec = "greedy".parse().unwrap();
@@ -935,11 +944,8 @@ mod tests {
             "search:rollouts=24,width=5,expert=1,only=7,horizon=1,rank=0,keep=0,mana=10"
         );
         let p: PolicySpec = "search:only=2".parse().unwrap();
-        let AnyPolicy::Search(s) = p.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
-        else {
-            panic!("not a search")
-        };
-        assert_eq!(s.params.only, 2);
+        let s = params_of(&p);
+        assert_eq!(s.only, 2);
     }
 
     #[test]
@@ -1047,11 +1053,8 @@ mod tests {
             g.resolved()
                 .ends_with("rank=1,net=1,gate=50,deep=3,dwidth=2,narrow=1,keep=0,mana=10")
         );
-        let AnyPolicy::Search(s) = g.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
-        else {
-            panic!("not a search")
-        };
-        assert_eq!(s.params.gate, 50);
+        let s = params_of(&g);
+        assert_eq!(s.gate, 50);
         let e = "search:gate=101".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("gate=101 is out of range (0 to 100)"), "{e}");
         // `margin` and `close` are written out only when set, and read as percent.
@@ -1061,21 +1064,15 @@ mod tests {
             "{}",
             m.resolved()
         );
-        let AnyPolicy::Search(s) = m.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
-        else {
-            panic!("not a search")
-        };
-        assert_eq!((s.params.margin, s.params.close), (2, 3));
+        let s = params_of(&m);
+        assert_eq!((s.margin, s.close), (2, 3));
         let d: PolicySpec = "fastsearch:deep=3,drollouts=40,doubt=10".parse().unwrap();
         assert!(
             d.resolved()
                 .contains(",drollouts=40,dwidth=2,narrow=1,margin=2,doubt=10,")
         );
-        let AnyPolicy::Search(s) = d.build(&PolicyData::new(&crate::cards::db::CardDb::default()))
-        else {
-            panic!("not a search")
-        };
-        assert_eq!((s.params.deep, s.params.doubt), (3, 10));
+        let s = params_of(&d);
+        assert_eq!((s.deep, s.doubt), (3, 10));
         let e = "search:doubt=101".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("doubt=101 is out of range (0 to 100)"), "{e}");
         let e = "search:close=101".parse::<PolicySpec>().unwrap_err();
