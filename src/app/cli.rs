@@ -750,9 +750,14 @@ pub struct ReplayArgs {
     /// When the rare flags give several mixes, which one (0-based, in run order).
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub mix_index: usize,
-    /// Write the events as JSON Lines instead of text.
+    /// Write the events as JSON Lines instead of text (a game record: docs/outputs.md, "Game
+    /// records").
     #[arg(long)]
     pub json: bool,
+    /// Show a recorded game (a record `play` or `replay --json` wrote), dealt again from
+    /// its header and re-played choice by choice; the game flags are then not used.
+    #[arg(long, value_name = "GAME.jsonl")]
+    pub file: Option<PathBuf>,
     /// Which command's game: `run` (a deck against the Confluence), `matchup` (seat A the
     /// first --player with the first --policy, seat B the second, or the same again),
     /// `booster-war` (--set, --boosters, --variant, --day-one-mana) or `ffa` (the run's

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::cli::{ReplayArgs, ReplayMode, WarVariant};
 use super::load;
 use super::mixes;
+use super::records;
 use crate::deck::booster::{Booster, BoosterPool, read_slots};
 use crate::engine::ffa::FFA_MAX_CARDS;
 use crate::engine::setup::{SetupStreams, new_game};
@@ -15,6 +16,7 @@ use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
 use crate::gamelog::GameLog;
 use crate::policy::{AnyPolicy, Policy, PolicyData};
+use crate::record::{Header, Mode};
 use crate::sim::GameSeeds;
 use crate::sim::booster_war::{Build, deal};
 use crate::sim::duel::{DuelGame, DuelRules, DuelSeat, play_duel_with};
@@ -27,6 +29,9 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         ReplayMode::Matchup => return replay_matchup(&a),
         ReplayMode::BoosterWar => return replay_booster_war(&a),
         ReplayMode::Ffa => return replay_ffa(&a),
+    }
+    if let Some(f) = &a.file {
+        return replay_file(f, a.json);
     }
     let loaded = load::load(&a.m)?;
     if loaded.players.len() != 1 || loaded.policies.len() != 1 {
@@ -55,6 +60,26 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let m = loaded.matchup(0, &conf_cards, a.m.day_cap);
     let seeds = GameSeeds::new(a.seed, a.game_index);
     let mut log = GameLog::new(db);
+    let header = Header {
+        event: "record".into(),
+        format: crate::record::FORMAT,
+        version: env!("CARGO_PKG_VERSION").into(),
+        player: loaded.policies[0].to_string(),
+        mode: Mode::Solo,
+        seat: "a".into(),
+        player_deck: deck.path.display().to_string(),
+        deck: records::deck_facts(db, deck),
+        confluence: Some(a.m.confluence.display().to_string()),
+        rares: loaded.confluence.mix_names(mix, db),
+        edits: loaded.edits.iter().map(ToString::to_string).collect(),
+        opponent: None,
+        day_cap: a.m.day_cap,
+        seed: a.seed,
+        game_index: a.game_index,
+        advisor: false,
+        started: None,
+    };
+    log.records.push(header.to_json());
     log.lines.push(format!(
         "Game {} of seed {} (game seed {}): {} ({}) with policy {} against {}; rares: {}",
         a.game_index,
@@ -89,6 +114,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         &mut log,
     );
     let mut buf = ChoiceList::new();
+    let mut n = 0;
     loop {
         match advance(&mut s, db, &mut rng, &mut log) {
             Step::Over(_) | Step::Stopped => break,
@@ -99,12 +125,66 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
                 } else {
                     policy.choose(&View::new(&s, db), &buf, &mut prng)
                 };
-                log.decision(&s, buf.len(), buf[k]);
+                log.recorded_decision(&s, &buf, k, n, None, false);
+                n += 1;
                 apply_unchecked(&mut s, db, &mut rng, &mut log, buf[k]);
             }
         }
     }
     write_log(&log, a.json)
+}
+
+/// `replay --file GAME.jsonl`: a game record dealt again and re-played choice by choice,
+/// shown as any replay is (its log, or with `--json` its records); the game must end as the
+/// record says, and an unfinished record is shown up to its last decision.
+fn replay_file(path: &std::path::Path, json: bool) -> Result<()> {
+    let what = path.display().to_string();
+    let rec = records::read(path)?;
+    let dealt = records::deal(&rec.header, &what)?;
+    let mut log = dealt.log();
+    let h = &rec.header;
+    log.records.push(h.to_json());
+    log.lines.push(format!(
+        "Game record {what}: {} playing {} ({}), game {} of seed {}{}",
+        h.player,
+        h.deck.name,
+        match h.mode {
+            Mode::Solo => "against the Confluence",
+            Mode::Matchup => "head to head",
+        },
+        h.game_index,
+        h.seed,
+        match h.mode {
+            Mode::Solo if h.rares.is_empty() => "; rares: none".to_string(),
+            Mode::Solo => format!("; rares: {}", h.rares.join(", ")),
+            Mode::Matchup => String::new(),
+        }
+    ));
+    let replayed = dealt.replay(&rec, &what, &mut log, |_, _, _| {})?;
+    match (&rec.end, &replayed.end) {
+        (Some(want), Some(got)) if !records::same_end(want, got) => {
+            anyhow::bail!(
+                "{what}: the game re-played to {got} where the record ends {want} (a record of another version?)"
+            )
+        }
+        (Some(_), None) => anyhow::bail!(
+            "{what}: the record ends the game, but its {} decisions stop before the end",
+            replayed.decisions
+        ),
+        (None, Some(_)) => anyhow::bail!(
+            "{what}: the record has no end, but its decisions play the game to its end"
+        ),
+        (None, None) => {
+            log.records
+                .push(crate::record::unfinished(replayed.decisions, "unfinished"));
+            log.lines.push(format!(
+                "(unfinished: the record stops after {} decisions)",
+                replayed.decisions
+            ));
+        }
+        _ => {}
+    }
+    write_log(&log, json)
 }
 
 /// Writes the log to stdout: its lines, or with `--json` its records as JSON Lines.
@@ -133,9 +213,9 @@ struct SeatInfo {
     json: Value,
 }
 
-/// Plays a head-to-head game with the log watching, and writes the log: a first record
-/// (`game`) describing the game and its seats, then the game's events and every seat's
-/// decisions.
+/// Plays a head-to-head game with the log watching, and writes the log: a game record's
+/// header where there is one (a matchup), a record (`game`) describing the game and its
+/// seats, then the game's events and every seat's decisions.
 fn replay_duel(
     a: &ReplayArgs,
     db: &crate::cards::db::CardDb,
@@ -144,9 +224,14 @@ fn replay_duel(
     mut policies: [AnyPolicy; 2],
     what: Value,
     heading: String,
+    record: Option<Header>,
 ) -> Result<()> {
     let [sa, sb] = seats;
     let mut log = GameLog::duel(db, [sa.name.clone(), sb.name.clone()]);
+    // A matchup's replay is a game record (its header first): `calibrate` reads it.
+    if let Some(h) = record {
+        log.records.push(h.to_json());
+    }
     let first = if game.first == 0 { "a" } else { "b" };
     let mut head = json!({
         "event": "game",
@@ -170,9 +255,18 @@ fn replay_duel(
     ));
     let [pa, pb] = &mut policies;
     let mut buf = ChoiceList::new();
-    play_duel_with(db, game, [pa, pb], &mut buf, &mut log, |log, s, n, c| {
-        log.decision(s, n, c)
-    });
+    let mut n = 0;
+    play_duel_with(
+        db,
+        game,
+        [pa, pb],
+        &mut buf,
+        &mut log,
+        |log, s, options, k| {
+            log.recorded_decision(s, options, k, n, None, false);
+            n += 1;
+        },
+    );
     write_log(&log, a.json)
 }
 
@@ -234,6 +328,30 @@ fn replay_matchup(a: &ReplayArgs) -> Result<()> {
         "Matchup game {} of seed {} (game seed {}), day cap {}",
         a.game_index, a.seed, seeds.game, m.day_cap
     );
+    let path = |k: usize| m.players[k.min(m.players.len() - 1)].display().to_string();
+    let header = Header {
+        event: "record".into(),
+        format: crate::record::FORMAT,
+        version: env!("CARGO_PKG_VERSION").into(),
+        player: pol(0).to_string(),
+        mode: Mode::Matchup,
+        seat: "a".into(),
+        player_deck: path(0),
+        deck: records::deck_facts(db, &decks[pick(0)]),
+        confluence: None,
+        rares: Vec::new(),
+        edits: Vec::new(),
+        opponent: Some(crate::record::Opponent {
+            player_deck: path(1),
+            deck: records::deck_facts(db, &decks[pick(1)]),
+            policy: pol(1).to_string(),
+        }),
+        day_cap: m.day_cap,
+        seed: a.seed,
+        game_index: a.game_index,
+        advisor: false,
+        started: None,
+    };
     replay_duel(
         a,
         db,
@@ -242,6 +360,7 @@ fn replay_matchup(a: &ReplayArgs) -> Result<()> {
         [pol(0).build(&data), pol(1).build(&data)],
         json!({"mode": "matchup"}),
         heading,
+        Some(header),
     )
 }
 
@@ -352,6 +471,7 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
         [policy.build(&data), policy.build(&data)],
         json!({"mode": "booster-war", "variant": build.name(), "set": a.set}),
         heading,
+        None,
     )
 }
 
