@@ -222,3 +222,49 @@ fn a_record_that_is_not_its_game_is_refused() {
         .code(1)
         .stderr(predicate::str::contains("is not the deck"));
 }
+
+/// `replay --records DIR --games N` writes one record per game, the same bytes on any
+/// number of threads, each the record `replay --json` writes for its game.
+#[test]
+fn records_of_many_games_are_the_replays_of_each() {
+    let one = tempfile::tempdir().unwrap();
+    let two = tempfile::tempdir().unwrap();
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        sim()
+            .args([
+                "replay", "--player", BR, "--policy", "greedy", "--seed", "6",
+            ])
+            .args(["--game-index", "10", "--games", "3", "--threads", threads])
+            .arg("--records")
+            .arg(dir.path())
+            .assert()
+            .success();
+    }
+    let names = common::names(one.path());
+    assert_eq!(
+        names,
+        [
+            "greedy-s6-g10.jsonl",
+            "greedy-s6-g11.jsonl",
+            "greedy-s6-g12.jsonl"
+        ]
+    );
+    for (g, n) in names.iter().enumerate() {
+        let a = std::fs::read_to_string(one.path().join(n)).unwrap();
+        assert_eq!(a, std::fs::read_to_string(two.path().join(n)).unwrap());
+        let idx = (10 + g).to_string();
+        let single = stdout(&[
+            "replay",
+            "--player",
+            BR,
+            "--policy",
+            "greedy",
+            "--seed",
+            "6",
+            "--game-index",
+            &idx,
+            "--json",
+        ]);
+        assert_eq!(a, single);
+    }
+}

@@ -327,7 +327,15 @@ pub fn load_with(m: &MatchArgs, first: Vec<SourcedEdit>) -> Result<Loaded> {
     let mut all = first;
     all.extend(edits(&m.edits)?);
     let mut lib = library(&m.cards)?;
-    let policies = policies(&m.policies)?;
+    let mut names = m.policies.clone();
+    if let Some(f) = &m.calibrated {
+        for (_, spec) in super::players::players_of(f)? {
+            if !names.contains(&spec) {
+                names.push(spec);
+            }
+        }
+    }
+    let policies = policies(&names)?;
     let mut warnings = Vec::new();
     let paths: Vec<PathBuf> = if m.players.is_empty() {
         vec![PathBuf::from(DEFAULT_PLAYER)]

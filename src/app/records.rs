@@ -118,6 +118,7 @@ fn match_args(h: &Header) -> MatchArgs {
                 .unwrap_or("decks/confluence/reference.toml"),
         ),
         policies: Vec::new(),
+        calibrated: None,
         rares: if h.rares.is_empty() {
             vec!["0".into()]
         } else {

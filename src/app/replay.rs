@@ -24,14 +24,19 @@ use crate::sim::ffa::{FfaGame, FfaSeeds, SEATINGS, SEATS, first_seat, play_ffa_w
 use crate::sim::matchup::Entry;
 
 pub fn replay(a: ReplayArgs) -> Result<()> {
+    if let Some(f) = &a.file {
+        return replay_file(f, a.json);
+    }
+    if a.records.is_some() && !matches!(a.mode, ReplayMode::Run | ReplayMode::Matchup) {
+        return Err(super::usage(
+            "--records writes game records of solo games and matchups (--mode run or matchup)",
+        ));
+    }
     match a.mode {
         ReplayMode::Run => {}
         ReplayMode::Matchup => return replay_matchup(&a),
         ReplayMode::BoosterWar => return replay_booster_war(&a),
         ReplayMode::Ffa => return replay_ffa(&a),
-    }
-    if let Some(f) = &a.file {
-        return replay_file(f, a.json);
     }
     let loaded = load::load(&a.m)?;
     if loaded.players.len() != 1 || loaded.policies.len() != 1 {
@@ -54,11 +59,54 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
             mixes.len()
         )));
     };
+    let conf_cards = loaded.confluence.cards_for(mix);
+    let data = loaded.policy_data();
+    let game = |g: u64| solo_game(&a, &loaded, &data, mix, &conf_cards, g);
+    match &a.records {
+        Some(dir) => write_records(&a, dir, &loaded.policies[0].to_string(), |g| {
+            game(g).records
+        }),
+        None => write_log(&game(a.game_index), a.json),
+    }
+}
+
+/// `replay --records DIR --games N`: the records of games `--game-index` to
+/// `--game-index + N - 1`, one file each, played on `--threads`.
+fn write_records(
+    a: &ReplayArgs,
+    dir: &std::path::Path,
+    player: &str,
+    game: impl Fn(u64) -> Vec<Value> + Sync + Send,
+) -> Result<()> {
+    let games: Vec<u64> = (a.game_index..a.game_index + a.games).collect();
+    let name = super::players::spec_name(player).replace(['/', ' '], "-");
+    let written = super::selfplay::each_task(&games, a.threads, false, |&g| {
+        let path = dir.join(format!("{name}-s{}-g{g}.jsonl", a.seed));
+        records::write_atomic(&path, &game(g))
+    })?;
+    written.into_iter().collect::<Result<Vec<_>>>()?;
+    eprintln!(
+        "wrote {} game records of {player} into {}",
+        games.len(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// One solo game of `loaded`'s deck and policy against the Confluence's `mix`, with its
+/// log (a game record, header first).
+fn solo_game<'l>(
+    a: &ReplayArgs,
+    loaded: &'l load::Loaded,
+    data: &crate::policy::PolicyData,
+    mix: crate::deck::RareMix,
+    conf_cards: &[crate::cards::effect::CardIdx],
+    game_index: u64,
+) -> GameLog<'l> {
     let db = &loaded.lib.db;
     let deck = &loaded.players[0];
-    let conf_cards = loaded.confluence.cards_for(mix);
-    let m = loaded.matchup(0, &conf_cards, a.m.day_cap);
-    let seeds = GameSeeds::new(a.seed, a.game_index);
+    let m = loaded.matchup(0, conf_cards, a.m.day_cap);
+    let seeds = GameSeeds::new(a.seed, game_index);
     let mut log = GameLog::new(db);
     let header = Header {
         event: "record".into(),
@@ -75,14 +123,14 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         opponent: None,
         day_cap: a.m.day_cap,
         seed: a.seed,
-        game_index: a.game_index,
+        game_index,
         advisor: false,
         started: None,
     };
     log.records.push(header.to_json());
     log.lines.push(format!(
         "Game {} of seed {} (game seed {}): {} ({}) with policy {} against {}; rares: {}",
-        a.game_index,
+        game_index,
         a.seed,
         seeds.game,
         deck.name,
@@ -102,7 +150,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let mut conf = GameSeeds::rng(seeds.confluence);
     let mut rng = GameSeeds::rng(seeds.events);
     let mut prng = seeds.policy_rng();
-    let mut policy = loaded.policies[0].build(&loaded.policy_data());
+    let mut policy = loaded.policies[0].build(data);
     let mut s = new_game(
         db,
         &m,
@@ -131,7 +179,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
             }
         }
     }
-    write_log(&log, a.json)
+    log
 }
 
 /// `replay --file GAME.jsonl`: a game record dealt again and re-played choice by choice,
@@ -213,19 +261,20 @@ struct SeatInfo {
     json: Value,
 }
 
-/// Plays a head-to-head game with the log watching, and writes the log: a game record's
+/// Plays a head-to-head game with the log watching, and returns the log: a game record's
 /// header where there is one (a matchup), a record (`game`) describing the game and its
 /// seats, then the game's events and every seat's decisions.
-fn replay_duel(
+fn duel_log<'d>(
     a: &ReplayArgs,
-    db: &crate::cards::db::CardDb,
+    db: &'d crate::cards::db::CardDb,
     game: &DuelGame<'_>,
     seats: [SeatInfo; 2],
     mut policies: [AnyPolicy; 2],
     what: Value,
     heading: String,
     record: Option<Header>,
-) -> Result<()> {
+    game_index: u64,
+) -> GameLog<'d> {
     let [sa, sb] = seats;
     let mut log = GameLog::duel(db, [sa.name.clone(), sb.name.clone()]);
     // A matchup's replay is a game record (its header first): `calibrate` reads it.
@@ -236,7 +285,7 @@ fn replay_duel(
     let mut head = json!({
         "event": "game",
         "seed": a.seed,
-        "game_index": a.game_index,
+        "game_index": game_index,
         "game_seed": game.seeds.game,
         "first_player": first,
         "day_cap": game.rules.day_cap,
@@ -267,7 +316,7 @@ fn replay_duel(
             n += 1;
         },
     );
-    write_log(&log, a.json)
+    log
 }
 
 /// Game `--game-index` of a matchup between two entries: seat A is the first --player
@@ -312,56 +361,63 @@ fn replay_matchup(a: &ReplayArgs) -> Result<()> {
             json: json!({"deck": d.name, "hero": db.card(d.hero).name, "policy": pol(k).to_string()}),
         }
     };
-    let seeds = GameSeeds::new(a.seed, a.game_index);
-    let seat = |k: usize| DuelSeat {
-        hero: decks[pick(k)].hero,
-        cards: &decks[pick(k)].cards,
-        ordered: false,
+    let one = |g: u64| {
+        let seeds = GameSeeds::new(a.seed, g);
+        let seat = |k: usize| DuelSeat {
+            hero: decks[pick(k)].hero,
+            cards: &decks[pick(k)].cards,
+            ordered: false,
+        };
+        let game = DuelGame {
+            seats: [seat(0), seat(1)],
+            first: crate::sim::matchup::first_seat(g),
+            rules: DuelRules::standard(m.day_cap),
+            seeds: &seeds,
+        };
+        let heading = format!(
+            "Matchup game {} of seed {} (game seed {}), day cap {}",
+            g, a.seed, seeds.game, m.day_cap
+        );
+        let path = |k: usize| m.players[k.min(m.players.len() - 1)].display().to_string();
+        let header = Header {
+            event: "record".into(),
+            format: crate::record::FORMAT,
+            version: env!("CARGO_PKG_VERSION").into(),
+            player: pol(0).to_string(),
+            mode: Mode::Matchup,
+            seat: "a".into(),
+            player_deck: path(0),
+            deck: records::deck_facts(db, &decks[pick(0)]),
+            confluence: None,
+            rares: Vec::new(),
+            edits: Vec::new(),
+            opponent: Some(crate::record::Opponent {
+                player_deck: path(1),
+                deck: records::deck_facts(db, &decks[pick(1)]),
+                policy: pol(1).to_string(),
+            }),
+            day_cap: m.day_cap,
+            seed: a.seed,
+            game_index: g,
+            advisor: false,
+            started: None,
+        };
+        duel_log(
+            a,
+            db,
+            &game,
+            [seat_info(0), seat_info(1)],
+            [pol(0).build(&data), pol(1).build(&data)],
+            json!({"mode": "matchup"}),
+            heading,
+            Some(header),
+            g,
+        )
     };
-    let game = DuelGame {
-        seats: [seat(0), seat(1)],
-        first: crate::sim::matchup::first_seat(a.game_index),
-        rules: DuelRules::standard(m.day_cap),
-        seeds: &seeds,
-    };
-    let heading = format!(
-        "Matchup game {} of seed {} (game seed {}), day cap {}",
-        a.game_index, a.seed, seeds.game, m.day_cap
-    );
-    let path = |k: usize| m.players[k.min(m.players.len() - 1)].display().to_string();
-    let header = Header {
-        event: "record".into(),
-        format: crate::record::FORMAT,
-        version: env!("CARGO_PKG_VERSION").into(),
-        player: pol(0).to_string(),
-        mode: Mode::Matchup,
-        seat: "a".into(),
-        player_deck: path(0),
-        deck: records::deck_facts(db, &decks[pick(0)]),
-        confluence: None,
-        rares: Vec::new(),
-        edits: Vec::new(),
-        opponent: Some(crate::record::Opponent {
-            player_deck: path(1),
-            deck: records::deck_facts(db, &decks[pick(1)]),
-            policy: pol(1).to_string(),
-        }),
-        day_cap: m.day_cap,
-        seed: a.seed,
-        game_index: a.game_index,
-        advisor: false,
-        started: None,
-    };
-    replay_duel(
-        a,
-        db,
-        &game,
-        [seat_info(0), seat_info(1)],
-        [pol(0).build(&data), pol(1).build(&data)],
-        json!({"mode": "matchup"}),
-        heading,
-        Some(header),
-    )
+    match &a.records {
+        Some(dir) => write_records(a, dir, &pol(0).to_string(), |g| one(g).records),
+        None => write_log(&one(a.game_index), a.json),
+    }
 }
 
 /// Game `--game-index` of a Booster War in `--variant`: the two boosters opened (and, for
@@ -463,7 +519,7 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
             cards.join(", ")
         ));
     }
-    replay_duel(
+    let log = duel_log(
         a,
         db,
         &game,
@@ -472,7 +528,9 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
         json!({"mode": "booster-war", "variant": build.name(), "set": a.set}),
         heading,
         None,
-    )
+        a.game_index,
+    );
+    write_log(&log, a.json)
 }
 
 /// Game `--game-index` of seating `--seating` of pod `--pod` of an `ffa` run, given the
