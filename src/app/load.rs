@@ -277,13 +277,15 @@ pub fn distinct_policies(names: &[String]) -> Result<()> {
 pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<PolicySpec>> {
     let specs = policies(names)?;
     for (i, p) in specs.iter().enumerate() {
+        // A `skill` player is checked as its evaluator (a search).
+        let e = p.evaluator();
         let search = matches!(
-            p.kind,
+            e.kind,
             crate::policy::PolicyKind::Search | crate::policy::PolicyKind::Clairvoyant
         );
         // Head to head a search plays its rollouts to the end: the value model scores
         // positions of the solo game, so a horizon given explicitly is refused.
-        if search && p.param("horizon", 0) > 0 {
+        if search && e.param("horizon", 0) > 0 {
             return Err(super::usage(format!(
                 "--policy {p}: {command} plays the search's rollouts to the end of the game (the value model that scores a horizon values positions against the Confluence, not in a duel); drop horizon="
             )));
