@@ -750,9 +750,10 @@ pub struct CalibrateArgs {
     /// Output directory: calibration.csv, calibration.json, calibration.md.
     #[arg(long, value_name = "DIR", default_value = "reports/calibration")]
     pub out: PathBuf,
-    /// The evaluator of the options at each decision (a policy that values options:
-    /// fastsearch, or search with parameters).
-    #[arg(long, value_name = "SPEC", default_value = "fastsearch")]
+    /// The evaluator of the options at each decision (a search: fastsearch, or search
+    /// with parameters). The default values each option on 48 samples where `fastsearch`
+    /// takes 5: noisy values make a careful player look careless (they inflate t).
+    #[arg(long, value_name = "SPEC", default_value = "fastsearch:rollouts=48")]
     pub evaluator: String,
     /// The width of t's 95% interval (points) the report asks for; with fewer decisions it
     /// says how many more are needed.
@@ -761,6 +762,10 @@ pub struct CalibrateArgs {
     /// How many of the costliest decisions to list per player.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub worst: usize,
+    /// Resamples of whole games for the bootstrap interval on t (besides the profile
+    /// likelihood's); 0 for none.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub bootstrap: u32,
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

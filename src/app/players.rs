@@ -25,6 +25,16 @@ pub fn players_of(path: &std::path::Path) -> Result<Vec<(String, String)>> {
             path.display()
         );
     };
+    // The players play with the values they were fitted on.
+    let from = match v.get("evaluator").and_then(|e| e.as_str()) {
+        Some(e)
+            if e.parse::<crate::policy::PolicySpec>().ok()
+                != crate::policy::DEFAULT_EVALUATOR.parse().ok() =>
+        {
+            format!(",from={e}")
+        }
+        _ => String::new(),
+    };
     let mut out = Vec::new();
     for (i, p) in list.iter().enumerate() {
         let name = p.get("player").and_then(|n| n.as_str());
@@ -32,10 +42,15 @@ pub fn players_of(path: &std::path::Path) -> Result<Vec<(String, String)>> {
         match (name, t) {
             (Some(n), Some(t)) => out.push((
                 n.to_string(),
-                format!("skill:t={},name={}", fmt_t(t), spec_name(n)),
+                format!("skill:t={},name={}{from}", fmt_t(t), spec_name(n)),
             )),
+            // No fitted t (no decision that tells, or choices no better than chance).
+            (Some(n), None) => eprintln!(
+                "confluence-sim: warning: {}: player {n} has no finite fitted t; left out",
+                path.display()
+            ),
             _ => bail!(
-                "{}: player {} has no \"player\" name or no fitted \"t\"",
+                "{}: player {} has no \"player\" name",
                 path.display(),
                 i + 1
             ),
