@@ -213,3 +213,48 @@ fn calibrate_says_what_is_wrong() {
         .stderr(predicate::str::contains("--evaluator"));
     assert!(!out.path().join("c").exists(), "no partial output");
 }
+
+/// `ladder --skill`: the skill curve's points are rows of their own, and each rung gets the
+/// temperature whose win rate equals its own, or none outside the curve.
+#[test]
+fn the_ladder_reads_each_rung_on_the_skill_curve() {
+    let out = tempfile::tempdir().unwrap();
+    let ladder = |skill: &str, name: &str| {
+        let dir = out.path().join(name);
+        sim()
+            .args([
+                "ladder", "--policy", "greedy", "--skill", skill, "--games", "60", "-q",
+            ])
+            .arg("--out")
+            .arg(&dir)
+            .assert()
+            .success();
+        let mut r = csv::Reader::from_path(dir.join("ladder.csv")).unwrap();
+        let head = r.headers().unwrap().clone();
+        r.records()
+            .map(|row| {
+                let row = row.unwrap();
+                head.iter()
+                    .zip(row.iter())
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect::<HashMap<_, _>>()
+            })
+            .collect::<Vec<_>>()
+    };
+    let rows = ladder("0,64", "wide");
+    assert_eq!(rows.len(), 6, "greedy and two curve points, at two mixes");
+    for r in &rows {
+        let curve = r["skill_curve"] == "true";
+        assert_eq!(curve, r["policy"].starts_with("skill:t="), "{r:?}");
+        if curve {
+            assert_eq!(r["t_equiv"], "", "{r:?}");
+        } else {
+            let t = num(r, "t_equiv");
+            assert!(t > 0.0 && t < 64.0, "greedy reads as t = {t}");
+        }
+    }
+    // Between t = 0 and 1 there is no player as weak as greedy: outside the curve.
+    let rows = ladder("0,1", "narrow");
+    let greedy = rows.iter().find(|r| r["policy"] == "greedy").unwrap();
+    assert_eq!(greedy["t_equiv"], "");
+}

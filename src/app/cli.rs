@@ -613,6 +613,10 @@ pub struct LadderArgs {
     /// search and the clairvoyant bound, with their default parameters).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
+    /// Also play the skill curve: skill:t=T for each temperature listed (points, e.g.
+    /// 0,1,2,4,8,16,32), and give each rung the t whose win rate equals its own.
+    #[arg(long, value_name = "T,T,...", value_delimiter = ',')]
+    pub skill: Vec<String>,
     /// Games per policy and mix (default: batches of --batch until the 95% interval is at
     /// most +-1%, or --max-games).
     #[arg(long, value_name = "N", value_parser = positive_u64())]
