@@ -106,9 +106,24 @@ pub fn calibrate(a: CalibrateArgs) -> Result<()> {
         .iter()
         .map(|f| records::read(f))
         .collect::<Result<_>>()?;
+    // Records of one table (decks, rares, edits) share one load of the cards.
+    let mut tables: std::collections::HashMap<String, Dealt> = Default::default();
+    let mut deals = Vec::with_capacity(recs.len());
+    for (f, r) in files.iter().zip(&recs) {
+        let key = records::table_key(&r.header);
+        let d = match tables.get(&key) {
+            Some(d) => d.again(&r.header),
+            None => {
+                let d = records::deal(&r.header, &f.display().to_string())?;
+                tables.insert(key, d.clone());
+                d
+            }
+        };
+        deals.push(d);
+    }
     let tasks: Vec<usize> = (0..recs.len()).collect();
     let per: Vec<PerRecord> = each_task(&tasks, a.threads, a.quiet, |&i| {
-        evaluate(i, &files[i], &recs[i], &evaluator, &rungs)
+        evaluate(i, &files[i], &recs[i], deals[i].clone(), &evaluator, &rungs)
     })?
     .into_iter()
     .collect::<Result<_>>()?;
@@ -129,7 +144,12 @@ pub fn calibrate(a: CalibrateArgs) -> Result<()> {
             .collect();
         let f = fit(&fd);
         // The skill player at the fitted t on the player's own deals.
-        let skill = format!("skill:t={}", super::players::fmt_t(f.t));
+        // The skill player values its options as the fit did.
+        let skill = format!(
+            "skill:t={}{}",
+            super::players::fmt_t(f.t),
+            super::players::from_clause(&evaluator.to_string())
+        );
         let skill_spec: PolicySpec = skill.parse().map_err(|e: String| anyhow::anyhow!(e))?;
         let finished: Vec<usize> = idx.iter().copied().filter(|&i| per[i].finished).collect();
         let skill_wins = each_task(&finished, a.threads, true, |&i| {
@@ -216,12 +236,12 @@ fn evaluate(
     i: usize,
     path: &std::path::Path,
     rec: &Record,
+    dealt: Dealt,
     evaluator: &PolicySpec,
     rungs: &[PolicySpec],
 ) -> Result<PerRecord> {
     let what = path.display().to_string();
-    let dealt = records::deal(&rec.header, &what)?;
-    let data = dealt.loaded.policy_data();
+    let data = dealt.data.clone();
     let h = &rec.header;
     let mut eval = match &h.opponent {
         None => Evaluator::new(evaluator, &data),
@@ -282,7 +302,7 @@ fn evaluate(
 
 /// Whether `skill` wins the deal of `dealt` (its seat, its opponent's policy head to head).
 fn skill_wins_on(dealt: &Dealt, skill: &PolicySpec) -> Result<usize> {
-    let data = dealt.loaded.policy_data();
+    let data = dealt.data.clone();
     let h = &dealt.header;
     let db = dealt.db();
     let mut pol = skill.build(&data);

@@ -13,6 +13,16 @@ pub fn spec_name(name: &str) -> String {
         .to_string()
 }
 
+/// `,from=EVALUATOR` for a skill spec valued by `evaluator`, or nothing for the default
+/// evaluator (and for none).
+pub fn from_clause(evaluator: &str) -> String {
+    let default = crate::policy::DEFAULT_EVALUATOR.parse::<crate::policy::PolicySpec>();
+    match evaluator.parse::<crate::policy::PolicySpec>() {
+        Ok(e) if Ok(&e) != default.as_ref() => format!(",from={e}"),
+        _ => String::new(),
+    }
+}
+
 /// The players of a calibration.json, as `--players` reads it: (name, `skill:t=T̂`).
 pub fn players_of(path: &std::path::Path) -> Result<Vec<(String, String)>> {
     let text = std::fs::read_to_string(path)
@@ -26,15 +36,7 @@ pub fn players_of(path: &std::path::Path) -> Result<Vec<(String, String)>> {
         );
     };
     // The players play with the values they were fitted on.
-    let from = match v.get("evaluator").and_then(|e| e.as_str()) {
-        Some(e)
-            if e.parse::<crate::policy::PolicySpec>().ok()
-                != crate::policy::DEFAULT_EVALUATOR.parse().ok() =>
-        {
-            format!(",from={e}")
-        }
-        _ => String::new(),
-    };
+    let from = from_clause(v.get("evaluator").and_then(|e| e.as_str()).unwrap_or(""));
     let mut out = Vec::new();
     for (i, p) in list.iter().enumerate() {
         let name = p.get("player").and_then(|n| n.as_str());
