@@ -7,6 +7,8 @@
 //! re-evaluation noise), where the interval must hold T0.
 //!
 //! `cargo run --release --example skill_fit -- T0 GAMES [FIT_EVALUATOR [GENERATOR]] [--rares]`
+//! (T0 may instead be another player's spec, `planner` or `expert`: its decisions are
+//! re-evaluated and fitted alike)
 //! from the repository root (FIT_EVALUATOR: a search spec, default `fastsearch`; GENERATOR:
 //! the player's evaluator, `skill:t=T0,from=GENERATOR`, default `fastsearch`). Deterministic: seed 1, game `i`'s policy stream
 //! as `run`'s, the re-evaluation's streams from the game and decision numbers.
@@ -21,13 +23,16 @@ use confluence_sim::deck::{ConfluenceDeck, PlayerDeck, RareMix};
 use confluence_sim::engine::view::View;
 use confluence_sim::engine::{Choice, ChoiceList, event::NoObserver, setup::Matchup};
 use confluence_sim::policy::skill::pick;
-use confluence_sim::policy::{Evaluator, Policy, PolicyData, PolicyRng, PolicySpec};
+use confluence_sim::policy::{AnyPolicy, Evaluator, Policy, PolicyData, PolicyRng, PolicySpec};
 use confluence_sim::sim::{GameSeeds, play_game};
 use confluence_sim::stats::skill_fit::{FitDecision, FitResult, fit, given_away};
 
 /// `skill:t=T0` playing (the same choices as the policy: values, then the draw, from its
 /// stream), each decision re-evaluated by `fit` from a stream of its own.
 struct Recorder {
+    /// Another player instead of `skill:t=T0` (`planner`, `expert`): its choices are
+    /// re-evaluated and fitted alike (the generator's values are then not computed).
+    player: Option<AnyPolicy>,
     generator: Evaluator,
     refit: Evaluator,
     t: f64,
@@ -45,8 +50,13 @@ impl Policy for Recorder {
         }
         self.q.clear();
         self.q.resize(options.len(), 0.0);
-        self.generator.values(view, options, rng, &mut self.q);
-        let k = pick(self.t, &self.q, self.generator.order(), rng);
+        let k = match &mut self.player {
+            Some(p) => p.choose(view, options, rng),
+            None => {
+                self.generator.values(view, options, rng, &mut self.q);
+                pick(self.t, &self.q, self.generator.order(), rng)
+            }
+        };
         let n = self.out.len() as u64;
         let mut frng = PolicyRng::seed_from_u64(self.game << 20 ^ n ^ 0xca11_b4a7e);
         self.r.clear();
@@ -73,7 +83,12 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rares = args.iter().any(|a| a == "--rares");
     let pos: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let t0: f64 = pos.first().map_or(Ok(2.0), |s| s.parse())?;
+    // T0, or the spec of another player whose decisions are fitted (`expert`).
+    let first = pos.first().map_or("2", |s| s.as_str());
+    let (t0, player): (f64, Option<PolicySpec>) = match first.parse() {
+        Ok(t) => (t, None),
+        Err(_) => (f64::NAN, Some(first.parse().map_err(anyhow::Error::msg)?)),
+    };
     let games: u64 = pos.get(1).map_or(Ok(100), |s| s.parse())?;
     let fit_spec: PolicySpec = pos
         .get(2)
@@ -108,6 +123,7 @@ fn main() -> anyhow::Result<()> {
         .into_par_iter()
         .map(|i| {
             let mut rec = Recorder {
+                player: player.as_ref().map(|p| p.build(&data)),
                 generator: Evaluator::new(&gen_spec, &data).expect("a search"),
                 refit: Evaluator::new(&fit_spec, &data).expect("a search"),
                 t: t0,
@@ -126,12 +142,18 @@ fn main() -> anyhow::Result<()> {
     let wins = per_game.iter().filter(|g| g.0).count();
     let (own, refit): (Vec<FitDecision>, Vec<FitDecision>) =
         per_game.into_iter().flat_map(|g| g.1).unzip();
+    let who = match &player {
+        Some(p) => p.to_string(),
+        None => format!("skill:t={t0},from={gen_spec}"),
+    };
     println!(
-        "skill:t={t0},from={gen_spec}, re-evaluated by {fit_spec}, {} mix: {games} games ({wins} won), {} decisions with two or more options, {secs:.0} s",
+        "{who}, re-evaluated by {fit_spec}, {} mix: {games} games ({wins} won), {} decisions with two or more options, {secs:.0} s",
         if rares { "all rares" } else { "all commons" },
         own.len()
     );
-    show("fit on the generator's own values", &fit(&own));
+    if player.is_none() {
+        show("fit on the generator's own values", &fit(&own));
+    }
     show("fit on the re-evaluation", &fit(&refit));
     let g = given_away(&refit);
     println!(
@@ -140,6 +162,9 @@ fn main() -> anyhow::Result<()> {
     );
     // Disjoint blocks of 200 informative decisions, in game order.
     for (what, ds) in [("own values", &own), ("re-evaluation", &refit)] {
+        if player.is_some() && what == "own values" {
+            continue;
+        }
         let inf: Vec<FitDecision> = ds.iter().filter(|d| d.is_informative()).cloned().collect();
         let blocks: Vec<FitResult> = inf.chunks_exact(200).map(fit).collect();
         if blocks.is_empty() {
@@ -153,8 +178,13 @@ fn main() -> anyhow::Result<()> {
         let mean_w = widths.iter().sum::<f64>() / widths.len() as f64;
         let max_w = widths.iter().cloned().fold(0.0, f64::max);
         let mean_t = blocks.iter().map(|f| f.t).sum::<f64>() / blocks.len() as f64;
+        let held = if player.is_some() {
+            String::new()
+        } else {
+            format!(", T0 inside {held}")
+        };
         println!(
-            "blocks of 200 ({what}): {} blocks, T0 inside {held}, mean fit {mean_t:.2}, interval width mean {mean_w:.2}, widest {max_w:.2}",
+            "blocks of 200 ({what}): {} blocks{held}, mean fit {mean_t:.2}, interval width mean {mean_w:.2}, widest {max_w:.2}",
             blocks.len()
         );
     }
