@@ -914,7 +914,10 @@ pub struct MatchArgs {
     /// parameters as NAME:KEY=N,KEY=N (e.g. search:rollouts=32); repeat for several.
     /// fastsearch is short for the fast strong player, a cheap search, and deepsearch for
     /// the same looking a second day where the game is in doubt (outputs name them by
-    /// their specs, search:net=7,...).
+    /// their specs, search:net=7,...). skill:t=T is a dial between them: it picks each
+    /// option with probability proportional to exp(Q/T), Q its win probability by
+    /// fastsearch in points, T a decimal (0: the best; skill:t=T,from=SPEC values by
+    /// another search, from= last; docs/skill.md).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Calibrated players (a calibration.json `calibrate` wrote): each adds the policy
