@@ -12,7 +12,7 @@ mod common;
 use common::sim;
 
 /// The evaluator calibrate uses by default, and the one the synthetic players use.
-const EVAL: &str = "fastsearch:rollouts=48";
+const EVAL: &str = "fastsearch:rollouts=80";
 
 /// Writes the records of `games` games of `policy` (seed 1) into `dir`.
 fn records(policy: &str, games: &str, dir: &Path) {
@@ -70,7 +70,7 @@ fn calibrate_recovers_the_temperature_of_skill_players() {
         .success();
     let rows = calibration(&out.path().join("cal"));
     assert_eq!(rows.len(), 2);
-    for (t0, width) in [(2.0, 2.0), (8.0, 10.0)] {
+    for (t0, width) in [(2.0, 2.5), (8.0, 10.0)] {
         let row = rows
             .values()
             .find(|r| r["player"].starts_with(&format!("skill:t={t0},")))
@@ -78,7 +78,8 @@ fn calibrate_recovers_the_temperature_of_skill_players() {
         let (t, lo, hi) = (num(row, "t"), num(row, "t_lo"), num(row, "t_hi"));
         assert!(num(row, "decisions") >= 200.0, "{row:?}");
         assert!(lo <= t0 && t0 <= hi, "t0 {t0}: fitted {t} [{lo}, {hi}]");
-        // Measured: [1.58, 2.83] and [6.85, 13.57] at 237 and 274 decisions.
+        // Measured at about 200 decisions (docs/calibration.md): 1.4 to 2.2 points wide at
+        // t = 2, 5.3 to 8.0 at t = 8.
         assert!(
             hi - lo < width,
             "t0 {t0}: interval [{lo}, {hi}] wider than {width}"

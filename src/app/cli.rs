@@ -755,9 +755,10 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "DIR", default_value = "reports/calibration")]
     pub out: PathBuf,
     /// The evaluator of the options at each decision (a search: fastsearch, or search
-    /// with parameters). The default values each option on 48 samples where `fastsearch`
-    /// takes 5: noisy values make a careful player look careless (they inflate t).
-    #[arg(long, value_name = "SPEC", default_value = "fastsearch:rollouts=48")]
+    /// with parameters). The default values each option on 80 samples where `fastsearch`
+    /// takes 5: noisy values make a careful player look careless (they inflate t; see
+    /// docs/skill.md).
+    #[arg(long, value_name = "SPEC", default_value = "fastsearch:rollouts=80")]
     pub evaluator: String,
     /// The width of t's 95% interval (points) the report asks for; with fewer decisions it
     /// says how many more are needed.
