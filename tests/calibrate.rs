@@ -179,16 +179,20 @@ fn players_like_yours_are_rows_of_a_run() {
     // compare takes one --policy and the calibrated players as the others.
     let cmp = out.path().join("compare");
     sim()
-        .args(["compare", "--policy", "greedy", "--games", "4", "--rares", "0", "-q"])
+        .args([
+            "compare", "--policy", "greedy", "--games", "4", "--rares", "0", "-q",
+        ])
         .args(["--player", "decks/player/BR_kojo_booda.txt", "--players"])
         .arg(&path)
         .arg("--out")
         .arg(&cmp)
         .assert()
         .success();
-    assert!(std::fs::read_to_string(cmp.join("compare.csv"))
-        .unwrap()
-        .contains("name=Alice"));
+    assert!(
+        std::fs::read_to_string(cmp.join("compare.csv"))
+            .unwrap()
+            .contains("name=Alice")
+    );
     sim().arg("report").arg(&run).assert().success();
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(report.contains("players like Alice (skill t="), "{report}");
@@ -271,4 +275,44 @@ fn the_ladder_reads_each_rung_on_the_skill_curve() {
     let rows = ladder("0,1", "narrow");
     let greedy = rows.iter().find(|r| r["policy"] == "greedy").unwrap();
     assert_eq!(greedy["t_equiv"], "");
+}
+
+/// `tune --players` tunes for the one calibrated player of the file, and with several asks
+/// which (listing the specs to give).
+#[test]
+fn tune_takes_one_calibrated_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.json");
+    let cal = |players: &str| {
+        format!("{{\"evaluator\": \"search:rollouts=2,width=2\", \"players\": [{players}]}}")
+    };
+    std::fs::write(&one, cal("{\"player\": \"Bob\", \"t\": 3.0}")).unwrap();
+    let out = dir.path().join("tune");
+    sim()
+        .args(["tune", "--target", "0.5", "--games", "2", "--subsets", "1"])
+        .args(["--candidates", "1", "--confirm", "2", "-q", "--players"])
+        .arg(&one)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.join("tune_candidates.csv")).unwrap();
+    assert!(
+        text.contains("skill:t=3,name=Bob,from=search:rollouts=2,width=2"),
+        "{text}"
+    );
+    let two = dir.path().join("two.json");
+    std::fs::write(
+        &two,
+        cal("{\"player\": \"Bob\", \"t\": 3.0}, {\"player\": \"Eve\", \"t\": 9.5}"),
+    )
+    .unwrap();
+    sim()
+        .args(["tune", "--target", "0.5", "--players"])
+        .arg(&two)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "'skill:t=9.5,name=Eve,from=search:rollouts=2,width=2'",
+        ));
 }

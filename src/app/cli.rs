@@ -667,8 +667,17 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub deck: DeckArgs,
     /// Player policy (random, greedy, planner, expert, search, clairvoyant; see `run --help`).
-    #[arg(long, value_name = "NAME", default_value = "greedy")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "greedy",
+        conflicts_with = "calibrated"
+    )]
     pub policy: String,
+    /// Tune for a calibrated player instead of --policy: a calibration.json holding one
+    /// player (its skill:t=T,name=NAME).
+    #[arg(long = "players", value_name = "calibration.json")]
+    pub calibrated: Option<PathBuf>,
     #[command(flatten)]
     pub edits: EditArgs,
     /// Games per configuration of the screening design.

@@ -31,10 +31,31 @@ fn wins(a: &Accum) -> u64 {
 }
 
 pub fn tune(a: TuneArgs) -> Result<()> {
+    let policy = match &a.calibrated {
+        None => a.policy.clone(),
+        Some(f) => {
+            let players = super::players::players_of(f)?;
+            match players.as_slice() {
+                [(_, spec)] => spec.clone(),
+                _ => {
+                    return Err(super::usage(format!(
+                        "--players {}: tune plays one player and the file has {}; give one with --policy: {}",
+                        f.display(),
+                        players.len(),
+                        players
+                            .iter()
+                            .map(|(_, s)| format!("'{s}'"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+            }
+        }
+    };
     let m = MatchArgs {
         players: vec![a.deck.player.clone()],
         confluence: a.deck.confluence.clone(),
-        policies: vec![a.policy.clone()],
+        policies: vec![policy],
         calibrated: None,
         rares: Vec::new(),
         rare_sets: Vec::new(),
