@@ -730,3 +730,29 @@ fn shards_of_other_seeds_are_named_by_their_seed_whatever_the_mixes() {
             "not shards of the same run: seed: 1 vs 2",
         ));
 }
+
+/// Shards played with other edits are not merged, whichever shard has them (a shard's
+/// description leaves out an empty list of edits: a missing list equals an empty one).
+#[test]
+fn shards_played_with_other_edits_are_not_merged_in_either_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = shard(tmp.path(), "plain", "0/2", "1");
+    let edited = tmp.path().join("edited");
+    sim()
+        .args(["run", "--games", "50", "--rares", "0", "-q", "--seed", "1"])
+        .args(["--edit", "Gloom Wisp: forest -1", "--shard", "1/2", "--out"])
+        .arg(&edited)
+        .assert()
+        .success();
+    for dirs in [[&plain, &edited], [&edited, &plain]] {
+        sim()
+            .args(["merge", "-q", "--out"])
+            .arg(tmp.path().join("out"))
+            .args(dirs)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "not shards of the same run: edits",
+            ));
+    }
+}

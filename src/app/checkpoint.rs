@@ -109,14 +109,33 @@ fn first_difference(a: &Value, b: &Value, path: &str, skip: &[&str]) -> Option<S
     match (a, b) {
         (Value::Object(a), Value::Object(b)) => {
             const FIRST: [&str; 3] = ["format", "version", "seed"];
+            // Every key of either side: a setting that one side leaves out (as a spec
+            // leaves out an empty list of edits) is compared with the other's as empty.
             let keys = FIRST
                 .iter()
                 .copied()
-                .filter(|k| a.contains_key(*k))
-                .chain(a.keys().map(String::as_str).filter(|k| !FIRST.contains(k)));
+                .filter(|k| a.contains_key(*k) || b.contains_key(*k))
+                .chain(a.keys().map(String::as_str).filter(|k| !FIRST.contains(k)))
+                .chain(
+                    b.keys()
+                        .map(String::as_str)
+                        .filter(|k| !FIRST.contains(k) && !a.contains_key(*k)),
+                );
             for k in keys.filter(|k| !skip.contains(k)) {
-                let vb = b.get(k).cloned().unwrap_or(Value::Null);
-                if let Some(d) = first_difference(&a[k], &vb, &name(k), &[]) {
+                let (va, vb) = (a.get(k), b.get(k));
+                let empty = |v: &Value| match v {
+                    Value::Null => true,
+                    Value::Array(x) => x.is_empty(),
+                    Value::Object(x) => x.is_empty(),
+                    _ => false,
+                };
+                match (va, vb) {
+                    (Some(x), None) | (None, Some(x)) if empty(x) => continue,
+                    _ => {}
+                }
+                let null = Value::Null;
+                let (va, vb) = (va.unwrap_or(&null), vb.unwrap_or(&null));
+                if let Some(d) = first_difference(va, vb, &name(k), &[]) {
                     return Some(d);
                 }
             }
@@ -252,5 +271,24 @@ impl Checkpoint {
             out.link(&self.dir.join(state::ROWS), state::ROWS)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::difference;
+
+    #[test]
+    fn a_setting_one_side_leaves_out_is_compared_both_ways() {
+        let plain = json!({"kind": "run", "seed": 1});
+        let edited = json!({"kind": "run", "seed": 1, "edits": ["Gloom Wisp: forest -1"]});
+        assert!(difference(&plain, &edited, true).unwrap().contains("edits"));
+        assert!(difference(&edited, &plain, true).unwrap().contains("edits"));
+        // A missing list equals an empty one.
+        let empty = json!({"kind": "run", "seed": 1, "edits": []});
+        assert_eq!(difference(&plain, &empty, true), None);
+        assert_eq!(difference(&empty, &plain, true), None);
     }
 }
