@@ -25,7 +25,7 @@ use confluence_sim::engine::{Choice, ChoiceList, event::NoObserver, setup::Match
 use confluence_sim::policy::skill::pick;
 use confluence_sim::policy::{AnyPolicy, Evaluator, Policy, PolicyData, PolicyRng, PolicySpec};
 use confluence_sim::sim::{GameSeeds, play_game};
-use confluence_sim::stats::skill_fit::{FitDecision, FitResult, fit, given_away};
+use confluence_sim::stats::skill_fit::{FitDecision, FitResult, bootstrap, fit, given_away};
 
 /// `skill:t=T0` playing (the same choices as the policy: values, then the draw, from its
 /// stream), each decision re-evaluated by `fit` from a stream of its own.
@@ -155,6 +155,10 @@ fn main() -> anyhow::Result<()> {
         show("fit on the generator's own values", &fit(&own));
     }
     show("fit on the re-evaluation", &fit(&refit));
+    // Decisions within a game are correlated: the bootstrap over whole games.
+    if let Some((lo, hi)) = bootstrap(&refit, 200, 1) {
+        println!("bootstrap over games (re-evaluation, 200 resamples): [{lo:.2}, {hi:.2}]");
+    }
     let g = given_away(&refit);
     println!(
         "value given away per decision (re-evaluated): {:.2} [{:.2}, {:.2}] points",

@@ -18,7 +18,8 @@
 //! How to call it (the coordinator's `calibrate`): evaluate each decision the player faced
 //! with [`crate::policy::skill::Evaluator::values`] (points, one per legal option), build a
 //! [`FitDecision`] of those values, the index of the option the player chose and the
-//! game's number, then `fit(&decisions)` and `given_away(&decisions)`.
+//! game's number, then `fit(&decisions)` and `given_away(&decisions)`. [`equivalent_t`]
+//! reads a skill curve (win rate against T) at a rung's win rate.
 //!
 //! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate (it uses
 //! none: pure arithmetic).
@@ -339,6 +340,28 @@ pub fn given_away(decisions: &[FitDecision]) -> Interval {
     }
 }
 
+/// The temperature at which a skill curve wins `win` (any scale, e.g. percent): `curve`
+/// holds `(T, win rate)` points in increasing T (the win rate falling as T rises, as it
+/// does); linear interpolation in T between the neighbouring points where the curve first
+/// crosses `win`. `Some(0)` at or above the curve's first point, `None` below its last
+/// (off the grid, "more than the largest T"), and `None` for an empty curve.
+pub fn equivalent_t(curve: &[(f64, f64)], win: f64) -> Option<f64> {
+    let &(t0, w0) = curve.first()?;
+    if win >= w0 {
+        return Some(t0);
+    }
+    curve.windows(2).find_map(|p| {
+        let ((ta, wa), (tb, wb)) = (p[0], p[1]);
+        (wb <= win && win <= wa).then(|| {
+            if wa == wb {
+                ta
+            } else {
+                ta + (tb - ta) * (wa - win) / (wa - wb)
+            }
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -541,5 +564,23 @@ mod tests {
         let b = given_away(&synthetic(400, 8.0, 18));
         assert!(a.hi < b.lo, "{a:?} {b:?}");
         assert!(given_away(&[]).estimate.is_nan());
+    }
+
+    #[test]
+    fn the_equivalent_temperature_interpolates_the_curve() {
+        let curve = [
+            (0.0, 96.0),
+            (1.0, 94.0),
+            (2.0, 94.0),
+            (4.0, 90.0),
+            (8.0, 80.0),
+        ];
+        assert_eq!(equivalent_t(&curve, 97.0), Some(0.0));
+        assert_eq!(equivalent_t(&curve, 95.0), Some(0.5));
+        assert_eq!(equivalent_t(&curve, 94.0), Some(1.0), "the first crossing");
+        assert_eq!(equivalent_t(&curve, 85.0), Some(6.0));
+        assert_eq!(equivalent_t(&curve, 80.0), Some(8.0));
+        assert_eq!(equivalent_t(&curve, 79.9), None, "off the grid");
+        assert_eq!(equivalent_t(&[], 50.0), None);
     }
 }
