@@ -348,17 +348,11 @@ fn equivalent_t(rungs: &[Rung], i: usize) -> Option<f64> {
         .collect();
     curve.sort_by(|a, b| a.0.total_cmp(&b.0));
     let p = rate(r);
-    curve.windows(2).find_map(|w| {
-        let ((t0, p0), (t1, p1)) = (w[0], w[1]);
-        let (hi, lo) = (p0.max(p1), p0.min(p1));
-        (p <= hi && p >= lo).then(|| {
-            if p0 == p1 {
-                t0
-            } else {
-                t0 + (p0 - p) / (p0 - p1) * (t1 - t0)
-            }
-        })
-    })
+    // Above the coolest point the curve says only "at least as strong": no temperature.
+    match curve.first() {
+        Some(&(_, top)) if p > top => None,
+        _ => crate::stats::skill_fit::equivalent_t(&curve, p),
+    }
 }
 
 fn print_ladder(rungs: &[Rung], threads: usize) {
