@@ -10,7 +10,6 @@ use super::load;
 use super::mixes;
 use crate::deck::booster::{Booster, BoosterPool, read_slots};
 use crate::engine::ffa::FFA_MAX_CARDS;
-use crate::engine::setup::{SetupStreams, new_game};
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
 use crate::gamelog::GameLog;
@@ -73,21 +72,9 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
             }
         }
     ));
-    let mut setup = GameSeeds::rng(seeds.setup);
-    let mut conf = GameSeeds::rng(seeds.confluence);
-    let mut rng = GameSeeds::rng(seeds.events);
+    let (mut s, mut rng) = crate::sim::game::start_game(db, &m, &seeds, &mut log);
     let mut prng = seeds.policy_rng();
     let mut policy = loaded.policies[0].build(&loaded.policy_data());
-    let mut s = new_game(
-        db,
-        &m,
-        SetupStreams {
-            setup: &mut setup,
-            confluence: &mut conf,
-        },
-        &mut rng,
-        &mut log,
-    );
     let mut buf = ChoiceList::new();
     loop {
         match advance(&mut s, db, &mut rng, &mut log) {
