@@ -23,6 +23,7 @@ mod meta;
 pub mod mixes;
 mod optimize;
 mod outputs;
+mod play;
 mod replay;
 mod report;
 mod run;
@@ -73,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::BoosterWar(a) => booster_war::booster_war(a),
         Command::Optimize(a) => optimize::optimize(a),
         Command::Ffa(a) => ffa::ffa(a),
+        Command::Play(a) => play::play(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
