@@ -24,6 +24,11 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+// Replaces a node's children, leaving out the absent ones (null or undefined).
+function put(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
+}
+
 async function api(method, path, body) {
   const r = await fetch(path, {
     method,
@@ -127,7 +132,7 @@ function cardEl(c, opts) {
 
 function showDetail(c) {
   const d = $("detail");
-  d.replaceChildren(
+  put(d,
     el("b", {}, c.name), ` (${c.reference})`,
     el("div", {}, `${c.faction} ${c.rarity} ${c.kind}` + (c.kind === "hero" ? "" : `, hand cost ${c.hand_cost}, reserve cost ${c.reserve_cost}`)),
     el("div", {}, `Printed ${stats(c.printed)}; now ${stats(c.stats)}` + (c.boosts ? `, ${c.boosts} boost(s)` : "")),
@@ -200,8 +205,9 @@ function trackEl(t) {
       }
     }
     if (t.darkness) {
-      if (t.darkness.hero === r.region) marks.push(el("span", { class: "marker dark" }, "Hero Darkness"));
-      if (t.darkness.companion === r.region) marks.push(el("span", { class: "marker dark" }, "Companion Darkness"));
+      const dh = t.darkness.hero, dc = t.darkness.companion;
+      if (dh === r.region || (dh < 0 && r.region === 0)) marks.push(el("span", { class: "marker dark" }, dh < 0 ? `Hero Darkness behind (at ${dh})` : "Hero Darkness"));
+      if (dc === r.region || (dc > 7 && r.region === 7)) marks.push(el("span", { class: "marker dark" }, dc > 7 ? `Companion Darkness behind (at ${dc})` : "Companion Darkness"));
     } else {
       for (const [name, label] of [["hero", "Opp. Hero exp."], ["companion", "Opp. Companion exp."]]) {
         if (theirs[name].region === r.region) marks.push(el("span", { class: "marker theirs" }, label));
@@ -224,14 +230,14 @@ function render() {
   if (!busy) setStatus(`Day ${t.day} of at most ${t.day_cap} · ${t.phase} · first player: ${first}` +
     (t.threatened ? ` · Threatened: your ${t.threatened} expedition` : "") +
     (t.midnight ? ` · Midnight card: ${t.midnight.name}` + (t.midnight_target ? ` (${t.midnight_target} Darkness)` : "") : ""));
-  $("them").replaceChildren(...sideEl(t.them, game.mode === "matchup" ? "Opponent" : "The Confluence", false, t));
-  $("track").replaceChildren(...trackEl(t));
-  $("me").replaceChildren(...sideEl(t.me, "You", true, t));
+  put($("them"), ...sideEl(t.them, game.mode === "matchup" ? "Opponent" : "The Confluence", false, t));
+  put($("track"), ...trackEl(t));
+  put($("me"), ...sideEl(t.me, "You", true, t));
   renderDecision();
   renderResult();
   const log = $("log");
   const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
-  log.replaceChildren(...game.log.map((l) => el("div", { class: /^- .* -$/.test(l) || /^Day \d/.test(l) ? "phase" : "" }, l)));
+  put(log, ...game.log.map((l) => el("div", { class: /^- .* -$/.test(l) || /=== /.test(l) ? "phase" : "" }, l)));
   if (atEnd) log.scrollTop = log.scrollHeight;
   $("advise").disabled = !game.decision;
   $("abandon").disabled = !!(game.result || game.unfinished);
@@ -240,7 +246,7 @@ function render() {
 function renderDecision() {
   const d = $("decision");
   if (!game.decision) {
-    d.replaceChildren(el("h2", {}, game.result || game.unfinished ? "The game is over" : "Waiting..."));
+    put(d, el("h2", {}, game.result || game.unfinished ? "The game is over" : "Waiting..."));
     return;
   }
   const est = estimates && estimates.decision === game.decision.n ? estimates.estimates : null;
@@ -252,7 +258,7 @@ function renderDecision() {
       o.text,
       e ? el("span", { class: "estimate" }, `${(100 * e.p).toFixed(0)}% [${(100 * e.lo).toFixed(0)}-${(100 * e.hi).toFixed(0)}]`) : null);
   });
-  d.replaceChildren(
+  put(d,
     el("h2", {}, `Decision ${game.decision.n}: ${words(game.decision.kind)}`),
     selectedCard !== null ? el("p", { class: "hint" }, "Choose the expedition, or one of the highlighted options.") : null,
     el("div", { class: "options" }, buttons));
@@ -282,7 +288,7 @@ function renderResult() {
         el("td", {}, `${p.won} of ${p.games}`), el("td", {}, p.first)))));
     if (!game.others.done) parts.push(el("p", { class: "hint" }, "More simulated players are playing..."));
   }
-  r.replaceChildren(...parts);
+  put(r, ...parts);
 }
 
 // While the simulated players play the finished deal, look again now and then.
