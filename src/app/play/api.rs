@@ -73,35 +73,21 @@ impl App {
         let parts: Vec<&str> = url.trim_end_matches('/').split('/').skip(2).collect();
         match (method, parts.as_slice()) {
             (Method::Post, ["games"]) => self.new_game(body),
-            (Method::Get, ["games", id]) => {
-                let g = self.game(id)?;
-                let g = lock(&g)?;
-                Ok((200, g.json()))
-            }
-            (Method::Post, ["games", id, "choose"]) => {
-                let g = self.game(id)?;
+            (Method::Get, ["games", id]) => self.with(id, |g| Ok((200, g.json()))),
+            (Method::Post, ["games", id, "choose"]) => self.with(id, |g| {
                 let (n, k) = choice(body)?;
-                let mut g = lock(&g)?;
                 g.choose(n, k)?;
                 Ok((200, g.json()))
-            }
-            (Method::Post, ["games", id, "advice"]) => {
-                let g = self.game(id)?;
-                let mut g = lock(&g)?;
+            }),
+            (Method::Post, ["games", id, "advice"]) => self.with(id, |g| {
                 g.ask_advice()?;
                 Ok((202, g.advice_json()))
-            }
-            (Method::Get, ["games", id, "advice"]) => {
-                let g = self.game(id)?;
-                let mut g = lock(&g)?;
-                Ok((200, g.advice_json()))
-            }
-            (Method::Post, ["games", id, "abandon"]) => {
-                let g = self.game(id)?;
-                let mut g = lock(&g)?;
+            }),
+            (Method::Get, ["games", id, "advice"]) => self.with(id, |g| Ok((200, g.advice_json()))),
+            (Method::Post, ["games", id, "abandon"]) => self.with(id, |g| {
                 g.abandon()?;
                 Ok((200, g.json()))
-            }
+            }),
             (Method::Get, ["config"]) => Ok((
                 200,
                 json!({
@@ -158,21 +144,22 @@ impl App {
         Ok((201, v))
     }
 
-    fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
+    /// Answers with game `id`, locked: 404 when there is none.
+    fn with(&self, id: &str, f: impl FnOnce(&mut Game) -> Answer) -> Answer {
         let unknown = || ApiError::new(404, format!("no game {id} on this server"));
         let id: u64 = id.parse().map_err(|_| unknown())?;
-        self.games
+        let g = self
+            .games
             .lock()
             .map_err(|_| ApiError::new(500, "the server's game list is broken"))?
             .get(&id)
             .cloned()
-            .ok_or_else(unknown)
+            .ok_or_else(unknown)?;
+        let mut g = g
+            .lock()
+            .map_err(|_| ApiError::new(500, "this game failed on an earlier request"))?;
+        f(&mut g)
     }
-}
-
-fn lock(g: &Mutex<Game>) -> Result<std::sync::MutexGuard<'_, Game>, ApiError> {
-    g.lock()
-        .map_err(|_| ApiError::new(500, "this game failed on an earlier request"))
 }
 
 /// The body of a choice: `{"decision": N, "index": K}`.
