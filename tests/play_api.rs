@@ -288,3 +288,38 @@ fn a_port_in_use_and_bad_flags_are_clear_errors() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn card_texts_are_shown_beside_the_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let texts = dir.path().join("texts.jsonl");
+    std::fs::write(
+        &texts,
+        "{\"ref\": \"ALT_CORE_B_BR_01_C\", \"main_effect_en\": \"Words of this test.\", \"echo_effect_en\": null}\n",
+    )
+    .unwrap();
+    let srv = start(&[
+        "--player",
+        BR,
+        "--no-advisor",
+        "--card-texts",
+        texts.to_str().unwrap(),
+    ]);
+    let g = new_game(&srv.addr, None);
+    let hero = &g["table"]["me"]["hero"];
+    assert_eq!(hero["reference"], "ALT_CORE_B_BR_01_C");
+    assert_eq!(hero["text"], "Words of this test.");
+    assert!(!hero["abilities"].as_array().unwrap().is_empty());
+    // A card file that is not JSON Lines is refused, naming the file and the line.
+    std::fs::write(&texts, "{\"ref\": \"x\"}\nnot json\n").unwrap();
+    common::sim()
+        .args([
+            "play",
+            "--no-browser",
+            "--card-texts",
+            texts.to_str().unwrap(),
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("texts.jsonl line 2"));
+}
