@@ -118,6 +118,23 @@ fn a_whole_head_to_head_game_is_played_and_replays() {
             .filter(|r| r["event"] == "decision" && r["side"] == "b")
             .all(|r| r["seconds"].is_null())
     );
+    // The simulated players in seat A on the same deal, one game each.
+    let id = end["id"].as_u64().unwrap();
+    let others = loop {
+        let (_, g) = request(&srv.addr, "GET", &format!("/api/games/{id}"), None);
+        if g["others"]["done"] == true {
+            break g["others"]["players"].clone();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let names: Vec<&str> = others
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["policy"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["greedy", "planner", "expert", "search"]);
+    assert!(others.as_array().unwrap().iter().all(|p| p["games"] == 1));
     let winner = play_support::replay(&record);
     let expected = match end["result"]["won"].as_bool() {
         Some(true) => json!("a"),

@@ -13,7 +13,7 @@ mod table;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::cli::PlayArgs;
 use super::usage;
@@ -29,6 +29,8 @@ pub fn play(a: PlayArgs) -> Result<()> {
         ))
     })?;
     let t: &'static deal::Table = Box::leak(Box::new(deal::Table::load(&a)?));
+    std::fs::create_dir_all(&t.games_dir)
+        .with_context(|| format!("--games-dir {}", t.games_dir.display()))?;
     let addr = SocketAddr::new(ip, a.port);
     let server = tiny_http::Server::http(addr).map_err(|e| {
         let in_use = e

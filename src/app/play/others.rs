@@ -3,7 +3,7 @@
 //! gives the game and the others with other policy streams (the deal, decks and dice stay
 //! the deal's; only the policy's own random choices differ, so a policy that never
 //! randomises plays the same game each time). Head to head, each plays seat A once, against
-//! the opponent policy, as `matchup` plays the deal.
+//! the opponent policy, as `matchup` plays the deal (the strong player is `search` there).
 
 use std::sync::{Arc, Mutex};
 
@@ -28,13 +28,18 @@ const PLAYERS: [(&str, u32); 4] = [
     ("fastsearch", 20),
 ];
 
+/// Head to head the strong player is the default `search`: `fastsearch` reads the policy
+/// network, distilled from solo games, which `matchup` refuses.
+const DUEL_PLAYERS: [&str; 4] = ["greedy", "planner", "expert", "search"];
+
 /// Starts the comparison on deal `index` on a thread; the page shows each row as it comes.
 pub fn start(t: &'static Table, index: u64) -> Later {
     let out: Later = Arc::new(Mutex::new(Some(json!({"done": false, "players": []}))));
     let slot = out.clone();
     std::thread::spawn(move || {
         let mut rows = Vec::new();
-        for (name, samples) in PLAYERS {
+        for (k, (name, samples)) in PLAYERS.into_iter().enumerate() {
+            let name = if t.matchup() { DUEL_PLAYERS[k] } else { name };
             rows.push(play(t, name, samples, index));
             if let Ok(mut o) = slot.lock() {
                 *o = Some(json!({"done": rows.len() == PLAYERS.len(), "players": rows}));
