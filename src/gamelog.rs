@@ -1,7 +1,7 @@
 //! A game log: an [`Observer`] that turns engine events into readable lines and into JSON
 //! Lines records (schema in docs/outputs.md, "Replay JSON"). Used by `replay` and `scenario`.
 //!
-//! Layer: may use `cards`, `engine` and nothing else of the crate.
+//! Layer: may use `cards`, `engine`, `record` and nothing else of the crate.
 
 use serde_json::{Value, json};
 
@@ -314,6 +314,31 @@ impl<'a> GameLog<'a> {
             && let Some(Value::Object(m)) = self.records.last_mut()
         {
             m.insert("side".into(), json!(side));
+        }
+    }
+
+    /// [`decision`](Self::decision) as a game record keeps it (crate::record): also the
+    /// decision's number `n`, whose it is (`a`, `b`), every legal option in words, the
+    /// index chosen, the seconds a person took and whether advice was on screen.
+    #[allow(clippy::too_many_arguments)]
+    pub fn recorded_decision<const N: usize, const M: usize>(
+        &mut self,
+        s: &GameState<N, M>,
+        options: &[Choice],
+        index: usize,
+        n: u32,
+        seconds: Option<f64>,
+        advice: bool,
+    ) {
+        self.decision(s, options.len(), options[index]);
+        let legal = options
+            .iter()
+            .map(|&c| describe_choice(self.db, s, c))
+            .collect();
+        let side = ["a", "b", "c", "d"][s.decider.index()];
+        let extra = crate::record::decision_fields(n, side, legal, index, seconds, advice);
+        if let (Some(Value::Object(m)), Value::Object(x)) = (self.records.last_mut(), extra) {
+            m.extend(x);
         }
     }
 

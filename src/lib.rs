@@ -35,6 +35,7 @@ pub mod export;
 pub mod fuzz;
 pub mod gamelog;
 pub mod policy;
+pub mod record;
 pub mod report;
 pub mod scenario;
 pub mod sim;

@@ -32,7 +32,7 @@ fn shared() -> &'static Shared {
 
 /// Policies under test; `search` and `clairvoyant` with a small budget so that debug
 /// builds stay quick.
-const POLICIES: [&str; 12] = [
+const POLICIES: [&str; 14] = [
     "random",
     "greedy",
     "planner",
@@ -45,6 +45,8 @@ const POLICIES: [&str; 12] = [
     "search:rollouts=3,width=3,net=1,gate=50",
     "search:rollouts=3,width=3,net=7,deep=0,margin=2",
     "clairvoyant:rollouts=3,width=3",
+    "skill:t=2,from=search:rollouts=3,net=7,deep=0",
+    "skill:t=0,from=search:rollouts=3,width=3,horizon=0",
 ];
 
 /// A state reached by `steps` random decisions from the start of a game, stopped at a
@@ -297,6 +299,9 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "expert",
         "expert:value=2",
         "expert:net=1",
+        "skill:t=0,from=search:rollouts=4,net=7,deep=0",
+        "skill:t=3,from=search:rollouts=4,net=7,deep=0",
+        "skill:t=3,from=search:rollouts=4,horizon=0",
     ] {
         assert_eq!(
             hidden_sensitivity(spec, &states),
@@ -926,5 +931,119 @@ proptest! {
                 prop_assert!(got == view.determinize(&mut GameRng::seed_from_u64(s)));
             }
         }
+    }
+}
+
+/// The evaluator values every option, deterministically given its stream, with the
+/// same samples for every option; `skill:t=0` plays its best-valued option and a huge
+/// temperature plays every option about equally often.
+#[test]
+fn skill_plays_its_evaluators_values_from_best_to_uniform() {
+    use confluence_sim::policy::Evaluator;
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let from = "search:rollouts=4,net=7,deep=0";
+    let eval_spec: PolicySpec = from.parse().unwrap();
+    let mut ev = Evaluator::new(&eval_spec, &sh.data).unwrap();
+    let states = varied_decisions();
+    let mut differ = 0;
+    let mut spread = 0;
+    for (seed, g) in states.iter().take(24) {
+        let mut buf = ChoiceList::new();
+        legal_choices(g, db, &mut buf);
+        let view = View::new(g, db);
+        let mut q = vec![f64::NAN; buf.len()];
+        let n = ev.values(&view, &buf, &mut PolicyRng::seed_from_u64(*seed), &mut q);
+        assert_eq!(n, 4, "every option on the search's samples");
+        assert!(q.iter().all(|v| (0.0..=100.0).contains(v)), "{q:?}");
+        let mut again = vec![0.0; buf.len()];
+        ev.values(
+            &view,
+            &buf,
+            &mut PolicyRng::seed_from_u64(*seed),
+            &mut again,
+        );
+        assert_eq!(q, again, "deterministic given the stream");
+        let mut order = ev.order().to_vec();
+        order.sort_unstable();
+        assert_eq!(
+            order,
+            (0..buf.len()).collect::<Vec<_>>(),
+            "every option once"
+        );
+        // t = 0: the best value (the evaluator's first guess on ties), drawn from the
+        // same stream as the values.
+        let (k, _) = choose(&format!("skill:t=0,from={from}"), g, *seed);
+        let best = q.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(q[k], best, "t=0 chose {k} of {q:?}");
+        let first = *ev.order().iter().find(|&&i| q[i] == best).unwrap();
+        assert_eq!(k, first, "ties go to the evaluator's first guess");
+        differ += q.iter().any(|&v| v != best) as u32;
+        // A huge t: every option about equally often.
+        if buf.len() <= 6 {
+            let mut count = vec![0u32; buf.len()];
+            for r in 0..120 * buf.len() as u64 {
+                count[choose(&format!("skill:t=100000,from={from}"), g, seed + r).0] += 1;
+            }
+            assert!(
+                count.iter().all(|&c| c >= 50 && c <= 200),
+                "{count:?} is not near uniform"
+            );
+            spread += 1;
+        }
+    }
+    assert!(
+        differ > 5,
+        "the options' values never differed; the test proves nothing"
+    );
+    assert!(spread > 3, "too few small decisions for the uniform check");
+}
+
+/// `skill`'s spec: a decimal temperature, `from=` last taking the rest, normalised names,
+/// clear errors.
+#[test]
+fn skill_specs_parse_normalise_and_refuse_bad_values() {
+    let p = |s: &str| s.parse::<PolicySpec>();
+    assert_eq!(p("skill:t=2").unwrap().to_string(), "skill:t=2");
+    assert_eq!(p("skill:t=2.50").unwrap().to_string(), "skill:t=2.5");
+    assert_eq!(p("skill:t=.125").unwrap().to_string(), "skill:t=0.125");
+    assert_eq!(
+        p("skill:t=2,from=fastsearch").unwrap(),
+        p("skill:t=2").unwrap()
+    );
+    let s = p("skill:t=0.5,from=search:rollouts=32,width=8").unwrap();
+    assert_eq!(s.to_string(), "skill:t=0.5,from=search:rollouts=32,width=8");
+    assert_eq!(s.temperature(), Some(0.5));
+    assert_eq!(s.evaluator(), p("search:rollouts=32,width=8").unwrap());
+    assert_eq!(p(&s.to_string()).unwrap(), s, "its name parses back");
+    assert_eq!(
+        p("skill:t=1,from=fastsearch:rollouts=20")
+            .unwrap()
+            .to_string(),
+        "skill:t=1,from=search:net=7,rollouts=20,width=5,deep=0,narrow=1,dwidth=2,margin=2"
+    );
+    assert!(
+        p("skill:t=2")
+            .unwrap()
+            .resolved()
+            .starts_with("skill:t=2,from=search:rollouts=5,")
+    );
+    for (bad, says) in [
+        ("skill", "needs t="),
+        ("skill:t=-1", "not a temperature"),
+        ("skill:t=abc", "not a temperature"),
+        ("skill:t=1e3", "not a temperature"),
+        ("skill:t=0.0001", "at most three decimals"),
+        ("skill:t=inf", "not a temperature"),
+        ("skill:t=1000001", "not a temperature"),
+        ("skill:t=2,width=3", "no parameter 'width'"),
+        ("skill:t=2,from=", "names no evaluator"),
+        ("skill:t=2,from=expert", "must be a search"),
+        ("skill:t=2,from=clairvoyant", "must be blind"),
+        ("skill:t=2,from=search:width=99", "width=99 is out of range"),
+        ("skill:t=2,from=skill:t=1", "must be a search"),
+    ] {
+        let e = p(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
     }
 }

@@ -33,6 +33,10 @@ pub enum Command {
     Scenario(ScenarioArgs),
     /// Replay one game of a run as a readable day-by-day log (or JSON Lines).
     Replay(ReplayArgs),
+    /// Fit the skill of the players of recorded games (play's records, replay --json's):
+    /// the t of skill:t=T that best explains their choices, agreement with each rung, the
+    /// value given away.
+    Calibrate(CalibrateArgs),
     /// Measure games per second per core and peak memory on the default matchup.
     Bench(BenchArgs),
     /// Write report.html, report.md and charts/*.svg from the outputs of a run (or of a
@@ -800,6 +804,34 @@ pub struct ScenarioArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    /// Directories of game records (*.jsonl), or record files; records are grouped by
+    /// their player's name.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Output directory: calibration.csv, calibration.json, calibration.md.
+    #[arg(long, value_name = "DIR", default_value = "reports/calibration")]
+    pub out: PathBuf,
+    /// The evaluator of the options at each decision (a policy that values options:
+    /// fastsearch, or search with parameters).
+    #[arg(long, value_name = "SPEC", default_value = "fastsearch")]
+    pub evaluator: String,
+    /// The width of t's 95% interval (points) the report asks for; with fewer decisions it
+    /// says how many more are needed.
+    #[arg(long, value_name = "POINTS", default_value_t = 4.0)]
+    pub width: f64,
+    /// How many of the costliest decisions to list per player.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub worst: usize,
+    /// Worker threads (default: all cores); the results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar and no table on the terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
 pub struct ReplayArgs {
     #[command(flatten)]
     pub m: MatchArgs,
@@ -812,9 +844,25 @@ pub struct ReplayArgs {
     /// When the rare flags give several mixes, which one (0-based, in run order).
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub mix_index: usize,
-    /// Write the events as JSON Lines instead of text.
+    /// Write the events as JSON Lines instead of text (a game record: docs/outputs.md, "Game
+    /// records").
     #[arg(long)]
     pub json: bool,
+    /// Show a recorded game (a record `play` or `replay --json` wrote), dealt again from
+    /// its header and re-played choice by choice; the game flags are then not used.
+    #[arg(long, value_name = "GAME.jsonl")]
+    pub file: Option<PathBuf>,
+    /// Write the game records of --games games (from --game-index on) into this
+    /// directory, one file each, instead of showing one game (solo and matchup): the
+    /// records `calibrate` reads for a simulated player.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// With --records: how many games.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive_u64(), requires = "records")]
+    pub games: u64,
+    /// With --records: worker threads (default: all cores); the records do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
     /// Which command's game: `run` (a deck against the Confluence), `matchup` (seat A the
     /// first --player with the first --policy, seat B the second, or the same again),
     /// `booster-war` (--set, --boosters, --variant, --day-one-mana) or `ffa` (the run's
@@ -922,6 +970,10 @@ pub struct MatchArgs {
     /// their specs, search:net=7,...).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
+    /// Calibrated players (a calibration.json `calibrate` wrote): each adds the policy
+    /// skill:t=T,name=NAME at the player's fitted t, reported as "players like NAME".
+    #[arg(long = "players", value_name = "calibration.json")]
+    pub calibrated: Option<PathBuf>,
     /// Number of rares: N, or a sweep A..=B (repeatable; default: 0..=all). A..B, as in
     /// Rust, leaves B out (3..5 is 3 and 4). Counts strictly between 0 and all use
     /// --subsets random subsets each.

@@ -333,6 +333,7 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         players: f.players.iter().map(|p| resolve(path, p)).collect(),
         confluence: resolve(path, &f.confluence),
         policies: f.policies.clone(),
+        calibrated: a.m.calibrated.clone(),
         rares: Vec::new(),
         rare_sets: Vec::new(),
         subsets: f.mixes.subsets,

@@ -277,13 +277,15 @@ pub fn distinct_policies(names: &[String]) -> Result<()> {
 pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<PolicySpec>> {
     let specs = policies(names)?;
     for (i, p) in specs.iter().enumerate() {
+        // A `skill` player is checked as its evaluator (a search).
+        let e = p.evaluator();
         let search = matches!(
-            p.kind,
+            e.kind,
             crate::policy::PolicyKind::Search | crate::policy::PolicyKind::Clairvoyant
         );
         // Head to head a search plays its rollouts to the end: the value model scores
         // positions of the solo game, so a horizon given explicitly is refused.
-        if search && p.param("horizon", 0) > 0 {
+        if search && e.param("horizon", 0) > 0 {
             return Err(super::usage(format!(
                 "--policy {p}: {command} plays the search's rollouts to the end of the game (the value model that scores a horizon values positions against the Confluence, not in a duel); drop horizon="
             )));
@@ -327,7 +329,15 @@ pub fn load_with(m: &MatchArgs, first: Vec<SourcedEdit>) -> Result<Loaded> {
     let mut all = first;
     all.extend(edits(&m.edits)?);
     let mut lib = library(&m.cards)?;
-    let policies = policies(&m.policies)?;
+    let mut names = m.policies.clone();
+    if let Some(f) = &m.calibrated {
+        for (_, spec) in super::players::players_of(f)? {
+            if !names.contains(&spec) {
+                names.push(spec);
+            }
+        }
+    }
+    let policies = policies(&names)?;
     let mut warnings = Vec::new();
     let paths: Vec<PathBuf> = if m.players.is_empty() {
         vec![PathBuf::from(DEFAULT_PLAYER)]

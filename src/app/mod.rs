@@ -4,6 +4,7 @@
 //! Layer: may use every other module; none uses it (but `fuzz`).
 
 mod bench;
+// mod calibrate; (waits for policy::skill and stats::skill_fit)
 mod booster_war;
 mod cards;
 mod checkpoint;
@@ -24,6 +25,8 @@ pub mod mixes;
 mod optimize;
 mod outputs;
 mod play;
+mod players;
+mod records;
 mod replay;
 mod report;
 mod run;
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Run(a) => run::run(a),
         Command::Cards(a) => cards::cards(a),
         Command::Replay(a) => replay::replay(a),
+        Command::Calibrate(_) => unimplemented!(),
         Command::Scenario(a) => scenario::scenario(a),
         Command::Tune(a) => tune::tune(a),
         Command::Bench(a) => bench::bench(a),

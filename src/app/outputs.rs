@@ -38,7 +38,7 @@ pub const CHECKPOINT: &str = "checkpoint";
 /// or a shard's state, and the temporary files of older versions. A command replaces a
 /// directory holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 49] = [
+    const NAMES: [&str; 52] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -88,6 +88,9 @@ pub fn is_output_name(name: &str) -> bool {
         "optimize.parquet",
         "trajectory.csv",
         "trajectory.parquet",
+        "calibration.csv",
+        "calibration.json",
+        "calibration.md",
     ];
     NAMES.contains(&name) || (name.starts_with('.') && name.ends_with(".tmp"))
 }

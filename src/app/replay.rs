@@ -8,12 +8,14 @@ use serde_json::{Value, json};
 use super::cli::{ReplayArgs, ReplayMode, WarVariant};
 use super::load;
 use super::mixes;
+use super::records;
 use crate::deck::booster::{Booster, BoosterPool, read_slots};
 use crate::engine::ffa::FFA_MAX_CARDS;
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
 use crate::gamelog::GameLog;
 use crate::policy::{AnyPolicy, Policy, PolicyData};
+use crate::record::{Header, Mode};
 use crate::sim::GameSeeds;
 use crate::sim::booster_war::{Build, deal};
 use crate::sim::duel::{DuelGame, DuelRules, DuelSeat, play_duel_with};
@@ -21,6 +23,14 @@ use crate::sim::ffa::{FfaGame, FfaSeeds, SEATINGS, SEATS, first_seat, play_ffa_w
 use crate::sim::matchup::Entry;
 
 pub fn replay(a: ReplayArgs) -> Result<()> {
+    if let Some(f) = &a.file {
+        return replay_file(f, a.json);
+    }
+    if a.records.is_some() && !matches!(a.mode, ReplayMode::Run | ReplayMode::Matchup) {
+        return Err(super::usage(
+            "--records writes game records of solo games and matchups (--mode run or matchup)",
+        ));
+    }
     match a.mode {
         ReplayMode::Run => {}
         ReplayMode::Matchup => return replay_matchup(&a),
@@ -48,15 +58,78 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
             mixes.len()
         )));
     };
+    let conf_cards = loaded.confluence.cards_for(mix);
+    let data = loaded.policy_data();
+    let game = |g: u64| solo_game(&a, &loaded, &data, mix, &conf_cards, g);
+    match &a.records {
+        Some(dir) => write_records(&a, dir, &loaded.policies[0].to_string(), |g| {
+            game(g).records
+        }),
+        None => write_log(&game(a.game_index), a.json),
+    }
+}
+
+/// `replay --records DIR --games N`: the records of games `--game-index` to
+/// `--game-index + N - 1`, one file each, played on `--threads`.
+fn write_records(
+    a: &ReplayArgs,
+    dir: &std::path::Path,
+    player: &str,
+    game: impl Fn(u64) -> Vec<Value> + Sync + Send,
+) -> Result<()> {
+    let games: Vec<u64> = (a.game_index..a.game_index + a.games).collect();
+    let name = super::players::spec_name(player).replace(['/', ' '], "-");
+    let written = super::selfplay::each_task(&games, a.threads, false, |&g| {
+        let path = dir.join(format!("{name}-s{}-g{g}.jsonl", a.seed));
+        records::write_atomic(&path, &game(g))
+    })?;
+    written.into_iter().collect::<Result<Vec<_>>>()?;
+    eprintln!(
+        "wrote {} game records of {player} into {}",
+        games.len(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// One solo game of `loaded`'s deck and policy against the Confluence's `mix`, with its
+/// log (a game record, header first).
+fn solo_game<'l>(
+    a: &ReplayArgs,
+    loaded: &'l load::Loaded,
+    data: &crate::policy::PolicyData,
+    mix: crate::deck::RareMix,
+    conf_cards: &[crate::cards::effect::CardIdx],
+    game_index: u64,
+) -> GameLog<'l> {
     let db = &loaded.lib.db;
     let deck = &loaded.players[0];
-    let conf_cards = loaded.confluence.cards_for(mix);
-    let m = loaded.matchup(0, &conf_cards, a.m.day_cap);
-    let seeds = GameSeeds::new(a.seed, a.game_index);
+    let m = loaded.matchup(0, conf_cards, a.m.day_cap);
+    let seeds = GameSeeds::new(a.seed, game_index);
     let mut log = GameLog::new(db);
+    let header = Header {
+        event: "record".into(),
+        format: crate::record::FORMAT,
+        version: env!("CARGO_PKG_VERSION").into(),
+        player: loaded.policies[0].to_string(),
+        mode: Mode::Solo,
+        seat: "a".into(),
+        player_deck: deck.path.display().to_string(),
+        deck: records::deck_facts(db, deck),
+        confluence: Some(a.m.confluence.display().to_string()),
+        rares: loaded.confluence.mix_names(mix, db),
+        edits: loaded.edits.iter().map(ToString::to_string).collect(),
+        opponent: None,
+        day_cap: a.m.day_cap,
+        seed: a.seed,
+        game_index,
+        advisor: false,
+        started: None,
+    };
+    log.records.push(header.to_json());
     log.lines.push(format!(
         "Game {} of seed {} (game seed {}): {} ({}) with policy {} against {}; rares: {}",
-        a.game_index,
+        game_index,
         a.seed,
         seeds.game,
         deck.name,
@@ -74,8 +147,9 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     ));
     let (mut s, mut rng) = crate::sim::game::start_game(db, &m, &seeds, &mut log);
     let mut prng = seeds.policy_rng();
-    let mut policy = loaded.policies[0].build(&loaded.policy_data());
+    let mut policy = loaded.policies[0].build(data);
     let mut buf = ChoiceList::new();
+    let mut n = 0;
     loop {
         match advance(&mut s, db, &mut rng, &mut log) {
             Step::Over(_) | Step::Stopped => break,
@@ -86,12 +160,66 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
                 } else {
                     policy.choose(&View::new(&s, db), &buf, &mut prng)
                 };
-                log.decision(&s, buf.len(), buf[k]);
+                log.recorded_decision(&s, &buf, k, n, None, false);
+                n += 1;
                 apply_unchecked(&mut s, db, &mut rng, &mut log, buf[k]);
             }
         }
     }
-    write_log(&log, a.json)
+    log
+}
+
+/// `replay --file GAME.jsonl`: a game record dealt again and re-played choice by choice,
+/// shown as any replay is (its log, or with `--json` its records); the game must end as the
+/// record says, and an unfinished record is shown up to its last decision.
+fn replay_file(path: &std::path::Path, json: bool) -> Result<()> {
+    let what = path.display().to_string();
+    let rec = records::read(path)?;
+    let dealt = records::deal(&rec.header, &what)?;
+    let mut log = dealt.log();
+    let h = &rec.header;
+    log.records.push(h.to_json());
+    log.lines.push(format!(
+        "Game record {what}: {} playing {} ({}), game {} of seed {}{}",
+        h.player,
+        h.deck.name,
+        match h.mode {
+            Mode::Solo => "against the Confluence",
+            Mode::Matchup => "head to head",
+        },
+        h.game_index,
+        h.seed,
+        match h.mode {
+            Mode::Solo if h.rares.is_empty() => "; rares: none".to_string(),
+            Mode::Solo => format!("; rares: {}", h.rares.join(", ")),
+            Mode::Matchup => String::new(),
+        }
+    ));
+    let replayed = dealt.replay(&rec, &what, &mut log, |_, _, _| {})?;
+    match (&rec.end, &replayed.end) {
+        (Some(want), Some(got)) if !records::same_end(want, got) => {
+            anyhow::bail!(
+                "{what}: the game re-played to {got} where the record ends {want} (a record of another version?)"
+            )
+        }
+        (Some(_), None) => anyhow::bail!(
+            "{what}: the record ends the game, but its {} decisions stop before the end",
+            replayed.decisions
+        ),
+        (None, Some(_)) => anyhow::bail!(
+            "{what}: the record has no end, but its decisions play the game to its end"
+        ),
+        (None, None) => {
+            log.records
+                .push(crate::record::unfinished(replayed.decisions, "unfinished"));
+            log.lines.push(format!(
+                "(unfinished: the record stops after {} decisions)",
+                replayed.decisions
+            ));
+        }
+        _ => {}
+    }
+    write_log(&log, json)
 }
 
 /// Writes the log to stdout: its lines, or with `--json` its records as JSON Lines.
@@ -120,25 +248,31 @@ struct SeatInfo {
     json: Value,
 }
 
-/// Plays a head-to-head game with the log watching, and writes the log: a first record
-/// (`game`) describing the game and its seats, then the game's events and every seat's
-/// decisions.
-fn replay_duel(
+/// Plays a head-to-head game with the log watching, and returns the log: a game record's
+/// header where there is one (a matchup), a record (`game`) describing the game and its
+/// seats, then the game's events and every seat's decisions.
+fn duel_log<'d>(
     a: &ReplayArgs,
-    db: &crate::cards::db::CardDb,
+    db: &'d crate::cards::db::CardDb,
     game: &DuelGame<'_>,
     seats: [SeatInfo; 2],
     mut policies: [AnyPolicy; 2],
     what: Value,
     heading: String,
-) -> Result<()> {
+    record: Option<Header>,
+    game_index: u64,
+) -> GameLog<'d> {
     let [sa, sb] = seats;
     let mut log = GameLog::duel(db, [sa.name.clone(), sb.name.clone()]);
+    // A matchup's replay is a game record (its header first): `calibrate` reads it.
+    if let Some(h) = record {
+        log.records.push(h.to_json());
+    }
     let first = if game.first == 0 { "a" } else { "b" };
     let mut head = json!({
         "event": "game",
         "seed": a.seed,
-        "game_index": a.game_index,
+        "game_index": game_index,
         "game_seed": game.seeds.game,
         "first_player": first,
         "day_cap": game.rules.day_cap,
@@ -157,10 +291,19 @@ fn replay_duel(
     ));
     let [pa, pb] = &mut policies;
     let mut buf = ChoiceList::new();
-    play_duel_with(db, game, [pa, pb], &mut buf, &mut log, |log, s, n, c| {
-        log.decision(s, n, c)
-    });
-    write_log(&log, a.json)
+    let mut n = 0;
+    play_duel_with(
+        db,
+        game,
+        [pa, pb],
+        &mut buf,
+        &mut log,
+        |log, s, options, k| {
+            log.recorded_decision(s, options, k, n, None, false);
+            n += 1;
+        },
+    );
+    log
 }
 
 /// Game `--game-index` of a matchup between two entries: seat A is the first --player
@@ -205,31 +348,63 @@ fn replay_matchup(a: &ReplayArgs) -> Result<()> {
             json: json!({"deck": d.name, "hero": db.card(d.hero).name, "policy": pol(k).to_string()}),
         }
     };
-    let seeds = GameSeeds::new(a.seed, a.game_index);
-    let seat = |k: usize| DuelSeat {
-        hero: decks[pick(k)].hero,
-        cards: &decks[pick(k)].cards,
-        ordered: false,
+    let one = |g: u64| {
+        let seeds = GameSeeds::new(a.seed, g);
+        let seat = |k: usize| DuelSeat {
+            hero: decks[pick(k)].hero,
+            cards: &decks[pick(k)].cards,
+            ordered: false,
+        };
+        let game = DuelGame {
+            seats: [seat(0), seat(1)],
+            first: crate::sim::matchup::first_seat(g),
+            rules: DuelRules::standard(m.day_cap),
+            seeds: &seeds,
+        };
+        let heading = format!(
+            "Matchup game {} of seed {} (game seed {}), day cap {}",
+            g, a.seed, seeds.game, m.day_cap
+        );
+        let path = |k: usize| m.players[k.min(m.players.len() - 1)].display().to_string();
+        let header = Header {
+            event: "record".into(),
+            format: crate::record::FORMAT,
+            version: env!("CARGO_PKG_VERSION").into(),
+            player: pol(0).to_string(),
+            mode: Mode::Matchup,
+            seat: "a".into(),
+            player_deck: path(0),
+            deck: records::deck_facts(db, &decks[pick(0)]),
+            confluence: None,
+            rares: Vec::new(),
+            edits: Vec::new(),
+            opponent: Some(crate::record::Opponent {
+                player_deck: path(1),
+                deck: records::deck_facts(db, &decks[pick(1)]),
+                policy: pol(1).to_string(),
+            }),
+            day_cap: m.day_cap,
+            seed: a.seed,
+            game_index: g,
+            advisor: false,
+            started: None,
+        };
+        duel_log(
+            a,
+            db,
+            &game,
+            [seat_info(0), seat_info(1)],
+            [pol(0).build(&data), pol(1).build(&data)],
+            json!({"mode": "matchup"}),
+            heading,
+            Some(header),
+            g,
+        )
     };
-    let game = DuelGame {
-        seats: [seat(0), seat(1)],
-        first: crate::sim::matchup::first_seat(a.game_index),
-        rules: DuelRules::standard(m.day_cap),
-        seeds: &seeds,
-    };
-    let heading = format!(
-        "Matchup game {} of seed {} (game seed {}), day cap {}",
-        a.game_index, a.seed, seeds.game, m.day_cap
-    );
-    replay_duel(
-        a,
-        db,
-        &game,
-        [seat_info(0), seat_info(1)],
-        [pol(0).build(&data), pol(1).build(&data)],
-        json!({"mode": "matchup"}),
-        heading,
-    )
+    match &a.records {
+        Some(dir) => write_records(a, dir, &pol(0).to_string(), |g| one(g).records),
+        None => write_log(&one(a.game_index), a.json),
+    }
 }
 
 /// Game `--game-index` of a Booster War in `--variant`: the two boosters opened (and, for
@@ -331,7 +506,7 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
             cards.join(", ")
         ));
     }
-    replay_duel(
+    let log = duel_log(
         a,
         db,
         &game,
@@ -339,7 +514,10 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
         [policy.build(&data), policy.build(&data)],
         json!({"mode": "booster-war", "variant": build.name(), "set": a.set}),
         heading,
-    )
+        None,
+        a.game_index,
+    );
+    write_log(&log, a.json)
 }
 
 /// Game `--game-index` of seating `--seating` of pod `--pod` of an `ffa` run, given the

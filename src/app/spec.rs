@@ -212,6 +212,7 @@ impl RunSpec {
             players: self.players.iter().map(|f| f.path.clone()).collect(),
             confluence: self.confluence.path.clone(),
             policies: self.policies.clone(),
+            calibrated: None,
             rares: Vec::new(),
             rare_sets: Vec::new(),
             subsets: 3,

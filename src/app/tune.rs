@@ -35,6 +35,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         players: vec![a.deck.player.clone()],
         confluence: a.deck.confluence.clone(),
         policies: vec![a.policy.clone()],
+        calibrated: None,
         rares: Vec::new(),
         rare_sets: Vec::new(),
         subsets: a.subsets,

@@ -16,6 +16,7 @@ pub mod profile;
 mod random;
 mod search;
 pub mod simd;
+pub mod skill;
 pub mod train;
 pub mod value;
 
@@ -26,7 +27,8 @@ pub use expert::{Expert, ExpertModel, ExpertWeights};
 pub use greedy::Greedy;
 pub use planner::{Planner, PlannerParams};
 pub use random::Random;
-pub use search::{DEEP, DWIDTH, Estimates, NARROW, SEARCH_ALL, Search, SearchParams};
+pub use search::{DEEP, DWIDTH, Estimates, MAX_VALUED, NARROW, SEARCH_ALL, Search, SearchParams};
+pub use skill::{Evaluator, Skill};
 
 use crate::cards::db::CardDb;
 use profile::Profiles;
@@ -175,12 +177,23 @@ pub(crate) fn card_of(c: &Choice) -> Option<crate::engine::ObjId> {
 pub const MAX_ROLLOUTS: u32 = 1_000_000;
 
 /// A policy named on the command line, with its parameters: `greedy`, `random`,
-/// `search:rollouts=64`.
+/// `search:rollouts=64`, `skill:t=2.5,from=search:rollouts=32`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PolicySpec {
     pub kind: PolicyKind,
+    /// Whole-number parameters; `skill`'s temperature `t` is kept here in thousandths of
+    /// a point ([`PolicySpec::temperature`]).
     pub params: Vec<(String, u32)>,
+    /// `skill`'s evaluator (`from=SPEC`), `None` for the default ([`DEFAULT_EVALUATOR`])
+    /// and for every other policy.
+    pub from: Option<Box<PolicySpec>>,
 }
+
+/// The evaluator of `skill` unless `from=` names another.
+pub const DEFAULT_EVALUATOR: &str = "fastsearch";
+
+/// The highest temperature `skill` accepts, in points.
+pub const MAX_TEMPERATURE: u32 = 1_000_000;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PolicyKind {
@@ -190,6 +203,9 @@ pub enum PolicyKind {
     Expert,
     Search,
     Clairvoyant,
+    /// The quantal-response player over a search's option values (`skill:t=T`). Not in
+    /// [`PolicyKind::ALL`]: it is a dial, not a rung of the ladder.
+    Skill,
 }
 
 impl PolicyKind {
@@ -220,6 +236,7 @@ impl PolicyKind {
                 | PolicyKind::Expert
                 | PolicyKind::Search
                 | PolicyKind::Clairvoyant
+                | PolicyKind::Skill
         )
     }
 
@@ -232,6 +249,7 @@ impl PolicyKind {
             PolicyKind::Expert => "strong",
             PolicyKind::Search => "near-optimal",
             PolicyKind::Clairvoyant => "upper bound (sees hidden cards)",
+            PolicyKind::Skill => "dialled (quantal response)",
         }
     }
 
@@ -243,12 +261,14 @@ impl PolicyKind {
             PolicyKind::Expert => "expert",
             PolicyKind::Search => "search",
             PolicyKind::Clairvoyant => "clairvoyant",
+            PolicyKind::Skill => "skill",
         }
     }
 
     fn known_params(self) -> &'static [&'static str] {
         match self {
             PolicyKind::Random | PolicyKind::Greedy => &[],
+            PolicyKind::Skill => &["t", "from"],
             PolicyKind::Planner => &["keep", "mana"],
             PolicyKind::Expert => &["keep", "mana", "value", "vonly", "net"],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
@@ -277,6 +297,13 @@ impl PolicyKind {
 impl fmt::Display for PolicySpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.kind.name())?;
+        if self.kind == PolicyKind::Skill {
+            write!(f, ":t={}", points(self.param("t", 0)))?;
+            if let Some(e) = &self.from {
+                write!(f, ",from={e}")?;
+            }
+            return Ok(());
+        }
         for (i, (k, v)) in self.params.iter().enumerate() {
             write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
         }
@@ -311,6 +338,9 @@ impl std::str::FromStr for PolicySpec {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let (name, rest) = s.split_once(':').unwrap_or((s, ""));
+        if name.trim() == PolicyKind::Skill.name() {
+            return parse_skill(rest);
+        }
         if let Some(&(alias, spec)) = ALIASES.iter().find(|(a, _)| *a == name.trim()) {
             let mut base: PolicySpec = spec.parse()?;
             let over: PolicySpec = format!("{}:{rest}", base.kind.name())
@@ -384,8 +414,120 @@ impl std::str::FromStr for PolicySpec {
             }
             params.push((k.to_string(), v));
         }
-        PolicySpec { kind, params }.checked()
+        PolicySpec {
+            kind,
+            params,
+            from: None,
+        }
+        .checked()
     }
+}
+
+/// Thousandths of a point written as a decimal without trailing zeros (`2500`: `2.5`).
+fn points(milli: u32) -> String {
+    let (whole, frac) = (milli / 1000, milli % 1000);
+    if frac == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{frac:03}")
+            .trim_end_matches('0')
+            .to_string()
+    }
+}
+
+/// A temperature in points (a decimal with at most three decimals, 0 to
+/// [`MAX_TEMPERATURE`]) in thousandths of a point.
+fn parse_points(v: &str) -> Result<u32, String> {
+    let bad = || {
+        format!(
+            "policy parameter t='{v}' is not a temperature (a decimal number of points from 0 to {MAX_TEMPERATURE}, at most three decimals, e.g. t=2.5)"
+        )
+    };
+    let (whole, frac) = v.split_once('.').unwrap_or((v, ""));
+    let digits = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 3 {
+        return Err(bad());
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| bad())?
+    };
+    let frac: u64 = format!("{frac:0<3}").parse().map_err(|_| bad())?;
+    if whole > MAX_TEMPERATURE as u64 || (whole == MAX_TEMPERATURE as u64 && frac > 0) {
+        return Err(bad());
+    }
+    Ok((whole * 1000 + frac) as u32)
+}
+
+/// `skill`'s parameters: `t=T` (required) and `from=SPEC`, which must come last and takes
+/// the rest of the text, commas included (`skill:t=2,from=search:rollouts=32,width=8`).
+fn parse_skill(rest: &str) -> Result<PolicySpec, String> {
+    let (own, from) = match rest.find("from=") {
+        Some(i) if i == 0 || rest[..i].trim_end().ends_with(',') => (
+            rest[..i].trim_end().trim_end_matches(','),
+            Some(&rest[i + 5..]),
+        ),
+        _ => (rest, None),
+    };
+    let mut t = None;
+    for p in own.split(',').filter(|p| !p.trim().is_empty()) {
+        let (k, v) = p
+            .split_once('=')
+            .ok_or_else(|| format!("policy parameter '{p}' is not key=value"))?;
+        match k.trim() {
+            "t" => t = Some(parse_points(v.trim())?),
+            k => {
+                return Err(format!(
+                    "policy 'skill' has no parameter '{k}' (it takes: t, and from=SPEC last)"
+                ));
+            }
+        }
+    }
+    let t = t.ok_or_else(|| {
+        "policy 'skill' needs t=T, its temperature in points of win probability (e.g. skill:t=2)"
+            .to_string()
+    })?;
+    let from = match from {
+        None => None,
+        Some(f) if f.trim().is_empty() => {
+            return Err("policy 'skill': from= names no evaluator (e.g. from=fastsearch)".into());
+        }
+        Some(f) => {
+            let e: PolicySpec = f
+                .trim()
+                .parse()
+                .map_err(|e| format!("policy 'skill', from={}: {e}", f.trim()))?;
+            match e.kind {
+                PolicyKind::Search => {}
+                PolicyKind::Clairvoyant => {
+                    return Err(format!(
+                        "policy 'skill', from={e}: an evaluator must be blind, and clairvoyant sees the hidden cards (use search)"
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "policy 'skill', from={e}: the evaluator must be a search (search:..., fastsearch, deepsearch), the policy that values options"
+                    ));
+                }
+            }
+            // The default evaluator is not written out: `skill:t=2,from=fastsearch` is
+            // `skill:t=2`.
+            (e != default_evaluator()).then(|| Box::new(e))
+        }
+    };
+    Ok(PolicySpec {
+        kind: PolicyKind::Skill,
+        params: vec![("t".to_string(), t)],
+        from,
+    })
+}
+
+/// [`DEFAULT_EVALUATOR`]'s spec.
+fn default_evaluator() -> PolicySpec {
+    DEFAULT_EVALUATOR
+        .parse()
+        .expect("the default evaluator parses")
 }
 
 impl PolicySpec {
@@ -417,6 +559,7 @@ pub enum AnyPolicy {
     Planner(Planner),
     Expert(Expert),
     Search(Box<Search>),
+    Skill(Box<Skill>),
 }
 
 /// What policies read from the card database, computed once per run and shared by every
@@ -501,6 +644,7 @@ impl PolicySpec {
     /// candidates or rollouts follow it (`expert=1`, the default).
     pub fn uses_expert(&self) -> bool {
         match self.kind {
+            PolicyKind::Skill => self.evaluator().uses_expert(),
             PolicyKind::Expert => true,
             PolicyKind::Search | PolicyKind::Clairvoyant => self.param("expert", 1) != 0,
             _ => false,
@@ -510,11 +654,15 @@ impl PolicySpec {
     /// Does the policy read the policy network (`expert:net=1`, and `search:net=N`, whose
     /// candidates (1), rollouts (2) or both (3) follow `expert:net=1`)?
     pub fn uses_pnet(&self) -> bool {
-        self.param("net", 0) != 0
+        match self.kind {
+            PolicyKind::Skill => self.evaluator().uses_pnet(),
+            _ => self.param("net", 0) != 0,
+        }
     }
 
     pub fn uses_value(&self) -> bool {
         match self.kind {
+            PolicyKind::Skill => self.evaluator().uses_value(),
             PolicyKind::Expert => self.param("value", 0) > 0,
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 self.scores_rollouts() && self.param("net", 0) & 4 == 0
@@ -526,6 +674,9 @@ impl PolicySpec {
     /// Does the policy read the network's value model (`search:net=N` with N & 4, where
     /// the value model scores the rollouts), in place of the value model?
     pub fn uses_net_value(&self) -> bool {
+        if self.kind == PolicyKind::Skill {
+            return self.evaluator().uses_net_value();
+        }
         matches!(self.kind, PolicyKind::Search | PolicyKind::Clairvoyant)
             && self.scores_rollouts()
             && self.param("net", 0) & 4 != 0
@@ -551,6 +702,26 @@ impl PolicySpec {
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 AnyPolicy::Search(Box::new(self.build_search(data)))
             }
+            PolicyKind::Skill => AnyPolicy::Skill(Box::new(Skill::new(
+                Evaluator::new(&self.evaluator(), data)
+                    .expect("a skill spec's evaluator is a search"),
+                self.temperature().unwrap_or(0.0),
+            ))),
+        }
+    }
+
+    /// `skill`'s temperature in points (`None` for every other policy).
+    pub fn temperature(&self) -> Option<f64> {
+        (self.kind == PolicyKind::Skill).then(|| self.param("t", 0) as f64 / 1000.0)
+    }
+
+    /// The search that values `skill`'s options: `from=`, or [`DEFAULT_EVALUATOR`]. For
+    /// any other policy, itself.
+    pub fn evaluator(&self) -> PolicySpec {
+        match (&self.from, self.kind) {
+            (Some(e), _) => (**e).clone(),
+            (None, PolicyKind::Skill) => default_evaluator(),
+            (None, _) => self.clone(),
         }
     }
 
@@ -693,6 +864,11 @@ impl PolicySpec {
         let name = self.kind.name();
         match self.kind {
             PolicyKind::Random | PolicyKind::Greedy => name.to_string(),
+            PolicyKind::Skill => format!(
+                "{name}:t={},from={}",
+                points(self.param("t", 0)),
+                self.evaluator().resolved_as(ranked_default)
+            ),
             PolicyKind::Planner => format!("{name}:{planner}"),
             // `net` only when set, so that the expert's resolved spec stays as recorded
             // before the policy network existed.
@@ -740,6 +916,11 @@ impl PolicySpec {
             AnyPolicy::Search(s) => AnyPolicy::Search(Box::new(
                 s.with_opponent(opponent.rollout_spec().build(data)),
             )),
+            AnyPolicy::Skill(s) => AnyPolicy::Skill(Box::new(Skill::new(
+                Evaluator::against(&self.evaluator(), data, opponent)
+                    .expect("a skill spec's evaluator is a search"),
+                s.temperature(),
+            ))),
             p => p,
         }
     }
@@ -748,6 +929,7 @@ impl PolicySpec {
     /// search's rollout policy with its `keep` and `mana`.
     pub fn rollout_spec(&self) -> PolicySpec {
         match self.kind {
+            PolicyKind::Skill => self.evaluator().rollout_spec(),
             PolicyKind::Search | PolicyKind::Clairvoyant => PolicySpec {
                 kind: if self.param("expert", 1) != 0 {
                     PolicyKind::Expert
@@ -760,6 +942,7 @@ impl PolicySpec {
                     .filter(|(k, _)| k == "keep" || k == "mana")
                     .cloned()
                     .collect(),
+                from: None,
             },
             _ => self.clone(),
         }
@@ -781,6 +964,7 @@ pub enum AnyFfaPolicy {
     Planner(Planner),
     Expert(Expert),
     Search(Box<Search>),
+    Skill(Box<Skill>),
 }
 
 impl PolicySpec {
@@ -800,6 +984,12 @@ impl PolicySpec {
             PolicyKind::Search | PolicyKind::Clairvoyant => {
                 AnyFfaPolicy::Search(Box::new(self.build_search(data)))
             }
+            PolicyKind::Skill => {
+                let AnyPolicy::Skill(s) = self.build(data) else {
+                    unreachable!("a skill spec builds a skill")
+                };
+                AnyFfaPolicy::Skill(s)
+            }
         })
     }
 
@@ -814,15 +1004,21 @@ impl PolicySpec {
         seat: usize,
         table: [&PolicySpec; 4],
     ) -> Result<AnyFfaPolicy, String> {
+        let opponents = || -> Result<[Option<AnyFfaPolicy>; 4], String> {
+            let mut opponents: [Option<AnyFfaPolicy>; 4] = [None, None, None, None];
+            for (t, spec) in table.iter().enumerate() {
+                if t != seat {
+                    opponents[t] = Some(spec.rollout_spec().build_ffa(data)?);
+                }
+            }
+            Ok(opponents)
+        };
         Ok(match self.build_ffa(data)? {
             AnyFfaPolicy::Search(s) => {
-                let mut opponents: [Option<AnyFfaPolicy>; 4] = [None, None, None, None];
-                for (t, spec) in table.iter().enumerate() {
-                    if t != seat {
-                        opponents[t] = Some(spec.rollout_spec().build_ffa(data)?);
-                    }
-                }
-                AnyFfaPolicy::Search(Box::new(s.with_ffa_opponents(opponents)))
+                AnyFfaPolicy::Search(Box::new(s.with_ffa_opponents(opponents()?)))
+            }
+            AnyFfaPolicy::Skill(s) => {
+                AnyFfaPolicy::Skill(Box::new(s.with_ffa_opponents(opponents()?)))
             }
             p => p,
         })
@@ -856,6 +1052,7 @@ impl FfaPolicy for AnyFfaPolicy {
             AnyFfaPolicy::Planner(p) => p.choose_ffa(view, options, rng),
             AnyFfaPolicy::Expert(p) => p.choose_ffa(view, options, rng),
             AnyFfaPolicy::Search(p) => p.choose_ffa(view, options, rng),
+            AnyFfaPolicy::Skill(p) => p.choose_ffa(view, options, rng),
         }
     }
 }
@@ -869,6 +1066,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Planner(p) => p.choose(view, options, rng),
             AnyPolicy::Expert(p) => p.choose(view, options, rng),
             AnyPolicy::Search(p) => p.choose(view, options, rng),
+            AnyPolicy::Skill(p) => p.choose(view, options, rng),
         }
     }
 }

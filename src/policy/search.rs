@@ -53,6 +53,10 @@ use crate::engine::{
 /// Most candidates compared at one decision.
 pub const MAX_WIDTH: usize = 16;
 
+/// Most options [`Search::values`] plays out at one decision (the rest take the lowest
+/// value played).
+pub const MAX_VALUED: usize = 32;
+
 /// Samples before the first comparison, and between two comparisons.
 /// (Measured on the starter decks: checking from the 4th sample, calling candidates equal
 /// after 8 identical samples and dropping at 2 standard errors win as much as later and
@@ -218,6 +222,10 @@ pub struct Search {
     pub params: SearchParams,
     buf: Box<ChoiceList>,
     last: Estimates,
+    /// [`Search::values`]' buffers, kept between decisions: the options in the ranker's
+    /// order and the points each valued option scored.
+    order: Vec<usize>,
+    sums: Vec<f64>,
     /// The opponents' policies in the rollouts (the search's own rollout policy plays a
     /// seat that has none).
     opponents: Opponents,
@@ -421,6 +429,8 @@ impl Search {
             params,
             buf: Box::new(ChoiceList::new()),
             last: Estimates::default(),
+            order: Vec::new(),
+            sums: Vec::new(),
             opponents: Opponents::default(),
         }
     }
@@ -608,18 +618,8 @@ impl Search {
         // `deep`, `narrow` and `dwidth` apply where the value model ends the rollouts (a
         // solo game with a horizon): head to head the rollouts play to the end, and the
         // default search there stays the 24-sample, five-candidate one it was measured as.
-        let scored = self.params.horizon > 0 && self.value.is_some() && !view.mode().versus();
-        let mut deep = scored && self.params.deep & super::decision_bit(view.decision()) != 0;
-        // A second day costs several times a day's samples: with `doubt`, only where the
-        // value model finds the game in doubt (a won or lost position seldom turns on it).
-        if deep
-            && self.params.doubt > 0
-            && let (Some(net), Some(two)) = (&self.value, view.two_seat())
-        {
-            let v = net.value(two) * 100.0;
-            let d = self.params.doubt as f32;
-            deep = v > d && v < 100.0 - d;
-        }
+        let scored = self.scored(view);
+        let deep = self.deep_here(view);
         let narrow = scored
             && if self.params.narrow == 0 {
                 deep
@@ -666,6 +666,122 @@ impl Search {
             return two[again.pick(2, margin)];
         }
         cands[race.pick(k, margin)]
+    }
+
+    /// Whether the value model ends the rollouts here (a solo game with a horizon).
+    fn scored<const N: usize, const M: usize>(&self, view: &View<'_, N, M>) -> bool {
+        self.params.horizon > 0 && self.value.is_some() && !view.mode().versus()
+    }
+
+    /// Whether this decision's rollouts look a day further (`deep`, `doubt`).
+    fn deep_here<'v, const N: usize, const M: usize>(&self, view: &View<'v, N, M>) -> bool
+    where
+        View<'v, N, M>: Seated<'v>,
+    {
+        let mut deep =
+            self.scored(view) && self.params.deep & super::decision_bit(view.decision()) != 0;
+        // A second day costs several times a day's samples: with `doubt`, only where the
+        // value model finds the game in doubt (a won or lost position seldom turns on it).
+        if deep
+            && self.params.doubt > 0
+            && let (Some(net), Some(two)) = (&self.value, view.two_seat())
+        {
+            let v = net.value(two) * 100.0;
+            let d = self.params.doubt as f32;
+            deep = v > d && v < 100.0 - d;
+        }
+        deep
+    }
+
+    /// The estimated win probability, in points (0 to 100, a day-cap draw counting half),
+    /// of every option in `options`, written to `out[i]` for option `i` (`out` at least as
+    /// long as `options`); returns the samples each valued option was played on.
+    ///
+    /// What [`Search::decide`] estimates for its candidates, without its race: every
+    /// option is played on the same samples of the hidden cards (drawn from the view by
+    /// [`View::determinizer`], as the search's are: blind) with the same dice and the same
+    /// rollout streams (common random numbers, so the differences between options are
+    /// far less noisy than the values), as deep and with as many samples as the search
+    /// gives the decision (`rollouts`, or `deep`'s a day further), none dropped. The
+    /// search's `width`, `narrow`, `gate`, `margin`, `close` and `only` do not apply: every
+    /// option is valued, at least one sample each.
+    ///
+    /// At most [`MAX_VALUED`] options are played: the ranker's best ones first (the order
+    /// the search takes its candidates in, up to [`MAX_WIDTH`]), then the others in the
+    /// engine's order; any option beyond is given the lowest value played (the ranker
+    /// put it below all of them). [`Search::value_order`] gives that order, best guess
+    /// first. Deterministic given `rng`; no allocation once the buffers have grown to the
+    /// largest decision seen.
+    pub fn values<'v, const N: usize, const M: usize>(
+        &mut self,
+        view: &View<'v, N, M>,
+        options: &[Choice],
+        rng: &mut PolicyRng,
+        out: &mut [f64],
+    ) -> u32
+    where
+        for<'w> View<'w, N, M>: Seated<'w>,
+    {
+        let n = options.len();
+        assert!(out.len() >= n, "one value per option");
+        let mut cands: ArrayVec<usize, MAX_WIDTH> = ArrayVec::new();
+        let width = self.params.width;
+        self.params.width = MAX_WIDTH as u8;
+        self.candidates(view, options, rng, &mut cands);
+        self.params.width = width;
+        self.order.clear();
+        self.order.extend_from_slice(&cands);
+        for k in 0..n {
+            if !cands.contains(&k) {
+                self.order.push(k);
+            }
+        }
+        let valued = n.min(MAX_VALUED);
+        let deep = self.deep_here(view);
+        let plain = if view.mode().versus() {
+            self.params.versus_rollouts
+        } else {
+            self.params.rollouts
+        };
+        let budget = if deep {
+            self.params.deep_rollouts()
+        } else {
+            plain
+        }
+        .max(1);
+        let horizon = self.params.horizon + deep as u8;
+        self.sums.clear();
+        self.sums.resize(valued, 0.0);
+        let det = (!self.params.clairvoyant).then(|| view.determinizer());
+        for _ in 0..budget {
+            let seed: u64 = rng.random();
+            let g = match &det {
+                Some(d) => d.sample(&mut GameRng::seed_from_u64(seed)),
+                None => view.clairvoyant_state(),
+            };
+            for j in 0..valued {
+                let c = options[self.order[j]];
+                self.sums[j] += self.rollout(view, g, c, seed, horizon);
+            }
+        }
+        // Half-points over `budget` samples to points.
+        let scale = 50.0 / budget as f64;
+        let mut lowest = f64::INFINITY;
+        for j in 0..valued {
+            let v = self.sums[j] * scale;
+            out[self.order[j]] = v;
+            lowest = lowest.min(v);
+        }
+        for &k in &self.order[valued..] {
+            out[k] = lowest;
+        }
+        budget
+    }
+
+    /// The options of the last [`Search::values`] call, the ranker's best guess first
+    /// (every option once).
+    pub fn value_order(&self) -> &[usize] {
+        &self.order
     }
 
     /// Plays the candidates `cands` on up to `budget` samples of the hidden cards, each

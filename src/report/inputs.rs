@@ -311,7 +311,7 @@ fn read_summary(dir: &Path) -> Result<Vec<ConfigRow>, ReportError> {
             config_id: config_id[i],
             player_deck: player_deck[i].clone(),
             player_hero: player_hero[i].clone(),
-            policy: policy[i].clone(),
+            policy: policy_label(&policy[i]),
             confluence_deck: confluence_deck[i].clone(),
             rare_count: rare_count[i],
             rare_mask: rare_mask[i],
@@ -404,7 +404,7 @@ fn read_rares(path: &Path) -> Result<Vec<RareRow>, ReportError> {
     Ok((0..table.rows())
         .map(|i| RareRow {
             player_deck: player_deck[i].clone(),
-            policy: policy[i].clone(),
+            policy: policy_label(&policy[i]),
             rare: rare[i].clone(),
             effect: effect[i],
             effect_lo: effect_lo[i],
@@ -442,6 +442,27 @@ fn read_diffs(path: &Path) -> Result<Vec<DiffRow>, ReportError> {
             diff_hi: diff_hi[i],
         })
         .collect())
+}
+
+/// How the report names a policy: a calibrated player's skill policy
+/// (`skill:t=T,name=NAME`, from `--players calibration.json`) as "players like NAME
+/// (skill:t=T)", any other by its spec.
+pub fn policy_label(spec: &str) -> String {
+    let Some(params) = spec.strip_prefix("skill:") else {
+        return spec.to_string();
+    };
+    let mut name = None;
+    let mut rest = Vec::new();
+    for p in params.split(',') {
+        match p.strip_prefix("name=") {
+            Some(n) if name.is_none() => name = Some(n),
+            _ => rest.push(p),
+        }
+    }
+    match name {
+        Some(n) => format!("players like {n} (skill:{})", rest.join(",")),
+        None => spec.to_string(),
+    }
 }
 
 /// A JSON scalar as text (strings as they are, numbers printed); `None` for null/absent.
@@ -524,5 +545,24 @@ impl Inputs {
             diffs: optional(dir, "diffs.parquet", read_diffs)?,
             meta: optional(dir, "meta.json", read_meta)?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::policy_label;
+
+    #[test]
+    fn a_calibrated_player_is_named_in_the_report() {
+        assert_eq!(
+            policy_label("skill:t=2.5,name=Alice"),
+            "players like Alice (skill:t=2.5)"
+        );
+        assert_eq!(
+            policy_label("skill:t=2,name=Bob,from=search:rollouts=32,width=4"),
+            "players like Bob (skill:t=2,from=search:rollouts=32,width=4)"
+        );
+        assert_eq!(policy_label("skill:t=2"), "skill:t=2");
+        assert_eq!(policy_label("greedy"), "greedy");
     }
 }

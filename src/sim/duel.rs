@@ -136,14 +136,14 @@ pub fn seat_policy_rngs(seeds: &GameSeeds) -> [PolicyRng; 2] {
 }
 
 /// [`play_duel`] watched: `obs` sees every event and `decided` every decision, with the
-/// state before it, the number of options and the choice (`replay` writes its log so).
+/// state before it, the legal options and the index chosen (`replay` writes its log so).
 pub fn play_duel_with<O: Observer>(
     db: &CardDb,
     g: &DuelGame<'_>,
     policies: [&mut AnyPolicy; 2],
     buf: &mut ChoiceList,
     obs: &mut O,
-    mut decided: impl FnMut(&mut O, &GameState, usize, Choice),
+    mut decided: impl FnMut(&mut O, &GameState, &[Choice], usize),
 ) -> DuelResult {
     let (seeds, first) = (g.seeds, g.first);
     let (mut s, mut rng) = start_duel(db, g.seats, first, g.rules, seeds, obs);
@@ -176,7 +176,7 @@ pub fn play_duel_with<O: Observer>(
                         _ => pb.choose(&view, buf, &mut prng[1]),
                     }
                 };
-                decided(obs, &s, buf.len(), buf[k]);
+                decided(obs, &s, buf, k);
                 apply_unchecked(&mut s, db, &mut rng, obs, buf[k]);
             }
         }

@@ -354,7 +354,10 @@ struct Worker<'a> {
 fn table_key(specs: &[PolicySpec], table: [usize; 4], seat: usize) -> usize {
     let n = specs.len();
     let k = table[seat];
-    if matches!(specs[k].kind, PolicyKind::Search | PolicyKind::Clairvoyant) {
+    if matches!(
+        specs[k].kind,
+        PolicyKind::Search | PolicyKind::Clairvoyant | PolicyKind::Skill
+    ) {
         n + table.iter().fold(0, |acc, &t| acc * n + t)
     } else {
         k

@@ -8,6 +8,7 @@ pub mod bradley_terry;
 pub mod interval;
 pub mod plackett_luce;
 pub mod regression;
+pub mod skill_fit;
 
 pub use accum::Accum;
 pub use interval::{Interval, wilson};
