@@ -47,7 +47,7 @@ fn a_whole_solo_game_is_played_recorded_and_replays() {
     let end = play_support::play_out(&srv.addr, g, 11);
     assert!(end["result"]["result"].is_string());
     assert!(end["decision"].is_null());
-    let (_, record) = record_of(&srv.games, 0);
+    let (path, record) = record_of(&srv.games, 0);
     let h = &record[0];
     assert_eq!(h["mode"], "solo");
     assert_eq!(h["seat"], "a");
@@ -68,8 +68,8 @@ fn a_whole_solo_game_is_played_recorded_and_replays() {
         assert_eq!(r["advice"], false);
         assert!(r["options"].as_u64().unwrap() >= 2);
     }
-    let result = play_support::replay(&record);
-    assert_eq!(result, end["result"]["result"]);
+    let replayed = play_support::replay(&path);
+    assert_eq!(replayed["result"], end["result"]["result"]);
     // A second game is the next deal.
     let g2 = new_game(&srv.addr, None);
     assert_eq!(g2["game_index"], 1);
@@ -100,7 +100,7 @@ fn a_whole_head_to_head_game_is_played_and_replays() {
     assert!(g["table"]["them"]["hand"].is_null());
     assert!(g["table"]["darkness"].is_null());
     let end = play_support::play_out(&srv.addr, g, 5);
-    let (_, record) = record_of(&srv.games, 5);
+    let (path, record) = record_of(&srv.games, 5);
     let h = &record[0];
     assert_eq!(h["mode"], "matchup");
     assert_eq!(h["player"], "Ada");
@@ -135,7 +135,7 @@ fn a_whole_head_to_head_game_is_played_and_replays() {
         .collect();
     assert_eq!(names, ["greedy", "planner", "expert", "search"]);
     assert!(others.as_array().unwrap().iter().all(|p| p["games"] == 1));
-    let winner = play_support::replay(&record);
+    let winner = play_support::replay(&path)["winner"].clone();
     let expected = match end["result"]["won"].as_bool() {
         Some(true) => json!("a"),
         Some(false) => json!("b"),
@@ -222,11 +222,18 @@ fn bad_requests_are_refused_and_leave_the_game_unchanged() {
         Some(&json!({"decision": next, "index": 0}).to_string()),
     );
     assert_eq!(s, 409);
-    let (_, record) = record_of(&srv.games, g["game_index"].as_u64().unwrap());
+    let (path, record) = record_of(&srv.games, g["game_index"].as_u64().unwrap());
     let last = record.last().unwrap();
     assert_eq!(last["event"], "unfinished");
     assert_eq!(last["reason"], "abandoned");
     assert_eq!(last["decisions"], json!(next));
+    // An unfinished record re-plays up to its last decision.
+    common::sim()
+        .args(["replay", "--file"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("unfinished"));
 }
 
 #[test]

@@ -71,9 +71,9 @@ fn a_whole_solo_game_is_played_in_a_real_browser() {
         serde_json::from_str(stdout.lines().last().expect("a result line")).unwrap();
     assert!(last["clicks"].as_u64().unwrap() > 0);
     assert_eq!(last["game_index"], 1);
-    let (_, record) = play_support::record_of(&srv.games, 1);
+    let (path, record) = play_support::record_of(&srv.games, 1);
     assert_eq!(record[0]["player"], "browser-test");
-    let result = play_support::replay(&record);
-    assert_eq!(result, last["result"]["result"]);
+    let replayed = play_support::replay(&path);
+    assert_eq!(replayed["result"], last["result"]["result"]);
     assert!(shot.exists());
 }

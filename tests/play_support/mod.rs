@@ -1,5 +1,5 @@
 //! What the `play` tests share: the server started as a child process, a tiny HTTP client
-//! on a TCP stream, and a game record re-played through the engine.
+//! on a TCP stream, and a game record re-played by `replay --file`.
 
 #![allow(dead_code)]
 
@@ -9,11 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
-
-use confluence_sim::engine::event::NoObserver;
-use confluence_sim::engine::{ChoiceList, Step, advance, apply_unchecked, legal_choices};
-use confluence_sim::gamelog::describe_choice;
-use confluence_sim::sim::GameSeeds;
 
 use super::common;
 
@@ -161,98 +156,24 @@ pub fn record_of(dir: &Path, index: u64) -> (PathBuf, Vec<Value>) {
     found.remove(0)
 }
 
-/// Re-plays a record of the starter decks against the all-commons reference Confluence (or
-/// of two starter decks head to head) from its header and its choices: at every decision
-/// the engine's legal options must be the record's, and the game must end as recorded.
-/// Returns the end record's `result` (solo) or `winner` (head to head).
-pub fn replay(record: &[Value]) -> Value {
-    let h = &record[0];
-    assert_eq!(h["event"], "record");
-    assert_eq!(h["format"], 1);
-    let s = common::setup();
-    let db = &s.lib.db;
-    let deck = |file: &Value| {
-        let name = Path::new(file.as_str().unwrap())
-            .file_stem()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        s.decks
-            .iter()
-            .find(|d| d.name == name)
-            .expect("a starter deck")
-    };
-    let seed = h["seed"].as_u64().unwrap();
-    let index = h["game_index"].as_u64().unwrap();
-    let seeds = GameSeeds::new(seed, index);
-    let day_cap = h["day_cap"].as_u64().unwrap() as u8;
-    let mine = deck(&h["player_deck"]);
-    assert_eq!(h["deck"]["hero"], db.card(mine.hero).reference.as_str());
-    let conf = s
-        .confluence
-        .cards_for(confluence_sim::deck::confluence::RareMix(0));
-    let (mut g, mut rng) = if h["mode"] == "matchup" {
-        let other = deck(&h["opponent"]["player_deck"]);
-        fn seat(d: &confluence_sim::deck::PlayerDeck) -> confluence_sim::sim::duel::DuelSeat<'_> {
-            confluence_sim::sim::duel::DuelSeat {
-                hero: d.hero,
-                cards: &d.cards,
-                ordered: false,
-            }
-        }
-        confluence_sim::sim::duel::start_duel(
-            db,
-            [seat(mine), seat(other)],
-            confluence_sim::sim::matchup::first_seat(index),
-            confluence_sim::sim::duel::DuelRules::standard(day_cap),
-            &seeds,
-            &mut NoObserver,
-        )
-    } else {
-        assert_eq!(h["rares"], json!([]));
-        let mut m = common::matchup(mine, &s, &conf);
-        m.day_cap = day_cap;
-        confluence_sim::sim::start_game(db, &m, &seeds, &mut NoObserver)
-    };
-    let decisions: Vec<&Value> = record.iter().filter(|r| r["event"] == "decision").collect();
-    let mut buf = ChoiceList::new();
-    let mut n = 0;
-    loop {
-        match advance(&mut g, db, &mut rng, &mut NoObserver) {
-            Step::Over(o) => {
-                assert_eq!(
-                    n,
-                    decisions.len(),
-                    "the game ended before the record's decisions did"
-                );
-                let end = record.last().unwrap();
-                assert_eq!(end["event"], "end");
-                if h["mode"] == "matchup" {
-                    let w = o.winner().map(|s| ["a", "b"][s.index()]);
-                    assert_eq!(end["winner"], json!(w), "{end}");
-                    return end["winner"].clone();
-                }
-                assert_eq!(end["result"], o.result(), "{end}");
-                return end["result"].clone();
-            }
-            Step::Stopped => panic!("the engine stopped"),
-            Step::Decide => {
-                legal_choices(&g, db, &mut buf);
-                let d = decisions
-                    .get(n)
-                    .unwrap_or_else(|| panic!("no record of decision {n}"));
-                assert_eq!(d["n"], json!(n));
-                let legal: Vec<String> = buf.iter().map(|&c| describe_choice(db, &g, c)).collect();
-                assert_eq!(d["legal"], json!(legal), "decision {n}");
-                assert_eq!(d["options"], json!(buf.len()));
-                let k = d["index"].as_u64().unwrap() as usize;
-                assert_eq!(d["choice"], json!(legal[k]));
-                if buf.len() == 1 {
-                    assert!(d["seconds"].is_null());
-                }
-                apply_unchecked(&mut g, db, &mut rng, &mut NoObserver, buf[k]);
-                n += 1;
-            }
-        }
-    }
+/// Re-plays a record with `replay --file` (which deals the game of its header again,
+/// checks every decision's legal options against the engine's and applies its choices):
+/// it must end as the record says. Returns the re-played `end` record.
+pub fn replay(path: &Path) -> Value {
+    let out = common::sim()
+        .args(["replay", "--json", "--file"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "replay --file {}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let end: Value = serde_json::from_str(text.lines().last().expect("a record")).unwrap();
+    assert_eq!(end["event"], "end", "{}", path.display());
+    assert_eq!(Some(&end), read_record(path).last(), "the record's own end");
+    end
 }

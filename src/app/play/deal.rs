@@ -5,17 +5,17 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::super::cli::{PlayArgs, PlayMode};
-use super::super::{load, mixes, usage};
+use super::super::{load, mixes, records, usage};
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
-use crate::deck::PlayerDeck;
 use crate::engine::setup::Matchup;
 use crate::engine::{GameRng, GameState};
 use crate::gamelog::GameLog;
 use crate::policy::{PolicyData, PolicySpec};
+use crate::record::{Header, Mode, Opponent};
 use crate::sim::GameSeeds;
 use crate::sim::duel::{DuelRules, DuelSeat, start_duel};
 use crate::sim::game::start_game;
@@ -41,7 +41,6 @@ pub struct Table {
     /// The deck files as given (the player's, then the opponent's).
     pub deck_files: Vec<PathBuf>,
     pub confluence_file: PathBuf,
-    pub edits: Vec<String>,
     /// Printed texts by card reference (`--card-texts`).
     pub texts: HashMap<String, String>,
 }
@@ -131,7 +130,6 @@ impl Table {
         Ok(Table {
             deck_files: m.players.clone(),
             confluence_file: m.confluence.clone(),
-            edits: m.edits.edit.clone(),
             loaded,
             mode: a.mode,
             conf_cards,
@@ -197,53 +195,34 @@ impl Table {
         }
     }
 
-    /// A deck as the record's header describes it.
-    fn deck_json(&self, d: &PlayerDeck) -> Value {
-        let db = self.db();
-        json!({
-            "name": d.name,
-            "hero": db.card(d.hero).reference,
-            "cards": d.cards.iter().map(|&c| db.card(c).reference.as_str()).collect::<Vec<_>>(),
-        })
-    }
-
     /// The record's header (docs/outputs.md, "Game records") for game (seed, index).
-    pub fn header(&self, index: u64, started: &str) -> Value {
+    pub fn header(&self, index: u64, started: String) -> Header {
+        let db = self.db();
         let p = &self.loaded.players;
-        let mut h = json!({
-            "event": "record",
-            "format": 1,
-            "version": env!("CARGO_PKG_VERSION"),
-            "player": self.name,
-            "mode": if self.matchup() { "matchup" } else { "solo" },
-            "seat": "a",
-            "player_deck": self.deck_files[0].display().to_string(),
-            "deck": self.deck_json(&p[0]),
-            "edits": self.edits,
-            "day_cap": self.day_cap,
-            "seed": self.seed,
-            "game_index": index,
-            "advisor": self.advisor.is_some(),
-            "started": started,
-        });
-        let o = h.as_object_mut().expect("an object");
-        if self.matchup() {
-            o.insert(
-                "opponent".into(),
-                json!({
-                    "player_deck": self.deck_files[1].display().to_string(),
-                    "deck": self.deck_json(&p[1]),
-                    "policy": self.opponent_policy.to_string(),
-                }),
-            );
-        } else {
-            o.insert(
-                "confluence".into(),
-                json!(self.confluence_file.display().to_string()),
-            );
-            o.insert("rares".into(), json!(self.rares));
+        let solo = !self.matchup();
+        Header {
+            event: "record".into(),
+            format: crate::record::FORMAT,
+            version: env!("CARGO_PKG_VERSION").into(),
+            player: self.name.clone(),
+            mode: if solo { Mode::Solo } else { Mode::Matchup },
+            seat: "a".into(),
+            player_deck: self.deck_files[0].display().to_string(),
+            deck: records::deck_facts(db, &p[0]),
+            confluence: solo.then(|| self.confluence_file.display().to_string()),
+            rares: self.rares.clone(),
+            edits: self.loaded.edits.iter().map(ToString::to_string).collect(),
+            opponent: (!solo).then(|| Opponent {
+                player_deck: self.deck_files[1].display().to_string(),
+                deck: records::deck_facts(db, &p[1]),
+                policy: self.opponent_policy.to_string(),
+            }),
+            day_cap: self.day_cap,
+            seed: self.seed,
+            game_index: index,
+            advisor: self.advisor.is_some(),
+            started: Some(started),
         }
-        h
     }
 
     /// The game index of a new game: the flag's, or one after the highest recorded in
@@ -259,22 +238,17 @@ impl Table {
     }
 }
 
-/// The game indices of the records in `dir` dealt from `seed` (unreadable files are
-/// skipped: they name no deal).
+/// The game indices of the records in `dir` dealt from `seed` (files that are not records
+/// are skipped: they name no deal).
 fn recorded_indices(dir: &Path, seed: u64) -> Vec<u64> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(files) = records::files(&[dir.to_path_buf()]) else {
         return Vec::new();
     };
-    entries
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
-        .filter_map(|e| {
-            let text = std::fs::read_to_string(e.path()).ok()?;
-            let head: Value = serde_json::from_str(text.lines().next()?).ok()?;
-            (head["event"] == "record" && head["seed"].as_u64() == Some(seed))
-                .then(|| head["game_index"].as_u64())
-                .flatten()
-        })
+    files
+        .iter()
+        .filter_map(|f| records::read(f).ok())
+        .filter(|r| r.header.seed == seed)
+        .map(|r| r.header.game_index)
         .collect()
 }
 

@@ -6,7 +6,6 @@ mod advisor;
 mod api;
 mod deal;
 mod others;
-mod record;
 mod session;
 mod table;
 

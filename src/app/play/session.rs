@@ -9,8 +9,9 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use super::super::records;
 use super::deal::Table;
-use super::{advisor, record, table};
+use super::{advisor, table};
 use crate::cards::types::Side;
 use crate::engine::view::View;
 use crate::engine::{
@@ -54,7 +55,7 @@ pub struct Game {
     log: GameLog<'static>,
     buf: ChoiceList,
     /// Decisions made so far, both seats' and forced ones: the next decision's number.
-    n: u64,
+    n: u32,
     /// The person is asked decision `n` (its options are `buf`).
     waiting: bool,
     asked: Instant,
@@ -114,10 +115,12 @@ impl Game {
             advice_shown: false,
             outcome: None,
             unfinished: None,
-            header: t.header(
-                index,
-                &started.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            ),
+            header: t
+                .header(
+                    index,
+                    started.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                )
+                .to_json(),
             path,
             others: None,
         };
@@ -165,31 +168,17 @@ impl Game {
     /// Takes option `k` of the pending decision, noting it in the log with what the
     /// record adds (docs/outputs.md, "Game records").
     fn take(&mut self, k: usize, seconds: Option<f64>) {
-        let db = self.t.db();
-        let c = self.buf[k];
-        let legal: Vec<String> = self
-            .buf
-            .iter()
-            .map(|&o| describe_choice(db, &self.s, o))
-            .collect();
-        self.log.decision(&self.s, self.buf.len(), c);
-        if let Some(Value::Object(m)) = self.log.records.last_mut() {
-            m.insert("n".into(), json!(self.n));
-            m.insert("side".into(), json!(["a", "b"][self.s.decider.index() & 1]));
-            m.insert("legal".into(), json!(legal));
-            m.insert("index".into(), json!(k));
-            m.insert("seconds".into(), json!(seconds));
-            m.insert(
-                "advice".into(),
-                json!(seconds.is_some() && self.advice_shown),
-            );
-        }
+        let advice = seconds.is_some() && self.advice_shown;
+        self.log
+            .recorded_decision(&self.s, &self.buf, k, self.n, seconds, advice);
         self.n += 1;
-        apply_unchecked(&mut self.s, db, &mut self.rng, &mut self.log, c);
+        let c = self.buf[k];
+        apply_unchecked(&mut self.s, self.t.db(), &mut self.rng, &mut self.log, c);
     }
 
     /// The person's answer `index` to decision `n`.
     pub fn choose(&mut self, n: u64, index: usize) -> Result<(), ApiError> {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
         if self.over() {
             return Err(ApiError::new(409, "the game is over: nothing is asked"));
         }
@@ -250,8 +239,8 @@ impl Game {
                 spec.clone(),
                 self.s,
                 self.buf.to_vec(),
-                self.seeds.game ^ self.n,
-                self.n,
+                self.seeds.game ^ u64::from(self.n),
+                u64::from(self.n),
             ));
         }
         Ok(())
@@ -328,26 +317,25 @@ impl Game {
     /// Writes the record: the header, the log's records, and the last line (`end`, made by
     /// the log, or `unfinished` while the game is played or after it was abandoned).
     fn write(&self) -> anyhow::Result<()> {
-        let tail = if self.outcome.is_some() {
-            None
-        } else {
-            Some(json!({
-                "event": "unfinished",
-                "decisions": self.n,
-                "reason": self.unfinished.as_deref().unwrap_or("still being played (or the server stopped, or the page was closed, before the end)"),
-            }))
-        };
-        record::write(&self.path, &self.header, &self.log.records, tail.as_ref())
+        let mut lines = Vec::with_capacity(self.log.records.len() + 2);
+        lines.push(self.header.clone());
+        lines.extend(self.log.records.iter().cloned());
+        if self.outcome.is_none() {
+            lines.push(crate::record::unfinished(
+                self.n as usize,
+                self.unfinished.as_deref().unwrap_or(
+                    "still being played (or the server stopped, or the page was closed, before the end)",
+                ),
+            ));
+        }
+        records::write_atomic(&self.path, &lines)
     }
 
     /// [`Game::write`] from a request: a failure is printed on the terminal (the game goes
     /// on; the next decision writes the whole record again).
     fn write_or_note(&self) {
         if let Err(e) = self.write() {
-            eprintln!(
-                "confluence-sim: warning: {}",
-                super::super::message(&e.context(format!("the record {}", self.path.display())))
-            );
+            eprintln!("confluence-sim: warning: {}", super::super::message(&e));
         }
     }
 }
