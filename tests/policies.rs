@@ -986,7 +986,7 @@ fn skill_plays_its_evaluators_values_from_best_to_uniform() {
                 count[choose(&format!("skill:t=100000,from={from}"), g, seed + r).0] += 1;
             }
             assert!(
-                count.iter().all(|&c| c >= 50 && c <= 200),
+                count.iter().all(|&c| (50..=200).contains(&c)),
                 "{count:?} is not near uniform"
             );
             spread += 1;

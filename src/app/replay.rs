@@ -251,6 +251,7 @@ struct SeatInfo {
 /// Plays a head-to-head game with the log watching, and returns the log: a game record's
 /// header where there is one (a matchup), a record (`game`) describing the game and its
 /// seats, then the game's events and every seat's decisions.
+#[allow(clippy::too_many_arguments)]
 fn duel_log<'d>(
     a: &ReplayArgs,
     db: &'d crate::cards::db::CardDb,
