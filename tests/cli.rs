@@ -1598,3 +1598,46 @@ fn a_policy_alias_plays_and_records_the_spec_it_stands_for() {
             "width=17 is out of range (1 to 16)",
         ));
 }
+
+#[test]
+fn skill_plays_under_its_normalised_name_and_bad_values_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    sim()
+        .args([
+            "run",
+            "--policy",
+            "skill:t=2.50,from=fastsearch",
+            "--rares",
+            "0",
+            "--games",
+            "20",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    assert!(csv.contains(",skill:t=2.5,"), "{csv}");
+    rejects_usage(
+        &["run", "--policy", "skill:t=-1"],
+        &["--policy skill:t=-1", "not a temperature"],
+    );
+    rejects_usage(&["run", "--policy", "skill"], &["needs t="]);
+    rejects_usage(
+        &["run", "--policy", "skill:t=1,from=greedy"],
+        &["must be a search"],
+    );
+    // Head to head the default evaluator (fastsearch) reads the policy network: refused,
+    // with the way out.
+    rejects_usage(
+        &[
+            "matchup",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--policy",
+            "skill:t=2",
+        ],
+        &["skill:t=2,from=search"],
+    );
+}

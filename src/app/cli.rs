@@ -675,6 +675,10 @@ pub struct LadderArgs {
     /// search and the clairvoyant bound, with their default parameters).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
+    /// Also play the skill curve: skill:t=T for each temperature listed (points, e.g.
+    /// 0,1,2,4,8,16,32), and give each rung the t whose win rate equals its own.
+    #[arg(long, value_name = "T,T,...", value_delimiter = ',')]
+    pub skill: Vec<String>,
     /// Games per policy and mix (default: batches of --batch until the 95% interval is at
     /// most +-1%, or --max-games).
     #[arg(long, value_name = "N", value_parser = positive_u64())]
@@ -812,9 +816,10 @@ pub struct CalibrateArgs {
     /// Output directory: calibration.csv, calibration.json, calibration.md.
     #[arg(long, value_name = "DIR", default_value = "reports/calibration")]
     pub out: PathBuf,
-    /// The evaluator of the options at each decision (a policy that values options:
-    /// fastsearch, or search with parameters).
-    #[arg(long, value_name = "SPEC", default_value = "fastsearch")]
+    /// The evaluator of the options at each decision (a search: fastsearch, or search
+    /// with parameters). The default values each option on 48 samples where `fastsearch`
+    /// takes 5: noisy values make a careful player look careless (they inflate t).
+    #[arg(long, value_name = "SPEC", default_value = "fastsearch:rollouts=48")]
     pub evaluator: String,
     /// The width of t's 95% interval (points) the report asks for; with fewer decisions it
     /// says how many more are needed.
@@ -823,6 +828,10 @@ pub struct CalibrateArgs {
     /// How many of the costliest decisions to list per player.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub worst: usize,
+    /// Resamples of whole games for the bootstrap interval on t (besides the profile
+    /// likelihood's); 0 for none.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub bootstrap: u32,
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -967,7 +976,10 @@ pub struct MatchArgs {
     /// parameters as NAME:KEY=N,KEY=N (e.g. search:rollouts=32); repeat for several.
     /// fastsearch is short for the fast strong player, a cheap search, and deepsearch for
     /// the same looking a second day where the game is in doubt (outputs name them by
-    /// their specs, search:net=7,...).
+    /// their specs, search:net=7,...). skill:t=T is a dial between them: it picks each
+    /// option with probability proportional to exp(Q/T), Q its win probability by
+    /// fastsearch in points, T a decimal (0: the best; skill:t=T,from=SPEC values by
+    /// another search, from= last; docs/skill.md).
     #[arg(long = "policy", value_name = "NAME")]
     pub policies: Vec<String>,
     /// Calibrated players (a calibration.json `calibrate` wrote): each adds the policy

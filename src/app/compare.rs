@@ -52,8 +52,10 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     if m.players.is_empty() {
         m.players = load::STARTERS.iter().map(Into::into).collect();
     }
-    if m.policies.len() < 2 {
-        anyhow::bail!("compare needs at least two --policy (the first is the baseline)");
+    if m.policies.len() + usize::from(m.calibrated.is_some()) < 2 {
+        anyhow::bail!(
+            "compare needs at least two --policy (the first is the baseline), or one and --players"
+        );
     }
     if a.games < 2 {
         anyhow::bail!("--games must be at least 2");

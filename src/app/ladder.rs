@@ -18,12 +18,14 @@ use crate::sim::{ConfigSpec, RunPlan};
 use crate::stats::Accum;
 use crate::stats::interval::wilson;
 
-pub const LADDER_SCHEMA_VERSION: u32 = 3;
+pub const LADDER_SCHEMA_VERSION: u32 = 4;
 
 /// One policy at one mix.
 struct Rung {
     policy: String,
     kind: PolicyKind,
+    /// A point of the skill curve (`--skill`), not a rung of the ladder.
+    curve: bool,
     mix: RareMix,
     acc: Accum,
     seconds: f64,
@@ -57,7 +59,13 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     } else {
         a.policies.clone()
     };
-    let policies = load::policies(&names)?;
+    let mut names = names;
+    let curve_from = names.len();
+    for t in &a.skill {
+        names.push(format!("skill:t={}", t.trim()));
+    }
+    let policies = load::policies(&names)
+        .map_err(|e| super::usage(format!("--policy/--skill: {}", super::message(&e))))?;
     let expert = load::expert_weights(a.deck.expert_weights.as_deref())?;
     let value = load::value_weights(a.deck.value_weights.as_deref())?;
     let threads = default_threads(a.threads)?;
@@ -135,6 +143,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
             rungs.push(Rung {
                 policy: spec.to_string(),
                 kind: spec.kind,
+                curve: pi >= curve_from,
                 mix,
                 acc,
                 seconds,
@@ -207,7 +216,7 @@ fn warn_engine_errors(rungs: &[Rung], deck: &str, seed: u64) {
 fn ordered(rungs: &[Rung], mix: RareMix) -> bool {
     let at: Vec<&Rung> = rungs
         .iter()
-        .filter(|r| r.mix == mix && !r.kind.is_bound())
+        .filter(|r| r.mix == mix && !r.kind.is_bound() && !r.curve)
         .collect();
     at.windows(2).all(|w| {
         let lo = wilson(w[1].wins(), w[1].acc.games, 0.95).lo;
@@ -234,8 +243,10 @@ fn ladder_table(
         .map(|i| {
             (0..i)
                 .rev()
-                .find(|&j| rungs[j].mix == rungs[i].mix && !rungs[j].kind.is_bound())
-                .is_some_and(|j| iv[i].lo > iv[j].hi)
+                .find(|&j| {
+                    rungs[j].mix == rungs[i].mix && !rungs[j].kind.is_bound() && !rungs[j].curve
+                })
+                .is_some_and(|j| !rungs[i].curve && iv[i].lo > iv[j].hi)
         })
         .collect();
     let mut t = Table::new();
@@ -275,6 +286,18 @@ fn ladder_table(
     .push_win_rates(&iv)
     .push("above_previous", ColumnData::Bool(above))
     .push(
+        "skill_curve",
+        ColumnData::Bool(rungs.iter().map(|r| r.curve).collect()),
+    )
+    .push(
+        "t_equiv",
+        ColumnData::F64(
+            (0..n)
+                .map(|i| equivalent_t(rungs, i).unwrap_or(f64::NAN))
+                .collect(),
+        ),
+    )
+    .push(
         "days_mean",
         ColumnData::F64(rungs.iter().map(|r| r.acc.days_mean()).collect()),
     )
@@ -300,16 +323,75 @@ fn ladder_table(
     t
 }
 
+/// The temperature of the skill curve (`--skill`'s points at the rung's mix) whose win
+/// rate equals rung `i`'s, read off the curve between its two points on either side
+/// (linearly); `None` for a curve point, a bound, without a curve, or where the rung wins
+/// more than the coolest point or less than the warmest (outside the curve).
+fn equivalent_t(rungs: &[Rung], i: usize) -> Option<f64> {
+    let r = &rungs[i];
+    if r.curve || r.kind.is_bound() {
+        return None;
+    }
+    let rate = |r: &Rung| r.wins() as f64 / r.acc.games.max(1) as f64;
+    let mut curve: Vec<(f64, f64)> = rungs
+        .iter()
+        .filter(|c| c.curve && c.mix == r.mix)
+        .filter_map(|c| {
+            c.policy
+                .strip_prefix("skill:t=")?
+                .split(',')
+                .next()?
+                .parse()
+                .ok()
+                .map(|t: f64| (t, rate(c)))
+        })
+        .collect();
+    curve.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let p = rate(r);
+    curve.windows(2).find_map(|w| {
+        let ((t0, p0), (t1, p1)) = (w[0], w[1]);
+        let (hi, lo) = (p0.max(p1), p0.min(p1));
+        (p <= hi && p >= lo).then(|| {
+            if p0 == p1 {
+                t0
+            } else {
+                t0 + (p0 - p) / (p0 - p1) * (t1 - t0)
+            }
+        })
+    })
+}
+
 fn print_ladder(rungs: &[Rung], threads: usize) {
+    let curve = rungs.iter().any(|r| r.curve);
     println!(
-        "{:<24} {:>5} {:>8} {:>7} {:>17} {:>5} {:>14}",
-        "policy", "rares", "games", "win", "95% interval", "days", "games/s/core"
+        "{:<24} {:>5} {:>8} {:>7} {:>17} {:>5} {:>14}{}",
+        "policy",
+        "rares",
+        "games",
+        "win",
+        "95% interval",
+        "days",
+        "games/s/core",
+        if curve { "   like skill t=" } else { "" }
     );
     let mut bounds = false;
     for r in rungs {
         let i = wilson(r.wins(), r.acc.games, 0.95);
+        let like = match (
+            curve,
+            r.curve,
+            equivalent_t(
+                rungs,
+                rungs.iter().position(|x| std::ptr::eq(x, r)).unwrap_or(0),
+            ),
+        ) {
+            (false, _, _) => String::new(),
+            (true, true, _) => "   (curve)".to_string(),
+            (true, false, Some(t)) => format!("   {t:>6.1}"),
+            (true, false, None) => "   outside".to_string(),
+        };
         println!(
-            "{:<24} {:>5} {:>8} {:>6.1}% [{:>5.1}%, {:>5.1}%] {:>5.2} {:>14.0}",
+            "{:<24} {:>5} {:>8} {:>6.1}% [{:>5.1}%, {:>5.1}%] {:>5.2} {:>14.0}{like}",
             if r.kind.is_bound() {
                 format!("{} (bound)", r.policy)
             } else {
@@ -324,6 +406,11 @@ fn print_ladder(rungs: &[Rung], threads: usize) {
             r.acc.games as f64 / r.seconds.max(1e-9) / threads as f64
         );
         bounds |= r.kind.is_bound();
+    }
+    if curve {
+        println!(
+            "(like skill t=: the temperature of the skill curve's player that wins as often; outside: beyond the curve's points)"
+        );
     }
     if bounds {
         println!(

@@ -296,8 +296,16 @@ pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<Poli
             )));
         }
         if p.uses_pnet() {
+            let fix = if p.kind == crate::policy::PolicyKind::Skill {
+                format!(
+                    "value by a search without it, e.g. skill:t={},from=search",
+                    p.temperature().unwrap_or(0.0)
+                )
+            } else {
+                "drop net=".to_string()
+            };
             return Err(super::usage(format!(
-                "--policy {p}: {command} cannot use the policy network (it was distilled from games against the Confluence, not duels); drop net="
+                "--policy {p}: {command} cannot use the policy network (it was distilled from games against the Confluence, not duels); {fix}"
             )));
         }
         if specs[..i].contains(p) {

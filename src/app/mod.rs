@@ -4,8 +4,8 @@
 //! Layer: may use every other module; none uses it (but `fuzz`).
 
 mod bench;
-// mod calibrate; (waits for policy::skill and stats::skill_fit)
 mod booster_war;
+mod calibrate;
 mod cards;
 mod checkpoint;
 pub mod cli;
@@ -56,7 +56,7 @@ pub fn main() -> ExitCode {
         Command::Run(a) => run::run(a),
         Command::Cards(a) => cards::cards(a),
         Command::Replay(a) => replay::replay(a),
-        Command::Calibrate(_) => unimplemented!(),
+        Command::Calibrate(a) => calibrate::calibrate(a),
         Command::Scenario(a) => scenario::scenario(a),
         Command::Tune(a) => tune::tune(a),
         Command::Bench(a) => bench::bench(a),

@@ -13,6 +13,16 @@ pub fn spec_name(name: &str) -> String {
         .to_string()
 }
 
+/// `,from=EVALUATOR` for a skill spec valued by `evaluator`, or nothing for the default
+/// evaluator (and for none).
+pub fn from_clause(evaluator: &str) -> String {
+    let default = crate::policy::DEFAULT_EVALUATOR.parse::<crate::policy::PolicySpec>();
+    match evaluator.parse::<crate::policy::PolicySpec>() {
+        Ok(e) if Ok(&e) != default.as_ref() => format!(",from={e}"),
+        _ => String::new(),
+    }
+}
+
 /// The players of a calibration.json, as `--players` reads it: (name, `skill:t=T̂`).
 pub fn players_of(path: &std::path::Path) -> Result<Vec<(String, String)>> {
     let text = std::fs::read_to_string(path)
@@ -25,6 +35,8 @@ pub fn players_of(path: &std::path::Path) -> Result<Vec<(String, String)>> {
             path.display()
         );
     };
+    // The players play with the values they were fitted on.
+    let from = from_clause(v.get("evaluator").and_then(|e| e.as_str()).unwrap_or(""));
     let mut out = Vec::new();
     for (i, p) in list.iter().enumerate() {
         let name = p.get("player").and_then(|n| n.as_str());
@@ -32,10 +44,15 @@ pub fn players_of(path: &std::path::Path) -> Result<Vec<(String, String)>> {
         match (name, t) {
             (Some(n), Some(t)) => out.push((
                 n.to_string(),
-                format!("skill:t={},name={}", fmt_t(t), spec_name(n)),
+                format!("skill:t={},name={}{from}", fmt_t(t), spec_name(n)),
             )),
+            // No fitted t (no decision that tells, or choices no better than chance).
+            (Some(n), None) => eprintln!(
+                "confluence-sim: warning: {}: player {n} has no finite fitted t; left out",
+                path.display()
+            ),
             _ => bail!(
-                "{}: player {} has no \"player\" name or no fitted \"t\"",
+                "{}: player {} has no \"player\" name",
                 path.display(),
                 i + 1
             ),

@@ -94,11 +94,27 @@ pub fn deck_facts(db: &CardDb, d: &PlayerDeck) -> DeckFacts {
 
 /// A record's game dealt again: the decks and cards its header names, loaded with its
 /// edits.
+#[derive(Clone)]
 pub struct Dealt {
-    pub loaded: Loaded,
+    /// Shared by the deals of one table ([`Dealt::again`]).
+    pub loaded: std::sync::Arc<Loaded>,
     pub header: Header,
     /// Solo: the Confluence's cards for the record's rares.
-    conf_cards: Vec<CardIdx>,
+    conf_cards: std::sync::Arc<Vec<CardIdx>>,
+    /// What the policies read of the cards, made once per table.
+    pub data: crate::policy::PolicyData,
+}
+
+/// What a deal's table is made of (decks, rares, edits, rules): the header without its
+/// deal (seed, game index) and its player; records with the same table share one load.
+pub fn table_key(h: &Header) -> String {
+    let mut v = h.to_json();
+    if let Some(m) = v.as_object_mut() {
+        for k in ["seed", "game_index", "player", "started", "advisor", "version"] {
+            m.remove(k);
+        }
+    }
+    v.to_string()
 }
 
 /// The flags that load the decks of a record (seat A's deck first in a matchup).
@@ -176,9 +192,10 @@ pub fn deal(h: &Header, what: &str) -> Result<Dealt> {
         Vec::new()
     };
     Ok(Dealt {
-        loaded,
+        data: loaded.policy_data(),
+        loaded: std::sync::Arc::new(loaded),
         header: h.clone(),
-        conf_cards,
+        conf_cards: std::sync::Arc::new(conf_cards),
     })
 }
 
@@ -192,6 +209,15 @@ pub struct Replayed {
 }
 
 impl Dealt {
+    /// The deal of `h` at this deal's table (the same [`table_key`]), sharing its load.
+    pub fn again(&self, h: &Header) -> Dealt {
+        debug_assert_eq!(table_key(h), table_key(&self.header));
+        Dealt {
+            header: h.clone(),
+            ..self.clone()
+        }
+    }
+
     pub fn db(&self) -> &CardDb {
         &self.loaded.lib.db
     }

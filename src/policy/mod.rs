@@ -187,6 +187,9 @@ pub struct PolicySpec {
     /// `skill`'s evaluator (`from=SPEC`), `None` for the default ([`DEFAULT_EVALUATOR`])
     /// and for every other policy.
     pub from: Option<Box<PolicySpec>>,
+    /// `skill`'s player name (`name=NAME`, from `--players calibration.json`): names the
+    /// calibrated player in outputs ("players like NAME"), and changes no choice.
+    pub name: Option<String>,
 }
 
 /// The evaluator of `skill` unless `from=` names another.
@@ -299,6 +302,9 @@ impl fmt::Display for PolicySpec {
         write!(f, "{}", self.kind.name())?;
         if self.kind == PolicyKind::Skill {
             write!(f, ":t={}", points(self.param("t", 0)))?;
+            if let Some(n) = &self.name {
+                write!(f, ",name={n}")?;
+            }
             if let Some(e) = &self.from {
                 write!(f, ",from={e}")?;
             }
@@ -418,6 +424,7 @@ impl std::str::FromStr for PolicySpec {
             kind,
             params,
             from: None,
+            name: None,
         }
         .checked()
     }
@@ -471,15 +478,24 @@ fn parse_skill(rest: &str) -> Result<PolicySpec, String> {
         _ => (rest, None),
     };
     let mut t = None;
+    let mut name = None;
     for p in own.split(',').filter(|p| !p.trim().is_empty()) {
         let (k, v) = p
             .split_once('=')
             .ok_or_else(|| format!("policy parameter '{p}' is not key=value"))?;
         match k.trim() {
             "t" => t = Some(parse_points(v.trim())?),
+            "name" if !v.trim().is_empty() && !v.contains(['=', ':']) => {
+                name = Some(v.trim().to_string())
+            }
+            "name" => {
+                return Err(format!(
+                    "policy 'skill': name={v}: expected a player's name without ',', '=' or ':'"
+                ));
+            }
             k => {
                 return Err(format!(
-                    "policy 'skill' has no parameter '{k}' (it takes: t, and from=SPEC last)"
+                    "policy 'skill' has no parameter '{k}' (it takes: t, name, and from=SPEC last)"
                 ));
             }
         }
@@ -520,6 +536,7 @@ fn parse_skill(rest: &str) -> Result<PolicySpec, String> {
         kind: PolicyKind::Skill,
         params: vec![("t".to_string(), t)],
         from,
+        name,
     })
 }
 
@@ -943,6 +960,7 @@ impl PolicySpec {
                     .cloned()
                     .collect(),
                 from: None,
+                name: None,
             },
             _ => self.clone(),
         }

@@ -10,6 +10,8 @@
 //!
 //! [`Evaluator`] is also what `calibrate` re-evaluates recorded decisions with, before
 //! [`crate::stats::skill_fit::fit`] fits `T` to them.
+//!
+//! Layer: part of [`crate::policy`]; may use `cards`, `engine` and nothing else of the crate.
 
 use rand::RngExt;
 

@@ -445,23 +445,28 @@ fn read_diffs(path: &Path) -> Result<Vec<DiffRow>, ReportError> {
 }
 
 /// How the report names a policy: a calibrated player's skill policy
-/// (`skill:t=T,name=NAME`, from `--players calibration.json`) as "players like NAME
-/// (skill:t=T)", any other by its spec.
+/// (`skill:t=T,name=NAME[,from=SPEC]`, from `--players calibration.json`) as "players
+/// like NAME (skill t=T)" (the whole spec stays in the CSV and Parquet tables), any other
+/// by its spec.
 pub fn policy_label(spec: &str) -> String {
     let Some(params) = spec.strip_prefix("skill:") else {
         return spec.to_string();
     };
+    // `from=` comes last and holds commas of its own: the player's own parameters are
+    // before it.
+    let own = params.split(",from=").next().unwrap_or(params);
     let mut name = None;
-    let mut rest = Vec::new();
-    for p in params.split(',') {
-        match p.strip_prefix("name=") {
-            Some(n) if name.is_none() => name = Some(n),
-            _ => rest.push(p),
+    let mut t = None;
+    for p in own.split(',') {
+        if let Some(n) = p.strip_prefix("name=") {
+            name = Some(n);
+        } else if let Some(v) = p.strip_prefix("t=") {
+            t = Some(v);
         }
     }
-    match name {
-        Some(n) => format!("players like {n} (skill:{})", rest.join(",")),
-        None => spec.to_string(),
+    match (name, t) {
+        (Some(n), Some(t)) => format!("players like {n} (skill t={t})"),
+        _ => spec.to_string(),
     }
 }
 
@@ -556,11 +561,11 @@ mod tests {
     fn a_calibrated_player_is_named_in_the_report() {
         assert_eq!(
             policy_label("skill:t=2.5,name=Alice"),
-            "players like Alice (skill:t=2.5)"
+            "players like Alice (skill t=2.5)"
         );
         assert_eq!(
             policy_label("skill:t=2,name=Bob,from=search:rollouts=32,width=4"),
-            "players like Bob (skill:t=2,from=search:rollouts=32,width=4)"
+            "players like Bob (skill t=2)"
         );
         assert_eq!(policy_label("skill:t=2"), "skill:t=2");
         assert_eq!(policy_label("greedy"), "greedy");

@@ -20,7 +20,8 @@
 //! [`FitDecision`] of those values, the index of the option the player chose and the
 //! game's number, then `fit(&decisions)` and `given_away(&decisions)`.
 //!
-//! Layer: part of [`crate::stats`]; pure arithmetic.
+//! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate (it uses
+//! none: pure arithmetic).
 
 use rand::{RngExt, SeedableRng};
 
