@@ -178,16 +178,20 @@ fn players_like_yours_are_rows_of_a_run() {
     // compare takes one --policy and the calibrated players as the others.
     let cmp = out.path().join("compare");
     sim()
-        .args(["compare", "--policy", "greedy", "--games", "4", "--rares", "0", "-q"])
+        .args([
+            "compare", "--policy", "greedy", "--games", "4", "--rares", "0", "-q",
+        ])
         .args(["--player", "decks/player/BR_kojo_booda.txt", "--players"])
         .arg(&path)
         .arg("--out")
         .arg(&cmp)
         .assert()
         .success();
-    assert!(std::fs::read_to_string(cmp.join("compare.csv"))
-        .unwrap()
-        .contains("name=Alice"));
+    assert!(
+        std::fs::read_to_string(cmp.join("compare.csv"))
+            .unwrap()
+            .contains("name=Alice")
+    );
     sim().arg("report").arg(&run).assert().success();
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(report.contains("players like Alice (skill t="), "{report}");

@@ -70,6 +70,16 @@ fn a_whole_solo_game_is_played_recorded_and_replays() {
     }
     let replayed = play_support::replay(&path);
     assert_eq!(replayed["result"], end["result"]["result"]);
+    // calibrate reads the records of people as it reads those of policies.
+    let out = tempfile::tempdir().unwrap();
+    common::sim()
+        .args(["calibrate", "--bootstrap", "0", "-q", "--out"])
+        .arg(out.path())
+        .arg(&srv.games)
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(out.path().join("calibration.csv")).unwrap();
+    assert!(csv.contains("anonymous"), "{csv}");
     // A second game is the next deal.
     let g2 = new_game(&srv.addr, None);
     assert_eq!(g2["game_index"], 1);

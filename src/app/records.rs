@@ -110,7 +110,14 @@ pub struct Dealt {
 pub fn table_key(h: &Header) -> String {
     let mut v = h.to_json();
     if let Some(m) = v.as_object_mut() {
-        for k in ["seed", "game_index", "player", "started", "advisor", "version"] {
+        for k in [
+            "seed",
+            "game_index",
+            "player",
+            "started",
+            "advisor",
+            "version",
+        ] {
             m.remove(k);
         }
     }
