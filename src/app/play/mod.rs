@@ -69,7 +69,10 @@ pub fn play(a: PlayArgs) -> Result<()> {
             let server = server.clone();
             std::thread::spawn(move || {
                 while let Ok(req) = server.recv() {
-                    app.handle(req);
+                    // An engine failure in one game leaves the server serving the others
+                    // (that game's lock is poisoned: its requests get a 500 that says so).
+                    let _ =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| app.handle(req)));
                 }
             })
         })
