@@ -104,9 +104,10 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 19] = [
+    const COMMANDS: [&str; 21] = [
         "bench",
         "booster_war",
+        "calibrate",
         "cards",
         "compare",
         "disagree",
@@ -115,6 +116,7 @@ mod tests {
         "matchup",
         "merge",
         "optimize",
+        "play",
         "replay",
         "report",
         "run",
@@ -127,7 +129,7 @@ mod tests {
     ];
     /// The modules below them, which they share (`experiment` reads an experiment file into
     /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 15] = [
+    const SHARED: [&str; 17] = [
         "checkpoint",
         "cli",
         "error",
@@ -139,6 +141,8 @@ mod tests {
         "mixes",
         "mod",
         "outputs",
+        "players",
+        "records",
         "selfplay",
         "shard",
         "spec",
