@@ -49,8 +49,9 @@ try {
   if (state !== "over") throw new Error("the game ended as " + state);
   // The simulated players on the same deal, all four.
   await page.waitForFunction(() => game.others && game.others.done, null, { timeout: 120000 });
-  await page.waitForSelector("#result tr[data-policy=fastsearch]");
+  await page.waitForFunction(() => document.querySelectorAll("#result tr[data-policy]").length === 4);
   if (!shotTaken) await page.screenshot({ path: shot, fullPage: false });
+  if (process.env.END_SHOT) await page.screenshot({ path: process.env.END_SHOT, fullPage: false });
   const result = await page.evaluate(() => game.result);
   const index = await page.evaluate(() => game.game_index);
   if (errors.length) throw new Error("page errors: " + errors.join("; "));
