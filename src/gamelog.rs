@@ -74,6 +74,9 @@ pub struct GameLog<'a> {
     last_phase: &'static str,
     /// A head-to-head or Free for All game's seats as the log names them (seat A first).
     seats: Option<Vec<String>>,
+    /// The side whose eyes the lines are for ([`GameLog::seen_by`]); `None`: the replay's
+    /// lines, which hide only the Confluence's hidden cards (solo) or nothing.
+    viewer: Option<Side>,
 }
 
 fn stats_json(s: Stats) -> Value {
@@ -144,7 +147,7 @@ fn why_name(w: Why) -> &'static str {
     }
 }
 
-fn phase_name(p: Phase) -> &'static str {
+pub fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::SetupMana => "setup",
         Phase::Morning | Phase::Expand | Phase::ConfluenceDraw => "morning",
@@ -166,7 +169,27 @@ impl<'a> GameLog<'a> {
             records: Vec::new(),
             last_phase: "",
             seats: None,
+            viewer: None,
         }
+    }
+
+    /// The same log, whose lines show only what `side` sees (`play` shows them to a
+    /// person): face-down regions without their terrains, other sides' cards going to a
+    /// hidden zone, and other sides' choices of hidden cards, as "a face-down card". The
+    /// JSON records stay whole.
+    pub fn seen_by(self, side: Side) -> GameLog<'a> {
+        GameLog {
+            viewer: Some(side),
+            ..self
+        }
+    }
+
+    /// Whether the lines hide object `id` of the state: the viewer cannot see it.
+    fn hides<const N: usize, const M: usize>(&self, s: &GameState<N, M>, id: ObjId) -> bool {
+        self.viewer.is_some_and(|v| {
+            let o = s.obj(id);
+            o.side != v && !o.has(flag::KNOWN)
+        })
     }
 
     /// The log of a head-to-head game, naming its seats (seat A first): both seats'
@@ -246,6 +269,18 @@ impl<'a> GameLog<'a> {
         choice: Choice,
     ) {
         let text = describe_choice(self.db, s, choice);
+        let named = match choice {
+            Choice::Card(id) | Choice::Play { obj: id, .. } | Choice::Quick { obj: id, .. } => {
+                Some(id)
+            }
+            _ => None,
+        };
+        let seen = match named {
+            Some(id) if self.viewer.is_some_and(|v| v != s.decider) && self.hides(s, id) => {
+                "a face-down card".to_string()
+            }
+            _ => text.clone(),
+        };
         let shown = match s.decision {
             // Plays, passes and moves are logged by the engine's own events.
             Decision::Turn
@@ -254,7 +289,7 @@ impl<'a> GameLog<'a> {
             | Decision::CleanupReserve
             | Decision::CleanupLandmark => String::new(),
             d => format!(
-                "    {} decides ({}, {}): {text}",
+                "    {} decides ({}, {}): {seen}",
                 if self.seats.is_some() {
                     self.side_name(s.decider)
                 } else {
@@ -651,7 +686,11 @@ impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
                     .map(|r| json!({"region": r, "terrains": terrain::describe(a.terrain[r]), "revealed": a.is_revealed(r)}))
                     .collect();
                 let laid: Vec<String> = (0..8)
-                    .map(|r| format!("{r}:{}{}", terrain::describe(a.terrain[r]), if a.is_revealed(r) { "" } else { "(face down)" }))
+                    .map(|r| match (a.is_revealed(r), self.viewer) {
+                        (true, _) => format!("{r}:{}", terrain::describe(a.terrain[r])),
+                        (false, None) => format!("{r}:{}(face down)", terrain::describe(a.terrain[r])),
+                        (false, Some(_)) => format!("{r}:face down"),
+                    })
                     .collect();
                 self.push(
                     s,
@@ -774,12 +813,20 @@ impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
                     && matches!(to, Zone::Hand | Zone::Deck | Zone::Mana)
                     && !s.obj(*obj).has(flag::KNOWN);
                 let name = if hidden { "a face-down card".to_string() } else { self.name(s, *obj) };
+                let seen = if self.viewer.is_some_and(|v| v != *side)
+                    && matches!(to, Zone::Hand | Zone::Deck | Zone::Mana)
+                    && self.hides(s, *obj)
+                {
+                    "a face-down card".to_string()
+                } else {
+                    name.clone()
+                };
                 let line = match why {
                     Why::Play => String::new(),
                     _ => format!(
                         "  {}: {} {} -> {} ({})",
                         self.side_name(*side),
-                        name,
+                        seen,
                         zone_name(*from),
                         zone_name(*to),
                         why_name(*why)

@@ -91,6 +91,68 @@ pub enum Command {
     /// each; writes pods.csv/.parquet (one row per pod, seating and seat), ratings.csv (a
     /// Plackett-Luce fit of who wins among four, with intervals), report.md and meta.json.
     Ffa(FfaArgs),
+    /// Play it yourself: a local web page where you play a deck against the Confluence (or
+    /// head to head against a policy), choosing among the engine's legal options, with the
+    /// simulator as advisor on request; every game is recorded in --games-dir.
+    Play(PlayArgs),
+}
+
+/// Who sits across the table in `play`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayMode {
+    /// Your deck against the Confluence.
+    Solo,
+    /// Your deck (seat A) head to head against --opponent played by --opponent-policy.
+    Matchup,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Decks, rares and edits as in `run` (one --player: yours; --policy has no meaning,
+    /// you are the player).
+    #[command(flatten)]
+    pub m: MatchArgs,
+    /// The port to listen on (0: a free one).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub port: u16,
+    /// The address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub listen: String,
+    /// Do not open the page in the default browser (print its address only).
+    #[arg(long)]
+    pub no_browser: bool,
+    /// The deal's seed, as `run --seed`.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// The deal's game index, as in `run` and `replay` (default: the next deal, one after
+    /// the highest index recorded in --games-dir for this seed, or 0).
+    #[arg(long, value_name = "I")]
+    pub game_index: Option<u64>,
+    /// `solo` (against the Confluence) or `matchup` (head to head against --opponent).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "solo")]
+    pub mode: PlayMode,
+    /// matchup: the opponent's deck file.
+    #[arg(long, value_name = "FILE")]
+    pub opponent: Option<PathBuf>,
+    /// matchup: the policy that plays the opponent's seat.
+    #[arg(long, value_name = "SPEC", default_value = "planner")]
+    pub opponent_policy: String,
+    /// Your name, written in the game records.
+    #[arg(long, value_name = "NAME", default_value = "anonymous")]
+    pub name: String,
+    /// Where the game records are written (one JSON Lines file per game).
+    #[arg(long, value_name = "DIR", default_value = "played")]
+    pub games_dir: PathBuf,
+    /// No advisor (for games recorded to calibrate a player: advice changes the player).
+    #[arg(long)]
+    pub no_advisor: bool,
+    /// The policy whose rollouts estimate each option's win probability.
+    #[arg(long, value_name = "SPEC", default_value = "fastsearch")]
+    pub advisor: String,
+    /// A card file (JSON Lines with ref, main_effect_en, echo_effect_en) whose printed
+    /// texts are shown beside our encoding of each card.
+    #[arg(long, value_name = "FILE")]
+    pub card_texts: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone, Serialize, Deserialize)]

@@ -24,6 +24,7 @@ mod meta;
 pub mod mixes;
 mod optimize;
 mod outputs;
+mod play;
 mod players;
 mod records;
 mod replay;
@@ -77,6 +78,7 @@ pub fn main() -> ExitCode {
         Command::BoosterWar(a) => booster_war::booster_war(a),
         Command::Optimize(a) => optimize::optimize(a),
         Command::Ffa(a) => ffa::ffa(a),
+        Command::Play(a) => play::play(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -102,9 +104,10 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     /// The command files, one per subcommand, on top.
-    const COMMANDS: [&str; 19] = [
+    const COMMANDS: [&str; 21] = [
         "bench",
         "booster_war",
+        "calibrate",
         "cards",
         "compare",
         "disagree",
@@ -113,6 +116,7 @@ mod tests {
         "matchup",
         "merge",
         "optimize",
+        "play",
         "replay",
         "report",
         "run",
@@ -125,7 +129,7 @@ mod tests {
     ];
     /// The modules below them, which they share (`experiment` reads an experiment file into
     /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 15] = [
+    const SHARED: [&str; 17] = [
         "checkpoint",
         "cli",
         "error",
@@ -137,6 +141,8 @@ mod tests {
         "mixes",
         "mod",
         "outputs",
+        "players",
+        "records",
         "selfplay",
         "shard",
         "spec",

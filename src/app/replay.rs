@@ -11,7 +11,6 @@ use super::mixes;
 use super::records;
 use crate::deck::booster::{Booster, BoosterPool, read_slots};
 use crate::engine::ffa::FFA_MAX_CARDS;
-use crate::engine::setup::{SetupStreams, new_game};
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
 use crate::gamelog::GameLog;
@@ -146,21 +145,9 @@ fn solo_game<'l>(
             }
         }
     ));
-    let mut setup = GameSeeds::rng(seeds.setup);
-    let mut conf = GameSeeds::rng(seeds.confluence);
-    let mut rng = GameSeeds::rng(seeds.events);
+    let (mut s, mut rng) = crate::sim::game::start_game(db, &m, &seeds, &mut log);
     let mut prng = seeds.policy_rng();
     let mut policy = loaded.policies[0].build(data);
-    let mut s = new_game(
-        db,
-        &m,
-        SetupStreams {
-            setup: &mut setup,
-            confluence: &mut conf,
-        },
-        &mut rng,
-        &mut log,
-    );
     let mut buf = ChoiceList::new();
     let mut n = 0;
     loop {
@@ -264,6 +251,7 @@ struct SeatInfo {
 /// Plays a head-to-head game with the log watching, and returns the log: a game record's
 /// header where there is one (a matchup), a record (`game`) describing the game and its
 /// seats, then the game's events and every seat's decisions.
+#[allow(clippy::too_many_arguments)]
 fn duel_log<'d>(
     a: &ReplayArgs,
     db: &'d crate::cards::db::CardDb,

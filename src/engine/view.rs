@@ -32,6 +32,12 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         }
     }
 
+    /// The view of side `me`, whoever decides (a table that shows one seat's side
+    /// between its decisions).
+    pub fn of_side(s: &'a GameState<N, M>, db: &'a CardDb, me: Side) -> Self {
+        View { s, db, me }
+    }
+
     /// The side this view belongs to (`Side::Player` in Confluence mode).
     pub fn me(&self) -> Side {
         self.me

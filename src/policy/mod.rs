@@ -944,7 +944,7 @@ impl PolicySpec {
 
     /// The policy that plays this one's seat in someone else's rollouts: itself, or a
     /// search's rollout policy with its `keep` and `mana`.
-    fn rollout_spec(&self) -> PolicySpec {
+    pub fn rollout_spec(&self) -> PolicySpec {
         match self.kind {
             PolicyKind::Skill => self.evaluator().rollout_spec(),
             PolicyKind::Search | PolicyKind::Clairvoyant => PolicySpec {

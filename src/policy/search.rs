@@ -707,7 +707,7 @@ impl Search {
     /// option is valued, at least one sample each.
     ///
     /// At most [`MAX_VALUED`] options are played: the ranker's best ones first (the order
-    /// the search takes its candidates in, up to [`MAX_WIDTH`]), then the others in the
+    /// the search takes its candidates in, up to `MAX_WIDTH`), then the others in the
     /// engine's order; any option beyond is given the lowest value played (the ranker
     /// put it below all of them). [`Search::value_order`] gives that order, best guess
     /// first. Deterministic given `rng`; no allocation once the buffers have grown to the

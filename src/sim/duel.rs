@@ -126,6 +126,15 @@ pub struct DuelGame<'a> {
     pub seeds: &'a GameSeeds,
 }
 
+/// The policy streams of a head-to-head game's two seats (seat A's first): a game played
+/// with the same choices draws the same policy decisions (`play` plays seat B so).
+pub fn seat_policy_rngs(seeds: &GameSeeds) -> [PolicyRng; 2] {
+    [
+        seeds.policy_rng(),
+        <PolicyRng as rand::SeedableRng>::seed_from_u64(splitmix64(seeds.policy ^ 0xb)),
+    ]
+}
+
 /// [`play_duel`] watched: `obs` sees every event and `decided` every decision, with the
 /// state before it, the legal options and the index chosen (`replay` writes its log so).
 pub fn play_duel_with<O: Observer>(
@@ -138,10 +147,7 @@ pub fn play_duel_with<O: Observer>(
 ) -> DuelResult {
     let (seeds, first) = (g.seeds, g.first);
     let (mut s, mut rng) = start_duel(db, g.seats, first, g.rules, seeds, obs);
-    let mut prng = [
-        seeds.policy_rng(),
-        <PolicyRng as rand::SeedableRng>::seed_from_u64(splitmix64(seeds.policy ^ 0xb)),
-    ];
+    let mut prng = seat_policy_rngs(seeds);
     let [pa, pb] = policies;
     loop {
         match advance(&mut s, db, &mut rng, obs) {
