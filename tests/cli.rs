@@ -947,13 +947,18 @@ fn ladder_writes_every_policy_at_both_mixes_identically_on_any_thread_count() {
     assert!(
         csv.lines()
             .skip(1)
-            .all(|l| l.starts_with("3,") && l.ends_with(",")),
+            .all(|l| l.starts_with("4,") && l.ends_with(",")),
         "{csv}"
     );
     // Every column but the measured speed is the same on one and two threads.
+    // (Compared as printed: `t_equiv` is NaN without a skill curve, and NaN != NaN.)
     for (name, col) in &a.columns {
         if name != "games_per_second" && name != "threads" {
-            assert_eq!(Some(col), b.column(name), "{name}");
+            assert_eq!(
+                format!("{:?}", Some(col)),
+                format!("{:?}", b.column(name)),
+                "{name}"
+            );
         }
     }
 }
