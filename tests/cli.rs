@@ -1815,3 +1815,80 @@ fn confluence_toml_errors_name_the_field_and_its_range() {
         );
     }
 }
+
+/// Issue 48, item 4: a run whose games show no variation (a deck that never wins: day 1
+/// caps every game) writes no zero-width interval: diffs.csv's interval is null and
+/// rares.csv has no effect of rounding error, and the run says why; `--games 1` says why
+/// diffs.csv is empty.
+#[test]
+fn no_variation_gives_null_intervals_and_says_why_a_table_is_empty() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("never");
+    let o = sim()
+        .args([
+            "run",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--games",
+            "20",
+        ])
+        .args([
+            "--day-cap",
+            "1",
+            "--rares",
+            "0",
+            "--rares",
+            "15",
+            "--rares",
+            "3",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let diffs = std::fs::read_to_string(out.join("diffs.csv")).unwrap();
+    let rows: Vec<&str> = diffs.lines().skip(1).collect();
+    assert!(!rows.is_empty(), "{diffs}");
+    for r in rows {
+        assert!(r.ends_with(",0,,,"), "diff 0, interval null: {r}");
+    }
+    assert!(err.contains("have no interval"), "{err}");
+    let rares = std::fs::read_to_string(out.join("rares.csv")).unwrap();
+    assert_eq!(
+        rares.lines().count(),
+        1,
+        "no rare effect of rounding error: {rares}"
+    );
+    assert!(
+        err.contains("rares.csv has no row for BR_kojo_booda · greedy: it lost all its 100 games"),
+        "{err}"
+    );
+
+    let one = d.path().join("one");
+    let o = sim()
+        .args([
+            "run",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--games",
+            "1",
+            "--rares",
+            "0",
+            "--rares",
+            "15",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&one)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("diffs.csv has no row for 1 of 1 configuration(s): a paired difference needs at least 2 games"),
+        "{err}"
+    );
+}
