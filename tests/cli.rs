@@ -1867,6 +1867,24 @@ fn no_variation_gives_null_intervals_and_says_why_a_table_is_empty() {
         "{err}"
     );
 
+    // The report says why the deck has no rare effects, and shows no [0.0, 0.0].
+    sim().arg("report").arg(&out).assert().success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "rares.parquet has no rows for this deck and policy: it lost all its 100 games"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("interval n/a: no variation in the games"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("[0.0, 0.0]") && !md.contains("[+0.0,\u{a0}+0.0]"),
+        "{md}"
+    );
+
     let one = d.path().join("one");
     let o = sim()
         .args([
