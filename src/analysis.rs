@@ -122,6 +122,88 @@ pub fn cards_table(d: &RunData<'_>) -> Table {
     t
 }
 
+/// Each (player deck, policy) group of the run, in order of first appearance, with the
+/// observations (mix, wins, games) of its configurations.
+fn groups(d: &RunData<'_>) -> Vec<((usize, usize), Vec<Observation>)> {
+    let mut keys: Vec<(usize, usize)> = Vec::new();
+    for c in d.configs {
+        if !keys.contains(&(c.player, c.policy)) {
+            keys.push((c.player, c.policy));
+        }
+    }
+    keys.into_iter()
+        .map(|(p, q)| {
+            let obs = d
+                .configs
+                .iter()
+                .zip(d.accums)
+                .filter(|(c, _)| c.player == p && c.policy == q)
+                .map(|(c, a)| Observation {
+                    mix: c.mix.0,
+                    wins: wins(a),
+                    games: a.games,
+                })
+                .collect();
+            ((p, q), obs)
+        })
+        .collect()
+}
+
+/// A group's wins and games.
+fn totals(obs: &[Observation]) -> (u64, u64) {
+    obs.iter()
+        .fold((0, 0), |(w, g), o| (w + o.wins, g + o.games))
+}
+
+/// Whether a group's games vary at all: some won and some lost.
+fn varies(obs: &[Observation]) -> bool {
+    let (wins, games) = totals(obs);
+    wins > 0 && wins < games
+}
+
+/// Why `diffs.csv` and `rares.csv` leave out a row or an interval, one sentence each, so
+/// that an empty table or a null is never read as "no effect" or as certain.
+pub fn table_notes(d: &RunData<'_>) -> Vec<String> {
+    let base = baselines(d.configs);
+    let mut notes = Vec::new();
+    let compared: Vec<usize> = (0..d.accums.len()).filter(|&ci| base[ci] != ci).collect();
+    let few = compared
+        .iter()
+        .filter(|&&ci| d.accums[ci].paired_difference().is_none())
+        .count();
+    if few > 0 {
+        notes.push(format!(
+            "diffs.csv has no row for {few} of {} configuration(s): a paired difference needs at least 2 games",
+            compared.len()
+        ));
+    }
+    let flat = compared
+        .iter()
+        .filter(|&&ci| {
+            d.accums[ci]
+                .paired_difference()
+                .is_some_and(|(_, s)| s == 0.0)
+        })
+        .count();
+    if flat > 0 {
+        notes.push(format!(
+            "diffs.csv: {flat} difference(s) have no interval (diff_se, diff_lo and diff_hi null): every paired game gave the same result, so the games show no variation to measure it by"
+        ));
+    }
+    for ((p, q), obs) in groups(d) {
+        let (w, g) = totals(&obs);
+        if obs.len() >= 2 && g > 0 && !varies(&obs) {
+            notes.push(format!(
+                "rares.csv has no row for {} · {}: it {} all its {g} games, so no rare can be told from another",
+                d.players[p].name,
+                d.policies[q],
+                if w == 0 { "lost" } else { "won" }
+            ));
+        }
+    }
+    notes
+}
+
 /// One row per configuration that was compared with a different baseline configuration.
 /// The baseline is the all-common configuration of the same deck and policy, or the group's
 /// first configuration when the run has none: `baseline_rare_count` and
@@ -145,6 +227,9 @@ pub fn diffs_table(d: &RunData<'_>) -> Table {
         b_count.push(bmix.count());
         b_mix.push(d.confluence.mix_names(bmix, d.db).join(";"));
         diff.push(m);
+        // Every paired game gave the same result (a deck that never wins): the games show
+        // no variation, and a zero-width interval would read as certain. Null, not 0.
+        let s = if s > 0.0 { s } else { f64::NAN };
         se.push(s);
         lo.push(m - z * s);
         hi.push(m + z * s);
@@ -171,12 +256,6 @@ pub fn diffs_table(d: &RunData<'_>) -> Table {
 /// an effect give no row for it.
 pub fn rares_table(d: &RunData<'_>) -> Table {
     let z = z_for(0.95);
-    let mut groups: Vec<(usize, usize)> = Vec::new();
-    for c in d.configs {
-        if !groups.contains(&(c.player, c.policy)) {
-            groups.push((c.player, c.policy));
-        }
-    }
     let (mut deck, mut pol, mut rare, mut eff, mut lo, mut hi, mut method, mut cfgs, mut games) = (
         vec![],
         vec![],
@@ -188,18 +267,12 @@ pub fn rares_table(d: &RunData<'_>) -> Table {
         vec![],
         vec![],
     );
-    for (p, q) in groups {
-        let obs: Vec<Observation> = d
-            .configs
-            .iter()
-            .zip(d.accums)
-            .filter(|(c, _)| c.player == p && c.policy == q)
-            .map(|(c, a)| Observation {
-                mix: c.mix.0,
-                wins: wins(a),
-                games: a.games,
-            })
-            .collect();
+    for ((p, q), obs) in groups(d) {
+        // All lost (or all won): no rare can be told from another; the fit would give
+        // effects of rounding error (4.4e-16 ± 2e-17) as if measured.
+        if !varies(&obs) {
+            continue;
+        }
         let Some(f) = fit(&obs, d.confluence.rares.len()) else {
             continue;
         };

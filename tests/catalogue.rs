@@ -78,7 +78,7 @@ const CATALOGUE: &[Case] = &[
     // Bad flag values: exit 2.
     bad(&["run", "--games", "0"], 2, &["--games", "0"]),
     bad(&["run", "--games", "many"], 2, &["invalid value 'many'"]),
-    bad(&["run", "--games", "-5"], 2, &["unexpected argument '-5'"]),
+    bad(&["run", "--games", "-5"], 2, &["--games -5: must be ≥ 0"]),
     bad(
         &[
             "run",
@@ -148,7 +148,7 @@ const CATALOGUE: &[Case] = &[
     bad(&["run", "--subsets", "0"], 2, &["--subsets"]),
     bad(&["run", "--day-cap", "0"], 2, &["--day-cap"]),
     bad(&["run", "--day-cap", "251"], 2, &["--day-cap"]),
-    bad(&["run", "--seed", "-1"], 2, &["unexpected argument '-1'"]),
+    bad(&["run", "--seed", "-1"], 2, &["--seed -1: must be ≥ 0"]),
     bad(
         &["run", "--experiment", "{dir}/exp_bom.toml", "--games", "5"],
         2,

@@ -1646,3 +1646,272 @@ fn skill_plays_under_its_normalised_name_and_bad_values_exit_2() {
         &["skill:t=2,from=search"],
     );
 }
+
+/// Issue 48, item 6: a negative number given to a count is "must be ≥ 0" (exit 2), not
+/// clap's "unexpected argument '-1'", on every command.
+#[test]
+fn a_negative_count_must_be_at_least_zero() {
+    for args in [
+        vec!["run", "--games", "-1"],
+        vec!["run", "--threads", "-2"],
+        vec!["run", "--seed", "-1"],
+        vec!["optimize", "--games", "-1"],
+        vec!["compare", "--games", "-5"],
+        vec!["matchup", "--games", "-1"],
+    ] {
+        let o = sim().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let want = format!("{} {}: must be ≥ 0", args[1], args[2]);
+        assert!(err.contains(&want), "{args:?}: expected '{want}' in: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
+/// Runs the binary; asserts the exit code and returns stderr.
+fn fails_with(code: i32, args: &[&str]) -> String {
+    let o = sim().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    err
+}
+
+/// Issue 48, item 6: a token named in a deck, by name or by reference, is refused in so
+/// many words (by name it was "'Brassbug' has no common version").
+#[test]
+fn a_token_in_a_deck_is_refused_as_a_token() {
+    let d = tempfile::tempdir().unwrap();
+    let starter =
+        std::fs::read_to_string(root().join("decks/player/AX_sierra_oddball.txt")).unwrap();
+    for token in ["Brassbug", "ALT_ALIZE_B_AX_31_C"] {
+        let deck = d.path().join("deck.txt");
+        std::fs::write(&deck, format!("{starter}\n1 {token}\n")).unwrap();
+        let err = fails_with(
+            1,
+            &[
+                "run",
+                "--player",
+                deck.to_str().unwrap(),
+                "--games",
+                "2",
+                "-q",
+            ],
+        );
+        assert!(
+            err.contains("'Brassbug' is a token: tokens cannot be in a deck"),
+            "{token}: {err}"
+        );
+    }
+}
+
+/// Issue 48, item 6: `cards coverage --set` of no set is a bad flag listing the sets.
+#[test]
+fn cards_coverage_of_an_unknown_set_lists_the_known_sets() {
+    let err = fails_with(2, &["cards", "coverage", "--set", "NOPE"]);
+    assert!(
+        err.contains("--set NOPE: unknown set (known sets: "),
+        "{err}"
+    );
+    assert!(err.contains("CORE") && err.contains("ALIZE"), "{err}");
+}
+
+/// Issue 48, item 6: `compare` with one policy and no --players, or with one game, is a
+/// bad flag (exit 2), not a failed run.
+#[test]
+fn compare_with_one_policy_or_one_game_is_a_bad_flag() {
+    let err = fails_with(2, &["compare", "--policy", "greedy", "--games", "10"]);
+    assert!(err.contains("at least two --policy"), "{err}");
+    let err = fails_with(
+        2,
+        &[
+            "compare", "--policy", "greedy", "--policy", "random", "--games", "1",
+        ],
+    );
+    assert!(err.contains("--games 1: must be at least 2"), "{err}");
+}
+
+/// Issue 48, item 6: an empty --boosters file gets a sentence, not "expected one of: )".
+#[test]
+fn an_empty_boosters_file_says_it_describes_no_booster() {
+    let d = tempfile::tempdir().unwrap();
+    let empty = d.path().join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
+    let err = fails_with(
+        1,
+        &[
+            "booster-war",
+            "--boosters",
+            empty.to_str().unwrap(),
+            "--games",
+            "2",
+            "-q",
+        ],
+    );
+    assert!(err.contains("the file describes no booster"), "{err}");
+    assert!(!err.contains("expected one of: )"), "{err}");
+}
+
+/// Issue 48, item 6: a deck error is printed once, not once per copy of the card.
+#[test]
+fn a_deck_error_is_printed_once_not_once_per_copy() {
+    let err = fails_with(
+        1,
+        &[
+            "run",
+            "--player",
+            &fixture("decks/wrong_faction.txt"),
+            "--games",
+            "2",
+            "-q",
+        ],
+    );
+    assert_eq!(err.matches("'Kelon Elemental' is AX").count(), 1, "{err}");
+}
+
+/// Issue 48, item 6: a Confluence TOML error names the field and its allowed range (TOML
+/// said "expected u8"), and a repeated key names the key.
+#[test]
+fn confluence_toml_errors_name_the_field_and_its_range() {
+    let d = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join("decks/confluence/reference.toml")).unwrap();
+    let first = |key: &str| text.find(&format!("\n{key} = ")).unwrap() + 1;
+    let with = |at: usize, new: &str| {
+        let end = at + text[at..].find('\n').unwrap();
+        format!("{}{new}{}", &text[..at], &text[end..])
+    };
+    let hand = first("hand_cost");
+    let old = text[hand..hand + text[hand..].find('\n').unwrap()].to_string();
+    let cases = [
+        (
+            with(hand, "hand_cost = -1"),
+            "hand_cost = -1 is out of range (a whole number from 0 to 255)",
+        ),
+        (
+            with(hand, "hand_cost = 99999999999999999999"),
+            "hand_cost = 99999999999999999999 is out of range (a whole number from 0 to 255)",
+        ),
+        (
+            with(first("count"), "count = -3"),
+            "count = -3 is out of range (a whole number from 1 to 55)",
+        ),
+        (
+            with(hand, &format!("{old}\nhand_cost = 2")),
+            "'hand_cost' is given twice in one table",
+        ),
+    ];
+    for (i, (toml, want)) in cases.iter().enumerate() {
+        let p = d.path().join(format!("c{i}.toml"));
+        std::fs::write(&p, toml).unwrap();
+        let err = fails_with(
+            1,
+            &[
+                "run",
+                "--confluence",
+                p.to_str().unwrap(),
+                "--games",
+                "2",
+                "-q",
+            ],
+        );
+        assert!(err.contains(want), "expected '{want}' in: {err}");
+        assert!(
+            err.contains(&format!("c{i}.toml:")),
+            "names the line: {err}"
+        );
+    }
+}
+
+/// Issue 48, item 4: a run whose games show no variation (a deck that never wins: day 1
+/// caps every game) writes no zero-width interval: diffs.csv's interval is null and
+/// rares.csv has no effect of rounding error, and the run says why; `--games 1` says why
+/// diffs.csv is empty.
+#[test]
+fn no_variation_gives_null_intervals_and_says_why_a_table_is_empty() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("never");
+    let o = sim()
+        .args([
+            "run",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--games",
+            "20",
+        ])
+        .args([
+            "--day-cap",
+            "1",
+            "--rares",
+            "0",
+            "--rares",
+            "15",
+            "--rares",
+            "3",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let diffs = std::fs::read_to_string(out.join("diffs.csv")).unwrap();
+    let rows: Vec<&str> = diffs.lines().skip(1).collect();
+    assert!(!rows.is_empty(), "{diffs}");
+    for r in rows {
+        assert!(r.ends_with(",0,,,"), "diff 0, interval null: {r}");
+    }
+    assert!(err.contains("have no interval"), "{err}");
+    let rares = std::fs::read_to_string(out.join("rares.csv")).unwrap();
+    assert_eq!(
+        rares.lines().count(),
+        1,
+        "no rare effect of rounding error: {rares}"
+    );
+    assert!(
+        err.contains("rares.csv has no row for BR_kojo_booda · greedy: it lost all its 100 games"),
+        "{err}"
+    );
+
+    // The report says why the deck has no rare effects, and shows no [0.0, 0.0].
+    sim().arg("report").arg(&out).assert().success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "rares.parquet has no rows for this deck and policy: it lost all its 100 games"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("interval n/a: no variation in the games"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("[0.0, 0.0]") && !md.contains("[+0.0,\u{a0}+0.0]"),
+        "{md}"
+    );
+
+    let one = d.path().join("one");
+    let o = sim()
+        .args([
+            "run",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--games",
+            "1",
+            "--rares",
+            "0",
+            "--rares",
+            "15",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&one)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("diffs.csv has no row for 1 of 1 configuration(s): a paired difference needs at least 2 games"),
+        "{err}"
+    );
+}

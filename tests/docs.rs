@@ -626,3 +626,48 @@ fn the_readme_stays_short() {
         "README.md has {lines} lines; move detail into docs/"
     );
 }
+
+/// Issue 48, item 7: what the docs say of the search's `net` range, of `ffa` and its expert
+/// weights, and of the commands that write an output directory is what the binary does.
+#[test]
+fn the_docs_say_what_the_binary_does() {
+    use confluence_sim::policy::PolicySpec;
+    let read = |p: &str| std::fs::read_to_string(root().join(p)).unwrap();
+    // The text with its line breaks and indentation as single spaces.
+    let words = |p: &str| read(p).split_whitespace().collect::<Vec<_>>().join(" ");
+    // policies.md: the search's `net` is 0 to 7, as the parser takes it.
+    let policies = words("docs/policies.md");
+    assert!("search:net=7".parse::<PolicySpec>().is_ok());
+    let e = "search:net=8"
+        .parse::<PolicySpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("(0 to 7)"), "{e}");
+    assert!(
+        policies.contains("0 to 7 for the search"),
+        "policies.md: net range"
+    );
+    // free-for-all.md: ffa reads --expert-weights, and never says it ignores them.
+    let ffa = words("docs/free-for-all.md");
+    assert!(
+        read("src/app/ffa.rs").contains("load::expert_weights(a.models.expert_weights"),
+        "ffa reads its expert weights"
+    );
+    assert!(
+        !ffa.contains("reads them yet"),
+        "free-for-all.md says ffa ignores them"
+    );
+    // output-directories.md: every command that writes a directory with --force, ffa too.
+    let dirs = words("docs/output-directories.md");
+    for cmd in ["matchup", "booster-war", "ffa"] {
+        assert!(
+            help(&[cmd]).is_some_and(|h| lists_flag(&h, "--force")),
+            "{cmd} --force"
+        );
+        assert!(
+            dirs.contains(&format!("`{cmd}`,")),
+            "output-directories.md: {cmd}"
+        );
+    }
+    assert!(dirs.contains("`booster-war`, `ffa` and `merge` replace it with `--force`"));
+}

@@ -198,6 +198,9 @@ fn bad_input_is_refused_and_writes_nothing() {
         (vec!["--pool", ","], 2, "names no set"),
         (vec!["--rares", "0..=3"], 2, "optimize plays one mix"),
         (vec!["--rares", "99"], 2, "--rares 99"),
+        // Issue 48, item 2: N counts the Confluence deck's 15 rares, not its 55 cards.
+        (vec!["--rares", "55"], 2, "from 0 to 15"),
+        (vec!["--rares", "16"], 2, "from 0 to 15"),
         (vec!["--policy", "bogus"], 2, "--policy bogus"),
         (vec!["--threads", "0"], 2, "--threads"),
         (vec!["--batch", "0"], 2, "--batch"),

@@ -60,6 +60,12 @@ fn prepare(a: &BoosterWarArgs) -> Result<Prepared> {
     let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
     let value = load::value_weights(a.models.value_weights.as_deref())?;
     let slots_file = read_slots(&a.boosters)?;
+    if slots_file.is_empty() {
+        anyhow::bail!(
+            "--boosters {}: the file describes no booster (it needs a [SET] table for each set, as decks/boosters.toml has)",
+            a.boosters.display()
+        );
+    }
     let Some(&slots) = slots_file.get(&a.set) else {
         let known: Vec<&str> = slots_file.keys().map(|s| s.as_str()).collect();
         return Err(usage(format!(

@@ -162,6 +162,17 @@ fn coverage(
     set: Option<String>,
     decks: Vec<std::path::PathBuf>,
 ) -> Result<()> {
+    // A set no card is in would list nothing, as if the set had no such cards.
+    if let Some(s) = &set {
+        let known: std::collections::BTreeSet<&str> =
+            lib.db.cards.iter().map(|d| d.set.as_str()).collect();
+        if !known.contains(s.as_str()) {
+            return Err(super::usage(format!(
+                "--set {s}: unknown set (known sets: {})",
+                known.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
     // Every deck is read before anything is printed: a bad one prints nothing.
     let mut loaded = Vec::new();
     for path in &decks {

@@ -53,12 +53,15 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         m.players = load::STARTERS.iter().map(Into::into).collect();
     }
     if m.policies.len() + usize::from(m.calibrated.is_some()) < 2 {
-        anyhow::bail!(
-            "compare needs at least two --policy (the first is the baseline), or one and --players"
-        );
+        return Err(super::usage(
+            "compare needs at least two --policy (the first is the baseline), or one and --players",
+        ));
     }
     if a.games < 2 {
-        anyhow::bail!("--games must be at least 2");
+        return Err(super::usage(format!(
+            "--games {}: must be at least 2 (a paired difference needs two games)",
+            a.games
+        )));
     }
     let loaded = load::load(&m)?;
     for w in &loaded.warnings {

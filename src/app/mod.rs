@@ -43,7 +43,7 @@ mod tune;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use cli::{Cli, Command};
 pub use error::{Usage, exit_code, is_usage, message, usage};
@@ -51,7 +51,7 @@ pub use error::{Usage, exit_code, is_usage, message, usage};
 /// Runs the program; errors are printed as `confluence-sim: error: ...` and exit 1 (a bad
 /// file or a failed run) or 2 (a bad flag value).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_cli();
     let result = match cli.command {
         Command::Run(a) => run::run(a),
         Command::Cards(a) => cards::cards(a),
@@ -99,6 +99,68 @@ pub fn main() -> ExitCode {
             ExitCode::from(exit_code(&e))
         }
     }
+}
+
+/// The command line, parsed. A negative number (`--games -1`) is read as a value, not as a
+/// flag, so that a count refuses it with "must be ≥ 0" rather than clap's "unexpected
+/// argument '-1'"; flags that take negative numbers (edits, thresholds) still get them.
+fn parse_cli() -> Cli {
+    let mut cmd = negatives_as_values(Cli::command());
+    let parsed = cmd
+        .try_get_matches_from_mut(std::env::args_os())
+        .and_then(|m| Cli::from_arg_matches(&m));
+    match parsed {
+        Ok(cli) => cli,
+        Err(e) => negative_count(&e)
+            .map(|msg| clap::Error::raw(clap::error::ErrorKind::ValueValidation, msg))
+            .unwrap_or(e)
+            .format(&mut cmd)
+            .exit(),
+    }
+}
+
+/// Every argument that takes a value, in every subcommand, accepts a negative number.
+fn negatives_as_values(mut cmd: clap::Command) -> clap::Command {
+    let ids: Vec<String> = cmd
+        .get_arguments()
+        .filter(|a| a.get_action().takes_values())
+        .map(|a| a.get_id().to_string())
+        .collect();
+    for id in ids {
+        cmd = cmd.mut_arg(id, |a| a.allow_negative_numbers(true));
+    }
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in subs {
+        cmd = cmd.mut_subcommand(name, negatives_as_values);
+    }
+    cmd
+}
+
+/// "--games -1: must be ≥ 0" for a negative number given to an unsigned count (clap's own
+/// words are "invalid digit found in string").
+fn negative_count(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let value = match e.get(ContextKind::InvalidValue)? {
+        ContextValue::String(v) => v.clone(),
+        _ => return None,
+    };
+    let negative = value.strip_prefix('-')?.parse::<f64>().is_ok();
+    let unsigned = std::error::Error::source(e)
+        .is_some_and(|s| s.to_string() == "invalid digit found in string");
+    if !(negative && unsigned) {
+        return None;
+    }
+    let arg = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(a)) => a.split(' ').next().unwrap_or(a).to_string(),
+        _ => "the value".into(),
+    };
+    Some(format!("{arg} {value}: must be ≥ 0\n"))
 }
 
 #[cfg(test)]

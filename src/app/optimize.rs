@@ -30,17 +30,27 @@ const DEFAULT_POOL: &str = "CORE";
 const Z: f64 = 1.959964;
 
 /// The rare mix of `--rares N`: all commons, all rares, or one random set of N drawn from
-/// the seed.
+/// the seed. N counts the Confluence deck's rares (not its 55 slots): the mix holds exactly
+/// N distinct rares.
 fn mix(conf: &ConfluenceDeck, rares: &str, seed: u64) -> Result<RareMix> {
-    let n = conf.slots.len();
-    let (a, b) =
-        mixes::parse_counts(rares, n).map_err(|e| super::usage(format!("--rares {rares}: {e}")))?;
+    let n = conf.rares.len();
+    let range = || {
+        format!(
+            "give one count N from 0 to {n} ({} has {n} rares)",
+            conf.path.display()
+        )
+    };
+    let (a, b) = mixes::parse_counts(rares, n)
+        .map_err(|_| super::usage(format!("--rares {rares}: out of range; {}", range())))?;
     if a != b {
         return Err(super::usage(format!(
-            "--rares {rares}: optimize plays one mix; give one count N (0 to {n})"
+            "--rares {rares}: optimize plays one mix; {}",
+            range()
         )));
     }
-    Ok(mixes::subsets(n, a, 1, seed)[0])
+    let mix = mixes::subsets(n, a, 1, seed)[0];
+    debug_assert_eq!(mix.count() as usize, a);
+    Ok(mix)
 }
 
 /// The swap pool of `--pool` or `--collection`.
@@ -473,6 +483,42 @@ fn print(
         println!("Changes from the start deck:");
         for c in changes {
             println!("{c}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::cards::Library;
+
+    /// Issue 48, item 2: `--rares N` plays exactly N distinct rares, for every N the
+    /// Confluence deck allows, and any other N is a usage error naming the range.
+    #[test]
+    fn rares_n_plays_exactly_n_distinct_rares() {
+        let mut lib = Library::load(Path::new("decks/cards")).unwrap();
+        let conf = ConfluenceDeck::load(Path::new("decks/confluence/reference.toml"), &mut lib.db)
+            .unwrap();
+        let n = conf.rares.len();
+        for k in 0..=n {
+            for seed in [1, 7] {
+                let m = mix(&conf, &k.to_string(), seed).unwrap();
+                assert_eq!(m.count() as usize, k, "--rares {k}");
+                let names = conf.mix_names(m, &lib.db);
+                assert_eq!(names.len(), k, "--rares {k}: {names:?}");
+                let played = conf.cards_for(m);
+                let mut rares: Vec<_> = played.iter().filter(|c| conf.rares.contains(c)).collect();
+                assert_eq!(rares.len(), k, "--rares {k}: played");
+                rares.sort();
+                rares.dedup();
+                assert_eq!(rares.len(), k, "--rares {k}: distinct");
+            }
+        }
+        for bad in [n + 1, 55] {
+            let e = mix(&conf, &bad.to_string(), 1).unwrap_err().to_string();
+            assert!(e.contains(&format!("from 0 to {n}")), "{e}");
         }
     }
 }

@@ -21,7 +21,7 @@ use anyhow::{Context, Result};
 use super::job::Job;
 use super::meta;
 use super::summary::{RunMeta, summary_table};
-use crate::analysis::{RunData, cards_table, diffs_table, rares_table};
+use crate::analysis::{RunData, cards_table, diffs_table, rares_table, table_notes};
 use crate::export::parquet::BatchWriter;
 use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::runner::CHUNK;
@@ -355,6 +355,9 @@ pub fn write_tables(
     let rares = rares_table(&data);
     out.write_csv("rares.csv", &rares)?;
     out.write_parquet("rares.parquet", &rares)?;
+    for note in table_notes(&data) {
+        eprintln!("confluence-sim: note: {note}");
+    }
     let m = meta::meta(
         &meta_in,
         job.experiment.as_deref(),

@@ -115,6 +115,34 @@ impl RareMix {
     }
 }
 
+/// A TOML error in the words of the deck format: the field and its allowed range for a
+/// number out of range (TOML's own words name only the Rust type, "expected u8"), the field
+/// for a repeated key; any other message as TOML gives it.
+fn toml_message(text: &str, line: usize, msg: &str) -> String {
+    let field = line
+        .checked_sub(1)
+        .and_then(|i| text.lines().nth(i))
+        .and_then(|l| l.split_once('='))
+        .map(|(k, v)| (k.trim(), v.split('#').next().unwrap_or("").trim()))
+        .filter(|(k, _)| !k.is_empty() && !k.starts_with('['));
+    let Some((key, value)) = field else {
+        return msg.to_string();
+    };
+    if msg.starts_with("duplicate key") {
+        return format!(
+            "'{key}' is given twice in one table (each field once per [[card]] or [hero]; keep one)"
+        );
+    }
+    let range = if msg.ends_with("expected u8") {
+        "0 to 255".to_string()
+    } else if msg.ends_with("expected usize") {
+        format!("1 to {CONFLUENCE_DECK_SIZE}")
+    } else {
+        return msg.to_string();
+    };
+    format!("{key} = {value} is out of range (a whole number from {range})")
+}
+
 fn line_of(text: &str, byte: usize) -> usize {
     text[..byte.min(text.len())]
         .bytes()
@@ -142,10 +170,8 @@ impl ConfluenceDeck {
         // A byte-order mark (Windows editors write one) is not part of the file's text.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let file: FileDeck = toml::from_str(text).map_err(|e| {
-            err(
-                e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
-                e.message().trim().to_string(),
-            )
+            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+            err(line, toml_message(text, line, e.message().trim()))
         })?;
         if let Some((line, card, key)) = stray_field(text) {
             return Err(err(

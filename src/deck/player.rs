@@ -69,6 +69,11 @@ pub fn split_count(content: &str) -> Result<(usize, &str), String> {
 
 /// The pool card an entry names: a reference, or an English name with an optional rarity
 /// tag (`(C)`, `(R)`, `(R1)`, `(R2)`); the error says what is wrong and suggests a close name.
+/// The words for a token named in a deck file, by name or by reference.
+fn token_in_deck(name: &str) -> String {
+    format!("'{name}' is a token: tokens cannot be in a deck (effects create them during a game)")
+}
+
 pub fn resolve_item<'p>(item: &str, pool: &'p CardPool) -> Result<&'p CardFacts, String> {
     if is_reference(item) {
         return pool.get(item).ok_or_else(|| {
@@ -85,7 +90,15 @@ pub fn resolve_item<'p>(item: &str, pool: &'p CardPool) -> Result<&'p CardFacts,
     }
     let (name, rarity, variant) = split_rarity(item)?;
     pool.resolve_name(name, rarity, variant).ok_or_else(|| {
-        if pool.by_name(name).next().is_some() {
+        let is_token = |c: &CardFacts| {
+            matches!(
+                c.kind,
+                CardKind::Token | CardKind::LandmarkToken | CardKind::OtherToken
+            )
+        };
+        if pool.by_name(name).next().is_some() && pool.by_name(name).all(is_token) {
+            token_in_deck(name)
+        } else if pool.by_name(name).next().is_some() {
             format!(
                 "'{name}' has no {} version{}",
                 rarity.name(),
@@ -168,13 +181,7 @@ impl PlayerDeck {
                     hero = Some((idx, lineno));
                 }
                 CardKind::Token | CardKind::LandmarkToken | CardKind::OtherToken => {
-                    return Err(line_err(
-                        lineno,
-                        format!(
-                            "'{}' is a token; tokens are created by effects and are not part of a deck",
-                            facts.name
-                        ),
-                    ));
+                    return Err(line_err(lineno, token_in_deck(&facts.name)));
                 }
                 _ => {
                     for _ in 0..count {
@@ -233,6 +240,7 @@ impl PlayerDeck {
         let hero = db.card(self.hero);
         let mut per_name: HashMap<String, usize> = HashMap::new();
         let (mut rares, mut uniques) = (0, 0);
+        let mut faction_lines = std::collections::HashSet::new();
         for (&c, &line) in self.cards.iter().zip(&self.card_lines) {
             let def = db.card(c);
             let n = per_name.entry(normalize_name(&def.name)).or_default();
@@ -255,7 +263,8 @@ impl PlayerDeck {
                     out.push(rule(Some(line), "more than 3 unique cards".into()));
                 }
             }
-            if def.faction != hero.faction {
+            // Once per line, not once per copy the line counts.
+            if def.faction != hero.faction && faction_lines.insert(line) {
                 out.push(rule(
                     Some(line),
                     format!(

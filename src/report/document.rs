@@ -45,8 +45,12 @@ pub fn pp(x: f64) -> String {
     }
 }
 
-/// An interval of differences in percentage points: `[−2.0, −0.4]`.
+/// An interval of differences in percentage points: `[−2.0, −0.4]`; a null interval (the
+/// games showed no variation: diffs.csv) as n/a with that reason, never as `[0.0, 0.0]`.
 pub fn pct_interval_pp(lo: f64, hi: f64) -> String {
+    if lo.is_nan() && hi.is_nan() {
+        return "(interval n/a: no variation in the games)".into();
+    }
     let f = |x: f64| {
         if x.is_finite() {
             signed(x * 100.0)
@@ -313,6 +317,11 @@ mod tests {
         assert_eq!(thousands(422_576), "422,576");
         assert_eq!(thousands(9604), "9,604");
         assert_eq!(thousands(12), "12");
+        // Issue 48, item 4: no variation is n/a with its reason, not a certain [0.0, 0.0].
+        assert_eq!(
+            pct_interval_pp(f64::NAN, f64::NAN),
+            "(interval n/a: no variation in the games)"
+        );
     }
 
     #[test]

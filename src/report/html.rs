@@ -21,8 +21,12 @@ fn rich(r: &Rich) -> String {
             Inline::Text(s) => esc(s),
             Inline::Code(s) => format!("<code>{}</code>", esc(s)),
             Inline::Strong(s) => format!("<strong>{}</strong>", esc(s)),
+            // Inline elements only (a `<details>` is a block in most browsers, which put
+            // the text after it, such as a closing ")", on a line of its own): a hidden
+            // checkbox that a click on the short form ticks, and the stylesheet then shows
+            // the full form in its place; no script.
             Inline::Mix { short, full } => format!(
-                "<details class=\"mix\"><summary>{}</summary>{}</details>",
+                "<label class=\"mix\"><input type=\"checkbox\"><span class=\"short\">{}</span><span class=\"full\">{}</span></label>",
                 esc(short),
                 esc(full)
             ),
@@ -170,4 +174,29 @@ pub fn render(doc: &Document) -> String {
     )
     .expect("write to String");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 48, item 7: a folded rare mix is inline, so the ")" after it stays on its
+    /// line (a `<details>` is laid out as a block and left the ")" alone on the next).
+    #[test]
+    fn a_folded_mix_keeps_the_text_after_it_on_its_line() {
+        let r = Rich::text("Lyra 40.0% (")
+            .mix(
+                "6 rares: A, B +4".into(),
+                "6 rares: A, B, C, D, E, F".into(),
+            )
+            .t(").");
+        let html = rich(&r);
+        assert!(!html.contains("<details"), "{html}");
+        assert!(!html.contains("<div"), "{html}");
+        assert!(html.ends_with("</label>)."), "{html}");
+        assert!(html.contains("6 rares: A, B +4") && html.contains("6 rares: A, B, C, D, E, F"));
+        // The stylesheet shows only the short form until a click, and never as a block.
+        assert!(STYLE.contains("label.mix > input:checked ~ .full { display: inline; }"));
+        assert!(!STYLE.contains("details.mix"));
+    }
 }

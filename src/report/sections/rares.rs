@@ -3,7 +3,7 @@
 use super::{deck_groups, decks_by_strength};
 use crate::report::document::*;
 use crate::report::inputs::RareRow;
-use crate::report::model::Model;
+use crate::report::model::{Group, Model};
 use crate::report::svg;
 
 pub(super) fn rares_section(m: &Model) -> Section {
@@ -46,8 +46,9 @@ pub(super) fn rares_section(m: &Model) -> Section {
         for g in groups {
             if g.rares.is_empty() {
                 cells.push(vec![Block::Note(Rich::text(format!(
-                    "{}: rares.parquet has no rows for this deck and policy.",
-                    g.label()
+                    "{}: rares.parquet has no rows for this deck and policy{}.",
+                    g.label(),
+                    why_no_rares(g)
                 )))]);
                 continue;
             }
@@ -122,6 +123,23 @@ fn hardest_caption(rares: &[RareRow]) -> String {
             pct_interval_pp(h.effect_lo, h.effect_hi),
         ),
         _ => "Hardest: none is distinguishable from no effect (every 95% interval includes zero or lies above it).".to_string(),
+    }
+}
+
+/// Why a group has no rare effects, where its games say: it lost (or won) every game, so
+/// no rare can be told from another (issue 48, item 4).
+fn why_no_rares(g: &Group) -> String {
+    let (wins, games) = g
+        .by_rares
+        .iter()
+        .fold((0, 0), |(w, n), p| (w + p.wins, n + p.games));
+    match (wins, games) {
+        (_, 0) => String::new(),
+        (0, n) => format!(": it lost all its {n} games, so no rare can be told from another"),
+        (w, n) if w == n => {
+            format!(": it won all its {n} games, so no rare can be told from another")
+        }
+        _ => String::new(),
     }
 }
 
