@@ -202,31 +202,25 @@ fn players_like_yours_are_rows_of_a_run() {
 fn calibrate_says_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
-    sim()
-        .arg("calibrate")
-        .arg(dir.path())
-        .arg("--out")
-        .arg(out.path().join("c"))
-        .assert()
+    let calibrate = |extra: &[&str]| {
+        let mut c = sim();
+        c.arg("calibrate")
+            .arg(dir.path())
+            .args(extra)
+            .arg("--out")
+            .arg(out.path().join("c"));
+        c.assert()
+    };
+    calibrate(&[])
         .code(1)
         .stderr(predicate::str::contains("no game records"));
     std::fs::write(dir.path().join("bad.jsonl"), "{\"event\":\"record\"}\n").unwrap();
-    sim()
-        .arg("calibrate")
-        .arg(dir.path())
-        .arg("--out")
-        .arg(out.path().join("c"))
-        .assert()
+    calibrate(&[])
         .code(1)
         .stderr(predicate::str::contains("bad.jsonl:1:"));
     std::fs::remove_file(dir.path().join("bad.jsonl")).unwrap();
     records("greedy", "1", dir.path());
-    sim()
-        .arg("calibrate")
-        .arg(dir.path())
-        .args(["--evaluator", "greedy", "--out"])
-        .arg(out.path().join("c"))
-        .assert()
+    calibrate(&["--evaluator", "greedy"])
         .code(2)
         .stderr(predicate::str::contains("--evaluator"));
     assert!(!out.path().join("c").exists(), "no partial output");
