@@ -14,7 +14,7 @@ use serde_json::json;
 use super::cli::CalibrateArgs;
 use super::records::{self, Dealt};
 use super::selfplay::each_task;
-use crate::engine::{Choice, ChoiceList};
+use crate::engine::ChoiceList;
 use crate::policy::skill::Evaluator;
 use crate::policy::{Policy, PolicyRng, PolicySpec};
 use crate::record::{Mode, Record};
@@ -302,60 +302,48 @@ fn evaluate(
 
 /// Whether `skill` wins the deal of `dealt` (its seat, its opponent's policy head to head).
 fn skill_wins_on(dealt: &Dealt, skill: &PolicySpec) -> Result<usize> {
-    let data = dealt.data.clone();
     let h = &dealt.header;
     let db = dealt.db();
-    let mut pol = skill.build(&data);
-    let mut opp = match &h.opponent {
-        Some(o) => Some(
-            o.policy
+    let mut pol = skill.build(&dealt.data);
+    let seeds = crate::sim::GameSeeds::new(h.seed, h.game_index);
+    let mut buf = ChoiceList::new();
+    // The deal played as `run` and `matchup` play it, the skill player in the record's seat.
+    let won = match &h.opponent {
+        None => crate::sim::game::play_game(
+            db,
+            &dealt.solo(),
+            &seeds,
+            &mut pol,
+            &mut buf,
+            &mut crate::engine::event::NoObserver,
+        )
+        .outcome
+        .is_win(),
+        Some(o) => {
+            let mut opp = o
+                .policy
                 .parse::<PolicySpec>()
                 .map_err(|e| anyhow::anyhow!("{}: {e}", o.policy))?
-                .build(&data),
-        ),
-        None => None,
-    };
-    let seeds = crate::sim::GameSeeds::new(h.seed, h.game_index);
-    let mut prng = [
-        seeds.policy_rng(),
-        <PolicyRng as rand::SeedableRng>::seed_from_u64(splitmix64(seeds.policy ^ 0xb)),
-    ];
-    let (mut s, mut rng) = dealt.start(&mut crate::engine::event::NoObserver);
-    let mut buf = ChoiceList::new();
-    let seat = h.seat_index();
-    loop {
-        match crate::engine::advance(&mut s, db, &mut rng, &mut crate::engine::event::NoObserver) {
-            crate::engine::Step::Over(o) => {
-                return Ok(usize::from(match h.mode {
-                    Mode::Solo => o.is_win(),
-                    Mode::Matchup => o.winner().map(|w| w.index()) == Some(seat),
-                }));
-            }
-            crate::engine::Step::Stopped => return Ok(0),
-            crate::engine::Step::Decide => {
-                crate::engine::legal_choices(&s, db, &mut buf);
-                let who = s.decider.index();
-                let view = crate::engine::view::View::new(&s, db);
-                let k = if buf.len() == 1 {
-                    0
-                } else if who == seat || opp.is_none() {
-                    pol.choose(&view, &buf, &mut prng[who])
-                } else {
-                    opp.as_mut()
-                        .expect("opponent")
-                        .choose(&view, &buf, &mut prng[who])
-                };
-                let c: Choice = buf[k];
-                crate::engine::apply_unchecked(
-                    &mut s,
-                    db,
-                    &mut rng,
-                    &mut crate::engine::event::NoObserver,
-                    c,
-                );
-            }
+                .build(&dealt.data);
+            let seat = h.seat_index();
+            let policies = if seat == 0 {
+                [&mut pol, &mut opp]
+            } else {
+                [&mut opp, &mut pol]
+            };
+            let r = crate::sim::duel::play_duel(
+                db,
+                dealt.duel_seats(),
+                crate::sim::matchup::first_seat(h.game_index),
+                crate::sim::duel::DuelRules::standard(h.day_cap),
+                &seeds,
+                policies,
+                &mut buf,
+            );
+            r.winner == Some(seat as u8)
         }
-    }
+    };
+    Ok(usize::from(won))
 }
 
 fn round2(x: f64) -> f64 {

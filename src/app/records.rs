@@ -235,27 +235,33 @@ impl Dealt {
         let seeds = GameSeeds::new(h.seed, h.game_index);
         let db = self.db();
         match h.mode {
-            Mode::Solo => {
-                let m = self.loaded.matchup(0, &self.conf_cards, h.day_cap);
-                crate::sim::game::start_game(db, &m, &seeds, obs)
-            }
-            Mode::Matchup => {
-                let p = &self.loaded.players;
-                let seat = |k: usize| DuelSeat {
-                    hero: p[k].hero,
-                    cards: &p[k].cards,
-                    ordered: false,
-                };
-                start_duel(
-                    db,
-                    [seat(0), seat(1)],
-                    crate::sim::matchup::first_seat(h.game_index),
-                    DuelRules::standard(h.day_cap),
-                    &seeds,
-                    obs,
-                )
-            }
+            Mode::Solo => crate::sim::game::start_game(db, &self.solo(), &seeds, obs),
+            Mode::Matchup => start_duel(
+                db,
+                self.duel_seats(),
+                crate::sim::matchup::first_seat(h.game_index),
+                DuelRules::standard(h.day_cap),
+                &seeds,
+                obs,
+            ),
         }
+    }
+
+    /// Head to head: the two seats, seat A first.
+    pub fn duel_seats(&self) -> [DuelSeat<'_>; 2] {
+        let p = &self.loaded.players;
+        let seat = |k: usize| DuelSeat {
+            hero: p[k].hero,
+            cards: &p[k].cards,
+            ordered: false,
+        };
+        [seat(0), seat(1)]
+    }
+
+    /// The solo game of this deal's deck against the Confluence's mix.
+    pub fn solo(&self) -> crate::engine::setup::Matchup<'_> {
+        self.loaded
+            .matchup(0, &self.conf_cards, self.header.day_cap)
     }
 
     /// A log for this game (a head-to-head one names its seats).
