@@ -221,9 +221,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             return;
         }
         // Per seat (four at most) and expedition; the seats still playing, clockwise from
-        // the first player at four seats (the order in which the moves' reactions queue and
-        // the Tumult cards turn; RULES.md F8), from seat 0 with two (the player, then the
-        // second seat: the order the two-seat outputs were made with).
+        // the first player (the order in which the moves' reactions queue and the Tumult
+        // cards turn; RULES.md F8), two seats as four.
         let mut won = [[0u8; 2]; 4];
         let mut go = [[false; 2]; 4];
         let mut report = DuelDusk::default();
@@ -231,12 +230,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             playing: self.s.table.playing(),
             ..FfaDusk::default()
         };
-        let from = if N == 2 {
-            Side::Player
-        } else {
-            self.s.first_player()
-        };
-        let seats = self.s.table.sides_from(from);
+        let seats = self.s.table.sides_from(self.s.first_player());
         for side in seats {
             for e in Exp::BOTH {
                 let region = self.s.pos_of(side).get(e) as usize;

@@ -111,8 +111,24 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
     pub fn day_cap(&self) -> u8 {
         self.s.day_cap
     }
+    /// The Threatened expedition (solo: the one the Darkness threatens today, which goes
+    /// with the first-player token). Head to head no Darkness moves and the state's
+    /// `threatened` is seat 0's; the policies that read it (tie-breaks, the expert's
+    /// features) read it as seat 0 would in the deciding seat's place: the Companion
+    /// expedition while this seat holds the token, else the Hero one, so that which seat a
+    /// deck sits in changes nothing (RULES.md F8). At four seats every seat reads the
+    /// table's, which alternates each day as the token passes left: turning the table
+    /// turns it too.
     pub fn threatened(&self) -> Exp {
-        self.s.threatened
+        if N == 2 && self.s.mode.versus() {
+            if self.s.first_player() == self.me {
+                Exp::Companion
+            } else {
+                Exp::Hero
+            }
+        } else {
+            self.s.threatened
+        }
     }
     pub fn first_player(&self) -> Side {
         self.s.first_player()
