@@ -2,8 +2,8 @@
 //! RULES.md and docs/*.md leads to a file that exists (and, with a `#anchor` into a Markdown
 //! file, to one of its headings, by GitHub's anchor rules), and every command the docs show
 //! in a code block (`confluence-sim CMD ...` or `cargo run --release -- CMD ...`) uses only
-//! long flags that `confluence-sim CMD --help` lists. Pages added to docs/ later are checked
-//! too (the directory is read, not listed here). Each check is also run on a broken example,
+//! long flags that `confluence-sim CMD --help` lists. Pages added to docs/ or docs/studies/
+//! later are checked too (the directories are read, not listed here). Each check is also run on a broken example,
 //! so that it is known to fail when it should.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,7 +14,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// README.md, CHANGELOG.md, RULES.md and every docs/*.md (sorted).
+/// README.md, CHANGELOG.md, RULES.md and every docs/*.md and docs/studies/*.md (sorted).
 fn checked_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = ["README.md", "CHANGELOG.md", "RULES.md"]
         .iter()
@@ -24,10 +24,15 @@ fn checked_files() -> Vec<PathBuf> {
     files
 }
 
+/// Every docs/*.md and docs/studies/*.md (the dated study pages the policy guide links to).
 fn doc_pages() -> Vec<PathBuf> {
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/ exists")
-        .map(|e| e.unwrap().path())
+    let mut pages: Vec<PathBuf> = ["docs", "docs/studies"]
+        .iter()
+        .flat_map(|d| {
+            std::fs::read_dir(root().join(d))
+                .unwrap_or_else(|e| panic!("{d}/: {e}"))
+                .map(|e| e.unwrap().path())
+        })
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
     pages.sort();
