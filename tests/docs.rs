@@ -621,6 +621,69 @@ fn the_layer_check_can_fail() {
     );
 }
 
+/// The `.rs` files under `src` outside the command line (`src/app`) that use clap (`use
+/// clap`, `clap::`), as paths relative to `src`, sorted. A comment that names clap is fine.
+fn clap_users(src: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path != src.join("app") {
+                    dirs.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code = text
+                    .lines()
+                    .map(|l| l.split("//").next().unwrap_or(""))
+                    .any(|l| l.contains("use clap") || l.contains("clap::"));
+                if code {
+                    out.push(path.strip_prefix(src).unwrap().display().to_string());
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 50: clap is the command line's business. Nothing below `src/app` (the library's
+/// modules, and `src/main.rs`, which only calls `app::main`) uses it, so the run's
+/// configuration, checkpoints and algorithms do not depend on how flags are parsed.
+#[test]
+fn only_the_command_line_uses_clap() {
+    let users = clap_users(&root().join("src"));
+    assert!(users.is_empty(), "clap outside src/app: {users:?}");
+    assert!(
+        std::fs::read_to_string(root().join("src/app/cli.rs"))
+            .unwrap()
+            .contains("use clap"),
+        "the command line itself uses clap"
+    );
+}
+
+/// The clap check finds a use outside `src/app` and passes over one inside it and a comment.
+#[test]
+fn the_clap_check_can_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("app")).unwrap();
+    std::fs::create_dir_all(src.join("job")).unwrap();
+    std::fs::write(src.join("app/cli.rs"), "use clap::Parser;\n").unwrap();
+    std::fs::write(src.join("job/spec.rs"), "pub struct A(clap::ArgMatches);\n").unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "//! Free of clap: see `clap::Parser`.\n",
+    )
+    .unwrap();
+    assert_eq!(
+        clap_users(src),
+        vec![format!("job{}spec.rs", std::path::MAIN_SEPARATOR)]
+    );
+}
+
 /// The README stays a short front page (at most 300 lines); the manual is in docs/.
 #[test]
 fn the_readme_stays_short() {
