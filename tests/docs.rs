@@ -2,8 +2,8 @@
 //! RULES.md and docs/*.md leads to a file that exists (and, with a `#anchor` into a Markdown
 //! file, to one of its headings, by GitHub's anchor rules), and every command the docs show
 //! in a code block (`confluence-sim CMD ...` or `cargo run --release -- CMD ...`) uses only
-//! long flags that `confluence-sim CMD --help` lists. Pages added to docs/ later are checked
-//! too (the directory is read, not listed here). Each check is also run on a broken example,
+//! long flags that `confluence-sim CMD --help` lists. Pages added to docs/ or docs/studies/
+//! later are checked too (the directories are read, not listed here). Each check is also run on a broken example,
 //! so that it is known to fail when it should.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,7 +14,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// README.md, CHANGELOG.md, RULES.md and every docs/*.md (sorted).
+/// README.md, CHANGELOG.md, RULES.md and every docs/*.md and docs/studies/*.md (sorted).
 fn checked_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = ["README.md", "CHANGELOG.md", "RULES.md"]
         .iter()
@@ -24,10 +24,15 @@ fn checked_files() -> Vec<PathBuf> {
     files
 }
 
+/// Every docs/*.md and docs/studies/*.md (the dated study pages the policy guide links to).
 fn doc_pages() -> Vec<PathBuf> {
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/ exists")
-        .map(|e| e.unwrap().path())
+    let mut pages: Vec<PathBuf> = ["docs", "docs/studies"]
+        .iter()
+        .flat_map(|d| {
+            std::fs::read_dir(root().join(d))
+                .unwrap_or_else(|e| panic!("{d}/: {e}"))
+                .map(|e| e.unwrap().path())
+        })
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
     pages.sort();
@@ -613,6 +618,69 @@ fn the_layer_check_can_fail() {
         errors
             .iter()
             .any(|e| e.contains("c.rs") && e.contains("no `Layer:`"))
+    );
+}
+
+/// The `.rs` files under `src` outside the command line (`src/app`) that use clap (`use
+/// clap`, `clap::`), as paths relative to `src`, sorted. A comment that names clap is fine.
+fn clap_users(src: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path != src.join("app") {
+                    dirs.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code = text
+                    .lines()
+                    .map(|l| l.split("//").next().unwrap_or(""))
+                    .any(|l| l.contains("use clap") || l.contains("clap::"));
+                if code {
+                    out.push(path.strip_prefix(src).unwrap().display().to_string());
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 50: clap is the command line's business. Nothing below `src/app` (the library's
+/// modules, and `src/main.rs`, which only calls `app::main`) uses it, so the run's
+/// configuration, checkpoints and algorithms do not depend on how flags are parsed.
+#[test]
+fn only_the_command_line_uses_clap() {
+    let users = clap_users(&root().join("src"));
+    assert!(users.is_empty(), "clap outside src/app: {users:?}");
+    assert!(
+        std::fs::read_to_string(root().join("src/app/cli.rs"))
+            .unwrap()
+            .contains("use clap"),
+        "the command line itself uses clap"
+    );
+}
+
+/// The clap check finds a use outside `src/app` and passes over one inside it and a comment.
+#[test]
+fn the_clap_check_can_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("app")).unwrap();
+    std::fs::create_dir_all(src.join("job")).unwrap();
+    std::fs::write(src.join("app/cli.rs"), "use clap::Parser;\n").unwrap();
+    std::fs::write(src.join("job/spec.rs"), "pub struct A(clap::ArgMatches);\n").unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "//! Free of clap: see `clap::Parser`.\n",
+    )
+    .unwrap();
+    assert_eq!(
+        clap_users(src),
+        vec![format!("job{}spec.rs", std::path::MAIN_SEPARATOR)]
     );
 }
 

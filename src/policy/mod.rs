@@ -321,7 +321,7 @@ impl fmt::Display for PolicySpec {
 /// every output records (the same games as the spec typed out), and parameters after the
 /// name replace the spec's own (`fastsearch:rollouts=6`).
 pub const ALIASES: &[(&str, &str)] = &[
-    // The fast strong player (docs/policies.md, "The network inside a cheap search"): the
+    // The fast strong player (docs/studies/2026-11-27-fastsearch.md): the
     // policy network's search among five candidates, its rollouts scored by the value
     // model of the network's games; about 1,000 games/s per core.
     (
@@ -331,8 +331,8 @@ pub const ALIASES: &[(&str, &str)] = &[
     // The same search looking a second day, with 40 samples, at the cards into Mana and
     // the turns where the game is in doubt (the value model between 10% and 90%): within
     // 5 points of `search:horizon=0,rollouts=192` on every starter row where `fastsearch`
-    // is not, about three times the default search's speed (docs/policies.md, "A second
-    // day where the game is in doubt").
+    // is not, about three times the default search's speed
+    // (docs/studies/2026-11-27-deepsearch.md).
     (
         "deepsearch",
         "search:net=7,rollouts=5,width=5,deep=3,narrow=1,dwidth=2,margin=2,drollouts=40,doubt=10",

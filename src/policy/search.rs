@@ -21,10 +21,11 @@
 //! Most decisions are settled in a few samples, so the budget goes to the close ones.
 //!
 //! By default a rollout stops at the first decision of the next day and the value model
-//! scores the position reached (`horizon=1`), with up to 24 samples per decision: a sample
-//! then costs a day instead of a game and its result is a probability instead of a win or a
-//! loss, so the search is stronger per second (measured against the full rollouts of
-//! `search:horizon=0,rollouts=192`: docs/policies.md). `horizon=0` plays to the end as the
+//! scores the position reached (`horizon=1`), with up to 48 samples per decision (24 with
+//! `rank=0`): a sample then costs a day instead of a game and its result is a probability
+//! instead of a win or a loss, so the search is stronger per second (measured against the
+//! full rollouts of `search:horizon=0,rollouts=192`: docs/studies/2026-11-26-horizon.md and
+//! docs/studies/2026-11-27-convergence.md). `horizon=0` plays to the end as the
 //! search did before; with planner rollouts (`expert=0`) and for `clairvoyant` that stays
 //! the default, with 12 samples.
 //!
@@ -97,7 +98,8 @@ pub struct SearchParams {
     /// The default with a horizon; without one (`horizon=0`) the search stays as it was.
     /// (Measured against `search:horizon=0,rollouts=192`: at 24 samples and width 5,
     /// 2.8 points below pooled over the twelve starter rows instead of 4.2; at 4 samples
-    /// and width 2, 7.9 instead of 14.7: docs/policies.md.)
+    /// and width 2, 7.9 instead of 14.7: docs/studies/2026-11-27-convergence.md, "What
+    /// else was tried", and CHANGELOG.md.)
     pub rank: bool,
     /// Decisions whose rollouts go one day further than `horizon`, with twice the samples
     /// or `drollouts` (bitmask as `only`). `deep`, `narrow` and `dwidth` apply only where
@@ -114,7 +116,8 @@ pub struct SearchParams {
     /// Percent: where the candidates' ranking (the expert's, or the policy network's with
     /// `net`; `rank=1` only) gives its first option at least this probability, that option
     /// is played without a search (0, the default: always search). Measured: a gate of 70
-    /// saved about a tenth of the time, one of 50 lost about 4 points (docs/policies.md).
+    /// saved about a tenth of the time, one of 50 lost about 4 points
+    /// (docs/studies/2026-11-26-network-in-search.md).
     pub gate: u8,
     /// Points of win rate (percent) by which another candidate must lead the first guess
     /// to be played instead of it (0, the default: the leader, however small its lead).
@@ -127,7 +130,8 @@ pub struct SearchParams {
     /// Percent: the `deep` decisions look their extra day only where the value model gives
     /// the position a win probability between this and 100 less this, where the game is in
     /// doubt (0, the default: everywhere). `deepsearch` is `fastsearch` with a second day
-    /// where the value model of the network's games says 10% to 90% (docs/policies.md).
+    /// where the value model of the network's games says 10% to 90%
+    /// (docs/studies/2026-11-27-deepsearch.md).
     pub doubt: u8,
 }
 
@@ -138,7 +142,7 @@ pub const SEARCH_ALL: u8 = 7;
 /// day further, with twice the samples. With [`NARROW`] and [`DWIDTH`] (two candidates
 /// at the Mana decisions) the default search is as strong as `search:horizon=0,rollouts=192`
 /// on the convergence study's games, where one day for every decision was 2.3 points below
-/// it (docs/policies.md, "Deeper where it pays").
+/// it (docs/studies/2026-11-27-convergence.md, "Deeper where it pays").
 pub const DEEP: u8 = 3;
 /// The default `narrow` with a horizon: the cards into Mana.
 pub const NARROW: u8 = 1;
@@ -195,7 +199,7 @@ impl SearchParams {
     /// search as it was before the horizon became the default). (48 rather than 24: the
     /// default of 2026-11-27 with 24 samples was 0.1 points below
     /// `search:horizon=0,rollouts=192` pooled but 3.5 below on one row, and doubling it
-    /// gained 1.1; docs/policies.md.)
+    /// gained 1.1; docs/studies/2026-11-27-convergence.md.)
     pub fn default_rollouts(horizon: u8) -> u32 {
         if horizon > 0 { 48 } else { 12 }
     }
