@@ -391,10 +391,13 @@ impl std::str::FromStr for PolicySpec {
                     }
                 ));
             }
-            let v: u32 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("policy parameter {k}='{v}' is not a whole number"))?;
+            let v: u32 = match named_set(kind, k, v.trim()) {
+                Some(set) => set?,
+                None => v
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("policy parameter {k}='{v}' is not a whole number"))?,
+            };
             // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match k {
@@ -428,6 +431,55 @@ impl std::str::FromStr for PolicySpec {
         }
         .checked()
     }
+}
+
+/// The named members of the search's sets: the decisions of `only`, `vonly`, `deep` and
+/// `narrow` ([`decision_bit`]) and what of the search follows the policy network (`net`).
+/// A set is written as its members joined by `+` (`deep=mana+turns`), `all` or `none`;
+/// it reads as the bitmask it stands for, so `deep=mana+turns` is `deep=3` and names the
+/// same player in every output.
+const SET_MEMBERS: [(&str, &[(&str, u32)]); 2] = [
+    ("decisions", &[("mana", 1), ("turns", 2), ("other", 4)]),
+    (
+        "network",
+        &[("candidates", 1), ("rollouts", 2), ("value", 4)],
+    ),
+];
+
+/// `v` as a named set if `k` is a set-valued key of `kind` and `v` is not a number:
+/// `None` where the value is to be read as a number.
+fn named_set(kind: PolicyKind, k: &str, v: &str) -> Option<Result<u32, String>> {
+    let members = match k {
+        "only" | "vonly" | "deep" | "narrow" => SET_MEMBERS[0].1,
+        "net" if kind != PolicyKind::Expert => SET_MEMBERS[1].1,
+        _ => return None,
+    };
+    if v.is_empty() || v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let names = || {
+        members
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Some(match v {
+        "none" => Ok(0),
+        "all" => Ok(members.iter().map(|(_, b)| b).sum()),
+        _ => v.split('+').try_fold(0, |set, name| {
+            members
+                .iter()
+                .find(|(n, _)| *n == name.trim())
+                .map(|(_, bit)| set | bit)
+                .ok_or_else(|| {
+                    format!(
+                        "policy parameter {k}='{v}': '{name}' is not one of {} (a set is its members joined by +, all or none; or a number)",
+                        names()
+                    )
+                })
+        }),
+    })
 }
 
 /// Thousandths of a point written as a decimal without trailing zeros (`2500`: `2.5`).
@@ -1100,6 +1152,42 @@ mod tests {
             panic!("{p} is not a search")
         };
         s.params
+    }
+
+    #[test]
+    fn sets_are_named_or_numbered() {
+        // A named set is the bitmask it stands for: the same player, the same name.
+        let same = [
+            ("search:deep=mana+turns", "search:deep=3"),
+            ("search:narrow=mana", "search:narrow=1"),
+            ("search:only=all", "search:only=7"),
+            ("search:deep=none", "search:deep=0"),
+            ("search:deep=turns+mana+other", "search:deep=7"),
+            ("search:net=candidates+rollouts+value", "search:net=7"),
+            ("clairvoyant:only=turns", "clairvoyant:only=2"),
+            ("expert:value=4,vonly=mana", "expert:value=4,vonly=1"),
+        ];
+        for (named, numbered) in same {
+            let a: PolicySpec = named.parse().unwrap();
+            let b: PolicySpec = numbered.parse().unwrap();
+            assert_eq!(a, b, "{named}");
+            assert_eq!(a.to_string(), b.to_string(), "{named}");
+        }
+        for bad in [
+            "search:deep=mana+turn",
+            "search:deep=mana+",
+            "search:net=mana",
+            "expert:net=candidates",
+            "search:width=all",
+        ] {
+            let e = bad.parse::<PolicySpec>().unwrap_err();
+            assert!(
+                e.contains("is not one of") || e.contains("not a whole number"),
+                "{bad}: {e}"
+            );
+        }
+        let e = "search:deep=mana+turn".parse::<PolicySpec>().unwrap_err();
+        assert!(e.contains("'turn' is not one of mana, turns, other"), "{e}");
     }
 
     #[test]
