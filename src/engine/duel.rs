@@ -5,6 +5,9 @@
 //!
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
+// The Dusk reports are the events' payloads (`engine::event`); named here too, beside the
+// Dusk that fills them.
+pub use super::event::{DuelDusk, DuelExpReport, FfaDusk};
 use super::event::{Event, Observer};
 use super::state::*;
 use super::table::Verdict;
@@ -81,53 +84,6 @@ pub(super) fn open_table<O: Observer<N, M>, const N: usize, const M: usize>(
     s.phase = Phase::SetupMana;
     s.setup_left = 3;
     s.seat_step = 0;
-}
-
-/// One expedition at a head-to-head Dusk, against the opposing expedition on its track.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct DuelExpReport {
-    pub region: u8,
-    /// The region's terrain types.
-    pub terrains: u8,
-    /// Its side's totals there, and the opposing expedition's.
-    pub mine: Stats,
-    pub theirs: Stats,
-    /// The terrains it wins (more than the opponent, at least 1; equal counts when
-    /// Ascended).
-    pub won: u8,
-    pub ascended: bool,
-    /// A Defender there holds it.
-    pub defender: bool,
-    /// An effect prevents it from moving forward.
-    pub blocked: bool,
-    /// It may move only due to these terrains (a Will-o'-the-Wisp facing it), 0 if any.
-    pub only_due_to: u8,
-    /// It moves forward.
-    pub advances: bool,
-}
-
-/// A head-to-head Dusk: per seat (0 = A) and expedition, or in the Arena the seats'
-/// totals and the terrains each wins.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DuelDusk {
-    pub arena: bool,
-    pub exps: [[DuelExpReport; 2]; 2],
-    pub arena_totals: [Stats; 2],
-    pub arena_won: [u8; 2],
-}
-
-/// A Free for All Dusk (four seats): per seat and expedition against the expedition
-/// across its lane, which that is, and in the Arena every seat's totals. Only the seats in
-/// `playing` are filled.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FfaDusk {
-    pub arena: bool,
-    /// Bit per seat still playing.
-    pub playing: u8,
-    pub exps: [[DuelExpReport; 2]; 4],
-    /// The seat and expedition across each seat's expedition's lane (`None`: no seat).
-    pub across: [[Option<(u8, Exp)>; 2]; 4],
-    pub arena_totals: [Stats; 4],
 }
 
 /// One side's F/M/O in an expedition at Dusk (digest §4): its characters there and its

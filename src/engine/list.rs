@@ -5,7 +5,11 @@
 
 use std::fmt;
 
-use super::state::ObjId;
+/// An object slot's id (every card and token of a game has one; [`super::state`] names
+/// them): defined with the list that holds them, so that this module depends on nothing.
+pub type ObjId = u8;
+/// No object.
+pub const NO_OBJ: ObjId = u8::MAX;
 
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub struct List<const N: usize> {

@@ -7,11 +7,10 @@
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use super::list::List;
+pub use super::list::{NO_OBJ, ObjId};
 use crate::cards::effect::CardIdx;
 use crate::cards::types::{ByExp, Exp, Seats, Side};
 
-pub type ObjId = u8;
-pub const NO_OBJ: ObjId = u8::MAX;
 /// No expedition chosen by `select_exp`.
 pub const NO_SEL: u8 = u8::MAX;
 /// No opponent chosen yet for a running effect (`Frame::opp`).
