@@ -488,4 +488,66 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             other => debug_assert!(false, "unexpected frame answer {other:?}"),
         }
     }
+
+    /// An opponent selects one of its objects (the first that matches, for the Confluence).
+    pub(super) fn exec_opponent_select(&mut self, f: &Frame, filter: FilterId) -> Flow {
+        let db = self.db;
+        let mut first = NO_OBJ;
+        let mut any = false;
+        // With four seats the chosen opponent picks among its own only.
+        let chooser = self.opp_of(f);
+        let s = &*self.s;
+        self.s
+            .for_each_candidate(db, db.filter(filter), &self.ctx(f), |id| {
+                if N != 2 && s.obj(id).side != chooser {
+                    return;
+                }
+                if !any {
+                    first = id;
+                    any = true;
+                }
+            });
+        self.frame_mut().it.clear();
+        if !any {
+            return Flow::Next;
+        }
+        if self.s.scripted(chooser) {
+            let _ = self.frame_mut().it.push(first);
+            Flow::Next
+        } else {
+            self.ask(Decision::Target, chooser);
+            Flow::Wait
+        }
+    }
+
+    /// The first side of `who` sacrifices its highest-cost match (asked on a tie; the
+    /// Confluence breaks it by its rule).
+    pub(super) fn exec_sacrifice_highest(&mut self, f: &Frame, who: Who, filter: FilterId) -> Flow {
+        let Some(side) = self.sides_of(who, f.controller).first() else {
+            return Flow::Next;
+        };
+        let side = Side::of_seat(side);
+        let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
+        let pick = match (tied.len(), self.s.scripted(side)) {
+            (0, _) => return Flow::Next,
+            (1, _) => tied.first(),
+            (_, false) => {
+                self.ask(Decision::Sacrifice, side);
+                return Flow::Wait;
+            }
+            // The Confluence's tie-break (FAQ "Sacrifice"): the Threatened side's,
+            // then the leftmost.
+            (_, true) => tied.iter().min_by_key(|&id| {
+                let o = self.s.obj(id);
+                (
+                    !(o.zone == Zone::Expedition && o.exp == self.s.threatened),
+                    o.ts,
+                )
+            }),
+        };
+        if let Some(id) = pick {
+            self.move_obj(id, Dest::Sacrifice);
+        }
+        Flow::Next
+    }
 }
