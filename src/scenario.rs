@@ -284,6 +284,63 @@ fn exp_of(s: &str) -> Result<Exp, String> {
     }
 }
 
+/// Sets the state at the start of a scenario step; the condition that ends the step.
+fn start_step(s: &mut GameState, step: &str) -> Box<dyn Fn(&GameState) -> bool> {
+    let start_day = s.day;
+    match step {
+        "morning" => {
+            s.phase = Phase::Morning;
+            Box::new(|g| g.phase == Phase::Noon)
+        }
+        "noon" => {
+            s.phase = Phase::Noon;
+            Box::new(|g| g.phase == Phase::Turn)
+        }
+        "afternoon" => {
+            s.phase = Phase::AfternoonStart;
+            Box::new(|g| g.phase == Phase::Dusk)
+        }
+        "confluence-turn" | "player-turn" => {
+            let side = if step == "player-turn" {
+                Side::Player
+            } else {
+                Side::Confluence
+            };
+            s.phase = Phase::Turn;
+            s.to_act = side;
+            s.passed &= !side.bit();
+            Box::new(move |g| g.phase == Phase::TurnEnd)
+        }
+        "dusk" => {
+            s.phase = Phase::Dusk;
+            Box::new(|g| g.phase == Phase::Night)
+        }
+        "rest" => {
+            s.phase = Phase::Rest;
+            Box::new(|g| g.phase == Phase::Cleanup)
+        }
+        "cleanup" => {
+            s.phase = Phase::Cleanup;
+            Box::new(|g| g.phase == Phase::Midnight)
+        }
+        "midnight" => {
+            s.phase = Phase::Midnight;
+            Box::new(|g| g.phase == Phase::Morning)
+        }
+        "night" => {
+            s.phase = Phase::Night;
+            Box::new(|g| g.phase == Phase::Morning)
+        }
+        "day" => {
+            // A whole day, from its Morning to the next Morning.
+            s.phase = Phase::Morning;
+            Box::new(move |g| g.phase == Phase::Morning && g.day > start_day)
+        }
+        "until-end" => Box::new(|_| false),
+        _ => unreachable!("steps are checked at load"),
+    }
+}
+
 /// A card the file places: its card, the zone and expedition it starts in, its entry.
 type Placed = (CardIdx, Zone, Exp, FullEntry);
 /// A token the file places in an expedition: its side, card, expedition and entry.
@@ -657,60 +714,7 @@ impl Scenario {
     }
 
     fn step<O: Observer>(&mut self, step: &str, obs: &mut O) -> Result<(), ScenarioError> {
-        let s = &mut self.state;
-        let start_day = s.day;
-        let stop: Box<dyn Fn(&GameState) -> bool> = match step {
-            "morning" => {
-                s.phase = Phase::Morning;
-                Box::new(|g| g.phase == Phase::Noon)
-            }
-            "noon" => {
-                s.phase = Phase::Noon;
-                Box::new(|g| g.phase == Phase::Turn)
-            }
-            "afternoon" => {
-                s.phase = Phase::AfternoonStart;
-                Box::new(|g| g.phase == Phase::Dusk)
-            }
-            "confluence-turn" | "player-turn" => {
-                let side = if step == "player-turn" {
-                    Side::Player
-                } else {
-                    Side::Confluence
-                };
-                s.phase = Phase::Turn;
-                s.to_act = side;
-                s.passed &= !side.bit();
-                Box::new(move |g| g.phase == Phase::TurnEnd)
-            }
-            "dusk" => {
-                s.phase = Phase::Dusk;
-                Box::new(|g| g.phase == Phase::Night)
-            }
-            "rest" => {
-                s.phase = Phase::Rest;
-                Box::new(|g| g.phase == Phase::Cleanup)
-            }
-            "cleanup" => {
-                s.phase = Phase::Cleanup;
-                Box::new(|g| g.phase == Phase::Midnight)
-            }
-            "midnight" => {
-                s.phase = Phase::Midnight;
-                Box::new(|g| g.phase == Phase::Morning)
-            }
-            "night" => {
-                s.phase = Phase::Night;
-                Box::new(|g| g.phase == Phase::Morning)
-            }
-            "day" => {
-                // A whole day, from its Morning to the next Morning.
-                s.phase = Phase::Morning;
-                Box::new(move |g| g.phase == Phase::Morning && g.day > start_day)
-            }
-            "until-end" => Box::new(|_| false),
-            _ => unreachable!("steps are checked at load"),
-        };
+        let stop = start_step(&mut self.state, step);
         let mut buf = ChoiceList::new();
         let mut guard = 0u32;
         loop {

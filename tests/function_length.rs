@@ -20,7 +20,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "src/engine/overcome.rs fn evaluate",
     "src/engine/play.rs fn play_card",
     "src/engine/query/filter.rs fn matches",
-    "src/scenario.rs fn step",
 ];
 
 fn root() -> PathBuf {
