@@ -680,6 +680,43 @@ impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
 
     fn event(&mut self, s: &GameState<N, M>, ev: &Event<'_>) {
         match ev {
+            Event::Setup | Event::Arena | Event::DayStart { .. } | Event::Reveal { .. } => {
+                self.day_event(s, ev)
+            }
+            Event::Moved { .. }
+            | Event::ConfluenceReveals { .. }
+            | Event::ConfluenceTurn { .. }
+            | Event::Play { .. }
+            | Event::Quick { .. }
+            | Event::Ability { .. } => self.play_event(s, ev),
+            Event::Boost { .. }
+            | Event::Status { .. }
+            | Event::Token { .. }
+            | Event::LandmarkToken { .. }
+            | Event::TokenGone { .. }
+            | Event::Roll { .. }
+            | Event::Pass { .. }
+            | Event::AfterYou { .. }
+            | Event::FirstPlayer { .. } => self.effect_event(s, ev),
+            Event::ExpeditionMoved { .. }
+            | Event::DuelDusk(_)
+            | Event::FfaDusk(_)
+            | Event::FfaDayEnd { .. }
+            | Event::DuelDayEnd { .. }
+            | Event::DarknessMoved { .. }
+            | Event::Dusk(_)
+            | Event::Midnight { .. }
+            | Event::NewMidnightCard { .. }
+            | Event::Refill { .. }
+            | Event::End { .. } => self.dusk_event(s, ev),
+        }
+    }
+}
+
+impl GameLog<'_> {
+    /// The adventure laid out, the Arena, a day's start and a Tumult card revealed.
+    fn day_event<const N: usize, const M: usize>(&mut self, s: &GameState<N, M>, ev: &Event<'_>) {
+        match ev {
             Event::Setup => {
                 let a = &s.adventure;
                 let regions: Vec<Value> = (0..8)
@@ -807,6 +844,13 @@ impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
                     ),
                 );
             }
+            _ => unreachable!("{ev:?} is not a day event"),
+        }
+    }
+
+    /// Cards moving between zones, the Confluence's turn, cards played and abilities resolving.
+    fn play_event<const N: usize, const M: usize>(&mut self, s: &GameState<N, M>, ev: &Event<'_>) {
+        match ev {
             Event::Moved { obj, side, from, to, why } => {
                 let hidden = self.seats.is_none()
                     && *side == Side::Confluence
@@ -929,6 +973,17 @@ impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
                     format!("    {}'s ability resolves: {text}", self.name(s, *obj)),
                 );
             }
+            _ => unreachable!("{ev:?} is not a play event"),
+        }
+    }
+
+    /// What effects do: boosts, statuses, tokens, rolls, passing and the first player token.
+    fn effect_event<const N: usize, const M: usize>(
+        &mut self,
+        s: &GameState<N, M>,
+        ev: &Event<'_>,
+    ) {
+        match ev {
             Event::Boost { obj, n } => self.push(
                 s,
                 "boost",
@@ -1004,6 +1059,13 @@ impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
                 json!({"side": self.side_key(*side)}),
                 format!("    {} becomes first player", self.side_name(*side)),
             ),
+            _ => unreachable!("{ev:?} is not an effect event"),
+        }
+    }
+
+    /// Expeditions and the Darkness moving, Dusk, a day's end, the night and the game's end.
+    fn dusk_event<const N: usize, const M: usize>(&mut self, s: &GameState<N, M>, ev: &Event<'_>) {
+        match ev {
             Event::ExpeditionMoved { side, exp, from, to } if self.seats.is_some() => self.push(
                 s,
                 "expedition_moved",
@@ -1115,6 +1177,7 @@ impl<const N: usize, const M: usize> Observer<N, M> for GameLog<'_> {
                 json!({"result": outcome.result(), "cause": outcome.cause(), "days": day}),
                 format!("\n=== End on day {day}: {} ({}) ===", outcome.result(), outcome.cause().replace('_', " ")),
             ),
+            _ => unreachable!("{ev:?} is not a dusk event"),
         }
     }
 }

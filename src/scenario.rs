@@ -284,6 +284,320 @@ fn exp_of(s: &str) -> Result<Exp, String> {
     }
 }
 
+/// Sets the state at the start of a scenario step; the condition that ends the step.
+fn start_step(s: &mut GameState, step: &str) -> Box<dyn Fn(&GameState) -> bool> {
+    let start_day = s.day;
+    match step {
+        "morning" => {
+            s.phase = Phase::Morning;
+            Box::new(|g| g.phase == Phase::Noon)
+        }
+        "noon" => {
+            s.phase = Phase::Noon;
+            Box::new(|g| g.phase == Phase::Turn)
+        }
+        "afternoon" => {
+            s.phase = Phase::AfternoonStart;
+            Box::new(|g| g.phase == Phase::Dusk)
+        }
+        "confluence-turn" | "player-turn" => {
+            let side = if step == "player-turn" {
+                Side::Player
+            } else {
+                Side::Confluence
+            };
+            s.phase = Phase::Turn;
+            s.to_act = side;
+            s.passed &= !side.bit();
+            Box::new(move |g| g.phase == Phase::TurnEnd)
+        }
+        "dusk" => {
+            s.phase = Phase::Dusk;
+            Box::new(|g| g.phase == Phase::Night)
+        }
+        "rest" => {
+            s.phase = Phase::Rest;
+            Box::new(|g| g.phase == Phase::Cleanup)
+        }
+        "cleanup" => {
+            s.phase = Phase::Cleanup;
+            Box::new(|g| g.phase == Phase::Midnight)
+        }
+        "midnight" => {
+            s.phase = Phase::Midnight;
+            Box::new(|g| g.phase == Phase::Morning)
+        }
+        "night" => {
+            s.phase = Phase::Night;
+            Box::new(|g| g.phase == Phase::Morning)
+        }
+        "day" => {
+            // A whole day, from its Morning to the next Morning.
+            s.phase = Phase::Morning;
+            Box::new(move |g| g.phase == Phase::Morning && g.day > start_day)
+        }
+        "until-end" => Box::new(|_| false),
+        _ => unreachable!("steps are checked at load"),
+    }
+}
+
+/// A card the file places: its card, the zone and expedition it starts in, its entry.
+type Placed = (CardIdx, Zone, Exp, FullEntry);
+/// A token the file places in an expedition: its side, card, expedition and entry.
+type PlacedToken = (Side, CardIdx, Exp, FullEntry);
+
+/// The cards the file places, by side (the player's, then the Confluence's), each with the
+/// zone it starts in: the zones' cards by name, the Mana orbs as filler cards and the
+/// Midnight card last; the tokens apart.
+fn place_cards(
+    file: &File,
+    db: &CardDb,
+    resolver: &Resolver<'_>,
+    mana_card: CardIdx,
+) -> Result<([Vec<Placed>; 2], Vec<PlacedToken>), String> {
+    let mut placed: [Vec<Placed>; 2] = [Vec::new(), Vec::new()];
+    let mut tokens: Vec<PlacedToken> = Vec::new();
+    for (side, spec) in [
+        (Side::Player, &file.player),
+        (Side::Confluence, &file.confluence),
+    ] {
+        let zones: [(&Vec<Entry>, Zone, Exp); 7] = [
+            (&spec.deck, Zone::Deck, Exp::Hero),
+            (&spec.hand, Zone::Hand, Exp::Hero),
+            (&spec.reserve, Zone::Reserve, Exp::Hero),
+            (&spec.landmarks, Zone::Landmarks, Exp::Hero),
+            (&spec.hero_expedition, Zone::Expedition, Exp::Hero),
+            (&spec.companion_expedition, Zone::Expedition, Exp::Companion),
+            (&spec.discard, Zone::Discard, Exp::Hero),
+        ];
+        for (list, zone, exp) in zones {
+            for e in list {
+                let f = e.full();
+                let c = resolver.find(db, &f.card, f.rarity.as_deref())?;
+                if f.token || db.card(c).kind == CardKind::Token {
+                    if zone != Zone::Expedition {
+                        return Err(format!("token '{}' can only be in an expedition", f.card));
+                    }
+                    tokens.push((side, c, exp, f));
+                } else {
+                    placed[side.index()].push((c, zone, exp, f));
+                }
+            }
+        }
+        for _ in 0..spec.mana {
+            placed[side.index()].push((
+                mana_card,
+                Zone::Mana,
+                Exp::Hero,
+                Entry::Name(String::new()).full(),
+            ));
+        }
+    }
+    if let Some(m) = &file.game.midnight_card {
+        let c = resolver.find(db, m, None)?;
+        placed[1].push((c, Zone::Midnight, Exp::Hero, Entry::Name(m.clone()).full()));
+    }
+    if placed.iter().any(|p| p.len() > 63) {
+        return Err("more than 63 cards on one side".into());
+    }
+    Ok((placed, tokens))
+}
+
+/// The placed cards as the state's objects (zones, boosts, counters, statuses, what is
+/// known, each side's Mana and hero counters), then the tokens; `heroes` are the player's
+/// and the Confluence's.
+fn place_objects(
+    s: &mut GameState,
+    db: &CardDb,
+    file: &File,
+    heroes: (CardIdx, CardIdx),
+    placed: &[Vec<Placed>; 2],
+    tokens: Vec<PlacedToken>,
+) -> Result<(), String> {
+    let pc: Vec<CardIdx> = placed[0].iter().map(|p| p.0).collect();
+    let cc: Vec<CardIdx> = placed[1].iter().map(|p| p.0).collect();
+    s.place_decks(db, (heroes.0, &pc), (heroes.1, &cc));
+    for side in Side::BOTH {
+        s.side_mut(side).deck.clear();
+        let first = s.first_obj[side] as usize + 1;
+        // Decks are listed top first; the list's last element is the top.
+        let mut deck_ids = Vec::new();
+        for (i, (_, zone, exp, f)) in placed[side.index()].iter().enumerate() {
+            let id = (first + i) as ObjId;
+            let ts = s.next_ts();
+            let o = s.obj_mut(id);
+            o.zone = *zone;
+            o.exp = *exp;
+            o.ts = ts;
+            o.boosts = f.boosts;
+            o.counters = f.counters;
+            for st in &f.status {
+                o.flags |= kw::parse(&st.to_ascii_lowercase())
+                    .ok_or_else(|| format!("unknown status '{st}'"))?;
+            }
+            if f.exhausted {
+                o.flags |= flag::EXHAUSTED;
+            }
+            let hidden = matches!(zone, Zone::Deck | Zone::Mana)
+                || (side == Side::Confluence && *zone == Zone::Hand);
+            if !hidden {
+                o.flags |= flag::KNOWN;
+            }
+            match zone {
+                Zone::Deck => deck_ids.push(id),
+                Zone::Midnight => s.midnight_card = id,
+                _ => {
+                    let ok = s.zone_list_mut(side, *zone, *exp).expect("list").push(id);
+                    if !ok {
+                        return Err("a zone is over capacity".into());
+                    }
+                }
+            }
+        }
+        for id in deck_ids.into_iter().rev() {
+            let _ = s.side_mut(side).deck.push(id);
+        }
+        let spec = if side == Side::Player {
+            &file.player
+        } else {
+            &file.confluence
+        };
+        let st = s.side_mut(side);
+        st.mana_ready = spec.mana_ready.unwrap_or(spec.mana).min(spec.mana);
+        let hero = st.hero;
+        s.obj_mut(hero).counters = spec.hero_counters;
+    }
+    for (k, (side, card, exp, f)) in tokens.into_iter().enumerate() {
+        let id = (TOKEN_BASE + k) as ObjId;
+        let ts = s.next_ts();
+        let mut flags = flag::TOKEN | flag::KNOWN;
+        for st in &f.status {
+            flags |= kw::parse(&st.to_ascii_lowercase())
+                .ok_or_else(|| format!("unknown status '{st}'"))?;
+        }
+        *s.obj_mut(id) = Obj {
+            card,
+            flags,
+            ts,
+            zone: Zone::Expedition,
+            side,
+            exp,
+            boosts: f.boosts,
+            counters: f.counters,
+            tough: 0,
+            left_boosts: 0,
+            left_kw: 0,
+        };
+        let _ = s.side_mut(side).exp[exp.index()].push(id);
+    }
+    Ok(())
+}
+
+/// The `[game]` section and the sides' markers: the day, the Threatened expedition, the
+/// adventure, the positions, the mode and variant, the revealed Tumult cards, today's
+/// advances and the markers.
+fn apply_game(s: &mut GameState, db: &CardDb, file: &File) -> Result<(), String> {
+    let g = &file.game;
+    s.day = g.day.unwrap_or(1);
+    s.day_cap = g.day_cap.unwrap_or(30);
+    s.threatened = exp_of(g.threatened.as_deref().unwrap_or("hero"))?;
+    s.first = GameState::first_with(s.threatened);
+    if let Some(a) = &g.adventure {
+        if a.len() != 8 {
+            return Err(format!("adventure has {} regions; it needs 8", a.len()));
+        }
+        for (r, t) in a.iter().enumerate() {
+            s.adventure.terrain[r] = terrain_bits(t)
+                .ok_or_else(|| format!("region {r}: terrain '{t}' (expected letters F, M, O)"))?;
+        }
+    }
+    s.pos[Side::Player] = ByExp([
+        g.hero_position.unwrap_or(0),
+        g.companion_position.unwrap_or(7),
+    ]);
+    s.dark = ByExp([
+        g.darkness_hero.unwrap_or(-1),
+        g.darkness_companion.unwrap_or(8),
+    ]);
+    s.mode = match g.mode.as_deref() {
+        None | Some("confluence") => Mode::Confluence,
+        Some("duel") => Mode::Duel,
+        Some(m) => {
+            return Err(format!("mode '{m}' (expected \"confluence\" or \"duel\")"));
+        }
+    };
+    s.pos[Side::Confluence] = ByExp([
+        g.opponent_hero_position.unwrap_or(0),
+        g.opponent_companion_position.unwrap_or(7),
+    ]);
+    s.arena = g.arena;
+    s.today.plays[Side::Player] = g.plays_today;
+    s.variant = match g.variant.as_deref() {
+        None | Some("standard") => Variant::default(),
+        Some("booster_war") if s.mode == Mode::Duel => Variant::BOOSTER_WAR,
+        Some("booster_war_day_one_mana") if s.mode == Mode::Duel => Variant {
+            mana_setup: true,
+            ..Variant::BOOSTER_WAR
+        },
+        Some(v) => {
+            return Err(format!(
+                "variant '{v}' (expected \"standard\", or \"booster_war\" or \"booster_war_day_one_mana\" with mode = \"duel\")"
+            ));
+        }
+    };
+    s.adventure.revealed = match &g.revealed {
+        Some(v) => v.iter().fold(0, |m, &k| m | (1 << k.min(2))),
+        None => {
+            let mut m = 0;
+            for e in Exp::BOTH {
+                let r = s.region(e);
+                if (1..=6).contains(&r) {
+                    m |= 1 << ((r - 1) / 2);
+                }
+            }
+            m
+        }
+    };
+    for a in &g.advanced_today {
+        let e = exp_of(a)?;
+        s.today.seats[Side::Player].advanced.set(e, true);
+        s.today.seats[Side::Player].moved.set(e, true);
+    }
+    s.start_markers(db);
+    for (side, spec) in [
+        (Side::Player, &file.player),
+        (Side::Confluence, &file.confluence),
+    ] {
+        if let Some(m) = &spec.hero_markers {
+            s.adventure.set_supply(side, 0b111, false);
+            for t in m {
+                let bits = match t.as_str() {
+                    "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
+                    _ => return Err(format!("hero_markers: '{t}' (expected F, M or O)")),
+                };
+                s.adventure.set_supply(side, bits, true);
+            }
+        }
+    }
+    if let Some(m) = &g.markers {
+        if m.len() != 8 {
+            return Err(format!("markers has {} regions; it needs 8", m.len()));
+        }
+        for (r, t) in m.iter().enumerate() {
+            s.adventure.replaced[r] = match t.as_str() {
+                "" => 0,
+                "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
+                _ => {
+                    return Err(format!(
+                        "region {r}: marker '{t}' (expected \"\", F, M or O)"
+                    ));
+                }
+            };
+        }
+    }
+    Ok(())
+}
+
 impl Scenario {
     pub fn load(path: &Path, lib: &Library) -> Result<Scenario, ScenarioError> {
         let err = |msg: String| ScenarioError {
@@ -348,244 +662,11 @@ impl Scenario {
         };
         let mana_card = filler(&mut db);
 
-        // Every card of a side, with the zone it starts in.
-        type Placed = (CardIdx, Zone, Exp, FullEntry);
-        let mut placed: [Vec<Placed>; 2] = [Vec::new(), Vec::new()];
-        let mut tokens: Vec<(Side, CardIdx, Exp, FullEntry)> = Vec::new();
-        for (side, spec) in [
-            (Side::Player, &file.player),
-            (Side::Confluence, &file.confluence),
-        ] {
-            let zones: [(&Vec<Entry>, Zone, Exp); 7] = [
-                (&spec.deck, Zone::Deck, Exp::Hero),
-                (&spec.hand, Zone::Hand, Exp::Hero),
-                (&spec.reserve, Zone::Reserve, Exp::Hero),
-                (&spec.landmarks, Zone::Landmarks, Exp::Hero),
-                (&spec.hero_expedition, Zone::Expedition, Exp::Hero),
-                (&spec.companion_expedition, Zone::Expedition, Exp::Companion),
-                (&spec.discard, Zone::Discard, Exp::Hero),
-            ];
-            for (list, zone, exp) in zones {
-                for e in list {
-                    let f = e.full();
-                    let c = resolver
-                        .find(&db, &f.card, f.rarity.as_deref())
-                        .map_err(&err)?;
-                    if f.token || db.card(c).kind == CardKind::Token {
-                        if zone != Zone::Expedition {
-                            return Err(err(format!(
-                                "token '{}' can only be in an expedition",
-                                f.card
-                            )));
-                        }
-                        tokens.push((side, c, exp, f));
-                    } else {
-                        placed[side.index()].push((c, zone, exp, f));
-                    }
-                }
-            }
-            for _ in 0..spec.mana {
-                placed[side.index()].push((
-                    mana_card,
-                    Zone::Mana,
-                    Exp::Hero,
-                    Entry::Name(String::new()).full(),
-                ));
-            }
-        }
-        let mut midnight = None;
-        if let Some(m) = &file.game.midnight_card {
-            let c = resolver.find(&db, m, None).map_err(&err)?;
-            placed[1].push((c, Zone::Midnight, Exp::Hero, Entry::Name(m.clone()).full()));
-            midnight = Some(placed[1].len() - 1);
-        }
-        if placed.iter().any(|p| p.len() > 63) {
-            return Err(err("more than 63 cards on one side".into()));
-        }
+        let (placed, tokens) = place_cards(&file, &db, &resolver, mana_card).map_err(&err)?;
         let mut s = GameState::empty();
-        let pc: Vec<CardIdx> = placed[0].iter().map(|p| p.0).collect();
-        let cc: Vec<CardIdx> = placed[1].iter().map(|p| p.0).collect();
-        s.place_decks(&db, (player_hero, &pc), (confluence_hero, &cc));
-        for side in Side::BOTH {
-            s.side_mut(side).deck.clear();
-            let first = s.first_obj[side] as usize + 1;
-            // Decks are listed top first; the list's last element is the top.
-            let mut deck_ids = Vec::new();
-            for (i, (_, zone, exp, f)) in placed[side.index()].iter().enumerate() {
-                let id = (first + i) as ObjId;
-                let ts = s.next_ts();
-                let o = s.obj_mut(id);
-                o.zone = *zone;
-                o.exp = *exp;
-                o.ts = ts;
-                o.boosts = f.boosts;
-                o.counters = f.counters;
-                for st in &f.status {
-                    o.flags |= kw::parse(&st.to_ascii_lowercase())
-                        .ok_or_else(|| err(format!("unknown status '{st}'")))?;
-                }
-                if f.exhausted {
-                    o.flags |= flag::EXHAUSTED;
-                }
-                let hidden = matches!(zone, Zone::Deck | Zone::Mana)
-                    || (side == Side::Confluence && *zone == Zone::Hand);
-                if !hidden {
-                    o.flags |= flag::KNOWN;
-                }
-                match zone {
-                    Zone::Deck => deck_ids.push(id),
-                    Zone::Midnight => s.midnight_card = id,
-                    _ => {
-                        let ok = s.zone_list_mut(side, *zone, *exp).expect("list").push(id);
-                        if !ok {
-                            return Err(err("a zone is over capacity".into()));
-                        }
-                    }
-                }
-            }
-            for id in deck_ids.into_iter().rev() {
-                let _ = s.side_mut(side).deck.push(id);
-            }
-            let spec = if side == Side::Player {
-                &file.player
-            } else {
-                &file.confluence
-            };
-            let st = s.side_mut(side);
-            st.mana_ready = spec.mana_ready.unwrap_or(spec.mana).min(spec.mana);
-            let hero = st.hero;
-            s.obj_mut(hero).counters = spec.hero_counters;
-        }
-        let _ = midnight;
-        for (k, (side, card, exp, f)) in tokens.into_iter().enumerate() {
-            let id = (TOKEN_BASE + k) as ObjId;
-            let ts = s.next_ts();
-            let mut flags = flag::TOKEN | flag::KNOWN;
-            for st in &f.status {
-                flags |= kw::parse(&st.to_ascii_lowercase())
-                    .ok_or_else(|| err(format!("unknown status '{st}'")))?;
-            }
-            *s.obj_mut(id) = Obj {
-                card,
-                flags,
-                ts,
-                zone: Zone::Expedition,
-                side,
-                exp,
-                boosts: f.boosts,
-                counters: f.counters,
-                tough: 0,
-                left_boosts: 0,
-                left_kw: 0,
-            };
-            let _ = s.side_mut(side).exp[exp.index()].push(id);
-        }
-        let g = &file.game;
-        s.day = g.day.unwrap_or(1);
-        s.day_cap = g.day_cap.unwrap_or(30);
-        s.threatened = exp_of(g.threatened.as_deref().unwrap_or("hero")).map_err(&err)?;
-        s.first = GameState::first_with(s.threatened);
-        if let Some(a) = &g.adventure {
-            if a.len() != 8 {
-                return Err(err(format!(
-                    "adventure has {} regions; it needs 8",
-                    a.len()
-                )));
-            }
-            for (r, t) in a.iter().enumerate() {
-                s.adventure.terrain[r] = terrain_bits(t).ok_or_else(|| {
-                    err(format!(
-                        "region {r}: terrain '{t}' (expected letters F, M, O)"
-                    ))
-                })?;
-            }
-        }
-        s.pos[Side::Player] = ByExp([
-            g.hero_position.unwrap_or(0),
-            g.companion_position.unwrap_or(7),
-        ]);
-        s.dark = ByExp([
-            g.darkness_hero.unwrap_or(-1),
-            g.darkness_companion.unwrap_or(8),
-        ]);
-        s.mode = match g.mode.as_deref() {
-            None | Some("confluence") => Mode::Confluence,
-            Some("duel") => Mode::Duel,
-            Some(m) => {
-                return Err(err(format!(
-                    "mode '{m}' (expected \"confluence\" or \"duel\")"
-                )));
-            }
-        };
-        s.pos[Side::Confluence] = ByExp([
-            g.opponent_hero_position.unwrap_or(0),
-            g.opponent_companion_position.unwrap_or(7),
-        ]);
-        s.arena = g.arena;
-        s.today.plays[Side::Player] = g.plays_today;
-        s.variant = match g.variant.as_deref() {
-            None | Some("standard") => Variant::default(),
-            Some("booster_war") if s.mode == Mode::Duel => Variant::BOOSTER_WAR,
-            Some("booster_war_day_one_mana") if s.mode == Mode::Duel => Variant {
-                mana_setup: true,
-                ..Variant::BOOSTER_WAR
-            },
-            Some(v) => {
-                return Err(err(format!(
-                    "variant '{v}' (expected \"standard\", or \"booster_war\" or \"booster_war_day_one_mana\" with mode = \"duel\")"
-                )));
-            }
-        };
-        s.adventure.revealed = match &g.revealed {
-            Some(v) => v.iter().fold(0, |m, &k| m | (1 << k.min(2))),
-            None => {
-                let mut m = 0;
-                for e in Exp::BOTH {
-                    let r = s.region(e);
-                    if (1..=6).contains(&r) {
-                        m |= 1 << ((r - 1) / 2);
-                    }
-                }
-                m
-            }
-        };
-        for a in &g.advanced_today {
-            let e = exp_of(a).map_err(&err)?;
-            s.today.seats[Side::Player].advanced.set(e, true);
-            s.today.seats[Side::Player].moved.set(e, true);
-        }
-        s.start_markers(&db);
-        for (side, spec) in [
-            (Side::Player, &file.player),
-            (Side::Confluence, &file.confluence),
-        ] {
-            if let Some(m) = &spec.hero_markers {
-                s.adventure.set_supply(side, 0b111, false);
-                for t in m {
-                    let bits = match t.as_str() {
-                        "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
-                        _ => return Err(err(format!("hero_markers: '{t}' (expected F, M or O)"))),
-                    };
-                    s.adventure.set_supply(side, bits, true);
-                }
-            }
-        }
-        if let Some(m) = &g.markers {
-            if m.len() != 8 {
-                return Err(err(format!("markers has {} regions; it needs 8", m.len())));
-            }
-            for (r, t) in m.iter().enumerate() {
-                s.adventure.replaced[r] = match t.as_str() {
-                    "" => 0,
-                    "F" | "M" | "O" => terrain_bits(t).unwrap_or(0),
-                    _ => {
-                        return Err(err(format!(
-                            "region {r}: marker '{t}' (expected \"\", F, M or O)"
-                        )));
-                    }
-                };
-            }
-        }
+        let heroes = (player_hero, confluence_hero);
+        place_objects(&mut s, &db, &file, heroes, &placed, tokens).map_err(&err)?;
+        apply_game(&mut s, &db, &file).map_err(&err)?;
         s.phase = Phase::Turn;
         s.setup_left = 0;
         s.recount_statics(&db);
@@ -633,60 +714,7 @@ impl Scenario {
     }
 
     fn step<O: Observer>(&mut self, step: &str, obs: &mut O) -> Result<(), ScenarioError> {
-        let s = &mut self.state;
-        let start_day = s.day;
-        let stop: Box<dyn Fn(&GameState) -> bool> = match step {
-            "morning" => {
-                s.phase = Phase::Morning;
-                Box::new(|g| g.phase == Phase::Noon)
-            }
-            "noon" => {
-                s.phase = Phase::Noon;
-                Box::new(|g| g.phase == Phase::Turn)
-            }
-            "afternoon" => {
-                s.phase = Phase::AfternoonStart;
-                Box::new(|g| g.phase == Phase::Dusk)
-            }
-            "confluence-turn" | "player-turn" => {
-                let side = if step == "player-turn" {
-                    Side::Player
-                } else {
-                    Side::Confluence
-                };
-                s.phase = Phase::Turn;
-                s.to_act = side;
-                s.passed &= !side.bit();
-                Box::new(move |g| g.phase == Phase::TurnEnd)
-            }
-            "dusk" => {
-                s.phase = Phase::Dusk;
-                Box::new(|g| g.phase == Phase::Night)
-            }
-            "rest" => {
-                s.phase = Phase::Rest;
-                Box::new(|g| g.phase == Phase::Cleanup)
-            }
-            "cleanup" => {
-                s.phase = Phase::Cleanup;
-                Box::new(|g| g.phase == Phase::Midnight)
-            }
-            "midnight" => {
-                s.phase = Phase::Midnight;
-                Box::new(|g| g.phase == Phase::Morning)
-            }
-            "night" => {
-                s.phase = Phase::Night;
-                Box::new(|g| g.phase == Phase::Morning)
-            }
-            "day" => {
-                // A whole day, from its Morning to the next Morning.
-                s.phase = Phase::Morning;
-                Box::new(move |g| g.phase == Phase::Morning && g.day > start_day)
-            }
-            "until-end" => Box::new(|_| false),
-            _ => unreachable!("steps are checked at load"),
-        };
+        let stop = start_step(&mut self.state, step);
         let mut buf = ChoiceList::new();
         let mut guard = 0u32;
         loop {

@@ -28,7 +28,18 @@ pub fn check<const N: usize, const M: usize>(
             s.table.playing()
         ));
     }
-    // Every card object is in exactly one zone, and its zone field agrees with the lists.
+    let seen = check_lists(s, db)?;
+    check_cards(s, db, &seen)?;
+    check_counts(s, db)?;
+    check_track(s)
+}
+
+/// Every card object is in exactly one zone, and its zone field agrees with the lists; the
+/// number of times each object is listed.
+fn check_lists<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+) -> Result<[u8; M], String> {
     let mut seen = [0u8; M];
     for side in const { Side::seats::<N>() } {
         let st = s.side(side);
@@ -93,6 +104,16 @@ pub fn check<const N: usize, const M: usize>(
             ));
         }
     }
+    Ok(seen)
+}
+
+/// Each side's cards, listed once in play and not at all outside it (`seen`: the times each
+/// object is listed), and the token slots.
+fn check_cards<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    seen: &[u8; M],
+) -> Result<(), String> {
     // Every list is counted before a side's cards are checked: a card borrowed by the other
     // side (a player card that defected) stands in that side's lists.
     for side in const { Side::seats::<N>() } {
@@ -149,6 +170,14 @@ pub fn check<const N: usize, const M: usize>(
             }
         }
     }
+    Ok(())
+}
+
+/// The counts kept beside the objects (statics, listeners) and the statistics.
+fn check_counts<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+) -> Result<(), String> {
     // The count of objects in play with statics matches.
     let mut copy = *s;
     copy.recount_statics(db);
@@ -176,6 +205,11 @@ pub fn check<const N: usize, const M: usize>(
             }
         }
     }
+    Ok(())
+}
+
+/// The expeditions' positions, the Darkness and the outcome.
+fn check_track<const N: usize, const M: usize>(s: &GameState<N, M>) -> Result<(), String> {
     // Positions and the Darkness stay within the track.
     for e in Exp::BOTH {
         for p in [s.pos[Side::Player].get(e), s.pos[Side::Confluence].get(e)] {

@@ -264,8 +264,13 @@ fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
     }
 }
 
-/// Works out Dusk for both expeditions from the current state (nothing is changed).
-pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) -> DuskReport {
+/// The Confluence's awake Gigantic characters, those listed in its Hero expedition first
+/// (16 at most).
+#[inline]
+fn awake_gigantics<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+) -> ArrayVec<ObjId, 16> {
     let mut gigantics: ArrayVec<ObjId, 16> = ArrayVec::new();
     let conf = s.side(Side::Confluence);
     for e in 0..2 {
@@ -279,6 +284,13 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
             }
         }
     }
+    gigantics
+}
+
+/// Works out Dusk for both expeditions from the current state (nothing is changed).
+pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) -> DuskReport {
+    let gigantics = awake_gigantics(s, db);
+    let conf = s.side(Side::Confluence);
     // Filled in place: a side's input is large (its facing list), and is not moved.
     let mut inputs: [SideInput; 2] = Default::default();
     let mut report = DuskReport::default();

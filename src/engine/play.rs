@@ -24,53 +24,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         let def = self.db.card(o.card);
         let kind = def.kind;
         let at = kind.goes_to_expedition().then_some(exp);
-        let cost = match alt {
-            Alt::None => self.s.play_cost_in(self.db, id, from_reserve, at),
-            Alt::Scout => def.scout,
-            Alt::Free => 0,
-            Alt::Less(n) => self
-                .s
-                .play_cost(self.db, id, from_reserve)
-                .saturating_sub(n),
-            Alt::Cheaper(n) => self
-                .s
-                .play_cost_in(self.db, id, from_reserve, at)
-                .saturating_sub(n),
-            Alt::HandCost => self.s.play_cost_in(self.db, id, false, at),
-            Alt::Discard(_) | Alt::Exhaust(_) | Alt::Sacrifice(_) => {
-                let n = self
-                    .db
-                    .abilities_of(o.card)
-                    .iter()
-                    .find_map(|ab| match (ab.trigger, alt) {
-                        (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
-                        | (Trigger::Static(Static::ExhaustDiscount(n)), Alt::Exhaust(_))
-                        | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
-                            Some(n)
-                        }
-                        _ => None,
-                    })
-                    .unwrap_or(0);
-                self.s
-                    .play_cost_in(self.db, id, from_reserve, at)
-                    .saturating_sub(n)
-            }
-        };
-        if let Alt::Exhaust(r) = alt {
-            self.s.obj_mut(r).flags |= flag::EXHAUSTED;
-            self.fire(Fire::ExhaustedInReserve { side });
-        }
-        if let Alt::Discard(r) = alt {
-            self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
-        }
-        if let Alt::Sacrifice(r) = alt {
-            self.move_obj(r, Dest::Sacrifice);
-        }
-        {
-            let s = self.s.side_mut(side);
-            debug_assert!(s.mana_ready >= cost, "play without mana");
-            s.mana_ready -= cost;
-        }
+        let cost = self.pay_play(id, from_reserve, at, alt);
         let (boosts, statuses, lost, mflags) = self.consume_mods(
             id,
             side,
@@ -202,6 +156,62 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             }
         }
         self.note_first_play(id);
+    }
+
+    /// Pays for playing `id` (into expedition `at`, for a card that goes to one): the
+    /// alternative's own cost (a card of the Reserve exhausted, discarded or sacrificed),
+    /// then the mana, its cost by the alternative used. Returns the mana paid.
+    #[inline]
+    fn pay_play(&mut self, id: ObjId, from_reserve: bool, at: Option<Exp>, alt: Alt) -> u8 {
+        let o = *self.s.obj(id);
+        let side = o.side;
+        let def = self.db.card(o.card);
+        let cost = match alt {
+            Alt::None => self.s.play_cost_in(self.db, id, from_reserve, at),
+            Alt::Scout => def.scout,
+            Alt::Free => 0,
+            Alt::Less(n) => self
+                .s
+                .play_cost(self.db, id, from_reserve)
+                .saturating_sub(n),
+            Alt::Cheaper(n) => self
+                .s
+                .play_cost_in(self.db, id, from_reserve, at)
+                .saturating_sub(n),
+            Alt::HandCost => self.s.play_cost_in(self.db, id, false, at),
+            Alt::Discard(_) | Alt::Exhaust(_) | Alt::Sacrifice(_) => {
+                let n = self
+                    .db
+                    .abilities_of(o.card)
+                    .iter()
+                    .find_map(|ab| match (ab.trigger, alt) {
+                        (Trigger::Static(Static::DiscardDiscount(n)), Alt::Discard(_))
+                        | (Trigger::Static(Static::ExhaustDiscount(n)), Alt::Exhaust(_))
+                        | (Trigger::Static(Static::SacrificeDiscount(n)), Alt::Sacrifice(_)) => {
+                            Some(n)
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                self.s
+                    .play_cost_in(self.db, id, from_reserve, at)
+                    .saturating_sub(n)
+            }
+        };
+        if let Alt::Exhaust(r) = alt {
+            self.s.obj_mut(r).flags |= flag::EXHAUSTED;
+            self.fire(Fire::ExhaustedInReserve { side });
+        }
+        if let Alt::Discard(r) = alt {
+            self.move_to(r, Zone::Discard, Exp::Hero, Why::Cost, false);
+        }
+        if let Alt::Sacrifice(r) = alt {
+            self.move_obj(r, Dest::Sacrifice);
+        }
+        let s = self.s.side_mut(side);
+        debug_assert!(s.mana_ready >= cost, "play without mana");
+        s.mana_ready -= cost;
+        cost
     }
 
     /// A card played for free waives its targets' Tough (digest 5.6): mark the reactions it

@@ -259,6 +259,20 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             }
             return;
         }
+        match decision {
+            Decision::Seat | Decision::Target | Decision::Expedition => {
+                self.answer_target(decision, choice, op)
+            }
+            Decision::May | Decision::Mode | Decision::Die => {
+                self.answer_may_or_mode(&f, decision, choice, op)
+            }
+            _ => self.answer_card(&f, decision, choice, op),
+        }
+    }
+
+    /// An answer that names an object, an expedition or a seat.
+    #[inline]
+    fn answer_target(&mut self, decision: Decision, choice: Choice, op: Op) {
         match (decision, choice, op) {
             // Free for All: the opponent this effect concerns; the op that asked runs again.
             (Decision::Seat, Choice::Seat(seat), _) => self.frame_mut().opp = seat,
@@ -313,6 +327,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 fr.exp_reg = Some(e);
                 fr.step = 1;
             }
+            other => debug_assert!(false, "unexpected frame answer {other:?}"),
+        }
+    }
+
+    /// A yes or no, a mode or a die.
+    #[inline]
+    fn answer_may_or_mode(&mut self, f: &Frame, decision: Decision, choice: Choice, op: Op) {
+        match (decision, choice, op) {
             (Decision::May, yes_no, Op::May { skip }) => {
                 let fr = self.frame_mut();
                 fr.did = yes_no == Choice::Yes;
@@ -341,14 +363,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 self.frame_mut().count += 1;
             }
             (Decision::Mode, Choice::Mode(k), Op::PlaceMarker { .. } | Op::MoveMarker { .. }) => {
-                self.s.apply_marker(&f, op, k);
+                self.s.apply_marker(f, op, k);
                 let fr = self.frame_mut();
                 fr.pc += 1;
                 fr.step = 0;
             }
             (Decision::Mode, Choice::Mode(k), Op::ActivateRAsMine { .. }) => {
                 if let Some(id) = f.it.first() {
-                    self.queue_r_as_mine(&f, id, k);
+                    self.queue_r_as_mine(f, id, k);
                 }
                 let fr = self.frame_mut();
                 fr.pc += 1;
@@ -368,6 +390,15 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 let fr = self.frame_mut();
                 fr.x = v as i16;
             }
+            other => debug_assert!(false, "unexpected frame answer {other:?}"),
+        }
+    }
+
+    /// An answer that picks a card: to keep from a Resupply, from hand, to sacrifice, to play, or
+    /// to pay a cost with.
+    #[inline]
+    fn answer_card(&mut self, f: &Frame, decision: Decision, choice: Choice, op: Op) {
+        match (decision, choice, op) {
             (Decision::ResupplyPick, Choice::Card(keep), op) => {
                 let side = self.s.obj(keep).side;
                 let d = self.s.side(side).deck;
@@ -487,5 +518,67 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             }
             other => debug_assert!(false, "unexpected frame answer {other:?}"),
         }
+    }
+
+    /// An opponent selects one of its objects (the first that matches, for the Confluence).
+    pub(super) fn exec_opponent_select(&mut self, f: &Frame, filter: FilterId) -> Flow {
+        let db = self.db;
+        let mut first = NO_OBJ;
+        let mut any = false;
+        // With four seats the chosen opponent picks among its own only.
+        let chooser = self.opp_of(f);
+        let s = &*self.s;
+        self.s
+            .for_each_candidate(db, db.filter(filter), &self.ctx(f), |id| {
+                if N != 2 && s.obj(id).side != chooser {
+                    return;
+                }
+                if !any {
+                    first = id;
+                    any = true;
+                }
+            });
+        self.frame_mut().it.clear();
+        if !any {
+            return Flow::Next;
+        }
+        if self.s.scripted(chooser) {
+            let _ = self.frame_mut().it.push(first);
+            Flow::Next
+        } else {
+            self.ask(Decision::Target, chooser);
+            Flow::Wait
+        }
+    }
+
+    /// The first side of `who` sacrifices its highest-cost match (asked on a tie; the
+    /// Confluence breaks it by its rule).
+    pub(super) fn exec_sacrifice_highest(&mut self, f: &Frame, who: Who, filter: FilterId) -> Flow {
+        let Some(side) = self.sides_of(who, f.controller).first() else {
+            return Flow::Next;
+        };
+        let side = Side::of_seat(side);
+        let tied = self.s.highest_base_cost(self.db, side, filter, &f.ctx());
+        let pick = match (tied.len(), self.s.scripted(side)) {
+            (0, _) => return Flow::Next,
+            (1, _) => tied.first(),
+            (_, false) => {
+                self.ask(Decision::Sacrifice, side);
+                return Flow::Wait;
+            }
+            // The Confluence's tie-break (FAQ "Sacrifice"): the Threatened side's,
+            // then the leftmost.
+            (_, true) => tied.iter().min_by_key(|&id| {
+                let o = self.s.obj(id);
+                (
+                    !(o.zone == Zone::Expedition && o.exp == self.s.threatened),
+                    o.ts,
+                )
+            }),
+        };
+        if let Some(id) = pick {
+            self.move_obj(id, Dest::Sacrifice);
+        }
+        Flow::Next
     }
 }

@@ -161,4 +161,136 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         fr.it.clear();
         fr.cursor = ts;
     }
+
+    /// Boosts, up to a max (which a static may raise for support abilities).
+    pub(super) fn exec_boost(&mut self, f: &Frame, obj: ObjRef, n: Amount, max: u8) -> Flow {
+        let db = self.db;
+        // A static may let support abilities of cards in Reserve go past it.
+        let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve {
+            let mut over = 0u8;
+            self.s.each_static_of(db, f.controller, |_, st, _| {
+                if let Static::SupportOverMax(k) = st {
+                    over = over.max(k);
+                }
+            });
+            if over == u8::MAX {
+                0
+            } else {
+                max.saturating_add(over)
+            }
+        } else {
+            max
+        };
+        for id in self.resolve_objs(obj, f).iter() {
+            let n = self.amount_for(n, f, id);
+            // "Up to a max of N" never takes boosts away.
+            let n = if max > 0 && n > 0 {
+                n.min(max as i16 - self.s.obj(id).boosts as i16).max(0)
+            } else {
+                n
+            };
+            self.boost(id, n);
+        }
+        Flow::Next
+    }
+
+    /// Counters added to each object.
+    pub(super) fn exec_counters(&mut self, f: &Frame, obj: ObjRef, n: Amount) -> Flow {
+        let n = self.amount(n, f);
+        for id in self.resolve_objs(obj, f).iter() {
+            self.add_counters(id, n);
+        }
+        Flow::Next
+    }
+
+    /// One boost (or else one counter) spent from each object.
+    pub(super) fn exec_spend_counter(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            let o = *self.s.obj(id);
+            if o.boosts > 0 {
+                self.boost(id, -1);
+            } else if o.counters > 0 {
+                self.s.obj_mut(id).counters -= 1;
+            }
+        }
+        Flow::Next
+    }
+
+    /// Augment on each object.
+    pub(super) fn exec_augment(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            self.augment(id);
+        }
+        Flow::Next
+    }
+
+    /// A status (and Tough) gained by each object in play or in Reserve.
+    pub(super) fn exec_gain(&mut self, f: &Frame, obj: ObjRef, status: u32, tough: u8) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            let o = self.s.obj_mut(id);
+            if !matches!(
+                o.zone,
+                Zone::Expedition | Zone::Landmarks | Zone::Reserve | Zone::Limbo
+            ) {
+                continue;
+            }
+            if tough > 0 {
+                o.tough = o.tough.max(tough);
+            }
+            self.gain_status(id, status);
+        }
+        Flow::Next
+    }
+
+    /// A status lost by each object.
+    pub(super) fn exec_lose(&mut self, f: &Frame, obj: ObjRef, status: u32) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            let o = self.s.obj_mut(id);
+            o.flags &= !status;
+            // Printed or granted Fleeting is lost too (digest 5.1).
+            if status & kw::FLEETING != 0 {
+                o.flags |= flag::LOST_FLEETING;
+            }
+            if O::ENABLED {
+                self.emit(Event::Status {
+                    obj: id,
+                    bits: status,
+                    gained: false,
+                });
+            }
+        }
+        Flow::Next
+    }
+
+    /// Each object exhausted.
+    pub(super) fn exec_exhaust(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            let o = self.s.obj_mut(id);
+            let was = o.has(flag::EXHAUSTED);
+            o.flags |= flag::EXHAUSTED;
+            if o.zone == Zone::Reserve && !was {
+                self.fire(Fire::ExhaustedInReserve { side: f.controller });
+            }
+        }
+        Flow::Next
+    }
+
+    /// Each object readied.
+    pub(super) fn exec_ready(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            self.s.obj_mut(id).flags &= !flag::EXHAUSTED;
+        }
+        Flow::Next
+    }
+
+    /// Two objects' boosts swapped.
+    pub(super) fn exec_swap_boosts(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        let objs = self.resolve_objs(obj, f);
+        if let (Some(a), Some(b)) = (objs.get(0), objs.get(1)) {
+            let (ba, bb) = (self.s.obj(a).boosts as i16, self.s.obj(b).boosts as i16);
+            self.boost(a, bb - ba);
+            self.boost(b, ba - bb);
+        }
+        Flow::Next
+    }
 }

@@ -6,16 +6,26 @@
 //! by its fixed rules: leftmost legal target, the Threatened expedition, "may" always
 //! taken, the first mode, the top card of its hand.
 //!
-//! This file runs frames and reads operands; `exec` dispatches each op, and the ops with
-//! more to do live by what they touch: `moves`, `counters` (boosts, statuses, counters),
-//! `play`, `costs`, and `choices` (ops that wait on a decision, and the answers).
+//! This file runs frames and reads operands; `exec` dispatches each op (and runs the ops of
+//! the program's flow: X, "may", jumps, loops, modes), and the ops live by what they touch:
+//! `counters` (boosts, statuses, counters), `deck_mana` (draws, resupplies, Mana), `tokens`,
+//! `moves` (objects between zones and expeditions, control), `expeditions` (expeditions and
+//! regions), `lasting` (modifiers for the next cards), `activate` (abilities activated by an
+//! effect), `turns` (passing, the first player, winning), `play`, `costs`, and `choices` (ops
+//! that wait on a decision, and the answers).
 
+mod activate;
 mod choices;
 mod costs;
 mod counters;
+mod deck_mana;
 mod exec;
+mod expeditions;
+mod lasting;
 mod moves;
 mod play;
+mod tokens;
+mod turns;
 
 use rand::RngExt;
 

@@ -312,4 +312,116 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         self.ask(Decision::ResupplyPick, side);
         Flow::Wait
     }
+
+    /// Objects moved to a destination (asking first about the Mana replacement).
+    pub(super) fn exec_move(&mut self, f: &Frame, obj: ObjRef, dest: Dest) -> Flow {
+        let db = self.db;
+        let objs = self.resolve_objs(obj, f);
+        // "You may put me in Mana instead": ask before anything moves.
+        if let Some(id) = objs.iter().find(|&id| self.s.must_ask_mana(db, id)) {
+            self.ask_mana(id);
+            return Flow::Wait;
+        }
+        let mut moved = false;
+        for id in objs.iter() {
+            moved |= self.move_obj(id, dest);
+            // The Xth position from the top: it went on top, then X - 1 cards above it.
+            let o = *self.s.obj(id);
+            if dest == Dest::DeckAtX && o.zone == Zone::Deck {
+                let deck = self.s.side_mut(o.side).deck.as_mut_slice();
+                let k = (f.x.max(1) as usize).min(deck.len());
+                let n = deck.len();
+                deck[n - k..].rotate_right(1);
+            }
+        }
+        // "Sacrifice ... If you do": whether anything was sacrificed.
+        if dest == Dest::Sacrifice {
+            self.frame_mut().did = moved;
+        }
+        Flow::Next
+    }
+
+    /// Characters switched to their side's other expedition, where there is room.
+    pub(super) fn exec_switch(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            let o = *self.s.obj(id);
+            if o.zone != Zone::Expedition {
+                continue;
+            }
+            let to = o.exp.other();
+            if self.s.side(o.side).exp[to.index()].is_full() {
+                continue;
+            }
+            self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+            let ts = self.s.next_ts();
+            let ob = self.s.obj_mut(id);
+            ob.exp = to;
+            ob.ts = ts;
+            let _ = self.s.side_mut(o.side).exp[to.index()].push(id);
+        }
+        Flow::Next
+    }
+
+    /// Characters defecting to the other side.
+    pub(super) fn exec_defect(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        for id in self.resolve_objs(obj, f).iter() {
+            self.defect(id);
+        }
+        Flow::Next
+    }
+
+    /// Landmarks and expedition permanents taken under the controller's control.
+    pub(super) fn exec_take_control(&mut self, f: &Frame, obj: ObjRef) -> Flow {
+        let to = f.controller;
+        let src = *self.s.obj(f.source);
+        for id in self.resolve_objs(obj, f).iter() {
+            let o = *self.s.obj(id);
+            if o.side == to {
+                continue;
+            }
+            let kind = self.db.card(o.card).kind;
+            let exp = match (o.zone, kind) {
+                (Zone::Landmarks, _) => {
+                    if self.s.side(to).landmarks.is_full() {
+                        continue;
+                    }
+                    self.s.side_mut(o.side).landmarks.remove_item(id);
+                    let _ = self.s.side_mut(to).landmarks.push(id);
+                    o.exp
+                }
+                (Zone::Expedition, crate::cards::types::CardKind::ExpeditionPermanent) => {
+                    let e = if src.zone == Zone::Expedition && src.side == to {
+                        src.exp
+                    } else {
+                        o.exp
+                    };
+                    if self.s.side(to).exp[e.index()].is_full() {
+                        continue;
+                    }
+                    self.s.side_mut(o.side).exp[o.exp.index()].remove_item(id);
+                    let _ = self.s.side_mut(to).exp[e.index()].push(id);
+                    e
+                }
+                _ => continue,
+            };
+            self.hand_over(id, to, exp);
+        }
+        Flow::Next
+    }
+
+    /// Objects put Nth from the top of their deck.
+    pub(super) fn exec_to_deck_at(&mut self, f: &Frame, obj: ObjRef, n: Amount) -> Flow {
+        let n = self.amount(n, f).max(1) as usize;
+        for id in self.resolve_objs(obj, f).iter() {
+            if self.move_obj(id, Dest::DeckTop) && self.s.obj(id).zone == Zone::Deck {
+                // The deck's top is the end of its list.
+                let side = self.s.obj(id).side;
+                let deck = &mut self.s.side_mut(side).deck;
+                deck.remove_item(id);
+                let at = deck.len().saturating_sub(n - 1);
+                let _ = deck.insert(at, id);
+            }
+        }
+        Flow::Next
+    }
 }

@@ -255,6 +255,16 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         if f.without != 0 && self.has_kw_in(db, id, f.without, ctx) {
             return false;
         }
+        self.matches_where(db, f, id, ctx)
+    }
+
+    /// The rest of [`Self::matches`]: the filter's conditions on where the object is (its
+    /// region's terrains, Ascended, behind) and on the expedition it shares, or not, with the
+    /// source.
+    #[inline]
+    fn matches_where(&self, db: &CardDb, f: &Filter, id: ObjId, ctx: &Ctx) -> bool {
+        let o = self.obj(id);
+        let def = db.card(o.card);
         if f.region_terrain != 0
             && (o.zone != Zone::Expedition
                 || self.region_terrains(db, self.region_of(o.side, o.exp)) & f.region_terrain == 0)
