@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use serde_json::{Value, json};
 
+use super::Later;
 use super::deal::Table;
-use super::session::Later;
 use crate::cards::types::Side;
 use crate::engine::event::NoObserver;
 use crate::engine::view::View;

@@ -17,6 +17,11 @@ use anyhow::{Context, Result};
 use super::cli::PlayArgs;
 use super::usage;
 
+/// Something a worker thread fills in later (the advisor's estimates, the simulated
+/// players' results on the deal): here, beside the modules that share it, so that the
+/// workers need not use the session that waits for them.
+type Later = std::sync::Arc<std::sync::Mutex<Option<serde_json::Value>>>;
+
 /// Request threads: a slow request (an opponent search thinking) leaves the others served.
 const THREADS: usize = 4;
 

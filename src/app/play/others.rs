@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use rand::SeedableRng;
 use serde_json::{Value, json};
 
+use super::Later;
 use super::deal::Table;
-use super::session::Later;
 use crate::engine::ChoiceList;
 use crate::engine::event::NoObserver;
 use crate::policy::{PolicyRng, PolicySpec};

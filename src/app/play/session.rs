@@ -4,7 +4,6 @@
 //! matchup` plays them), so that a deal and the person's choices give the game again.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -38,9 +37,7 @@ impl ApiError {
     }
 }
 
-/// Something a worker thread fills in later (the advisor's estimates, the simulated
-/// players' results on the deal).
-pub type Later = Arc<Mutex<Option<Value>>>;
+use super::Later;
 
 pub struct Game {
     t: &'static Table,
