@@ -181,12 +181,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         // The objects in those zones are the ones their lists hold (walking the lists, not
         // every object slot, is what keeps a Morning cheap).
         for side in const { Side::seats::<N>() } {
-            let st = *s.side(side);
+            // Split borrows: the lists are read, the objects written (no copy of the side).
+            let GameState { sides, objs, .. } = &mut *s;
+            let st = &sides[side];
             for id in st.in_play() {
-                s.obj_mut(id).flags &= !flag::EXHAUSTED;
+                objs[id as usize].flags &= !flag::EXHAUSTED;
             }
             for id in st.reserve.iter() {
-                let o = s.obj_mut(id);
+                let o = &mut objs[id as usize];
                 if !(keep && db.card(o.card).kind.is_character()) {
                     o.flags &= !flag::EXHAUSTED;
                 }
@@ -278,7 +280,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             if !listens {
                 continue;
             }
-            let st = *st;
+            // The lists as they stand now (triggering changes nothing in them, but the
+            // walk must not see a change if it did): the lists walked, not the whole side.
+            let (hero, landmarks, reserve) = (st.hero, st.landmarks, st.reserve);
             let mut exp: List<128> = List::new();
             for e in 0..2 {
                 for id in st.exp[e].iter() {
@@ -288,10 +292,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             exp.as_mut_slice()
                 .sort_unstable_by_key(|&id| self.s.obj(id).ts);
             let groups: [(&[ObjId], bool); 4] = [
-                (std::slice::from_ref(&st.hero), false),
+                (std::slice::from_ref(&hero), false),
                 (exp.as_slice(), false),
-                (st.landmarks.as_slice(), false),
-                (st.reserve.as_slice(), true),
+                (landmarks.as_slice(), false),
+                (reserve.as_slice(), true),
             ];
             for (ids, reserve) in groups {
                 for &id in ids {

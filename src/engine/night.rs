@@ -131,9 +131,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             seat.ascend = ByExp([false, false]);
         }
         self.create_after_rest_tokens();
-        // Overcome marks belong to this Dusk only.
-        for o in self.s.objs.iter_mut() {
-            o.flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
+        // Overcome marks belong to this Dusk only. Dusk marks objects in the Expedition
+        // zone, and every way out of it (`move_to`) clears them: the expeditions' lists
+        // (every seat's, a defector's too) hold every object that can still carry one.
+        let GameState { sides, objs, .. } = &mut *self.s;
+        for st in sides.iter() {
+            for id in st.exp[0].iter().chain(st.exp[1].iter()) {
+                objs[id as usize].flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
+            }
         }
         true
     }
