@@ -185,12 +185,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         if self.s.statics[side] == 0 {
             return;
         }
-        let st = *self.s.side(side);
+        // The lists walked, as they stand now (not a copy of the whole side).
+        let st = self.s.side(side);
+        let (hero, landmarks, exps) = (st.hero, st.landmarks, st.exp);
         let ts = self.s.obj(id).ts;
-        let holders = std::iter::once(st.hero)
-            .chain(st.landmarks.iter())
-            .chain(st.exp[0].iter())
-            .chain(st.exp[1].iter());
+        let holders = std::iter::once(hero)
+            .chain(landmarks.iter())
+            .chain(exps[0].iter())
+            .chain(exps[1].iter());
         for l in holders {
             let def = self.db.card(self.s.obj(l).card);
             if def.trigger_mask & tmask::STATIC == 0 {
