@@ -3,7 +3,6 @@
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use rand::RngExt;
-use rand::seq::SliceRandom;
 
 use super::event::{Event, Observer};
 use super::state::*;
@@ -205,7 +204,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     ) {
         let setup = &mut *streams[0];
         let mut tumult = [0u8, 1, 2];
-        tumult.shuffle(setup);
+        super::shuffle::shuffle(&mut tumult, setup);
         let flipped = [
             setup.random::<bool>(),
             setup.random::<bool>(),
@@ -231,7 +230,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         for (i, rng) in streams.into_iter().enumerate() {
             let deck = self.sides.0[i].deck.as_mut_slice();
             if shuffle[i] {
-                deck.shuffle(rng);
+                super::shuffle::shuffle(deck, rng);
             } else {
                 // An ordered deck: the list's first card on top (the deck's last slot).
                 deck.reverse();
