@@ -162,6 +162,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
     }
 
+    #[inline(never)]
     fn morning(&mut self) {
         let keep = const { Side::seats::<N>() }
             .into_iter()
@@ -315,6 +316,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     }
 
     /// At Night: marks the objects in play whose "... after Rest" abilities trigger now.
+    #[inline(never)]
     fn mark_after_rest(&mut self) {
         for side in const { Side::seats::<N>() } {
             let st = *self.s.side(side);
@@ -329,6 +331,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// After Rest: queues the marked abilities (first player's side first), wherever their
     /// cards went at Rest.
+    #[inline(never)]
     fn queue_after_rest(&mut self) {
         let first = self.s.first_player();
         for side in self.s.table.sides_from(first) {
@@ -386,6 +389,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// Dusk: work out Overcome for both expeditions, move the advancing ones together, then
     /// check the win (interpretation A4: before Midnight).
+    #[inline(never)]
     fn progress(&mut self) {
         let report = overcome::evaluate(self.s, self.db);
         if O::ENABLED {

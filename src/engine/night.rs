@@ -47,6 +47,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// card grants another still counts), and when two or more cards of one side go to its
     /// Reserve the player chooses the order they enter it (S0, Silver Rule), one card at a
     /// time, the player's side first. Returns false while waiting for that choice.
+    #[inline(never)]
     pub(super) fn rest(&mut self) -> bool {
         // "You may put me in Mana instead": asked for each leaving card before anything
         // moves (the answer decides whether it is Reserve-bound).
@@ -363,6 +364,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Clean-up. The player discards down to the hero's limits by choice (asked one card at
     /// a time); the Confluence discards its leftmost excess Reserve cards and its lowest
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
+    #[inline(never)]
     pub(super) fn cleanup(&mut self) -> bool {
         let delta = self.reserve_limit_change();
         // The players discard by choice, the first player first (digest §2); the
@@ -413,6 +415,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Midnight: the previous Midnight card advances the Darkness it indicates (none on
     /// the first night), goes to the discard pile, and the top card of the Confluence deck
     /// becomes the new Midnight card.
+    #[inline(never)]
     pub(super) fn midnight(&mut self) {
         let card = self.s.midnight_card;
         if card != NO_OBJ {
@@ -453,6 +456,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// "... after Rest": queues the `after_rest` abilities that `delay_rest` armed, the side
     /// with initiative first.
+    #[inline(never)]
     pub(super) fn queue_delayed_rest(&mut self) {
         let first = self.s.initiative();
         for side in self.s.table.sides_from(first) {
