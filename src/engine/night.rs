@@ -474,6 +474,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The Darkness on that side may advance only if the player failed to overcome every
     /// O requirement facing that expedition (FAQ "The Confluence's Expedition").
     pub(super) fn only_due_to_blocks(&self, e: Exp) -> bool {
+        // Only a static ability of the player's in play can: none, no walk.
+        if self.s.statics[Side::Player] == 0 {
+            return false;
+        }
         let db = self.db;
         let region_t = self.s.region_terrains(db, self.s.region(e));
         let overcome = self.s.today.fully_overcome.get(e);
