@@ -188,9 +188,8 @@ fn entries(inp: &SideInput, facing: &[Facing], out: &mut ArrayVec<Entry, 64>) {
     let consider = |mask: u32, out: &mut ArrayVec<Entry, 64>| {
         let mut sum = Stats::ZERO;
         let (mut gmask, mut pers, mut count) = (0u16, 0u8, 0u8);
-        for i in 0..n {
+        for (i, f) in facing.iter().enumerate() {
             if mask & (1 << i) != 0 {
-                let f = &facing[i];
                 sum = sum + f.req;
                 count += 1;
                 match inp.gidx[i] {
