@@ -105,162 +105,14 @@ pub(super) fn legal<const N: usize, const M: usize>(
             }
         }
         Decision::Turn => turn_options(s, db, out),
-        Decision::Target => {
-            let f = s.frame().expect("target decision without frame");
-            let ab = db.abilities[f.ability as usize];
-            // The player chooses one of their own for an opponent's effect (no Tough).
-            if let Op::OpponentSelect { filter } = db.op(&ab, f.pc) {
-                // With four seats the chosen opponent picks among its own only.
-                s.for_each_candidate(db, db.filter(filter), &f.ctx(), |id| {
-                    if N == 2 || s.obj(id).side == s.decider {
-                        push(out, Choice::Card(id))
-                    }
-                });
-                return;
-            }
-            if let Op::AugmentAny { filter } = db.op(&ab, f.pc) {
-                // Any number: stop at any time.
-                push(out, Choice::Done);
-                let mut cands: List<64> = List::new();
-                s.augment_candidates(db, f, filter, &mut cands);
-                for id in cands.iter() {
-                    push(out, Choice::Card(id));
-                }
-                return;
-            }
-            if let Op::RevealPut { filter, .. } = db.op(&ab, f.pc) {
-                push(out, Choice::Done);
-                for id in s.reveal_candidates(db, f, filter).iter() {
-                    push(out, Choice::Card(id));
-                }
-                return;
-            }
-            let Op::Select {
-                filter,
-                min,
-                total_cost,
-                total_of,
-                ..
-            } = db.op(&ab, f.pc)
-            else {
-                return;
-            };
-            let mut cands: List<64> = List::new();
-            s.select_candidates(db, f, filter, total_cost, total_of, &mut cands);
-            if f.it.len() >= min as usize || cands.is_empty() {
-                push(out, Choice::Done);
-            }
-            for id in cands.iter() {
-                push(out, Choice::Card(id));
-            }
-        }
-        Decision::PlayFree => {
-            let f = s.frame().expect("play-free decision without frame");
-            let ab = db.abilities[f.ability as usize];
-            match db.op(&ab, f.pc) {
-                Op::Rush { hand_cost } => {
-                    push(out, Choice::Done);
-                    rush_plays(s, db, hand_cost, out);
-                }
-                // The revealed top card of the deck (`it`), for free.
-                Op::TopPlayOrHand => {
-                    push(out, Choice::Done);
-                    if let Some(id) = f.it.first()
-                        && s.playable(db, id)
-                    {
-                        let kind = db.card(s.obj(id).card).kind;
-                        if kind.goes_to_expedition() {
-                            for e in Exp::BOTH {
-                                if !player.exp[e.index()].is_full() {
-                                    push(
-                                        out,
-                                        Choice::Play {
-                                            obj: id,
-                                            from_reserve: false,
-                                            exp: e,
-                                            alt: Alt::Free,
-                                        },
-                                    );
-                                }
-                            }
-                        } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
-                            push(
-                                out,
-                                Choice::Play {
-                                    obj: id,
-                                    from_reserve: false,
-                                    exp: Exp::Hero,
-                                    alt: Alt::Free,
-                                },
-                            );
-                        }
-                    }
-                }
-                _ => play_now_choices(s, db, f, out),
-            }
-        }
-        Decision::Expedition => {
-            // `select_exp` (and head to head a token in target Expedition) may offer either
-            // side's expeditions; other ops the player's own.
-            let whose = s
-                .frame()
-                .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
-                .and_then(|op| match op {
-                    Op::SelectExp { whose, .. } => Some(whose),
-                    // Head to head, a token "in target Expedition" may be created in an
-                    // opposing one, and "target Expedition moves forward" may be an
-                    // opposing one (D60).
-                    Op::Token {
-                        at: ExpRef::Target,
-                        opposing: false,
-                        after_rest: false,
-                        ..
-                    }
-                    | Op::MoveExp {
-                        at: ExpRef::Target,
-                        opposing: false,
-                        ..
-                    } if s.mode.versus() => Some(Whose::Any),
-                    _ => None,
-                })
-                .unwrap_or(Whose::Yours);
-            if whose != Whose::Opposing {
-                push(out, Choice::Exp(Exp::Hero));
-                push(out, Choice::Exp(Exp::Companion));
-            }
-            if whose != Whose::Yours {
-                push(out, Choice::OpposingExp(Exp::Hero));
-                push(out, Choice::OpposingExp(Exp::Companion));
-            }
-        }
+        Decision::Target => target_options(s, db, out),
+        Decision::PlayFree => play_free_options(s, db, out),
+        Decision::Expedition => expedition_options(s, db, out),
         Decision::May => {
             push(out, Choice::Yes);
             push(out, Choice::No);
         }
-        Decision::Mode => {
-            let f = s.frame().expect("mode decision without frame");
-            let ab = db.abilities[f.ability as usize];
-            match db.op(&ab, f.pc) {
-                Op::Choose { n } => {
-                    for k in 0..n {
-                        push(out, Choice::Mode(k));
-                    }
-                }
-                // Which {R} ability of `it` to activate.
-                Op::ActivateRAsMine { .. } => {
-                    if let Some(id) = f.it.first() {
-                        for k in 0..s.r_abilities(db, id) {
-                            push(out, Choice::Mode(k));
-                        }
-                    }
-                }
-                op => {
-                    for k in s.marker_options(f, op).iter() {
-                        push(out, Choice::Mode(k));
-                    }
-                }
-            }
-        }
+        Decision::Mode => mode_options(s, db, out),
         Decision::Die => {
             let f = s.frame().expect("die decision without frame");
             push(out, Choice::Mode(f.dice[0]));
@@ -301,30 +153,218 @@ pub(super) fn legal<const N: usize, const M: usize>(
                 push(out, Choice::Seat(side.seat()));
             }
         }
-        Decision::Sacrifice => {
-            // A cost names what it sacrifices; "sacrifices a character" otherwise.
-            let f = s.frame().expect("sacrifice decision without frame");
-            let ab = db.abilities[f.ability as usize];
-            let kinds = match db.op(&ab, f.pc) {
-                Op::Pay { cost, .. } if cost.sacrifice != 0 => cost.sacrifice,
-                Op::SacrificeHighest { filter, .. } => {
-                    // Only the objects tied for the highest Base Cost.
-                    for id in s.highest_base_cost(db, s.decider, filter, &f.ctx()).iter() {
-                        push(out, Choice::Card(id));
-                    }
-                    return;
-                }
-                _ => fkind::CHARACTER,
-            };
-            for id in player.exp[0]
-                .iter()
-                .chain(player.exp[1].iter())
-                .chain(player.landmarks.iter())
+        Decision::Sacrifice => sacrifice_options(s, db, out),
+    }
+}
+
+/// The options of a target decision: the candidates of the running ability's `Select`
+/// (or of an op that chooses like one), and `Done` where stopping is allowed.
+fn target_options<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
+    let f = s.frame().expect("target decision without frame");
+    let ab = db.abilities[f.ability as usize];
+    // The player chooses one of their own for an opponent's effect (no Tough).
+    if let Op::OpponentSelect { filter } = db.op(&ab, f.pc) {
+        // With four seats the chosen opponent picks among its own only.
+        s.for_each_candidate(db, db.filter(filter), &f.ctx(), |id| {
+            if N == 2 || s.obj(id).side == s.decider {
+                push(out, Choice::Card(id))
+            }
+        });
+        return;
+    }
+    if let Op::AugmentAny { filter } = db.op(&ab, f.pc) {
+        // Any number: stop at any time.
+        push(out, Choice::Done);
+        let mut cands: List<64> = List::new();
+        s.augment_candidates(db, f, filter, &mut cands);
+        for id in cands.iter() {
+            push(out, Choice::Card(id));
+        }
+        return;
+    }
+    if let Op::RevealPut { filter, .. } = db.op(&ab, f.pc) {
+        push(out, Choice::Done);
+        for id in s.reveal_candidates(db, f, filter).iter() {
+            push(out, Choice::Card(id));
+        }
+        return;
+    }
+    let Op::Select {
+        filter,
+        min,
+        total_cost,
+        total_of,
+        ..
+    } = db.op(&ab, f.pc)
+    else {
+        return;
+    };
+    let mut cands: List<64> = List::new();
+    s.select_candidates(db, f, filter, total_cost, total_of, &mut cands);
+    if f.it.len() >= min as usize || cands.is_empty() {
+        push(out, Choice::Done);
+    }
+    for id in cands.iter() {
+        push(out, Choice::Card(id));
+    }
+}
+
+/// The options of a play-for-free decision (a Rush, the revealed top card, `Op::PlayFree`).
+fn play_free_options<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
+    let player = s.side(s.decider);
+    let f = s.frame().expect("play-free decision without frame");
+    let ab = db.abilities[f.ability as usize];
+    match db.op(&ab, f.pc) {
+        Op::Rush { hand_cost } => {
+            push(out, Choice::Done);
+            rush_plays(s, db, hand_cost, out);
+        }
+        // The revealed top card of the deck (`it`), for free.
+        Op::TopPlayOrHand => {
+            push(out, Choice::Done);
+            if let Some(id) = f.it.first()
+                && s.playable(db, id)
             {
-                if super::query::kind_bit(db.card(s.obj(id).card).kind) & kinds != 0 {
-                    push(out, Choice::Card(id));
+                let kind = db.card(s.obj(id).card).kind;
+                if kind.goes_to_expedition() {
+                    for e in Exp::BOTH {
+                        if !player.exp[e.index()].is_full() {
+                            push(
+                                out,
+                                Choice::Play {
+                                    obj: id,
+                                    from_reserve: false,
+                                    exp: e,
+                                    alt: Alt::Free,
+                                },
+                            );
+                        }
+                    }
+                } else if matches!(kind, CardKind::Spell | CardKind::Landmark) {
+                    push(
+                        out,
+                        Choice::Play {
+                            obj: id,
+                            from_reserve: false,
+                            exp: Exp::Hero,
+                            alt: Alt::Free,
+                        },
+                    );
                 }
             }
+        }
+        _ => play_now_choices(s, db, f, out),
+    }
+}
+
+/// The options of an expedition decision: the decider's own expeditions, or either
+/// side's where the op allows.
+fn expedition_options<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
+    // `select_exp` (and head to head a token in target Expedition) may offer either
+    // side's expeditions; other ops the player's own.
+    let whose = s
+        .frame()
+        .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
+        .and_then(|op| match op {
+            Op::SelectExp { whose, .. } => Some(whose),
+            // Head to head, a token "in target Expedition" may be created in an
+            // opposing one, and "target Expedition moves forward" may be an
+            // opposing one (D60).
+            Op::Token {
+                at: ExpRef::Target,
+                opposing: false,
+                after_rest: false,
+                ..
+            }
+            | Op::MoveExp {
+                at: ExpRef::Target,
+                opposing: false,
+                ..
+            } if s.mode.versus() => Some(Whose::Any),
+            _ => None,
+        })
+        .unwrap_or(Whose::Yours);
+    if whose != Whose::Opposing {
+        push(out, Choice::Exp(Exp::Hero));
+        push(out, Choice::Exp(Exp::Companion));
+    }
+    if whose != Whose::Yours {
+        push(out, Choice::OpposingExp(Exp::Hero));
+        push(out, Choice::OpposingExp(Exp::Companion));
+    }
+}
+
+/// The options of a mode decision: a "choose one", an {R} ability to activate, a Terrain
+/// Marker.
+fn mode_options<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
+    let f = s.frame().expect("mode decision without frame");
+    let ab = db.abilities[f.ability as usize];
+    match db.op(&ab, f.pc) {
+        Op::Choose { n } => {
+            for k in 0..n {
+                push(out, Choice::Mode(k));
+            }
+        }
+        // Which {R} ability of `it` to activate.
+        Op::ActivateRAsMine { .. } => {
+            if let Some(id) = f.it.first() {
+                for k in 0..s.r_abilities(db, id) {
+                    push(out, Choice::Mode(k));
+                }
+            }
+        }
+        op => {
+            for k in s.marker_options(f, op).iter() {
+                push(out, Choice::Mode(k));
+            }
+        }
+    }
+}
+
+/// The options of a sacrifice for a cost.
+fn sacrifice_options<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    out: &mut ChoiceList,
+) {
+    let player = s.side(s.decider);
+    // A cost names what it sacrifices; "sacrifices a character" otherwise.
+    let f = s.frame().expect("sacrifice decision without frame");
+    let ab = db.abilities[f.ability as usize];
+    let kinds = match db.op(&ab, f.pc) {
+        Op::Pay { cost, .. } if cost.sacrifice != 0 => cost.sacrifice,
+        Op::SacrificeHighest { filter, .. } => {
+            // Only the objects tied for the highest Base Cost.
+            for id in s.highest_base_cost(db, s.decider, filter, &f.ctx()).iter() {
+                push(out, Choice::Card(id));
+            }
+            return;
+        }
+        _ => fkind::CHARACTER,
+    };
+    for id in player.exp[0]
+        .iter()
+        .chain(player.exp[1].iter())
+        .chain(player.landmarks.iter())
+    {
+        if super::query::kind_bit(db.card(s.obj(id).card).kind) & kinds != 0 {
+            push(out, Choice::Card(id));
         }
     }
 }

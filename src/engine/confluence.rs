@@ -57,6 +57,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     }
 
     /// A10: the Confluence uses every quick action it can pay for, each once per turn.
+    #[inline(never)]
     pub(super) fn confluence_quick(&mut self, cursor: u16) {
         let mut c = cursor;
         while let Some((id, k)) = self.confluence_quick_candidate(c) {
@@ -158,6 +159,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The Confluence's play step: top card of hand if affordable, else into Mana and look
     /// again (A9); with an empty hand, the most expensive affordable Reserve card (ties:
     /// leftmost); otherwise it passes.
+    #[inline(never)]
     pub(super) fn confluence_play(&mut self) {
         // Snapshot for the log only (the observer is compiled away in simulations).
         let mut hand_costs = [(NO_OBJ, 0u8); 64];

@@ -140,6 +140,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Progress (digest §4): each expedition that wins a terrain of its region against the
     /// opposing expedition, and is not held, moves forward one region; all together. In the
     /// Arena, whoever wins more terrains with their total wins the game.
+    #[inline(never)]
     pub(super) fn duel_progress(&mut self) {
         let db = self.db;
         if self.s.arena && self.s.mode == Mode::FreeForAll {
@@ -273,6 +274,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// tie, the next day (a draw at the day cap). Booster War (D50) also ends after its
     /// last day by score, and a tie at the end of that day plays one more day, met
     /// expeditions or not (seed 003: "an additional day is played"), before the Arena.
+    #[inline(never)]
     pub(super) fn duel_day_end(&mut self) {
         if self.s.mode == Mode::FreeForAll {
             self.ffa_day_end();

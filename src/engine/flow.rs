@@ -162,6 +162,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
     }
 
+    #[inline(never)]
     fn morning(&mut self) {
         let keep = const { Side::seats::<N>() }
             .into_iter()
@@ -181,12 +182,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         // The objects in those zones are the ones their lists hold (walking the lists, not
         // every object slot, is what keeps a Morning cheap).
         for side in const { Side::seats::<N>() } {
-            let st = *s.side(side);
+            // Split borrows: the lists are read, the objects written (no copy of the side).
+            let GameState { sides, objs, .. } = &mut *s;
+            let st = &sides[side];
             for id in st.in_play() {
-                s.obj_mut(id).flags &= !flag::EXHAUSTED;
+                objs[id as usize].flags &= !flag::EXHAUSTED;
             }
             for id in st.reserve.iter() {
-                let o = s.obj_mut(id);
+                let o = &mut objs[id as usize];
                 if !(keep && db.card(o.card).kind.is_character()) {
                     o.flags &= !flag::EXHAUSTED;
                 }
@@ -271,14 +274,22 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         for side in self.s.table.sides_from(first) {
             // Most sides have no such ability at most moments: skip the copy and the sort.
             let st = self.s.side(side);
-            let listens = st
-                .in_play()
-                .chain(st.reserve.iter())
-                .any(|id| self.db.card(self.s.obj(id).card).trigger_mask & bit != 0);
+            // The lists one by one (a chain of iterators costs more than the walk itself).
+            let has = |ids: &[ObjId]| {
+                ids.iter()
+                    .any(|&id| self.db.card(self.s.obj(id).card).trigger_mask & bit != 0)
+            };
+            let listens = has(std::slice::from_ref(&st.hero))
+                || has(st.exp[0].as_slice())
+                || has(st.exp[1].as_slice())
+                || has(st.landmarks.as_slice())
+                || has(st.reserve.as_slice());
             if !listens {
                 continue;
             }
-            let st = *st;
+            // The lists as they stand now (triggering changes nothing in them, but the
+            // walk must not see a change if it did): the lists walked, not the whole side.
+            let (hero, landmarks, reserve) = (st.hero, st.landmarks, st.reserve);
             let mut exp: List<128> = List::new();
             for e in 0..2 {
                 for id in st.exp[e].iter() {
@@ -288,10 +299,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             exp.as_mut_slice()
                 .sort_unstable_by_key(|&id| self.s.obj(id).ts);
             let groups: [(&[ObjId], bool); 4] = [
-                (std::slice::from_ref(&st.hero), false),
+                (std::slice::from_ref(&hero), false),
                 (exp.as_slice(), false),
-                (st.landmarks.as_slice(), false),
-                (st.reserve.as_slice(), true),
+                (landmarks.as_slice(), false),
+                (reserve.as_slice(), true),
             ];
             for (ids, reserve) in groups {
                 for &id in ids {
@@ -311,6 +322,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     }
 
     /// At Night: marks the objects in play whose "... after Rest" abilities trigger now.
+    #[inline(never)]
     fn mark_after_rest(&mut self) {
         for side in const { Side::seats::<N>() } {
             let st = *self.s.side(side);
@@ -325,6 +337,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// After Rest: queues the marked abilities (first player's side first), wherever their
     /// cards went at Rest.
+    #[inline(never)]
     fn queue_after_rest(&mut self) {
         let first = self.s.first_player();
         for side in self.s.table.sides_from(first) {
@@ -382,6 +395,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// Dusk: work out Overcome for both expeditions, move the advancing ones together, then
     /// check the win (interpretation A4: before Midnight).
+    #[inline(never)]
     fn progress(&mut self) {
         let report = overcome::evaluate(self.s, self.db);
         if O::ENABLED {

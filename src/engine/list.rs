@@ -121,7 +121,10 @@ impl<const N: usize> List<N> {
         let n = self.len as usize;
         assert!(i < n, "List::remove index {i} out of range {n}");
         let x = self.items[i];
-        self.items.copy_within(i + 1..n, i);
+        // The last element (a deck's top card, the one drawn) leaves nothing to shift.
+        if i + 1 < n {
+            self.items.copy_within(i + 1..n, i);
+        }
         self.len -= 1;
         x
     }
@@ -148,7 +151,9 @@ impl<const N: usize> List<N> {
         if n == N || i > n {
             return false;
         }
-        self.items.copy_within(i..n, i + 1);
+        if i < n {
+            self.items.copy_within(i..n, i + 1);
+        }
         self.items[i] = x;
         self.len += 1;
         true

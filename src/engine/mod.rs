@@ -17,6 +17,7 @@ pub mod invariants;
 pub mod list;
 pub mod overcome;
 pub mod setup;
+pub mod shuffle;
 pub mod state;
 pub mod table;
 pub mod view;

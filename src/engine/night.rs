@@ -47,6 +47,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// card grants another still counts), and when two or more cards of one side go to its
     /// Reserve the player chooses the order they enter it (S0, Silver Rule), one card at a
     /// time, the player's side first. Returns false while waiting for that choice.
+    #[inline(never)]
     pub(super) fn rest(&mut self) -> bool {
         // "You may put me in Mana instead": asked for each leaving card before anything
         // moves (the answer decides whether it is Reserve-bound).
@@ -132,9 +133,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             seat.ascend = ByExp([false, false]);
         }
         self.create_after_rest_tokens();
-        // Overcome marks belong to this Dusk only.
-        for o in self.s.objs.iter_mut() {
-            o.flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
+        // Overcome marks belong to this Dusk only. Dusk marks objects in the Expedition
+        // zone, and every way out of it (`move_to`) clears them: the expeditions' lists
+        // (every seat's, a defector's too) hold every object that can still carry one.
+        let GameState { sides, objs, .. } = &mut *self.s;
+        for st in sides.iter() {
+            for id in st.exp[0].iter().chain(st.exp[1].iter()) {
+                objs[id as usize].flags &= !(flag::OVERCOME_HERO | flag::OVERCOME_COMPANION);
+            }
         }
         true
     }
@@ -359,6 +365,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Clean-up. The player discards down to the hero's limits by choice (asked one card at
     /// a time); the Confluence discards its leftmost excess Reserve cards and its lowest
     /// Hand Cost excess Landmarks (ties: leftmost, A20). Returns false while waiting.
+    #[inline(never)]
     pub(super) fn cleanup(&mut self) -> bool {
         let delta = self.reserve_limit_change();
         // The players discard by choice, the first player first (digest §2); the
@@ -409,6 +416,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Midnight: the previous Midnight card advances the Darkness it indicates (none on
     /// the first night), goes to the discard pile, and the top card of the Confluence deck
     /// becomes the new Midnight card.
+    #[inline(never)]
     pub(super) fn midnight(&mut self) {
         let card = self.s.midnight_card;
         if card != NO_OBJ {
@@ -449,6 +457,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// "... after Rest": queues the `after_rest` abilities that `delay_rest` armed, the side
     /// with initiative first.
+    #[inline(never)]
     pub(super) fn queue_delayed_rest(&mut self) {
         let first = self.s.initiative();
         for side in self.s.table.sides_from(first) {
@@ -466,6 +475,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The Darkness on that side may advance only if the player failed to overcome every
     /// O requirement facing that expedition (FAQ "The Confluence's Expedition").
     pub(super) fn only_due_to_blocks(&self, e: Exp) -> bool {
+        // Only a static ability of the player's in play can: none, no walk.
+        if self.s.statics[Side::Player] == 0 {
+            return false;
+        }
         let db = self.db;
         let region_t = self.s.region_terrains(db, self.s.region(e));
         let overcome = self.s.today.fully_overcome.get(e);

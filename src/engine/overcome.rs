@@ -165,7 +165,6 @@ struct Entry {
 #[derive(Default)]
 struct SideInput {
     totals: Stats,
-    facing: ArrayVec<Facing, MAX_FACING>,
     /// Index of each facing object among the Gigantic Confluence characters, if Gigantic.
     gidx: ArrayVec<Option<u8>, MAX_FACING>,
     requirement: u8,
@@ -175,21 +174,22 @@ struct SideInput {
     ascend: bool,
 }
 
-fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
-    let n = inp.facing.len();
+/// The best feasible subsets of `facing` (the report's list of the objects facing one
+/// expedition), kept per (complete, Gigantic mask).
+fn entries(inp: &SideInput, facing: &[Facing], out: &mut ArrayVec<Entry, 64>) {
+    let n = facing.len();
     let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     // Asleep objects are not counted and cannot be overcome: they are outside every
     // subset, and "all overcome" means all awake ones.
     let asleep: u32 = (0..n)
-        .filter(|&i| inp.facing[i].asleep)
+        .filter(|&i| facing[i].asleep)
         .fold(0, |m, i| m | (1 << i));
     let awake = full & !asleep;
     let consider = |mask: u32, out: &mut ArrayVec<Entry, 64>| {
         let mut sum = Stats::ZERO;
         let (mut gmask, mut pers, mut count) = (0u16, 0u8, 0u8);
-        for i in 0..n {
+        for (i, f) in facing.iter().enumerate() {
             if mask & (1 << i) != 0 {
-                let f = &inp.facing[i];
                 sum = sum + f.req;
                 count += 1;
                 match inp.gidx[i] {
@@ -249,11 +249,11 @@ fn entries(inp: &SideInput, out: &mut ArrayVec<Entry, 64>) {
         // Greedy: add the smallest requirements first while they fit.
         let mut order: ArrayVec<usize, MAX_FACING> =
             (0..n).filter(|&i| awake & (1 << i) != 0).collect();
-        order.sort_by_key(|&i| inp.facing[i].req.sum());
+        order.sort_by_key(|&i| facing[i].req.sum());
         let mut mask = 0u32;
         let mut sum = Stats::ZERO;
         for i in order {
-            let s2 = sum + inp.facing[i].req;
+            let s2 = sum + facing[i].req;
             if inp.totals.covers(s2) {
                 sum = s2;
                 mask |= 1 << i;
@@ -291,7 +291,7 @@ fn awake_gigantics<const N: usize, const M: usize>(
 pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) -> DuskReport {
     let gigantics = awake_gigantics(s, db);
     let conf = s.side(Side::Confluence);
-    // Filled in place: a side's input is large (its facing list), and is not moved.
+    // Filled in place, the facing lists in the report itself (no copy of them).
     let mut inputs: [SideInput; 2] = Default::default();
     let mut report = DuskReport::default();
     for e in Exp::BOTH {
@@ -313,7 +313,8 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
                 totals = totals + s.stats(db, id).clamp_zero();
             }
         }
-        let SideInput { facing, gidx, .. } = &mut inputs[e.index()];
+        let gidx = &mut inputs[e.index()].gidx;
+        let facing = &mut report.exps[e.index()].facing;
         for x in Exp::BOTH {
             for id in conf.exp[x.index()].iter() {
                 let def = db.card(s.obj(id).card);
@@ -348,7 +349,6 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
         r.region = region as u8;
         (r.requirement, r.added) = s.region_requirement(db, region);
         r.totals = totals;
-        r.facing = facing.clone();
         let inp = &mut inputs[e.index()];
         r.ascend = s.today.seats[Side::Player].ascend.get(e);
         r.defender = defender;
@@ -366,8 +366,8 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
     let [hin, cin] = &inputs;
     let mut he = ArrayVec::new();
     let mut ce = ArrayVec::new();
-    entries(hin, &mut he);
-    entries(cin, &mut ce);
+    entries(hin, &report.exps[0].facing, &mut he);
+    entries(cin, &report.exps[1].facing, &mut ce);
     let all_g: u16 = if gigantics.is_empty() {
         0
     } else {

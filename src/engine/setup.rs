@@ -3,7 +3,6 @@
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use rand::RngExt;
-use rand::seq::SliceRandom;
 
 use super::event::{Event, Observer};
 use super::state::*;
@@ -110,8 +109,12 @@ impl<const N: usize, const M: usize> GameState<N, M> {
 
     /// Creates the objects of every seat, `decks[k]` being seat `k`'s hero and cards: each
     /// hero in its Hero zone and every card in its owner's deck in the given order (last =
-    /// top). Object ids follow the seats and, within a seat, the hero then the list.
+    /// top). Object ids follow the seats and, within a seat, the hero then the list. The
+    /// state must be empty ([`GameState::empty`]): the counts of statics and listeners are
+    /// those of the objects placed (as [`GameState::recount_statics`] would find them).
     pub fn place_seats(&mut self, db: &CardDb, decks: &[(CardIdx, &[CardIdx])]) {
+        self.statics = Seats([0; N]);
+        self.listen = Seats([0; N]);
         debug_assert_eq!(decks.len(), N);
         // Two seats keep 64 slots a seat; four, 48 (hero included), so that ids fit a byte.
         let per_seat = Self::TOKEN_BASE / N;
@@ -137,7 +140,13 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 flags: flag::KNOWN,
                 ..Obj::default()
             };
+            // The hero is the one object in play; every object listens where it is.
+            let mut listen = hero_def.fire_mask;
+            if hero_def.trigger_mask & crate::cards::effect::tmask::STATIC != 0 {
+                self.statics[side] += 1;
+            }
             next += 1;
+            let first_card = next;
             for &c in cards {
                 self.objs[next] = Obj {
                     card: c,
@@ -145,13 +154,24 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                     side,
                     ..Obj::default()
                 };
-                let ok = self.side_mut(side).deck.push(next as ObjId);
-                debug_assert!(ok);
+                listen |= db.card(c).fire_mask;
                 next += 1;
+            }
+            self.listen[side] |= listen;
+            // The deck list in one go: the ids in order (capacity checked above).
+            let deck = &mut self.side_mut(side).deck;
+            for id in first_card..next {
+                let ok = deck.push(id as ObjId);
+                debug_assert!(ok);
             }
         }
         debug_assert!(next <= Self::TOKEN_BASE);
-        self.recount_statics(db);
+        #[cfg(debug_assertions)]
+        {
+            let mut copy = *self;
+            copy.recount_statics(db);
+            debug_assert_eq!((copy.statics, copy.listen), (self.statics, self.listen));
+        }
     }
 }
 
@@ -184,7 +204,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     ) {
         let setup = &mut *streams[0];
         let mut tumult = [0u8, 1, 2];
-        tumult.shuffle(setup);
+        super::shuffle::shuffle(&mut tumult, setup);
         let flipped = [
             setup.random::<bool>(),
             setup.random::<bool>(),
@@ -210,7 +230,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         for (i, rng) in streams.into_iter().enumerate() {
             let deck = self.sides.0[i].deck.as_mut_slice();
             if shuffle[i] {
-                deck.shuffle(rng);
+                super::shuffle::shuffle(deck, rng);
             } else {
                 // An ordered deck: the list's first card on top (the deck's last slot).
                 deck.reverse();

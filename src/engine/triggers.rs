@@ -89,6 +89,7 @@ pub(super) enum Fire {
 
 impl Fire {
     /// Its `fire_class` bit.
+    #[inline]
     fn class(&self) -> u32 {
         use fire_class::*;
         match self {
@@ -184,12 +185,14 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         if self.s.statics[side] == 0 {
             return;
         }
-        let st = *self.s.side(side);
+        // The lists walked, as they stand now (not a copy of the whole side).
+        let st = self.s.side(side);
+        let (hero, landmarks, exps) = (st.hero, st.landmarks, st.exp);
         let ts = self.s.obj(id).ts;
-        let holders = std::iter::once(st.hero)
-            .chain(st.landmarks.iter())
-            .chain(st.exp[0].iter())
-            .chain(st.exp[1].iter());
+        let holders = std::iter::once(hero)
+            .chain(landmarks.iter())
+            .chain(exps[0].iter())
+            .chain(exps[1].iter());
         for l in holders {
             let def = self.db.card(self.s.obj(l).card);
             if def.trigger_mask & tmask::STATIC == 0 {
@@ -245,18 +248,28 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// Queues every "When ..." ability that listens to `ev`. More than the queue holds is
     /// an error (`overflow`), never a silent drop.
+    #[inline]
     pub(super) fn fire(&mut self, ev: Fire) {
         // Only listeners with an ability of this class of occurrence are read (most events
-        // have none: then no seat is walked at all); debug builds read all of them and
-        // check that none else reacts.
+        // have none: then no seat is walked at all, and this test, inlined at each call,
+        // is all an event costs); debug builds read all of them and check that none else
+        // reacts.
+        if !cfg!(debug_assertions)
+            && self.s.listen.0.iter().fold(0, |a, &l| a | l) & ev.class() == 0
+        {
+            return;
+        }
+        self.fire_listeners(ev);
+    }
+
+    /// [`Self::fire`] past its test: walks the seats that may react.
+    #[inline(never)]
+    fn fire_listeners(&mut self, ev: Fire) {
         let class = if cfg!(debug_assertions) {
             u32::MAX
         } else {
             ev.class()
         };
-        if !cfg!(debug_assertions) && self.s.listen.0.iter().fold(0, |a, &l| a | l) & class == 0 {
-            return;
-        }
         let mut found: [(ObjId, u16, ObjId); 32] = [(0, 0, 0); 32];
         let mut lost = false;
         let mut n = 0;

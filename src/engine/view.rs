@@ -5,7 +5,6 @@
 //! Layer: part of [`crate::engine`]; may use `cards` and nothing else of the crate.
 
 use arrayvec::ArrayVec;
-use rand::seq::SliceRandom;
 
 use super::GameRng;
 use super::overcome::{self, DuskReport};
@@ -423,20 +422,20 @@ impl<const N: usize, const M: usize> Determinizer<N, M> {
         let mut g = self.base;
         let me = self.me;
         let mut order = self.order.clone();
-        order.shuffle(rng);
+        super::shuffle::shuffle(&mut order, rng);
         for (&i, &id) in self.slots.iter().zip(&order) {
             g.sides[me].deck.as_mut_slice()[i as usize] = id;
         }
         for d in &self.dealt {
             let mut cards = d.cards.clone();
-            cards.shuffle(rng);
+            super::shuffle::shuffle(&mut cards, rng);
             for (&id, &card) in d.ids.iter().zip(&cards) {
                 g.obj_mut(id).card = card;
             }
         }
         let adv = &mut g.adventure;
         let mut tumult = self.tumult.clone();
-        tumult.shuffle(rng);
+        super::shuffle::shuffle(&mut tumult, rng);
         for (&k, &t) in self.hidden.iter().zip(&tumult) {
             adv.tumult[k as usize] = t;
         }

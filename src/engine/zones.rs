@@ -1,7 +1,5 @@
 //! Moving objects between zones: the only code that edits zone lists.
 
-use rand::seq::SliceRandom;
-
 use super::Engine;
 use super::event::{Event, Observer, Why};
 use super::state::*;
@@ -215,7 +213,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         let s = self.s.side_mut(side);
         let mut ids = s.discard;
         s.discard.clear();
-        ids.as_mut_slice().shuffle(self.rng);
+        super::shuffle::shuffle(ids.as_mut_slice(), self.rng);
         for id in ids.iter() {
             let ts = self.s.next_ts();
             let o = self.s.obj_mut(id);

@@ -84,6 +84,10 @@ impl Greedy {
         let lacking = Exp::BOTH.iter().any(|&e| !needs.clear(e));
         let mut best = 0;
         let mut best_s = 0i32;
+        // A card's options are listed together (each expedition, each way to pay): its
+        // cost, statistics and Gigantic are read once for all of them.
+        let mut cost_of: Option<((ObjId, bool), u8)> = None;
+        let mut stats_of: Option<(ObjId, Stats, bool)> = None;
         for (i, c) in options.iter().enumerate() {
             let s = match *c {
                 Choice::Play {
@@ -93,21 +97,36 @@ impl Greedy {
                     alt,
                 } => {
                     let def = view.card(obj);
+                    let mut play_cost = |from_reserve: bool| match cost_of {
+                        Some((key, c)) if key == (obj, from_reserve) => c,
+                        _ => {
+                            let c = view.play_cost(obj, from_reserve);
+                            cost_of = Some(((obj, from_reserve), c));
+                            c
+                        }
+                    };
                     let cost = match alt {
-                        Alt::None => view.play_cost(obj, from_reserve) as i32,
-                        Alt::HandCost => view.play_cost(obj, false) as i32,
+                        Alt::None => play_cost(from_reserve) as i32,
+                        Alt::HandCost => play_cost(false) as i32,
                         Alt::Free => 0,
                         Alt::Less(n) | Alt::Cheaper(n) => {
-                            view.play_cost(obj, from_reserve).saturating_sub(n) as i32
+                            play_cost(from_reserve).saturating_sub(n) as i32
                         }
                         Alt::Scout => def.scout as i32 + 3,
                         Alt::Discard(_) | Alt::Exhaust(_) | Alt::Sacrifice(_) => {
-                            view.play_cost(obj, from_reserve) as i32 + 2
+                            play_cost(from_reserve) as i32 + 2
                         }
                     };
                     if def.kind.is_character() {
-                        let st = card_stats(view, obj);
-                        let gig = view.has_kw(obj, kw::GIGANTIC);
+                        let (st, gig) = match stats_of {
+                            Some((id, st, gig)) if id == obj => (st, gig),
+                            _ => {
+                                let st = card_stats(view, obj);
+                                let gig = view.has_kw(obj, kw::GIGANTIC);
+                                stats_of = Some((obj, st, gig));
+                                (st, gig)
+                            }
+                        };
                         let mut score = 0;
                         for e in Exp::BOTH {
                             if e == exp || gig {

@@ -349,18 +349,21 @@ pub fn run_units<U: Units>(
                     (start..end)
                         .into_par_iter()
                         .fold(
+                            // Boxed: the fold hands its state from game to game by value,
+                            // and the accumulator and the worker are kilobytes each.
                             || {
-                                (
+                                Box::new((
                                     Accum::default(),
                                     vec![0u64; if is_base { CHUNK_WORDS } else { 0 }],
                                     new_worker(),
-                                )
+                                ))
                             },
-                            |(mut a, mut b, mut w), g| {
+                            |mut st, g| {
                                 if stopped() {
-                                    return (a, b, w);
+                                    return st;
                                 }
-                                let (_, t) = game(&mut w, g);
+                                let (a, b, w) = &mut *st;
+                                let (_, t) = game(w, g);
                                 a.push(&t);
                                 let k = (g - start) as usize;
                                 if is_base && t.win {
@@ -369,10 +372,13 @@ pub fn run_units<U: Units>(
                                 if let Some(p) = pair {
                                     a.push_pair(t.win, won(g, p));
                                 }
-                                (a, b, w)
+                                st
                             },
                         )
-                        .map(|(a, b, _)| (a, b))
+                        .map(|st| {
+                            let (a, b, _) = *st;
+                            (a, b)
+                        })
                         .reduce(
                             || {
                                 (

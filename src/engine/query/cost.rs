@@ -28,10 +28,29 @@ impl<const N: usize, const M: usize> GameState<N, M> {
 
     /// The cost to play `id` into expedition `exp` (`None`: not known, or not played into
     /// an expedition).
+    #[inline]
     pub fn play_cost_in(&self, db: &CardDb, id: ObjId, from_reserve: bool, exp: Option<Exp>) -> u8 {
         if self.variant.free_mana {
             return 0;
         }
+        // Most of the time nothing changes a cost: the card has no static ability, no
+        // object in play has one, and no "next card you play" modifier waits. Then the
+        // cost is the printed one (what the full reading below finds too).
+        let def = db.card(self.obj(id).card);
+        if def.trigger_mask & tmask::STATIC == 0 && !self.any_statics() && self.n_mods == 0 {
+            return if from_reserve {
+                def.reserve_cost
+            } else {
+                def.hand_cost
+            };
+        }
+        self.play_cost_read(db, id, from_reserve, exp)
+    }
+
+    /// [`Self::play_cost_in`] read in full: the card's own statics, the auras of every
+    /// side, this turn's modifiers and the opponents' floors.
+    #[inline(never)]
+    fn play_cost_read(&self, db: &CardDb, id: ObjId, from_reserve: bool, exp: Option<Exp>) -> u8 {
         let o = self.obj(id);
         let def = db.card(o.card);
         let mut base = if from_reserve {
@@ -442,11 +461,19 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     /// The replacement that sends me to my owner's Mana zone instead of leaving the
     /// Expedition zone applies to this card in an expedition now (a "may" one only
     /// when the Confluence controls it, or when the player answered yes).
+    #[inline]
     pub fn leave_to_mana(&self, db: &CardDb, id: ObjId) -> bool {
         let o = self.obj(id);
         if o.zone != Zone::Expedition || db.card(o.card).trigger_mask & tmask::STATIC == 0 {
             return false;
         }
+        self.leave_to_mana_read(db, id)
+    }
+
+    /// [`Self::leave_to_mana`] for a card in an expedition with static abilities.
+    #[inline(never)]
+    fn leave_to_mana_read(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
         db.abilities_of(o.card).iter().any(|ab| match ab.trigger {
             Trigger::Static(Static::LeaveToMana { may }) => {
                 (!may || self.scripted(o.side) || o.has(flag::MANA_YES))

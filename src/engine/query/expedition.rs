@@ -12,15 +12,28 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     /// Calls `f` with each static ability of an object in either side's expeditions that
     /// `keep` selects and whose condition holds. Only the selected statics' conditions are
     /// read (a terrain static's reader must not evaluate "behind", which reads the terrain).
+    #[inline]
     fn each_expedition_static(
+        &self,
+        db: &CardDb,
+        keep: impl Fn(&Static) -> bool,
+        f: impl FnMut(&Obj, Static),
+    ) {
+        // Inlined: with no static in play (most of the time) this test is the whole call.
+        if !self.any_statics() {
+            return;
+        }
+        self.walk_expedition_statics(db, keep, f);
+    }
+
+    /// [`Self::each_expedition_static`] past its test.
+    #[inline(never)]
+    fn walk_expedition_statics(
         &self,
         db: &CardDb,
         keep: impl Fn(&Static) -> bool,
         mut f: impl FnMut(&Obj, Static),
     ) {
-        if !self.any_statics() {
-            return;
-        }
         for side in const { Side::seats::<N>() } {
             let st = self.side(side);
             for e in 0..2 {

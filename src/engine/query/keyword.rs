@@ -178,6 +178,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
 
     /// The {J}, {H} and {R} abilities of this character can't activate: an opposing object
     /// it faces has "the abilities of Characters facing me can't activate".
+    #[inline]
     pub fn silenced(&self, db: &CardDb, id: ObjId) -> bool {
         if N != 2 {
             return self.silenced_at_table(db, id);
@@ -190,6 +191,14 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         {
             return false;
         }
+        self.silenced_read(db, id)
+    }
+
+    /// [`Self::silenced`] for a character in an expedition facing statics (two seats).
+    #[inline(never)]
+    fn silenced_read(&self, db: &CardDb, id: ObjId) -> bool {
+        let o = self.obj(id);
+        let other = o.side.other();
         let gig = |x: ObjId| self.has_kw(db, x, kw::GIGANTIC);
         for e in 0..2 {
             for l in self.side(other).exp[e].iter() {
