@@ -102,8 +102,12 @@ impl DuelSpec {
     }
 }
 
-/// A path made absolute, as a description records the files it names.
+/// A path made absolute, as a description records the files it names (data built into
+/// the binary as `builtin:NAME`).
 pub fn absolute(p: &Path) -> Result<PathBuf> {
+    if let super::builtin::Source::Builtin(_) = super::builtin::locate(p) {
+        return Ok(super::builtin::recorded(p));
+    }
     std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))
 }
 

@@ -84,7 +84,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let mut warnings = Vec::new();
     let deck = load::player_deck(&lib, &a.player, false, &mut warnings)?;
     let conf =
-        ConfluenceDeck::load(&a.against, &mut lib.db).context("the Confluence deck (--against)")?;
+        load::confluence(&a.against, &mut lib.db).context("the Confluence deck (--against)")?;
     let mix = mix(&conf, &a.rares, a.seed)?;
     let expert = load::expert_weights(a.expert_weights.as_deref())?;
     let value = load::value_weights(a.value_weights.as_deref())?;
