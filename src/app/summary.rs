@@ -13,6 +13,13 @@ use crate::stats::Accum;
 
 pub use crate::report::SUMMARY_SCHEMA_VERSION;
 
+/// A terminal table's cell for a paired difference's interval when its games show no
+/// variation ([`crate::stats::interval::paired_bounds`] is `None`).
+pub const NO_VARIATION: &str = "n/a: no variation";
+
+/// The sentence under a terminal table with [`NO_VARIATION`] cells.
+pub const NO_VARIATION_NOTE: &str = "n/a: every paired game gave the same result, so these games show no variation to measure an interval by (which is not certainty)";
+
 /// What a summary row needs to name its configuration.
 pub struct RunMeta<'a> {
     pub lib: &'a Library,
