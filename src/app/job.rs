@@ -267,3 +267,46 @@ mod tests {
         assert!(note.contains("--game-index 12"), "{note}");
     }
 }
+
+/// The closing line's count and speed: `N games in T s (S games/s on K thread(s))` for a run
+/// that played its games now; a resumed run counts the games it found in its checkpoint
+/// apart and gives the speed of those it played (none played: no speed, never "0 games/s").
+pub fn games_and_speed(total: u64, played: u64, elapsed: f64, threads: usize) -> String {
+    let kept = total.saturating_sub(played);
+    if kept == 0 {
+        format!(
+            "{total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s))",
+            played as f64 / elapsed.max(1e-9)
+        )
+    } else if played == 0 {
+        format!("{total} games, all from the checkpoint (none left to play)")
+    } else {
+        format!(
+            "{total} games ({kept} from the checkpoint; {played} played now in {elapsed:.1}s, {:.0} games/s on {threads} thread(s))",
+            played as f64 / elapsed.max(1e-9)
+        )
+    }
+}
+
+#[cfg(test)]
+mod speed_tests {
+    use super::games_and_speed;
+
+    #[test]
+    fn a_resumed_run_gives_the_speed_of_the_games_it_played() {
+        assert_eq!(
+            games_and_speed(600, 600, 2.0, 2),
+            "600 games in 2.0s (300 games/s on 2 thread(s))"
+        );
+        assert_eq!(
+            games_and_speed(600, 200, 2.0, 2),
+            "600 games (400 from the checkpoint; 200 played now in 2.0s, 100 games/s on 2 thread(s))"
+        );
+        let none = games_and_speed(600, 0, 0.1, 2);
+        assert_eq!(
+            none,
+            "600 games, all from the checkpoint (none left to play)"
+        );
+        assert!(!none.contains("games/s"));
+    }
+}

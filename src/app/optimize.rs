@@ -133,6 +133,19 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
         kick: a.kick as usize,
         seed: a.seed,
     };
+    // A budget below one round's games plays no round: the "best" deck would be the start.
+    let least = crate::sim::optimize::round_cost(&params, params.batch.min(first_swaps));
+    if a.games < least {
+        eprintln!(
+            "confluence-sim: warning: --games {} is too small for one round of the search (a round of {} candidates plays {} games: --stage-games {} in successive halving, then --confirm {} for two decks); no swap can be tried, and the result is the start deck; give --games {} at least (or lower --batch, --stage-games or --confirm)",
+            a.games,
+            params.batch.min(first_swaps),
+            least,
+            a.stage_games,
+            a.confirm,
+            least
+        );
+    }
     if !a.quiet {
         eprintln!(
             "confluence-sim: {} ({}) against {} with {} rare(s), {}: {} cards offered, {} legal swaps; search budget {} games",
