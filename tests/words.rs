@@ -122,3 +122,51 @@ fn optimize_with_a_budget_below_one_round_warns_with_the_least_budget() {
     assert!(!err.contains("too small"), "{err}");
     assert!(rounds >= 1, "70 games play a round");
 }
+
+/// Terminal tables keep their columns with a long policy spec, and rows of long rare mixes
+/// can be told apart: a label each, its mix in full under the table.
+#[test]
+fn the_run_table_keeps_its_columns_and_labels_long_mixes() {
+    let d = tempfile::tempdir().unwrap();
+    let o = sim()
+        .args(["run", "--policy", "greedy", "--policy", "expert:net=0"])
+        .args([
+            "--rares",
+            "0",
+            "--rares",
+            "14",
+            "--rares",
+            "15",
+            "--subsets",
+            "2",
+        ])
+        .args(["--games", "10", "--out"])
+        .arg(d.path().join("run"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("Kojo")).collect();
+    assert_eq!(rows.len(), 8, "{out}");
+    // The interval and the days start at the same column on every row, the header's too.
+    let at = |l: &str| l.find('[').unwrap();
+    assert!(rows.iter().all(|l| at(l) == at(rows[0])), "{out}");
+    let header = out.lines().next().unwrap();
+    let days = |l: &str| l.find("days").unwrap_or(0);
+    assert!(days(header) > at(rows[0]), "{out}");
+    // Three long mixes (two of 14 rares, all 15): three labels, each named once in full.
+    for label in ["[A]", "[B]", "[C]"] {
+        assert_eq!(
+            rows.iter().filter(|l| l.ends_with(label)).count(),
+            2,
+            "{out}"
+        );
+        let legend: Vec<&str> = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with(label))
+            .collect();
+        assert_eq!(legend.len(), 1, "{out}");
+        assert!(legend[0].split(';').count() >= 14, "{out}");
+    }
+    assert!(!out.contains("..."), "no mix cut short: {out}");
+}

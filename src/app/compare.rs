@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use super::cli::CompareArgs;
 use super::job::{default_threads, progress_bar};
 use super::outputs::{Guard, output_dir};
-use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns};
+use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed, width};
 use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
@@ -618,8 +618,11 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str)
 }
 
 fn print(rows: &[Row], threads: usize) {
+    // Columns as wide as their widest value: a long hero name or policy spec keeps them.
+    let hw = width("hero", rows.iter().map(|r| r.hero.as_str())).max(24);
+    let pw = width("policy", rows.iter().map(|r| r.policy.as_str())).max(28);
     println!(
-        "{:<24} {:>5} {:<28} {:>6} {:>7} {:>17} {:>27} {:>27} {:>10}",
+        "{:<hw$} {:>5} {:<pw$} {:>6} {:>7} {:>17} {:>27} {:>27} {:>10}",
         "hero",
         "rares",
         "policy",
@@ -635,17 +638,17 @@ fn print(rows: &[Row], threads: usize) {
         let diff = |d: Option<(f64, f64)>| match d {
             Some(d) => match paired_bounds(d, 1.959964) {
                 Some((lo, hi)) => format!(
-                    "{:>+7.1}pp [{:>+6.1}, {:>+6.1}]",
-                    d.0 * 100.0,
-                    lo * 100.0,
-                    hi * 100.0
+                    "{:>7}pp [{:>6}, {:>6}]",
+                    signed(d.0 * 100.0),
+                    signed(lo * 100.0),
+                    signed(hi * 100.0)
                 ),
-                None => format!("{:>+7.1}pp {:>17}", d.0 * 100.0, NO_VARIATION),
+                None => format!("{:>7}pp {:>17}", signed(d.0 * 100.0), NO_VARIATION),
             },
             None => format!("{:>27}", "base"),
         };
         println!(
-            "{:<24} {:>5} {:<28} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {} {:>10}",
+            "{:<hw$} {:>5} {:<pw$} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {} {:>10}",
             r.hero,
             r.mix.count(),
             r.policy,

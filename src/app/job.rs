@@ -205,18 +205,18 @@ pub fn print_summary(t: &Table) {
         get_f("days_mean"),
     );
     let (rares, games) = (get_u("rare_count"), get_u("games"));
+    // Columns as wide as their widest value (a long policy spec, a long deck name); a long
+    // rare mix by a label, named in full under the table.
+    let dw = super::summary::width("player deck", deck.iter().map(|s| s.as_str())).max(28);
+    let pw = super::summary::width("policy", policy.iter().map(|s| s.as_str())).max(8);
+    let (mixes, legend) = super::summary::mix_labels(&mix, 40);
     println!(
-        "{:<28} {:<8} {:>5} {:>8} {:>8} {:>17} {:>5}  rares",
+        "{:<dw$} {:<pw$} {:>5} {:>8} {:>8} {:>17} {:>5}  rares",
         "player deck", "policy", "rares", "games", "win", "95% interval", "days"
     );
     for i in 0..t.rows() {
-        let mix_short = if mix[i].chars().count() > 40 {
-            format!("{}...", mix[i].chars().take(37).collect::<String>())
-        } else {
-            mix[i].clone()
-        };
         println!(
-            "{:<28} {:<8} {:>5} {:>8} {:>7.1}% [{:>5.1}%, {:>5.1}%] {:>5.1}  {}",
+            "{:<dw$} {:<pw$} {:>5} {:>8} {:>7.1}% [{:>5.1}%, {:>5.1}%] {:>5.1}  {}",
             deck[i],
             policy[i],
             rares[i],
@@ -225,8 +225,14 @@ pub fn print_summary(t: &Table) {
             lo[i] * 100.0,
             hi[i] * 100.0,
             days[i],
-            mix_short
+            mixes[i]
         );
+    }
+    if !legend.is_empty() {
+        println!("rare mixes:");
+        for l in legend {
+            println!("  {l}");
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use super::cli::OptimizeArgs;
 use super::job::{default_threads, progress_bar_with_message};
 use super::outputs::{Guard, output_dir};
-use super::summary::WinRateColumns;
+use super::summary::{WinRateColumns, signed};
 use super::{load, mixes};
 use crate::cards::effect::CardIdx;
 use crate::deck::swap::{self, SwapPool};
@@ -473,14 +473,14 @@ fn print(
     }
     match paired_bounds(m.diff, Z) {
         Some((lo, hi)) => println!(
-            "  best - start: {:+.1} points [{:+.1}, {:+.1}] (paired)",
-            m.diff.0 * 100.0,
-            lo * 100.0,
-            hi * 100.0
+            "  best - start: {} points [{}, {}] (paired)",
+            signed(m.diff.0 * 100.0),
+            signed(lo * 100.0),
+            signed(hi * 100.0)
         ),
         None => println!(
-            "  best - start: {:+.1} points (paired; interval n/a: every paired game gave the same result, so the games show no variation to measure it by)",
-            m.diff.0 * 100.0
+            "  best - start: {} points (paired; interval n/a: every paired game gave the same result, so the games show no variation to measure it by)",
+            signed(m.diff.0 * 100.0)
         ),
     }
     let count = |cards: &[CardIdx], c: CardIdx| cards.iter().filter(|&&d| d == c).count();

@@ -19,7 +19,7 @@ use super::job::{default_threads, progress_bar};
 use super::load;
 use super::mixes;
 use super::outputs::{Guard, output_dir};
-use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns};
+use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed};
 use crate::cards::pool::normalize_name;
 use crate::deck::edit::{CardRef, Print, apply, confluence_grid};
 use crate::deck::{ConfluenceDeck, Edit, PlayerDeck};
@@ -848,7 +848,7 @@ fn print(
         let ivs: Vec<String> = shown
             .iter()
             .map(|r| match paired_bounds(r.diff, Z) {
-                Some((lo, hi)) => format!("[{:>+6.1}, {:>+6.1}]", lo * 100.0, hi * 100.0),
+                Some((lo, hi)) => format!("[{:>6}, {:>6}]", signed(lo * 100.0), signed(hi * 100.0)),
                 None => NO_VARIATION.to_string(),
             })
             .collect();
@@ -856,8 +856,8 @@ fn print(
         for (r, iv) in shown.iter().zip(&ivs) {
             let i = wilson(r.wins, r.games, 0.95);
             println!(
-                "  {:>+6.1} {iv:<width$}  {:>5.1}%  {}{}",
-                r.diff.0 * 100.0,
+                "  {:>6} {iv:<width$}  {:>5.1}%  {}{}",
+                signed(r.diff.0 * 100.0),
                 i.estimate * 100.0,
                 grid[r.edit],
                 if r.stopped {
