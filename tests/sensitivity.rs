@@ -98,7 +98,15 @@ fn sensitivity_plays_each_edit_on_the_baselines_games_the_same_on_any_thread_cou
         assert!(edits.contains(e), "{e} is in the grid");
     }
     assert!(edits.iter().all(|e| e.starts_with("Gloom Wisp")));
-    let f = |r: &csv::StringRecord, c: &str| r[col(c)].parse::<f64>().unwrap();
+    // A null bound (no variation in the games: issue 48, item 4) reads as NaN.
+    let f = |r: &csv::StringRecord, c: &str| {
+        let s = &r[col(c)];
+        if s.is_empty() {
+            f64::NAN
+        } else {
+            s.parse::<f64>().unwrap()
+        }
+    };
     for (i, r) in rows.iter().enumerate() {
         // Ranked by the size of the effect within each mix.
         let rank: usize = r[col("rank")].parse().unwrap();
@@ -108,7 +116,13 @@ fn sensitivity_plays_each_edit_on_the_baselines_games_the_same_on_any_thread_cou
         } else {
             assert_eq!(rank, 1);
         }
-        assert!(f(r, "diff_lo") <= f(r, "diff") && f(r, "diff") <= f(r, "diff_hi"));
+        if f(r, "diff_lo").is_nan() {
+            // No interval only where the games show no variation: the same result in
+            // every paired game, so the win rates are the baseline's.
+            assert!(f(r, "diff_hi").is_nan() && f(r, "diff") == 0.0, "{r:?}");
+        } else {
+            assert!(f(r, "diff_lo") <= f(r, "diff") && f(r, "diff") <= f(r, "diff_hi"));
+        }
         // The paired difference is the difference of the win rates (same games).
         assert!((f(r, "win_rate") - f(r, "baseline_win_rate") - f(r, "diff")).abs() < 1e-9);
         // A rare's edit leaves the all-commons deck as it was: the baseline's games.
@@ -119,6 +133,10 @@ fn sensitivity_plays_each_edit_on_the_baselines_games_the_same_on_any_thread_cou
         {
             assert_eq!(&r[col("unchanged")], "true");
             assert_eq!(f(r, "diff"), 0.0);
+            assert!(
+                f(r, "diff_lo").is_nan() && f(r, "diff_hi").is_nan(),
+                "{r:?}"
+            );
         } else {
             assert_eq!(&r[col("unchanged")], "false", "{:?}", r);
         }
@@ -182,10 +200,12 @@ fn the_report_of_a_sensitivity_directory_draws_a_tornado_per_mix() {
                 attr("data-diff").parse::<f64>().unwrap(),
                 r[col("diff")].parse::<f64>().unwrap()
             );
-            assert_eq!(
-                attr("data-lo").parse::<f64>().unwrap(),
-                r[col("diff_lo")].parse::<f64>().unwrap()
-            );
+            // A null bound (no variation in the games) is NaN in the chart.
+            let lo: f64 = attr("data-lo").parse().unwrap();
+            match r[col("diff_lo")].parse::<f64>() {
+                Ok(x) => assert_eq!(lo, x),
+                Err(_) => assert!(lo.is_nan() && r[col("diff_lo")].is_empty()),
+            }
             assert!(b.starts_with(&r[col("edit")].replace('"', "&quot;")));
         }
     }

@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use super::cli::BenchArgs;
 use super::load;
-use crate::deck::{ConfluenceDeck, RareMix};
+use crate::deck::RareMix;
 use crate::sim::{ConfigSpec, RunPlan};
 
 /// Peak resident memory of this process (Linux `VmHWM`), in KiB.
@@ -23,7 +23,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let mut lib = load::library(&a.deck.cards)?;
     let mut warnings = Vec::new();
     let deck = load::player_deck(&lib, &a.deck.player, false, &mut warnings)?;
-    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db)?;
+    let confluence = load::confluence(&a.deck.confluence, &mut lib.db)?;
     let names = if a.policies.is_empty() {
         vec![
             "random".to_string(),

@@ -11,7 +11,7 @@ use super::load;
 use super::usage;
 use crate::cards::Library;
 use crate::cards::effect::CardIdx;
-use crate::deck::booster::{BoosterPool, read_slots};
+use crate::deck::booster::BoosterPool;
 use crate::engine::Variant;
 use crate::export::{ColumnData, OutputDir, Table};
 use crate::policy::PolicySpec;
@@ -59,11 +59,11 @@ fn prepare(a: &BoosterWarArgs) -> Result<Prepared> {
     let lib = load::library(&a.cards)?;
     let expert = load::expert_weights(a.models.expert_weights.as_deref())?;
     let value = load::value_weights(a.models.value_weights.as_deref())?;
-    let slots_file = read_slots(&a.boosters)?;
+    let slots_file = load::boosters(&a.boosters)?;
     if slots_file.is_empty() {
         anyhow::bail!(
             "--boosters {}: the file describes no booster (it needs a [SET] table for each set, as decks/boosters.toml has)",
-            a.boosters.display()
+            super::builtin::shown(&a.boosters)
         );
     }
     let Some(&slots) = slots_file.get(&a.set) else {
@@ -71,12 +71,12 @@ fn prepare(a: &BoosterWarArgs) -> Result<Prepared> {
         return Err(usage(format!(
             "--set {}: {} describes no booster of that set (expected one of: {})",
             a.set,
-            a.boosters.display(),
+            super::builtin::shown(&a.boosters),
             known.join(", ")
         )));
     };
     let pool = BoosterPool::new(&lib, &a.set, slots)
-        .map_err(|m| anyhow::anyhow!("{}: [{}]: {m}", a.boosters.display(), a.set))?;
+        .map_err(|m| anyhow::anyhow!("{}: [{}]: {m}", super::builtin::shown(&a.boosters), a.set))?;
     let not_exact = not_exact(&lib, &pool);
     Ok(Prepared {
         policy,
@@ -95,7 +95,7 @@ headtohead::impl_flags!(BoosterWarArgs, "booster-war");
 pub fn booster_war(mut a: BoosterWarArgs) -> Result<()> {
     headtohead::resume(&mut a)?;
     if a.boosters_given.is_none() {
-        a.boosters_given = Some(a.boosters.display().to_string());
+        a.boosters_given = Some(super::builtin::shown(&a.boosters));
     }
     let threads = default_threads(a.threads)?;
     let p = prepare(&a)?;
@@ -221,7 +221,7 @@ fn write_outputs(
             "heroes": slots.heroes,
             "commons": slots.commons,
             "rares": slots.rares,
-            "file": a.boosters_given.clone().unwrap_or_else(|| a.boosters.display().to_string()),
+            "file": a.boosters_given.clone().unwrap_or_else(|| super::builtin::shown(&a.boosters)),
         },
         "pool": {
             "heroes": p.pool.heroes.len(),

@@ -1,10 +1,13 @@
 //! `confluence-sim cards`: coverage of the effect language over the card pool.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
+use super::builtin;
 use super::cli::{CardsArgs, CardsCommand};
 use super::load;
 use crate::cards::textread::{self, Exceptions, Texts, Verdict};
@@ -116,10 +119,52 @@ fn header(out: &mut impl Write, label: &str) -> std::io::Result<()> {
     )
 }
 
+/// A file beside the encodings (`head_to_head_gaps.toml`, `verified.txt`): its path to show
+/// and its text, built in when the card directory is; `None` when it is absent.
+fn beside(cards_dir: &Path, file: &str) -> Result<Option<(PathBuf, Cow<'static, str>)>> {
+    match builtin::locate(cards_dir) {
+        builtin::Source::Builtin(name) => {
+            let name = format!("{name}/{file}");
+            Ok(builtin::file(&name).map(|t| (PathBuf::from(name), Cow::Borrowed(t))))
+        }
+        builtin::Source::Disk(dir) => {
+            let p = dir.join(file);
+            match std::fs::read_to_string(&p) {
+                Ok(t) => Ok(Some((p, Cow::Owned(t)))),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(anyhow::anyhow!("{}: {e}", p.display())),
+            }
+        }
+    }
+}
+
+/// A reviewed list beside the encodings, in the format of `reader_exceptions.toml`.
+fn exceptions(cards_dir: &Path, file: &str) -> Result<Exceptions> {
+    match beside(cards_dir, file)? {
+        Some((p, t)) => Exceptions::parse(&t, &p).map_err(anyhow::Error::msg),
+        None => Ok(Exceptions::default()),
+    }
+}
+
 /// The exact cards known to play differently head to head, with why
 /// (`head_to_head_gaps.toml` beside the encodings, in the format of `reader_exceptions.toml`).
-fn h2h_gaps(cards_dir: &std::path::Path) -> Result<Exceptions> {
-    Exceptions::load(&cards_dir.join("head_to_head_gaps.toml")).map_err(anyhow::Error::msg)
+fn h2h_gaps(cards_dir: &Path) -> Result<Exceptions> {
+    exceptions(cards_dir, "head_to_head_gaps.toml")
+}
+
+/// The card versions the text reader verified when the list was last made with the card
+/// texts (`verified.txt` beside the encodings; tests/verified.rs keeps it true), and its
+/// path; `None` without the file.
+fn committed_verified(cards_dir: &Path) -> Result<Option<(PathBuf, HashSet<String>)>> {
+    Ok(beside(cards_dir, "verified.txt")?.map(|(p, t)| {
+        let refs = t
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect();
+        (p, refs)
+    }))
 }
 
 /// The reason a reviewed list gives for a card: its own entry, or that of a reprint with the
@@ -139,15 +184,24 @@ fn listed<'a>(lib: &Library, list: &'a Exceptions, def: &CardDef) -> Option<&'a 
     })
 }
 
-/// Each card's verdict (by card index); every exact card is only declared when the texts
-/// are absent.
-fn verdicts(lib: &Library, texts: Option<&Texts>) -> Vec<Verdict> {
+/// Each card's verdict (by card index). Without the texts, an exact card is verified when
+/// the committed list (`committed`) names it, else only declared.
+fn verdicts(
+    lib: &Library,
+    texts: Option<&Texts>,
+    committed: Option<&HashSet<String>>,
+) -> Vec<Verdict> {
     let ctx = textread::Ctx::new(&lib.db);
     lib.db
         .cards
         .iter()
         .map(|def| match texts {
             Some(t) => textread::verdict(&ctx, def, t),
+            None if def.coverage.is_exact()
+                && committed.is_some_and(|c| c.contains(&def.reference)) =>
+            {
+                Verdict::Verified
+            }
             None if def.coverage.is_exact() => Verdict::Declared("no card texts".into()),
             None => Verdict::NotExact,
         })
@@ -156,7 +210,7 @@ fn verdicts(lib: &Library, texts: Option<&Texts>) -> Vec<Verdict> {
 
 fn coverage(
     lib: &Library,
-    cards_dir: &std::path::Path,
+    cards_dir: &Path,
     out: &mut impl Write,
     list: Option<String>,
     set: Option<String>,
@@ -179,11 +233,17 @@ fn coverage(
         let mut w = Vec::new();
         loaded.push((path, load::player_deck(lib, path, true, &mut w)?));
     }
-    let texts_path = textread::default_texts_path(cards_dir);
+    // The texts lie beside the repository: for the built-in cards, as for the repository's
+    // decks/cards read from its root.
+    let shown_dir = PathBuf::from(builtin::shown(cards_dir));
+    let texts_path = textread::default_texts_path(&shown_dir);
     let texts = Texts::load(&texts_path).map_err(anyhow::Error::msg)?;
-    let exceptions =
-        Exceptions::load(&cards_dir.join("reader_exceptions.toml")).map_err(anyhow::Error::msg)?;
-    let verdict = verdicts(lib, texts.as_ref());
+    let exceptions = exceptions(cards_dir, "reader_exceptions.toml")?;
+    let committed = match texts {
+        Some(_) => None,
+        None => committed_verified(cards_dir)?,
+    };
+    let verdict = verdicts(lib, texts.as_ref(), committed.as_ref().map(|c| &c.1));
     let gaps = h2h_gaps(cards_dir)?;
     let reviewed = |def: &CardDef| -> Option<&String> { listed(lib, &exceptions, def) };
     let gap = |def: &CardDef| -> Option<&String> { listed(lib, &gaps, def) };
@@ -220,11 +280,19 @@ fn coverage(
             "Verified = an exact card whose text ({}) the independent text reader reads ability by ability and finds equal to its encoding; declared = exact, not verified; verified% is of the exact cards.",
             t.source.display()
         )?,
-        None => writeln!(
-            out,
-            "The card texts ({}) are absent: no card is verified.",
-            texts_path.display()
-        )?,
+        None => match &committed {
+            Some((list, _)) => writeln!(
+                out,
+                "The card texts ({}) are absent: verified is the committed level, the cards {} lists (verified with the texts when the list was last made); the card texts are needed to re-verify.",
+                texts_path.display(),
+                list.display()
+            )?,
+            None => writeln!(
+                out,
+                "The card texts ({}) are absent and no verified.txt lies beside the encodings: no card is verified (the card texts are needed to verify).",
+                texts_path.display()
+            )?,
+        },
     }
     header(out, "set")?;
     for (s, c) in &by_set {
@@ -307,12 +375,7 @@ fn coverage(
     Ok(())
 }
 
-fn show(
-    lib: &Library,
-    cards_dir: &std::path::Path,
-    out: &mut impl Write,
-    card: &str,
-) -> Result<()> {
+fn show(lib: &Library, cards_dir: &Path, out: &mut impl Write, card: &str) -> Result<()> {
     let gaps = h2h_gaps(cards_dir)?;
     let found: Vec<&CardDef> = match lib.db.by_ref(card) {
         Some(i) => vec![lib.db.card(i)],

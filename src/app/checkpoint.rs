@@ -71,7 +71,28 @@ pub fn resume_command(out: &Path) -> String {
     let kind = read_spec(&out.join(CHECKPOINT).join(SPEC))
         .map(|v| kind_of(&v).to_string())
         .unwrap_or_else(|_| "run".into());
-    format!("confluence-sim {kind} --resume {}", out.display())
+    format!(
+        "confluence-sim {kind} --resume {}",
+        super::meta::shell_quoted(&out.display().to_string())
+    )
+}
+
+/// The error of a run that failed after taking its checkpoint in `out` (a full disk, a write
+/// refused): the error, then that the checkpoint keeps the finished games and the command
+/// that continues the run. An interruption, which said so itself, passes through, and so
+/// does any error when no checkpoint is there.
+pub fn kept(e: anyhow::Error, out: &Path) -> anyhow::Error {
+    let ck = out.join(super::outputs::CHECKPOINT);
+    if e.downcast_ref::<Interrupted>().is_some() || !ck.join(SPEC).is_file() {
+        return e;
+    }
+    anyhow::anyhow!(
+        "{}
+(the checkpoint in {} keeps the finished games; once the cause is fixed, e.g. space freed on a full disk, continue with `{}`)",
+        super::message(&e),
+        ck.display(),
+        resume_command(out)
+    )
 }
 
 /// Writes a description as `path`, by way of a temporary name.

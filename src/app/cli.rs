@@ -186,8 +186,9 @@ pub struct FfaArgs {
     /// Simulate decks that break deck-building rules (with a warning).
     #[arg(long)]
     pub allow_illegal: bool,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
     pub cards: PathBuf,
     #[command(flatten)]
     pub models: ModelArgs,
@@ -218,12 +219,9 @@ pub struct OptimizeArgs {
     /// deck file format); the deck's own cards count as owned.
     #[arg(long, value_name = "FILE")]
     pub collection: Option<PathBuf>,
-    /// The Confluence deck played against.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/confluence/reference.toml"
-    )]
+    /// The Confluence deck played against (default: the reference deck built into the
+    /// binary, the repository's decks/confluence/reference.toml).
+    #[arg(long, value_name = "FILE", default_value = super::builtin::CONFLUENCE)]
     pub against: PathBuf,
     /// Rares in the Confluence deck: a count N (0: all commons; between 0 and all, one random
     /// set of N rares drawn from --seed).
@@ -266,8 +264,9 @@ pub struct OptimizeArgs {
     /// Stop a game after this many days and record it as a day-cap outcome.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
     pub day_cap: u8,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
     pub cards: PathBuf,
     /// Weights for the expert instead of the committed ones the binary embeds.
     #[arg(long, value_name = "FILE")]
@@ -331,15 +330,17 @@ pub struct BoosterWarArgs {
     #[arg(long, value_name = "DIR", default_value = "reports/booster-war")]
     #[serde(skip)]
     pub out: PathBuf,
-    /// What a booster holds, per set.
-    #[arg(long, value_name = "FILE", default_value = "decks/boosters.toml")]
+    /// What a booster holds, per set (default: the file built into the binary, the
+    /// repository's decks/boosters.toml).
+    #[arg(long, value_name = "FILE", default_value = super::builtin::BOOSTERS)]
     pub boosters: PathBuf,
     /// --boosters as the command line gave it (meta.json shows it so), kept in the
     /// run's description, whose paths are absolute.
     #[arg(skip)]
     pub boosters_given: Option<String>,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
     pub cards: PathBuf,
     #[command(flatten)]
     pub models: ModelArgs,
@@ -416,8 +417,9 @@ pub struct MatchupArgs {
     /// Simulate decks that break deck-building rules (with a warning).
     #[arg(long)]
     pub allow_illegal: bool,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
     pub cards: PathBuf,
     #[command(flatten)]
     pub models: ModelArgs,
@@ -773,8 +775,9 @@ pub struct TuneArgs {
 pub struct CardsArgs {
     #[command(subcommand)]
     pub command: CardsCommand,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards", global = true)]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS, global = true)]
     pub cards: PathBuf,
 }
 
@@ -811,8 +814,9 @@ pub struct ScenarioArgs {
     /// Print the readable game log of the steps on stderr.
     #[arg(long)]
     pub log: bool,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
     pub cards: PathBuf,
 }
 
@@ -897,8 +901,9 @@ pub struct ReplayArgs {
     /// booster-war: the set whose boosters are opened.
     #[arg(long, value_name = "SET", default_value = "CORE")]
     pub set: String,
-    /// booster-war: what a booster holds, per set.
-    #[arg(long, value_name = "FILE", default_value = "decks/boosters.toml")]
+    /// booster-war: what a booster holds, per set (default: the file built into the binary,
+    /// the repository's decks/boosters.toml).
+    #[arg(long, value_name = "FILE", default_value = super::builtin::BOOSTERS)]
     pub boosters: PathBuf,
     /// booster-war: the variant the game was played in (shuffled or ordered).
     #[arg(long, value_enum, value_name = "V", default_value = "shuffled")]
@@ -924,22 +929,17 @@ pub enum ReplayMode {
 /// One player deck against one Confluence deck (tune, ladder, bench).
 #[derive(Args, Debug, Clone)]
 pub struct DeckArgs {
-    /// Player deck.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/player/BR_kojo_booda.txt"
-    )]
+    /// Player deck (default: the Bravos starter built into the binary, the repository's
+    /// decks/player/BR_kojo_booda.txt).
+    #[arg(long, value_name = "FILE", default_value = super::load::DEFAULT_PLAYER)]
     pub player: PathBuf,
-    /// Confluence deck file.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/confluence/reference.toml"
-    )]
+    /// Confluence deck file (default: the reference deck built into the binary, the
+    /// repository's decks/confluence/reference.toml).
+    #[arg(long, value_name = "FILE", default_value = super::builtin::CONFLUENCE)]
     pub confluence: PathBuf,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
     pub cards: PathBuf,
     /// Weights for the expert (and for the search's expert rollouts) instead of the
     /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
@@ -971,15 +971,15 @@ pub struct EditArgs {
 /// Decks, policies and rare mixes: what a configuration is made of.
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// Player deck file (repeat for several decks).
+    /// Player deck file (repeat for several decks). Default: the Bravos starter built into
+    /// the binary (the repository's decks/player/BR_kojo_booda.txt); compare and the training
+    /// commands default to the six built-in starters (decks/player/*.txt). A path under
+    /// decks/ that is not on disk is the built-in file of that name.
     #[arg(long = "player", value_name = "FILE")]
     pub players: Vec<PathBuf>,
-    /// Confluence deck file.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "decks/confluence/reference.toml"
-    )]
+    /// Confluence deck file (default: the reference deck built into the binary, the
+    /// repository's decks/confluence/reference.toml).
+    #[arg(long, value_name = "FILE", default_value = super::builtin::CONFLUENCE)]
     pub confluence: PathBuf,
     /// Player policy: random, greedy (casual), planner (careful), expert (strong), search
     /// (near-optimal) or clairvoyant (an upper bound that sees hidden cards), with
@@ -1013,8 +1013,9 @@ pub struct MatchArgs {
     /// Simulate decks that break deck-building rules (with a warning).
     #[arg(long)]
     pub allow_illegal: bool,
-    /// Directory holding pool.csv and abilities/.
-    #[arg(long, value_name = "DIR", default_value = "decks/cards")]
+    /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
+    /// into the binary, the repository's decks/cards; a directory is read only when named).
+    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
     pub cards: PathBuf,
     /// Weights for the expert (and for the search's expert rollouts) instead of the
     /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
@@ -1033,7 +1034,9 @@ pub struct RunArgs {
     #[command(flatten)]
     pub m: MatchArgs,
     /// Run the experiment described in this TOML file (decks, policies, mixes, games);
-    /// --out, --threads, --per-game and --quiet still apply.
+    /// --out, --threads, --per-game and --quiet still apply. The examples
+    /// decks/experiments/*.toml are built into the binary: named so, they run outside the
+    /// repository too.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "policies", "rares", "rare_sets", "games", "seed"])]
     pub experiment: Option<PathBuf>,
     /// Games per configuration (default: enough for a 95% interval of at most +-1%).

@@ -15,13 +15,13 @@ use anyhow::{Context, Result};
 use super::cli::CompareArgs;
 use super::job::{default_threads, progress_bar};
 use super::outputs::{Guard, output_dir};
-use super::summary::WinRateColumns;
+use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed, width};
 use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
 use crate::policy::PolicySpec;
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
-use crate::stats::interval::{paired, wilson};
+use crate::stats::interval::{paired, paired_bounds, wilson};
 
 pub const COMPARE_SCHEMA_VERSION: u32 = 5;
 
@@ -526,13 +526,26 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str)
     let n = rows.len();
     let z = 1.959964;
     let iv: Vec<_> = rows.iter().map(|r| wilson(r.wins, r.games, 0.95)).collect();
-    // The baseline's paired differences are exactly 0.
+    // The baseline's paired differences are exactly 0 (its own games). A difference whose
+    // games show no variation has no interval (null), never a zero-width one.
     let column = |of: &dyn Fn(&Row) -> Option<(f64, f64)>, f: &dyn Fn(f64, f64) -> f64| {
         ColumnData::F64(
             rows.iter()
                 .map(|r| of(r).map_or(0.0, |(d, se)| f(d, se)))
                 .collect(),
         )
+    };
+    let bound = |k: f64| {
+        move |d: f64, se: f64| match paired_bounds((d, se), z) {
+            Some((lo, hi)) => {
+                if k < 0.0 {
+                    lo
+                } else {
+                    hi
+                }
+            }
+            None => f64::NAN,
+        }
     };
     let first = |r: &Row| r.diff;
     let prev = |r: &Row| r.diff_prev;
@@ -568,11 +581,11 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str)
     )
     .push_win_rates(&iv)
     .push("diff", column(&first, &|d, _| d))
-    .push("diff_lo", column(&first, &|d, se| d - z * se))
-    .push("diff_hi", column(&first, &|d, se| d + z * se))
+    .push("diff_lo", column(&first, &bound(-1.0)))
+    .push("diff_hi", column(&first, &bound(1.0)))
     .push("diff_prev", column(&prev, &|d, _| d))
-    .push("diff_prev_lo", column(&prev, &|d, se| d - z * se))
-    .push("diff_prev_hi", column(&prev, &|d, se| d + z * se))
+    .push("diff_prev_lo", column(&prev, &bound(-1.0)))
+    .push("diff_prev_hi", column(&prev, &bound(1.0)))
     .push(
         "engine_errors",
         ColumnData::U64(rows.iter().map(|r| r.engine_errors.0).collect()),
@@ -605,8 +618,11 @@ fn table(rows: &[Row], baseline: &str, seed: u64, threads: usize, weights: &str)
 }
 
 fn print(rows: &[Row], threads: usize) {
+    // Columns as wide as their widest value: a long hero name or policy spec keeps them.
+    let hw = width("hero", rows.iter().map(|r| r.hero.as_str())).max(24);
+    let pw = width("policy", rows.iter().map(|r| r.policy.as_str())).max(28);
     println!(
-        "{:<24} {:>5} {:<28} {:>6} {:>7} {:>17} {:>27} {:>27} {:>10}",
+        "{:<hw$} {:>5} {:<pw$} {:>6} {:>7} {:>17} {:>27} {:>27} {:>10}",
         "hero",
         "rares",
         "policy",
@@ -620,16 +636,19 @@ fn print(rows: &[Row], threads: usize) {
     for r in rows {
         let i = wilson(r.wins, r.games, 0.95);
         let diff = |d: Option<(f64, f64)>| match d {
-            Some((d, se)) => format!(
-                "{:>+7.1}pp [{:>+6.1}, {:>+6.1}]",
-                d * 100.0,
-                (d - 1.959964 * se) * 100.0,
-                (d + 1.959964 * se) * 100.0
-            ),
+            Some(d) => match paired_bounds(d, 1.959964) {
+                Some((lo, hi)) => format!(
+                    "{:>7}pp [{:>6}, {:>6}]",
+                    signed(d.0 * 100.0),
+                    signed(lo * 100.0),
+                    signed(hi * 100.0)
+                ),
+                None => format!("{:>7}pp {:>17}", signed(d.0 * 100.0), NO_VARIATION),
+            },
             None => format!("{:>27}", "base"),
         };
         println!(
-            "{:<24} {:>5} {:<28} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {} {:>10}",
+            "{:<hw$} {:>5} {:<pw$} {:>6} {:>6.1}% [{:>5.1}%, {:>5.1}%] {} {} {:>10}",
             r.hero,
             r.mix.count(),
             r.policy,
@@ -648,5 +667,9 @@ fn print(rows: &[Row], threads: usize) {
                 )
             }
         );
+    }
+    let flat = |d: Option<(f64, f64)>| d.is_some_and(|d| paired_bounds(d, 1.96).is_none());
+    if rows.iter().any(|r| flat(r.diff) || flat(r.diff_prev)) {
+        println!("{NO_VARIATION_NOTE}");
     }
 }

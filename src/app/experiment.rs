@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
+use super::builtin;
 use super::cli::RunArgs;
 use super::job::{GamesRule, Job, default_threads};
 use super::load::{self, Loaded};
@@ -46,7 +47,7 @@ fn greedy() -> Vec<String> {
     vec!["greedy".into()]
 }
 fn reference() -> String {
-    "decks/confluence/reference.toml".into()
+    super::builtin::CONFLUENCE.into()
 }
 fn one() -> u64 {
     1
@@ -55,7 +56,7 @@ fn thirty() -> u8 {
     30
 }
 fn cards_dir() -> String {
-    "decks/cards".into()
+    super::builtin::CARDS.into()
 }
 
 #[derive(Deserialize)]
@@ -96,11 +97,20 @@ fn three() -> u32 {
     3
 }
 
-/// A path in an experiment file: relative to the current directory when it exists there,
-/// else to the experiment file's directory.
+/// A path in an experiment file: relative to the current directory when it exists there
+/// (on disk or built in), else to the experiment file's directory. The paths of a built-in
+/// experiment name built-in files.
 fn resolve(file: &Path, p: &str) -> PathBuf {
     let direct = PathBuf::from(p);
-    if direct.exists() || direct.is_absolute() {
+    if let builtin::Source::Builtin(name) = builtin::locate(file) {
+        let beside = Path::new(&name).parent().unwrap_or(Path::new("")).join(p);
+        for c in [direct.as_path(), beside.as_path()] {
+            if let Some(n) = builtin::name_of(c) {
+                return PathBuf::from(format!("{}{n}", builtin::PREFIX));
+            }
+        }
+    }
+    if builtin::exists(&direct) || direct.is_absolute() {
         return direct;
     }
     file.parent().unwrap_or(Path::new(".")).join(p)
@@ -325,9 +335,9 @@ fn mixes_of(
 /// --quiet still apply. Everything wrong in the file (or in the files it names) is a file
 /// error (exit 1), never a usage error.
 pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading experiment {}", path.display()))?;
-    let x = parse(&text, path)?;
+    let (shown, text) =
+        builtin::read(path).with_context(|| format!("reading experiment {}", path.display()))?;
+    let x = parse(&text, &shown)?;
     let f = &x.file;
     let m = super::cli::MatchArgs {
         players: f.players.iter().map(|p| resolve(path, p)).collect(),

@@ -102,8 +102,12 @@ impl DuelSpec {
     }
 }
 
-/// A path made absolute, as a description records the files it names.
+/// A path made absolute, as a description records the files it names (data built into
+/// the binary as `builtin:NAME`).
 pub fn absolute(p: &Path) -> Result<PathBuf> {
+    if let super::builtin::Source::Builtin(_) = super::builtin::locate(p) {
+        return Ok(super::builtin::recorded(p));
+    }
     std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))
 }
 
@@ -275,10 +279,8 @@ impl Done {
     /// time, speed and files.
     pub fn report(&self, what: &str, threads: usize, out: &std::path::Path) {
         eprintln!(
-            "confluence-sim: {what}, {} games in {:.1}s ({:.0} games/s on {threads} thread(s)); wrote {} files in {}",
-            self.games,
-            self.elapsed,
-            self.played as f64 / self.elapsed.max(1e-9),
+            "confluence-sim: {what}, {}; wrote {} files in {}",
+            super::job::games_and_speed(self.games, self.played, self.elapsed, threads),
             self.written,
             out.display()
         );
@@ -342,6 +344,33 @@ where
     )?);
     let text = e.spec.text();
     let checkpoint = Checkpoint::take(e.out, &text, e.force)?;
+    // Whatever fails from here on, the checkpoint keeps the finished games: say so.
+    play_and_write(e, play, outputs, checkpoint, &text, (lo, hi))
+        .map_err(|err| super::checkpoint::kept(err, e.out))
+}
+
+/// [`execute`] once the checkpoint is taken: plays the games of `lo..hi` and writes the
+/// outputs.
+fn play_and_write<T, F, S, W, P>(
+    e: &Exec<'_>,
+    play: F,
+    outputs: Outputs<W, P>,
+    checkpoint: Checkpoint,
+    text: &str,
+    (lo, hi): (u64, u64),
+) -> Result<Option<Done>>
+where
+    T: Tally,
+    W: FnOnce(&mut OutputDir, &[T]) -> Result<S>,
+    P: FnOnce(&S, &[T]),
+    F: FnOnce(
+        u64,
+        u64,
+        &(dyn Fn(u64) + Sync),
+        &AtomicBool,
+        &mut LogWriter<TallyUnit<T>>,
+    ) -> Result<Vec<T>, Stop<StateError>>,
+{
     let mut log = LogWriter::<TallyUnit<T>>::open(&checkpoint.dir, false)?;
     let kept = log.kept_games();
     if kept > 0 {
@@ -385,7 +414,7 @@ where
         }));
     };
     let mut out = OutputDir::new(e.out).with_context(|| format!("--out {}", e.out.display()))?;
-    checkpoint.write_shard(&mut out, &text, false)?;
+    checkpoint.write_shard(&mut out, text, false)?;
     out.commit()?;
     eprintln!(
         "confluence-sim: shard {sh}: games {lo}..{hi} of each {}; merge the {} shards with `confluence-sim merge`",

@@ -205,18 +205,18 @@ pub fn print_summary(t: &Table) {
         get_f("days_mean"),
     );
     let (rares, games) = (get_u("rare_count"), get_u("games"));
+    // Columns as wide as their widest value (a long policy spec, a long deck name); a long
+    // rare mix by a label, named in full under the table.
+    let dw = super::summary::width("player deck", deck.iter().map(|s| s.as_str())).max(28);
+    let pw = super::summary::width("policy", policy.iter().map(|s| s.as_str())).max(8);
+    let (mixes, legend) = super::summary::mix_labels(&mix, 40);
     println!(
-        "{:<28} {:<8} {:>5} {:>8} {:>8} {:>17} {:>5}  rares",
+        "{:<dw$} {:<pw$} {:>5} {:>8} {:>8} {:>17} {:>5}  rares",
         "player deck", "policy", "rares", "games", "win", "95% interval", "days"
     );
     for i in 0..t.rows() {
-        let mix_short = if mix[i].chars().count() > 40 {
-            format!("{}...", mix[i].chars().take(37).collect::<String>())
-        } else {
-            mix[i].clone()
-        };
         println!(
-            "{:<28} {:<8} {:>5} {:>8} {:>7.1}% [{:>5.1}%, {:>5.1}%] {:>5.1}  {}",
+            "{:<dw$} {:<pw$} {:>5} {:>8} {:>7.1}% [{:>5.1}%, {:>5.1}%] {:>5.1}  {}",
             deck[i],
             policy[i],
             rares[i],
@@ -225,8 +225,14 @@ pub fn print_summary(t: &Table) {
             lo[i] * 100.0,
             hi[i] * 100.0,
             days[i],
-            mix_short
+            mixes[i]
         );
+    }
+    if !legend.is_empty() {
+        println!("rare mixes:");
+        for l in legend {
+            println!("  {l}");
+        }
     }
 }
 
@@ -265,5 +271,48 @@ mod tests {
             "{note}"
         );
         assert!(note.contains("--game-index 12"), "{note}");
+    }
+}
+
+/// The closing line's count and speed: `N games in T s (S games/s on K thread(s))` for a run
+/// that played its games now; a resumed run counts the games it found in its checkpoint
+/// apart and gives the speed of those it played (none played: no speed, never "0 games/s").
+pub fn games_and_speed(total: u64, played: u64, elapsed: f64, threads: usize) -> String {
+    let kept = total.saturating_sub(played);
+    if kept == 0 {
+        format!(
+            "{total} games in {elapsed:.1}s ({:.0} games/s on {threads} thread(s))",
+            played as f64 / elapsed.max(1e-9)
+        )
+    } else if played == 0 {
+        format!("{total} games, all from the checkpoint (none left to play)")
+    } else {
+        format!(
+            "{total} games ({kept} from the checkpoint; {played} played now in {elapsed:.1}s, {:.0} games/s on {threads} thread(s))",
+            played as f64 / elapsed.max(1e-9)
+        )
+    }
+}
+
+#[cfg(test)]
+mod speed_tests {
+    use super::games_and_speed;
+
+    #[test]
+    fn a_resumed_run_gives_the_speed_of_the_games_it_played() {
+        assert_eq!(
+            games_and_speed(600, 600, 2.0, 2),
+            "600 games in 2.0s (300 games/s on 2 thread(s))"
+        );
+        assert_eq!(
+            games_and_speed(600, 200, 2.0, 2),
+            "600 games (400 from the checkpoint; 200 played now in 2.0s, 100 games/s on 2 thread(s))"
+        );
+        let none = games_and_speed(600, 0, 0.1, 2);
+        assert_eq!(
+            none,
+            "600 games, all from the checkpoint (none left to play)"
+        );
+        assert!(!none.contains("games/s"));
     }
 }

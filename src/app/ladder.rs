@@ -52,7 +52,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     for w in &warnings {
         eprintln!("confluence-sim: warning: {w}");
     }
-    let confluence = ConfluenceDeck::load(&a.deck.confluence, &mut lib.db)
+    let confluence = load::confluence(&a.deck.confluence, &mut lib.db)
         .context("the Confluence deck (--confluence)")?;
     let names = if a.policies.is_empty() {
         default_policies()

@@ -11,9 +11,11 @@ use crate::deck::{ConfluenceDeck, Edit, PlayerDeck};
 use crate::policy::value::ValueNet;
 use crate::policy::{ExpertWeights, Models, PolicySpec};
 
+use super::builtin;
 use super::cli::{EditArgs, MatchArgs};
 
-pub const DEFAULT_PLAYER: &str = "decks/player/BR_kojo_booda.txt";
+/// The default player deck: the built-in Bravos starter.
+pub const DEFAULT_PLAYER: &str = "builtin:decks/player/BR_kojo_booda.txt";
 
 pub struct Loaded {
     pub lib: Library,
@@ -148,12 +150,12 @@ impl Loaded {
 
 /// The six starter decks: the default decks of compare, train-expert and train-value.
 pub const STARTERS: [&str; 6] = [
-    "decks/player/AX_sierra_oddball.txt",
-    "decks/player/BR_kojo_booda.txt",
-    "decks/player/LY_nevenka_blotch.txt",
-    "decks/player/MU_teija_nauraa.txt",
-    "decks/player/OR_sigismar_wingspan.txt",
-    "decks/player/YZ_akesha_taru.txt",
+    "builtin:decks/player/AX_sierra_oddball.txt",
+    "builtin:decks/player/BR_kojo_booda.txt",
+    "builtin:decks/player/LY_nevenka_blotch.txt",
+    "builtin:decks/player/MU_teija_nauraa.txt",
+    "builtin:decks/player/OR_sigismar_wingspan.txt",
+    "builtin:decks/player/YZ_akesha_taru.txt",
 ];
 
 /// Reads a model file named by `flag`, if one is given (`None`: the committed model), with
@@ -200,14 +202,76 @@ pub fn weights_label(p: Option<&Path>) -> String {
     p.map(|p| p.display().to_string()).unwrap_or_default()
 }
 
+/// The card library of `--cards` (the built-in `decks/cards` by default; see
+/// [`super::builtin`]).
 pub fn library(dir: &Path) -> Result<Library> {
-    if !dir.join("pool.csv").exists() {
-        bail!(
-            "cannot find {} (run from the repository root, or point --cards at the directory holding pool.csv)",
-            dir.join("pool.csv").display()
-        );
+    match builtin::locate(dir) {
+        builtin::Source::Builtin(name) => {
+            let files = builtin::dir(&name);
+            let pool = files
+                .iter()
+                .find(|(rel, _)| *rel == "pool.csv")
+                .ok_or_else(|| builtin::missing(&format!("{name}/pool.csv")))?
+                .1;
+            let shown = Path::new(&name);
+            let abilities: Vec<(PathBuf, &str)> = files
+                .iter()
+                .filter_map(|(rel, text)| {
+                    let r = rel.strip_prefix("abilities/")?;
+                    (r.ends_with(".toml") && !r.contains('/')).then(|| (shown.join(rel), *text))
+                })
+                .collect();
+            Ok(Library::from_texts(
+                (&shown.join("pool.csv"), pool),
+                abilities.iter().map(|(p, t)| (p.as_path(), *t)),
+            )?)
+        }
+        builtin::Source::Disk(dir) => {
+            if !dir.join("pool.csv").exists() {
+                bail!(
+                    "cannot find {} (--cards names the directory holding pool.csv and abilities/; without --cards the binary's own decks/cards is read)",
+                    dir.join("pool.csv").display()
+                );
+            }
+            Ok(Library::load(&dir)?)
+        }
     }
-    Ok(Library::load(dir)?)
+}
+
+/// The Confluence deck of `path` (from disk or built in).
+pub fn confluence(path: &Path, db: &mut crate::cards::CardDb) -> Result<ConfluenceDeck> {
+    match builtin::locate(path) {
+        builtin::Source::Disk(p) => Ok(ConfluenceDeck::load(&p, db)?),
+        builtin::Source::Builtin(_) => {
+            let (shown, text) = builtin::read(path)?;
+            Ok(ConfluenceDeck::parse(&text, &shown, db)?)
+        }
+    }
+}
+
+/// The booster slots of `--boosters` (from disk or built in).
+pub fn boosters(path: &Path) -> Result<crate::deck::booster::BoosterFile> {
+    match builtin::locate(path) {
+        builtin::Source::Disk(p) => Ok(crate::deck::booster::read_slots(&p)?),
+        builtin::Source::Builtin(_) => {
+            let (shown, text) = builtin::read(path)?;
+            Ok(crate::deck::booster::parse_slots(&text, &shown)?)
+        }
+    }
+}
+
+/// A player deck file, from disk or built in (syntax and cards; no deck-building rules).
+fn player_file(lib: &Library, path: &Path) -> Result<PlayerDeck, crate::error::DeckError> {
+    match builtin::locate(path) {
+        builtin::Source::Disk(p) => PlayerDeck::load(&p, &lib.pool, &lib.db),
+        builtin::Source::Builtin(_) => {
+            let (shown, text) = builtin::read(path).map_err(|e| crate::error::DeckError::Io {
+                path: path.to_path_buf(),
+                source: e,
+            })?;
+            PlayerDeck::parse(&text, &shown, &lib.pool, &lib.db)
+        }
+    }
 }
 
 /// Loads a player deck and checks deck-building rules (errors unless `allow_illegal`).
@@ -217,7 +281,7 @@ pub fn player_deck(
     allow_illegal: bool,
     warnings: &mut Vec<String>,
 ) -> Result<PlayerDeck> {
-    let deck = match PlayerDeck::load(path, &lib.pool, &lib.db) {
+    let deck = match player_file(lib, path) {
         Ok(d) => d,
         Err(e) if e.is_rule() && allow_illegal => {
             bail!("{e} (this cannot be simulated even with --allow-illegal)")
@@ -356,7 +420,7 @@ pub fn load_with(m: &MatchArgs, first: Vec<SourcedEdit>) -> Result<Loaded> {
     for p in &paths {
         players.push(player_deck(&lib, p, m.allow_illegal, &mut warnings)?);
     }
-    let mut confluence = ConfluenceDeck::load(&m.confluence, &mut lib.db)
+    let mut confluence = self::confluence(&m.confluence, &mut lib.db)
         .context("the Confluence deck (--confluence)")?;
     let edits = apply_edits(
         &all,

@@ -5,6 +5,7 @@
 
 mod bench;
 mod booster_war;
+mod builtin;
 mod calibrate;
 mod cards;
 mod checkpoint;
@@ -191,7 +192,8 @@ mod tests {
     ];
     /// The modules below them, which they share (`experiment` reads an experiment file into
     /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 17] = [
+    const SHARED: [&str; 18] = [
+        "builtin",
         "checkpoint",
         "cli",
         "error",

@@ -13,14 +13,14 @@ use anyhow::{Context, Result};
 use super::cli::OptimizeArgs;
 use super::job::{default_threads, progress_bar_with_message};
 use super::outputs::{Guard, output_dir};
-use super::summary::WinRateColumns;
+use super::summary::{WinRateColumns, signed};
 use super::{load, mixes};
 use crate::cards::effect::CardIdx;
 use crate::deck::swap::{self, SwapPool};
 use crate::deck::{ConfluenceDeck, PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::optimize::{MEASURE_FIRST, Player, SearchParams, Step, StepKind};
-use crate::stats::interval::{paired, wilson};
+use crate::stats::interval::{paired, paired_bounds, wilson};
 
 pub const OPTIMIZE_SCHEMA_VERSION: u32 = 1;
 
@@ -28,6 +28,11 @@ pub const OPTIMIZE_SCHEMA_VERSION: u32 = 1;
 const DEFAULT_POOL: &str = "CORE";
 
 const Z: f64 = 1.959964;
+
+/// A paired difference's 95% bounds, null (NaN) when its games show no variation.
+fn bounds(d: (f64, f64)) -> (f64, f64) {
+    paired_bounds(d, Z).unwrap_or((f64::NAN, f64::NAN))
+}
 
 /// The rare mix of `--rares N`: all commons, all rares, or one random set of N drawn from
 /// the seed. N counts the Confluence deck's rares (not its 55 slots): the mix holds exactly
@@ -84,7 +89,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let mut warnings = Vec::new();
     let deck = load::player_deck(&lib, &a.player, false, &mut warnings)?;
     let conf =
-        ConfluenceDeck::load(&a.against, &mut lib.db).context("the Confluence deck (--against)")?;
+        load::confluence(&a.against, &mut lib.db).context("the Confluence deck (--against)")?;
     let mix = mix(&conf, &a.rares, a.seed)?;
     let expert = load::expert_weights(a.expert_weights.as_deref())?;
     let value = load::value_weights(a.value_weights.as_deref())?;
@@ -128,6 +133,19 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
         kick: a.kick as usize,
         seed: a.seed,
     };
+    // A budget below one round's games plays no round: the "best" deck would be the start.
+    let least = crate::sim::optimize::round_cost(&params, params.batch.min(first_swaps));
+    if a.games < least {
+        eprintln!(
+            "confluence-sim: warning: --games {} is too small for one round of the search (a round of {} candidates plays {} games: --stage-games {} in successive halving, then --confirm {} for two decks); no swap can be tried, and the result is the start deck; give --games {} at least (or lower --batch, --stage-games or --confirm)",
+            a.games,
+            params.batch.min(first_swaps),
+            least,
+            a.stage_games,
+            a.confirm,
+            least
+        );
+    }
     if !a.quiet {
         eprintln!(
             "confluence-sim: {} ({}) against {} with {} rare(s), {}: {} cards offered, {} legal swaps; search budget {} games",
@@ -346,14 +364,9 @@ fn measure_table(
         ColumnData::U64(vec![MEASURE_FIRST + m.games; 2]),
     )
     .push("diff", ColumnData::F64(vec![0.0, m.diff.0]))
-    .push(
-        "diff_lo",
-        ColumnData::F64(vec![0.0, m.diff.0 - Z * m.diff.1]),
-    )
-    .push(
-        "diff_hi",
-        ColumnData::F64(vec![0.0, m.diff.0 + Z * m.diff.1]),
-    )
+    // No interval (null) where the games show no variation, never a zero-width one.
+    .push("diff_lo", ColumnData::F64(vec![0.0, bounds(m.diff).0]))
+    .push("diff_hi", ColumnData::F64(vec![0.0, bounds(m.diff).1]))
     .push("seed", ColumnData::U64(vec![a.seed; 2]));
     t
 }
@@ -373,8 +386,12 @@ fn trajectory_table(steps: &[Step], db: &crate::cards::CardDb) -> Table {
     let diff = |s: &Step, k: f64| {
         if s.confirm_games == 0 {
             f64::NAN
+        } else if k == 0.0 {
+            s.diff.0
+        } else if k < 0.0 {
+            bounds(s.diff).0
         } else {
-            s.diff.0 + k * Z * s.diff.1
+            bounds(s.diff).1
         }
     };
     let mut t = Table::new();
@@ -454,12 +471,18 @@ fn print(
             i.hi * 100.0
         );
     }
-    println!(
-        "  best - start: {:+.1} points [{:+.1}, {:+.1}] (paired)",
-        m.diff.0 * 100.0,
-        (m.diff.0 - Z * m.diff.1) * 100.0,
-        (m.diff.0 + Z * m.diff.1) * 100.0
-    );
+    match paired_bounds(m.diff, Z) {
+        Some((lo, hi)) => println!(
+            "  best - start: {} points [{}, {}] (paired)",
+            signed(m.diff.0 * 100.0),
+            signed(lo * 100.0),
+            signed(hi * 100.0)
+        ),
+        None => println!(
+            "  best - start: {} points (paired; interval n/a: every paired game gave the same result, so the games show no variation to measure it by)",
+            signed(m.diff.0 * 100.0)
+        ),
+    }
     let count = |cards: &[CardIdx], c: CardIdx| cards.iter().filter(|&&d| d == c).count();
     let mut all: Vec<CardIdx> = start.cards.iter().chain(&best.cards).copied().collect();
     all.sort_unstable();

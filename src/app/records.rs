@@ -138,7 +138,7 @@ fn match_args(h: &Header) -> MatchArgs {
         confluence: PathBuf::from(
             h.confluence
                 .as_deref()
-                .unwrap_or("decks/confluence/reference.toml"),
+                .unwrap_or(super::builtin::CONFLUENCE),
         ),
         policies: Vec::new(),
         calibrated: None,
@@ -155,7 +155,7 @@ fn match_args(h: &Header) -> MatchArgs {
         subsets: 1,
         day_cap: h.day_cap,
         allow_illegal: true,
-        cards: PathBuf::from("decks/cards"),
+        cards: PathBuf::from(super::builtin::CARDS),
         expert_weights: None,
         value_weights: None,
         edits: EditArgs {

@@ -9,7 +9,7 @@ use super::cli::{ReplayArgs, ReplayMode, WarVariant};
 use super::load;
 use super::mixes;
 use super::records;
-use crate::deck::booster::{Booster, BoosterPool, read_slots};
+use crate::deck::booster::{Booster, BoosterPool};
 use crate::engine::ffa::FFA_MAX_CARDS;
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
@@ -116,7 +116,7 @@ fn solo_game<'l>(
         seat: "a".into(),
         player_deck: deck.path.display().to_string(),
         deck: records::deck_facts(db, deck),
-        confluence: Some(a.m.confluence.display().to_string()),
+        confluence: Some(super::builtin::shown(&a.m.confluence)),
         rares: loaded.confluence.mix_names(mix, db),
         edits: loaded.edits.iter().map(ToString::to_string).collect(),
         opponent: None,
@@ -435,16 +435,16 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
     let lib = load::library(&m.cards)?;
     let expert = load::expert_weights(m.expert_weights.as_deref())?;
     let value = load::value_weights(m.value_weights.as_deref())?;
-    let slots_file = read_slots(&a.boosters)?;
+    let slots_file = load::boosters(&a.boosters)?;
     let Some(&slots) = slots_file.get(&a.set) else {
         return Err(super::usage(format!(
             "--set {}: {} describes no booster of that set",
             a.set,
-            a.boosters.display()
+            super::builtin::shown(&a.boosters)
         )));
     };
     let pool = BoosterPool::new(&lib, &a.set, slots)
-        .map_err(|e| anyhow::anyhow!("{}: [{}]: {e}", a.boosters.display(), a.set))?;
+        .map_err(|e| anyhow::anyhow!("{}: [{}]: {e}", super::builtin::shown(&a.boosters), a.set))?;
     let db = &lib.db;
     let seeds = GameSeeds::new(a.seed, a.game_index);
     let mut boosters = [Booster::default(), Booster::default()];

@@ -58,5 +58,33 @@ fn advise_unreportable(dir: &Path) -> Result<()> {
             d = dir.display()
         );
     }
+    if let Some(holds) = other_outputs(dir) {
+        bail!(
+            "{d}: it holds {holds}; report writes report.html and report.md from the outputs of run, matchup, booster-war or sensitivity (in a directory of their own)",
+            d = dir.display()
+        );
+    }
     Ok(())
+}
+
+/// What a directory of a command that `report` does not read holds, by the `kind` of its
+/// meta.json (so that the advice is never to run over it).
+fn other_outputs(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("meta.json")).ok()?;
+    let meta: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let holds = match meta.get("kind")?.as_str()? {
+        "ffa" => {
+            "the outputs of ffa (pods.csv, ratings.csv and the report.md that ffa writes itself, which is its report)"
+        }
+        "tune" => {
+            "the outputs of tune (tune_candidates.csv, tune_rares.csv, tune_screening.csv: the mixes closest to its target, a table to read as it is)"
+        }
+        "compare" => "the outputs of compare (compare.csv, games.csv: a table to read as it is)",
+        "ladder" => "the outputs of ladder (ladder.csv: a table to read as it is)",
+        "optimize" => {
+            "the outputs of optimize (best_deck.txt, optimize.csv, trajectory.csv: the deck it found and how)"
+        }
+        _ => return None,
+    };
+    Some(holds.to_string())
 }

@@ -140,6 +140,20 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     )?);
     let spec_text = serde_json::to_string_pretty(&spec).expect("a spec serializes");
     let checkpoint = Checkpoint::take(&job.out, &spec_text, force)?;
+    // Whatever fails from here on, the checkpoint keeps the finished games: say so.
+    play_and_write(&job, checkpoint, &spec_text, checked_total, configs)
+        .map_err(|e| super::checkpoint::kept(e, &job.out))
+}
+
+/// [`execute`] once the checkpoint is taken: plays the games and writes the outputs.
+fn play_and_write(
+    job: &Job,
+    checkpoint: Checkpoint,
+    spec_text: &str,
+    checked_total: u64,
+    configs: Vec<ConfigSpec>,
+) -> Result<()> {
+    let loaded = &job.loaded;
     let (ck, stop) = (&checkpoint.dir, &checkpoint.stop);
     let mut state = StateWriter::open(ck, job.per_game)?;
     let kept = state.kept_games();
@@ -225,7 +239,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     let mut out =
         OutputDir::new(&job.out).with_context(|| format!("--out {}", job.out.display()))?;
     let table = if let Some(sh) = job.shard {
-        checkpoint.write_shard(&mut out, &spec_text, job.per_game)?;
+        checkpoint.write_shard(&mut out, spec_text, job.per_game)?;
         eprintln!(
             "confluence-sim: shard {sh}: games {}..{} of each configuration; merge the {} shards with `confluence-sim merge`",
             plan.first_game - first_batch,
@@ -238,7 +252,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
             GamesRule::Fixed(g) => format!("{g} per configuration"),
             GamesRule::Precision { .. } => stop_note.clone(),
         };
-        let table = write_tables(&mut out, &job, &plan.configs, &accums, &games_note)?;
+        let table = write_tables(&mut out, job, &plan.configs, &accums, &games_note)?;
         if job.per_game {
             let mut src = [StateReader::open(ck, true)?];
             write_games(&mut out, &plan.configs, &mut src)?;
@@ -256,9 +270,8 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     }
     job.warn_engine_errors(&plan.configs, &accums);
     eprintln!(
-        "confluence-sim: {total} games in {elapsed:.1}s ({:.0} games/s on {} thread(s)); wrote {} files in {}",
-        total.saturating_sub(kept) as f64 / elapsed.max(1e-9),
-        job.threads,
+        "confluence-sim: {}; wrote {} files in {}",
+        super::job::games_and_speed(total, total.saturating_sub(kept), elapsed, job.threads),
         written.len(),
         job.out.display()
     );

@@ -19,14 +19,14 @@ use super::job::{default_threads, progress_bar};
 use super::load;
 use super::mixes;
 use super::outputs::{Guard, output_dir};
-use super::summary::WinRateColumns;
+use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed};
 use crate::cards::pool::normalize_name;
 use crate::deck::edit::{CardRef, Print, apply, confluence_grid};
 use crate::deck::{ConfluenceDeck, Edit, PlayerDeck};
 use crate::export::{ColumnData, OutputDir, Table};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::Accum;
-use crate::stats::interval::{paired, wilson};
+use crate::stats::interval::{paired, paired_bounds, wilson};
 
 /// Version 2 added `stopped_early`; `baseline_win_rate` and `baseline_days_mean` are the
 /// baseline's on the row's own games (all of them in version 1, where every edit played all).
@@ -465,6 +465,12 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
 
 const Z: f64 = 1.959964;
 
+/// A paired difference's 95% bounds, null (NaN) when its games show no variation: an
+/// unchanged edit's own games, or an edit that changed no game's result.
+fn bounds(d: (f64, f64)) -> (f64, f64) {
+    paired_bounds(d, Z).unwrap_or((f64::NAN, f64::NAN))
+}
+
 /// One row of `sensitivity_target.csv`: a single edit or a pair, on one configuration.
 struct Reach {
     config: usize,
@@ -680,8 +686,8 @@ fn target_table(
     .push_win_rates(&iv)
     .push("baseline_win_rate", f64s(&|r| r.base_rate))
     .push("diff", f64s(&|r| r.diff.0))
-    .push("diff_lo", f64s(&|r| r.diff.0 - Z * r.diff.1))
-    .push("diff_hi", f64s(&|r| r.diff.0 + Z * r.diff.1))
+    .push("diff_lo", f64s(&|r| bounds(r.diff).0))
+    .push("diff_hi", f64s(&|r| bounds(r.diff).1))
     .push(
         "distance",
         ColumnData::F64(iv.iter().map(|i| (i.estimate - target).abs()).collect()),
@@ -801,8 +807,8 @@ fn table(
     .push_win_rates(&iv)
     .push("baseline_win_rate", f64s(&|r| r.base_rate))
     .push("diff", f64s(&|r| r.diff.0))
-    .push("diff_lo", f64s(&|r| r.diff.0 - Z * r.diff.1))
-    .push("diff_hi", f64s(&|r| r.diff.0 + Z * r.diff.1))
+    .push("diff_lo", f64s(&|r| bounds(r.diff).0))
+    .push("diff_hi", f64s(&|r| bounds(r.diff).1))
     .push("days_mean", f64s(&|r| r.days_mean))
     .push("baseline_days_mean", f64s(&|r| r.base_days))
     .push(
@@ -838,13 +844,20 @@ fn print(
             bi.lo * 100.0,
             bi.hi * 100.0
         );
-        for r in rows.iter().filter(|r| r.config == ci).take(SHOWN) {
+        let shown: Vec<&Row> = rows.iter().filter(|r| r.config == ci).take(SHOWN).collect();
+        let ivs: Vec<String> = shown
+            .iter()
+            .map(|r| match paired_bounds(r.diff, Z) {
+                Some((lo, hi)) => format!("[{:>6}, {:>6}]", signed(lo * 100.0), signed(hi * 100.0)),
+                None => NO_VARIATION.to_string(),
+            })
+            .collect();
+        let width = ivs.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+        for (r, iv) in shown.iter().zip(&ivs) {
             let i = wilson(r.wins, r.games, 0.95);
             println!(
-                "  {:>+6.1} [{:>+6.1}, {:>+6.1}]  {:>5.1}%  {}{}",
-                r.diff.0 * 100.0,
-                (r.diff.0 - Z * r.diff.1) * 100.0,
-                (r.diff.0 + Z * r.diff.1) * 100.0,
+                "  {:>6} {iv:<width$}  {:>5.1}%  {}{}",
+                signed(r.diff.0 * 100.0),
                 i.estimate * 100.0,
                 grid[r.edit],
                 if r.stopped {
@@ -853,6 +866,9 @@ fn print(
                     String::new()
                 }
             );
+        }
+        if ivs.iter().any(|s| s == NO_VARIATION) {
+            println!("  {NO_VARIATION_NOTE}");
         }
     }
 }

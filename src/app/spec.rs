@@ -86,8 +86,16 @@ fn hash_tree(root: &Path, rel: &Path, h: &mut blake3::Hasher) -> std::io::Result
     Ok(())
 }
 
-/// The path (absolute) and content hash of a file, or of every file under a directory.
+/// The path (absolute, or `builtin:NAME` for data built into the binary) and content hash
+/// of a file, or of every file under a directory.
 pub fn data_file(p: &Path) -> Result<DataFile> {
+    if let super::builtin::Source::Builtin(name) = super::builtin::locate(p) {
+        let hash = super::builtin::hash(&name).ok_or_else(|| super::builtin::missing(&name))?;
+        return Ok(DataFile {
+            path: super::builtin::recorded(p),
+            blake3: hash.to_hex().to_string(),
+        });
+    }
     let path = std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))?;
     let hash = if path.is_dir() {
         let mut h = blake3::Hasher::new();

@@ -13,6 +13,72 @@ use crate::stats::Accum;
 
 pub use crate::report::SUMMARY_SCHEMA_VERSION;
 
+/// A terminal table's cell for a paired difference's interval when its games show no
+/// variation ([`crate::stats::interval::paired_bounds`] is `None`).
+pub const NO_VARIATION: &str = "n/a: no variation";
+
+/// The sentence under a terminal table with [`NO_VARIATION`] cells.
+pub const NO_VARIATION_NOTE: &str = "n/a: every paired game gave the same result, so these games show no variation to measure an interval by (which is not certainty)";
+
+/// A signed figure with one decimal as the terminal tables print it: `+1.2`, `−` never
+/// printed as "-0.0" (a value that rounds to zero is `0.0`, as in the report).
+pub fn signed(x: f64) -> String {
+    let s = format!("{x:+.1}");
+    if s == "-0.0" || s == "+0.0" {
+        "0.0".into()
+    } else {
+        s
+    }
+}
+
+/// The width of a terminal column: its header's or its widest value's.
+pub fn width<'a>(header: &str, values: impl IntoIterator<Item = &'a str>) -> usize {
+    values
+        .into_iter()
+        .map(|v| v.chars().count())
+        .chain([header.chars().count()])
+        .max()
+        .unwrap_or(0)
+}
+
+/// Short labels for the long rare mixes of a terminal table (a mix longer than `max`
+/// characters gets `[A]`, `[B]`, ...; a short one is shown whole), and the legend that
+/// names each label's mix in full, so that rows whose mixes begin alike can be told apart.
+pub fn mix_labels(mixes: &[String], max: usize) -> (Vec<String>, Vec<String>) {
+    let mut long: Vec<&String> = Vec::new();
+    let mut shown = Vec::with_capacity(mixes.len());
+    for m in mixes {
+        if m.chars().count() <= max {
+            shown.push(m.clone());
+            continue;
+        }
+        let k = match long.iter().position(|l| *l == m) {
+            Some(k) => k,
+            None => {
+                long.push(m);
+                long.len() - 1
+            }
+        };
+        shown.push(format!("[{}]", label(k)));
+    }
+    let legend = long
+        .iter()
+        .enumerate()
+        .map(|(k, m)| format!("[{}] {}", label(k), m))
+        .collect();
+    (shown, legend)
+}
+
+/// `A`..`Z`, then `AA`, `AB`, ...
+fn label(k: usize) -> String {
+    let letter = |i: usize| char::from(b'A' + i as u8);
+    if k < 26 {
+        letter(k).to_string()
+    } else {
+        format!("{}{}", letter(k / 26 - 1), letter(k % 26))
+    }
+}
+
 /// What a summary row needs to name its configuration.
 pub struct RunMeta<'a> {
     pub lib: &'a Library,
@@ -157,4 +223,32 @@ pub fn summary_table(meta: &RunMeta<'_>, configs: &[ConfigSpec], accums: &[Accum
         .push("seed", u64s(&|_| meta.seed))
         .push("day_cap", day_cap);
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_figures_never_read_minus_zero() {
+        assert_eq!(signed(-0.04), "0.0");
+        assert_eq!(signed(0.04), "0.0");
+        assert_eq!(signed(-0.0), "0.0");
+        assert_eq!(signed(-1.26), "-1.3");
+        assert_eq!(signed(2.0), "+2.0");
+    }
+
+    #[test]
+    fn long_mixes_get_labels_and_a_legend() {
+        let long = "a;".repeat(30);
+        let mixes = vec!["x".to_string(), long.clone(), long.clone(), "y".repeat(50)];
+        let (shown, legend) = mix_labels(&mixes, 40);
+        assert_eq!(shown, ["x", "[A]", "[A]", "[B]"]);
+        assert_eq!(
+            legend,
+            [format!("[A] {long}"), format!("[B] {}", "y".repeat(50))]
+        );
+        assert_eq!(label(26), "AA");
+        assert_eq!(label(27), "AB");
+    }
 }

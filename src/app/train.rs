@@ -62,7 +62,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
         search_spec,
         acting,
         a.alpha,
-        m.confluence.display(),
+        super::builtin::shown(&m.confluence),
         loaded.players.len(),
         all.decisions,
         all.mana.len(),

@@ -161,7 +161,7 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
         a.batch,
         a.lr,
         a.decay,
-        m.confluence.display(),
+        super::builtin::shown(&m.confluence),
         m.day_cap,
         deck_names.join(" "),
         train.len(),

@@ -256,7 +256,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         a.batch,
         a.lr,
         a.decay,
-        m.confluence.display(),
+        super::builtin::shown(&m.confluence),
         m.day_cap,
         deck_names.join(" "),
         train.len(),

@@ -73,7 +73,10 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     }
     let n = loaded.confluence.rares.len();
     if n == 0 {
-        bail!("{} has no rare cards to tune", a.deck.confluence.display());
+        bail!(
+            "{} has no rare cards to tune",
+            super::builtin::shown(&a.deck.confluence)
+        );
     }
     let threads = default_threads(a.threads)?;
 

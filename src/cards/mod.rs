@@ -32,4 +32,21 @@ impl Library {
         encoding::apply(&mut db, &pool, &encodings)?;
         Ok(Library { pool, db })
     }
+
+    /// The same from texts already read: the pool (its path, for errors and
+    /// [`CardPool::source`]) and the encoding files (path, text) in the order
+    /// [`encoding::read_dir`] reads them (by file name).
+    pub fn from_texts<'a>(
+        pool: (&Path, &str),
+        abilities: impl IntoIterator<Item = (&'a Path, &'a str)>,
+    ) -> Result<Library, CardError> {
+        let pool = CardPool::parse(pool.1, pool.0)?;
+        let mut db = CardDb::from_pool(&pool);
+        let mut encodings = Vec::new();
+        for (path, text) in abilities {
+            encodings.extend(encoding::parse(text, path)?);
+        }
+        encoding::apply(&mut db, &pool, &encodings)?;
+        Ok(Library { pool, db })
+    }
 }

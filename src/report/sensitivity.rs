@@ -106,6 +106,9 @@ fn read_rows(dir: &Path) -> Result<Vec<SensRow>, ReportError> {
     } else {
         vec![false; t.rows()]
     };
+    // A zero-width interval (written by versions before issue 48, item 4: an edit whose
+    // games show no variation) is no interval, never a certain one.
+    let flat = |i: usize| lo[i] == hi[i];
     Ok((0..t.rows())
         .map(|i| SensRow {
             edit: edit[i].clone(),
@@ -118,8 +121,8 @@ fn read_rows(dir: &Path) -> Result<Vec<SensRow>, ReportError> {
             win_rate: win_rate[i],
             baseline_win_rate: base[i],
             diff: diff[i],
-            diff_lo: lo[i],
-            diff_hi: hi[i],
+            diff_lo: if flat(i) { f64::NAN } else { lo[i] },
+            diff_hi: if flat(i) { f64::NAN } else { hi[i] },
             unchanged: unchanged[i],
             stopped_early: stopped[i],
         })
@@ -255,7 +258,11 @@ impl Report for SensModel {
                         Rich::default().code(r.edit.clone()),
                         Rich::text(pct(r.win_rate)),
                         Rich::text(pp(r.diff)),
-                        Rich::text(pct_interval_pp(r.diff_lo, r.diff_hi)),
+                        Rich::text(if r.unchanged {
+                            "(n/a: the edit changes no card of this mix)".to_string()
+                        } else {
+                            pct_interval_pp(r.diff_lo, r.diff_hi)
+                        }),
                         Rich::text(if r.stopped_early {
                             format!("{} (stopped)", super::thousands(r.games))
                         } else {

@@ -223,13 +223,7 @@ impl State<'_> {
 
     /// Games a round of `k` candidates plays, confirmation included.
     fn round_cost(&self, k: usize) -> u64 {
-        let (mut alive, mut n, mut total) = (k, self.params.stage_games, 0u64);
-        while alive > 1 {
-            total = total.saturating_add((alive as u64 + 1).saturating_mul(n));
-            alive = alive.div_ceil(2);
-            n = n.saturating_mul(2);
-        }
-        total.saturating_add(2 * self.params.confirm)
+        round_cost(self.params, k)
     }
 
     /// Races `cands` against `cur`; returns the survivor's step (not yet numbered).
@@ -323,6 +317,18 @@ fn same_deck(a: &[CardIdx], b: &[CardIdx]) -> bool {
 /// Runs the search from `start`. `progress` gets the games of each stage as they finish;
 /// `on_step` each step, with the best deck's last estimate; `stop` is asked before each step
 /// (a wall-clock limit: the result then depends on the machine's speed).
+/// Games a round of `k` candidates plays with `params`, confirmation included: the least
+/// budget (`games`) that plays a round at all.
+pub fn round_cost(params: &SearchParams, k: usize) -> u64 {
+    let (mut alive, mut n, mut total) = (k, params.stage_games, 0u64);
+    while alive > 1 {
+        total = total.saturating_add((alive as u64 + 1).saturating_mul(n));
+        alive = alive.div_ceil(2);
+        n = n.saturating_mul(2);
+    }
+    total.saturating_add(params.confirm.saturating_mul(2))
+}
+
 pub fn search(
     player: &Player<'_>,
     offers: &SwapPool,

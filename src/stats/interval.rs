@@ -76,10 +76,29 @@ pub fn paired(a: &[bool], b: &[bool]) -> (f64, f64) {
     (mean, (var.max(0.0) / nf).sqrt())
 }
 
+/// The bounds `mean ± z·se` of a paired difference `(mean, se)` from [`paired`], or `None`
+/// when its games show no variation (se 0: every paired game gave the same result, or fewer
+/// than two games): a zero-width interval would read as certain, and it is not.
+pub fn paired_bounds(d: (f64, f64), z: f64) -> Option<(f64, f64)> {
+    (d.1 > 0.0).then_some((d.0 - z * d.1, d.0 + z * d.1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn no_variation_has_no_interval() {
+        let lost = [false; 20];
+        assert_eq!(paired(&lost, &lost), (0.0, 0.0));
+        assert_eq!(paired_bounds(paired(&lost, &lost), 1.96), None);
+        let won = [true; 20];
+        // Every game flipped: a difference of exactly +1 in every pair, no variation.
+        assert_eq!(paired_bounds(paired(&lost, &won), 1.96), None);
+        let (lo, hi) = paired_bounds((0.1, 0.01), 2.0).unwrap();
+        assert!((lo - 0.08).abs() < 1e-12 && (hi - 0.12).abs() < 1e-12);
+    }
 
     #[test]
     fn paired_difference_and_its_error() {

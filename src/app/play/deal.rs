@@ -209,7 +209,7 @@ impl Table {
             seat: "a".into(),
             player_deck: self.deck_files[0].display().to_string(),
             deck: records::deck_facts(db, &p[0]),
-            confluence: solo.then(|| self.confluence_file.display().to_string()),
+            confluence: solo.then(|| super::super::builtin::shown(&self.confluence_file)),
             rares: self.rares.clone(),
             edits: self.loaded.edits.iter().map(ToString::to_string).collect(),
             opponent: (!solo).then(|| Opponent {

@@ -104,13 +104,18 @@ impl Exceptions {
             }
             Err(e) => return Err(format!("{}: {e}", path.display())),
         };
+        Self::parse(&text, path)
+    }
+
+    /// The same from its text (`path` names it in errors).
+    pub fn parse(text: &str, path: &Path) -> Result<Exceptions, String> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         struct Entry {
             reason: String,
         }
         let t: BTreeMap<String, Entry> =
-            toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+            toml::from_str(text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
         Ok(Exceptions {
             reasons: t.into_iter().map(|(k, v)| (k, v.reason)).collect(),
         })

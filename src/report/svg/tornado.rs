@@ -99,15 +99,16 @@ pub fn tornado_chart(title: &str, bars: &[TornadoBar]) -> String {
             "normal",
             TEXT,
         );
+        // No interval where the games show no variation: n/a, never "[NaN, NaN]".
+        let iv = if b.lo.is_finite() && b.hi.is_finite() {
+            format!("[{:+.1}, {:+.1}]", b.lo * 100.0, b.hi * 100.0)
+        } else {
+            "(interval n/a: no variation)".to_string()
+        };
         c.text(
             W - 16.0,
             yc + 4.0,
-            &format!(
-                "{:+.1} [{:+.1}, {:+.1}]",
-                b.diff * 100.0,
-                b.lo * 100.0,
-                b.hi * 100.0
-            ),
+            &format!("{:+.1} {iv}", b.diff * 100.0),
             "end",
             11.0,
             "normal",
@@ -116,7 +117,7 @@ pub fn tornado_chart(title: &str, bars: &[TornadoBar]) -> String {
         let (x0, x1) = (xs(0.0), xs(finite(b.diff)));
         let color = if b.diff < 0.0 { DOWN } else { UP };
         c.raw(&format!(
-            "<rect data-edit=\"{}\" data-diff=\"{}\" data-lo=\"{}\" data-hi=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{color}\" fill-opacity=\"0.75\"><title>{}: {:+.1} points [{:+.1}, {:+.1}]</title></rect>",
+            "<rect data-edit=\"{}\" data-diff=\"{}\" data-lo=\"{}\" data-hi=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{color}\" fill-opacity=\"0.75\"><title>{}: {:+.1} points {iv}</title></rect>",
             esc(&b.label),
             d(b.diff),
             d(b.lo),
@@ -127,8 +128,6 @@ pub fn tornado_chart(title: &str, bars: &[TornadoBar]) -> String {
             n(12.0),
             esc(&b.label),
             b.diff * 100.0,
-            b.lo * 100.0,
-            b.hi * 100.0,
         ));
         if b.lo.is_finite() && b.hi.is_finite() {
             let (xl, xh) = (xs(b.lo), xs(b.hi));
