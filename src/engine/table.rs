@@ -23,6 +23,8 @@ pub struct Table {
     /// order of its initiative, so the order is read, not computed ([`Order`]). Rebuilt
     /// only when a seat leaves.
     orders: [u8; 4],
+    /// The lanes turned by one seat ([`Table::mirror_lanes`]): an experiment, not a rule.
+    mirrored: bool,
 }
 
 /// What the end of a day decides.
@@ -52,7 +54,19 @@ impl Table {
             playing: (1 << n) - 1,
             live: n,
             orders,
+            mirrored: false,
         }
+    }
+
+    /// Lays the lanes out the other way round the table: Hero lanes pair seats 1–2 and
+    /// 3–0, Companion lanes 0–1 and 2–3, so that an even seat's Hero expedition races the
+    /// seat before it in the turn order and an odd seat's the seat after it (RULES.md F1
+    /// has it the other way). Nothing else changes. **Not a rule**: the experiment that
+    /// tells the four-seat parity effect of the layout from one of the seat numbers
+    /// (docs/free-for-all.md, "The seat effect"; `tests/ffa_lanes.rs`). With two seats
+    /// it changes nothing.
+    pub fn mirror_lanes(&mut self) {
+        self.mirrored = true;
     }
 
     /// Fills `orders` and `live` from `playing`.
@@ -138,10 +152,13 @@ impl Table {
     /// with its other neighbour. Two seats: Hero faces Hero, Companion faces Companion.
     #[inline]
     fn ring_facing(self, seat: u8, e: Exp) -> (u8, Exp) {
-        let other = match e {
-            Exp::Hero => seat ^ 1,
-            Exp::Companion if seat & 1 == 1 => (seat + 1) % self.n,
-            Exp::Companion => (seat + self.n - 1) % self.n,
+        // The lane that pairs `s` with `s xor 1`: the Hero lane (mirrored: the Companion's).
+        let other = if (e == Exp::Hero) != self.mirrored {
+            seat ^ 1
+        } else if seat & 1 == 1 {
+            (seat + 1) % self.n
+        } else {
+            (seat + self.n - 1) % self.n
         };
         (other, e)
     }
@@ -357,6 +374,31 @@ mod tests {
             let mut neighbours = [(s + 1) % 4, (s + 3) % 4];
             neighbours.sort();
             assert_eq!(got, neighbours, "seat {s}");
+        }
+    }
+
+    #[test]
+    fn mirrored_lanes_turn_the_layout_by_one_seat() {
+        let mut m = Table::new(4);
+        m.mirror_lanes();
+        let t = Table::new(4);
+        // Seat s of the mirrored table faces as seat s - 1 of the standard one, relabelled.
+        for s in 0..4u8 {
+            for e in Exp::BOTH {
+                let (o, f) = t.facing((s + 3) % 4, e).unwrap();
+                assert_eq!(m.facing(s, e), Some(((o + 1) % 4, f)), "{s} {e:?}");
+            }
+        }
+        assert_eq!(m.facing(0, H), Some((3, H)));
+        assert_eq!(m.facing(0, C), Some((1, C)));
+        // The turn order is untouched; two seats face as in the standard game.
+        assert_eq!(m.clockwise_from(2).collect::<Vec<_>>(), [2, 3, 0, 1]);
+        let mut m2 = Table::new(2);
+        m2.mirror_lanes();
+        for s in 0..2 {
+            for e in Exp::BOTH {
+                assert_eq!(m2.facing(s, e), Some((1 - s, e)));
+            }
         }
     }
 
