@@ -23,8 +23,10 @@ pub struct Table {
     /// order of its initiative, so the order is read, not computed ([`Order`]). Rebuilt
     /// only when a seat leaves.
     orders: [u8; 4],
-    /// The lanes turned by one seat ([`Table::mirror_lanes`]): an experiment, not a rule.
-    mirrored: bool,
+    /// The lanes of the whole ring: `lanes[s][e]` is the seat whose expedition `e` faces
+    /// seat `s`'s expedition `e` while every seat plays (`ring_facing`), read, not
+    /// computed, since Dusk, In Contact and every "opposing" read it.
+    lanes: [[u8; 2]; 4],
 }
 
 /// What the end of a day decides.
@@ -49,12 +51,19 @@ impl Table {
         } else {
             [0b11_10_01_00, 0b00_11_10_01, 0b01_00_11_10, 0b10_01_00_11]
         };
+        // Hero lanes pair `s` and `s xor 1`; Companion lanes each seat and its other
+        // neighbour (RULES.md F1). Two seats: each faces the other.
+        let lanes = if n == 2 {
+            [[1, 1], [0, 0], [0, 0], [0, 0]]
+        } else {
+            [[1, 3], [0, 2], [3, 1], [2, 0]]
+        };
         Table {
             n,
             playing: (1 << n) - 1,
             live: n,
             orders,
-            mirrored: false,
+            lanes,
         }
     }
 
@@ -66,7 +75,9 @@ impl Table {
     /// (docs/free-for-all.md, "The seat effect"; `tests/ffa_lanes.rs`). With two seats
     /// it changes nothing.
     pub fn mirror_lanes(&mut self) {
-        self.mirrored = true;
+        for l in &mut self.lanes {
+            l.swap(0, 1);
+        }
     }
 
     /// Fills `orders` and `live` from `playing`.
@@ -152,15 +163,7 @@ impl Table {
     /// with its other neighbour. Two seats: Hero faces Hero, Companion faces Companion.
     #[inline]
     fn ring_facing(self, seat: u8, e: Exp) -> (u8, Exp) {
-        // The lane that pairs `s` with `s xor 1`: the Hero lane (mirrored: the Companion's).
-        let other = if (e == Exp::Hero) != self.mirrored {
-            seat ^ 1
-        } else if seat & 1 == 1 {
-            (seat + 1) % self.n
-        } else {
-            (seat + self.n - 1) % self.n
-        };
-        (other, e)
+        (self.lanes[seat as usize][e.index()], e)
     }
 
     /// The expedition facing `seat`'s expedition `e`: across its lane, or, where that seat
