@@ -631,6 +631,7 @@ fn replay_ffa(a: &ReplayArgs) -> Result<()> {
         first,
         day_cap: m.day_cap,
         seeds: &seeds,
+        mirror_lanes: false,
     };
     let mut log = GameLog::ffa(db, names);
     log.records.push(json!({

@@ -29,6 +29,9 @@ pub struct FfaSetup<'a> {
     /// The first player on day 1; the token passes left (clockwise) each Morning.
     pub first: Side,
     pub day_cap: u8,
+    /// The lanes laid out the other way round the table ([`super::table::Table::mirror_lanes`]):
+    /// an experiment, not a rule; `false` in every command.
+    pub mirror_lanes: bool,
 }
 
 /// Sets up a Free for All game: the Adventure (from `streams[0]`), each seat's deck
@@ -53,6 +56,9 @@ pub fn new_ffa<O: Observer<4, 255>>(
     s.first = f.first;
     // The Threatened expedition is the Confluence mode's; it has no meaning at four seats.
     s.threatened = Exp::Hero;
+    if f.mirror_lanes {
+        s.table.mirror_lanes();
+    }
     super::duel::open_table(&mut s, db, rng, obs);
     s
 }

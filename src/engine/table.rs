@@ -23,6 +23,10 @@ pub struct Table {
     /// order of its initiative, so the order is read, not computed ([`Order`]). Rebuilt
     /// only when a seat leaves.
     orders: [u8; 4],
+    /// The lanes of the whole ring: `lanes[s][e]` is the seat whose expedition `e` faces
+    /// seat `s`'s expedition `e` while every seat plays (`ring_facing`), read, not
+    /// computed, since Dusk, In Contact and every "opposing" read it.
+    lanes: [[u8; 2]; 4],
 }
 
 /// What the end of a day decides.
@@ -47,11 +51,32 @@ impl Table {
         } else {
             [0b11_10_01_00, 0b00_11_10_01, 0b01_00_11_10, 0b10_01_00_11]
         };
+        // Hero lanes pair `s` and `s xor 1`; Companion lanes each seat and its other
+        // neighbour (RULES.md F1). Two seats: each faces the other.
+        let lanes = if n == 2 {
+            [[1, 1], [0, 0], [0, 0], [0, 0]]
+        } else {
+            [[1, 3], [0, 2], [3, 1], [2, 0]]
+        };
         Table {
             n,
             playing: (1 << n) - 1,
             live: n,
             orders,
+            lanes,
+        }
+    }
+
+    /// Lays the lanes out the other way round the table: Hero lanes pair seats 1–2 and
+    /// 3–0, Companion lanes 0–1 and 2–3, so that an even seat's Hero expedition races the
+    /// seat before it in the turn order and an odd seat's the seat after it (RULES.md F1
+    /// has it the other way). Nothing else changes. **Not a rule**: the experiment that
+    /// tells the four-seat parity effect of the layout from one of the seat numbers
+    /// (docs/free-for-all.md, "The seat effect"; `tests/ffa_lanes.rs`). With two seats
+    /// it changes nothing.
+    pub fn mirror_lanes(&mut self) {
+        for l in &mut self.lanes {
+            l.swap(0, 1);
         }
     }
 
@@ -138,12 +163,7 @@ impl Table {
     /// with its other neighbour. Two seats: Hero faces Hero, Companion faces Companion.
     #[inline]
     fn ring_facing(self, seat: u8, e: Exp) -> (u8, Exp) {
-        let other = match e {
-            Exp::Hero => seat ^ 1,
-            Exp::Companion if seat & 1 == 1 => (seat + 1) % self.n,
-            Exp::Companion => (seat + self.n - 1) % self.n,
-        };
-        (other, e)
+        (self.lanes[seat as usize][e.index()], e)
     }
 
     /// The expedition facing `seat`'s expedition `e`: across its lane, or, where that seat
@@ -357,6 +377,31 @@ mod tests {
             let mut neighbours = [(s + 1) % 4, (s + 3) % 4];
             neighbours.sort();
             assert_eq!(got, neighbours, "seat {s}");
+        }
+    }
+
+    #[test]
+    fn mirrored_lanes_turn_the_layout_by_one_seat() {
+        let mut m = Table::new(4);
+        m.mirror_lanes();
+        let t = Table::new(4);
+        // Seat s of the mirrored table faces as seat s - 1 of the standard one, relabelled.
+        for s in 0..4u8 {
+            for e in Exp::BOTH {
+                let (o, f) = t.facing((s + 3) % 4, e).unwrap();
+                assert_eq!(m.facing(s, e), Some(((o + 1) % 4, f)), "{s} {e:?}");
+            }
+        }
+        assert_eq!(m.facing(0, H), Some((3, H)));
+        assert_eq!(m.facing(0, C), Some((1, C)));
+        // The turn order is untouched; two seats face as in the standard game.
+        assert_eq!(m.clockwise_from(2).collect::<Vec<_>>(), [2, 3, 0, 1]);
+        let mut m2 = Table::new(2);
+        m2.mirror_lanes();
+        for s in 0..2 {
+            for e in Exp::BOTH {
+                assert_eq!(m2.facing(s, e), Some((1 - s, e)));
+            }
         }
     }
 

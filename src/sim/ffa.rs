@@ -158,6 +158,7 @@ pub fn play_ffa(
         first,
         day_cap,
         seeds,
+        mirror_lanes: false,
     };
     play_ffa_with(db, &game, policies, buf, &mut NoObserver, |_, _, _, _| {})
 }
@@ -171,6 +172,9 @@ pub struct FfaGame<'a> {
     pub first: u8,
     pub day_cap: u8,
     pub seeds: &'a FfaSeeds,
+    /// The lanes laid out the other way round the table (`FfaSetup::mirror_lanes`): an
+    /// experiment, not a rule; `false` in every command.
+    pub mirror_lanes: bool,
 }
 
 /// [`play_ffa`] watched: `obs` sees every event and `decided` every decision, with the
@@ -195,6 +199,7 @@ pub fn play_ffa_with<O: Observer<4, 255>>(
         cards: g.seats.map(|s| s.cards),
         first: Side::of_seat(first),
         day_cap: g.day_cap,
+        mirror_lanes: g.mirror_lanes,
     };
     let [d0, d1, d2, d3] = &mut decks;
     let mut s = new_ffa(db, &f, [d0, d1, d2, d3], &mut rng, obs);

@@ -26,6 +26,7 @@ impl Setup {
             cards: seats.map(|k| self.decks[k].cards.as_slice()),
             first: confluence_sim::cards::types::Side::of_seat((first % 4) as u8),
             day_cap: 30,
+            mirror_lanes: false,
         }
     }
 }
