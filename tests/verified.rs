@@ -136,7 +136,11 @@ fn mutate(db: &mut CardDb, m: &Mutation) -> Option<Undo> {
                     n: bumped(n)?,
                     max,
                 },
-                Op::Counters { obj, n } => Op::Counters { obj, n: bumped(n)? },
+                Op::Counters { obj, n, max } => Op::Counters {
+                    obj,
+                    n: bumped(n)?,
+                    max,
+                },
                 Op::Draw { who, n } => Op::Draw { who, n: bumped(n)? },
                 Op::Token {
                     card,

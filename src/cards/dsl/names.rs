@@ -35,9 +35,9 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Amount::Const(1)
                 };
                 let mut max = 0;
-                if name == "boost" && self.eat_punct(",") {
+                if self.eat_punct(",") {
                     if !self.eat_word("max") {
-                        return self.err("'max N' (as in boost(me, 1, max 2))");
+                        return self.err(&format!("'max N' (as in {name}(me, 1, max 2))"));
                     }
                     max = self.small("maximum", 1, 50)? as u8;
                 }
@@ -45,7 +45,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 body.push(if name == "boost" {
                     Op::Boost { obj, n, max }
                 } else {
-                    Op::Counters { obj, n }
+                    Op::Counters { obj, n, max }
                 });
             }
             "draw" | "opponent_draws" | "each_draws" => {

@@ -121,10 +121,12 @@ pub enum Op {
         n: Amount,
         max: u8,
     },
-    /// Gain (or, negative, lose) named counters.
+    /// Gain (or, negative, lose) named counters, never above `max` when it is non-zero (a
+    /// support ability's "up to a max of N", which `support_over_max` may raise).
     Counters {
         obj: ObjRef,
         n: Amount,
+        max: u8,
     },
     /// Spend one counter of any kind from each object (a boost if it has one, else a named
     /// counter).

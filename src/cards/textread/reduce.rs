@@ -408,7 +408,13 @@ impl Reducer<'_> {
                     op("boost", &[&self.obj(obj), &a(n), &format!("max {max}")])
                 }
             }
-            Op::Counters { obj, n } => op("counters", &[&self.obj(obj), &a(n)]),
+            Op::Counters { obj, n, max } => {
+                if max == 0 {
+                    op("counters", &[&self.obj(obj), &a(n)])
+                } else {
+                    op("counters", &[&self.obj(obj), &a(n), &format!("max {max}")])
+                }
+            }
             Op::SpendCounter { obj } => op("spend_counter", &[&self.obj(obj)]),
             Op::Augment { obj } => op("augment", &[&self.obj(obj)]),
             Op::AugmentAny { filter } => op("augment_any", &[&self.filter(filter)]),

@@ -49,23 +49,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 }
             }
             Op::Boost { obj, n, max } => {
-                // A static may let support abilities of cards in Reserve go past it.
-                let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve
-                {
-                    let mut over = 0u8;
-                    self.s.each_static_of(db, f.controller, |_, st, _| {
-                        if let Static::SupportOverMax(k) = st {
-                            over = over.max(k);
-                        }
-                    });
-                    if over == u8::MAX {
-                        0
-                    } else {
-                        max.saturating_add(over)
-                    }
-                } else {
-                    max
-                };
+                let max = self.support_max(f, max);
                 for id in self.resolve_objs(obj, f).iter() {
                     let n = self.amount_for(n, f, id);
                     // "Up to a max of N" never takes boosts away.
@@ -78,10 +62,19 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 }
                 Flow::Next
             }
-            Op::Counters { obj, n } => {
+            Op::Counters { obj, n, max } => {
+                let max = self.support_max(f, max);
                 let n = self.amount(n, f);
                 for id in self.resolve_objs(obj, f).iter() {
-                    self.add_counters(id, n);
+                    // "Up to a max of N" never takes counters away.
+                    let n = if max > 0 && n > 0 {
+                        n.min(max as i16 - self.s.obj(id).counters as i16).max(0)
+                    } else {
+                        n
+                    };
+                    if n != 0 {
+                        self.add_counters(id, n);
+                    }
                 }
                 Flow::Next
             }
@@ -847,6 +840,25 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     Flow::Wait
                 }
             }
+        }
+    }
+
+    /// The "up to a max of N" of a boost or counter gain (0: none): a static may let the
+    /// support abilities of cards in Reserve go past it (`u8::MAX`: ignore it).
+    fn support_max(&self, f: &Frame, max: u8) -> u8 {
+        if max == 0 || self.db.abilities[f.ability as usize].active != ActiveIn::Reserve {
+            return max;
+        }
+        let mut over = 0u8;
+        self.s.each_static_of(self.db, f.controller, |_, st, _| {
+            if let Static::SupportOverMax(k) = st {
+                over = over.max(k);
+            }
+        });
+        if over == u8::MAX {
+            0
+        } else {
+            max.saturating_add(over)
         }
     }
 }
