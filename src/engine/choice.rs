@@ -94,6 +94,14 @@ pub(super) fn legal<const N: usize, const M: usize>(
     match s.decision {
         Decision::None => {}
         Decision::SetupMana | Decision::HandCard => {
+            // An opponent's "may" (`opponent_hand_to_reserve(1, may)`) may be declined.
+            if s.decision == Decision::HandCard
+                && let Some(f) = s.frame()
+                && let Op::FromHand { may: true, .. } =
+                    db.op(&db.abilities[f.ability as usize], f.pc)
+            {
+                push(out, Choice::Done);
+            }
             for id in player.hand.iter() {
                 push(out, Choice::Card(id));
             }

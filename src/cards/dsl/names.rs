@@ -348,19 +348,25 @@ impl<'a, A: Arena> Parser<'a, A> {
             | "opponent_hand_to_discard"
             | "each_hand_to_reserve"
             | "each_hand_to_discard" => {
-                // hand_to_reserve[(N[, it])]: with `it`, the moved cards become `it`.
+                // hand_to_reserve[(N[, it][, may])]: with `it`, the moved cards become `it`;
+                // with `may`, an opponent's "may" (each chooser may decline).
                 let mut n = 1;
                 let mut keep = false;
+                let mut may = false;
                 if self.eat_punct("(") {
                     n = match self.amount()? {
                         Amount::Const(n) if n > 0 => n as u8,
                         _ => return self.fail(format!("{name} takes a positive number")),
                     };
-                    if self.eat_punct(",") {
-                        if !self.eat_word("it") {
-                            return self.err("'it' (as in hand_to_reserve(1, it))");
+                    while self.eat_punct(",") {
+                        if !keep && self.eat_word("it") {
+                            keep = true;
+                        } else if !may && self.eat_word("may") {
+                            may = true;
+                        } else {
+                            return self
+                                .err("'it' or 'may' (as in opponent_hand_to_reserve(1, may))");
                         }
-                        keep = true;
                     }
                     self.expect_punct(")")?;
                 }
@@ -376,6 +382,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     dest,
                     n,
                     keep,
+                    may,
                 });
             }
             "next_gain" => {

@@ -225,6 +225,9 @@ pub enum Op {
         n: u8,
         /// The moved cards become `it` (`hand_to_reserve(1, it)`).
         keep: bool,
+        /// An opponent's "may" (`opponent_hand_to_reserve(1, may)`): the player may decline;
+        /// the Confluence always does it, as with `may { ... }`.
+        may: bool,
     },
     /// The next character matching the filter you play this turn gains these statuses.
     NextGain {

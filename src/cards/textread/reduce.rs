@@ -509,10 +509,15 @@ impl Reducer<'_> {
                 dest,
                 n,
                 keep: _,
-            } => op(
-                "from_hand",
-                &[&format!("{who:?}"), &format!("{dest:?}"), &n.to_string()],
-            ),
+                may,
+            } => {
+                let mut args = vec![format!("{who:?}"), format!("{dest:?}"), n.to_string()];
+                if may {
+                    args.push("may".into());
+                }
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                op("from_hand", &args)
+            }
             Op::NextGain { filter, status } => {
                 op("next_gain", &[&self.filter(filter), &status_str(status, 0)])
             }

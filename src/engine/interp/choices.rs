@@ -394,6 +394,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 fr.pc += 1;
                 fr.step = 0;
             }
+            // An opponent's "may" declined: this chooser puts nothing.
+            (Decision::HandCard, Choice::Done, Op::FromHand { n, may: true, .. }) => {
+                self.frame_mut().count = n;
+            }
             (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, keep, .. }) => {
                 self.hand_card_to(id, dest);
                 if keep {

@@ -486,7 +486,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 s.mana_ready = (s.mana_ready + n).min(s.mana.len() as u8);
                 Flow::Next
             }
-            Op::FromHand { who, dest, n, keep } => {
+            Op::FromHand {
+                who, dest, n, keep, ..
+            } => {
                 if keep && f.step == 0 && f.count == 0 {
                     self.frame_mut().it.clear();
                 }
