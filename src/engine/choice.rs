@@ -175,6 +175,7 @@ pub(super) fn legal<const N: usize, const M: usize>(
                     push(out, Choice::Done);
                     if let Some(id) = f.it.first()
                         && s.playable(db, id)
+                        && s.cost_floor(db, id) <= player.mana_ready
                     {
                         let kind = db.card(s.obj(id).card).kind;
                         if kind.goes_to_expedition() {
@@ -409,15 +410,17 @@ fn pay_options<const N: usize, const M: usize>(
     if cost <= ready {
         out.push(Alt::None);
     }
+    // A cheaper way to pay still pays an opponent's "can't cost less than N".
+    let floor = s.cost_floor(db, id);
     let def = db.card(s.obj(id).card);
-    if !from_reserve && def.scout > 0 && def.scout < cost && def.scout <= ready {
+    if !from_reserve && def.scout > 0 && def.scout < cost && def.scout.max(floor) <= ready {
         out.push(Alt::Scout);
     }
     if def.trigger_mask & tmask::STATIC != 0 {
         for ab in db.abilities_of(s.obj(id).card) {
             // Offered whenever legal, also when the full cost could be paid.
             if let Trigger::Static(Static::DiscardDiscount(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
             {
                 for r in s.side(s.decider).reserve.iter() {
                     if r != id && !out.is_full() {
@@ -426,7 +429,7 @@ fn pay_options<const N: usize, const M: usize>(
                 }
             }
             if let Trigger::Static(Static::ExhaustDiscount(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
             {
                 for r in s.side(s.decider).reserve.iter() {
                     if r != id && !s.obj(r).has(flag::EXHAUSTED) && !out.is_full() {
@@ -435,13 +438,13 @@ fn pay_options<const N: usize, const M: usize>(
                 }
             }
             if let Trigger::Static(Static::AltLess(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
                 && !out.is_full()
             {
                 out.push(Alt::Cheaper(n));
             }
             if let Trigger::Static(Static::SacrificeDiscount(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
             {
                 let p = s.side(s.decider);
                 for r in p
