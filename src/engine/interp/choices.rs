@@ -387,6 +387,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     }
                 ) {
                     self.s.obj_mut(keep).flags |= flag::EXHAUSTED;
+                    self.fire(Fire::ExhaustedInReserve { side });
                 }
                 self.move_to(other, Zone::Discard, Exp::Hero, Why::Resupply, false);
                 self.fire(Fire::Drew { side });
