@@ -233,13 +233,33 @@ pub(super) fn legal<const N: usize, const M: usize>(
                     _ => None,
                 })
                 .unwrap_or(Whose::Yours);
-            if whose != Whose::Opposing {
-                push(out, Choice::Exp(Exp::Hero));
-                push(out, Choice::Exp(Exp::Companion));
-            }
-            if whose != Whose::Yours {
-                push(out, Choice::OpposingExp(Exp::Hero));
-                push(out, Choice::OpposingExp(Exp::Companion));
+            // "A Hero (Companion) Expedition" head to head: either player's of that kind.
+            let only = s
+                .frame()
+                .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
+                .and_then(|op| match op {
+                    Op::Token {
+                        at: ExpRef::AnyOf(e),
+                        ..
+                    }
+                    | Op::MoveExp {
+                        at: ExpRef::AnyOf(e),
+                        ..
+                    } => Some(e),
+                    _ => None,
+                });
+            if let Some(e) = only {
+                push(out, Choice::Exp(e));
+                push(out, Choice::OpposingExp(e));
+            } else {
+                if whose != Whose::Opposing {
+                    push(out, Choice::Exp(Exp::Hero));
+                    push(out, Choice::Exp(Exp::Companion));
+                }
+                if whose != Whose::Yours {
+                    push(out, Choice::OpposingExp(Exp::Hero));
+                    push(out, Choice::OpposingExp(Exp::Companion));
+                }
             }
         }
         Decision::May => {

@@ -62,6 +62,9 @@ pub enum ExpRef {
     Left,
     /// The expedition chosen by `select_exp`, on whichever side it is.
     Selected,
+    /// "A Hero (Companion) Expedition" (The Reunion): head to head the controller chooses
+    /// their own or the opponent's (D60); in the Confluence mode the controller's own.
+    AnyOf(Exp),
 }
 
 /// Where a moved object goes.

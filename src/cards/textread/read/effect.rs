@@ -237,8 +237,11 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
             let at = match &c[6] {
                 "target Expedition" => "Target",
                 "my Expedition" => "Mine",
-                "your Hero Expedition" | "a Hero Expedition" => "Fixed(Hero)",
-                "your Companion Expedition" | "a Companion Expedition" => "Fixed(Companion)",
+                "your Hero Expedition" => "Fixed(Hero)",
+                "your Companion Expedition" => "Fixed(Companion)",
+                // Either player's, head to head (D60).
+                "a Hero Expedition" => "AnyOf(Hero)",
+                "a Companion Expedition" => "AnyOf(Companion)",
                 "target opponent's Companion Expedition" => "Fixed(Companion)",
                 "target opponent's Hero Expedition" => "Fixed(Hero)",
                 "your other Expedition" => "Other",
