@@ -12,6 +12,7 @@ use std::path::Path;
 
 use confluence_sim::cards::effect::{Amount, Filter, Op, PlayFrom, Trigger, Whose};
 use confluence_sim::cards::textread::{self, Ctx, Texts, Verdict};
+use confluence_sim::cards::types::CardKind;
 use confluence_sim::cards::{CardDb, Library};
 
 const LIST: &str = "decks/cards/verified.txt";
@@ -45,7 +46,12 @@ fn every_listed_card_still_verifies() {
         .db
         .cards
         .iter()
-        .filter(|d| d.pool_index.is_some())
+        // The cards `cards coverage` counts: mana and landmark tokens (Aerolith) cannot
+        // appear in a game and are left out of the list as of the coverage figures.
+        .filter(|d| {
+            d.pool_index.is_some()
+                && !matches!(d.kind, CardKind::OtherToken | CardKind::LandmarkToken)
+        })
         .filter(|d| textread::verdict(&ctx, d, &texts) == Verdict::Verified)
         .map(|d| d.reference.as_str())
         .collect();
@@ -73,7 +79,12 @@ fn every_listed_card_still_verifies() {
             .db
             .by_ref(r)
             .unwrap_or_else(|| panic!("{LIST}: unknown reference {r}"));
-        let v = textread::verdict(&ctx, lib.db.card(idx), &texts);
+        let def = lib.db.card(idx);
+        assert!(
+            !matches!(def.kind, CardKind::OtherToken | CardKind::LandmarkToken),
+            "{LIST}: {r} is a token `cards coverage` does not count"
+        );
+        let v = textread::verdict(&ctx, def, &texts);
         if v != Verdict::Verified {
             lost.push(format!("{r}: {v:?}"));
         }
@@ -125,7 +136,11 @@ fn mutate(db: &mut CardDb, m: &Mutation) -> Option<Undo> {
                     n: bumped(n)?,
                     max,
                 },
-                Op::Counters { obj, n } => Op::Counters { obj, n: bumped(n)? },
+                Op::Counters { obj, n, max } => Op::Counters {
+                    obj,
+                    n: bumped(n)?,
+                    max,
+                },
                 Op::Draw { who, n } => Op::Draw { who, n: bumped(n)? },
                 Op::Token {
                     card,

@@ -94,6 +94,14 @@ pub(super) fn legal<const N: usize, const M: usize>(
     match s.decision {
         Decision::None => {}
         Decision::SetupMana | Decision::HandCard => {
+            // An opponent's "may" (`opponent_hand_to_reserve(1, may)`) may be declined.
+            if s.decision == Decision::HandCard
+                && let Some(f) = s.frame()
+                && let Op::FromHand { may: true, .. } =
+                    db.op(&db.abilities[f.ability as usize], f.pc)
+            {
+                push(out, Choice::Done);
+            }
             for id in player.hand.iter() {
                 push(out, Choice::Card(id));
             }
@@ -232,6 +240,7 @@ fn play_free_options<const N: usize, const M: usize>(
             push(out, Choice::Done);
             if let Some(id) = f.it.first()
                 && s.playable(db, id)
+                && s.cost_floor(db, id) <= player.mana_ready
             {
                 let kind = db.card(s.obj(id).card).kind;
                 if kind.goes_to_expedition() {
@@ -296,6 +305,26 @@ fn expedition_options<const N: usize, const M: usize>(
             _ => None,
         })
         .unwrap_or(Whose::Yours);
+    // "A Hero (Companion) Expedition" head to head: either player's of that kind.
+    let only = s
+        .frame()
+        .map(|f| db.op(&db.abilities[f.ability as usize], f.pc))
+        .and_then(|op| match op {
+            Op::Token {
+                at: ExpRef::AnyOf(e),
+                ..
+            }
+            | Op::MoveExp {
+                at: ExpRef::AnyOf(e),
+                ..
+            } => Some(e),
+            _ => None,
+        });
+    if let Some(e) = only {
+        push(out, Choice::Exp(e));
+        push(out, Choice::OpposingExp(e));
+        return;
+    }
     if whose != Whose::Opposing {
         push(out, Choice::Exp(Exp::Hero));
         push(out, Choice::Exp(Exp::Companion));
@@ -441,15 +470,17 @@ fn pay_options<const N: usize, const M: usize>(
     if cost <= ready {
         out.push(Alt::None);
     }
+    // A cheaper way to pay still pays an opponent's "can't cost less than N".
+    let floor = s.cost_floor(db, id);
     let def = db.card(s.obj(id).card);
-    if !from_reserve && def.scout > 0 && def.scout < cost && def.scout <= ready {
+    if !from_reserve && def.scout > 0 && def.scout < cost && def.scout.max(floor) <= ready {
         out.push(Alt::Scout);
     }
     if def.trigger_mask & tmask::STATIC != 0 {
         for ab in db.abilities_of(s.obj(id).card) {
             // Offered whenever legal, also when the full cost could be paid.
             if let Trigger::Static(Static::DiscardDiscount(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
             {
                 for r in s.side(s.decider).reserve.iter() {
                     if r != id && !out.is_full() {
@@ -458,7 +489,7 @@ fn pay_options<const N: usize, const M: usize>(
                 }
             }
             if let Trigger::Static(Static::ExhaustDiscount(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
             {
                 for r in s.side(s.decider).reserve.iter() {
                     if r != id && !s.obj(r).has(flag::EXHAUSTED) && !out.is_full() {
@@ -467,13 +498,13 @@ fn pay_options<const N: usize, const M: usize>(
                 }
             }
             if let Trigger::Static(Static::AltLess(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
                 && !out.is_full()
             {
                 out.push(Alt::Cheaper(n));
             }
             if let Trigger::Static(Static::SacrificeDiscount(n)) = ab.trigger
-                && cost.saturating_sub(n) <= ready
+                && cost.saturating_sub(n).max(floor) <= ready
             {
                 let p = s.side(s.decider);
                 for r in p

@@ -166,6 +166,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         let o = *self.s.obj(id);
         let side = o.side;
         let def = self.db.card(o.card);
+        // However it is paid, never below an opponent's "can't cost less than N".
         let cost = match alt {
             Alt::None => self.s.play_cost_in(self.db, id, from_reserve, at),
             Alt::Scout => def.scout,
@@ -197,7 +198,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     .play_cost_in(self.db, id, from_reserve, at)
                     .saturating_sub(n)
             }
-        };
+        }
+        .max(self.s.cost_floor(self.db, id));
         if let Alt::Exhaust(r) = alt {
             self.s.obj_mut(r).flags |= flag::EXHAUSTED;
             self.fire(Fire::ExhaustedInReserve { side });

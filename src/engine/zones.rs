@@ -259,7 +259,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     }
 
     /// Resupply: the top card of the deck into Reserve (refilling an empty deck first).
-    /// Exhausted Resupply puts it there exhausted (not "exhausting a card in Reserve", D20).
+    /// Exhausted Resupply puts it there, then exhausts it: the resupplying side exhausts a
+    /// card in Reserve (D20).
     pub(super) fn resupply(&mut self, side: Side, exhausted: bool) -> Option<ObjId> {
         if self.s.side(side).deck.is_empty() && !self.refill(side) {
             return None;
@@ -268,6 +269,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         self.move_to(id, Zone::Reserve, Exp::Hero, Why::Resupply, false);
         if exhausted {
             self.s.obj_mut(id).flags |= flag::EXHAUSTED;
+            self.fire(super::triggers::Fire::ExhaustedInReserve { side });
         }
         Some(id)
     }

@@ -35,9 +35,9 @@ impl<'a, A: Arena> Parser<'a, A> {
                     Amount::Const(1)
                 };
                 let mut max = 0;
-                if name == "boost" && self.eat_punct(",") {
+                if self.eat_punct(",") {
                     if !self.eat_word("max") {
-                        return self.err("'max N' (as in boost(me, 1, max 2))");
+                        return self.err(&format!("'max N' (as in {name}(me, 1, max 2))"));
                     }
                     max = self.small("maximum", 1, 50)? as u8;
                 }
@@ -45,7 +45,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 body.push(if name == "boost" {
                     Op::Boost { obj, n, max }
                 } else {
-                    Op::Counters { obj, n }
+                    Op::Counters { obj, n, max }
                 });
             }
             "draw" | "opponent_draws" | "each_draws" => {
@@ -348,19 +348,25 @@ impl<'a, A: Arena> Parser<'a, A> {
             | "opponent_hand_to_discard"
             | "each_hand_to_reserve"
             | "each_hand_to_discard" => {
-                // hand_to_reserve[(N[, it])]: with `it`, the moved cards become `it`.
+                // hand_to_reserve[(N[, it][, may])]: with `it`, the moved cards become `it`;
+                // with `may`, an opponent's "may" (each chooser may decline).
                 let mut n = 1;
                 let mut keep = false;
+                let mut may = false;
                 if self.eat_punct("(") {
                     n = match self.amount()? {
                         Amount::Const(n) if n > 0 => n as u8,
                         _ => return self.fail(format!("{name} takes a positive number")),
                     };
-                    if self.eat_punct(",") {
-                        if !self.eat_word("it") {
-                            return self.err("'it' (as in hand_to_reserve(1, it))");
+                    while self.eat_punct(",") {
+                        if !keep && self.eat_word("it") {
+                            keep = true;
+                        } else if !may && self.eat_word("may") {
+                            may = true;
+                        } else {
+                            return self
+                                .err("'it' or 'may' (as in opponent_hand_to_reserve(1, may))");
                         }
-                        keep = true;
                     }
                     self.expect_punct(")")?;
                 }
@@ -376,6 +382,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                     dest,
                     n,
                     keep,
+                    may,
                 });
             }
             "next_gain" => {

@@ -307,8 +307,7 @@ impl<'a, A: Arena> Parser<'a, A> {
     }
 
     pub(super) fn exp_ref(&mut self) -> PResult<ExpRef> {
-        const EXPECTED: &str =
-            "an expedition (mine, other, hero, companion, each, target, its, selected, left)";
+        const EXPECTED: &str = "an expedition (mine, other, hero, companion, each, target, its, selected, left, any_hero, any_companion)";
         let w = self.ident(EXPECTED)?;
         Ok(match w.as_str() {
             "mine" | "my" => ExpRef::Mine,
@@ -320,6 +319,8 @@ impl<'a, A: Arena> Parser<'a, A> {
             "its" => ExpRef::OfIt,
             "left" => ExpRef::Left,
             "selected" => ExpRef::Selected,
+            "any_hero" => ExpRef::AnyOf(Exp::Hero),
+            "any_companion" => ExpRef::AnyOf(Exp::Companion),
             _ => {
                 self.pos -= 1;
                 return self.err(EXPECTED);

@@ -62,6 +62,9 @@ pub enum ExpRef {
     Left,
     /// The expedition chosen by `select_exp`, on whichever side it is.
     Selected,
+    /// "A Hero (Companion) Expedition" (The Reunion): head to head the controller chooses
+    /// their own or the opponent's (D60); in the Confluence mode the controller's own.
+    AnyOf(Exp),
 }
 
 /// Where a moved object goes.
@@ -121,10 +124,12 @@ pub enum Op {
         n: Amount,
         max: u8,
     },
-    /// Gain (or, negative, lose) named counters.
+    /// Gain (or, negative, lose) named counters, never above `max` when it is non-zero (a
+    /// support ability's "up to a max of N", which `support_over_max` may raise).
     Counters {
         obj: ObjRef,
         n: Amount,
+        max: u8,
     },
     /// Spend one counter of any kind from each object (a boost if it has one, else a named
     /// counter).
@@ -223,6 +228,9 @@ pub enum Op {
         n: u8,
         /// The moved cards become `it` (`hand_to_reserve(1, it)`).
         keep: bool,
+        /// An opponent's "may" (`opponent_hand_to_reserve(1, may)`): the player may decline;
+        /// the Confluence always does it, as with `may { ... }`.
+        may: bool,
     },
     /// The next character matching the filter you play this turn gains these statuses.
     NextGain {

@@ -408,7 +408,13 @@ impl Reducer<'_> {
                     op("boost", &[&self.obj(obj), &a(n), &format!("max {max}")])
                 }
             }
-            Op::Counters { obj, n } => op("counters", &[&self.obj(obj), &a(n)]),
+            Op::Counters { obj, n, max } => {
+                if max == 0 {
+                    op("counters", &[&self.obj(obj), &a(n)])
+                } else {
+                    op("counters", &[&self.obj(obj), &a(n), &format!("max {max}")])
+                }
+            }
             Op::SpendCounter { obj } => op("spend_counter", &[&self.obj(obj)]),
             Op::Augment { obj } => op("augment", &[&self.obj(obj)]),
             Op::AugmentAny { filter } => op("augment_any", &[&self.filter(filter)]),
@@ -503,10 +509,15 @@ impl Reducer<'_> {
                 dest,
                 n,
                 keep: _,
-            } => op(
-                "from_hand",
-                &[&format!("{who:?}"), &format!("{dest:?}"), &n.to_string()],
-            ),
+                may,
+            } => {
+                let mut args = vec![format!("{who:?}"), format!("{dest:?}"), n.to_string()];
+                if may {
+                    args.push("may".into());
+                }
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                op("from_hand", &args)
+            }
             Op::NextGain { filter, status } => {
                 op("next_gain", &[&self.filter(filter), &status_str(status, 0)])
             }

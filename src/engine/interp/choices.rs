@@ -418,12 +418,17 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     }
                 ) {
                     self.s.obj_mut(keep).flags |= flag::EXHAUSTED;
+                    self.fire(Fire::ExhaustedInReserve { side });
                 }
                 self.move_to(other, Zone::Discard, Exp::Hero, Why::Resupply, false);
                 self.fire(Fire::Drew { side });
                 let fr = self.frame_mut();
                 fr.pc += 1;
                 fr.step = 0;
+            }
+            // An opponent's "may" declined: this chooser puts nothing.
+            (Decision::HandCard, Choice::Done, Op::FromHand { n, may: true, .. }) => {
+                self.frame_mut().count = n;
             }
             (Decision::HandCard, Choice::Card(id), Op::FromHand { dest, keep, .. }) => {
                 self.hand_card_to(id, dest);

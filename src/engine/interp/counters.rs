@@ -164,23 +164,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// Boosts, up to a max (which a static may raise for support abilities).
     pub(super) fn exec_boost(&mut self, f: &Frame, obj: ObjRef, n: Amount, max: u8) -> Flow {
-        let db = self.db;
-        // A static may let support abilities of cards in Reserve go past it.
-        let max = if max > 0 && db.abilities[f.ability as usize].active == ActiveIn::Reserve {
-            let mut over = 0u8;
-            self.s.each_static_of(db, f.controller, |_, st, _| {
-                if let Static::SupportOverMax(k) = st {
-                    over = over.max(k);
-                }
-            });
-            if over == u8::MAX {
-                0
-            } else {
-                max.saturating_add(over)
-            }
-        } else {
-            max
-        };
+        let max = self.support_max(f, max);
         for id in self.resolve_objs(obj, f).iter() {
             let n = self.amount_for(n, f, id);
             // "Up to a max of N" never takes boosts away.
@@ -194,13 +178,42 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         Flow::Next
     }
 
-    /// Counters added to each object.
-    pub(super) fn exec_counters(&mut self, f: &Frame, obj: ObjRef, n: Amount) -> Flow {
+    /// Counters added to each object, up to a max (which a static may raise for support
+    /// abilities, as a boost's).
+    pub(super) fn exec_counters(&mut self, f: &Frame, obj: ObjRef, n: Amount, max: u8) -> Flow {
+        let max = self.support_max(f, max);
         let n = self.amount(n, f);
         for id in self.resolve_objs(obj, f).iter() {
-            self.add_counters(id, n);
+            // "Up to a max of N" never takes counters away.
+            let n = if max > 0 && n > 0 {
+                n.min(max as i16 - self.s.obj(id).counters as i16).max(0)
+            } else {
+                n
+            };
+            if n != 0 {
+                self.add_counters(id, n);
+            }
         }
         Flow::Next
+    }
+
+    /// The "up to a max of N" of a boost or counter gain (0: none): a static may let the
+    /// support abilities of cards in Reserve go past it (`u8::MAX`: ignore it).
+    fn support_max(&self, f: &Frame, max: u8) -> u8 {
+        if max == 0 || self.db.abilities[f.ability as usize].active != ActiveIn::Reserve {
+            return max;
+        }
+        let mut over = 0u8;
+        self.s.each_static_of(self.db, f.controller, |_, st, _| {
+            if let Static::SupportOverMax(k) = st {
+                over = over.max(k);
+            }
+        });
+        if over == u8::MAX {
+            0
+        } else {
+            max.saturating_add(over)
+        }
     }
 
     /// One boost (or else one counter) spent from each object.

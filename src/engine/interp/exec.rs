@@ -23,7 +23,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Op::SelectExp { whose, ahead } => self.exec_select_exp(f, whose, ahead),
             Op::OpponentSelect { filter } => self.exec_opponent_select(f, filter),
             Op::Boost { obj, n, max } => self.exec_boost(f, obj, n, max),
-            Op::Counters { obj, n } => self.exec_counters(f, obj, n),
+            Op::Counters { obj, n, max } => self.exec_counters(f, obj, n, max),
             Op::SpendCounter { obj } => self.exec_spend_counter(f, obj),
             Op::Augment { obj } => self.exec_augment(f, obj),
             Op::AugmentAny { filter } => self.exec_augment_any(filter),
@@ -79,7 +79,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Op::BlockForward { at, opposing } => self.exec_block_forward(f, at, opposing),
             Op::LoseMana { n } => self.exec_lose_mana(f, n),
             Op::ReadyMana { n } => self.exec_ready_mana(f, n),
-            Op::FromHand { who, dest, n, keep } => {
+            Op::FromHand {
+                who, dest, n, keep, ..
+            } => {
                 if keep && f.step == 0 && f.count == 0 {
                     self.frame_mut().it.clear();
                 }

@@ -37,7 +37,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             return Flow::Wait;
         };
         // Head to head, target Expedition may have been an opposing one (D60).
-        let opposing = opposing || (at == ExpRef::Target && f.step == 1);
+        let opposing = opposing || (matches!(at, ExpRef::Target | ExpRef::AnyOf(_)) && f.step == 1);
         let target = self.exp_side(at, f, opposing);
         let before = (self.s.pos, self.s.dark);
         for e in exps.iter() {

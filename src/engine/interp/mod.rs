@@ -379,6 +379,21 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     }
                 }
             }
+            // Head to head, either player's expedition of that kind (D60): the choice is
+            // the controller's (`Choice::Exp` or `Choice::OpposingExp` of that kind).
+            ExpRef::AnyOf(_) if self.s.mode.versus() && !self.s.scripted(f.controller) => {
+                match f.exp_reg {
+                    Some(x) => {
+                        push(&mut out, x);
+                        self.frame_mut().exp_reg = None;
+                    }
+                    None => {
+                        self.ask(Decision::Expedition, f.controller);
+                        return None;
+                    }
+                }
+            }
+            ExpRef::AnyOf(e) => push(&mut out, e),
             ExpRef::Target => match f.exp_reg {
                 Some(e) => {
                     push(&mut out, e);

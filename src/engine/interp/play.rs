@@ -55,9 +55,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                         Side::Confluence,
                         (filter, less, exp, flags),
                         |id, r, _| {
-                            if less == playflag::FREE
-                                || self.s.play_cost(self.db, id, r).saturating_sub(less)
-                                    <= self.s.side(Side::Confluence).mana_ready
+                            if self.s.cost_paying_less(self.db, id, r, less)
+                                <= self.s.side(Side::Confluence).mana_ready
                             {
                                 found = found.or(Some((id, r)));
                             }
@@ -71,9 +70,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                         .find(|&id| {
                             self.s
                                 .matches_card(self.db, self.db.filter(filter), id, f.controller)
-                                && (less == playflag::FREE
-                                    || self.s.play_cost(self.db, id, false).saturating_sub(less)
-                                        <= ready)
+                                && self.s.cost_paying_less(self.db, id, false, less) <= ready
                         })
                         .map(|id| (id, false));
                 }
@@ -238,7 +235,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     || Exp::BOTH
                         .iter()
                         .any(|e| !self.s.side(side).exp[e.index()].is_full());
-                if !self.s.playable(self.db, id) || !room {
+                // Free, but an opponent's "can't cost less than N" still has to be paid.
+                if !self.s.playable(self.db, id)
+                    || !room
+                    || self.s.cost_floor(self.db, id) > self.s.side(side).mana_ready
+                {
                     self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
                     return Flow::Next;
                 }

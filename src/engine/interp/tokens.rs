@@ -17,7 +17,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             return Flow::Wait;
         };
         // Head to head, target Expedition may have been an opposing one (D60).
-        let opposing = opposing || (at == ExpRef::Target && f.step == 1);
+        let opposing = opposing || (matches!(at, ExpRef::Target | ExpRef::AnyOf(_)) && f.step == 1);
         let side = self.exp_side(at, f, opposing);
         self.frame_mut().it.clear();
         for e in exps.iter() {

@@ -154,7 +154,8 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 && self.matches_card(db, db.filter(m.filter), id, o.side)
             {
                 if m.flags & modflag::FREE != 0 {
-                    return 0;
+                    // Free, but never below an opponent's "can't cost less than N".
+                    return self.cost_floor(db, id);
                 }
                 // Several "the next ... costs N less" stack on the same card.
                 if m.min > 0 {
@@ -165,21 +166,42 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             }
         }
         let cost = (base + delta).max(0) as u8;
+        cost.max(self.cost_floor(db, id))
+    }
+
+    /// The least that playing card `id` may cost: the opponents' "... can't cost less than
+    /// N" (Robin Hood), which also holds for a card played for free or for less by an
+    /// effect (0 when no opponent has such a static).
+    #[inline]
+    pub fn cost_floor(&self, db: &CardDb, id: ObjId) -> u8 {
+        let side = self.obj(id).side;
         if N == 2 {
-            let other = o.side.other();
+            let other = side.other();
             if self.statics[other] == 0 {
-                return cost;
+                return 0;
             }
-            return cost.max(self.opponent_min_cost(db, id, other));
+            return self.opponent_min_cost(db, id, other);
         }
-        let (opps, n_opps) = self.opponents_list(o.side);
+        let (opps, n_opps) = self.opponents_list(side);
         let mut floor = 0;
         for &other in &opps[..n_opps] {
             if self.statics[other] > 0 {
                 floor = floor.max(self.opponent_min_cost(db, id, other));
             }
         }
-        cost.max(floor)
+        floor
+    }
+
+    /// What playing `id` by an effect costs that plays it `less` cheaper (`playflag::FREE`:
+    /// for free; 0: its full cost), never below [`Self::cost_floor`].
+    pub fn cost_paying_less(&self, db: &CardDb, id: ObjId, from_reserve: bool, less: u8) -> u8 {
+        if less == playflag::FREE {
+            self.cost_floor(db, id)
+        } else {
+            self.play_cost(db, id, from_reserve)
+                .saturating_sub(less)
+                .max(self.cost_floor(db, id))
+        }
     }
 
     /// The cost auras of `other`'s objects that reach card `id` (not "your ... cost").
@@ -301,9 +323,7 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                 || !self.matches_card(db, fl, id, f.controller)
                 || !fl.cost_within_x(db.card(o.card).hand_cost, f.x)
                 || !self.playable(db, id)
-                || (less != playflag::FREE
-                    && less != 0
-                    && self.play_cost(db, id, from_reserve).saturating_sub(less) > ready)
+                || (less != 0 && self.cost_paying_less(db, id, from_reserve, less) > ready)
             {
                 return;
             }

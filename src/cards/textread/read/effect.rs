@@ -181,11 +181,16 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
         Ok(Some(vec![op("boost", &[&o, &n.to_string()])]))
     }),
     (
-        r"^(.+?) gains? (\d+|an?|one|two|three) [A-Z][a-z]+ counters?$",
+        r"^(.+?) gains? (\d+|an?|one|two|three) [A-Z][a-z]+ counters?(?:, up to a max of (\d+))?$",
         |r, c| {
             let (o, _) = r.obj(&c[1])?;
-            let n = num_word(&c[2]).unwrap_or(0);
-            Ok(Some(vec![op("counters", &[&o, &n.to_string()])]))
+            let n = num_word(&c[2]).unwrap_or(0).to_string();
+            let mut args = vec![o, n];
+            if let Some(m) = c.get(3) {
+                args.push(format!("max {}", m.as_str()));
+            }
+            let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+            Ok(Some(vec![op("counters", &a)]))
         },
     ),
     (
@@ -232,8 +237,11 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
             let at = match &c[6] {
                 "target Expedition" => "Target",
                 "my Expedition" => "Mine",
-                "your Hero Expedition" | "a Hero Expedition" => "Fixed(Hero)",
-                "your Companion Expedition" | "a Companion Expedition" => "Fixed(Companion)",
+                "your Hero Expedition" => "Fixed(Hero)",
+                "your Companion Expedition" => "Fixed(Companion)",
+                // Either player's, head to head (D60).
+                "a Hero Expedition" => "AnyOf(Hero)",
+                "a Companion Expedition" => "AnyOf(Companion)",
                 "target opponent's Companion Expedition" => "Fixed(Companion)",
                 "target opponent's Hero Expedition" => "Fixed(Hero)",
                 "your other Expedition" => "Other",
@@ -566,6 +574,15 @@ mod tests {
             "{H} If your opponent is qq first player, you become first player.",
             &["H if not first_player: become_first"],
             &[&["H if first_player: become_first"]],
+        );
+        check(
+            "{I} When you play a Character — I gain 1 Arcane counter, up to a max of 3.",
+            &["support when play(character): counters(me, 1, max 3)"],
+            &[
+                &["support when play(character): counters(me, 1)"],
+                &["support when play(character): counters(me, 1, max 4)"],
+                &["support when play(character): counters(me, 2, max 3)"],
+            ],
         );
         check(
             "At Noon — Target player puts a card qq from their hand in Reserve.",
