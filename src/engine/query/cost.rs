@@ -174,6 +174,10 @@ impl<const N: usize, const M: usize> GameState<N, M> {
     /// effect (0 when no opponent has such a static).
     #[inline]
     pub fn cost_floor(&self, db: &CardDb, id: ObjId) -> u8 {
+        // Booster War's free mana: nothing costs anything, so no floor applies (D50).
+        if self.variant.free_mana {
+            return 0;
+        }
         let side = self.obj(id).side;
         if N == 2 {
             let other = side.other();

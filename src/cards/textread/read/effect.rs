@@ -576,7 +576,7 @@ mod tests {
             &[&["H if first_player: become_first"]],
         );
         check(
-            "{I} When you play a Character — I gain 1 Arcane counter, up to a max of 3.",
+            "{I} When you play qq a Character — I gain 1 qq Arcane counter, up to a max qq of 3.",
             &["support when play(character): counters(me, 1, max 3)"],
             &[
                 &["support when play(character): counters(me, 1)"],
