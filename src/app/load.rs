@@ -203,7 +203,7 @@ pub fn weights_label(p: Option<&Path>) -> String {
 }
 
 /// The card library of `--cards` (the built-in `decks/cards` by default; see
-/// [`super::builtin`]).
+/// `app::builtin`).
 pub fn library(dir: &Path) -> Result<Library> {
     match builtin::locate(dir) {
         builtin::Source::Builtin(name) => {
