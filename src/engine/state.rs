@@ -420,6 +420,23 @@ pub struct TurnMod {
     pub place: u8,
 }
 
+impl TurnMod {
+    /// A modifier of `side`'s for the cards matching `filter` that does nothing yet: each
+    /// op sets the fields it means (`TurnMod { boosts: n, ..TurnMod::of(side, filter) }`).
+    pub fn of(side: Side, filter: u16) -> TurnMod {
+        TurnMod {
+            side,
+            filter,
+            discount: 0,
+            boosts: 0,
+            status: 0,
+            flags: 0,
+            min: 0,
+            place: 0,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The player's expeditions met or crossed.

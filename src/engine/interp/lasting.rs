@@ -14,14 +14,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         afternoon: bool,
     ) -> Flow {
         self.push_mod(TurnMod {
-            side: f.controller,
-            filter,
             discount: n,
-            boosts: 0,
-            status: 0,
             flags: if afternoon { modflag::AFTERNOON } else { 0 },
             min,
-            place: 0,
+            ..TurnMod::of(f.controller, filter)
         });
         Flow::Next
     }
@@ -36,14 +32,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     ) -> Flow {
         if let Some(place) = self.mod_place(f, place) {
             self.push_mod(TurnMod {
-                side: f.controller,
-                filter,
-                discount: 0,
                 boosts: n,
-                status: 0,
-                flags: 0,
-                min: 0,
                 place,
+                ..TurnMod::of(f.controller, filter)
             });
         }
         Flow::Next
@@ -52,14 +43,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The next matching card gains a status.
     pub(super) fn exec_next_gain(&mut self, f: &Frame, filter: FilterId, status: u32) -> Flow {
         self.push_mod(TurnMod {
-            side: f.controller,
-            filter,
-            discount: 0,
-            boosts: 0,
             status,
-            flags: 0,
-            min: 0,
-            place: 0,
+            ..TurnMod::of(f.controller, filter)
         });
         Flow::Next
     }
@@ -67,14 +52,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The next matching card loses a status.
     pub(super) fn exec_next_lose(&mut self, f: &Frame, filter: FilterId, status: u32) -> Flow {
         self.push_mod(TurnMod {
-            side: f.controller,
-            filter,
-            discount: 0,
-            boosts: 0,
             status,
             flags: modflag::LOSE_STATUS,
-            min: 0,
-            place: 0,
+            ..TurnMod::of(f.controller, filter)
         });
         Flow::Next
     }
@@ -90,14 +70,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The next matching card gets the modifier's flags.
     pub(super) fn exec_next_mod(&mut self, f: &Frame, filter: FilterId, flags: u8) -> Flow {
         self.push_mod(TurnMod {
-            side: f.controller,
-            filter,
-            discount: 0,
-            boosts: 0,
-            status: 0,
             flags,
-            min: 0,
-            place: 0,
+            ..TurnMod::of(f.controller, filter)
         });
         Flow::Next
     }
@@ -106,14 +80,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     pub(super) fn exec_next_activate_r(&mut self, f: &Frame, filter: FilterId, place: u8) -> Flow {
         if let Some(place) = self.mod_place(f, place) {
             self.push_mod(TurnMod {
-                side: f.controller,
-                filter,
-                discount: 0,
-                boosts: 0,
-                status: 0,
                 flags: modflag::ACTIVATE_R,
-                min: 0,
                 place,
+                ..TurnMod::of(f.controller, filter)
             });
         }
         Flow::Next
@@ -122,14 +91,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// The next matching card is free.
     pub(super) fn exec_next_free(&mut self, f: &Frame, filter: FilterId) -> Flow {
         self.push_mod(TurnMod {
-            side: f.controller,
-            filter,
-            discount: 0,
-            boosts: 0,
-            status: 0,
             flags: modflag::FREE,
-            min: 0,
-            place: 0,
+            ..TurnMod::of(f.controller, filter)
         });
         Flow::Next
     }
