@@ -13,7 +13,7 @@ use rand::seq::SliceRandom;
 use confluence_sim::engine::event::NoObserver;
 use confluence_sim::engine::ffa::{FfaState, FfaView, new_ffa};
 use confluence_sim::engine::{ChoiceList, GameRng, legal_choices};
-use confluence_sim::policy::{FfaPolicy, PolicyData, PolicyRng, PolicySpec};
+use confluence_sim::policy::{Policy, PolicyData, PolicyRng, PolicySpec};
 
 struct Shared {
     s: common::Setup,
@@ -89,7 +89,7 @@ fn choose_ffa(spec: &str, g: &FfaState, seed: u64) -> (usize, ChoiceList) {
     let mut pol = spec.build_ffa_at(&sh.data, seat, table).unwrap();
     let mut buf = ChoiceList::new();
     legal_choices(g, db, &mut buf);
-    let k = pol.choose_ffa(
+    let k = pol.choose(
         &FfaView::new(g, db),
         &buf,
         &mut PolicyRng::seed_from_u64(seed),
@@ -151,7 +151,7 @@ fn the_search_plays_the_other_seats_by_their_policies() {
         let mut pol = spec.build_ffa_at(&sh.data, seat, table).unwrap();
         let mut buf = ChoiceList::new();
         legal_choices(g, db, &mut buf);
-        pol.choose_ffa(
+        pol.choose(
             &FfaView::new(g, db),
             &buf,
             &mut PolicyRng::seed_from_u64(seed),

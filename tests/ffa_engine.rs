@@ -251,7 +251,7 @@ fn mirror_tables_favour_no_seat() {
 /// (`greedy`, `planner`, `expert`) made, each checked to name the opponent furthest ahead.
 fn play_table(s: &common::Setup, names: [&str; 4], g: u64) -> (Outcome, Vec<u8>, u32) {
     use confluence_sim::engine::ffa::FfaView;
-    use confluence_sim::policy::{FfaPolicy, PolicyData, PolicyRng, PolicySpec};
+    use confluence_sim::policy::{Policy, PolicyData, PolicyRng, PolicySpec};
 
     let db = &s.lib.db;
     let data = PolicyData::new(db);
@@ -286,7 +286,7 @@ fn play_table(s: &common::Setup, names: [&str; 4], g: u64) -> (Outcome, Vec<u8>,
                 let seat = st.decider.index();
                 let view = FfaView::new(&st, db);
                 assert_eq!(view.me(), st.decider, "a seat decides from its own view");
-                let k = policies[seat].choose_ffa(&view, &buf, &mut prng[seat]);
+                let k = policies[seat].choose(&view, &buf, &mut prng[seat]);
                 assert!(
                     k < buf.len(),
                     "{}: option {k} of {}",

@@ -25,7 +25,6 @@ use super::profile::Profiles;
 use super::value::{ValueNet, afterstate};
 use super::{Policy, PolicyRng, Seated};
 use crate::cards::db::CardDb;
-use crate::engine::ffa::FfaView;
 use crate::engine::view::View;
 use crate::engine::{Choice, ChoiceList};
 
@@ -233,21 +232,17 @@ fn best(scores: impl Iterator<Item = f32>) -> usize {
     b
 }
 
-impl Policy for Expert {
-    fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
-        self.decide(view, options, rng)
-    }
-}
-
-impl super::FfaPolicy for Expert {
-    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+impl<const N: usize, const M: usize> Policy<N, M> for Expert
+where
+    for<'v> View<'v, N, M>: Seated<'v>,
+{
+    fn choose(&mut self, view: &View<'_, N, M>, options: &[Choice], rng: &mut PolicyRng) -> usize {
         self.decide(view, options, rng)
     }
 }
 
 impl Expert {
-    /// The choice at a table of any size (the two-seat [`Policy`] and the four-seat
-    /// [`super::FfaPolicy`] are this one code, monomorphised for each). The value model's
+    /// The choice at a table of any size (its [`Policy`] at two seats and at four). The value model's
     /// lookahead and the policy network read two-seat positions: at four seats they are
     /// never set (`ffa` refuses `value=` and `net=`), and the weights decide.
     pub fn decide<'v, const N: usize, const M: usize>(

@@ -20,7 +20,6 @@ use crate::cards::effect::{Dest, Op};
 use crate::cards::types::*;
 use crate::engine::Choice;
 use crate::engine::choice::Alt;
-use crate::engine::ffa::FfaView;
 use crate::engine::state::{Decision, ObjId};
 use crate::engine::view::View;
 
@@ -191,26 +190,14 @@ impl Greedy {
     }
 }
 
-impl Policy for Greedy {
-    fn choose(&mut self, view: &View<'_>, options: &[Choice], _rng: &mut PolicyRng) -> usize {
-        self.decide(view, options)
-    }
-}
-
-impl super::FfaPolicy for Greedy {
-    fn choose_ffa(
-        &mut self,
-        view: &FfaView<'_>,
-        options: &[Choice],
-        _rng: &mut PolicyRng,
-    ) -> usize {
+impl<const N: usize, const M: usize> Policy<N, M> for Greedy {
+    fn choose(&mut self, view: &View<'_, N, M>, options: &[Choice], _rng: &mut PolicyRng) -> usize {
         self.decide(view, options)
     }
 }
 
 impl Greedy {
-    /// The choice at a table of any size (the two-seat [`Policy`] and the four-seat
-    /// [`super::FfaPolicy`] are this one code, monomorphised for each).
+    /// The choice at a table of any size (its [`Policy`] at two seats and at four).
     pub fn decide<const N: usize, const M: usize>(
         &mut self,
         view: &View<'_, N, M>,

@@ -35,35 +35,29 @@ use profile::Profiles;
 
 use crate::engine::Choice;
 use crate::engine::ffa::FfaView;
+use crate::engine::state::MAX_OBJS;
 use crate::engine::view::View;
 
 /// The random stream of a policy (separate from the game's shuffles and dice).
 pub type PolicyRng = rand_xoshiro::Xoshiro256PlusPlus;
 
-pub trait Policy: Send {
+/// A player: at every decision of a table of `N` seats (two: the solo game and head to
+/// head; four: Free for All) it picks one of the legal options, seeing only its seat's
+/// [`View`]. Every policy of the crate is one code for both tables, monomorphised for
+/// each; `Policy` alone is the two-seat one.
+pub trait Policy<const N: usize = 2, const M: usize = MAX_OBJS>: Send {
     /// Index into `options` (never empty) of the chosen option.
-    fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize;
-}
-
-/// A policy at a Free for All table (four seats): the same player as its [`Policy`],
-/// reading a four-seat view (its opponents through [`View::opponents`] and the lanes
-/// through [`View::across`]). A trait of its own, so that the two-seat method and its
-/// callers stay as they are; the policies that have it are [`PolicyKind::plays_ffa`].
-pub trait FfaPolicy: Send {
-    /// Index into `options` (never empty) of the chosen option.
-    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize;
+    fn choose(&mut self, view: &View<'_, N, M>, options: &[Choice], rng: &mut PolicyRng) -> usize;
 }
 
 /// A view of one of the two tables the policies play at: two seats ([`View`]: the solo
 /// game and head to head) or Free for All's four ([`FfaView`]). Generic policy code reaches
-/// what exists at one size only through it: the value model and the policy network read
-/// two-seat positions (against the Confluence), and a search's opponents in its rollouts
-/// are two-seat or four-seat policies. Monomorphised, the other size's branch is gone.
+/// what exists at two seats only through it: the value model and the policy network read
+/// two-seat positions (against the Confluence). Monomorphised, the other size's branch is
+/// gone.
 pub trait Seated<'a> {
     /// This view, when it is a two-seat one.
     fn two_seat(&self) -> Option<&View<'a>>;
-    /// This view, when it is a four-seat one.
-    fn four_seat(&self) -> Option<&FfaView<'a>>;
 }
 
 impl<'a> Seated<'a> for View<'a> {
@@ -71,20 +65,12 @@ impl<'a> Seated<'a> for View<'a> {
     fn two_seat(&self) -> Option<&View<'a>> {
         Some(self)
     }
-    #[inline]
-    fn four_seat(&self) -> Option<&FfaView<'a>> {
-        None
-    }
 }
 
 impl<'a> Seated<'a> for FfaView<'a> {
     #[inline]
     fn two_seat(&self) -> Option<&View<'a>> {
         None
-    }
-    #[inline]
-    fn four_seat(&self) -> Option<&FfaView<'a>> {
-        Some(self)
     }
 }
 
@@ -227,7 +213,7 @@ impl PolicyKind {
         self == PolicyKind::Clairvoyant
     }
 
-    /// Whether the policy plays at a Free for All table ([`FfaPolicy`]): every one does
+    /// Whether the policy plays at a Free for All table ([`Policy`] at four seats): every one does
     /// (`expert` and the searches since 2026-11-27). Kept so that a policy that reads two
     /// seats only can be added and refused with exit code 2.
     pub fn plays_ffa(self) -> bool {
@@ -1027,40 +1013,14 @@ impl PolicySpec {
     }
 }
 
-/// A built Free for All policy (see [`FfaPolicy`]).
-pub enum AnyFfaPolicy {
-    Random(Random),
-    Greedy(Greedy),
-    Planner(Planner),
-    Expert(Expert),
-    Search(Box<Search>),
-    Skill(Box<Skill>),
-}
-
 impl PolicySpec {
     /// The policy at a Free for All table, or why it cannot play there (a policy that is
     /// not [`PolicyKind::plays_ffa`]). A search built here plays every seat of its
     /// rollouts by its own rollout policy; [`PolicySpec::build_ffa_at`] gives it the
     /// opponents' policies.
-    pub fn build_ffa(&self, data: &PolicyData) -> Result<AnyFfaPolicy, String> {
+    pub fn build_ffa(&self, data: &PolicyData) -> Result<AnyPolicy, String> {
         self.check_ffa()?;
-        Ok(match self.kind {
-            PolicyKind::Random => AnyFfaPolicy::Random(Random),
-            PolicyKind::Greedy => AnyFfaPolicy::Greedy(Greedy),
-            PolicyKind::Planner => {
-                AnyFfaPolicy::Planner(Planner::new(data.profiles.clone(), self.planner_params()))
-            }
-            PolicyKind::Expert => AnyFfaPolicy::Expert(self.build_expert(data)),
-            PolicyKind::Search | PolicyKind::Clairvoyant => {
-                AnyFfaPolicy::Search(Box::new(self.build_search(data)))
-            }
-            PolicyKind::Skill => {
-                let AnyPolicy::Skill(s) = self.build(data) else {
-                    unreachable!("a skill spec builds a skill")
-                };
-                AnyFfaPolicy::Skill(s)
-            }
-        })
+        Ok(self.build(data))
     }
 
     /// The policy of seat `seat` at a Free for All table where seat `t` plays
@@ -1073,9 +1033,9 @@ impl PolicySpec {
         data: &PolicyData,
         seat: usize,
         table: [&PolicySpec; 4],
-    ) -> Result<AnyFfaPolicy, String> {
-        let opponents = || -> Result<[Option<AnyFfaPolicy>; 4], String> {
-            let mut opponents: [Option<AnyFfaPolicy>; 4] = [None, None, None, None];
+    ) -> Result<AnyPolicy, String> {
+        let opponents = || -> Result<[Option<AnyPolicy>; 4], String> {
+            let mut opponents: [Option<AnyPolicy>; 4] = [None, None, None, None];
             for (t, spec) in table.iter().enumerate() {
                 if t != seat {
                     opponents[t] = Some(spec.rollout_spec().build_ffa(data)?);
@@ -1084,12 +1044,8 @@ impl PolicySpec {
             Ok(opponents)
         };
         Ok(match self.build_ffa(data)? {
-            AnyFfaPolicy::Search(s) => {
-                AnyFfaPolicy::Search(Box::new(s.with_ffa_opponents(opponents()?)))
-            }
-            AnyFfaPolicy::Skill(s) => {
-                AnyFfaPolicy::Skill(Box::new(s.with_ffa_opponents(opponents()?)))
-            }
+            AnyPolicy::Search(s) => AnyPolicy::Search(Box::new(s.with_ffa_opponents(opponents()?))),
+            AnyPolicy::Skill(s) => AnyPolicy::Skill(Box::new(s.with_ffa_opponents(opponents()?))),
             p => p,
         })
     }
@@ -1113,23 +1069,12 @@ impl PolicySpec {
     }
 }
 
-impl FfaPolicy for AnyFfaPolicy {
+impl<const N: usize, const M: usize> Policy<N, M> for AnyPolicy
+where
+    for<'v> View<'v, N, M>: Seated<'v>,
+{
     #[inline]
-    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
-        match self {
-            AnyFfaPolicy::Random(p) => p.choose_ffa(view, options, rng),
-            AnyFfaPolicy::Greedy(p) => p.choose_ffa(view, options, rng),
-            AnyFfaPolicy::Planner(p) => p.choose_ffa(view, options, rng),
-            AnyFfaPolicy::Expert(p) => p.choose_ffa(view, options, rng),
-            AnyFfaPolicy::Search(p) => p.choose_ffa(view, options, rng),
-            AnyFfaPolicy::Skill(p) => p.choose_ffa(view, options, rng),
-        }
-    }
-}
-
-impl Policy for AnyPolicy {
-    #[inline]
-    fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+    fn choose(&mut self, view: &View<'_, N, M>, options: &[Choice], rng: &mut PolicyRng) -> usize {
         match self {
             AnyPolicy::Random(p) => p.choose(view, options, rng),
             AnyPolicy::Greedy(p) => p.choose(view, options, rng),

@@ -2,27 +2,15 @@
 
 use rand::RngExt;
 
-use super::{FfaPolicy, Policy, PolicyRng};
+use super::{Policy, PolicyRng};
 use crate::engine::Choice;
-use crate::engine::ffa::FfaView;
 use crate::engine::view::View;
 
 pub struct Random;
 
-impl Policy for Random {
+impl<const N: usize, const M: usize> Policy<N, M> for Random {
     #[inline]
-    fn choose(&mut self, _view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
-        rng.random_range(0..options.len())
-    }
-}
-
-impl FfaPolicy for Random {
-    fn choose_ffa(
-        &mut self,
-        _view: &FfaView<'_>,
-        options: &[Choice],
-        rng: &mut PolicyRng,
-    ) -> usize {
+    fn choose(&mut self, _view: &View<'_, N, M>, options: &[Choice], rng: &mut PolicyRng) -> usize {
         rng.random_range(0..options.len())
     }
 }

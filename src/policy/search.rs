@@ -41,10 +41,9 @@ use rand::{RngExt, SeedableRng};
 use super::expert::Expert;
 use super::planner::Planner;
 use super::value::ValueNet;
-use super::{AnyFfaPolicy, AnyPolicy, FfaPolicy, Policy, PolicyRng, Seated};
+use super::{AnyPolicy, Policy, PolicyRng, Seated};
 use crate::cards::types::Side;
 use crate::engine::event::NoObserver;
-use crate::engine::ffa::FfaView;
 use crate::engine::state::Decision;
 use crate::engine::view::View;
 use crate::engine::{
@@ -240,28 +239,27 @@ pub struct Search {
 #[derive(Default)]
 struct Opponents {
     two: Option<Box<AnyPolicy>>,
-    four: Option<Box<[Option<AnyFfaPolicy>; 4]>>,
+    four: Option<Box<[Option<AnyPolicy>; 4]>>,
 }
 
 impl Opponents {
     /// The pick of the policy that plays the deciding seat, if that seat has one.
     #[inline]
-    fn pick<'v, const N: usize, const M: usize>(
+    fn pick<const N: usize, const M: usize>(
         &mut self,
-        view: &View<'v, N, M>,
+        view: &View<'_, N, M>,
         options: &[Choice],
         rng: &mut PolicyRng,
     ) -> Option<usize>
     where
-        View<'v, N, M>: Seated<'v>,
+        for<'v> View<'v, N, M>: Seated<'v>,
     {
-        if let Some(v) = view.two_seat() {
-            return self.two.as_mut().map(|o| o.choose(v, options, rng));
-        }
-        let v: &FfaView<'v> = view.four_seat()?;
-        self.four.as_mut()?[v.me().index() & 3]
-            .as_mut()
-            .map(|o| o.choose_ffa(v, options, rng))
+        let player = if view.two_seat().is_some() {
+            self.two.as_deref_mut()
+        } else {
+            self.four.as_mut()?[view.me().index() & 3].as_mut()
+        };
+        player.map(|o| o.choose(view, options, rng))
     }
 }
 
@@ -447,7 +445,7 @@ impl Search {
 
     /// Free for All: the policy that plays each seat in the rollouts (`None` at the
     /// search's own seat, which its rollout policy plays).
-    pub fn with_ffa_opponents(mut self, opponents: [Option<AnyFfaPolicy>; 4]) -> Search {
+    pub fn with_ffa_opponents(mut self, opponents: [Option<AnyPolicy>; 4]) -> Search {
         self.opponents.four = Some(Box::new(opponents));
         self
     }
@@ -576,21 +574,17 @@ impl Search {
     }
 }
 
-impl Policy for Search {
-    fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
-        self.decide(view, options, rng)
-    }
-}
-
-impl FfaPolicy for Search {
-    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+impl<const N: usize, const M: usize> Policy<N, M> for Search
+where
+    for<'v> View<'v, N, M>: Seated<'v>,
+{
+    fn choose(&mut self, view: &View<'_, N, M>, options: &[Choice], rng: &mut PolicyRng) -> usize {
         self.decide(view, options, rng)
     }
 }
 
 impl Search {
-    /// The choice at a table of any size (the two-seat [`Policy`] and the four-seat
-    /// [`FfaPolicy`] are this one code, monomorphised for each): the rollouts play the
+    /// The choice at a table of any size (its [`Policy`] at two seats and at four): the rollouts play the
     /// table the view shows, two seats or four.
     pub fn decide<'v, const N: usize, const M: usize>(
         &mut self,

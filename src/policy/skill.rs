@@ -16,10 +16,9 @@
 use rand::RngExt;
 
 use super::search::Search;
-use super::{AnyFfaPolicy, AnyPolicy, FfaPolicy, Policy, PolicyData, PolicyKind, PolicyRng};
+use super::{AnyPolicy, Policy, PolicyData, PolicyKind, PolicyRng};
 use super::{PolicySpec, Seated};
 use crate::engine::Choice;
-use crate::engine::ffa::FfaView;
 use crate::engine::view::View;
 
 /// The option values of a search: the estimated win probability of every legal option at
@@ -91,7 +90,7 @@ impl Evaluator {
     }
 
     /// The search inside, for the Free for All opponents.
-    fn with_ffa_opponents(self, opponents: [Option<AnyFfaPolicy>; 4]) -> Evaluator {
+    fn with_ffa_opponents(self, opponents: [Option<AnyPolicy>; 4]) -> Evaluator {
         Evaluator::from_search(Box::new(self.search.with_ffa_opponents(opponents)))
     }
 }
@@ -131,7 +130,7 @@ impl Skill {
         }
     }
 
-    pub(super) fn with_ffa_opponents(self, opponents: [Option<AnyFfaPolicy>; 4]) -> Skill {
+    pub(super) fn with_ffa_opponents(self, opponents: [Option<AnyPolicy>; 4]) -> Skill {
         Skill {
             eval: self.eval.with_ffa_opponents(opponents),
             ..self
@@ -188,14 +187,11 @@ pub fn pick(t: f64, q: &[f64], order: &[usize], rng: &mut PolicyRng) -> usize {
     best
 }
 
-impl Policy for Skill {
-    fn choose(&mut self, view: &View<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
-        self.decide(view, options, rng)
-    }
-}
-
-impl FfaPolicy for Skill {
-    fn choose_ffa(&mut self, view: &FfaView<'_>, options: &[Choice], rng: &mut PolicyRng) -> usize {
+impl<const N: usize, const M: usize> Policy<N, M> for Skill
+where
+    for<'v> View<'v, N, M>: Seated<'v>,
+{
+    fn choose(&mut self, view: &View<'_, N, M>, options: &[Choice], rng: &mut PolicyRng) -> usize {
         self.decide(view, options, rng)
     }
 }

@@ -36,7 +36,7 @@ use crate::deck::PlayerDeck;
 use crate::engine::event::{NoObserver, Observer};
 use crate::engine::ffa::{FfaSetup, FfaState, FfaView, new_ffa};
 use crate::engine::{Choice, ChoiceList, GameRng, Step, advance, apply_unchecked, legal_choices};
-use crate::policy::{AnyFfaPolicy, FfaPolicy, PolicyData, PolicyKind, PolicyRng, PolicySpec};
+use crate::policy::{AnyPolicy, Policy, PolicyData, PolicyKind, PolicyRng, PolicySpec};
 
 /// Games per unit of work: the grain of the parallel loop and of the checkpoint (part of
 /// a run's state: changing it makes older checkpoints unreadable).
@@ -150,7 +150,7 @@ pub fn play_ffa(
     first: u8,
     day_cap: u8,
     seeds: &FfaSeeds,
-    policies: [&mut AnyFfaPolicy; 4],
+    policies: [&mut AnyPolicy; 4],
     buf: &mut ChoiceList,
 ) -> FfaResult {
     let game = FfaGame {
@@ -183,7 +183,7 @@ pub struct FfaGame<'a> {
 pub fn play_ffa_with<O: Observer<4, 255>>(
     db: &CardDb,
     g: &FfaGame<'_>,
-    policies: [&mut AnyFfaPolicy; 4],
+    policies: [&mut AnyPolicy; 4],
     buf: &mut ChoiceList,
     obs: &mut O,
     mut decided: impl FnMut(&mut O, &FfaState, usize, Choice),
@@ -223,7 +223,7 @@ pub fn play_ffa_with<O: Observer<4, 255>>(
                     0
                 } else {
                     let view = FfaView::new(&s, db);
-                    policies[seat].choose_ffa(&view, buf, &mut prng[seat])
+                    policies[seat].choose(&view, buf, &mut prng[seat])
                 };
                 decided(obs, &s, buf.len(), buf[k]);
                 apply_unchecked(&mut s, db, &mut rng, obs, buf[k]);
@@ -349,7 +349,7 @@ pub struct FfaPlan<'a> {
 struct Worker<'a> {
     data: &'a PolicyData,
     specs: &'a [PolicySpec],
-    seats: [BTreeMap<usize, AnyFfaPolicy>; 4],
+    seats: [BTreeMap<usize, AnyPolicy>; 4],
     buf: ChoiceList,
 }
 
