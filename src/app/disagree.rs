@@ -19,7 +19,7 @@ use crate::engine::{
     ChoiceList, Decision, GameState, Step, advance, apply_unchecked, legal_choices,
 };
 use crate::gamelog::describe_choice;
-use crate::policy::{AnyPolicy, Policy};
+use crate::policy::{AnyPolicy, Knob, Policy};
 use crate::sim::GameSeeds;
 
 #[derive(Default, Clone, Copy)]
@@ -225,11 +225,7 @@ fn agreement(
     let top = *budgets.iter().max().expect("not empty");
     let data = loaded.policy_data();
     let db = &loaded.lib.db;
-    let at = |b: u32| {
-        let mut s = search_spec.clone();
-        s.params.push(("rollouts".into(), b));
-        s
-    };
+    let at = |b: u32| search_spec.clone().with(Knob::Rollouts, b);
     let mut searches: Vec<AnyPolicy> = budgets.iter().map(|&b| at(b).build(&data)).collect();
     let mut reference = at(top).build(&data);
     // Families: Mana, Turn, other, all.

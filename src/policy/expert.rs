@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
+use super::config::Decisions;
 use super::features::{self, CARD_SLOTS, Family, MANA_F, MANA_NAMES, TURN_F, TURN_NAMES};
 use super::planner::{Planner, PlannerParams};
 use super::pnet::{OPT_EXPERT, OPT_IN, OPT_MANA, OPT_TURN, PolicyNet};
@@ -174,14 +175,13 @@ pub struct Lookahead {
     pub net: Arc<ValueNet>,
     /// Samples of the hidden information per decision.
     pub samples: u32,
-    /// Which decisions use it, a bitmask as the search's `only`: 1 Mana, 2 Afternoon
-    /// turns, 4 every other decision.
-    pub only: u8,
+    /// Which decisions use it (`vonly`, as the search's `only`).
+    pub only: Decisions,
     buf: Box<ChoiceList>,
 }
 
 impl Lookahead {
-    pub fn new(net: Arc<ValueNet>, samples: u32, only: u8) -> Lookahead {
+    pub fn new(net: Arc<ValueNet>, samples: u32, only: Decisions) -> Lookahead {
         Lookahead {
             net,
             samples,
@@ -258,7 +258,7 @@ impl Expert {
             return 0;
         }
         if let Some(l) = &mut self.look
-            && l.only & super::decision_bit(view.decision()) != 0
+            && l.only.contains(view.decision())
             && let Some(two) = view.two_seat()
         {
             let mut v = [0f32; 256];

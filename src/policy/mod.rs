@@ -4,6 +4,7 @@
 //!
 //! Layer: may use `cards`, `engine` and nothing else of the crate.
 
+pub mod config;
 pub mod deck_order;
 pub mod duel;
 pub mod expert;
@@ -23,6 +24,7 @@ pub mod value;
 use std::fmt;
 use std::sync::Arc;
 
+pub use config::{Decisions, Knob, Network, Settings};
 pub use expert::{Expert, ExpertModel, ExpertWeights};
 pub use greedy::Greedy;
 pub use planner::{Planner, PlannerParams};
@@ -167,9 +169,12 @@ pub const MAX_ROLLOUTS: u32 = 1_000_000;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PolicySpec {
     pub kind: PolicyKind,
-    /// Whole-number parameters; `skill`'s temperature `t` is kept here in thousandths of
-    /// a point ([`PolicySpec::temperature`]).
-    pub params: Vec<(String, u32)>,
+    /// The parameters as written, in their order, a named set as its number: what the
+    /// spec displays. `skill`'s temperature `t` is kept here in thousandths of a point
+    /// ([`PolicySpec::temperature`]).
+    params: Vec<(Knob, u32)>,
+    /// The same, typed: read once when the spec is made ([`PolicySpec::settings`]).
+    settings: Settings,
     /// `skill`'s evaluator (`from=SPEC`), `None` for the default ([`DEFAULT_EVALUATOR`])
     /// and for every other policy.
     pub from: Option<Box<PolicySpec>>,
@@ -254,32 +259,38 @@ impl PolicyKind {
         }
     }
 
-    fn known_params(self) -> &'static [&'static str] {
+    fn known_params(self) -> &'static [Knob] {
         match self {
             PolicyKind::Random | PolicyKind::Greedy => &[],
-            PolicyKind::Skill => &["t", "from"],
-            PolicyKind::Planner => &["keep", "mana"],
-            PolicyKind::Expert => &["keep", "mana", "value", "vonly", "net"],
+            PolicyKind::Skill => &[Knob::T],
+            PolicyKind::Planner => &[Knob::Keep, Knob::Mana],
+            PolicyKind::Expert => &[Knob::Keep, Knob::Mana, Knob::Value, Knob::Vonly, Knob::Net],
             PolicyKind::Search | PolicyKind::Clairvoyant => &[
-                "rollouts",
-                "width",
-                "expert",
-                "only",
-                "horizon",
-                "rank",
-                "net",
-                "gate",
-                "keep",
-                "mana",
-                "deep",
-                "drollouts",
-                "dwidth",
-                "narrow",
-                "margin",
-                "close",
-                "doubt",
+                Knob::Rollouts,
+                Knob::Width,
+                Knob::Expert,
+                Knob::Only,
+                Knob::Horizon,
+                Knob::Rank,
+                Knob::Net,
+                Knob::Gate,
+                Knob::Keep,
+                Knob::Mana,
+                Knob::Deep,
+                Knob::Drollouts,
+                Knob::Dwidth,
+                Knob::Narrow,
+                Knob::Margin,
+                Knob::Close,
+                Knob::Doubt,
             ],
         }
+    }
+
+    /// The names of [`PolicyKind::known_params`], joined by ", " (for messages).
+    fn known_names(self) -> String {
+        let names: Vec<&str> = self.known_params().iter().map(|k| k.name()).collect();
+        names.join(", ")
     }
 }
 
@@ -287,7 +298,7 @@ impl fmt::Display for PolicySpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.kind.name())?;
         if self.kind == PolicyKind::Skill {
-            write!(f, ":t={}", points(self.param("t", 0)))?;
+            write!(f, ":t={}", points(self.settings.t))?;
             if let Some(n) = &self.name {
                 write!(f, ",name={n}")?;
             }
@@ -297,7 +308,7 @@ impl fmt::Display for PolicySpec {
             return Ok(());
         }
         for (i, (k, v)) in self.params.iter().enumerate() {
-            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+            write!(f, "{}{}={v}", if i == 0 { ':' } else { ',' }, k.name())?;
         }
         Ok(())
     }
@@ -344,7 +355,7 @@ impl std::str::FromStr for PolicySpec {
                     None => base.params.push((k, v)),
                 }
             }
-            return base.checked();
+            return PolicySpec::of(base.kind, base.params, None, None).checked();
         }
         let kind = PolicyKind::ALL
             .into_iter()
@@ -366,18 +377,18 @@ impl std::str::FromStr for PolicySpec {
                 .split_once('=')
                 .ok_or_else(|| format!("policy parameter '{p}' is not key=value"))?;
             let k = k.trim();
-            if !kind.known_params().contains(&k) {
+            let Some(knob) = Knob::named(k).filter(|n| kind.known_params().contains(n)) else {
                 return Err(format!(
                     "policy '{}' has no parameter '{k}'{}",
                     kind.name(),
                     if kind.known_params().is_empty() {
                         String::new()
                     } else {
-                        format!(" (it takes: {})", kind.known_params().join(", "))
+                        format!(" (it takes: {})", kind.known_names())
                     }
                 ));
-            }
-            let v: u32 = match named_set(kind, k, v.trim()) {
+            };
+            let v: u32 = match named_set(kind, knob, v.trim()) {
                 Some(set) => set?,
                 None => v
                     .trim()
@@ -386,58 +397,53 @@ impl std::str::FromStr for PolicySpec {
             };
             // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
             // names nothing, a budget no run would finish) are refused, not clamped.
-            let (min, max) = match k {
-                "expert" | "rank" => (0, 1),
-                // The search's is a bitmask (1 its candidates, 2 its rollouts, 4 the value
-                // model of its own games).
-                "net" if kind == PolicyKind::Expert => (0, 1),
-                "net" => (0, 7),
-                "gate" | "margin" | "close" | "doubt" => (0, 100),
-                "only" | "vonly" | "deep" | "narrow" => (0, SEARCH_ALL as u32),
-                "value" => (0, value::afterstate::MAX_SAMPLES),
-                "horizon" => (0, 30),
-                "width" => (1, search::MAX_WIDTH as u32),
-                "dwidth" => (0, search::MAX_WIDTH as u32),
-                "rollouts" | "drollouts" => (0, MAX_ROLLOUTS),
-                "keep" | "mana" => (0, u8::MAX as u32),
-                _ => (0, u32::MAX),
+            let (min, max) = match knob {
+                Knob::Expert | Knob::Rank => (0, 1),
+                // The expert's is the policy network on or off; the search's a set
+                // ([`Network`]).
+                Knob::Net if kind == PolicyKind::Expert => (0, 1),
+                Knob::Net => (0, Network::ALL.bits()),
+                Knob::Gate | Knob::Margin | Knob::Close | Knob::Doubt => (0, 100),
+                Knob::Only | Knob::Vonly | Knob::Deep | Knob::Narrow => (0, Decisions::ALL.bits()),
+                Knob::Value => (0, value::afterstate::MAX_SAMPLES),
+                Knob::Horizon => (0, 30),
+                Knob::Width => (1, search::MAX_WIDTH as u32),
+                Knob::Dwidth => (0, search::MAX_WIDTH as u32),
+                Knob::Rollouts | Knob::Drollouts => (0, MAX_ROLLOUTS),
+                Knob::Keep | Knob::Mana => (0, u8::MAX as u32),
+                Knob::T => (0, u32::MAX),
             };
             if !(min..=max).contains(&v) {
                 return Err(format!(
                     "policy parameter {k}={v} is out of range ({min} to {max})"
                 ));
             }
-            params.push((k.to_string(), v));
+            params.push((knob, v));
         }
-        PolicySpec {
-            kind,
-            params,
-            from: None,
-            name: None,
-        }
-        .checked()
+        PolicySpec::of(kind, params, None, None).checked()
     }
 }
 
-/// The named members of the search's sets: the decisions of `only`, `vonly`, `deep` and
-/// `narrow` ([`decision_bit`]) and what of the search follows the policy network (`net`).
-/// A set is written as its members joined by `+` (`deep=mana+turns`), `all` or `none`;
-/// it reads as the bitmask it stands for, so `deep=mana+turns` is `deep=3` and names the
-/// same player in every output.
-const SET_MEMBERS: [(&str, &[(&str, u32)]); 2] = [
-    ("decisions", &[("mana", 1), ("turns", 2), ("other", 4)]),
-    (
-        "network",
-        &[("candidates", 1), ("rollouts", 2), ("value", 4)],
-    ),
-];
-
-/// `v` as a named set if `k` is a set-valued key of `kind` and `v` is not a number:
-/// `None` where the value is to be read as a number.
-fn named_set(kind: PolicyKind, k: &str, v: &str) -> Option<Result<u32, String>> {
-    let members = match k {
-        "only" | "vonly" | "deep" | "narrow" => SET_MEMBERS[0].1,
-        "net" if kind != PolicyKind::Expert => SET_MEMBERS[1].1,
+/// `v` as a named set if `k` is a set-valued parameter of `kind` and `v` is not a number:
+/// `None` where the value is to be read as a number. The decisions of `only`, `vonly`,
+/// `deep` and `narrow` ([`Decisions`]) and what of the search follows the policy network
+/// (`net`, [`Network`]) are written as their members joined by `+` (`deep=mana+turns`),
+/// `all` or `none`; a set reads as the number it stands for, so `deep=mana+turns` is
+/// `deep=3` and names the same player in every output.
+fn named_set(kind: PolicyKind, k: Knob, v: &str) -> Option<Result<u32, String>> {
+    const DECISIONS: [(&str, u32); 3] = [
+        (Decisions::NAMES[0].0, Decisions::NAMES[0].1.bits()),
+        (Decisions::NAMES[1].0, Decisions::NAMES[1].1.bits()),
+        (Decisions::NAMES[2].0, Decisions::NAMES[2].1.bits()),
+    ];
+    const NETWORK: [(&str, u32); 3] = [
+        (Network::NAMES[0].0, Network::NAMES[0].1.bits()),
+        (Network::NAMES[1].0, Network::NAMES[1].1.bits()),
+        (Network::NAMES[2].0, Network::NAMES[2].1.bits()),
+    ];
+    let members: &[(&str, u32)] = match k {
+        Knob::Only | Knob::Vonly | Knob::Deep | Knob::Narrow => &DECISIONS,
+        Knob::Net if kind != PolicyKind::Expert => &NETWORK,
         _ => return None,
     };
     if v.is_empty() || v.bytes().all(|b| b.is_ascii_digit()) {
@@ -450,6 +456,7 @@ fn named_set(kind: PolicyKind, k: &str, v: &str) -> Option<Result<u32, String>> 
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let k = k.name();
     Some(match v {
         "none" => Ok(0),
         "all" => Ok(members.iter().map(|(_, b)| b).sum()),
@@ -570,12 +577,12 @@ fn parse_skill(rest: &str) -> Result<PolicySpec, String> {
             (e != default_evaluator()).then(|| Box::new(e))
         }
     };
-    Ok(PolicySpec {
-        kind: PolicyKind::Skill,
-        params: vec![("t".to_string(), t)],
+    Ok(PolicySpec::of(
+        PolicyKind::Skill,
+        vec![(Knob::T, t)],
         from,
         name,
-    })
+    ))
 }
 
 /// [`DEFAULT_EVALUATOR`]'s spec.
@@ -586,18 +593,46 @@ fn default_evaluator() -> PolicySpec {
 }
 
 impl PolicySpec {
+    /// The spec of `kind` with the parameters as written (checked for range), its typed
+    /// settings read from them.
+    fn of(
+        kind: PolicyKind,
+        params: Vec<(Knob, u32)>,
+        from: Option<Box<PolicySpec>>,
+        name: Option<String>,
+    ) -> PolicySpec {
+        let settings = Settings::of(&params, kind == PolicyKind::Expert);
+        PolicySpec {
+            kind,
+            params,
+            settings,
+            from,
+            name,
+        }
+    }
+
+    /// The same spec with `knob=value` written after its parameters (the last of a
+    /// repeated parameter counts), unchecked: for tools that vary one setting.
+    pub fn with(mut self, knob: Knob, value: u32) -> PolicySpec {
+        self.params.push((knob, value));
+        PolicySpec::of(self.kind, self.params, self.from, self.name)
+    }
+
+    /// The spec's settings, typed (the evaluator's are in [`PolicySpec::evaluator`]).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
     /// Refuses the parameters that contradict each other.
     fn checked(self) -> Result<PolicySpec, String> {
         let spec = self;
-        if spec.param("rank", 0) != 0 && spec.param("expert", 1) == 0 {
+        let s = &spec.settings;
+        if s.rank == Some(true) && !s.expert() {
             return Err(format!(
                 "policy '{spec}': rank=1 follows the expert's ranking, and expert=0 plays without the expert"
             ));
         }
-        if spec.kind != PolicyKind::Expert
-            && spec.param("net", 0) != 0
-            && spec.param("expert", 1) == 0
-        {
+        if spec.kind != PolicyKind::Expert && !s.net.is_empty() && !s.expert() {
             return Err(format!(
                 "policy '{spec}': net puts the policy network into the expert, and expert=0 plays without the expert"
             ));
@@ -685,12 +720,13 @@ pub struct Models<'a> {
 }
 
 impl PolicySpec {
-    /// A parameter's value, or its default.
+    /// A parameter's value as written (a named set as its number), or `default`; the
+    /// typed [`PolicySpec::settings`] say the same.
     pub fn param(&self, key: &str, default: u32) -> u32 {
         self.params
             .iter()
             .rev()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| k.name() == key)
             .map_or(default, |&(_, v)| v)
     }
 
@@ -701,7 +737,7 @@ impl PolicySpec {
         match self.kind {
             PolicyKind::Skill => self.evaluator().uses_expert(),
             PolicyKind::Expert => true,
-            PolicyKind::Search | PolicyKind::Clairvoyant => self.param("expert", 1) != 0,
+            PolicyKind::Search | PolicyKind::Clairvoyant => self.settings.expert(),
             _ => false,
         }
     }
@@ -711,16 +747,17 @@ impl PolicySpec {
     pub fn uses_pnet(&self) -> bool {
         match self.kind {
             PolicyKind::Skill => self.evaluator().uses_pnet(),
-            _ => self.param("net", 0) != 0,
+            PolicyKind::Expert => self.settings.pnet,
+            _ => !self.settings.net.is_empty(),
         }
     }
 
     pub fn uses_value(&self) -> bool {
         match self.kind {
             PolicyKind::Skill => self.evaluator().uses_value(),
-            PolicyKind::Expert => self.param("value", 0) > 0,
+            PolicyKind::Expert => self.settings.value > 0,
             PolicyKind::Search | PolicyKind::Clairvoyant => {
-                self.scores_rollouts() && self.param("net", 0) & 4 == 0
+                self.scores_rollouts() && !self.settings.net.contains(Network::VALUE)
             }
             _ => false,
         }
@@ -734,16 +771,14 @@ impl PolicySpec {
         }
         matches!(self.kind, PolicyKind::Search | PolicyKind::Clairvoyant)
             && self.scores_rollouts()
-            && self.param("net", 0) & 4 != 0
+            && self.settings.net.contains(Network::VALUE)
     }
 
     /// A search whose rollouts end at a horizon, where a value model scores them.
     fn scores_rollouts(&self) -> bool {
-        let d = SearchParams::defaults(
-            self.kind == PolicyKind::Clairvoyant,
-            self.param("expert", 1) != 0,
-        );
-        self.param("horizon", d.horizon as u32) > 0
+        let d =
+            SearchParams::defaults(self.kind == PolicyKind::Clairvoyant, self.settings.expert());
+        self.settings.horizon.unwrap_or(d.horizon) > 0
     }
 
     pub fn build(&self, data: &PolicyData) -> AnyPolicy {
@@ -767,7 +802,7 @@ impl PolicySpec {
 
     /// `skill`'s temperature in points (`None` for every other policy).
     pub fn temperature(&self) -> Option<f64> {
-        (self.kind == PolicyKind::Skill).then(|| self.param("t", 0) as f64 / 1000.0)
+        (self.kind == PolicyKind::Skill).then(|| self.settings.t as f64 / 1000.0)
     }
 
     /// The search that values `skill`'s options: `from=`, or [`DEFAULT_EVALUATOR`]. For
@@ -787,19 +822,19 @@ impl PolicySpec {
             self.planner_params(),
             data.expert.clone(),
         );
-        let e = if self.param("net", 0) != 0 {
+        let e = if self.settings.pnet {
             e.with_net(data.pnet.clone())
         } else {
             e
         };
-        let samples = self.param("value", 0);
+        let samples = self.settings.value;
         if samples == 0 {
             e
         } else {
             e.with_lookahead(expert::Lookahead::new(
                 data.value.clone(),
                 samples,
-                self.param("vonly", SEARCH_ALL as u32) as u8,
+                self.settings.vonly.unwrap_or(Decisions::ALL),
             ))
         }
     }
@@ -808,12 +843,12 @@ impl PolicySpec {
     /// its own rollout policy (the opponents' are added by the callers that know them).
     fn build_search(&self, data: &PolicyData) -> Search {
         let params = self.search_params(true);
-        let net = self.param("net", 0);
+        let net = self.settings.net;
         let s = Search::new(
             Planner::new(data.profiles.clone(), self.planner_params()),
             params.expert.then(|| {
                 let e = self.expert(data);
-                if net & 2 != 0 {
+                if net.contains(Network::ROLLOUTS) {
                     e.with_net(data.pnet.clone())
                 } else {
                     e
@@ -821,7 +856,7 @@ impl PolicySpec {
             }),
             params,
         )
-        .with_value(if net & 4 != 0 {
+        .with_value(if net.contains(Network::VALUE) {
             data.net_value.clone()
         } else {
             data.value.clone()
@@ -829,9 +864,12 @@ impl PolicySpec {
         // `net=1` alone: the candidates follow `expert:net=1` (a better first
         // guess than the expert's), the rollouts the expert (the cheaper player);
         // `net=2` alone: the other way round.
-        match net & 3 {
-            1 => s.with_ranker(self.expert(data).with_net(data.pnet.clone())),
-            2 if params.expert => s.with_ranker(self.expert(data)),
+        match (
+            net.contains(Network::CANDIDATES),
+            net.contains(Network::ROLLOUTS),
+        ) {
+            (true, false) => s.with_ranker(self.expert(data).with_net(data.pnet.clone())),
+            (false, true) if params.expert => s.with_ranker(self.expert(data)),
             _ => s,
         }
     }
@@ -849,54 +887,51 @@ impl PolicySpec {
     /// with a horizon follows the expert's ranking unless told (`rank`): true today; false
     /// reads a spec as the versions before `rank` (and the default `deep`) existed did.
     fn search_params(&self, ranked_default: bool) -> SearchParams {
-        let expert = self.param("expert", 1) != 0;
+        let s = &self.settings;
+        let expert = s.expert();
         let d = SearchParams::defaults(self.kind == PolicyKind::Clairvoyant, expert);
-        let horizon = self.param("horizon", d.horizon as u32) as u8;
-        let rank = self.param("rank", (ranked_default && expert && horizon > 0) as u32) != 0;
+        let horizon = s.horizon.unwrap_or(d.horizon);
+        let rank = s.rank.unwrap_or(ranked_default && expert && horizon > 0);
         // The defaults of 2026-11-27 (48 samples; a second day and twice the samples at the
         // cards into Mana and the turns, two candidates at the Mana decisions) come with the
         // expert's ranking and a horizon; `rank=0` and `horizon=0` keep the searches as they
         // were (24 and 12 samples, no `deep`).
         let ranked = rank && horizon > 0;
-        let deep =
-            (self.param("deep", if ranked { DEEP } else { 0 } as u32) & SEARCH_ALL as u32) as u8;
-        let narrow = (self.param("narrow", if ranked { (NARROW & deep) as u32 } else { 0 })
-            & SEARCH_ALL as u32) as u8;
-        let dwidth = self.param(
-            "dwidth",
-            if ranked && narrow != 0 {
-                DWIDTH as u32
-            } else {
-                0
-            },
-        );
+        let deep = s
+            .deep
+            .unwrap_or(if ranked { DEEP } else { Decisions::NONE });
+        let narrow = s.narrow.unwrap_or(if ranked {
+            NARROW.intersection(deep)
+        } else {
+            Decisions::NONE
+        });
+        let dwidth = s.dwidth.unwrap_or(if ranked && !narrow.is_empty() {
+            DWIDTH
+        } else {
+            0
+        });
         let versus_rollouts = SearchParams::default_versus_rollouts(horizon);
         SearchParams {
-            rollouts: self.param(
-                "rollouts",
-                if ranked {
-                    SearchParams::default_rollouts(horizon)
-                } else {
-                    versus_rollouts
-                },
-            ),
-            versus_rollouts: self.param("rollouts", versus_rollouts),
-            width: self
-                .param("width", d.width as u32)
-                .clamp(1, search::MAX_WIDTH as u32) as u8,
+            rollouts: s.rollouts.unwrap_or(if ranked {
+                SearchParams::default_rollouts(horizon)
+            } else {
+                versus_rollouts
+            }),
+            versus_rollouts: s.rollouts.unwrap_or(versus_rollouts),
+            width: s.width.unwrap_or(d.width).clamp(1, search::MAX_WIDTH as u8),
             clairvoyant: self.kind == PolicyKind::Clairvoyant,
             expert,
-            only: (self.param("only", d.only as u32) & SEARCH_ALL as u32) as u8,
+            only: s.only.unwrap_or(d.only),
             horizon,
             rank,
             deep,
-            drollouts: self.param("drollouts", 0),
-            dwidth: dwidth as u8,
+            drollouts: s.drollouts,
+            dwidth,
             narrow,
-            gate: self.param("gate", 0).min(100) as u8,
-            margin: self.param("margin", 0).min(100) as u8,
-            close: self.param("close", 0).min(100) as u8,
-            doubt: self.param("doubt", 0).min(100) as u8,
+            gate: s.gate,
+            margin: s.margin,
+            close: s.close,
+            doubt: s.doubt,
         }
     }
 
@@ -921,7 +956,7 @@ impl PolicySpec {
             PolicyKind::Random | PolicyKind::Greedy => name.to_string(),
             PolicyKind::Skill => format!(
                 "{name}:t={},from={}",
-                points(self.param("t", 0)),
+                points(self.settings.t),
                 self.evaluator().resolved_as(ranked_default)
             ),
             PolicyKind::Planner => format!("{name}:{planner}"),
@@ -929,8 +964,8 @@ impl PolicySpec {
             // before the policy network existed.
             PolicyKind::Expert => format!(
                 "{name}:{planner},value={},vonly={}{}",
-                self.param("value", 0),
-                self.param("vonly", SEARCH_ALL as u32),
+                self.settings.value,
+                self.settings.vonly.unwrap_or(Decisions::ALL).bits(),
                 if self.uses_pnet() { ",net=1" } else { "" }
             ),
             PolicyKind::Search | PolicyKind::Clairvoyant => {
@@ -939,12 +974,12 @@ impl PolicySpec {
                 // search's resolved spec stays as recorded before they existed.
                 let mut extra = String::new();
                 for (key, v) in [
-                    ("net", self.param("net", 0)),
+                    ("net", self.settings.net.bits()),
                     ("gate", s.gate as u32),
-                    ("deep", s.deep as u32),
+                    ("deep", s.deep.bits()),
                     ("drollouts", s.drollouts),
                     ("dwidth", s.dwidth as u32),
-                    ("narrow", s.narrow as u32),
+                    ("narrow", s.narrow.bits()),
                     ("margin", s.margin as u32),
                     ("close", s.close as u32),
                     ("doubt", s.doubt as u32),
@@ -955,7 +990,12 @@ impl PolicySpec {
                 }
                 format!(
                     "{name}:rollouts={},width={},expert={},only={},horizon={},rank={}{extra},{planner}",
-                    s.rollouts, s.width, s.expert as u8, s.only, s.horizon, s.rank as u8
+                    s.rollouts,
+                    s.width,
+                    s.expert as u8,
+                    s.only.bits(),
+                    s.horizon,
+                    s.rank as u8
                 )
             }
         }
@@ -985,21 +1025,20 @@ impl PolicySpec {
     pub fn rollout_spec(&self) -> PolicySpec {
         match self.kind {
             PolicyKind::Skill => self.evaluator().rollout_spec(),
-            PolicyKind::Search | PolicyKind::Clairvoyant => PolicySpec {
-                kind: if self.param("expert", 1) != 0 {
+            PolicyKind::Search | PolicyKind::Clairvoyant => PolicySpec::of(
+                if self.settings.expert() {
                     PolicyKind::Expert
                 } else {
                     PolicyKind::Planner
                 },
-                params: self
-                    .params
+                self.params
                     .iter()
-                    .filter(|(k, _)| k == "keep" || k == "mana")
-                    .cloned()
+                    .filter(|(k, _)| matches!(k, Knob::Keep | Knob::Mana))
+                    .copied()
                     .collect(),
-                from: None,
-                name: None,
-            },
+                None,
+                None,
+            ),
             _ => self.clone(),
         }
     }
@@ -1007,8 +1046,8 @@ impl PolicySpec {
     fn planner_params(&self) -> PlannerParams {
         let d = PlannerParams::default();
         PlannerParams {
-            keep: self.param("keep", d.keep as u32).min(255) as u8,
-            mana: self.param("mana", d.mana as u32).min(255) as u8,
+            keep: self.settings.keep.unwrap_or(d.keep),
+            mana: self.settings.mana.unwrap_or(d.mana),
         }
     }
 }
@@ -1136,6 +1175,30 @@ mod tests {
     }
 
     #[test]
+    fn a_spec_reads_into_typed_settings_once() {
+        let p: PolicySpec = "search:deep=mana+turns,net=candidates+value,rollouts=9,rollouts=7"
+            .parse()
+            .unwrap();
+        let s = p.settings();
+        assert_eq!(s.deep, Some(Decisions::MANA.union(Decisions::TURNS)));
+        assert!(s.net.contains(Network::CANDIDATES) && s.net.contains(Network::VALUE));
+        assert!(!s.net.contains(Network::ROLLOUTS));
+        // The last of a repeated parameter counts; the spec reads as written.
+        assert_eq!(s.rollouts, Some(7));
+        assert_eq!(p.to_string(), "search:deep=3,net=5,rollouts=9,rollouts=7");
+        assert_eq!((s.narrow, s.only, s.width), (None, None, None));
+        let q = p.clone().with(Knob::Rollouts, 3);
+        assert_eq!(q.settings().rollouts, Some(3));
+        assert_eq!(params_of(&q).rollouts, 3);
+        // The expert's `net` is the policy network on or off, not a search's set.
+        let e: PolicySpec = "expert:net=1,vonly=turns".parse().unwrap();
+        assert!(e.settings().pnet && e.settings().net.is_empty());
+        assert_eq!(e.settings().vonly, Some(Decisions::TURNS));
+        let k: PolicySpec = "skill:t=2.5".parse().unwrap();
+        assert_eq!(k.settings().t, 2500);
+    }
+
+    #[test]
     fn parses_names_and_rejects_unknown_ones() {
         let p: PolicySpec = "greedy".parse().unwrap();
         assert_eq!(p.kind, PolicyKind::Greedy);
@@ -1194,7 +1257,7 @@ mod tests {
         );
         let p: PolicySpec = "search:only=2".parse().unwrap();
         let s = params_of(&p);
-        assert_eq!(s.only, 2);
+        assert_eq!(s.only, Decisions::TURNS);
     }
 
     #[test]
@@ -1262,7 +1325,11 @@ mod tests {
                 (false, 0) => 12,
                 (false, _) => 24,
             };
-            assert_eq!(s.params.deep != 0, rank && horizon > 0, "{spec}: deep");
+            assert_eq!(
+                !s.params.deep.is_empty(),
+                rank && horizon > 0,
+                "{spec}: deep"
+            );
             assert_eq!(s.params.versus_rollouts, versus, "{spec} head to head");
             assert_eq!(
                 (
@@ -1321,7 +1388,10 @@ mod tests {
                 .contains(",drollouts=40,dwidth=2,narrow=1,margin=2,doubt=10,")
         );
         let s = params_of(&d);
-        assert_eq!((s.deep, s.doubt), (3, 10));
+        assert_eq!(
+            (s.deep, s.doubt),
+            (Decisions::MANA.union(Decisions::TURNS), 10)
+        );
         let e = "search:doubt=101".parse::<PolicySpec>().unwrap_err();
         assert!(e.contains("doubt=101 is out of range (0 to 100)"), "{e}");
         let e = "search:close=101".parse::<PolicySpec>().unwrap_err();

@@ -38,6 +38,7 @@
 use arrayvec::ArrayVec;
 use rand::{RngExt, SeedableRng};
 
+use super::config::Decisions;
 use super::expert::Expert;
 use super::planner::Planner;
 use super::value::ValueNet;
@@ -84,10 +85,10 @@ pub struct SearchParams {
     /// Rollouts and the first candidate follow the `expert` (the default) instead of the
     /// planner.
     pub expert: bool,
-    /// Which decisions are searched, a bitmask: 1 card into Mana (setup and Expand),
-    /// 2 Afternoon turns, 4 every other decision. The others are left to the rollout
-    /// policy. A tool for finding where the search's strength comes from.
-    pub only: u8,
+    /// Which decisions are searched (the cards into Mana, the Afternoon turns, every other
+    /// decision). The others are left to the rollout policy. A tool for finding where the
+    /// search's strength comes from.
+    pub only: Decisions,
     /// 0: rollouts play to the end of the game. D: they stop at the first decision with a
     /// choice once D days have ended after the decision's day, and the value model scores
     /// the position reached (default 1 with expert rollouts, 0 otherwise).
@@ -101,17 +102,16 @@ pub struct SearchParams {
     /// else was tried", and CHANGELOG.md.)
     pub rank: bool,
     /// Decisions whose rollouts go one day further than `horizon`, with twice the samples
-    /// or `drollouts` (bitmask as `only`). `deep`, `narrow` and `dwidth` apply only where
-    /// the value model scores the rollouts (a solo game with a horizon). Default [`DEEP`]
-    /// with a horizon.
-    pub deep: u8,
+    /// or `drollouts`. `deep`, `narrow` and `dwidth` apply only where the value model
+    /// scores the rollouts (a solo game with a horizon). Default [`DEEP`] with a horizon.
+    pub deep: Decisions,
     /// Most samples at the `deep` decisions (0: twice `rollouts`).
     pub drollouts: u32,
     /// Candidates at the `narrow` decisions (0: `width`).
     pub dwidth: u8,
-    /// Decisions that take `dwidth` candidates (bitmask as `only`; 0: the `deep` ones).
-    /// Default [`NARROW`] with a horizon.
-    pub narrow: u8,
+    /// Decisions that take `dwidth` candidates (none: the `deep` ones). Default [`NARROW`]
+    /// with a horizon.
+    pub narrow: Decisions,
     /// Percent: where the candidates' ranking (the expert's, or the policy network's with
     /// `net`; `rank=1` only) gives its first option at least this probability, that option
     /// is played without a search (0, the default: always search). Measured: a gate of 70
@@ -135,16 +135,16 @@ pub struct SearchParams {
 }
 
 /// Every kind of decision is searched.
-pub const SEARCH_ALL: u8 = 7;
+pub const SEARCH_ALL: Decisions = Decisions::ALL;
 
 /// The default `deep` with a horizon: the cards into Mana and the Afternoon turns look a
 /// day further, with twice the samples. With [`NARROW`] and [`DWIDTH`] (two candidates
 /// at the Mana decisions) the default search is as strong as `search:horizon=0,rollouts=192`
 /// on the convergence study's games, where one day for every decision was 2.3 points below
 /// it (docs/studies/2026-11-27-convergence.md, "Deeper where it pays").
-pub const DEEP: u8 = 3;
+pub const DEEP: Decisions = Decisions::MANA.union(Decisions::TURNS);
 /// The default `narrow` with a horizon: the cards into Mana.
-pub const NARROW: u8 = 1;
+pub const NARROW: Decisions = Decisions::MANA;
 /// The default `dwidth` with a horizon.
 pub const DWIDTH: u8 = 2;
 
@@ -172,10 +172,10 @@ impl SearchParams {
             only: SEARCH_ALL,
             horizon,
             rank: horizon > 0,
-            deep: if ranked { DEEP } else { 0 },
+            deep: if ranked { DEEP } else { Decisions::NONE },
             drollouts: 0,
             dwidth: if ranked { DWIDTH } else { 0 },
-            narrow: if ranked { NARROW } else { 0 },
+            narrow: if ranked { NARROW } else { Decisions::NONE },
             gate: 0,
             margin: 0,
             close: 0,
@@ -603,7 +603,7 @@ impl Search {
         } else {
             self.params.rollouts
         };
-        if plain == 0 || self.params.only & super::decision_bit(view.decision()) == 0 {
+        if plain == 0 || !self.params.only.contains(view.decision()) {
             // Unsearched: the best first guess decides (the ranker's, else the rollout
             // policy's).
             if let Some(r) = &mut self.ranker {
@@ -619,10 +619,10 @@ impl Search {
         let scored = self.scored(view);
         let deep = self.deep_here(view);
         let narrow = scored
-            && if self.params.narrow == 0 {
+            && if self.params.narrow.is_empty() {
                 deep
             } else {
-                self.params.narrow & super::decision_bit(view.decision()) != 0
+                self.params.narrow.contains(view.decision())
             };
         if narrow && self.params.dwidth > 0 {
             cands.truncate(self.params.dwidth as usize);
@@ -676,8 +676,7 @@ impl Search {
     where
         View<'v, N, M>: Seated<'v>,
     {
-        let mut deep =
-            self.scored(view) && self.params.deep & super::decision_bit(view.decision()) != 0;
+        let mut deep = self.scored(view) && self.params.deep.contains(view.decision());
         // A second day costs several times a day's samples: with `doubt`, only where the
         // value model finds the game in doubt (a won or lost position seldom turns on it).
         if deep
