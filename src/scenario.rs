@@ -27,7 +27,7 @@ use crate::engine::{
     ChoiceList, GameRng, Step, advance_until, apply_unchecked, invariants, legal_choices,
 };
 use crate::gamelog::describe_choice;
-use crate::policy::{AnyPolicy, Policy, PolicyData, PolicyRng, PolicySpec};
+use crate::policy::{AnyPolicy, Policy, PolicyData, PolicyError, PolicyRng, PolicySpec};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -677,7 +677,7 @@ impl Scenario {
             .as_deref()
             .unwrap_or("greedy")
             .parse()
-            .map_err(|m: String| err(m))?;
+            .map_err(|m: PolicyError| err(m.to_string()))?;
         for step in &file.steps {
             if !STEPS.contains(&step.as_str()) {
                 return Err(err(format!(

@@ -1043,7 +1043,7 @@ fn skill_specs_parse_normalise_and_refuse_bad_values() {
         ("skill:t=2,from=search:width=99", "width=99 is out of range"),
         ("skill:t=2,from=skill:t=1", "must be a search"),
     ] {
-        let e = p(bad).unwrap_err();
+        let e = p(bad).unwrap_err().to_string();
         assert!(e.contains(says), "{bad}: {e}");
     }
 }

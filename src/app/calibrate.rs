@@ -16,7 +16,7 @@ use super::records::{self, Dealt};
 use super::selfplay::each_task;
 use crate::engine::ChoiceList;
 use crate::policy::skill::Evaluator;
-use crate::policy::{Policy, PolicyRng, PolicySpec};
+use crate::policy::{Policy, PolicyError, PolicyRng, PolicySpec};
 use crate::record::{Mode, Record};
 use crate::sim::seed::splitmix64;
 use crate::stats::interval::wilson;
@@ -98,7 +98,7 @@ pub fn calibrate(a: CalibrateArgs) -> Result<()> {
     let evaluator: PolicySpec = a
         .evaluator
         .parse()
-        .map_err(|e: String| super::usage(format!("--evaluator {}: {e}", a.evaluator)))?;
+        .map_err(|e| super::usage(format!("--evaluator {}: {e}", a.evaluator)))?;
     let rungs: Vec<PolicySpec> = RUNGS.iter().map(|r| r.parse().expect("a rung")).collect();
     let out = super::outputs::output_dir(&a.out, super::outputs::Guard::PLAIN)?;
     drop(out);
@@ -150,7 +150,7 @@ pub fn calibrate(a: CalibrateArgs) -> Result<()> {
             super::players::fmt_t(f.t),
             super::players::from_clause(&evaluator.to_string())
         );
-        let skill_spec: PolicySpec = skill.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        let skill_spec: PolicySpec = skill.parse().map_err(|e: PolicyError| anyhow::anyhow!(e))?;
         let finished: Vec<usize> = idx.iter().copied().filter(|&i| per[i].finished).collect();
         let skill_wins = each_task(&finished, a.threads, true, |&i| {
             skill_wins_on(&per[i].dealt, &skill_spec)
@@ -246,7 +246,7 @@ fn evaluate(
     let mut eval = match &h.opponent {
         None => Evaluator::new(evaluator, &data),
         Some(o) => {
-            let opp: PolicySpec = o.policy.parse().map_err(|e: String| {
+            let opp: PolicySpec = o.policy.parse().map_err(|e: PolicyError| {
                 anyhow::anyhow!("{what}: opponent policy {}: {e}", o.policy)
             })?;
             Evaluator::against(evaluator, &data, &opp)

@@ -616,7 +616,10 @@ fn replay_ffa(a: &ReplayArgs) -> Result<()> {
     let mut pols = Vec::with_capacity(SEATS);
     for s in 0..SEATS {
         let spec = &policies[entry(s).1.policy];
-        pols.push(spec.build_ffa(&data).map_err(super::usage)?);
+        pols.push(
+            spec.build_ffa(&data)
+                .map_err(|e| super::usage(e.to_string()))?,
+        );
     }
     let config = (a.pod * SEATINGS.len() + a.seating) as u64;
     let seeds = FfaSeeds::new(a.seed, config, a.game_index);

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod deck_order;
 pub mod duel;
+mod error;
 pub mod expert;
 pub mod features;
 mod greedy;
@@ -25,6 +26,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use config::{Decisions, Knob, Network, Settings};
+pub use error::PolicyError;
 pub use expert::{Expert, ExpertModel, ExpertWeights};
 pub use greedy::Greedy;
 pub use planner::{Planner, PlannerParams};
@@ -337,7 +339,7 @@ pub const ALIASES: &[(&str, &str)] = &[
 ];
 
 impl std::str::FromStr for PolicySpec {
-    type Err = String;
+    type Err = PolicyError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let (name, rest) = s.split_once(':').unwrap_or((s, ""));
@@ -348,7 +350,11 @@ impl std::str::FromStr for PolicySpec {
             let mut base: PolicySpec = spec.parse()?;
             let over: PolicySpec = format!("{}:{rest}", base.kind.name())
                 .parse()
-                .map_err(|e| format!("{alias} ({spec}): {e}"))?;
+                .map_err(|e| PolicyError::InAlias {
+                    alias,
+                    spec,
+                    error: Box::new(e),
+                })?;
             for (k, v) in over.params {
                 match base.params.iter_mut().find(|(b, _)| *b == k) {
                     Some(p) => p.1 = v,
@@ -366,34 +372,30 @@ impl std::str::FromStr for PolicySpec {
                     .map(|k| k.name())
                     .chain(ALIASES.iter().map(|(a, _)| *a))
                     .collect();
-                format!(
-                    "unknown policy '{name}' (expected one of: {})",
-                    names.join(", ")
-                )
+                PolicyError::UnknownPolicy {
+                    name: name.to_string(),
+                    expected: names.join(", "),
+                }
             })?;
         let mut params = Vec::new();
         for p in rest.split(',').filter(|p| !p.trim().is_empty()) {
             let (k, v) = p
                 .split_once('=')
-                .ok_or_else(|| format!("policy parameter '{p}' is not key=value"))?;
+                .ok_or_else(|| PolicyError::NotKeyValue(p.to_string()))?;
             let k = k.trim();
             let Some(knob) = Knob::named(k).filter(|n| kind.known_params().contains(n)) else {
-                return Err(format!(
-                    "policy '{}' has no parameter '{k}'{}",
-                    kind.name(),
-                    if kind.known_params().is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (it takes: {})", kind.known_names())
-                    }
-                ));
+                return Err(PolicyError::UnknownParameter {
+                    policy: kind.name(),
+                    key: k.to_string(),
+                    takes: (!kind.known_params().is_empty()).then(|| kind.known_names()),
+                });
             };
             let v: u32 = match named_set(kind, knob, v.trim()) {
                 Some(set) => set?,
-                None => v
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("policy parameter {k}='{v}' is not a whole number"))?,
+                None => v.trim().parse().map_err(|_| PolicyError::NotANumber {
+                    key: knob.name(),
+                    value: v.to_string(),
+                })?,
             };
             // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
             // names nothing, a budget no run would finish) are refused, not clamped.
@@ -414,9 +416,12 @@ impl std::str::FromStr for PolicySpec {
                 Knob::T => (0, u32::MAX),
             };
             if !(min..=max).contains(&v) {
-                return Err(format!(
-                    "policy parameter {k}={v} is out of range ({min} to {max})"
-                ));
+                return Err(PolicyError::OutOfRange {
+                    key: knob.name(),
+                    value: v,
+                    min,
+                    max,
+                });
             }
             params.push((knob, v));
         }
@@ -430,7 +435,7 @@ impl std::str::FromStr for PolicySpec {
 /// (`net`, [`Network`]) are written as their members joined by `+` (`deep=mana+turns`),
 /// `all` or `none`; a set reads as the number it stands for, so `deep=mana+turns` is
 /// `deep=3` and names the same player in every output.
-fn named_set(kind: PolicyKind, k: Knob, v: &str) -> Option<Result<u32, String>> {
+fn named_set(kind: PolicyKind, k: Knob, v: &str) -> Option<Result<u32, PolicyError>> {
     const DECISIONS: [(&str, u32); 3] = [
         (Decisions::NAMES[0].0, Decisions::NAMES[0].1.bits()),
         (Decisions::NAMES[1].0, Decisions::NAMES[1].1.bits()),
@@ -465,11 +470,11 @@ fn named_set(kind: PolicyKind, k: Knob, v: &str) -> Option<Result<u32, String>> 
                 .iter()
                 .find(|(n, _)| *n == name.trim())
                 .map(|(_, bit)| set | bit)
-                .ok_or_else(|| {
-                    format!(
-                        "policy parameter {k}='{v}': '{name}' is not one of {} (a set is its members joined by +, all or none; or a number)",
-                        names()
-                    )
+                .ok_or_else(|| PolicyError::NotAMember {
+                    key: k,
+                    value: v.to_string(),
+                    member: name.to_string(),
+                    members: names(),
                 })
         }),
     })
@@ -489,11 +494,10 @@ fn points(milli: u32) -> String {
 
 /// A temperature in points (a decimal with at most three decimals, 0 to
 /// [`MAX_TEMPERATURE`]) in thousandths of a point.
-fn parse_points(v: &str) -> Result<u32, String> {
-    let bad = || {
-        format!(
-            "policy parameter t='{v}' is not a temperature (a decimal number of points from 0 to {MAX_TEMPERATURE}, at most three decimals, e.g. t=2.5)"
-        )
+fn parse_points(v: &str) -> Result<u32, PolicyError> {
+    let bad = || PolicyError::NotATemperature {
+        value: v.to_string(),
+        max: MAX_TEMPERATURE,
     };
     let (whole, frac) = v.split_once('.').unwrap_or((v, ""));
     let digits = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
@@ -514,7 +518,7 @@ fn parse_points(v: &str) -> Result<u32, String> {
 
 /// `skill`'s parameters: `t=T` (required) and `from=SPEC`, which must come last and takes
 /// the rest of the text, commas included (`skill:t=2,from=search:rollouts=32,width=8`).
-fn parse_skill(rest: &str) -> Result<PolicySpec, String> {
+fn parse_skill(rest: &str) -> Result<PolicySpec, PolicyError> {
     let (own, from) = match rest.find("from=") {
         Some(i) if i == 0 || rest[..i].trim_end().ends_with(',') => (
             rest[..i].trim_end().trim_end_matches(','),
@@ -527,49 +531,38 @@ fn parse_skill(rest: &str) -> Result<PolicySpec, String> {
     for p in own.split(',').filter(|p| !p.trim().is_empty()) {
         let (k, v) = p
             .split_once('=')
-            .ok_or_else(|| format!("policy parameter '{p}' is not key=value"))?;
+            .ok_or_else(|| PolicyError::NotKeyValue(p.to_string()))?;
         match k.trim() {
             "t" => t = Some(parse_points(v.trim())?),
             "name" if !v.trim().is_empty() && !v.contains(['=', ':']) => {
                 name = Some(v.trim().to_string())
             }
             "name" => {
-                return Err(format!(
-                    "policy 'skill': name={v}: expected a player's name without ',', '=' or ':'"
-                ));
+                return Err(PolicyError::BadPlayerName(v.to_string()));
             }
             k => {
-                return Err(format!(
-                    "policy 'skill' has no parameter '{k}' (it takes: t, name, and from=SPEC last)"
-                ));
+                return Err(PolicyError::UnknownSkillParameter(k.to_string()));
             }
         }
     }
-    let t = t.ok_or_else(|| {
-        "policy 'skill' needs t=T, its temperature in points of win probability (e.g. skill:t=2)"
-            .to_string()
-    })?;
+    let t = t.ok_or(PolicyError::NoTemperature)?;
     let from = match from {
         None => None,
         Some(f) if f.trim().is_empty() => {
-            return Err("policy 'skill': from= names no evaluator (e.g. from=fastsearch)".into());
+            return Err(PolicyError::NoEvaluator);
         }
         Some(f) => {
-            let e: PolicySpec = f
-                .trim()
-                .parse()
-                .map_err(|e| format!("policy 'skill', from={}: {e}", f.trim()))?;
+            let e: PolicySpec = f.trim().parse().map_err(|e| PolicyError::InEvaluator {
+                from: f.trim().to_string(),
+                error: Box::new(e),
+            })?;
             match e.kind {
                 PolicyKind::Search => {}
                 PolicyKind::Clairvoyant => {
-                    return Err(format!(
-                        "policy 'skill', from={e}: an evaluator must be blind, and clairvoyant sees the hidden cards (use search)"
-                    ));
+                    return Err(PolicyError::ClairvoyantEvaluator(e.to_string()));
                 }
                 _ => {
-                    return Err(format!(
-                        "policy 'skill', from={e}: the evaluator must be a search (search:..., fastsearch, deepsearch), the policy that values options"
-                    ));
+                    return Err(PolicyError::EvaluatorNotSearch(e.to_string()));
                 }
             }
             // The default evaluator is not written out: `skill:t=2,from=fastsearch` is
@@ -624,18 +617,14 @@ impl PolicySpec {
     }
 
     /// Refuses the parameters that contradict each other.
-    fn checked(self) -> Result<PolicySpec, String> {
+    fn checked(self) -> Result<PolicySpec, PolicyError> {
         let spec = self;
         let s = &spec.settings;
         if s.rank == Some(true) && !s.expert() {
-            return Err(format!(
-                "policy '{spec}': rank=1 follows the expert's ranking, and expert=0 plays without the expert"
-            ));
+            return Err(PolicyError::RankWithoutExpert(spec.to_string()));
         }
         if spec.kind != PolicyKind::Expert && !s.net.is_empty() && !s.expert() {
-            return Err(format!(
-                "policy '{spec}': net puts the policy network into the expert, and expert=0 plays without the expert"
-            ));
+            return Err(PolicyError::NetWithoutExpert(spec.to_string()));
         }
         Ok(spec)
     }
@@ -1057,7 +1046,7 @@ impl PolicySpec {
     /// not [`PolicyKind::plays_ffa`]). A search built here plays every seat of its
     /// rollouts by its own rollout policy; [`PolicySpec::build_ffa_at`] gives it the
     /// opponents' policies.
-    pub fn build_ffa(&self, data: &PolicyData) -> Result<AnyPolicy, String> {
+    pub fn build_ffa(&self, data: &PolicyData) -> Result<AnyPolicy, PolicyError> {
         self.check_ffa()?;
         Ok(self.build(data))
     }
@@ -1072,8 +1061,8 @@ impl PolicySpec {
         data: &PolicyData,
         seat: usize,
         table: [&PolicySpec; 4],
-    ) -> Result<AnyPolicy, String> {
-        let opponents = || -> Result<[Option<AnyPolicy>; 4], String> {
+    ) -> Result<AnyPolicy, PolicyError> {
+        let opponents = || -> Result<[Option<AnyPolicy>; 4], PolicyError> {
             let mut opponents: [Option<AnyPolicy>; 4] = [None, None, None, None];
             for (t, spec) in table.iter().enumerate() {
                 if t != seat {
@@ -1091,19 +1080,18 @@ impl PolicySpec {
 
     /// `Ok` for a policy that plays Free for All; otherwise the reason, naming those that
     /// do.
-    pub fn check_ffa(&self) -> Result<(), String> {
+    pub fn check_ffa(&self) -> Result<(), PolicyError> {
         match self.kind {
             k if k.plays_ffa() => Ok(()),
-            k => Err(format!(
-                "policy '{}' does not play Free for All yet (it reads two seats); ffa accepts: {}",
-                k.name(),
-                PolicyKind::ALL
+            k => Err(PolicyError::NotAtFreeForAll {
+                policy: k.name(),
+                accepted: PolicyKind::ALL
                     .iter()
                     .filter(|k| k.plays_ffa())
                     .map(|k| k.name())
                     .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+                    .join(", "),
+            }),
         }
     }
 }
@@ -1164,13 +1152,16 @@ mod tests {
             "expert:net=candidates",
             "search:width=all",
         ] {
-            let e = bad.parse::<PolicySpec>().unwrap_err();
+            let e = bad.parse::<PolicySpec>().unwrap_err().to_string();
             assert!(
                 e.contains("is not one of") || e.contains("not a whole number"),
                 "{bad}: {e}"
             );
         }
-        let e = "search:deep=mana+turn".parse::<PolicySpec>().unwrap_err();
+        let e = "search:deep=mana+turn"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("'turn' is not one of mana, turns, other"), "{e}");
     }
 
@@ -1199,36 +1190,122 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_spec_is_a_typed_error_with_the_message_of_old() {
+        let e = |s: &str| s.parse::<PolicySpec>().unwrap_err();
+        assert!(matches!(
+            e("wizard"),
+            PolicyError::UnknownPolicy { ref name, .. } if name == "wizard"
+        ));
+        assert_eq!(
+            e("search:width=17"),
+            PolicyError::OutOfRange {
+                key: "width",
+                value: 17,
+                min: 1,
+                max: 16
+            }
+        );
+        // The messages are those the versions that returned text gave, word for word.
+        for (spec, message) in [
+            (
+                "wizard",
+                "unknown policy 'wizard' (expected one of: random, greedy, planner, expert, search, clairvoyant, fastsearch, deepsearch)",
+            ),
+            ("greedy:depth=3", "policy 'greedy' has no parameter 'depth'"),
+            (
+                "planner:depth=3",
+                "policy 'planner' has no parameter 'depth' (it takes: keep, mana)",
+            ),
+            (
+                "fastsearch:width=17",
+                "fastsearch (search:net=7,rollouts=5,width=5,deep=0,narrow=1,dwidth=2,margin=2): policy parameter width=17 is out of range (1 to 16)",
+            ),
+            (
+                "search:deep=mana+turn",
+                "policy parameter deep='mana+turn': 'turn' is not one of mana, turns, other (a set is its members joined by +, all or none; or a number)",
+            ),
+            (
+                "search:rollouts= x",
+                "policy parameter rollouts=' x' is not a whole number",
+            ),
+            ("search:width", "policy parameter 'width' is not key=value"),
+            (
+                "search:expert=0,rank=1",
+                "policy 'search:expert=0,rank=1': rank=1 follows the expert's ranking, and expert=0 plays without the expert",
+            ),
+            (
+                "skill:t=2,from=clairvoyant",
+                "policy 'skill', from=clairvoyant: an evaluator must be blind, and clairvoyant sees the hidden cards (use search)",
+            ),
+            (
+                "skill:t=2,from=search:width=0",
+                "policy 'skill', from=search:width=0: policy parameter width=0 is out of range (1 to 16)",
+            ),
+            (
+                "skill:from=fastsearch",
+                "policy 'skill' needs t=T, its temperature in points of win probability (e.g. skill:t=2)",
+            ),
+        ] {
+            assert_eq!(e(spec).to_string(), message, "{spec}");
+        }
+    }
+
+    #[test]
     fn parses_names_and_rejects_unknown_ones() {
         let p: PolicySpec = "greedy".parse().unwrap();
         assert_eq!(p.kind, PolicyKind::Greedy);
         assert_eq!(p.to_string(), "greedy");
-        let e = "wizard".parse::<PolicySpec>().unwrap_err();
+        let e = "wizard".parse::<PolicySpec>().unwrap_err().to_string();
         assert!(e.contains("unknown policy 'wizard'"), "{e}");
-        let e = "greedy:depth=3".parse::<PolicySpec>().unwrap_err();
+        let e = "greedy:depth=3"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no parameter 'depth'"), "{e}");
-        let e = "search:only=8".parse::<PolicySpec>().unwrap_err();
+        let e = "search:only=8"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("only=8 is out of range (0 to 7)"), "{e}");
-        let e = "search:expert=2".parse::<PolicySpec>().unwrap_err();
+        let e = "search:expert=2"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("expert=2 is out of range (0 to 1)"), "{e}");
-        let e = "search:width=0".parse::<PolicySpec>().unwrap_err();
+        let e = "search:width=0"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("width=0 is out of range (1 to 16)"), "{e}");
-        let e = "search:width=17".parse::<PolicySpec>().unwrap_err();
+        let e = "search:width=17"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("width=17 is out of range (1 to 16)"), "{e}");
         let e = "search:rollouts=4000000000"
             .parse::<PolicySpec>()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("out of range (0 to 1000000)"), "{e}");
-        let e = "planner:keep=256".parse::<PolicySpec>().unwrap_err();
+        let e = "planner:keep=256"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("keep=256 is out of range (0 to 255)"), "{e}");
         assert!(
             "search:width=16,rollouts=1000000"
                 .parse::<PolicySpec>()
                 .is_ok()
         );
-        let e = "search:dwidth=17".parse::<PolicySpec>().unwrap_err();
+        let e = "search:dwidth=17"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("dwidth=17 is out of range (0 to 16)"), "{e}");
-        let e = "search:deep=8".parse::<PolicySpec>().unwrap_err();
+        let e = "search:deep=8"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("deep=8 is out of range (0 to 7)"), "{e}");
         // `deep`, `dwidth` and `narrow` are written out only when set, so that the search
         // specs resolved before they existed read the same.
@@ -1274,14 +1351,23 @@ mod tests {
         );
         assert_eq!(p.param("rollouts", 0), 6);
         // The checks hold for the whole: a range, a parameter of no search, a contradiction.
-        let e = "fastsearch:width=17".parse::<PolicySpec>().unwrap_err();
+        let e = "fastsearch:width=17"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("fastsearch (search:net=7") && e.contains("width=17"),
             "{e}"
         );
-        let e = "fastsearch:depth=2".parse::<PolicySpec>().unwrap_err();
+        let e = "fastsearch:depth=2"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no parameter 'depth'"), "{e}");
-        let e = "fastsearch:expert=0".parse::<PolicySpec>().unwrap_err();
+        let e = "fastsearch:expert=0"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("expert=0 plays without the expert"), "{e}");
         // `deepsearch` is `fastsearch` looking a second day where the game is in doubt.
         let d: PolicySpec = "deepsearch".parse().unwrap();
@@ -1292,7 +1378,10 @@ mod tests {
                 .unwrap()
         );
         // The unknown-name message lists the aliases too.
-        let e = "fastsearches".parse::<PolicySpec>().unwrap_err();
+        let e = "fastsearches"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("clairvoyant, fastsearch, deepsearch)"), "{e}");
     }
 
@@ -1343,7 +1432,10 @@ mod tests {
             );
         }
         // The ranking is the expert's: without it there is none to follow.
-        let e = "search:expert=0,rank=1".parse::<PolicySpec>().unwrap_err();
+        let e = "search:expert=0,rank=1"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("rank=1"), "{e}");
     }
 
@@ -1358,7 +1450,10 @@ mod tests {
         assert!(q.uses_net_value() && !q.uses_value() && q.uses_pnet());
         let q: PolicySpec = "search:net=7,horizon=0".parse().unwrap();
         assert!(!q.uses_net_value() && !q.uses_value());
-        let e = "search:net=8".parse::<PolicySpec>().unwrap_err();
+        let e = "search:net=8"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("net=8 is out of range (0 to 7)"), "{e}");
         assert_eq!(
             p.resolved(),
@@ -1371,7 +1466,10 @@ mod tests {
         );
         let s = params_of(&g);
         assert_eq!(s.gate, 50);
-        let e = "search:gate=101".parse::<PolicySpec>().unwrap_err();
+        let e = "search:gate=101"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("gate=101 is out of range (0 to 100)"), "{e}");
         // `margin` and `close` are written out only when set, and read as percent.
         let m: PolicySpec = "search:net=3,margin=2,close=3".parse().unwrap();
@@ -1392,17 +1490,29 @@ mod tests {
             (s.deep, s.doubt),
             (Decisions::MANA.union(Decisions::TURNS), 10)
         );
-        let e = "search:doubt=101".parse::<PolicySpec>().unwrap_err();
+        let e = "search:doubt=101"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("doubt=101 is out of range (0 to 100)"), "{e}");
-        let e = "search:close=101".parse::<PolicySpec>().unwrap_err();
+        let e = "search:close=101"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("close=101 is out of range (0 to 100)"), "{e}");
-        let e = "expert:net=2".parse::<PolicySpec>().unwrap_err();
+        let e = "expert:net=2"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("net=2 is out of range (0 to 1)"), "{e}");
         // Without `net`, the resolved spec is the one recorded before it existed.
         let q: PolicySpec = "search:rollouts=4,width=2".parse().unwrap();
         assert!(!q.uses_pnet());
         assert!(!q.resolved().contains("net"));
-        let e = "search:expert=0,net=1".parse::<PolicySpec>().unwrap_err();
+        let e = "search:expert=0,net=1"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("net=1"), "{e}");
     }
 }

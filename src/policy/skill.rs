@@ -17,7 +17,7 @@ use rand::RngExt;
 
 use super::search::Search;
 use super::{AnyPolicy, Policy, PolicyData, PolicyKind, PolicyRng};
-use super::{PolicySpec, Seated};
+use super::{PolicyError, PolicySpec, Seated};
 use crate::engine::Choice;
 use crate::engine::view::View;
 
@@ -41,7 +41,7 @@ impl Evaluator {
     /// The evaluator of a search spec (`search:...`, or an alias such as `fastsearch`).
     /// A `skill` spec gives its own evaluator. Anything else is refused: only a search
     /// values options, and `clairvoyant` is not blind.
-    pub fn new(spec: &PolicySpec, data: &PolicyData) -> Result<Evaluator, String> {
+    pub fn new(spec: &PolicySpec, data: &PolicyData) -> Result<Evaluator, PolicyError> {
         let spec = evaluator_of(spec)?;
         let AnyPolicy::Search(search) = spec.build(data) else {
             unreachable!("a search spec builds a search")
@@ -55,7 +55,7 @@ impl Evaluator {
         spec: &PolicySpec,
         data: &PolicyData,
         opponent: &PolicySpec,
-    ) -> Result<Evaluator, String> {
+    ) -> Result<Evaluator, PolicyError> {
         let spec = evaluator_of(spec)?;
         let AnyPolicy::Search(search) = spec.build_against(data, opponent) else {
             unreachable!("a search spec builds a search")
@@ -96,19 +96,15 @@ impl Evaluator {
 }
 
 /// The search spec that values a spec's options: its own, or a `skill` spec's evaluator.
-fn evaluator_of(spec: &PolicySpec) -> Result<PolicySpec, String> {
+fn evaluator_of(spec: &PolicySpec) -> Result<PolicySpec, PolicyError> {
     let spec = match spec.kind {
         PolicyKind::Skill => spec.evaluator(),
         _ => spec.clone(),
     };
     match spec.kind {
         PolicyKind::Search => Ok(spec),
-        PolicyKind::Clairvoyant => Err(format!(
-            "'{spec}' sees the hidden cards: an evaluator must be blind (use search)"
-        )),
-        _ => Err(format!(
-            "'{spec}' does not value options: an evaluator is a search (search:..., fastsearch, deepsearch)"
-        )),
+        PolicyKind::Clairvoyant => Err(PolicyError::EvaluatorNotBlind(spec.to_string())),
+        _ => Err(PolicyError::NotAnEvaluator(spec.to_string())),
     }
 }
 
