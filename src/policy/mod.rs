@@ -397,7 +397,7 @@ impl std::str::FromStr for PolicySpec {
                     value: v.to_string(),
                 })?,
             };
-            // Values a run could not use (a width above MAX_WIDTH, a bitmask bit that
+            // Values a run could not use (a width above MAX_WIDTH, a set member that
             // names nothing, a budget no run would finish) are refused, not clamped.
             let (min, max) = match knob {
                 Knob::Expert | Knob::Rank => (0, 1),
@@ -1128,7 +1128,7 @@ mod tests {
 
     #[test]
     fn sets_are_named_or_numbered() {
-        // A named set is the bitmask it stands for: the same player, the same name.
+        // A named set is the number it stands for: the same player, the same name.
         let same = [
             ("search:deep=mana+turns", "search:deep=3"),
             ("search:narrow=mana", "search:narrow=1"),
