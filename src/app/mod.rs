@@ -37,6 +37,7 @@ mod sensitivity;
 mod shard;
 pub mod spec;
 pub mod summary;
+mod terminal;
 mod train;
 mod train_policy;
 mod train_value;
