@@ -2,7 +2,7 @@
 //! a tiny run: `ffa` writes report.md, report.html and two charts in the report skeleton
 //! the other reports share; their figures are those of ratings.csv and pods.csv;
 //! `confluence-sim report DIR` writes the same report again from the files; a damaged
-//! table is an error naming the file.
+//! table is an error naming the file; `ffa` runs again over its own directory.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -177,4 +177,19 @@ fn ffa_writes_its_report_and_report_writes_it_again_from_the_files() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("pods.parquet"), "{err}");
     assert_eq!(std::fs::read(out.join("report.md")).unwrap(), before[0]);
+
+    // ffa runs again over its own directory (its tables are outputs of confluence-sim,
+    // which a command replaces), as the committed example is regenerated.
+    let o = sim()
+        .args(["ffa", "--games", "1", "-q"])
+        .args(["--player", "decks/player/AX_sierra_oddball.txt"])
+        .args(["--player", "decks/player/BR_kojo_booda.txt"])
+        .args(["--player", "decks/player/LY_nevenka_blotch.txt"])
+        .args(["--player", "decks/player/MU_teija_nauraa.txt"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read_csv(&out.join("ratings.csv")).len(), 4);
 }
