@@ -90,12 +90,18 @@ fn the_tables_add_up() {
     assert_eq!(
         names(dir.path()),
         vec![
+            "charts",
             "meta.json",
             "pods.csv",
             "pods.parquet",
             "ratings.csv",
+            "report.html",
             "report.md"
         ]
+    );
+    assert_eq!(
+        names(&dir.path().join("charts")),
+        vec!["ffa_entries.svg", "ffa_seats.svg"]
     );
     let (headers, rows) = read_csv(&dir.path().join("pods.csv"));
     assert_eq!(headers, POD_COLUMNS);
@@ -190,7 +196,14 @@ fn the_tables_add_up() {
     assert!(meta["git_commit"].is_string() || meta["git_commit"].is_null());
     assert!(meta["command"].as_str().unwrap().contains("ffa"));
     let report = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
-    for heading in ["## Entries", "## Seats", "## Draws and length", "## Method"] {
+    for heading in [
+        "## Key findings",
+        "## Ranking",
+        "## Pods",
+        "## Seats",
+        "## Draws and length",
+        "## The run",
+    ] {
         assert!(report.contains(heading), "report.md lacks {heading}");
     }
 }
@@ -215,7 +228,13 @@ fn one_and_two_threads_write_the_same_bytes() {
     ];
     ffa(&[&args[..], &["--threads", "1"]].concat(), a.path());
     ffa(&[&args[..], &["--threads", "2"]].concat(), b.path());
-    for f in ["pods.csv", "pods.parquet", "ratings.csv", "report.md"] {
+    for f in [
+        "pods.csv",
+        "pods.parquet",
+        "ratings.csv",
+        "charts/ffa_entries.svg",
+        "charts/ffa_seats.svg",
+    ] {
         assert_eq!(
             std::fs::read(a.path().join(f)).unwrap(),
             std::fs::read(b.path().join(f)).unwrap(),
@@ -223,6 +242,17 @@ fn one_and_two_threads_write_the_same_bytes() {
         );
     }
     assert_eq!(meta_without_time(a.path()), meta_without_time(b.path()));
+    // The report, but for the moment and the command line it names.
+    let report = |d: &Path| {
+        std::fs::read_to_string(d.join("report.md"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("- **Created:**") && !l.starts_with("- **Command:**"))
+            .map(|l| l.replace(&d.display().to_string(), "DIR"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(report(a.path()), report(b.path()));
     let (_, rows) = read_csv(&a.path().join("pods.csv"));
     assert_eq!(rows.len(), 5 * 24 * 4);
     // Another seed plays other games.

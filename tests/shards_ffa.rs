@@ -31,7 +31,34 @@ fn assert_same_outputs(a: &Path, b: &Path) {
         b.display()
     );
     assert!(na.contains(&"pods.csv".to_string()), "{na:?}");
-    for f in na.iter().filter(|f| *f != "meta.json") {
+    // The report names the process too (its time, command and directory): report.md is
+    // compared without them, report.html is the same document rendered.
+    let report = |d: &Path| {
+        std::fs::read_to_string(d.join("report.md"))
+            .unwrap()
+            .lines()
+            .filter(|l| {
+                !["- **Created:**", "- **Command:**", "- **Directory:**"]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(report(a), report(b), "report.md differs");
+    let charts = |d: &Path| {
+        names(&d.join("charts"))
+            .into_iter()
+            .map(|f| format!("charts/{f}"))
+    };
+    let files: Vec<String> = na
+        .iter()
+        .filter(|f| !["meta.json", "charts", "report.md", "report.html"].contains(&f.as_str()))
+        .cloned()
+        .chain(charts(a))
+        .collect();
+    assert_eq!(charts(a).collect::<Vec<_>>(), charts(b).collect::<Vec<_>>());
+    for f in &files {
         let (x, y) = (
             std::fs::read(a.join(f)).unwrap(),
             std::fs::read(b.join(f)).unwrap(),

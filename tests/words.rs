@@ -55,7 +55,7 @@ fn the_command_in_meta_json_and_the_report_runs_again_as_shown() {
 }
 
 #[test]
-fn report_on_an_ffa_or_tune_directory_says_what_it_holds() {
+fn report_on_a_tune_directory_or_an_ffa_one_without_its_table_says_what_it_holds() {
     let d = tempfile::tempdir().unwrap();
     let (ffa, tune) = (d.path().join("ffa"), d.path().join("tune"));
     sim()
@@ -68,13 +68,18 @@ fn report_on_an_ffa_or_tune_directory_says_what_it_holds() {
         .arg(&ffa)
         .assert()
         .success();
+    // An ffa directory is reported (tests/ffa_report.rs); without the table its report
+    // reads, it is one to read as it is.
+    for f in ["pods.parquet", "report.html", "report.md"] {
+        std::fs::remove_file(ffa.join(f)).unwrap();
+    }
     sim()
         .args(["tune", "--target", "0.5", "--games", "50", "-q", "--out"])
         .arg(&tune)
         .assert()
         .success();
     for (dir, holds) in [
-        (&ffa, "it holds the outputs of ffa (pods.csv, ratings.csv"),
+        (&ffa, "it holds the outputs of ffa without pods.parquet"),
         (&tune, "it holds the outputs of tune (tune_candidates.csv"),
     ] {
         let o = sim().arg("report").arg(dir).output().unwrap();
@@ -169,4 +174,149 @@ fn the_run_table_keeps_its_columns_and_labels_long_mixes() {
         assert!(legend[0].split(';').count() >= 14, "{out}");
     }
     assert!(!out.contains("..."), "no mix cut short: {out}");
+}
+
+/// The lines of a terminal table: its header (the first line starting with `header`) and
+/// the rows after it, up to the first line that starts with none of `rows`.
+fn table_lines<'a>(out: &'a str, header: &str) -> (usize, Vec<&'a str>) {
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(header))
+        .unwrap_or_else(|| panic!("no table headed {header:?}: {out}"));
+    let rows = lines[at + 1..]
+        .iter()
+        .take_while(|l| !l.is_empty() && !l.ends_with(':'))
+        .copied()
+        .collect();
+    (at, rows)
+}
+
+/// Every figure is printed one way: no signed zero (`-0.0`, `+0.0`, `-0.000`).
+fn assert_no_signed_zero(out: &str) {
+    for tok in out.split(|c: char| c.is_whitespace() || "[],()%".contains(c)) {
+        let t = tok.trim_start_matches(['-', '+', '−']);
+        let zero = !t.is_empty() && t.chars().all(|c| c == '0' || c == '.') && t.contains('.');
+        assert!(
+            !(zero && t.len() < tok.len()),
+            "a signed zero {tok:?}: {out}"
+        );
+    }
+}
+
+/// A rate's interval (`%  [`) and the rate's `%` in the same place on every row.
+fn assert_aligned(rows: &[&str], out: &str) {
+    let at = |l: &str| l.find("%  [").unwrap_or_else(|| panic!("{l}: {out}"));
+    assert!(rows.len() >= 2, "{out}");
+    assert!(rows.iter().all(|l| at(l) == at(rows[0])), "{out}");
+    let pct = |l: &str| l.find('%').unwrap();
+    assert!(rows.iter().all(|l| pct(l) == pct(rows[0])), "{out}");
+}
+
+/// `ladder`, `tune` and `matchup` keep their columns with a long policy spec and long
+/// rare mixes: a label each (`[A]`), named in full once under the table; one number
+/// format, never a signed zero.
+#[test]
+fn ladder_tune_and_matchup_tables_keep_their_columns_with_long_names() {
+    const LONG: &str = "search:rollouts=2,width=2,narrow=1,dwidth=2,margin=2,deep=0";
+    let d = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], out: &str| {
+        let o = sim()
+            .args(args)
+            .arg("--out")
+            .arg(d.path().join(out))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let legend_once = |out: &str, label: &str, full: &str| {
+        let named: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with(&format!("  {label} ")))
+            .collect();
+        assert_eq!(named, [format!("  {label} {full}")], "{out}");
+    };
+
+    let out = run(
+        &[
+            "ladder", "--policy", "greedy", "--policy", LONG, "--games", "6",
+        ],
+        "ladder",
+    );
+    let (_, rows) = table_lines(&out, "policy");
+    assert_eq!(rows.len(), 4, "{out}");
+    assert_aligned(&rows, &out);
+    assert_eq!(rows.iter().filter(|l| l.starts_with("[A] ")).count(), 2);
+    legend_once(&out, "[A]", LONG);
+    assert_no_signed_zero(&out);
+
+    let out = run(
+        &[
+            "matchup",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--player",
+            "decks/player/AX_sierra_oddball.txt",
+            "--policy",
+            "greedy",
+            "--policy",
+            LONG,
+            "--games",
+            "2",
+        ],
+        "matchup",
+    );
+    let (_, rows) = table_lines(&out, "rank");
+    assert_eq!(rows.len(), 4, "{out}");
+    assert_aligned(&rows, &out);
+    assert_eq!(rows.iter().filter(|l| l.contains(" [A] ")).count(), 2);
+    legend_once(&out, "[A]", LONG);
+    assert_no_signed_zero(&out);
+
+    let out = run(
+        &[
+            "tune",
+            "--target",
+            "0.5",
+            "--games",
+            "20",
+            "--confirm",
+            "20",
+        ],
+        "tune",
+    );
+    let (header, rows) = table_lines(&out, "win");
+    assert_eq!(rows.len(), 8, "{out}");
+    assert_aligned(&rows, &out);
+    // Each mix longer than 40 characters by a label, named in full once under the table.
+    let column = out.lines().nth(header).unwrap().find("mix").unwrap();
+    let mut labels = 0;
+    for r in &rows {
+        let mix = r[column..].split("  ").next().unwrap();
+        if mix.starts_with('[') {
+            labels += 1;
+            let full = out
+                .lines()
+                .find(|l| l.starts_with(&format!("  {mix} ")))
+                .unwrap_or_else(|| panic!("{mix} has no legend: {out}"));
+            assert!(full.len() - mix.len() > 40, "{out}");
+        } else {
+            assert!(mix.len() <= 40, "{out}");
+        }
+    }
+    assert!(labels > 0, "the mixes at many rares are labelled: {out}");
+    let effects: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Rares by effect"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert_eq!(effects.len(), 15, "{out}");
+    assert!(
+        effects.iter().all(|l| l.find('[') == effects[0].find('[')),
+        "{out}"
+    );
+    assert_no_signed_zero(&out);
+    assert!(!out.contains("..."), "no name cut short: {out}");
 }

@@ -715,7 +715,8 @@ pub struct ReportArgs {
     /// The run's output directory (the --out of `confluence-sim run`), holding
     /// summary.parquet and, when present, cards.parquet, rares.parquet, diffs.parquet and
     /// meta.json; or the --out of `confluence-sim matchup` (matchups.parquet,
-    /// ranking.parquet), for a head-to-head report. The report is written there.
+    /// ranking.parquet), `booster-war`, `ffa` (pods.parquet) or `sensitivity`, for
+    /// their reports. The report is written there.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// The win rate the "which mixes give ..." section looks for (0-1).

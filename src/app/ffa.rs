@@ -1,11 +1,10 @@
 //! `confluence-sim ffa`: Free for All, four player decks at a table. Pods of four entries
 //! (a deck with a policy; every 4-subset of the entries) play all 24 seatings
 //! (`sim::ffa`); the outputs are one row per pod, seating and seat (`pods.csv`), a
-//! Plackett–Luce rating of who wins among four (`ratings.csv`), a short report
-//! (`report.md`, see [`report`]) and `meta.json`. A run is checkpointed, resumed, sharded
-//! and merged as `matchup` is (`super::headtohead`).
-
-mod report;
+//! Plackett–Luce rating of who wins among four (`ratings.csv`), the report (`report.md`,
+//! `report.html` and its charts, made by [`crate::report::ffa`] from the tables, as
+//! `confluence-sim report` makes it again from the files) and `meta.json`. A run is
+//! checkpointed, resumed, sharded and merged as `matchup` is (`super::headtohead`).
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
@@ -25,13 +24,7 @@ use crate::sim::matchup::Entry;
 use crate::stats::interval::wilson;
 use crate::stats::plackett_luce::{self, PlFit};
 
-/// The version of `pods.csv`'s columns.
-pub const PODS_SCHEMA_VERSION: u32 = 1;
-/// The version of `ratings.csv`'s columns.
-pub const RATINGS_SCHEMA_VERSION: u32 = 1;
-/// The rating's prior: its weight in virtual wins and games (see
-/// [`crate::stats::plackett_luce`]).
-pub const PRIOR: f64 = 1.0;
+pub use crate::report::ffa::{PODS_SCHEMA_VERSION, PRIOR, RATINGS_SCHEMA_VERSION};
 /// The confidence level of every interval of the outputs.
 pub(super) const LEVEL: f64 = 0.95;
 
@@ -330,6 +323,7 @@ fn write_outputs(
             "expert_weights": super::meta::model_file(a.models.expert_weights.as_deref()),
             "value_weights": super::meta::model_file(a.models.value_weights.as_deref()),
             "entries": entries_json,
+            "first_player_wins": t.first_wins,
             "design": "every 4-subset of the entries is a pod; each pod plays all 24 orders of its entries round the table, the first player turning with the game index",
             "rating": {
                 "method": "Plackett-Luce on the winner of each game (a Bradley-Terry extension to four players), minorize-maximize iterations with a Gamma prior; games without a winner left out",
@@ -343,18 +337,20 @@ fn write_outputs(
     out.write_csv("pods.csv", &pods_t)?;
     out.write_parquet("pods.parquet", &pods_t)?;
     out.write_csv("ratings.csv", &ratings)?;
-    let report = report::markdown(&report::ReportInput {
-        info: &p.info,
-        totals: &t,
-        fit: &fit,
-        seed: a.seed,
-        games_per_seating: a.games,
-        pods: p.pods.len(),
-        day_cap: a.day_cap,
-    });
-    out.write_bytes("report.md", report.as_bytes())?;
+    let (doc, _) = crate::report::ffa::document(&shown(out.dest()), &pods_t, Some(&meta))?;
+    crate::report::write_into(out, &doc)?;
     out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
     Ok(fit)
+}
+
+/// The directory as the report names it: relative to the working directory when it lies
+/// below it.
+fn shown(dest: &std::path::Path) -> std::path::PathBuf {
+    std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|d| dest.strip_prefix(d).ok().map(|p| p.to_path_buf()))
+        .unwrap_or_else(|| dest.to_path_buf())
 }
 
 /// One row per pod, seating and seat.
@@ -455,21 +451,43 @@ fn ratings_table(info: &[EntryInfo], t: &Totals, fit: &PlFit) -> Table {
 
 /// The ratings on the terminal, strongest first.
 fn print_ratings(p: &Prepared, tallies: &[FfaTally], fit: &PlFit) {
+    use super::terminal::{Grid, POLICY_MAX, labels, legend, pct};
     let t = totals(p.info.len(), &p.pods, tallies);
-    println!(
-        "{:>4}  {:<28} {:<12} {:>9} {:>10}  {:>8}",
-        "rank", "deck", "policy", "win share", "log-str.", "vs 3 avg"
-    );
-    for (k, i) in fit.order().into_iter().enumerate() {
-        let e = &p.info[i];
-        println!(
-            "{:>4}  {:<28} {:<12} {:>8.1}% {:>+10.3}  {:>7.1}%",
-            k + 1,
-            e.deck,
-            e.policy,
-            100.0 * t.entry[i][1] as f64 / t.entry[i][0].max(1) as f64,
-            fit.log_strength[i],
-            100.0 * against_average(fit.log_strength[i])
-        );
+    let order = fit.order();
+    let specs: Vec<String> = order.iter().map(|&i| p.info[i].policy.clone()).collect();
+    let (policies, long) = labels(&specs, POLICY_MAX);
+    let mut grid = Grid::new(&[
+        ("rank", true),
+        ("deck", false),
+        ("policy", false),
+        ("win share", true),
+        ("log-strength", true),
+        ("vs 3 avg", true),
+    ]);
+    for (k, (&i, policy)) in order.iter().zip(policies).enumerate() {
+        let theta = fit.log_strength[i];
+        grid.row(vec![
+            (k + 1).to_string(),
+            p.info[i].deck.clone(),
+            policy,
+            pct(t.entry[i][1] as f64 / t.entry[i][0].max(1) as f64),
+            three(theta),
+            pct(against_average(theta)),
+        ]);
+    }
+    println!("{}", grid.render());
+    let long = legend("policies", &long);
+    if !long.is_empty() {
+        println!("{long}");
+    }
+}
+
+/// A log-strength with three decimals and its sign, `0.000` for one that rounds to zero.
+fn three(x: f64) -> String {
+    let s = format!("{x:+.3}");
+    if s == "-0.000" || s == "+0.000" {
+        "0.000".into()
+    } else {
+        s
     }
 }

@@ -356,50 +356,61 @@ fn equivalent_t(rungs: &[Rung], i: usize) -> Option<f64> {
 }
 
 fn print_ladder(rungs: &[Rung], threads: usize) {
+    use super::terminal::{Grid, POLICY_MAX, interval, labels, legend, pct};
     let curve = rungs.iter().any(|r| r.curve);
-    println!(
-        "{:<24} {:>5} {:>8} {:>7} {:>17} {:>5} {:>14}{}",
-        "policy",
-        "rares",
-        "games",
-        "win",
-        "95% interval",
-        "days",
-        "games/s/core",
-        if curve { "   like skill t=" } else { "" }
-    );
-    let mut bounds = false;
-    for r in rungs {
-        let i = wilson(r.wins(), r.acc.games, 0.95);
-        let like = match (
-            curve,
-            r.curve,
-            equivalent_t(
-                rungs,
-                rungs.iter().position(|x| std::ptr::eq(x, r)).unwrap_or(0),
-            ),
-        ) {
-            (false, _, _) => String::new(),
-            (true, true, _) => "   (curve)".to_string(),
-            (true, false, Some(t)) => format!("   {t:>6.1}"),
-            (true, false, None) => "   outside".to_string(),
-        };
-        println!(
-            "{:<24} {:>5} {:>8} {:>6.1}% [{:>5.1}%, {:>5.1}%] {:>5.2} {:>14.0}{like}",
+    let names: Vec<String> = rungs
+        .iter()
+        .map(|r| {
             if r.kind.is_bound() {
                 format!("{} (bound)", r.policy)
             } else {
                 r.policy.clone()
-            },
-            r.mix.count(),
-            r.acc.games,
-            i.estimate * 100.0,
-            i.lo * 100.0,
-            i.hi * 100.0,
-            r.acc.days_mean(),
-            r.acc.games as f64 / r.seconds.max(1e-9) / threads as f64
-        );
+            }
+        })
+        .collect();
+    let (shown, policies) = labels(&names, POLICY_MAX);
+    let mut columns = vec![
+        ("policy", false),
+        ("rares", true),
+        ("games", true),
+        ("win", true),
+        ("95% interval", true),
+        ("days", true),
+        ("games/s/core", true),
+    ];
+    if curve {
+        columns.push(("like skill t=", true));
+    }
+    let mut grid = Grid::new(&columns);
+    let mut bounds = false;
+    for (k, r) in rungs.iter().enumerate() {
+        let i = wilson(r.wins(), r.acc.games, 0.95);
+        let mut row = vec![
+            shown[k].clone(),
+            r.mix.count().to_string(),
+            r.acc.games.to_string(),
+            pct(i.estimate),
+            interval(&i),
+            format!("{:.1}", r.acc.days_mean()),
+            format!(
+                "{:.0}",
+                r.acc.games as f64 / r.seconds.max(1e-9) / threads as f64
+            ),
+        ];
+        if curve {
+            row.push(match (r.curve, equivalent_t(rungs, k)) {
+                (true, _) => "(curve)".to_string(),
+                (false, Some(t)) => format!("{t:.1}"),
+                (false, None) => "outside".to_string(),
+            });
+        }
+        grid.row(row);
         bounds |= r.kind.is_bound();
+    }
+    println!("{}", grid.render());
+    let policies = legend("policies", &policies);
+    if !policies.is_empty() {
+        println!("{policies}");
     }
     if curve {
         println!(

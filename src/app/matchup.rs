@@ -394,30 +394,41 @@ fn ranking_table(info: &[EntryInfo], tallies: &[PairTally], fit: &BtFit) -> Tabl
 }
 
 fn print_ranking(info: &[EntryInfo], fit: &BtFit) {
+    use super::terminal::{Grid, POLICY_MAX, labels, legend, pct, pct_interval};
     let stems: Vec<(String, String)> = info
         .iter()
         .map(|e| (e.deck.clone(), e.hero.clone()))
         .collect();
     let names = crate::report::deck_names(&stems);
-    println!(
-        "{:>4}  {:<28} {:<12} {:>8} {:>17}  {:>14}",
-        "rank", "player deck", "policy", "strength", "95% interval", "vs average"
-    );
+    let order = fit.order();
+    let specs: Vec<String> = order.iter().map(|&i| info[i].policy.clone()).collect();
+    let (policies, long) = labels(&specs, POLICY_MAX);
     let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
-    for (k, i) in fit.order().into_iter().enumerate() {
+    let mut grid = Grid::new(&[
+        ("rank", true),
+        ("player deck", false),
+        ("policy", false),
+        ("strength", true),
+        ("95% interval", true),
+        ("vs average", true),
+        ("95% interval", true),
+    ]);
+    for (k, (&i, policy)) in order.iter().zip(policies).enumerate() {
         let (lo, hi) = fit.interval(i, LEVEL);
-        println!(
-            "{:>4}  {:<28} {:<12} {:>8.2} [{:>6.2}, {:>6.2}]  {:>6.1}% [{:.1}%, {:.1}%]",
-            k + 1,
-            names[&info[i].deck],
-            info[i].policy,
-            fit.log_strength[i].exp(),
-            lo.exp(),
-            hi.exp(),
-            logistic(fit.log_strength[i]) * 100.0,
-            logistic(lo) * 100.0,
-            logistic(hi) * 100.0,
-        );
+        grid.row(vec![
+            (k + 1).to_string(),
+            names[&info[i].deck].clone(),
+            policy,
+            format!("{:.2}", fit.log_strength[i].exp()),
+            format!("[{:>5.2}, {:>5.2}]", lo.exp(), hi.exp()),
+            pct(logistic(fit.log_strength[i])),
+            pct_interval(logistic(lo), logistic(hi)),
+        ]);
+    }
+    println!("{}", grid.render());
+    let long = legend("policies", &long);
+    if !long.is_empty() {
+        println!("{long}");
     }
 }
 

@@ -37,6 +37,7 @@ mod sensitivity;
 mod shard;
 pub mod spec;
 pub mod summary;
+mod terminal;
 mod train;
 mod train_policy;
 mod train_value;
@@ -192,7 +193,7 @@ mod tests {
     ];
     /// The modules below them, which they share (`experiment` reads an experiment file into
     /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 18] = [
+    const SHARED: [&str; 19] = [
         "builtin",
         "checkpoint",
         "cli",
@@ -211,6 +212,7 @@ mod tests {
         "shard",
         "spec",
         "summary",
+        "terminal",
     ];
 
     /// The sibling modules a file of src/app names through `super::`.

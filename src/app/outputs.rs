@@ -38,7 +38,7 @@ pub const CHECKPOINT: &str = "checkpoint";
 /// or a shard's state, and the temporary files of older versions. A command replaces a
 /// directory holding only these, and refuses one holding anything else.
 pub fn is_output_name(name: &str) -> bool {
-    const NAMES: [&str; 52] = [
+    const NAMES: [&str; 55] = [
         "summary.csv",
         "summary.parquet",
         "cards.csv",
@@ -60,6 +60,9 @@ pub fn is_output_name(name: &str) -> bool {
         "matchups.parquet",
         "ranking.csv",
         "ranking.parquet",
+        "pods.csv",
+        "pods.parquet",
+        "ratings.csv",
         "booster_war.csv",
         "booster_war.parquet",
         "factions.csv",

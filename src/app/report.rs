@@ -37,7 +37,7 @@ pub fn report(a: ReportArgs) -> Result<()> {
 /// A directory holding a shard's state or an unfinished run's checkpoint, and no tables,
 /// is not a run to report: say what to do with it.
 fn advise_unreportable(dir: &Path) -> Result<()> {
-    let has_tables = ["summary.parquet", "summary.csv"]
+    let has_tables = ["summary.parquet", "summary.csv", "pods.parquet"]
         .iter()
         .any(|f| dir.join(f).is_file());
     if has_tables {
@@ -60,7 +60,7 @@ fn advise_unreportable(dir: &Path) -> Result<()> {
     }
     if let Some(holds) = other_outputs(dir) {
         bail!(
-            "{d}: it holds {holds}; report writes report.html and report.md from the outputs of run, matchup, booster-war or sensitivity (in a directory of their own)",
+            "{d}: it holds {holds}; report writes report.html and report.md from the outputs of run, matchup, booster-war, ffa or sensitivity (in a directory of their own)",
             d = dir.display()
         );
     }
@@ -74,7 +74,7 @@ fn other_outputs(dir: &Path) -> Option<String> {
     let meta: serde_json::Value = serde_json::from_str(&text).ok()?;
     let holds = match meta.get("kind")?.as_str()? {
         "ffa" => {
-            "the outputs of ffa (pods.csv, ratings.csv and the report.md that ffa writes itself, which is its report)"
+            "the outputs of ffa without pods.parquet, which its report reads (pods.csv and ratings.csv: tables to read as they are)"
         }
         "tune" => {
             "the outputs of tune (tune_candidates.csv, tune_rares.csv, tune_screening.csv: the mixes closest to its target, a table to read as it is)"

@@ -364,30 +364,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         confirm
     );
     println!("\nClosest mixes (measured; 95% interval):");
-    for (i, (r, iv)) in rows.iter().zip(&ivals).enumerate() {
-        println!(
-            "{:>2}. {:>5.1}% [{:>5.1}%, {:>5.1}%] (predicted {:>5.1}%)  {} rare(s): {}{}",
-            i + 1,
-            iv.estimate * 100.0,
-            iv.lo * 100.0,
-            iv.hi * 100.0,
-            r.1 * 100.0,
-            r.0.count(),
-            {
-                let names = loaded.confluence.mix_names(r.0, db);
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            },
-            if iv.lo <= a.target && a.target <= iv.hi {
-                ""
-            } else {
-                "  [interval excludes the target]"
-            }
-        );
-    }
+    print_closest(&rows, &ivals, a.target, &loaded.confluence, db);
     if !ivals
         .iter()
         .any(|iv| iv.lo <= a.target && a.target <= iv.hi)
@@ -407,18 +384,76 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     println!(
         "\nRares by effect on the win rate (most difficulty first; percentage points, 95% interval):"
     );
+    let mut grid = super::terminal::Grid::new(&[("", true), ("", true), ("", false)]);
     for e in &effects {
-        println!(
-            "  {:>+6.2} [{:>+6.2}, {:>+6.2}]  {}",
-            e.estimate * 100.0,
-            (e.estimate - z * e.se) * 100.0,
-            (e.estimate + z * e.se) * 100.0,
-            db.card(loaded.confluence.rares[e.rare]).name
-        );
+        grid.row(vec![
+            super::terminal::signed(e.estimate * 100.0),
+            super::terminal::signed_interval(
+                (e.estimate - z * e.se) * 100.0,
+                (e.estimate + z * e.se) * 100.0,
+            ),
+            db.card(loaded.confluence.rares[e.rare]).name.clone(),
+        ]);
+    }
+    for line in grid.render().lines().skip(1) {
+        println!("  {line}");
     }
     eprintln!(
         "confluence-sim: wrote tune_candidates, tune_rares and tune_screening (CSV and Parquet) in {}",
         a.out.display()
     );
     Ok(())
+}
+
+/// The confirmed mixes, closest to the target first: a row each (a long mix by a label,
+/// named in full under the table), those whose interval excludes the target marked.
+fn print_closest(
+    rows: &[(RareMix, f64, &Accum)],
+    ivals: &[crate::stats::Interval],
+    target: f64,
+    confluence: &crate::deck::ConfluenceDeck,
+    db: &crate::cards::CardDb,
+) {
+    use super::terminal::{Grid, MIX_MAX, interval, labels, legend, pct};
+    let mixes: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let names = confluence.mix_names(r.0, db);
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        })
+        .collect();
+    let (shown, long) = labels(&mixes, MIX_MAX);
+    let mut grid = Grid::new(&[
+        ("", true),
+        ("win", true),
+        ("95% interval", true),
+        ("predicted", true),
+        ("rares", true),
+        ("mix", false),
+        ("", false),
+    ]);
+    for (i, ((r, iv), mix)) in rows.iter().zip(ivals).zip(shown).enumerate() {
+        grid.row(vec![
+            format!("{}.", i + 1),
+            pct(iv.estimate),
+            interval(iv),
+            pct(r.1),
+            r.0.count().to_string(),
+            mix,
+            if iv.lo <= target && target <= iv.hi {
+                String::new()
+            } else {
+                "[interval excludes the target]".to_string()
+            },
+        ]);
+    }
+    println!("{}", grid.render());
+    let long = legend("rare mixes", &long);
+    if !long.is_empty() {
+        println!("{long}");
+    }
 }

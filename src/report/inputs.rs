@@ -490,6 +490,11 @@ pub(crate) fn read_meta(path: &Path) -> Result<RunMeta, ReportError> {
         msg: e.to_string(),
         expected: "expected the run's metadata as one JSON object".into(),
     })?;
+    meta_of(&v, path)
+}
+
+/// `meta.json`'s contents as [`RunMeta`] (`path` names the file in the error).
+pub(crate) fn meta_of(v: &serde_json::Value, path: &Path) -> Result<RunMeta, ReportError> {
     let Some(obj) = v.as_object() else {
         return Err(ReportError::Content {
             path: path.to_path_buf(),

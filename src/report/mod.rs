@@ -28,7 +28,8 @@
 //! skeleton, frame, renderers and atomic writing; one written by `confluence-sim
 //! booster-war` (`booster_war.parquet`, no `summary.parquet`) gets the Booster War report
 //! of [`booster_war`]; one written by `confluence-sim sensitivity` (`sensitivity.parquet`)
-//! gets the tornado charts of [`sensitivity`].
+//! gets the tornado charts of [`sensitivity`]; one written by `confluence-sim ffa`
+//! (`pods.parquet`) gets the Free for All report of [`ffa`].
 //!
 //! This module depends on [`crate::export`] and [`crate::stats`] only.
 //!
@@ -36,6 +37,7 @@
 
 pub mod booster_war;
 pub mod document;
+pub mod ffa;
 pub mod findings;
 pub mod heatmap;
 pub mod html;
@@ -59,6 +61,7 @@ pub use model::*;
 pub use skeleton::{Page, Report, lay_out};
 
 use booster_war::WarModel;
+use ffa::FfaModel;
 use matchup::MatchupModel;
 use sensitivity::SensModel;
 
@@ -115,11 +118,13 @@ fn is_report_chart(name: &str) -> bool {
         || MatchupModel::owns_chart(name)
         || WarModel::owns_chart(name)
         || SensModel::owns_chart(name)
+        || FfaModel::owns_chart(name)
 }
 
 /// Reads the run in `dir` and writes `report.html`, `report.md` and `charts/*.svg` there:
 /// the matchup report for a `confluence-sim matchup` directory, the Booster War report for
-/// a `confluence-sim booster-war` one, the run report otherwise. Everything is rendered
+/// a `confluence-sim booster-war` one, the Free for All report for a `confluence-sim ffa`
+/// one, the run report otherwise. Everything is rendered
 /// before the first file is created, and the directory is replaced in one step by a new
 /// one holding the run's files and the whole new report (see [`OutputDir`]), so a failure
 /// leaves the old report. Charts of an earlier report that this one no longer has are left
@@ -135,6 +140,8 @@ pub fn write_report(dir: &Path, target: f64) -> Result<Written, ReportError> {
         lay_out::<WarModel>(dir, target)?
     } else if SensModel::recognises(dir) {
         lay_out::<SensModel>(dir, target)?
+    } else if FfaModel::recognises(dir) {
+        lay_out::<FfaModel>(dir, target)?
     } else {
         lay_out::<Model>(dir, target)?
     };
@@ -171,6 +178,21 @@ fn write_document(
     Ok(Written { files, warnings })
 }
 
+/// Writes `doc` into the output set `out` of a command that writes its report with its
+/// tables (`ffa`): `report.md`, `report.html` and its charts under `charts/`.
+///
+/// # Errors
+///
+/// Any error writing the files.
+pub fn write_into(out: &mut OutputDir, doc: &Document) -> Result<(), ReportError> {
+    for c in &doc.charts() {
+        out.write_bytes(&format!("charts/{}", c.file), c.standalone().as_bytes())?;
+    }
+    out.write_bytes("report.md", markdown::render(doc).as_bytes())?;
+    out.write_bytes("report.html", html::render(doc).as_bytes())?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +213,9 @@ mod tests {
         assert!(!is_report_chart("days_.svg"));
         assert!(!is_report_chart("days_x.svg"));
         assert!(!is_report_chart("my_chart.svg"));
+        assert!(is_report_chart("ffa_entries.svg"));
+        assert!(is_report_chart("ffa_seats.svg"));
+        assert!(!is_report_chart("ffa_pods.svg"));
         assert!(is_report_chart("sensitivity_2.svg"));
         assert!(!is_report_chart("sensitivity_.svg"));
     }

@@ -15,12 +15,14 @@ mod bars;
 mod comparison;
 mod histogram;
 mod line;
+mod shares;
 mod tornado;
 
 pub use bars::*;
 pub use comparison::*;
 pub use histogram::*;
 pub use line::*;
+pub use shares::*;
 pub use tornado::*;
 
 /// Colour-blind-safe series colours (Okabe & Ito 2008), darkest first; yellow is left out
