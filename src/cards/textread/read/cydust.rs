@@ -232,6 +232,26 @@ impl Reader<'_> {
             }
             _ => {}
         }
+        // "one of my Markers": the marker is chosen when placed (no terrain named).
+        if s == "Place one of my Markers on\x20target visible region"
+            || s == "place one of my Markers on\x20target visible region"
+        {
+            return Ok(Some(vec![op(
+                "place_marker",
+                &[&crate::cards::types::terrain::describe(0)],
+            )]));
+        }
+        // A token whose subtypes come before its name, in one of your expeditions.
+        rx!(
+            TOKEN_NAMED_AFTER,
+            r"^(?i:create) an? (?:[A-Z][a-z]+ )+\[([^\]]+?) (\d+)/(\d+)/(\d+)\] token in your (Hero|Companion) Expedition$"
+        );
+        if let Some(c) = TOKEN_NAMED_AFTER.captures(s) {
+            let stat = |i: usize| c[i].parse().unwrap_or(0);
+            let t = token_str(&c[1], Stats::new(stat(2), stat(3), stat(4)));
+            let at = format!("Fixed({})", &c[5]);
+            return Ok(Some(vec![op("token", &[&t, &at, "1", "yours"])]));
+        }
         // A Terrain Marker placed on a visible region.
         rx!(
             PLACE_MARKER,
@@ -343,6 +363,8 @@ impl Reader<'_> {
                 };
                 cmp_str(&format!("count({})", filter_str(&f, self.ctx)), Cmp::Ge, 1)
             }
+            "I'm in a single-terrain region" => "SingleTerrain".into(),
+            "your Hero has 5 or more\x20Quest counters" => cmp_str("HeroCounters", Cmp::Ge, 5),
             "it's in your Reserve" => {
                 let f = Filter {
                     kinds: fkind::CARD,
@@ -440,6 +462,17 @@ impl Reader<'_> {
                 2,
             )));
         }
+        // "If C, X. Otherwise, Y.": one test, two branches (X naming no target: an "it" in Y
+        // after a target of X is read elsewhere).
+        rx!(IF_THEN, r"^If ([^,]+), (.+)$");
+        if let (Some(ca), Some(y)) = (IF_THEN.captures(t(0)), t(1).strip_prefix("Otherwise, "))
+            && !ca[2].contains("target")
+        {
+            let cond = self.cond(&ca[1])?;
+            let x = self.clause(&ca[2])?;
+            let y = self.clause(&super::upper_first(y))?;
+            return Ok(Some((vec![NStep::If(cond, x, y)], 2)));
+        }
         // "You may X target card. If it's in your Reserve, Y": "it" is the target, so Y
         // belongs to the optional block (no target when it is declined).
         rx!(IF_ITS_MINE, r"^If it's in your Reserve, (.+)$");
@@ -497,6 +530,9 @@ impl Reader<'_> {
             }
             "My Expedition is considered behind" => return st("ConsideredBehind"),
             "I can't be played in a\x20starting region" => return st("NotInStartExp"),
+            "@would_leave, you may put me @owners_mana instead @exhausted_orb" => {
+                return st("LeaveToMana { may: true }");
+            }
             "I'm also considered an Expedition Permanent, @even_out_of_play" => {
                 return st(&format!("AlsoKind({})", fkind::EXP_PERMANENT));
             }
@@ -547,6 +583,10 @@ impl Reader<'_> {
         );
         if let Some(c) = LEVEL_IF.captures(s) {
             return st_if("level_stats(me)", self.cond(&c[1]));
+        }
+        rx!(GIGANTIC_IF, r"^If (.+?), I am \[Gigantic\]$");
+        if let Some(c) = GIGANTIC_IF.captures(s) {
+            return st_if("keyword(gigantic)", self.cond(&c[1]));
         }
         rx!(DEFENDER_UNLESS, r"^I(?:'m| am) \[Defender\] unless (.+)$");
         if let Some(c) = DEFENDER_UNLESS.captures(s) {
@@ -978,6 +1018,39 @@ mod tests {
                 &["J: if count(card any exhausted in_reserve) < 3 { gain(me, fleeting) }"],
                 &["J: if count(card yours exhausted in_reserve) < 2 { gain(me, fleeting) }"],
                 &["J: gain(me, fleeting)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn if_otherwise_markers_a_named_token_and_conditional_statics() {
+        check(
+            "{H} If I'm in qq a single-terrain region, [Sabotage]. qq Otherwise, my Expedition [Ascends].",
+            &["H: if single_terrain { sabotage } else { ascend }"],
+            &[
+                &["H: if single_terrain { ascend } else { sabotage }"],
+                &["H: if single_terrain { sabotage }"],
+            ],
+        );
+        check(
+            "At Noon — You qq may place one of qq my Markers on target qq visible region.",
+            &["noon: may { place_marker }"],
+            &[&["noon: place_marker"], &["noon: may { place_marker(F) }"]],
+        );
+        check(
+            "{J} Create a Leviathan qq Companion [Halua 2/2/2] token qq in your Companion Expedition.",
+            &["J: token(Halua, companion)"],
+            &[
+                &["J: token(Halua, hero)"],
+                &["J: opponent_token(Halua, companion)"],
+            ],
+        );
+        check(
+            "If your Hero has qq 5 or more Quest qq counters, I am [Gigantic].",
+            &["static keyword(gigantic) if hero_counters >= 5"],
+            &[
+                &["static keyword(gigantic) if hero_counters >= 4"],
+                &["static keyword(defender) if hero_counters >= 5"],
             ],
         );
     }

@@ -233,7 +233,11 @@ impl<'a> Reader<'a> {
         // Activation only while you are the first player.
         let mut only_first = false;
         if sents.last().is_some_and(|l| {
-            l.trim_end_matches('.') == "@only_activate if you are the first player"
+            matches!(
+                l.trim_end_matches('.'),
+                "@only_activate if you are the first player"
+                    | "@only_activate if you are first player"
+            )
         }) {
             sents.pop();
             only_first = true;
