@@ -383,6 +383,15 @@ impl Reader<'_> {
             "neither of my Expeditions is in {M}" => cmp_str("exps_in(M)", Cmp::Eq, 0),
             "neither of my Expeditions is in {O}" => cmp_str("exps_in(O)", Cmp::Eq, 0),
             _ => {
+                // Zero base statistics over your Characters counted with "there are": the
+                // same count as the "you have" spelling.
+                rx!(
+                    ZERO_THERE_ARE,
+                    r"^there are (\w+) or more (base statistics\x20of 0 among Characters you control)$"
+                );
+                if let Some(m) = ZERO_THERE_ARE.captures(c) {
+                    return Some(self.cond(&format!("you have {} or more {}", &m[1], &m[2])));
+                }
                 // "I'm not X": the negation of "I'm X".
                 if let Some(rest) = c.strip_prefix("I'm not ") {
                     return Some(
@@ -1051,6 +1060,19 @@ mod tests {
             &[
                 &["static keyword(gigantic) if hero_counters >= 4"],
                 &["static keyword(defender) if hero_counters >= 5"],
+            ],
+        );
+    }
+
+    #[test]
+    fn base_statistics_of_0_among_characters_you_control() {
+        check(
+            "{R} If there are qq three or more base qq statistics of 0 among qq Characters you control, draw qq a card.",
+            &["R if zero_stats_of(character yours) >= 3: draw"],
+            &[
+                &["R if zero_stats_of(character yours) >= 2: draw"],
+                &["R if zero_stats_of(character any) >= 3: draw"],
+                &["R if zero_stats_of(character yours in_expedition in_reserve) >= 3: draw"],
             ],
         );
     }
