@@ -69,6 +69,11 @@ impl Reader<'_> {
                 i += used;
                 continue;
             }
+            if let Some((steps, used)) = self.cd_sentences(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) =
                 crate::cards::textread::forms::sentences(self, &sents[i..])?
             {
@@ -297,10 +302,12 @@ impl Reader<'_> {
                 .or_else(|| CONDITIONS.read(self, c))
             {
                 Some(cond) => cond?,
-                None => match crate::cards::textread::forms::cond(self, c) {
-                    Some(r) => return r,
-                    None => return Err(format!("a condition '{c}'")),
-                },
+                None => {
+                    match crate::cards::textread::forms::cond(self, c).or_else(|| self.cd_cond(c)) {
+                        Some(r) => return r,
+                        None => return Err(format!("a condition '{c}'")),
+                    }
+                }
             },
         })
     }
@@ -309,6 +316,9 @@ impl Reader<'_> {
     pub(in crate::cards::textread) fn clause(&self, s: &str) -> Result<Vec<NStep>, String> {
         let s = s.trim().trim_end_matches('.').trim();
         if let Some(r) = self.cost_clause(s) {
+            return r;
+        }
+        if let Some(r) = self.cd_clause(s) {
             return r;
         }
         // "You may X" / "You may pay {N} to X" / "You may exhaust me to X".

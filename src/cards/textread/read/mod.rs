@@ -40,6 +40,7 @@ rx!(
 mod body;
 mod conds;
 mod costs;
+mod cydust;
 mod effect;
 mod noun;
 mod pairs;
@@ -144,7 +145,7 @@ impl<'a> Reader<'a> {
             for s in sentences(&text) {
                 // A static sentence written among a card's effects is an ability of its
                 // own ("You may discard ... to reduce my cost by {2}." in a Spell).
-                let alone = STANDALONE.is_match(&s);
+                let alone = STANDALONE.is_match(&s) || cydust::STANDALONE_CD.is_match(&s);
                 let is_kw = s
                     .trim_end_matches('.')
                     .split(", ")
@@ -192,7 +193,7 @@ impl<'a> Reader<'a> {
             }
             return Ok(out);
         }
-        if g.len() == 1 && STANDALONE.is_match(&g[0]) {
+        if g.len() == 1 && (STANDALONE.is_match(&g[0]) || cydust::STANDALONE_CD.is_match(&g[0])) {
             return self.static_ability(g, support);
         }
         let mut support = support;
@@ -232,7 +233,11 @@ impl<'a> Reader<'a> {
         // Activation only while you are the first player.
         let mut only_first = false;
         if sents.last().is_some_and(|l| {
-            l.trim_end_matches('.') == "@only_activate if you are the first player"
+            matches!(
+                l.trim_end_matches('.'),
+                "@only_activate if you are the first player"
+                    | "@only_activate if you are first player"
+            )
         }) {
             sents.pop();
             only_first = true;
@@ -329,7 +334,11 @@ impl<'a> Reader<'a> {
         }
         if trigger == "when LeaveExpedition" {
             // "my Expedition" of a card leaving it: the one it left.
-            body = map_ops(body, &|o| o.replace(", Mine,", ", Left,"));
+            body = map_ops(body, &|o| {
+                o.replace(", Mine,", ", Left,")
+                    .replace("forward(Mine,", "forward(Left,")
+                    .replace("back(Mine,", "back(Left,")
+            });
         }
         Ok(vec![NAbility {
             support,

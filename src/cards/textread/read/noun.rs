@@ -93,6 +93,9 @@ impl Reader<'_> {
         if let Some(np) = crate::cards::textread::forms::noun(self, s) {
             return np;
         }
+        if let Some(np) = self.cd_noun(s) {
+            return np;
+        }
         let bad = || Err(format!("an object '{s}'"));
         // "up to two targets, Characters or Permanents": "up to two target Characters or
         // Permanents".

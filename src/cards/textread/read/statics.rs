@@ -333,7 +333,7 @@ impl Reader<'_> {
         let s = g[0].trim_end_matches('.');
         let (trigger, body) = match self.fixed_static(s) {
             Some(t) => t,
-            None => match STATICS.read(self, s) {
+            None => match STATICS.read(self, s).or_else(|| self.cd_static(s)) {
                 Some(t) => t?,
                 None => return Err(format!("a static ability '{s}'")),
             },
