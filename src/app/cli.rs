@@ -1029,6 +1029,45 @@ pub struct MatchArgs {
     pub edits: EditArgs,
 }
 
+/// The configuration the flags describe: made once, then the run layer reads only it.
+impl From<&EditArgs> for crate::job::config::Edits {
+    fn from(e: &EditArgs) -> Self {
+        Self {
+            edit: e.edit.clone(),
+            edits_file: e.edits_file.clone(),
+        }
+    }
+}
+
+impl From<&ModelArgs> for crate::job::config::Models {
+    fn from(m: &ModelArgs) -> Self {
+        Self {
+            expert_weights: m.expert_weights.clone(),
+            value_weights: m.value_weights.clone(),
+        }
+    }
+}
+
+impl From<&MatchArgs> for crate::job::config::Play {
+    fn from(m: &MatchArgs) -> Self {
+        Self {
+            players: m.players.clone(),
+            confluence: m.confluence.clone(),
+            policies: m.policies.clone(),
+            calibrated: m.calibrated.clone(),
+            rares: m.rares.clone(),
+            rare_sets: m.rare_sets.clone(),
+            subsets: m.subsets,
+            day_cap: m.day_cap,
+            allow_illegal: m.allow_illegal,
+            cards: m.cards.clone(),
+            expert_weights: m.expert_weights.clone(),
+            value_weights: m.value_weights.clone(),
+            edits: (&m.edits).into(),
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct RunArgs {
     #[command(flatten)]

@@ -339,7 +339,7 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         builtin::read(path).with_context(|| format!("reading experiment {}", path.display()))?;
     let x = parse(&text, &shown)?;
     let f = &x.file;
-    let m = super::cli::MatchArgs {
+    let m = crate::job::config::Play {
         players: f.players.iter().map(|p| resolve(path, p)).collect(),
         confluence: resolve(path, &f.confluence),
         policies: f.policies.clone(),
@@ -352,7 +352,7 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         cards: resolve(path, &f.cards),
         expert_weights: a.m.expert_weights.clone(),
         value_weights: a.m.value_weights.clone(),
-        edits: a.m.edits.clone(),
+        edits: (&a.m.edits).into(),
     };
     let file_error =
         |e: anyhow::Error| anyhow::anyhow!("experiment {}: {}", path.display(), super::message(&e));

@@ -5,28 +5,20 @@
 
 mod bench;
 mod booster_war;
-mod builtin;
 mod calibrate;
 mod cards;
-mod checkpoint;
 pub mod cli;
 mod compare;
 mod disagree;
-mod error;
 pub mod experiment;
 mod ffa;
 mod headtohead;
-mod job;
 mod ladder;
-pub mod load;
 pub(crate) mod matchup;
 mod merge;
-mod meta;
 pub mod mixes;
 mod optimize;
-mod outputs;
 mod play;
-mod players;
 mod records;
 mod replay;
 mod report;
@@ -34,9 +26,6 @@ mod run;
 mod scenario;
 mod selfplay;
 mod sensitivity;
-mod shard;
-pub mod spec;
-pub mod summary;
 mod train;
 mod train_policy;
 mod train_value;
@@ -47,7 +36,10 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 use cli::{Cli, Command};
-pub use error::{Usage, exit_code, is_usage, message, usage};
+// The run layer's modules, by the names the commands use.
+pub use crate::job::error::{Usage, exit_code, is_usage, message, usage};
+use crate::job::plan as job;
+use crate::job::{builtin, checkpoint, load, meta, outputs, players, shard, spec, summary};
 
 /// Runs the program; errors are printed as `confluence-sim: error: ...` and exit 1 (a bad
 /// file or a failed run) or 2 (a bad flag value).
@@ -191,26 +183,16 @@ mod tests {
         "tune",
     ];
     /// The modules below them, which they share (`experiment` reads an experiment file into
-    /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 18] = [
-        "builtin",
-        "checkpoint",
+    /// a job, as `crate::job::spec` reads a recorded one; the rest of the run layer is
+    /// `crate::job`).
+    const SHARED: [&str; 7] = [
         "cli",
-        "error",
         "experiment",
         "headtohead",
-        "job",
-        "load",
-        "meta",
         "mixes",
         "mod",
-        "outputs",
-        "players",
         "records",
         "selfplay",
-        "shard",
-        "spec",
-        "summary",
     ];
 
     /// The sibling modules a file of src/app names through `super::`.
