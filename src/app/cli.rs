@@ -1,7 +1,7 @@
 //! Command-line arguments (clap derive structs only; the head-to-head commands' also
 //! serialize, as their checkpoints and shards record the flags that decide the results).
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::app`]; may use every other module; none uses it.
 
 use std::path::PathBuf;
 
@@ -1044,6 +1044,17 @@ impl From<&ModelArgs> for crate::job::config::Models {
         Self {
             expert_weights: m.expert_weights.clone(),
             value_weights: m.value_weights.clone(),
+        }
+    }
+}
+
+impl From<&RunArgs> for crate::job::config::Outputs {
+    fn from(a: &RunArgs) -> Self {
+        Self {
+            out: a.out.clone(),
+            threads: a.threads,
+            per_game: a.per_game,
+            quiet: a.quiet,
         }
     }
 }

@@ -1,7 +1,8 @@
-//! The command-line application: argument parsing, loading with clear errors, the
-//! commands, and what they print. The only layer that knows clap and the terminal.
+//! The command-line application: argument parsing and the commands, each of which turns
+//! its flags into the run layer's configuration ([`crate::job`]), calls it, and prints. The
+//! only layer that knows clap.
 //!
-//! Layer: may use every other module; none uses it (but `fuzz`).
+//! Layer: may use every other module; none uses it.
 
 mod bench;
 mod booster_war;
@@ -10,13 +11,11 @@ mod cards;
 pub mod cli;
 mod compare;
 mod disagree;
-pub mod experiment;
 mod ffa;
 mod headtohead;
 mod ladder;
 pub(crate) mod matchup;
 mod merge;
-pub mod mixes;
 mod optimize;
 mod play;
 mod records;
@@ -39,7 +38,9 @@ use cli::{Cli, Command};
 // The run layer's modules, by the names the commands use.
 pub use crate::job::error::{Usage, exit_code, is_usage, message, usage};
 use crate::job::plan as job;
-use crate::job::{builtin, checkpoint, load, meta, outputs, players, shard, spec, summary};
+use crate::job::{
+    builtin, checkpoint, experiment, load, meta, mixes, outputs, players, shard, spec, summary,
+};
 
 /// Runs the program; errors are printed as `confluence-sim: error: ...` and exit 1 (a bad
 /// file or a failed run) or 2 (a bad flag value).
@@ -182,18 +183,9 @@ mod tests {
         "train_value",
         "tune",
     ];
-    /// The modules below them, which they share (`experiment` reads an experiment file into
-    /// a job, as `crate::job::spec` reads a recorded one; the rest of the run layer is
-    /// `crate::job`).
-    const SHARED: [&str; 7] = [
-        "cli",
-        "experiment",
-        "headtohead",
-        "mixes",
-        "mod",
-        "records",
-        "selfplay",
-    ];
+    /// The modules below them, which they share (the run layer, loading, experiment files,
+    /// checkpoints, shards and outputs, is `crate::job`).
+    const SHARED: [&str; 5] = ["cli", "headtohead", "mod", "records", "selfplay"];
 
     /// The sibling modules a file of src/app names through `super::`.
     fn uses(text: &str) -> Vec<String> {

@@ -46,7 +46,7 @@ pub fn run(a: RunArgs) -> Result<()> {
         return execute(job, false);
     }
     let mut job = match &a.experiment {
-        Some(path) => experiment::job(path, &a)?,
+        Some(path) => experiment::job(path, &(&a.m).into(), &(&a).into())?,
         None => {
             load::distinct_policies(&a.m.policies)?;
             let play = crate::job::config::Play::from(&a.m);

@@ -1,5 +1,5 @@
 //! A run's configuration as plain data: what to play (decks, policies, rare mixes, card
-//! data, models) and the what-if edits. The command line makes it once from its flags
+//! data, models), the what-if edits and where the outputs go. The command line makes it once from its flags
 //! (`TryFrom` in `app::cli`), an experiment file and a recorded run (`checkpoint/run.json`,
 //! `shard.json`, read by [`super::spec`]) make the same values, and loading, planning and
 //! the outputs read only these, never the flags.
@@ -57,4 +57,17 @@ pub struct Play {
     pub value_weights: Option<PathBuf>,
     /// The what-if edits.
     pub edits: Edits,
+}
+
+/// Where a run writes and how it runs: `run`'s --out, --threads, --per-game and --quiet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outputs {
+    /// The output directory.
+    pub out: PathBuf,
+    /// Worker threads (`None`: all cores).
+    pub threads: Option<usize>,
+    /// Also write games.parquet, one row per game.
+    pub per_game: bool,
+    /// No progress bar and no summary table on the terminal.
+    pub quiet: bool,
 }

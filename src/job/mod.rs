@@ -1,6 +1,6 @@
 //! The run layer, below the command line: a run's configuration as plain data
-//! ([`config`], made once from the flags, an experiment file or a recorded run), loading
-//! it ([`load`], [`builtin`]), planning and running a job ([`plan`]), shards, checkpoints and
+//! ([`config`], made once from the flags, an experiment file ([`experiment`]) or a recorded
+//! run), loading it ([`load`], [`builtin`], [`mixes`]), planning and running a job ([`plan`]), shards, checkpoints and
 //! their merge ([`shard`], [`checkpoint`], [`spec`]), and the outputs ([`outputs`],
 //! [`summary`], [`meta`]). It knows nothing of how flags are parsed; the commands of
 //! [`crate::app`] parse, configure, call it and print.
@@ -12,8 +12,10 @@ pub mod builtin;
 pub mod checkpoint;
 pub mod config;
 pub mod error;
+pub mod experiment;
 pub mod load;
 pub mod meta;
+pub mod mixes;
 pub mod outputs;
 pub mod plan;
 pub mod players;
