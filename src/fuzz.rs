@@ -6,7 +6,7 @@
 //!
 //! The card library is loaded once from this repository's `decks/cards`.
 //!
-//! Layer: may use `app`, `cards`, `deck`, `scenario` and nothing else of the crate.
+//! Layer: may use `cards`, `deck`, `job`, `scenario` and nothing else of the crate.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -90,9 +90,9 @@ pub fn experiment(data: &[u8]) -> Result<(), String> {
     let Some(text) = text(data) else {
         return Ok(());
     };
-    crate::app::experiment::parse(text, Path::new(FILE))
+    crate::job::experiment::parse(text, Path::new(FILE))
         .map(|_| ())
-        .map_err(|e| crate::app::message(&e))
+        .map_err(|e| crate::job::error::message(&e))
 }
 
 /// A scenario file (`tests/scenarios/*.toml`): the position is built, not played. A

@@ -20,6 +20,8 @@
 //! - [`export`]: the table model, CSV and Parquet, the atomic output directory;
 //! - [`analysis`]: the per-card, paired-difference and rare-effect tables of a run;
 //! - [`report`]: the HTML and Markdown reports with SVG charts, from a run's files;
+//! - [`job`]: the run layer: a run's configuration as plain data, loading, planning,
+//!   shards, checkpoints, merge and the outputs, free of the command line;
 //! - [`app`]: the command-line interface;
 //! - [`fuzz`]: the parsers' fuzzing entry points (`fuzz/`, `tests/fuzz_smoke.rs`).
 //!
@@ -34,6 +36,7 @@ pub mod error;
 pub mod export;
 pub mod fuzz;
 pub mod gamelog;
+pub mod job;
 pub mod policy;
 pub mod record;
 pub mod report;

@@ -8,18 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The circles main still has, each as its sorted module paths.
-const NOT_YET_BROKEN: &[&[&str]] = &[&[
-    "app::checkpoint",
-    "app::cli",
-    "app::job",
-    "app::load",
-    "app::meta",
-    "app::outputs",
-    "app::shard",
-    "app::spec",
-    "app::summary",
-]];
+/// The circles main still has, each as its sorted module paths (none since the run layer
+/// left the command line, issue 50).
+const NOT_YET_BROKEN: &[&[&str]] = &[];
 
 /// Every `.rs` file under `dir` as its module path (`engine/state.rs`: `engine::state`,
 /// `engine/mod.rs`: `engine`) and its text.

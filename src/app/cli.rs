@@ -1,7 +1,7 @@
 //! Command-line arguments (clap derive structs only; the head-to-head commands' also
 //! serialize, as their checkpoints and shards record the flags that decide the results).
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::app`]; may use every other module; none uses it.
 
 use std::path::PathBuf;
 
@@ -1028,6 +1028,56 @@ pub struct MatchArgs {
     pub value_weights: Option<PathBuf>,
     #[command(flatten)]
     pub edits: EditArgs,
+}
+
+/// The configuration the flags describe: made once, then the run layer reads only it.
+impl From<&EditArgs> for crate::job::config::Edits {
+    fn from(e: &EditArgs) -> Self {
+        Self {
+            edit: e.edit.clone(),
+            edits_file: e.edits_file.clone(),
+        }
+    }
+}
+
+impl From<&ModelArgs> for crate::job::config::Models {
+    fn from(m: &ModelArgs) -> Self {
+        Self {
+            expert_weights: m.expert_weights.clone(),
+            value_weights: m.value_weights.clone(),
+        }
+    }
+}
+
+impl From<&RunArgs> for crate::job::config::Outputs {
+    fn from(a: &RunArgs) -> Self {
+        Self {
+            out: a.out.clone(),
+            threads: a.threads,
+            per_game: a.per_game,
+            quiet: a.quiet,
+        }
+    }
+}
+
+impl From<&MatchArgs> for crate::job::config::Play {
+    fn from(m: &MatchArgs) -> Self {
+        Self {
+            players: m.players.clone(),
+            confluence: m.confluence.clone(),
+            policies: m.policies.clone(),
+            calibrated: m.calibrated.clone(),
+            rares: m.rares.clone(),
+            rare_sets: m.rare_sets.clone(),
+            subsets: m.subsets,
+            day_cap: m.day_cap,
+            allow_illegal: m.allow_illegal,
+            cards: m.cards.clone(),
+            expert_weights: m.expert_weights.clone(),
+            value_weights: m.value_weights.clone(),
+            edits: (&m.edits).into(),
+        }
+    }
 }
 
 #[derive(Args, Debug)]

@@ -63,7 +63,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
             a.games
         )));
     }
-    let loaded = load::load(&m)?;
+    let loaded = load::load(&(&m).into())?;
     for w in &loaded.warnings {
         eprintln!("confluence-sim: warning: {w}");
     }

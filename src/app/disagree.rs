@@ -43,7 +43,7 @@ pub fn disagree(a: DisagreeArgs) -> Result<()> {
     if m.policies.len() != 1 {
         bail!("disagree takes one --policy (the fast policy); the search is --search");
     }
-    let loaded = load::load(&m)?;
+    let loaded = load::load(&(&m).into())?;
     let db = &loaded.lib.db;
     let data = loaded.policy_data();
     let mut fast = loaded.policies[0].build(&data);

@@ -216,7 +216,7 @@ fn write_outputs(
         a.games,
         a.seed,
         a.day_cap,
-        &a.models,
+        &(&a.models).into(),
         json!({
             "method": "Bradley-Terry, maximum likelihood by Newton-Raphson on the log-strengths with step halving; draws count half a win",
             "prior_games": PRIOR_GAMES,

@@ -1,32 +1,23 @@
-//! The command-line application: argument parsing, loading with clear errors, the
-//! commands, and what they print. The only layer that knows clap and the terminal.
+//! The command-line application: argument parsing and the commands, each of which turns
+//! its flags into the run layer's configuration ([`crate::job`]), calls it, and prints. The
+//! only layer that knows clap.
 //!
-//! Layer: may use every other module; none uses it (but `fuzz`).
+//! Layer: may use every other module; none uses it.
 
 mod bench;
 mod booster_war;
-mod builtin;
 mod calibrate;
 mod cards;
-mod checkpoint;
 pub mod cli;
 mod compare;
 mod disagree;
-mod error;
-pub mod experiment;
 mod ffa;
 mod headtohead;
-mod job;
 mod ladder;
-pub mod load;
 pub(crate) mod matchup;
 mod merge;
-mod meta;
-pub mod mixes;
 mod optimize;
-mod outputs;
 mod play;
-mod players;
 mod records;
 mod replay;
 mod report;
@@ -34,9 +25,6 @@ mod run;
 mod scenario;
 mod selfplay;
 mod sensitivity;
-mod shard;
-pub mod spec;
-pub mod summary;
 mod terminal;
 mod train;
 mod train_policy;
@@ -48,7 +36,12 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 use cli::{Cli, Command};
-pub use error::{Usage, exit_code, is_usage, message, usage};
+// The run layer's modules, by the names the commands use.
+pub use crate::job::error::{Usage, exit_code, is_usage, message, usage};
+use crate::job::plan as job;
+use crate::job::{
+    builtin, checkpoint, experiment, load, meta, mixes, outputs, players, shard, spec, summary,
+};
 
 /// Runs the program; errors are printed as `confluence-sim: error: ...` and exit 1 (a bad
 /// file or a failed run) or 2 (a bad flag value).
@@ -191,29 +184,9 @@ mod tests {
         "train_value",
         "tune",
     ];
-    /// The modules below them, which they share (`experiment` reads an experiment file into
-    /// a job, as `spec` reads a recorded one).
-    const SHARED: [&str; 19] = [
-        "builtin",
-        "checkpoint",
-        "cli",
-        "error",
-        "experiment",
-        "headtohead",
-        "job",
-        "load",
-        "meta",
-        "mixes",
-        "mod",
-        "outputs",
-        "players",
-        "records",
-        "selfplay",
-        "shard",
-        "spec",
-        "summary",
-        "terminal",
-    ];
+    /// The modules below them, which they share (the run layer, loading, experiment files,
+    /// checkpoints, shards and outputs, is `crate::job`).
+    const SHARED: [&str; 6] = ["cli", "headtohead", "mod", "records", "selfplay", "terminal"];
 
     /// The sibling modules a file of src/app names through `super::`.
     fn uses(text: &str) -> Vec<String> {

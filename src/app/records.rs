@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 
-use super::cli::{EditArgs, MatchArgs};
 use super::load::{self, Loaded};
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
@@ -18,6 +17,7 @@ use crate::engine::{
     ChoiceList, GameRng, GameState, Step, advance, apply_unchecked, legal_choices,
 };
 use crate::gamelog::{GameLog, describe_choice};
+use crate::job::config::{Edits, Play};
 use crate::record::{DeckFacts, Header, Mode, Record, RecordedDecision};
 use crate::sim::GameSeeds;
 use crate::sim::duel::{DuelRules, DuelSeat, start_duel};
@@ -125,7 +125,7 @@ pub fn table_key(h: &Header) -> String {
 }
 
 /// The flags that load the decks of a record (seat A's deck first in a matchup).
-fn match_args(h: &Header) -> MatchArgs {
+fn match_args(h: &Header) -> Play {
     let mut players = vec![PathBuf::from(&h.player_deck)];
     if let Some(o) = &h.opponent {
         players.push(PathBuf::from(&o.player_deck));
@@ -133,7 +133,7 @@ fn match_args(h: &Header) -> MatchArgs {
             players.reverse();
         }
     }
-    MatchArgs {
+    Play {
         players,
         confluence: PathBuf::from(
             h.confluence
@@ -158,7 +158,7 @@ fn match_args(h: &Header) -> MatchArgs {
         cards: PathBuf::from(super::builtin::CARDS),
         expert_weights: None,
         value_weights: None,
-        edits: EditArgs {
+        edits: Edits {
             edit: h.edits.clone(),
             edits_file: None,
         },

@@ -37,7 +37,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         ReplayMode::BoosterWar => return replay_booster_war(&a),
         ReplayMode::Ffa => return replay_ffa(&a),
     }
-    let loaded = load::load(&a.m)?;
+    let loaded = load::load(&(&a.m).into())?;
     if loaded.players.len() != 1 || loaded.policies.len() != 1 {
         return Err(super::usage(
             "replay plays one game: give one --player and one --policy",

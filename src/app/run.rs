@@ -46,10 +46,11 @@ pub fn run(a: RunArgs) -> Result<()> {
         return execute(job, false);
     }
     let mut job = match &a.experiment {
-        Some(path) => experiment::job(path, &a)?,
+        Some(path) => experiment::job(path, &(&a.m).into(), &(&a).into())?,
         None => {
             load::distinct_policies(&a.m.policies)?;
-            let loaded = load::load(&a.m)?;
+            let play = crate::job::config::Play::from(&a.m);
+            let loaded = load::load(&play)?;
             let mixes = mixes::mixes(
                 &loaded.confluence,
                 &loaded.lib.db,
@@ -73,7 +74,7 @@ pub fn run(a: RunArgs) -> Result<()> {
                 per_game: a.per_game,
                 quiet: a.quiet,
                 experiment: None,
-                source: a.m.clone(),
+                source: play,
                 shard: None,
             }
         }

@@ -177,7 +177,7 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             "--target {t}: expected a win rate between 0 and 1 (e.g. 0.4)"
         )));
     }
-    let mut loaded = load::load(m)?;
+    let mut loaded = load::load(&m.into())?;
     for w in &loaded.warnings {
         eprintln!("confluence-sim: warning: {w}");
     }

@@ -10,7 +10,7 @@ use crate::policy::AnyPolicy;
 use crate::policy::train::{self, Examples};
 
 pub fn train(a: TrainArgs) -> Result<()> {
-    let m = super::load::training_decks(&a.m, "planner");
+    let m = super::load::training_decks(&(&a.m).into(), "planner");
     if m.policies.len() != 1 {
         bail!("train-expert takes one --policy: the player whose games are studied");
     }

@@ -20,7 +20,7 @@ use crate::policy::{AnyPolicy, PolicySpec};
 pub const HOLD_OUT_EVERY: u64 = 10;
 
 pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
-    let m = load::training_decks(&a.m, "expert");
+    let m = load::training_decks(&(&a.m).into(), "expert");
     if m.policies.len() != 1 {
         return Err(super::usage(
             "train-policy takes one --policy: the player whose games are recorded",

@@ -56,7 +56,7 @@ fn rollout_label(
 }
 
 pub fn train_value(a: TrainValueArgs) -> Result<()> {
-    let m = super::load::training_decks(&a.m, "expert");
+    let m = super::load::training_decks(&(&a.m).into(), "expert");
     if m.policies.len() != 1 {
         return Err(super::usage(
             "train-value takes one --policy: the player whose games are recorded",

@@ -10,7 +10,7 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::cli::{MatchArgs, TuneArgs};
+use super::cli::TuneArgs;
 use super::job::{default_threads, progress_bar};
 use super::load;
 use super::mixes;
@@ -52,7 +52,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
             }
         }
     };
-    let m = MatchArgs {
+    let m = crate::job::config::Play {
         players: vec![a.deck.player.clone()],
         confluence: a.deck.confluence.clone(),
         policies: vec![policy],
@@ -65,7 +65,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         cards: a.deck.cards.clone(),
         expert_weights: a.deck.expert_weights.clone(),
         value_weights: a.deck.value_weights.clone(),
-        edits: a.edits.clone(),
+        edits: (&a.edits).into(),
     };
     let loaded = load::load(&m)?;
     for w in &loaded.warnings {

@@ -95,7 +95,7 @@ impl Table {
                 .map_err(|e| usage(format!("--advisor {}: {e}", a.advisor)))?;
             Some(spec)
         };
-        let loaded = load::load(&m)?;
+        let loaded = load::load(&(&m).into())?;
         for w in &loaded.warnings {
             eprintln!("confluence-sim: warning: {w}");
         }

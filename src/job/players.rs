@@ -1,5 +1,7 @@
 //! `--players calibration.json`: the players `calibrate` fitted, as the policies that
 //! play like them (`skill:t=T,name=NAME`), reported as "players like NAME".
+//!
+//! Layer: part of [`crate::job`].
 
 use anyhow::{Result, bail};
 

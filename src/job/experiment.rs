@@ -1,7 +1,7 @@
 //! Experiment files: a TOML description of decks, policies, rare mixes and how many games,
 //! run with `confluence-sim run --experiment FILE`. Format in docs/balancing.md ("Experiments").
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::job`].
 
 use std::path::{Path, PathBuf};
 
@@ -9,10 +9,10 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use super::builtin;
-use super::cli::RunArgs;
-use super::job::{GamesRule, Job, default_threads};
+use super::config::{Outputs, Play};
 use super::load::{self, Loaded};
 use super::mixes;
+use super::plan::{GamesRule, Job, default_threads};
 use crate::deck::confluence::MAX_RARES;
 use crate::deck::{ConfluenceDeck, RareMix};
 
@@ -331,31 +331,38 @@ fn mixes_of(
     Ok(out)
 }
 
-/// Reads an experiment file into a job. Command-line --out, --threads, --per-game and
-/// --quiet still apply. Everything wrong in the file (or in the files it names) is a file
-/// error (exit 1), never a usage error.
-pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
+/// Reads an experiment file into a job. What the file does not say comes from the command
+/// line: of `given`, the calibrated players, `allow_illegal`, the model files and the
+/// edits (applied after the file's); `outputs` (its `out` yields to the file's when it is
+/// the default, reports/latest). Everything wrong in the file (or in the files it names) is
+/// a file error (exit 1), never a usage error.
+pub fn job(path: &Path, given: &Play, outputs: &Outputs) -> Result<Job> {
     let (shown, text) =
         builtin::read(path).with_context(|| format!("reading experiment {}", path.display()))?;
     let x = parse(&text, &shown)?;
     let f = &x.file;
-    let m = super::cli::MatchArgs {
+    let m = Play {
         players: f.players.iter().map(|p| resolve(path, p)).collect(),
         confluence: resolve(path, &f.confluence),
         policies: f.policies.clone(),
-        calibrated: a.m.calibrated.clone(),
+        calibrated: given.calibrated.clone(),
         rares: Vec::new(),
         rare_sets: Vec::new(),
         subsets: f.mixes.subsets,
         day_cap: f.day_cap,
-        allow_illegal: a.m.allow_illegal,
+        allow_illegal: given.allow_illegal,
         cards: resolve(path, &f.cards),
-        expert_weights: a.m.expert_weights.clone(),
-        value_weights: a.m.value_weights.clone(),
-        edits: a.m.edits.clone(),
+        expert_weights: given.expert_weights.clone(),
+        value_weights: given.value_weights.clone(),
+        edits: given.edits.clone(),
     };
-    let file_error =
-        |e: anyhow::Error| anyhow::anyhow!("experiment {}: {}", path.display(), super::message(&e));
+    let file_error = |e: anyhow::Error| {
+        anyhow::anyhow!(
+            "experiment {}: {}",
+            path.display(),
+            super::error::message(&e)
+        )
+    };
     let first = x
         .edits
         .iter()
@@ -368,13 +375,13 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
     let loaded = load::load_with(&m, first).map_err(file_error)?;
     let mixes = mixes_of(&x, &loaded.confluence, &loaded)
         .map_err(|e| anyhow::anyhow!("experiment {}: {e}", path.display()))?;
-    let out = if a.out != Path::new("reports/latest") {
-        a.out.clone()
+    let out = if outputs.out != Path::new("reports/latest") {
+        outputs.out.clone()
     } else {
         f.out
             .as_deref()
             .map(PathBuf::from)
-            .unwrap_or_else(|| a.out.clone())
+            .unwrap_or_else(|| outputs.out.clone())
     };
     Ok(Job {
         loaded,
@@ -383,9 +390,9 @@ pub fn job(path: &Path, a: &RunArgs) -> Result<Job> {
         seed: f.seed,
         day_cap: f.day_cap,
         out,
-        threads: default_threads(a.threads)?,
-        per_game: a.per_game,
-        quiet: a.quiet,
+        threads: default_threads(outputs.threads)?,
+        per_game: outputs.per_game,
+        quiet: outputs.quiet,
         experiment: Some(f.name.clone()),
         source: m,
         shard: None,

@@ -1,6 +1,8 @@
 //! Errors as the user sees them: usage errors (exit code 2) against bad files and failed
 //! runs (exit code 1), and the one-line message of an error and its causes. Below every
 //! command; uses nothing of the application.
+//!
+//! Layer: part of [`crate::job`].
 
 /// A bad flag value (or a bad combination of flags): printed like any other error, but the
 /// program exits 2, as clap does for its own usage errors (docs/hardening.md, "Exit codes and errors").

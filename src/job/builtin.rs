@@ -10,7 +10,7 @@
 //! written anywhere. Built-in data are shown by their name in the repository
 //! (`decks/cards/pool.csv`), as the same files read from the repository root are.
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::job`].
 
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};

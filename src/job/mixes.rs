@@ -1,10 +1,10 @@
 //! Rare mixes from `--rares` and `--rare-set`.
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::job`].
 
 use anyhow::Result;
 
-use super::usage;
+use super::error::usage;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 

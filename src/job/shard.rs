@@ -1,6 +1,8 @@
 //! `--shard I/N`: one slice of every configuration's games, for runs split across
 //! machines and merged afterwards; and what every merge checks first: that the shards it is
 //! given are the slices of one run, each once, none missing, each holding its whole slice.
+//!
+//! Layer: part of [`crate::job`].
 
 use std::path::{Path, PathBuf};
 
@@ -73,7 +75,7 @@ impl ShardSet {
                 .iter()
                 .find(|d| std::fs::canonicalize(d).is_ok_and(|d| d == o))
         {
-            return Err(super::usage(format!(
+            return Err(super::error::usage(format!(
                 "--out {}: it is one of the shards being merged ({}); give the merge a directory of its own, e.g. --out merged",
                 out.display(),
                 dir.display()

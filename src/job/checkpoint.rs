@@ -5,6 +5,8 @@
 //!
 //! A description is JSON; a head-to-head command's has a `kind` (its command's name), a
 //! `run`'s has none.
+//!
+//! Layer: part of [`crate::job`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,10 +15,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-use super::outputs::CHECKPOINT;
 use super::shard::Shard;
 use crate::export::OutputDir;
 use crate::sim::state;
+
+/// The checkpoint of an unfinished run, inside its output directory.
+pub const CHECKPOINT: &str = "checkpoint";
 
 /// The description of the run a checkpoint holds, inside it.
 pub const SPEC: &str = "run.json";
@@ -73,7 +77,7 @@ pub fn resume_command(out: &Path) -> String {
         .unwrap_or_else(|_| "run".into());
     format!(
         "confluence-sim {kind} --resume {}",
-        super::meta::shell_quoted(&out.display().to_string())
+        shell_quoted(&out.display().to_string())
     )
 }
 
@@ -82,14 +86,14 @@ pub fn resume_command(out: &Path) -> String {
 /// that continues the run. An interruption, which said so itself, passes through, and so
 /// does any error when no checkpoint is there.
 pub fn kept(e: anyhow::Error, out: &Path) -> anyhow::Error {
-    let ck = out.join(super::outputs::CHECKPOINT);
+    let ck = out.join(CHECKPOINT);
     if e.downcast_ref::<Interrupted>().is_some() || !ck.join(SPEC).is_file() {
         return e;
     }
     anyhow::anyhow!(
         "{}
 (the checkpoint in {} keeps the finished games; once the cause is fixed, e.g. space freed on a full disk, continue with `{}`)",
-        super::message(&e),
+        super::error::message(&e),
         ck.display(),
         resume_command(out)
     )
@@ -295,11 +299,24 @@ impl Checkpoint {
     }
 }
 
+/// An argument as a POSIX shell reads it back: as it is when every character is one the
+/// shell leaves alone, else in single quotes (a `'` inside as `'\''`), so that a command
+/// line shown in meta.json and the report runs again as shown
+/// (`--edit 'Gloom Wisp: forest -1'`).
+pub fn shell_quoted(a: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c);
+    if !a.is_empty() && a.chars().all(plain) {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::difference;
+    use super::{difference, shell_quoted};
 
     #[test]
     fn a_setting_one_side_leaves_out_is_compared_both_ways() {
@@ -311,5 +328,26 @@ mod tests {
         let empty = json!({"kind": "run", "seed": 1, "edits": []});
         assert_eq!(difference(&plain, &empty, true), None);
         assert_eq!(difference(&empty, &plain, true), None);
+    }
+
+    #[test]
+    fn arguments_are_quoted_only_where_a_shell_would_read_them_otherwise() {
+        for plain in [
+            "run",
+            "--games",
+            "search:horizon=0,rollouts=192",
+            "decks/x.txt",
+            "-1",
+        ] {
+            assert_eq!(shell_quoted(plain), plain);
+        }
+        assert_eq!(
+            shell_quoted("Gloom Wisp: forest -1"),
+            "'Gloom Wisp: forest -1'"
+        );
+        assert_eq!(shell_quoted(""), "''");
+        assert_eq!(shell_quoted("it's"), "'it'\\''s'");
+        assert_eq!(shell_quoted("$HOME"), "'$HOME'");
+        assert_eq!(shell_quoted("a*"), "'a*'");
     }
 }

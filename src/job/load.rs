@@ -1,6 +1,6 @@
 //! Loading the card library and the decks named on the command line.
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::job`].
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,7 @@ use crate::policy::value::ValueNet;
 use crate::policy::{ExpertWeights, Models, PolicySpec};
 
 use super::builtin;
-use super::cli::{EditArgs, MatchArgs};
+use super::config::{Edits, Play};
 
 /// The default player deck: the built-in Bravos starter.
 pub const DEFAULT_PLAYER: &str = "builtin:decks/player/BR_kojo_booda.txt";
@@ -43,7 +43,7 @@ pub struct SourcedEdit {
 
 /// The edits of `--edits FILE` (a bad file: exit 1), then of each `--edit` (a bad flag:
 /// exit 2), read but not yet applied.
-pub fn edits(e: &EditArgs) -> Result<Vec<SourcedEdit>> {
+pub fn edits(e: &Edits) -> Result<Vec<SourcedEdit>> {
     let mut out = Vec::new();
     if let Some(p) = &e.edits_file {
         let text =
@@ -65,7 +65,7 @@ pub fn edits(e: &EditArgs) -> Result<Vec<SourcedEdit>> {
     for s in &e.edit {
         let edit = s
             .parse::<Edit>()
-            .map_err(|m| super::usage(format!("--edit \"{s}\": {m}")))?;
+            .map_err(|m| super::error::usage(format!("--edit \"{s}\": {m}")))?;
         out.push(SourcedEdit {
             edit,
             origin: format!("--edit \"{s}\""),
@@ -89,7 +89,7 @@ pub fn apply_edits(
             |msg| {
                 let text = format!("{}: {msg}", e.origin);
                 if e.flag {
-                    super::usage(text)
+                    super::error::usage(text)
                 } else {
                     anyhow::anyhow!(text)
                 }
@@ -106,7 +106,7 @@ pub fn apply_edits(
                     lines.join("\n")
                 );
                 return Err(if edits.iter().any(|e| e.flag) {
-                    super::usage(text)
+                    super::error::usage(text)
                 } else {
                     anyhow::anyhow!(text)
                 });
@@ -203,7 +203,7 @@ pub fn weights_label(p: Option<&Path>) -> String {
 }
 
 /// The card library of `--cards` (the built-in `decks/cards` by default; see
-/// `app::builtin`).
+/// [`super::builtin`]).
 pub fn library(dir: &Path) -> Result<Library> {
     match builtin::locate(dir) {
         builtin::Source::Builtin(name) => {
@@ -317,7 +317,7 @@ pub fn policies(names: &[String]) -> Result<Vec<PolicySpec>> {
         .iter()
         .map(|n| {
             n.parse::<PolicySpec>()
-                .map_err(|e| super::usage(format!("--policy {n}: {e}")))
+                .map_err(|e| super::error::usage(format!("--policy {n}: {e}")))
         })
         .collect()
 }
@@ -328,7 +328,7 @@ pub fn distinct_policies(names: &[String]) -> Result<()> {
     let specs = policies(names)?;
     for (i, p) in specs.iter().enumerate() {
         if specs[..i].contains(p) {
-            return Err(super::usage(format!(
+            return Err(super::error::usage(format!(
                 "--policy {}: given twice (it would play the same games twice); give each policy once",
                 names[i]
             )));
@@ -350,12 +350,12 @@ pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<Poli
         // Head to head a search plays its rollouts to the end: the value model scores
         // positions of the solo game, so a horizon given explicitly is refused.
         if search && e.param("horizon", 0) > 0 {
-            return Err(super::usage(format!(
+            return Err(super::error::usage(format!(
                 "--policy {p}: {command} plays the search's rollouts to the end of the game (the value model that scores a horizon values positions against the Confluence, not in a duel); drop horizon="
             )));
         }
         if !search && p.uses_value() {
-            return Err(super::usage(format!(
+            return Err(super::error::usage(format!(
                 "--policy {p}: {command} cannot use the value model's lookahead (it looks ahead in the solo game against the Confluence, not in a duel); use expert without value="
             )));
         }
@@ -368,12 +368,12 @@ pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<Poli
             } else {
                 "drop net=".to_string()
             };
-            return Err(super::usage(format!(
+            return Err(super::error::usage(format!(
                 "--policy {p}: {command} cannot use the policy network (it was distilled from games against the Confluence, not duels); {fix}"
             )));
         }
         if specs[..i].contains(p) {
-            return Err(super::usage(format!("--policy {p}: given twice")));
+            return Err(super::error::usage(format!("--policy {p}: given twice")));
         }
     }
     Ok(specs)
@@ -381,7 +381,7 @@ pub fn head_to_head_policies(names: &[String], command: &str) -> Result<Vec<Poli
 
 /// The decks and player of a training command: the six starter decks when no --player is
 /// given, `policy` when no --policy is.
-pub fn training_decks(m: &MatchArgs, policy: &str) -> MatchArgs {
+pub fn training_decks(m: &Play, policy: &str) -> Play {
     let mut m = m.clone();
     if m.players.is_empty() {
         m.players = STARTERS.iter().map(Into::into).collect();
@@ -392,12 +392,12 @@ pub fn training_decks(m: &MatchArgs, policy: &str) -> MatchArgs {
     m
 }
 
-pub fn load(m: &MatchArgs) -> Result<Loaded> {
+pub fn load(m: &Play) -> Result<Loaded> {
     load_with(m, Vec::new())
 }
 
 /// [`load`], with `first` (an experiment file's edits) applied before the edits of `m`.
-pub fn load_with(m: &MatchArgs, first: Vec<SourcedEdit>) -> Result<Loaded> {
+pub fn load_with(m: &Play, first: Vec<SourcedEdit>) -> Result<Loaded> {
     let mut all = first;
     all.extend(edits(&m.edits)?);
     let mut lib = library(&m.cards)?;
@@ -465,7 +465,7 @@ pub fn player_decks(
         let d = player_deck(lib, p, allow_illegal, warnings)?;
         if let Some(o) = decks.iter().find(|o| o.name == d.name) {
             let same = std::fs::canonicalize(&o.path).ok() == std::fs::canonicalize(&d.path).ok();
-            return Err(super::usage(if same {
+            return Err(super::error::usage(if same {
                 format!("--player {}: given twice", p.display())
             } else {
                 format!(

@@ -1,7 +1,7 @@
 //! The summary table: one row per configuration. Columns are documented in
 //! docs/outputs.md ("summary"); `schema_version` changes whenever a column changes.
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::job`].
 
 use crate::cards::Library;
 use crate::deck::{ConfluenceDeck, PlayerDeck};

@@ -13,13 +13,16 @@
 //! Then the outputs of a run from its statistics and its stored per-game rows: what `run`
 //! writes at its end and `merge` writes from shards, through the same code, so that both
 //! give the same bytes.
+//!
+//! Layer: part of [`crate::job`].
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::job::Job;
+pub use super::checkpoint::CHECKPOINT;
 use super::meta;
+use super::plan::Job;
 use super::summary::{RunMeta, summary_table};
 use crate::analysis::{RunData, cards_table, diffs_table, rares_table, table_notes};
 use crate::export::parquet::BatchWriter;
@@ -30,9 +33,6 @@ use crate::sim::{ConfigSpec, GameRow, run_order};
 use crate::stats::Accum;
 
 pub const GAMES_SCHEMA_VERSION: u32 = 1;
-
-/// The checkpoint of an unfinished run, inside its output directory.
-pub const CHECKPOINT: &str = "checkpoint";
 
 /// What an output directory may hold: the outputs of any command, a report, a checkpoint
 /// or a shard's state, and the temporary files of older versions. A command replaces a
@@ -143,7 +143,7 @@ fn check_not_above_cwd(dir: &Path) -> Result<()> {
     } else {
         return Ok(());
     };
-    Err(super::usage(format!(
+    Err(super::error::usage(format!(
         "--out {}: {what}; the output directory is replaced whole, so give a directory of its own (e.g. --out reports/latest)",
         dir.display()
     )))

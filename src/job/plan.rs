@@ -1,6 +1,8 @@
 //! What a run needs (`Job`, from flags or a file) and the pieces every command that plays
 //! games shares: worker threads, the progress bar, game totals and the summary table.
 //! Below the commands: it uses no command file.
+//!
+//! Layer: part of [`crate::job`].
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,7 +10,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::cli::MatchArgs;
+use super::config::Play;
 use super::load::Loaded;
 use super::shard::Shard;
 use crate::deck::RareMix;
@@ -43,7 +45,7 @@ pub struct Job {
     pub experiment: Option<String>,
     /// The decks, policies and card data the job was loaded from (recorded so that a
     /// resumed run, a shard and a merge can check and reload them).
-    pub source: MatchArgs,
+    pub source: Play,
     /// Play only this slice of every configuration's games.
     pub shard: Option<Shard>,
 }
@@ -155,7 +157,7 @@ pub fn default_threads(t: Option<usize>) -> Result<usize> {
         return Ok(cores.min(MAX_THREADS));
     };
     if threads == 0 || threads > MAX_THREADS {
-        return Err(super::usage(format!(
+        return Err(super::error::usage(format!(
             "--threads {threads}: expected 1 to {MAX_THREADS} worker threads (this machine has {cores} core(s))"
         )));
     }

@@ -2,16 +2,16 @@
 //! settings that decide its results and the content hashes of the files it read. A resumed
 //! run, the shards of one run and a merge all check against it.
 //!
-//! Layer: part of [`crate::app`]; may use every other module; none uses it (but `fuzz`).
+//! Layer: part of [`crate::job`].
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
-use super::cli::MatchArgs;
-use super::job::{GamesRule, Job};
+use super::config::{Edits, Play};
 use super::load::{self, DEFAULT_PLAYER};
+use super::plan::{GamesRule, Job};
 pub use super::shard::Shard;
 use crate::deck::RareMix;
 
@@ -216,7 +216,7 @@ impl RunSpec {
                 .chain(&self.expert_weights)
                 .chain(&self.value_weights),
         )?;
-        let source = MatchArgs {
+        let source = Play {
             players: self.players.iter().map(|f| f.path.clone()).collect(),
             confluence: self.confluence.path.clone(),
             policies: self.policies.clone(),
@@ -229,7 +229,7 @@ impl RunSpec {
             cards: self.cards.path.clone(),
             expert_weights: self.expert_weights.as_ref().map(|f| f.path.clone()),
             value_weights: self.value_weights.as_ref().map(|f| f.path.clone()),
-            edits: super::cli::EditArgs {
+            edits: Edits {
                 edit: self.edits.clone(),
                 edits_file: None,
             },

@@ -1,4 +1,6 @@
 //! `meta.json`: what a run was (version, commit, command, seed, games, decks' coverage).
+//!
+//! Layer: part of [`crate::job`].
 
 use serde_json::{Value, json};
 
@@ -90,7 +92,7 @@ pub fn matchup_meta(
     games: u64,
     seed: u64,
     day_cap: u8,
-    models: &super::cli::ModelArgs,
+    models: &super::config::Models,
     ranking: Value,
 ) -> Value {
     let decks: Vec<Value> = decks
@@ -160,46 +162,7 @@ pub fn command_line() -> String {
         .unwrap_or_else(|| "confluence-sim".into());
     std::iter::once(program)
         .chain(args)
-        .map(|a| shell_quoted(&a))
+        .map(|a| super::checkpoint::shell_quoted(&a))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// An argument as a POSIX shell reads it back: as it is when every character is one the
-/// shell leaves alone, else in single quotes (a `'` inside as `'\''`), so that a command
-/// line shown in meta.json and the report runs again as shown
-/// (`--edit 'Gloom Wisp: forest -1'`).
-pub fn shell_quoted(a: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c);
-    if !a.is_empty() && a.chars().all(plain) {
-        a.to_string()
-    } else {
-        format!("'{}'", a.replace('\'', "'\\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shell_quoted;
-
-    #[test]
-    fn arguments_are_quoted_only_where_a_shell_would_read_them_otherwise() {
-        for plain in [
-            "run",
-            "--games",
-            "search:horizon=0,rollouts=192",
-            "decks/x.txt",
-            "-1",
-        ] {
-            assert_eq!(shell_quoted(plain), plain);
-        }
-        assert_eq!(
-            shell_quoted("Gloom Wisp: forest -1"),
-            "'Gloom Wisp: forest -1'"
-        );
-        assert_eq!(shell_quoted(""), "''");
-        assert_eq!(shell_quoted("it's"), "'it'\\''s'");
-        assert_eq!(shell_quoted("$HOME"), "'$HOME'");
-        assert_eq!(shell_quoted("a*"), "'a*'");
-    }
 }
