@@ -69,6 +69,11 @@ impl Reader<'_> {
                 i += used;
                 continue;
             }
+            if let Some((steps, used)) = self.set_sentences(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) =
                 crate::cards::textread::forms::sentences(self, &sents[i..])?
             {
@@ -295,6 +300,7 @@ impl Reader<'_> {
             _ => match super::conds::MORE_CONDITIONS
                 .read(self, c)
                 .or_else(|| CONDITIONS.read(self, c))
+                .or_else(|| super::alibise::CONDITIONS.read(self, c))
             {
                 Some(cond) => cond?,
                 None => match crate::cards::textread::forms::cond(self, c) {

@@ -525,6 +525,9 @@ impl Reader<'_> {
         if let Some(e) = self.deck_effect(s) {
             return e;
         }
+        if let Some(e) = self.set_effect(s) {
+            return e;
+        }
         if let Some(e) = EFFECTS.read(self, s) {
             return e;
         }

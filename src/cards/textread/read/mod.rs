@@ -37,6 +37,7 @@ rx!(
     r"@reduce_cost_by|^Play me for \{\d+\} less if|^(?:If .+?, y|Y)our Reserve limit is increased by one|^All regions are \{[VMO]\} and lose their other terrains|^(?:If [^,]+, )?I cost \{\d+\} less(?: if .+| for each of your Ascended Expeditions)?\.?$|^Characters you control are \[Tough \d+\]\.?$|^(?:If [^,]+, )?\[\[Boosted\]\] tokens you control are \[Defender\]\.?$|^You may keep one more card in\x20Reserve during Night if it's exhausted\.?$|^You may play exhausted Characters from\x20your Reserve in my Expedition\.?$|^You may play me for \{\d+\} less\.?$"
 );
 
+mod alibise;
 mod body;
 mod conds;
 mod costs;

@@ -34,6 +34,8 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
     ("you roll a die", "YouRoll"),
     ("you pass first", "YouPassFirst"),
     ("you make a [Gift]", "YouGift"),
+    // Any player's discard pile (The Hunger).
+    ("a card joins the discard pile", "CardDiscarded"),
     (
         "a card leaves your Reserve @in_afternoon",
         "LeavesYourReserve@afternoon",

@@ -1,0 +1,431 @@
+//! Forms of the ALIZE and BISE sets, taught for issue 49: an empty Reserve, a count of
+//! cards of a kind in your Reserve and a number of Mana Orbs as conditions; a keyword
+//! unless (or if) you have that many Mana Orbs, cards that can't gain counters, and two
+//! static sentences in one ability; each player in turn playing a card for free, a card
+//! chosen in Reserve, every Character of a target expedition sent to Reserve exhausted,
+//! every other card in play and in Reserve discarded, each player putting a card from
+//! hand in Reserve if they like; and a test of a status of the target just affected.
+//! Each answers `None` for a sentence it does not know, so the reader stays strict.
+
+use super::super::norm::{NAbility, NStep, filter_str, op, target_str};
+use super::super::reduce::cmp_str;
+use super::{Patterns, Reader, num_word};
+use crate::cards::effect::{Cmp, Filter, Where, Whose, fkind, fzone, playflag};
+use crate::cards::types::kw;
+
+fn n(w: &str) -> Result<i16, String> {
+    num_word(w).ok_or_else(|| format!("a number '{w}'"))
+}
+
+/// Conditions of "If ..., X", tried after the others.
+pub(super) static CONDITIONS: Patterns<String> = Patterns::new(&[
+    (r"^your Reserve is empty$", |_, _| {
+        Ok(Some(cmp_str("ReserveSize", Cmp::Eq, 0)))
+    }),
+    (r"^you have (\w+) or more Mana Orbs$", |_, c| {
+        Ok(Some(cmp_str("ManaOrbs", Cmp::Ge, n(&c[1])?)))
+    }),
+    // "one or more Characters with Hand Cost {7} or more in your Reserve".
+    (r"^there are (\w+) or more (.+ in your Reserve)$", |r, c| {
+        let np = r.noun(&format!("each {}", &c[2]), Whose::Yours)?;
+        Ok(Some(cmp_str(
+            &format!("count({})", filter_str(&np.filter, r.ctx)),
+            Cmp::Ge,
+            n(&c[1])?,
+        )))
+    }),
+]);
+
+/// A static ability's trigger and body.
+type Static = (String, Vec<NStep>);
+
+fn st_if(t: &str, c: String) -> Static {
+    (
+        format!("static {t}"),
+        vec![NStep::If(c, Vec::new(), Vec::new())],
+    )
+}
+
+/// Static abilities, tried after the others.
+pub(super) static STATICS: Patterns<Static> = Patterns::new(&[
+    // A keyword while you have fewer than N Mana Orbs.
+    (
+        r"^Unless you have (\w+) or more Mana Orbs, I am \[(Defender|Gigantic)\]$",
+        |_, c| {
+            Ok(Some(st_if(
+                &format!("keyword({})", c[2].to_ascii_lowercase()),
+                cmp_str("ManaOrbs", Cmp::Lt, n(&c[1])?),
+            )))
+        },
+    ),
+    (r"^If (.+?), (?:I'm|I am) \[(Gigantic)\]$", |r, c| {
+        Ok(Some(st_if(
+            &format!("keyword({})", c[2].to_ascii_lowercase()),
+            r.cond(&c[1])?,
+        )))
+    }),
+    // "Cards in your opponent's Reserve", "Cards in play or in Reserve with counters".
+    (
+        r"^Cards (.+?)( with counters)? can't gain counters$",
+        |r, c| {
+            let what = c[1].replace(" your opponent's Reserve", " an opponent's Reserve");
+            let mut f = r.noun(&format!("each cards {what}"), Whose::Any)?.filter;
+            if c.get(2).is_some() {
+                f.countered = Some(true);
+            }
+            Ok(Some((
+                format!("static no_counters({})", filter_str(&f, r.ctx)),
+                Vec::new(),
+            )))
+        },
+    ),
+]);
+
+impl Reader<'_> {
+    /// An ability of several static sentences: each an ability of its own, as the
+    /// encodings write them; `None` when one of them is not a static this reader knows.
+    pub(super) fn static_sentences(&self, g: &[String], support: bool) -> Option<Vec<NAbility>> {
+        let mut out = Vec::new();
+        for s in g {
+            out.extend(self.static_ability(std::slice::from_ref(s), support).ok()?);
+        }
+        Some(out)
+    }
+
+    /// The steps of a form of these sets read from whole sentences, at the start of
+    /// `sents`, and how many sentences it used; `None` when none starts there.
+    pub(super) fn set_sentences(
+        &self,
+        sents: &[String],
+    ) -> Result<Option<(Vec<NStep>, usize)>, String> {
+        let Some(a) = sents.first().map(|a| a.trim().trim_end_matches('.')) else {
+            return Ok(None);
+        };
+        // You may, and your opponent may too (their own choice); a whole sentence only (with
+        // "to draw a card" each player's draw is theirs and only if they did).
+        if a == "Each player may put @their_hand_card in Reserve" {
+            return Ok(Some((
+                vec![
+                    NStep::May(vec![op("from_hand", &["You", "Reserve", "1"])]),
+                    op("from_hand", &["Opponent", "Reserve", "1", "may"]),
+                ],
+                1,
+            )));
+        }
+        let Some(b) = sents.get(1).map(|b| b.trim().trim_end_matches('.')) else {
+            return Ok(None);
+        };
+        // "Target Character gains 1 boost. If it is [[Asleep]], it ...": the target, then a
+        // test of its status.
+        rx!(TARGET_GAINS, r"^Target (.+?) (?:gains|loses) .+$");
+        rx!(
+            IF_IT_IS,
+            r"^If it is \[\[(Asleep|Anchored|Fleeting)\]\], it (gains \[\[\w+\]\] and )?loses \[\[(\w+)\]\]$"
+        );
+        let (Some(ca), Some(cb)) = (TARGET_GAINS.captures(a), IF_IT_IS.captures(b)) else {
+            return Ok(None);
+        };
+        let mut f = self.noun(&format!("target {}", &ca[1]), Whose::Any)?.filter;
+        f.with |= match &cb[1] {
+            "Asleep" => kw::ASLEEP,
+            "Anchored" => kw::ANCHORED,
+            _ => kw::FLEETING,
+        };
+        let mut steps = self.clause(a)?;
+        let mut then = Vec::new();
+        if let Some(g) = cb.get(2) {
+            then.extend(self.clause(&format!("it {}", g.as_str().trim_end_matches(" and ")))?);
+        }
+        then.extend(self.clause(&format!("it loses [[{}]]", &cb[3]))?);
+        steps.push(NStep::If(
+            format!("it_is({})", filter_str(&f, self.ctx)),
+            then,
+            Vec::new(),
+        ));
+        Ok(Some((steps, 2)))
+    }
+
+    /// One effect of these sets; `None` when `s` is none of them.
+    pub(super) fn set_effect(&self, s: &str) -> Option<Result<Vec<NStep>, String>> {
+        self.set_effect_inner(s).transpose()
+    }
+
+    fn set_effect_inner(&self, s: &str) -> Result<Option<Vec<NStep>>, String> {
+        // Each player in turn, you first, may play a card for free (from hand or Reserve).
+        rx!(
+            EACH_PLAYS,
+            r"^Starting with you, each player may immediately play (an? .+?) for free$"
+        );
+        if let Some(c) = EACH_PLAYS.captures(s) {
+            let mut f = self.noun(&c[1], Whose::Any)?.filter;
+            f.zones = fzone::RESERVE | fzone::HAND;
+            return Ok(Some(vec![op(
+                "play",
+                &[
+                    "Each",
+                    &filter_str(&f, self.ctx),
+                    "free",
+                    "None",
+                    &playflag::OPTIONAL.to_string(),
+                ],
+            )]));
+        }
+        // "Ready an exhausted card in Reserve": a card of a Reserve has no ability but its
+        // Support ones (no [Tough]), so choosing it is targeting it.
+        rx!(READY_A, r"^(?i:ready) (an? .+ in Reserve)$");
+        if let Some(c) = READY_A.captures(s) {
+            let f = self.noun(&c[1], Whose::Any)?.filter;
+            if f.zones != fzone::RESERVE {
+                return Ok(None);
+            }
+            let t = target_str(&filter_str(&f, self.ctx), 1, 1, false, "");
+            return Ok(Some(vec![op("ready", &[&t])]));
+        }
+        match s {
+            // Every Character of the expedition chosen (either side's), to Reserve exhausted.
+            "Send to Reserve each Character from target Expedition, then exhaust them" => {
+                let f = Filter {
+                    kinds: fkind::CHARACTER,
+                    whose: Whose::Any,
+                    place: Where::Selected,
+                    ..Filter::default()
+                };
+                Ok(Some(vec![
+                    op("select_exp", &["Any", "false"]),
+                    op(
+                        "move_ReserveExhausted",
+                        &[&format!("each({})", filter_str(&f, self.ctx))],
+                    ),
+                ]))
+            }
+            // Every other card of either side, in play or in a Reserve.
+            "Discard all other cards in play and in Reserve" => {
+                let f = Filter {
+                    kinds: fkind::CARD,
+                    whose: Whose::Any,
+                    zones: fzone::IN_PLAY | fzone::RESERVE,
+                    other: true,
+                    ..Filter::default()
+                };
+                Ok(Some(vec![op(
+                    "move_Discard",
+                    &[&format!("each({})", filter_str(&f, self.ctx))],
+                )]))
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::textread::{Verdict, verdict_of};
+
+    fn disagrees(v: Verdict) -> bool {
+        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
+    }
+
+    /// The text with the encoding that says it and encodings that do not.
+    fn check(text: &str, good: &[&str], bads: &[&[&str]]) {
+        assert_eq!(verdict_of(good, text), Verdict::Verified, "{good:?}");
+        for bad in bads {
+            assert!(disagrees(verdict_of(bad, text)), "{bad:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn an_empty_reserve_and_a_count_of_mana_orbs_are_conditions() {
+        let text =
+            "{R} If your hand is empty, draw a card. If your qq Reserve is empty, draw a card.";
+        let good = "R: if hand = 0 { draw }; if reserve = 0 { draw }";
+        check(
+            text,
+            &[good],
+            &[
+                &["R: if hand = 0 { draw }; if reserve = 1 { draw }"],
+                &["R: if hand = 0 { draw }; if hand = 0 { draw }"],
+                &["R: if hand = 0 { draw }; if reserve = 0 { opponent_draws }"],
+            ],
+        );
+        let text = "Unless you have eight or more Mana Orbs, I am [Defender].";
+        check(
+            text,
+            &["static keyword(defender) if mana < 8"],
+            &[
+                &["static keyword(defender) if mana < 7"],
+                &["static keyword(defender) if mana >= 8"],
+                &["static keyword(gigantic) if mana < 8"],
+            ],
+        );
+        // Two statics in one paragraph: two abilities.
+        let text = "Unless you have eight or qq more Mana Orbs, I am [Defender]. If you have ten or more qq Mana Orbs, I am [Gigantic].";
+        let good = [
+            "static keyword(defender) if mana < 8",
+            "static keyword(gigantic) if mana >= 10",
+        ];
+        check(
+            text,
+            &good,
+            &[
+                &[good[0]],
+                &[good[0], "static keyword(gigantic) if mana >= 9"],
+                &[good[0], "static keyword(gigantic)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_count_of_cards_of_a_kind_in_your_reserve() {
+        let text = "If there are one or more Characters qq with Hand Cost {7} or more in your qq Reserve, your Reserve limit is increased by one.";
+        check(
+            text,
+            &["static your_reserve_limit(1) if count(character in_reserve cost>=7) >= 1"],
+            &[
+                &["static your_reserve_limit(1) if count(character in_reserve cost>=6) >= 1"],
+                &["static your_reserve_limit(1) if count(spell in_reserve cost>=7) >= 1"],
+                &["static your_reserve_limit(1) if count(character in_reserve cost>=7) >= 2"],
+                &[
+                    "static your_reserve_limit(1) if count(character opposing in_reserve cost>=7) >= 1",
+                ],
+            ],
+        );
+    }
+
+    #[test]
+    fn cards_that_cant_gain_counters() {
+        check(
+            "Cards in your opponent's Reserve can't gain counters.",
+            &["static no_counters(card opposing in_reserve)"],
+            &[
+                &["static no_counters(card in_reserve)"],
+                &["static no_counters(card yours in_reserve)"],
+                &["static no_counters(card opposing in_play)"],
+            ],
+        );
+        check(
+            "Cards in play or in Reserve with counters can't gain counters.",
+            &["static no_counters(card countered in_play in_reserve)"],
+            &[
+                &["static no_counters(card in_play in_reserve)"],
+                &["static no_counters(card countered in_play)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn each_player_in_turn_may_play_a_card_for_free() {
+        let text = "{H} Starting with you, each player qq may immediately play a card qq with Hand Cost {3} or less for free.";
+        check(
+            text,
+            &["H: each_play_free(card cost<=3 in_hand in_reserve)"],
+            &[
+                &["H: play_free(card cost<=3 in_hand in_reserve)"],
+                &["H: opponent_play_free(card cost<=3 in_hand in_reserve)"],
+                &["H: each_play_free(card cost<=2 in_hand in_reserve)"],
+                &["H: each_play_free(character cost<=3 in_hand in_reserve)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_card_chosen_in_reserve_is_a_target() {
+        check(
+            "{J} You may ready an exhausted card in Reserve.",
+            &["J: may { ready(target card any in_reserve exhausted) }"],
+            &[
+                &["J: ready(target card any in_reserve exhausted)"],
+                &["J: may { ready(target card yours in_reserve exhausted) }"],
+                &["J: may { ready(target card any in_reserve) }"],
+                &["J: may { exhaust(target card any in_reserve exhausted) }"],
+            ],
+        );
+    }
+
+    #[test]
+    fn every_character_of_a_target_expedition_to_reserve_exhausted() {
+        check(
+            "{H} Send to Reserve each Character qq from target Expedition, then exhaust them.",
+            &["H: select_exp(any); send_reserve_exhausted(each character any in_selected)"],
+            &[
+                &["H: select_exp(any); send_reserve(each character any in_selected)"],
+                &[
+                    "H: select_exp(opposing); send_reserve_exhausted(each character any in_selected)",
+                ],
+                &["H: select_exp(any); send_reserve_exhausted(each character yours in_selected)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn every_other_card_discarded_and_a_card_joining_a_discard_pile() {
+        let text = "{H} Discard all other cards in qq play and in Reserve. When a card joins the discard pile — I gain 1 boost.";
+        let good = [
+            "H: discard(each card any in_play in_reserve other)",
+            "when card_discarded: boost(me, 1)",
+        ];
+        check(
+            text,
+            &good,
+            &[
+                &["H: discard(each card any in_play in_reserve)", good[1]],
+                &["H: discard(each card any in_play other)", good[1]],
+                &[
+                    "H: discard(each card yours in_play in_reserve other)",
+                    good[1],
+                ],
+                &[good[0], "when card_discarded: boost(me, 2)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn each_player_may_put_a_card_from_hand_in_reserve() {
+        let text = "{J} Each player may put a card from their hand in Reserve.";
+        check(
+            text,
+            &["J: may { hand_to_reserve }; opponent_hand_to_reserve(1, may)"],
+            &[
+                &["J: may { hand_to_reserve }; opponent_hand_to_reserve"],
+                &["J: hand_to_reserve; opponent_hand_to_reserve(1, may)"],
+                &["J: may { hand_to_reserve }"],
+            ],
+        );
+        // With "to draw a card" each player draws only if they did: not this form.
+        let text = "{J} Each player may put a card from qq their hand in Reserve to draw a card.";
+        let v = verdict_of(
+            &["J: may { hand_to_reserve }; opponent_hand_to_reserve(1, may); draw"],
+            text,
+        );
+        assert_ne!(v, Verdict::Verified);
+    }
+
+    #[test]
+    fn a_status_of_the_target_just_boosted_is_tested() {
+        let text =
+            "{H} Target Character gains 1 boost. If it qq is [[Asleep]], it loses [[Asleep]].";
+        let good =
+            "H: select(character); boost(it, 1); if it_is(character asleep) { lose(it, asleep) }";
+        check(
+            text,
+            &[good],
+            &[
+                &[&good.replace("boost(it, 1)", "boost(it, 2)")],
+                &[&good.replace("it_is(character asleep)", "it_is(character anchored)")],
+                &[&good.replace("lose(it, asleep)", "gain(it, asleep)")],
+                &[&good.replace("select(character)", "select(character yours)")],
+            ],
+        );
+        let text = "{H} Target Character gains 1 boost. If it qq is [[Asleep]], it gains [[Anchored]] and loses [[Asleep]].";
+        let good = "H: select(character); boost(it, 1); if it_is(character asleep) { gain(it, anchored); lose(it, asleep) }";
+        check(
+            text,
+            &[good],
+            &[
+                &[
+                    "H: select(character); boost(it, 1); if it_is(character asleep) { lose(it, asleep) }",
+                ],
+                &[&good.replace("gain(it, anchored)", "gain(it, fleeting)")],
+            ],
+        );
+    }
+}
