@@ -25,7 +25,7 @@ pub(super) static CONDITIONS: Patterns<String> = Patterns::new(&[
     (r"^you have (\w+) or more Mana Orbs$", |_, c| {
         Ok(Some(cmp_str("ManaOrbs", Cmp::Ge, n(&c[1])?)))
     }),
-    // "one or more Characters with Hand Cost {7} or more in your Reserve".
+    // A count of one kind of card in your Reserve, a cost bound included.
     (r"^there are (\w+) or more (.+ in your Reserve)$", |r, c| {
         let np = r.noun(&format!("each {}", &c[2]), Whose::Yours)?;
         Ok(Some(cmp_str(
@@ -64,7 +64,7 @@ pub(super) static STATICS: Patterns<Static> = Patterns::new(&[
             r.cond(&c[1])?,
         )))
     }),
-    // "Cards in your opponent's Reserve", "Cards in play or in Reserve with counters".
+    // Cards of your opponent's Reserve; cards with counters, in play or in Reserve.
     (
         r"^Cards (.+?)( with counters)? can't gain counters$",
         |r, c| {
@@ -115,8 +115,8 @@ impl Reader<'_> {
         let Some(b) = sents.get(1).map(|b| b.trim().trim_end_matches('.')) else {
             return Ok(None);
         };
-        // "Target Character gains 1 boost. If it is [[Asleep]], it ...": the target, then a
-        // test of its status.
+        // A target gains or loses something, then "If it is [[Asleep]], it ...": a test of
+        // the status of that target.
         rx!(TARGET_GAINS, r"^Target (.+?) (?:gains|loses) .+$");
         rx!(
             IF_IT_IS,
@@ -145,6 +145,16 @@ impl Reader<'_> {
         Ok(Some((steps, 2)))
     }
 
+    /// "a card in Reserve" as the one target it is (`None` when the card is not one of a
+    /// Reserve): a card in Reserve has no [Tough], so choosing it is targeting it.
+    fn reserve_target(&self, s: &str) -> Result<Option<String>, String> {
+        let f = self.noun(s, Whose::Any)?.filter;
+        if f.zones != fzone::RESERVE {
+            return Ok(None);
+        }
+        Ok(Some(target_str(&filter_str(&f, self.ctx), 1, 1, false, "")))
+    }
+
     /// One effect of these sets; `None` when `s` is none of them.
     pub(super) fn set_effect(&self, s: &str) -> Option<Result<Vec<NStep>, String>> {
         self.set_effect_inner(s).transpose()
@@ -154,7 +164,7 @@ impl Reader<'_> {
         // Each player in turn, you first, may play a card for free (from hand or Reserve).
         rx!(
             EACH_PLAYS,
-            r"^Starting with you, each player may immediately play (an? .+?) for free$"
+            r"^Starting with you, each player\x20may immediately play (an? .+?) for free$"
         );
         if let Some(c) = EACH_PLAYS.captures(s) {
             let mut f = self.noun(&c[1], Whose::Any)?.filter;
@@ -174,16 +184,32 @@ impl Reader<'_> {
         // Support ones (no [Tough]), so choosing it is targeting it.
         rx!(READY_A, r"^(?i:ready) (an? .+ in Reserve)$");
         if let Some(c) = READY_A.captures(s) {
-            let f = self.noun(&c[1], Whose::Any)?.filter;
-            if f.zones != fzone::RESERVE {
-                return Ok(None);
-            }
-            let t = target_str(&filter_str(&f, self.ctx), 1, 1, false, "");
-            return Ok(Some(vec![op("ready", &[&t])]));
+            return Ok(self
+                .reserve_target(&c[1])?
+                .map(|t| vec![op("ready", &[&t])]));
+        }
+        // A card of your Reserve (chosen, so targeted) to your Mana zone, exhausted or ready.
+        rx!(
+            TO_MANA,
+            r"^(?i:put) (an? .+ from your Reserve) in your Mana zone (@exhausted_orb|as a ready Mana Orb)$"
+        );
+        if let Some(c) = TO_MANA.captures(s) {
+            let verb = if &c[2] == "@exhausted_orb" {
+                "move_Mana"
+            } else {
+                "move_ManaReady"
+            };
+            return Ok(self.reserve_target(&c[1])?.map(|t| vec![op(verb, &[&t])]));
+        }
+        // Two targets whose boosts are exchanged.
+        rx!(SWAP, r"^Target two (.+?) and exchange their boosts$");
+        if let Some(c) = SWAP.captures(s) {
+            let (o, _) = self.obj(&format!("two target {}", &c[1]))?;
+            return Ok(Some(vec![op("swap_boosts", &[&o])]));
         }
         match s {
             // Every Character of the expedition chosen (either side's), to Reserve exhausted.
-            "Send to Reserve each Character from target Expedition, then exhaust them" => {
+            "Send to Reserve each Character from\x20target Expedition, then exhaust them" => {
                 let f = Filter {
                     kinds: fkind::CHARACTER,
                     whose: Whose::Any,
@@ -199,7 +225,7 @@ impl Reader<'_> {
                 ]))
             }
             // Every other card of either side, in play or in a Reserve.
-            "Discard all other cards in play and in Reserve" => {
+            "Discard all other cards\x20in play and in Reserve" => {
                 let f = Filter {
                     kinds: fkind::CARD,
                     whose: Whose::Any,
@@ -236,7 +262,7 @@ mod tests {
     #[test]
     fn an_empty_reserve_and_a_count_of_mana_orbs_are_conditions() {
         let text =
-            "{R} If your hand is empty, draw a card. If your qq Reserve is empty, draw a card.";
+            "{R} If your hand is empty, qq draw a card. If your qq Reserve is empty, draw a card.";
         let good = "R: if hand = 0 { draw }; if reserve = 0 { draw }";
         check(
             text,
@@ -247,7 +273,7 @@ mod tests {
                 &["R: if hand = 0 { draw }; if reserve = 0 { opponent_draws }"],
             ],
         );
-        let text = "Unless you have eight or more Mana Orbs, I am [Defender].";
+        let text = "Unless you have eight qq or more Mana Orbs, I am [Defender].";
         check(
             text,
             &["static keyword(defender) if mana < 8"],
@@ -258,7 +284,7 @@ mod tests {
             ],
         );
         // Two statics in one paragraph: two abilities.
-        let text = "Unless you have eight or qq more Mana Orbs, I am [Defender]. If you have ten or more qq Mana Orbs, I am [Gigantic].";
+        let text = "Unless you have eight or qq more Mana Orbs, I am qq [Defender]. If you have ten or more qq Mana Orbs, I am [Gigantic].";
         let good = [
             "static keyword(defender) if mana < 8",
             "static keyword(gigantic) if mana >= 10",
@@ -276,7 +302,7 @@ mod tests {
 
     #[test]
     fn a_count_of_cards_of_a_kind_in_your_reserve() {
-        let text = "If there are one or more Characters qq with Hand Cost {7} or more in your qq Reserve, your Reserve limit is increased by one.";
+        let text = "If there are one or more Characters qq with Hand Cost qq {7} or more in your qq Reserve, your Reserve limit qq is increased by one.";
         check(
             text,
             &["static your_reserve_limit(1) if count(character in_reserve cost>=7) >= 1"],
@@ -294,7 +320,7 @@ mod tests {
     #[test]
     fn cards_that_cant_gain_counters() {
         check(
-            "Cards in your opponent's Reserve can't gain counters.",
+            "Cards in your opponent's qq Reserve can't gain counters.",
             &["static no_counters(card opposing in_reserve)"],
             &[
                 &["static no_counters(card in_reserve)"],
@@ -303,7 +329,7 @@ mod tests {
             ],
         );
         check(
-            "Cards in play or in Reserve with counters can't gain counters.",
+            "Cards in play or in qq Reserve with counters can't qq gain counters.",
             &["static no_counters(card countered in_play in_reserve)"],
             &[
                 &["static no_counters(card in_play in_reserve)"],
@@ -314,7 +340,7 @@ mod tests {
 
     #[test]
     fn each_player_in_turn_may_play_a_card_for_free() {
-        let text = "{H} Starting with you, each player qq may immediately play a card qq with Hand Cost {3} or less for free.";
+        let text = "{H} Starting with you, each player qq may immediately play a card qq with Hand Cost {3} qq or less for free.";
         check(
             text,
             &["H: each_play_free(card cost<=3 in_hand in_reserve)"],
@@ -330,7 +356,7 @@ mod tests {
     #[test]
     fn a_card_chosen_in_reserve_is_a_target() {
         check(
-            "{J} You may ready an exhausted card in Reserve.",
+            "{J} You may ready an qq exhausted card in Reserve.",
             &["J: may { ready(target card any in_reserve exhausted) }"],
             &[
                 &["J: ready(target card any in_reserve exhausted)"],
@@ -339,12 +365,45 @@ mod tests {
                 &["J: may { exhaust(target card any in_reserve exhausted) }"],
             ],
         );
+        check(
+            "{J} You may put a card qq from your Reserve in qq your Mana zone (as an qq exhausted Mana Orb).",
+            &["J: may { to_mana(target card yours in_reserve) }"],
+            &[
+                &["J: may { to_mana_ready(target card yours in_reserve) }"],
+                &["J: may { to_mana(target card any in_reserve) }"],
+                &["J: to_mana(target card yours in_reserve)"],
+            ],
+        );
+        check(
+            "{J} You may put a card qq from your Reserve qq in your Mana zone qq as a ready Mana Orb.",
+            &["J: may { to_mana_ready(target card yours in_reserve) }"],
+            &[
+                &["J: may { to_mana(target card yours in_reserve) }"],
+                &["J: may { to_mana_ready(target character yours in_reserve) }"],
+            ],
+        );
+    }
+
+    #[test]
+    fn two_targets_exchange_their_boosts() {
+        let text = "{H} Target two [[Boosted]] Characters qq in play or in Reserve qq and exchange their boosts. qq Then, draw a card.";
+        let good = "H: swap_boosts(targets 2 character boosted in_play in_reserve); draw";
+        check(
+            text,
+            &[good],
+            &[
+                &["H: swap_boosts(targets 2 character in_play in_reserve); draw"],
+                &["H: swap_boosts(targets 2 character boosted in_play); draw"],
+                &["H: swap_boosts(target character boosted in_play in_reserve); draw"],
+                &["H: swap_boosts(targets 2 character boosted in_play in_reserve)"],
+            ],
+        );
     }
 
     #[test]
     fn every_character_of_a_target_expedition_to_reserve_exhausted() {
         check(
-            "{H} Send to Reserve each Character qq from target Expedition, then exhaust them.",
+            "{H} Send to Reserve each qq Character qq from target Expedition, then exhaust them.",
             &["H: select_exp(any); send_reserve_exhausted(each character any in_selected)"],
             &[
                 &["H: select_exp(any); send_reserve(each character any in_selected)"],
@@ -358,7 +417,7 @@ mod tests {
 
     #[test]
     fn every_other_card_discarded_and_a_card_joining_a_discard_pile() {
-        let text = "{H} Discard all other cards in qq play and in Reserve. When a card joins the discard pile — I gain 1 boost.";
+        let text = "{H} Discard all other cards in qq play and in Reserve. When a qq card joins the discard pile — qq I gain 1 boost.";
         let good = [
             "H: discard(each card any in_play in_reserve other)",
             "when card_discarded: boost(me, 1)",
@@ -380,7 +439,7 @@ mod tests {
 
     #[test]
     fn each_player_may_put_a_card_from_hand_in_reserve() {
-        let text = "{J} Each player may put a card from their hand in Reserve.";
+        let text = "{J} Each player may put qq a card from their hand qq in Reserve.";
         check(
             text,
             &["J: may { hand_to_reserve }; opponent_hand_to_reserve(1, may)"],
@@ -391,7 +450,8 @@ mod tests {
             ],
         );
         // With "to draw a card" each player draws only if they did: not this form.
-        let text = "{J} Each player may put a card from qq their hand in Reserve to draw a card.";
+        let text =
+            "{J} Each player may put qq a card from qq their hand in Reserve qq to draw a card.";
         let v = verdict_of(
             &["J: may { hand_to_reserve }; opponent_hand_to_reserve(1, may); draw"],
             text,
@@ -402,7 +462,7 @@ mod tests {
     #[test]
     fn a_status_of_the_target_just_boosted_is_tested() {
         let text =
-            "{H} Target Character gains 1 boost. If it qq is [[Asleep]], it loses [[Asleep]].";
+            "{H} Target Character gains 1 qq boost. If it qq is [[Asleep]], it loses [[Asleep]].";
         let good =
             "H: select(character); boost(it, 1); if it_is(character asleep) { lose(it, asleep) }";
         check(
@@ -415,7 +475,7 @@ mod tests {
                 &[&good.replace("select(character)", "select(character yours)")],
             ],
         );
-        let text = "{H} Target Character gains 1 boost. If it qq is [[Asleep]], it gains [[Anchored]] and loses [[Asleep]].";
+        let text = "{H} Target Character gains 1 qq boost. If it qq is [[Asleep]], it qq gains [[Anchored]] and loses [[Asleep]].";
         let good = "H: select(character); boost(it, 1); if it_is(character asleep) { gain(it, anchored); lose(it, asleep) }";
         check(
             text,
