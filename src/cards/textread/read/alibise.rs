@@ -17,11 +17,32 @@ fn n(w: &str) -> Result<i16, String> {
     num_word(w).ok_or_else(|| format!("a number '{w}'"))
 }
 
+/// Static sentences that may follow another ability's sentences in the same paragraph
+/// ("{J} ... . My region is {V} ...", "{R} ... . If I'm in {V}, I am [Eternal]."): each is
+/// an ability of its own, never an effect (a keyword an effect gives is "gains").
+pub(super) static STANDALONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"^(?:My region (?:is|and the region\x20of the Expedition facing me are) \{[VMO]\} |The \{V\}, \{M\} and \{O\} of .+ are equal to their highest statistic\.?$|\[Defender\] Characters don't prevent my Expedition\x20from moving forward\.?$|If [^,]+, I am \[(?:Eternal|Gigantic|Defender)\]\.?$|If there is only one\x20Character in my\x20Expedition, it is \[Gigantic\]\.?$|If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead\.?$)",
+    )
+    .expect("a valid pattern")
+});
+
 /// Conditions of "If ..., X", tried after the others.
 pub(super) static CONDITIONS: Patterns<String> = Patterns::new(&[
     (r"^your Reserve is empty$", |_, _| {
         Ok(Some(cmp_str("ReserveSize", Cmp::Eq, 0)))
     }),
+    // "there are N or more base statistics of 0 among ...": as "you have N or more ...".
+    (
+        r"^there are (\w+) or more base statistics of\x200 among Characters you control$",
+        |r, c| {
+            r.cond(&format!(
+                "you have {} or more base statistics of\x200 among Characters you control",
+                &c[1]
+            ))
+            .map(Some)
+        },
+    ),
     (r"^you have (\w+) or more Mana Orbs$", |_, c| {
         Ok(Some(cmp_str("ManaOrbs", Cmp::Ge, n(&c[1])?)))
     }),
@@ -64,6 +85,31 @@ pub(super) static STATICS: Patterns<Static> = Patterns::new(&[
             r.cond(&c[1])?,
         )))
     }),
+    (
+        r"^\[Defender\] Characters don't prevent my Expedition\x20from moving forward$",
+        |_, _| Ok(Some(("static DefenderNoBlock".into(), Vec::new()))),
+    ),
+    (
+        r"^If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead$",
+        |_, _| Ok(Some(("static DuskExtraForward".into(), Vec::new()))),
+    ),
+    // Your only Character in my Expedition is Gigantic.
+    (
+        r"^If there is only one\x20Character in my\x20Expedition, it is \[(Gigantic)\]$",
+        |r, c| {
+            let f = Filter {
+                kinds: fkind::CHARACTER,
+                whose: Whose::Yours,
+                place: Where::MyExpedition,
+                ..Filter::default()
+            };
+            let fs = filter_str(&f, r.ctx);
+            Ok(Some(st_if(
+                &format!("aura({fs}, {})", c[1].to_ascii_lowercase()),
+                cmp_str(&format!("count({fs})"), Cmp::Eq, 1),
+            )))
+        },
+    ),
     // Cards of your opponent's Reserve; cards with counters, in play or in Reserve.
     (
         r"^Cards (.+?)( with counters)? can't gain counters$",
@@ -485,6 +531,79 @@ mod tests {
                     "H: select(character); boost(it, 1); if it_is(character asleep) { lose(it, asleep) }",
                 ],
                 &[&good.replace("gain(it, anchored)", "gain(it, fleeting)")],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_static_after_an_ability_is_an_ability_of_its_own() {
+        let text = "{J} Target Character qq gains 1 boost. My region is {V} qq in addition to its other terrains.";
+        let good = ["J: boost(target character, 1)", "static terrain_add(F)"];
+        check(
+            text,
+            &good,
+            &[
+                &[good[0], "static terrain_add(M)"],
+                &[good[0]],
+                &["J: boost(target character, 2)", good[1]],
+            ],
+        );
+        let text = "{R} I lose [[Fleeting]]. If I'm [[Fleeting]], qq I am [Gigantic].";
+        let good = [
+            "R: lose(me, fleeting)",
+            "static keyword(gigantic) if has(fleeting)",
+        ];
+        check(
+            text,
+            &good,
+            &[
+                &[good[0], "static keyword(gigantic)"],
+                &[good[0], "static keyword(eternal) if has(fleeting)"],
+                &[good[0], "static keyword(gigantic) if has(anchored)"],
+            ],
+        );
+        let text = "{J} I gain [[Fleeting]]. [Defender] Characters qq don't prevent my Expedition qq from moving forward.";
+        let good = ["J: gain(me, fleeting)", "static defender_no_block"];
+        check(
+            text,
+            &good,
+            &[&[good[0]], &[good[0], "static defender_no_block if behind"]],
+        );
+        let text = "{J} I gain [[Fleeting]]. If my Expedition qq would move forward during qq Dusk, it moves forward one more qq region instead.";
+        check(
+            text,
+            &["J: gain(me, fleeting)", "static dusk_extra_forward"],
+            &[&["J: gain(me, fleeting)"]],
+        );
+    }
+
+    #[test]
+    fn the_only_character_of_my_expedition_is_gigantic() {
+        let text = "If there is only qq one Character in my qq Expedition, it is [Gigantic].";
+        let good = "static aura(character yours in_my_expedition, gigantic) if count(character in_my_expedition) = 1";
+        check(
+            text,
+            &[good],
+            &[
+                &[&good.replace("= 1", ">= 1")],
+                &[&good.replace("gigantic)", "defender)")],
+                &[
+                    "static aura(character yours, gigantic) if count(character in_my_expedition) = 1",
+                ],
+            ],
+        );
+    }
+
+    #[test]
+    fn base_statistics_of_0_counted_as_there_are() {
+        let text = "I cost {2} less if there qq are three or more base statistics qq of 0 among Characters you control.";
+        check(
+            text,
+            &["static cost(-2) if zero_stats_of(character yours) >= 3"],
+            &[
+                &["static cost(-2) if zero_stats_of(character yours) >= 2"],
+                &["static cost(-1) if zero_stats_of(character yours) >= 3"],
+                &["static cost(-2) if zero_stats_of(character opposing) >= 3"],
             ],
         );
     }

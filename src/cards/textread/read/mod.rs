@@ -145,7 +145,7 @@ impl<'a> Reader<'a> {
             for s in sentences(&text) {
                 // A static sentence written among a card's effects is an ability of its
                 // own ("You may discard ... to reduce my cost by {2}." in a Spell).
-                let alone = STANDALONE.is_match(&s);
+                let alone = STANDALONE.is_match(&s) || alibise::STANDALONE.is_match(&s);
                 let is_kw = s
                     .trim_end_matches('.')
                     .split(", ")
@@ -193,7 +193,7 @@ impl<'a> Reader<'a> {
             }
             return Ok(out);
         }
-        if g.len() == 1 && STANDALONE.is_match(&g[0]) {
+        if g.len() == 1 && (STANDALONE.is_match(&g[0]) || alibise::STANDALONE.is_match(&g[0])) {
             return self.static_ability(g, support);
         }
         let mut support = support;
