@@ -22,7 +22,7 @@ fn n(w: &str) -> Result<i16, String> {
 /// an ability of its own, never an effect (a keyword an effect gives is "gains").
 pub(super) static STANDALONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"^(?:My region (?:is|and the region\x20of the Expedition facing me are) \{[VMO]\} |The \{V\}, \{M\} and \{O\} of .+ are equal to their highest statistic\.?$|\[Defender\] Characters don't prevent my Expedition\x20from moving forward\.?$|If [^,]+, I am \[(?:Eternal|Gigantic|Defender)\]\.?$|If there is only one\x20Character in my\x20Expedition, it is \[Gigantic\]\.?$|If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead\.?$)",
+        r"^(?:My region (?:is|and the region\x20of the Expedition facing me are) \{[VMO]\} |The \{V\}, \{M\} and \{O\} of .+ are equal to their highest statistic\.?$|\[Defender\] Characters don't prevent my Expedition\x20from moving forward\.?$|If [^,]+, I am \[(?:Eternal|Gigantic|Defender)\]\.?$|If there is only one\x20Character in my\x20Expedition, it is \[Gigantic\]\.?$|Exhausted Characters in Reserve remain exhausted\x20during Morning\.?$|If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead\.?$)",
     )
     .expect("a valid pattern")
 });
@@ -93,6 +93,65 @@ pub(super) static STATICS: Patterns<Static> = Patterns::new(&[
         r"^If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead$",
         |_, _| Ok(Some(("static DuskExtraForward".into(), Vec::new()))),
     ),
+    // Every player's exhausted Characters in Reserve stay exhausted.
+    (
+        r"^Exhausted Characters in Reserve remain exhausted\x20during Morning$",
+        |_, _| Ok(Some(("static KeepExhausted".into(), Vec::new()))),
+    ),
+    (
+        r"^\[Tough X\] @x_is_count_of (exhausted cards in Reserve)$",
+        |r, c| {
+            let f = r.noun(&format!("each {}", &c[1]), Whose::Any)?.filter;
+            Ok(Some((
+                format!("static tough_x(count({}))", filter_str(&f, r.ctx)),
+                Vec::new(),
+            )))
+        },
+    ),
+    // A status I would gain replaced by another.
+    (
+        r"^@would_gain \[\[(Asleep|Anchored|Fleeting)\]\], I gain \[\[(Asleep|Anchored|Fleeting)\]\] instead$",
+        |_, c| {
+            let bit = |w: &str| match w {
+                "Asleep" => kw::ASLEEP,
+                "Anchored" => kw::ANCHORED,
+                _ => kw::FLEETING,
+            };
+            Ok(Some((
+                format!(
+                    "static GainInstead {{ from: {}, to: {}, boosts: 0 }}",
+                    bit(&c[1]),
+                    bit(&c[2])
+                ),
+                Vec::new(),
+            )))
+        },
+    ),
+    // Every player's cards played from Reserve cost more, or less down to a floor.
+    (
+        r"^Cards played from Reserve cost \{(\d+)\} (more|less)(?:, down to a minimum of \{(\d+)\})?$",
+        |r, c| {
+            let f = Filter {
+                kinds: fkind::CARD,
+                whose: Whose::Any,
+                from_reserve: Some(true),
+                ..Filter::default()
+            };
+            let n = if &c[2] == "more" {
+                c[1].to_string()
+            } else {
+                format!("-{}", &c[1])
+            };
+            let fs = filter_str(&f, r.ctx);
+            Ok(Some((
+                match c.get(3) {
+                    Some(m) => format!("static cost_aura({fs}, {n}, min {})", m.as_str()),
+                    None => format!("static cost_aura({fs}, {n})"),
+                },
+                Vec::new(),
+            )))
+        },
+    ),
     // Your only Character in my Expedition is Gigantic.
     (
         r"^If there is only one\x20Character in my\x20Expedition, it is \[(Gigantic)\]$",
@@ -161,6 +220,21 @@ impl Reader<'_> {
         let Some(b) = sents.get(1).map(|b| b.trim().trim_end_matches('.')) else {
             return Ok(None);
         };
+        // "If C, create two X tokens ... . Otherwise, create only one.": one of them else.
+        rx!(CREATE_TWO, r"^If .+, create two .+ tokens .+$");
+        if b == "Otherwise, create only one" && CREATE_TWO.is_match(a) {
+            let steps = self.body(&[a.to_string()])?;
+            if let [NStep::If(c, t, e)] = steps.as_slice()
+                && e.is_empty()
+                && let [NStep::Op(o)] = t.as_slice()
+                && o.starts_with("token(")
+                && o.contains(", 2, ")
+            {
+                let one = NStep::Op(o.replacen(", 2, ", ", 1, ", 1));
+                return Ok(Some((vec![NStep::If(c.clone(), t.clone(), vec![one])], 2)));
+            }
+            return Err(format!("an effect '{b}'"));
+        }
         // A target gains or loses something, then "If it is [[Asleep]], it ...": a test of
         // the status of that target.
         rx!(TARGET_GAINS, r"^Target (.+?) (?:gains|loses) .+$");
@@ -604,6 +678,112 @@ mod tests {
                 &["static cost(-2) if zero_stats_of(character yours) >= 2"],
                 &["static cost(-1) if zero_stats_of(character yours) >= 3"],
                 &["static cost(-2) if zero_stats_of(character opposing) >= 3"],
+            ],
+        );
+    }
+
+    #[test]
+    fn exhausted_cards_in_reserve_kept_counted_and_chosen() {
+        let text = "[Eternal]. [Tough X], where X is qq the number of exhausted cards qq in Reserve. {J} You may exhaust ({T}) qq target card in Reserve. Exhausted Characters qq in Reserve remain exhausted during qq Morning.";
+        let good = [
+            "eternal",
+            "static tough_x(count(card any exhausted in_reserve))",
+            "J: may { exhaust(target card in_reserve) }",
+            "static keep_exhausted",
+        ];
+        check(
+            text,
+            &good,
+            &[
+                &[good[0], good[1], good[2]],
+                &[
+                    good[0],
+                    "static tough_x(count(card yours exhausted in_reserve))",
+                    good[2],
+                    good[3],
+                ],
+                &[
+                    good[0],
+                    "static tough_x(count(card any in_reserve))",
+                    good[2],
+                    good[3],
+                ],
+            ],
+        );
+        let text = "{H} Discard target exhausted card qq from a Reserve.";
+        check(
+            text,
+            &["H: discard(target card in_reserve exhausted)"],
+            &[
+                &["H: discard(target card yours in_reserve exhausted)"],
+                &["H: discard(target card in_reserve)"],
+                &["H: discard(target card exhausted)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_target_in_the_expedition_facing_me() {
+        let text = "{H} Target Character in the qq Expedition facing me gains [[Asleep]].";
+        check(
+            text,
+            &["H: gain(target character facing_me, asleep)"],
+            &[
+                &["H: gain(target character, asleep)"],
+                &["H: gain(target character in_my_expedition, asleep)"],
+                &["H: gain(target character facing_me, anchored)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_status_replaced_and_cards_played_from_reserve_cost_more_or_less() {
+        check(
+            "If I would gain [[Asleep]], qq I gain [[Anchored]] instead.",
+            &["static gain_instead(asleep, anchored)"],
+            &[
+                &["static gain_instead(anchored, asleep)"],
+                &["static gain_instead(asleep, fleeting)"],
+            ],
+        );
+        check(
+            "Cards played from Reserve qq cost {1} more.",
+            &["static cost_aura(card any from_reserve, 1)"],
+            &[
+                &["static cost_aura(card any from_reserve, 2)"],
+                &["static cost_aura(card any from_reserve, -1)"],
+                &["static cost_aura(card yours from_reserve, 1)"],
+                &["static cost_aura(card any, 1)"],
+            ],
+        );
+        check(
+            "Cards played from Reserve qq cost {1} less, down qq to a minimum of {1}.",
+            &["static cost_aura(card any from_reserve, -1, min 1)"],
+            &[
+                &["static cost_aura(card any from_reserve, -1)"],
+                &["static cost_aura(card any from_reserve, -1, min 2)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn two_tokens_if_a_condition_holds_otherwise_one() {
+        let text = "{J} If you control two qq or more Permanents, create two qq [Brassbug 2/2/2] qq Robot tokens in target qq Expedition. Otherwise, create only one.";
+        let good = "J: if count(permanent yours) >= 2 { token(Brassbug, target, 2) } else { token(Brassbug, target) }";
+        check(
+            text,
+            &[good],
+            &[
+                &["J: if count(permanent yours) >= 2 { token(Brassbug, target, 2) }"],
+                &[
+                    "J: if count(permanent yours) >= 2 { token(Brassbug, target, 2) } else { token(Brassbug, target, 2) }",
+                ],
+                &[
+                    "J: if count(permanent yours) >= 3 { token(Brassbug, target, 2) } else { token(Brassbug, target) }",
+                ],
+                &[
+                    "J: if count(permanent yours) >= 2 { token(Brassbug, mine, 2) } else { token(Brassbug, mine) }",
+                ],
             ],
         );
     }
