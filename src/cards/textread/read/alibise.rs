@@ -22,7 +22,7 @@ fn n(w: &str) -> Result<i16, String> {
 /// an ability of its own, never an effect (a keyword an effect gives is "gains").
 pub(super) static STANDALONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"^(?:My region (?:is|and the region\x20of the Expedition facing me are) \{[VMO]\} |The \{V\}, \{M\} and \{O\} of .+ are equal to their highest statistic\.?$|\[Defender\] Characters don't prevent my Expedition\x20from moving forward\.?$|If [^,]+, I am \[(?:Eternal|Gigantic|Defender)\]\.?$|If there is only one\x20Character in my\x20Expedition, it is \[Gigantic\]\.?$|Exhausted Characters in Reserve remain exhausted\x20during Morning\.?$|If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead\.?$)",
+        r"^(?:My region (?:is|and the region\x20of the Expedition facing me are) \{[VMO]\} |The \{V\}, \{M\} and \{O\} of .+ are equal to their highest statistic\.?$|\[Defender\] Characters don't prevent my Expedition\x20from moving forward\.?$|If [^,]+, I am \[(?:Eternal|Gigantic|Defender)\]\.?$|If there is only one\x20Character in my\x20Expedition, it is \[Gigantic\]\.?$|Characters in my Expedition are \[Seasoned\]\.?$|Exhausted Characters in Reserve remain exhausted\x20during Morning\.?$|If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead\.?$)",
     )
     .expect("a valid pattern")
 });
@@ -43,6 +43,10 @@ pub(super) static CONDITIONS: Patterns<String> = Patterns::new(&[
             .map(Some)
         },
     ),
+    // The result of the die just rolled.
+    (r"^the result is (\d)\+$", |_, c| {
+        Ok(Some(cmp_str("LastRoll", Cmp::Ge, n(&c[1])?)))
+    }),
     (r"^you have (\w+) or more Mana Orbs$", |_, c| {
         Ok(Some(cmp_str("ManaOrbs", Cmp::Ge, n(&c[1])?)))
     }),
@@ -92,6 +96,37 @@ pub(super) static STATICS: Patterns<Static> = Patterns::new(&[
     (
         r"^If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead$",
         |_, _| Ok(Some(("static DuskExtraForward".into(), Vec::new()))),
+    ),
+    (
+        r"^Characters in my Expedition are \[(Seasoned)\]$",
+        |r, c| {
+            let f = Filter {
+                kinds: fkind::CHARACTER,
+                whose: Whose::Yours,
+                place: Where::MyExpedition,
+                ..Filter::default()
+            };
+            Ok(Some((
+                format!(
+                    "static aura({}, {})",
+                    filter_str(&f, r.ctx),
+                    c[1].to_ascii_lowercase()
+                ),
+                Vec::new(),
+            )))
+        },
+    ),
+    // Statistics levelled to the highest while a condition holds.
+    (
+        r"^If (.+?), the \{V\}, \{M\},? and \{O\} of (.+?) are equal\x20to their highest statistic$",
+        |r, c| {
+            let mut f = r.noun(&format!("each {}", &c[2]), Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            Ok(Some(st_if(
+                &format!("level_stats({})", filter_str(&f, r.ctx)),
+                r.cond(&c[1])?,
+            )))
+        },
     ),
     // Every player's exhausted Characters in Reserve stay exhausted.
     (
@@ -327,7 +362,41 @@ impl Reader<'_> {
             let (o, _) = self.obj(&format!("two target {}", &c[1]))?;
             return Ok(Some(vec![op("swap_boosts", &[&o])]));
         }
+        // Every Character of the expedition chosen (either side's) gains N boosts.
+        rx!(
+            EXP_GAIN,
+            r"^Characters in target Expedition gain (\d+) boosts?$"
+        );
+        if let Some(c) = EXP_GAIN.captures(s) {
+            let f = Filter {
+                kinds: fkind::CHARACTER,
+                whose: Whose::Any,
+                place: Where::Selected,
+                ..Filter::default()
+            };
+            return Ok(Some(vec![
+                op("select_exp", &["Any", "false"]),
+                op(
+                    "boost",
+                    &[&format!("each({})", filter_str(&f, self.ctx)), &c[1]],
+                ),
+            ]));
+        }
         match s {
+            // Each Character gains as many boosts as it has.
+            "Double the number of boosts\x20on each Character you control\x20and in your Reserve" =>
+            {
+                let f = Filter {
+                    kinds: fkind::CHARACTER,
+                    whose: Whose::Yours,
+                    zones: fzone::EXPEDITION | fzone::RESERVE,
+                    ..Filter::default()
+                };
+                Ok(Some(vec![op(
+                    "boost",
+                    &[&format!("each({})", filter_str(&f, self.ctx)), "ItsBoosts"],
+                )]))
+            }
             // Every Character of the expedition chosen (either side's), to Reserve exhausted.
             "Send to Reserve each Character from\x20target Expedition, then exhaust them" => {
                 let f = Filter {
@@ -784,6 +853,81 @@ mod tests {
                 &[
                     "J: if count(permanent yours) >= 2 { token(Brassbug, mine, 2) } else { token(Brassbug, mine) }",
                 ],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_support_static_statistics_levelled_under_a_condition_and_seasoned() {
+        check(
+            "{I} You may play qq exhausted cards from your Reserve.",
+            &["support static play_exhausted"],
+            &[&["static play_exhausted"]],
+        );
+        let text = "If I'm [[Boosted]], qq the {V}, {M}, and {O} of other qq Characters you control are qq equal to their highest statistic.";
+        check(
+            text,
+            &["static level_stats(character yours other) if boosted"],
+            &[
+                &["static level_stats(character yours) if boosted"],
+                &["static level_stats(character opposing other) if boosted"],
+                &["static level_stats(character yours other)"],
+            ],
+        );
+        let text =
+            "{J} Target Character gains 1 boost. qq Characters in my Expedition qq are [Seasoned].";
+        let good = [
+            "J: boost(target character, 1)",
+            "static aura(character in_my_expedition, seasoned)",
+        ];
+        check(
+            text,
+            &good,
+            &[
+                &[good[0]],
+                &[
+                    good[0],
+                    "static aura(character opposing in_my_expedition, seasoned)",
+                ],
+                &[good[0], "static aura(character, seasoned)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_die_result_a_character_leaving_and_boosts_doubled() {
+        check(
+            "When you roll one qq or more dice — If the result qq is 6+, draw a card.",
+            &["when roll: if roll_result >= 6 { draw }"],
+            &[
+                &["when roll: if roll_result >= 5 { draw }"],
+                &["when roll: draw"],
+            ],
+        );
+        check(
+            "When a Character leaves qq your Expeditions — I gain qq 1 Food counter.",
+            &["when leaves(character): counters(me, 1)"],
+            &[
+                &["when leaves(character): counters(me, 2)"],
+                &["when leaves(character non_token): counters(me, 1)"],
+            ],
+        );
+        check(
+            "{H} Double the number of qq boosts on each Character you control qq and in your Reserve.",
+            &["H: boost(each character yours in_play in_reserve, its_boosts)"],
+            &[
+                &["H: boost(each character yours in_play, its_boosts)"],
+                &["H: boost(each character opposing in_play in_reserve, its_boosts)"],
+                &["H: boost(each character yours in_play in_reserve, 1)"],
+            ],
+        );
+        check(
+            "{H} Characters in target qq Expedition gain 1 boost.",
+            &["H: select_exp(any); boost(each character any in_selected, 1)"],
+            &[
+                &["H: select_exp(any); boost(each character any in_selected, 2)"],
+                &["H: select_exp(yours); boost(each character any in_selected, 1)"],
+                &["H: select_exp(any); boost(each character yours in_selected, 1)"],
             ],
         );
     }

@@ -334,6 +334,11 @@ impl Reader<'_> {
             return Err(format!("a static ability '{}'", g.join(" ")));
         }
         let s = g[0].trim_end_matches('.');
+        // "{I} X": a static that works from Reserve.
+        let (s, support) = match s.strip_prefix("{I} ") {
+            Some(r) => (r, true),
+            None => (s, support),
+        };
         let (trigger, body) = match self.fixed_static(s) {
             Some(t) => t,
             None => match STATICS

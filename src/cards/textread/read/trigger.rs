@@ -36,6 +36,11 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
     ("you make a [Gift]", "YouGift"),
     // Any player's discard pile (The Hunger).
     ("a card joins the discard pile", "CardDiscarded"),
+    // A Character leaving your Expeditions (The Mess), as "a non-token Character" reads.
+    (
+        "a Character leaves your Expeditions",
+        "leaves(character any in:exp)",
+    ),
     (
         "a card leaves your Reserve @in_afternoon",
         "LeavesYourReserve@afternoon",
