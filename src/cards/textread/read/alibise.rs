@@ -22,7 +22,7 @@ fn n(w: &str) -> Result<i16, String> {
 /// an ability of its own, never an effect (a keyword an effect gives is "gains").
 pub(super) static STANDALONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"^(?:My region (?:is|and the region\x20of the Expedition facing me are) \{[VMO]\} |The \{V\}, \{M\} and \{O\} of .+ are equal to their highest statistic\.?$|\[Defender\] Characters don't prevent my Expedition\x20from moving forward\.?$|If [^,]+, I am \[(?:Eternal|Gigantic|Defender)\]\.?$|If there is only one\x20Character in my\x20Expedition, it is \[Gigantic\]\.?$|Characters in my Expedition are \[Seasoned\]\.?$|Exhausted Characters in Reserve remain exhausted\x20during Morning\.?$|If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead\.?$)",
+        r"^(?:My region (?:is|and the region\x20of the Expedition facing me are) \{[VMO]\} |The \{V\}, \{M\} and \{O\} of .+ are equal to their highest statistic\.?$|\[Defender\] Characters don't prevent my Expedition\x20from moving forward\.?$|If [^,]+, I am \[(?:Eternal|Gigantic|Defender)\]\.?$|If there is only one\x20Character in my\x20Expedition, it is \[Gigantic\]\.?$|Characters in my Expedition are \[Seasoned\]\.?$|The Support abilities of cards\x20in Reserve can give them |Exhausted Characters in Reserve remain exhausted\x20during Morning\.?$|If my Expedition would\x20move forward during Dusk, it moves\x20forward one more region instead\.?$)",
     )
     .expect("a valid pattern")
 });
@@ -126,6 +126,14 @@ pub(super) static STATICS: Patterns<Static> = Patterns::new(&[
                 &format!("level_stats({})", filter_str(&f, r.ctx)),
                 r.cond(&c[1])?,
             )))
+        },
+    ),
+    // Support abilities may put counters past their cap: one more, or any number.
+    (
+        r"^The Support abilities of cards\x20in Reserve can\x20give them (1 more counter than|counters beyond) their maximum$",
+        |_, c| {
+            let n = if c[1].starts_with('1') { 1 } else { 255 };
+            Ok(Some((format!("static SupportOverMax({n})"), Vec::new())))
         },
     ),
     // Every player's exhausted Characters in Reserve stay exhausted.
@@ -252,9 +260,83 @@ impl Reader<'_> {
                 1,
             )));
         }
+        // Spending a counter from a card of yours to do X: only with such a card.
+        rx!(
+            SPEND_TO,
+            r"^(You may s|S)pend 1 counter from a card\x20(you control or in\x20your Reserve|in your Reserve or Landmarks) to (.+)$"
+        );
+        if let Some(c) = SPEND_TO.captures(a) {
+            let mut f = Filter {
+                kinds: fkind::CARD,
+                whose: Whose::Yours,
+                zones: fzone::RESERVE | fzone::LANDMARKS,
+                countered: Some(true),
+                ..Filter::default()
+            };
+            if c[2].starts_with("you control") {
+                f.kinds |= fkind::HERO;
+                f.zones = fzone::IN_PLAY | fzone::RESERVE;
+            }
+            let fs = filter_str(&f, self.ctx);
+            let mut body = vec![op("spend_counter", &[&target_str(&fs, 1, 1, false, "")])];
+            body.extend(self.clause(&super::upper_first(&c[3]))?);
+            // "You may": with no such card it cannot be done (the normal form's guard of
+            // an optional effect on a target is the optional block itself, `equiv`).
+            if c[1].starts_with("You may") {
+                return Ok(Some((vec![NStep::May(body)], 1)));
+            }
+            let guard = cmp_str(&format!("count({fs})"), Cmp::Ge, 1);
+            return Ok(Some((vec![NStep::If(guard, body, Vec::new())], 1)));
+        }
         let Some(b) = sents.get(1).map(|b| b.trim().trim_end_matches('.')) else {
             return Ok(None);
         };
+        // After a Resupply, a test that the card it put in Reserve is a Character, and what
+        // may be done with that card.
+        rx!(
+            IF_RESUPPLIED,
+            r"^If you put a Character\x20in Reserve this way, you may\x20(immediately play it for \{(\d+)\} less|then put it\x20in your hand)$"
+        );
+        if a == "[Resupply]"
+            && let Some(c) = IF_RESUPPLIED.captures(b)
+        {
+            let then = match c.get(2) {
+                Some(n) => {
+                    let card = Filter {
+                        kinds: fkind::CARD,
+                        zones: fzone::RESERVE | fzone::HAND,
+                        ..Filter::default()
+                    };
+                    op(
+                        "play",
+                        &[
+                            "You",
+                            &filter_str(&card, self.ctx),
+                            &format!("less {}", n.as_str()),
+                            "None",
+                            &(playflag::OPTIONAL | playflag::IT).to_string(),
+                        ],
+                    )
+                }
+                None => NStep::May(vec![op("move_Hand", &["it"])]),
+            };
+            let f = Filter {
+                kinds: fkind::CHARACTER,
+                zones: fzone::RESERVE,
+                ..Filter::default()
+            };
+            return Ok(Some((
+                vec![
+                    op("resupply", &["You"]),
+                    NStep::If(
+                        format!("it_is({})", filter_str(&f, self.ctx)),
+                        vec![then],
+                        Vec::new(),
+                    ),
+                ],
+                2,
+            )));
+        }
         // "If C, create two X tokens ... . Otherwise, create only one.": one of them else.
         rx!(CREATE_TWO, r"^If .+, create two .+ tokens .+$");
         if b == "Otherwise, create only one" && CREATE_TWO.is_match(a) {
@@ -381,6 +463,28 @@ impl Reader<'_> {
                     &[&format!("each({})", filter_str(&f, self.ctx)), &c[1]],
                 ),
             ]));
+        }
+        // Sent to the deck at the position the die just rolled says.
+        rx!(
+            TO_XTH,
+            r"^Send (target .+?) to the Xth position\x20of its owner's deck, where X\x20is the result$"
+        );
+        if let Some(c) = TO_XTH.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            return Ok(Some(vec![op("to_deck_at", &[&o, "X"])]));
+        }
+        // N boosts, one at a time, among Characters in Reserve (no [Tough] there: each
+        // one chosen is a target).
+        rx!(
+            DISTRIBUTE,
+            r"^Distribute (\w+) boosts among any (Characters in Reserve)$"
+        );
+        if let Some(c) = DISTRIBUTE.captures(s) {
+            let Some(t) = self.reserve_target(&format!("a {}", &c[2]))? else {
+                return Ok(None);
+            };
+            let k = n(&c[1])?;
+            return Ok(Some((0..k).map(|_| op("boost", &[&t, "1"])).collect()));
         }
         match s {
             // Each Character gains as many boosts as it has.
@@ -929,6 +1033,100 @@ mod tests {
                 &["H: select_exp(yours); boost(each character any in_selected, 1)"],
                 &["H: select_exp(any); boost(each character yours in_selected, 1)"],
             ],
+        );
+    }
+
+    #[test]
+    fn the_card_resupplied_played_or_taken_and_a_die_result_as_a_deck_position() {
+        let text = "{H} [Resupply]. If you put qq a Character in Reserve this qq way, you may immediately play qq it for {2} less.";
+        let good = "H: resupply; if it_is(character in_reserve) { play_now(it, less 2, may) }";
+        check(
+            text,
+            &[good],
+            &[
+                &["H: resupply; if it_is(character in_reserve) { play_now(it, less 1, may) }"],
+                &["H: resupply; if it_is(character in_reserve) { play_now(it, less 2) }"],
+                &["H: resupply; if it_is(card in_reserve) { play_now(it, less 2, may) }"],
+            ],
+        );
+        let text = "{H} [Resupply]. If you put qq a Character in Reserve this qq way, you may then qq put it in your hand.";
+        check(
+            text,
+            &["H: resupply; if it_is(character in_reserve) { may { to_hand(it) } }"],
+            &[
+                &["H: resupply; if it_is(character in_reserve) { to_hand(it) }"],
+                &["H: resupply; may { to_hand(it) }"],
+            ],
+        );
+        let text = "{H} Roll a die. Send target Character qq to the Xth position of its owner's qq deck, where X is the result.";
+        check(
+            text,
+            &["H: roll; to_deck_at(target character, x)"],
+            &[
+                &["H: roll; to_deck_at(target character, 1)"],
+                &["H: roll; to_deck_at(target character yours, x)"],
+                &["H: roll; to_deck_top(target character)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_counter_spent_from_a_card_boosts_distributed_and_caps_raised() {
+        let text = "{H} Spend 1 counter from qq a card you control or in qq your Reserve to discard target Permanent.";
+        let good = "H: if count(card hero yours countered in_play in_reserve) >= 1 { spend_counter(target card hero yours countered in_play in_reserve); discard(target permanent) }";
+        check(
+            text,
+            &[good],
+            &[
+                &[
+                    "H: spend_counter(target card hero yours countered in_play in_reserve); discard(target permanent)",
+                ],
+                &[&good.replace("discard(target permanent)", "discard(target character)")],
+                &[&good.replace(" yours countered", " countered")],
+            ],
+        );
+        let text = "At Night — You may spend qq 1 counter from a card in qq your Reserve or Landmarks to [Sabotage] qq after Rest.";
+        check(
+            text,
+            &[
+                "night_after_rest: may { spend_counter(target card yours countered in_reserve in_landmarks); sabotage }",
+            ],
+            &[
+                &[
+                    "night_after_rest: spend_counter(target card yours countered in_reserve in_landmarks); sabotage",
+                ],
+                &[
+                    "night: may { spend_counter(target card yours countered in_reserve in_landmarks); sabotage }",
+                ],
+                &[
+                    "night_after_rest: may { spend_counter(target card yours countered in_reserve); sabotage }",
+                ],
+            ],
+        );
+        let text = "{H} Distribute 3 boosts among qq any Characters in Reserve.";
+        check(
+            text,
+            &["H: repeat 3 { boost(target character in_reserve, 1) }"],
+            &[
+                &["H: repeat 2 { boost(target character in_reserve, 1) }"],
+                &["H: boost(each character in_reserve, 1)"],
+                &["H: repeat 3 { boost(target character yours in_reserve, 1) }"],
+            ],
+        );
+        let text = "{J} [Resupply]. The Support abilities qq of cards in Reserve can qq give them 1 more counter qq than their maximum.";
+        check(
+            text,
+            &["J: resupply", "static support_over_max(1)"],
+            &[
+                &["J: resupply", "static support_over_max(any)"],
+                &["J: resupply"],
+            ],
+        );
+        let text = "{J} [Resupply]. The Support abilities qq of cards in Reserve can qq give them counters beyond qq their maximum.";
+        check(
+            text,
+            &["J: resupply", "static support_over_max(any)"],
+            &[&["J: resupply", "static support_over_max(1)"]],
         );
     }
 }
