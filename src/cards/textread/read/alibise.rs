@@ -1129,4 +1129,23 @@ mod tests {
             &[&["J: resupply", "static support_over_max(1)"]],
         );
     }
+
+    #[test]
+    fn once_for_each_boost_i_had_when_i_leave() {
+        let text = "When I leave the Expedition qq zone, for each of my boosts qq — Another target Character in qq your Reserve gains 1 boost.";
+        let good =
+            "when leave: repeat had_boosts { boost(target character other yours in_reserve, 1) }";
+        check(
+            text,
+            &[good],
+            &[
+                &["when leave: boost(target character other yours in_reserve, 1)"],
+                &["when leave: repeat had_boosts { boost(target character yours in_reserve, 1) }"],
+                &[
+                    "when leave: repeat had_boosts { boost(target character other yours in_reserve, 2) }",
+                ],
+                &["when leave: repeat had_boosts { boost(target character other in_reserve, 1) }"],
+            ],
+        );
+    }
 }

@@ -303,6 +303,14 @@ impl<'a> Reader<'a> {
             body = vec![NStep::If("Afternoon".into(), body, Vec::new())];
         }
         let trigger = trigger.replace("@afternoon", "");
+        // An event read with a number of times ("@repeat:N"): the body that many times.
+        let trigger = match trigger.split_once("@repeat:") {
+            Some((t, n)) => {
+                body = vec![NStep::Repeat(n.to_string(), body)];
+                t.to_string()
+            }
+            None => trigger,
+        };
         // An event read with a test of its object ("@if:C"): the body only when C holds.
         let trigger = match trigger.split_once("@if:") {
             Some((t, c)) => {

@@ -41,6 +41,11 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
         "a Character leaves your Expeditions",
         "leaves(character any in:exp)",
     ),
+    // Once per boost I had (Bravos Excavator).
+    (
+        "I leave the Expedition zone,\x20for each of my boosts",
+        "LeaveExpedition@repeat:MyLeftBoosts",
+    ),
     (
         "a card leaves your Reserve @in_afternoon",
         "LeavesYourReserve@afternoon",
