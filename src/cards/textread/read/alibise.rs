@@ -18,7 +18,7 @@ fn n(w: &str) -> Result<i16, String> {
 }
 
 /// Static sentences that may follow another ability's sentences in the same paragraph
-/// ("{J} ... . My region is {V} ...", "{R} ... . If I'm in {V}, I am [Eternal]."): each is
+/// ("{J} ... . My region is {V} ...", "{R} ... . If I'm in {V}, I am Eternal."): each is
 /// an ability of its own, never an effect (a keyword an effect gives is "gains").
 pub(super) static STANDALONE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -383,7 +383,7 @@ impl Reader<'_> {
     }
 
     /// "a card in Reserve" as the one target it is (`None` when the card is not one of a
-    /// Reserve): a card in Reserve has no [Tough], so choosing it is targeting it.
+    /// Reserve): a card in Reserve has no Tough, so choosing it is targeting it.
     fn reserve_target(&self, s: &str) -> Result<Option<String>, String> {
         let f = self.noun(s, Whose::Any)?.filter;
         if f.zones != fzone::RESERVE {
