@@ -72,7 +72,9 @@ fn canon_pay(c: &str, b: &[NStep]) -> Option<NStep> {
 /// else { Z }", an effect on one target being done exactly when a target was chosen; and
 /// "may { select(target F) }; if it_is(F) { X(it) } else { Z }" is "may { X(target F) };
 /// if not(Did) { Z }". The test must be of the very filter selected (an object chosen by
-/// it passes it until something moves it), and nothing after X may name "it". `None` when
+/// it passes it until something moves it), or of that filter for either side's objects
+/// (Aroro's "spell yours in:reserve" tested as "spell any in:reserve"), and nothing after
+/// X may name "it". `None` when
 /// the steps are not of that shape.
 fn selected_then_tested(prev: &NStep, next: &NStep) -> Option<Vec<NStep>> {
     let (sel, optional) = match prev {
@@ -88,7 +90,7 @@ fn selected_then_tested(prev: &NStep, next: &NStep) -> Option<Vec<NStep>> {
     let NStep::If(c, t, e) = next else {
         return None;
     };
-    if *c != format!("it_is({f})") {
+    if *c != format!("it_is({f})") && *c != format!("it_is({})", any_whose(f)?) {
         return None;
     }
     let (NStep::Op(first), rest) = t.split_first()? else {
@@ -115,6 +117,18 @@ fn selected_then_tested(prev: &NStep, next: &NStep) -> Option<Vec<NStep>> {
         out.push(NStep::If("Did".into(), rest.to_vec(), e.clone()));
     }
     Some(out)
+}
+
+/// The filter `f` (as `filter_str` writes it: kinds, whose, zones, ...) for either side's
+/// objects: a test of it is passed by every object `f` selects, whatever its side. `None`
+/// when `f` names no side of its own.
+fn any_whose(f: &str) -> Option<String> {
+    let mut w: Vec<&str> = f.split(' ').collect();
+    if !matches!(w.get(1), Some(&"yours" | &"opposing")) {
+        return None;
+    }
+    w[1] = "any";
+    Some(w.join(" "))
 }
 
 /// The step list with these spellings made one, at every depth:
@@ -269,6 +283,37 @@ mod tests {
         let boost = format!("boost(target[1-1]({F}), 1)");
         let kept = vec![guard(vec![op(&boost), op("draw(You, 1)")])];
         assert_eq!(unguard(kept.clone()), kept);
+        // Selected among your own, tested among either side's: every object selected
+        // passes, so it is the effect on the target; the other way round it is not.
+        let widened = |sel: &str, test: &str| {
+            vec![
+                op(&format!("select(target[1-1]({sel}))")),
+                NStep::If(
+                    format!("it_is({test})"),
+                    vec![op("move_Discard(it)"), op("boost(me, 1)")],
+                    Vec::new(),
+                ),
+            ]
+        };
+        assert_eq!(
+            unguard(widened("spell yours in:reserve", "spell any in:reserve")),
+            vec![
+                op("move_Discard(target[1-1](spell yours in:reserve))"),
+                NStep::If("Did".into(), vec![op("boost(me, 1)")], Vec::new()),
+            ]
+        );
+        for (sel, test) in [
+            ("spell any in:reserve", "spell yours in:reserve"),
+            ("spell yours in:reserve", "spell opposing in:reserve"),
+            ("spell yours in:reserve", "character any in:reserve"),
+            ("spell yours in:reserve", "spell any in:exp"),
+        ] {
+            assert_eq!(
+                unguard(widened(sel, test)),
+                widened(sel, test),
+                "{sel} / {test}"
+            );
+        }
     }
 
     #[test]

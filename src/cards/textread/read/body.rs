@@ -74,6 +74,11 @@ impl Reader<'_> {
                 i += used;
                 continue;
             }
+            if let Some((steps, used)) = self.set_sentences(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) =
                 crate::cards::textread::forms::sentences(self, &sents[i..])?
             {
@@ -300,6 +305,7 @@ impl Reader<'_> {
             _ => match super::conds::MORE_CONDITIONS
                 .read(self, c)
                 .or_else(|| CONDITIONS.read(self, c))
+                .or_else(|| super::alibise::CONDITIONS.read(self, c))
             {
                 Some(cond) => cond?,
                 None => {

@@ -528,6 +528,9 @@ impl Reader<'_> {
         if let Some(e) = self.cd_effect(s) {
             return e;
         }
+        if let Some(e) = self.set_effect(s) {
+            return e;
+        }
         if let Some(e) = EFFECTS.read(self, s) {
             return e;
         }

@@ -37,6 +37,7 @@ rx!(
     r"@reduce_cost_by|^Play me for \{\d+\} less if|^(?:If .+?, y|Y)our Reserve limit is increased by one|^All regions are \{[VMO]\} and lose their other terrains|^(?:If [^,]+, )?I cost \{\d+\} less(?: if .+| for each of your Ascended Expeditions)?\.?$|^Characters you control are \[Tough \d+\]\.?$|^(?:If [^,]+, )?\[\[Boosted\]\] tokens you control are \[Defender\]\.?$|^You may keep one more card in\x20Reserve during Night if it's exhausted\.?$|^You may play exhausted Characters from\x20your Reserve in my Expedition\.?$|^You may play me for \{\d+\} less\.?$"
 );
 
+mod alibise;
 mod body;
 mod conds;
 mod costs;
@@ -145,7 +146,8 @@ impl<'a> Reader<'a> {
             for s in sentences(&text) {
                 // A static sentence written among a card's effects is an ability of its
                 // own ("You may discard ... to reduce my cost by {2}." in a Spell).
-                let alone = STANDALONE.is_match(&s) || cydust::STANDALONE_CD.is_match(&s);
+                let alone = STANDALONE.is_match(&s) || cydust::STANDALONE_CD.is_match(&s)
+                    || alibise::STANDALONE.is_match(&s);
                 let is_kw = s
                     .trim_end_matches('.')
                     .split(", ")
@@ -193,7 +195,8 @@ impl<'a> Reader<'a> {
             }
             return Ok(out);
         }
-        if g.len() == 1 && (STANDALONE.is_match(&g[0]) || cydust::STANDALONE_CD.is_match(&g[0])) {
+        if g.len() == 1 && (STANDALONE.is_match(&g[0]) || cydust::STANDALONE_CD.is_match(&g[0])
+            || alibise::STANDALONE.is_match(&g[0])) {
             return self.static_ability(g, support);
         }
         let mut support = support;
@@ -307,6 +310,14 @@ impl<'a> Reader<'a> {
             body = vec![NStep::If("Afternoon".into(), body, Vec::new())];
         }
         let trigger = trigger.replace("@afternoon", "");
+        // An event read with a number of times ("@repeat:N"): the body that many times.
+        let trigger = match trigger.split_once("@repeat:") {
+            Some((t, n)) => {
+                body = vec![NStep::Repeat(n.to_string(), body)];
+                t.to_string()
+            }
+            None => trigger,
+        };
         // An event read with a test of its object ("@if:C"): the body only when C holds.
         let trigger = match trigger.split_once("@if:") {
             Some((t, c)) => {

@@ -21,7 +21,7 @@ type Qualifier = (&'static str, Option<Whose>, Option<u8>, Option<Where>);
 
 /// The trailing qualifiers, in the order they are tried (the first that ends the phrase is
 /// taken off).
-const QUALIFIERS: [Qualifier; 16] = [
+const QUALIFIERS: [Qualifier; 18] = [
     (
         " in Expedition or in Reserve",
         None,
@@ -44,7 +44,14 @@ const QUALIFIERS: [Qualifier; 16] = [
     (" in an opponent's Reserve", OPPOSING, RESERVE, None),
     (" in any Reserve", Some(Whose::Any), RESERVE, None),
     (" in each player's Reserve", Some(Whose::Any), RESERVE, None),
+    (" from a Reserve", Some(Whose::Any), RESERVE, None),
     (" in my Expedition", None, None, Some(Where::MyExpedition)),
+    (
+        " in the Expedition facing me",
+        None,
+        None,
+        Some(Where::FacingMe),
+    ),
     // Only a Gigantic card faces more than one Expedition: every opposing one.
     (" in the Expeditions facing me", OPPOSING, None, None),
     (" facing me", None, None, Some(Where::FacingMe)),

@@ -328,12 +328,24 @@ impl Reader<'_> {
         support: bool,
     ) -> Result<Vec<NAbility>, String> {
         if g.len() != 1 {
+            if let Some(v) = self.static_sentences(g, support) {
+                return Ok(v);
+            }
             return Err(format!("a static ability '{}'", g.join(" ")));
         }
         let s = g[0].trim_end_matches('.');
+        // "{I} X": a static that works from Reserve.
+        let (s, support) = match s.strip_prefix("{I} ") {
+            Some(r) => (r, true),
+            None => (s, support),
+        };
         let (trigger, body) = match self.fixed_static(s) {
             Some(t) => t,
-            None => match STATICS.read(self, s).or_else(|| self.cd_static(s)) {
+            None => match STATICS
+                .read(self, s)
+                .or_else(|| self.cd_static(s))
+                .or_else(|| super::alibise::STATICS.read(self, s))
+            {
                 Some(t) => t?,
                 None => return Err(format!("a static ability '{s}'")),
             },

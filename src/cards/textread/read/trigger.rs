@@ -34,6 +34,18 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
     ("you roll a die", "YouRoll"),
     ("you pass first", "YouPassFirst"),
     ("you make a [Gift]", "YouGift"),
+    // Any player's discard pile (The Hunger).
+    ("a card joins the discard pile", "CardDiscarded"),
+    // A Character leaving your Expeditions (The Mess), as "a non-token Character" reads.
+    (
+        "a Character leaves your Expeditions",
+        "leaves(character any in:exp)",
+    ),
+    // Once per boost I had (Bravos Excavator).
+    (
+        "I leave the Expedition zone,\x20for each of my boosts",
+        "LeaveExpedition@repeat:MyLeftBoosts",
+    ),
     (
         "a card leaves your Reserve @in_afternoon",
         "LeavesYourReserve@afternoon",
