@@ -186,7 +186,14 @@ mod tests {
     ];
     /// The modules below them, which they share (the run layer, loading, experiment files,
     /// checkpoints, shards and outputs, is `crate::job`).
-    const SHARED: [&str; 6] = ["cli", "headtohead", "mod", "records", "selfplay", "terminal"];
+    const SHARED: [&str; 6] = [
+        "cli",
+        "headtohead",
+        "mod",
+        "records",
+        "selfplay",
+        "terminal",
+    ];
 
     /// The sibling modules a file of src/app names through `super::`.
     fn uses(text: &str) -> Vec<String> {

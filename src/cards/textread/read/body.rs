@@ -305,13 +305,17 @@ impl Reader<'_> {
             _ => match super::conds::MORE_CONDITIONS
                 .read(self, c)
                 .or_else(|| CONDITIONS.read(self, c))
-                .or_else(|| super::alibise::CONDITIONS.read(self, c))
             {
                 Some(cond) => cond?,
                 None => {
                     match crate::cards::textread::forms::cond(self, c).or_else(|| self.cd_cond(c)) {
                         Some(r) => return r,
-                        None => return Err(format!("a condition '{c}'")),
+                        // The ALIZE and BISE forms last: one of them takes "there are N
+                        // or more X among ..." for another count than the CYCLONE form.
+                        None => match super::alibise::CONDITIONS.read(self, c) {
+                            Some(cond) => cond?,
+                            None => return Err(format!("a condition '{c}'")),
+                        },
                     }
                 }
             },

@@ -146,7 +146,8 @@ impl<'a> Reader<'a> {
             for s in sentences(&text) {
                 // A static sentence written among a card's effects is an ability of its
                 // own ("You may discard ... to reduce my cost by {2}." in a Spell).
-                let alone = STANDALONE.is_match(&s) || cydust::STANDALONE_CD.is_match(&s)
+                let alone = STANDALONE.is_match(&s)
+                    || cydust::STANDALONE_CD.is_match(&s)
                     || alibise::STANDALONE.is_match(&s);
                 let is_kw = s
                     .trim_end_matches('.')
@@ -195,8 +196,11 @@ impl<'a> Reader<'a> {
             }
             return Ok(out);
         }
-        if g.len() == 1 && (STANDALONE.is_match(&g[0]) || cydust::STANDALONE_CD.is_match(&g[0])
-            || alibise::STANDALONE.is_match(&g[0])) {
+        if g.len() == 1
+            && (STANDALONE.is_match(&g[0])
+                || cydust::STANDALONE_CD.is_match(&g[0])
+                || alibise::STANDALONE.is_match(&g[0]))
+        {
             return self.static_ability(g, support);
         }
         let mut support = support;
