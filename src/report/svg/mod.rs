@@ -15,6 +15,7 @@ mod bars;
 mod comparison;
 mod histogram;
 mod line;
+mod rows;
 mod shares;
 mod tornado;
 

@@ -1,7 +1,8 @@
 //! Shares of games won: horizontal bars from zero with their intervals, against the share
 //! an even field would give (Free for All's entries and seats).
 
-use super::{AXIS, Bar, Canvas, GRID, MUTED, TEXT, d, esc, n, nice_ticks, text_width, tick_values};
+use super::rows::{Rows, W};
+use super::{Bar, Canvas, TEXT, d, esc, n, nice_ticks, text_width, tick_values};
 use crate::report::pct;
 
 /// Horizontal bars of shares (fractions, drawn in percent) in the given order, top to
@@ -9,26 +10,19 @@ use crate::report::pct;
 /// of an entry no better than the others), named in the key. Bars are `<rect data-label
 /// data-value data-lo data-hi>` (fractions, as given).
 pub fn share_chart(title: &str, bars: &[Bar], even: f64, axis: &str) -> String {
-    const W: f64 = 640.0;
-    let label_w = bars
-        .iter()
-        .map(|b| text_width(&b.label, 13.0))
-        .fold(80.0, f64::max)
-        .min(220.0);
     let values: Vec<String> = bars
         .iter()
         .map(|b| format!("{} [{}, {}]", pct(b.value), pct(b.lo), pct(b.hi)))
         .collect();
-    let value_w = values
-        .iter()
-        .map(|v| text_width(v, 12.0))
-        .fold(60.0, f64::max);
-    let left = 16.0 + label_w + 12.0;
-    let right = W - 20.0 - value_w - 12.0;
-    let top = 60.0;
-    let row_h = 28.0;
-    let bottom = top + row_h * bars.len().max(1) as f64;
-    let height = bottom + 92.0;
+    let rows = Rows::new(bars.iter().map(|b| b.label.as_str()), &values, 220.0);
+    let Rows {
+        left,
+        right,
+        top,
+        bottom,
+        height,
+        ..
+    } = rows;
     let most = bars
         .iter()
         .flat_map(|b| [b.value, b.hi])
@@ -39,49 +33,16 @@ pub fn share_chart(title: &str, bars: &[Bar], even: f64, axis: &str) -> String {
     let xs = |v: f64| left + (v - first) / (last - first) * (right - left);
 
     let mut c = Canvas::new(W, height, title);
-    c.text(
-        right + 12.0,
-        top - 10.0,
+    rows.axis(
+        &mut c,
         "won [95% interval]",
-        "start",
-        12.0,
-        "normal",
-        MUTED,
-    );
-    for v in tick_values(first, last, step) {
-        let x = xs(v);
-        c.line(x, top - 4.0, x, bottom, GRID, 1.0);
-        c.text(
-            x,
-            bottom + 18.0,
-            &format!("{v:.0}%"),
-            "middle",
-            12.0,
-            "normal",
-            MUTED,
-        );
-    }
-    c.line(left, bottom, right, bottom, AXIS, 1.0);
-    c.text(
-        (left + right) / 2.0,
-        bottom + 40.0,
+        tick_values(first, last, step),
+        xs,
+        |v| format!("{v:.0}%"),
         axis,
-        "middle",
-        13.0,
-        "600",
-        TEXT,
     );
     for (i, b) in bars.iter().enumerate() {
-        let yc = top + row_h * (i as f64 + 0.5);
-        if i % 2 == 1 {
-            c.raw(&format!(
-                "<rect x=\"16\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f4f6f8\"/>",
-                n(yc - row_h / 2.0),
-                n(W - 32.0),
-                n(row_h)
-            ));
-        }
-        c.text(left - 10.0, yc + 4.5, &b.label, "end", 13.0, "normal", TEXT);
+        let yc = rows.row(&mut c, i, &b.label);
         let v = if b.value.is_finite() { b.value } else { 0.0 };
         let fill = if b.lo > even {
             "#0072B2"
@@ -102,21 +63,9 @@ pub fn share_chart(title: &str, bars: &[Bar], even: f64, axis: &str) -> String {
             esc(&b.label),
             values[i],
         ));
-        if b.lo.is_finite() && b.hi.is_finite() {
-            let (xl, xh) = (xs(b.lo * 100.0), xs(b.hi * 100.0));
-            c.line(xl, yc, xh, yc, TEXT, 1.4);
-            c.line(xl, yc - 5.0, xl, yc + 5.0, TEXT, 1.4);
-            c.line(xh, yc - 5.0, xh, yc + 5.0, TEXT, 1.4);
-        }
-        c.text(
-            right + 12.0,
-            yc + 4.5,
-            &values[i],
-            "start",
-            12.0,
-            "normal",
-            TEXT,
-        );
+        let ends =
+            (b.lo.is_finite() && b.hi.is_finite()).then(|| (xs(b.lo * 100.0), xs(b.hi * 100.0)));
+        rows.whisker_and_value(&mut c, yc, ends, &values[i]);
     }
     let xe = xs(even * 100.0);
     c.raw(&format!(
