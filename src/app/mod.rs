@@ -12,9 +12,8 @@ pub mod cli;
 mod compare;
 mod disagree;
 mod ffa;
-mod headtohead;
 mod ladder;
-pub(crate) mod matchup;
+mod matchup;
 mod merge;
 mod optimize;
 mod play;
@@ -186,9 +185,8 @@ mod tests {
     ];
     /// The modules below them, which they share (the run layer, loading, experiment files,
     /// checkpoints, shards and outputs, is `crate::job`).
-    const SHARED: [&str; 6] = [
+    const SHARED: [&str; 5] = [
         "cli",
-        "headtohead",
         "mod",
         "records",
         "selfplay",
