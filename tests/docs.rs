@@ -718,7 +718,8 @@ fn the_docs_say_what_the_binary_does() {
     // free-for-all.md: ffa reads --expert-weights, and never says it ignores them.
     let ffa = words("docs/free-for-all.md");
     assert!(
-        read("src/app/ffa.rs").contains("load::expert_weights(a.models.expert_weights"),
+        read("src/job/ffa.rs").contains("Field::load(a, ")
+            && read("src/job/headtohead.rs").contains("load::expert_weights(models.expert_weights"),
         "ffa reads its expert weights"
     );
     assert!(

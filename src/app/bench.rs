@@ -5,8 +5,8 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::cli::BenchArgs;
-use super::load;
 use crate::deck::RareMix;
+use crate::job::load;
 use crate::sim::{ConfigSpec, RunPlan};
 
 /// Peak resident memory of this process (Linux `VmHWM`), in KiB.

@@ -98,9 +98,9 @@ pub fn calibrate(a: CalibrateArgs) -> Result<()> {
     let evaluator: PolicySpec = a
         .evaluator
         .parse()
-        .map_err(|e| super::usage(format!("--evaluator {}: {e}", a.evaluator)))?;
+        .map_err(|e| crate::job::error::usage(format!("--evaluator {}: {e}", a.evaluator)))?;
     let rungs: Vec<PolicySpec> = RUNGS.iter().map(|r| r.parse().expect("a rung")).collect();
-    let out = super::outputs::output_dir(&a.out, super::outputs::Guard::PLAIN)?;
+    let out = crate::job::outputs::output_dir(&a.out, crate::job::outputs::Guard::PLAIN)?;
     drop(out);
     let recs: Vec<Record> = files
         .iter()
@@ -147,8 +147,8 @@ pub fn calibrate(a: CalibrateArgs) -> Result<()> {
         // The skill player values its options as the fit did.
         let skill = format!(
             "skill:t={}{}",
-            super::players::fmt_t(f.t),
-            super::players::from_clause(&evaluator.to_string())
+            crate::job::players::fmt_t(f.t),
+            crate::job::players::from_clause(&evaluator.to_string())
         );
         let skill_spec: PolicySpec = skill.parse().map_err(|e: PolicyError| anyhow::anyhow!(e))?;
         let finished: Vec<usize> = idx.iter().copied().filter(|&i| per[i].finished).collect();
@@ -252,7 +252,7 @@ fn evaluate(
             Evaluator::against(evaluator, &data, &opp)
         }
     }
-    .map_err(|e| super::usage(format!("--evaluator {evaluator}: {e}")))?;
+    .map_err(|e| crate::job::error::usage(format!("--evaluator {evaluator}: {e}")))?;
     let mut rung_policies: Vec<_> = rungs.iter().map(|r| r.build(&data)).collect();
     let seat = h.seat_index();
     let mut out = Vec::new();
@@ -401,7 +401,7 @@ fn write_outputs(
     evaluator: &PolicySpec,
     players: &[PlayerCalibration],
 ) -> Result<()> {
-    let mut out = super::outputs::output_dir(&a.out, super::outputs::Guard::PLAIN)?;
+    let mut out = crate::job::outputs::output_dir(&a.out, crate::job::outputs::Guard::PLAIN)?;
     let mut csv = String::from(
         "player,games,finished,wins,skill_wins,decisions,informative,t,t_lo,t_hi,t_boot_lo,t_boot_hi,given_away,given_away_lo,given_away_hi",
     );
@@ -488,7 +488,7 @@ fn report(a: &CalibrateArgs, evaluator: &PolicySpec, players: &[PlayerCalibratio
             p.games,
             p.finished,
             p.wins,
-            super::players::fmt_t(p.t),
+            crate::job::players::fmt_t(p.t),
             p.skill_wins,
             p.finished
         ));

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::builtin;
 use super::cli::{CardsArgs, CardsCommand};
-use super::load;
 use crate::cards::textread::{self, Exceptions, Texts, Verdict};
 use crate::cards::types::CardKind;
 use crate::cards::{CardDef, Coverage, Library};
+use crate::job::builtin;
+use crate::job::load;
 
 #[derive(Default, Clone, Copy)]
 struct Count {
@@ -221,7 +221,7 @@ fn coverage(
         let known: std::collections::BTreeSet<&str> =
             lib.db.cards.iter().map(|d| d.set.as_str()).collect();
         if !known.contains(s.as_str()) {
-            return Err(super::usage(format!(
+            return Err(crate::job::error::usage(format!(
                 "--set {s}: unknown set (known sets: {})",
                 known.into_iter().collect::<Vec<_>>().join(", ")
             )));
@@ -395,7 +395,7 @@ fn show(lib: &Library, cards_dir: &Path, out: &mut impl Write, card: &str) -> Re
             .cards
             .iter()
             .flat_map(|d| [d.name.as_str(), d.reference.as_str()]);
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "no card with reference or name '{card}' in {}{}",
             lib.pool.source.display(),
             crate::suggest::did_you_mean(card, known)

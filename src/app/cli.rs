@@ -1,12 +1,14 @@
-//! Command-line arguments (clap derive structs only; the head-to-head commands' also
-//! serialize, as their checkpoints and shards record the flags that decide the results).
+//! Command-line arguments (clap derive structs only), and the run layer's configuration
+//! made once from them (`From`: [`crate::job::config`]); the head-to-head commands'
+//! checkpoints and shards record that configuration, never the flags.
 //!
 //! Layer: part of [`crate::app`]; may use every other module; none uses it.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use serde::{Deserialize, Serialize};
+
+use crate::job::config::{BoosterWar, Entries, Place, Request};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -155,7 +157,7 @@ pub struct PlayArgs {
     pub card_texts: Option<PathBuf>,
 }
 
-#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+#[derive(Args, Debug, Clone)]
 pub struct FfaArgs {
     /// Player deck file (repeat for several). Each deck with each --policy is one entry;
     /// four entries at least.
@@ -174,35 +176,30 @@ pub struct FfaArgs {
     pub seed: u64,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
-    #[serde(skip)]
     pub threads: Option<usize>,
     /// Stop a game after this many days and record it as a draw.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
     pub day_cap: u8,
     /// Output directory (replaced whole at the end).
     #[arg(long, value_name = "DIR", default_value = "reports/ffa")]
-    #[serde(skip)]
     pub out: PathBuf,
     /// Simulate decks that break deck-building rules (with a warning).
     #[arg(long)]
     pub allow_illegal: bool,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS)]
     pub cards: PathBuf,
     #[command(flatten)]
     pub models: ModelArgs,
     /// No progress bar and no ranking table on the terminal.
     #[arg(long, short)]
-    #[serde(skip)]
     pub quiet: bool,
     #[command(flatten)]
-    #[serde(skip)]
     pub scale: ScaleArgs,
     /// Continue the interrupted ffa run whose --out was DIR, with the settings it started
     /// with (--threads and --quiet may be given).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["players", "policies", "games", "seed", "day_cap", "out", "allow_illegal", "cards", "expert_weights", "value_weights", "shard", "force"])]
-    #[serde(skip)]
     pub resume: Option<PathBuf>,
 }
 
@@ -221,7 +218,7 @@ pub struct OptimizeArgs {
     pub collection: Option<PathBuf>,
     /// The Confluence deck played against (default: the reference deck built into the
     /// binary, the repository's decks/confluence/reference.toml).
-    #[arg(long, value_name = "FILE", default_value = super::builtin::CONFLUENCE)]
+    #[arg(long, value_name = "FILE", default_value = crate::job::builtin::CONFLUENCE)]
     pub against: PathBuf,
     /// Rares in the Confluence deck: a count N (0: all commons; between 0 and all, one random
     /// set of N rares drawn from --seed).
@@ -266,7 +263,7 @@ pub struct OptimizeArgs {
     pub day_cap: u8,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS)]
     pub cards: PathBuf,
     /// Weights for the expert instead of the committed ones the binary embeds.
     #[arg(long, value_name = "FILE")]
@@ -283,8 +280,7 @@ pub struct OptimizeArgs {
 }
 
 /// Which of seed 003's variants `booster-war` plays.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarVariant {
     /// The least technical: each booster shuffled into a deck.
     Shuffled,
@@ -294,7 +290,7 @@ pub enum WarVariant {
     Both,
 }
 
-#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+#[derive(Args, Debug, Clone)]
 pub struct BoosterWarArgs {
     /// The set whose boosters are opened (a table of --boosters, e.g. CORE).
     #[arg(long, value_name = "SET", default_value = "CORE")]
@@ -315,7 +311,6 @@ pub struct BoosterWarArgs {
     pub seed: u64,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
-    #[serde(skip)]
     pub threads: Option<usize>,
     /// Stop a game after this many days and record it as a draw (the Arena can last).
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(6..=250))]
@@ -328,33 +323,25 @@ pub struct BoosterWarArgs {
     pub day_one_mana: bool,
     /// Output directory (replaced whole at the end).
     #[arg(long, value_name = "DIR", default_value = "reports/booster-war")]
-    #[serde(skip)]
     pub out: PathBuf,
     /// What a booster holds, per set (default: the file built into the binary, the
     /// repository's decks/boosters.toml).
-    #[arg(long, value_name = "FILE", default_value = super::builtin::BOOSTERS)]
+    #[arg(long, value_name = "FILE", default_value = crate::job::builtin::BOOSTERS)]
     pub boosters: PathBuf,
-    /// --boosters as the command line gave it (meta.json shows it so), kept in the
-    /// run's description, whose paths are absolute.
-    #[arg(skip)]
-    pub boosters_given: Option<String>,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS)]
     pub cards: PathBuf,
     #[command(flatten)]
     pub models: ModelArgs,
     /// No progress bar and no tables on the terminal.
     #[arg(long, short)]
-    #[serde(skip)]
     pub quiet: bool,
     #[command(flatten)]
-    #[serde(skip)]
     pub scale: ScaleArgs,
     /// Continue the interrupted booster-war whose --out was DIR, with the settings it started
     /// with (--threads and --quiet may be given).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["set", "variant", "policy", "games", "seed", "day_cap", "day_one_mana", "out", "boosters", "cards", "expert_weights", "value_weights", "shard", "force"])]
-    #[serde(skip)]
     pub resume: Option<PathBuf>,
 }
 
@@ -365,7 +352,7 @@ pub struct ScaleArgs {
     /// Play only slice I of N (I counts from 0) of every pair's (variant's, seating's)
     /// games, and write the shard's mergeable state to --out (see `confluence-sim merge`).
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<super::shard::Shard>,
+    pub shard: Option<crate::job::shard::Shard>,
     /// Replace --out even when it holds a finished shard, or an unfinished run with other
     /// settings (without it, both are refused: they are work that would be lost).
     #[arg(long)]
@@ -374,7 +361,7 @@ pub struct ScaleArgs {
 
 /// Model files instead of the committed ones the binary embeds, for the head-to-head
 /// commands (matchup, booster-war, ffa).
-#[derive(Args, Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct ModelArgs {
     /// Weights for the expert instead of the committed ones the binary embeds (every seat
     /// that plays `expert`): a file `train-expert` wrote.
@@ -387,7 +374,7 @@ pub struct ModelArgs {
     pub value_weights: Option<PathBuf>,
 }
 
-#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+#[derive(Args, Debug, Clone)]
 pub struct MatchupArgs {
     /// Player deck file (repeat for several; at least one).
     #[arg(long = "player", value_name = "FILE")]
@@ -405,35 +392,30 @@ pub struct MatchupArgs {
     pub seed: u64,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
-    #[serde(skip)]
     pub threads: Option<usize>,
     /// Stop a game after this many days and record it as a draw.
     #[arg(long, value_name = "DAYS", default_value_t = 30, value_parser = clap::value_parser!(u8).range(1..=250))]
     pub day_cap: u8,
     /// Output directory (replaced whole at the end).
     #[arg(long, value_name = "DIR", default_value = "reports/matchup")]
-    #[serde(skip)]
     pub out: PathBuf,
     /// Simulate decks that break deck-building rules (with a warning).
     #[arg(long)]
     pub allow_illegal: bool,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS)]
     pub cards: PathBuf,
     #[command(flatten)]
     pub models: ModelArgs,
     /// No progress bar and no ranking table on the terminal.
     #[arg(long, short)]
-    #[serde(skip)]
     pub quiet: bool,
     #[command(flatten)]
-    #[serde(skip)]
     pub scale: ScaleArgs,
     /// Continue the interrupted matchup whose --out was DIR, with the settings it started
     /// with (--threads and --quiet may be given).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["players", "policies", "games", "seed", "day_cap", "out", "allow_illegal", "cards", "expert_weights", "value_weights", "shard", "force"])]
-    #[serde(skip)]
     pub resume: Option<PathBuf>,
 }
 
@@ -778,7 +760,7 @@ pub struct CardsArgs {
     pub command: CardsCommand,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS, global = true)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS, global = true)]
     pub cards: PathBuf,
 }
 
@@ -817,7 +799,7 @@ pub struct ScenarioArgs {
     pub log: bool,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS)]
     pub cards: PathBuf,
 }
 
@@ -904,7 +886,7 @@ pub struct ReplayArgs {
     pub set: String,
     /// booster-war: what a booster holds, per set (default: the file built into the binary,
     /// the repository's decks/boosters.toml).
-    #[arg(long, value_name = "FILE", default_value = super::builtin::BOOSTERS)]
+    #[arg(long, value_name = "FILE", default_value = crate::job::builtin::BOOSTERS)]
     pub boosters: PathBuf,
     /// booster-war: the variant the game was played in (shuffled or ordered).
     #[arg(long, value_enum, value_name = "V", default_value = "shuffled")]
@@ -932,15 +914,15 @@ pub enum ReplayMode {
 pub struct DeckArgs {
     /// Player deck (default: the Bravos starter built into the binary, the repository's
     /// decks/player/BR_kojo_booda.txt).
-    #[arg(long, value_name = "FILE", default_value = super::load::DEFAULT_PLAYER)]
+    #[arg(long, value_name = "FILE", default_value = crate::job::load::DEFAULT_PLAYER)]
     pub player: PathBuf,
     /// Confluence deck file (default: the reference deck built into the binary, the
     /// repository's decks/confluence/reference.toml).
-    #[arg(long, value_name = "FILE", default_value = super::builtin::CONFLUENCE)]
+    #[arg(long, value_name = "FILE", default_value = crate::job::builtin::CONFLUENCE)]
     pub confluence: PathBuf,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS)]
     pub cards: PathBuf,
     /// Weights for the expert (and for the search's expert rollouts) instead of the
     /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
@@ -980,7 +962,7 @@ pub struct MatchArgs {
     pub players: Vec<PathBuf>,
     /// Confluence deck file (default: the reference deck built into the binary, the
     /// repository's decks/confluence/reference.toml).
-    #[arg(long, value_name = "FILE", default_value = super::builtin::CONFLUENCE)]
+    #[arg(long, value_name = "FILE", default_value = crate::job::builtin::CONFLUENCE)]
     pub confluence: PathBuf,
     /// Player policy: random, greedy (casual), planner (careful), expert (strong), search
     /// (near-optimal) or clairvoyant (an upper bound that sees hidden cards), with
@@ -1016,7 +998,7 @@ pub struct MatchArgs {
     pub allow_illegal: bool,
     /// Directory holding pool.csv and abilities/ (default: the card pool and encodings built
     /// into the binary, the repository's decks/cards; a directory is read only when named).
-    #[arg(long, value_name = "DIR", default_value = super::builtin::CARDS)]
+    #[arg(long, value_name = "DIR", default_value = crate::job::builtin::CARDS)]
     pub cards: PathBuf,
     /// Weights for the expert (and for the search's expert rollouts) instead of the
     /// committed ones the binary embeds: a file `train-expert` wrote, e.g. for your deck.
@@ -1056,6 +1038,99 @@ impl From<&RunArgs> for crate::job::config::Outputs {
             threads: a.threads,
             per_game: a.per_game,
             quiet: a.quiet,
+        }
+    }
+}
+
+/// A head-to-head command's place: `--out`, `--threads`, `--quiet`, `--shard`, `--force`.
+fn place(out: &std::path::Path, threads: Option<usize>, quiet: bool, s: &ScaleArgs) -> Place {
+    Place {
+        out: out.to_path_buf(),
+        threads,
+        quiet,
+        shard: s.shard,
+        force: s.force,
+    }
+}
+
+impl From<&MatchupArgs> for Request<Entries> {
+    fn from(a: &MatchupArgs) -> Self {
+        Request {
+            settings: Entries {
+                players: a.players.clone(),
+                policies: a.policies.clone(),
+                games: a.games,
+                seed: a.seed,
+                day_cap: a.day_cap,
+                allow_illegal: a.allow_illegal,
+                cards: a.cards.clone(),
+                models: (&a.models).into(),
+            },
+            place: place(&a.out, a.threads, a.quiet, &a.scale),
+            resume: a.resume.clone(),
+        }
+    }
+}
+
+impl From<&FfaArgs> for Request<Entries> {
+    fn from(a: &FfaArgs) -> Self {
+        Request {
+            settings: Entries {
+                players: a.players.clone(),
+                policies: a.policies.clone(),
+                games: a.games,
+                seed: a.seed,
+                day_cap: a.day_cap,
+                allow_illegal: a.allow_illegal,
+                cards: a.cards.clone(),
+                models: (&a.models).into(),
+            },
+            place: place(&a.out, a.threads, a.quiet, &a.scale),
+            resume: a.resume.clone(),
+        }
+    }
+}
+
+impl From<WarVariant> for crate::job::config::WarVariant {
+    fn from(v: WarVariant) -> Self {
+        match v {
+            WarVariant::Shuffled => Self::Shuffled,
+            WarVariant::Ordered => Self::Ordered,
+            WarVariant::Both => Self::Both,
+        }
+    }
+}
+
+impl From<&BoosterWarArgs> for Request<BoosterWar> {
+    fn from(a: &BoosterWarArgs) -> Self {
+        Request {
+            settings: BoosterWar {
+                set: a.set.clone(),
+                variant: a.variant.into(),
+                policy: a.policy.clone(),
+                games: a.games,
+                seed: a.seed,
+                day_cap: a.day_cap,
+                day_one_mana: a.day_one_mana,
+                boosters: a.boosters.clone(),
+                // The run's description records `boosters` made absolute.
+                boosters_given: Some(crate::job::builtin::shown(&a.boosters)),
+                cards: a.cards.clone(),
+                models: (&a.models).into(),
+            },
+            place: place(&a.out, a.threads, a.quiet, &a.scale),
+            resume: a.resume.clone(),
+        }
+    }
+}
+
+impl From<&MergeArgs> for crate::job::config::Merge {
+    fn from(m: &MergeArgs) -> Self {
+        Self {
+            shards: m.shards.clone(),
+            out: m.out.clone(),
+            force: m.force,
+            quiet: m.quiet,
         }
     }
 }
@@ -1111,7 +1186,7 @@ pub struct RunArgs {
     /// Play only slice I of N (I counts from 0) of every configuration's games, and write
     /// the shard's mergeable state to --out (see `confluence-sim merge`).
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<super::shard::Shard>,
+    pub shard: Option<crate::job::shard::Shard>,
     /// Replace --out even when it holds a finished shard, or an unfinished run with other
     /// settings (without it, both are refused: they are work that would be lost).
     #[arg(long)]

@@ -13,12 +13,12 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::cli::CompareArgs;
-use super::job::{default_threads, progress_bar};
-use super::outputs::{Guard, output_dir};
-use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed, width};
-use super::{load, mixes};
 use crate::deck::{PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar};
+use crate::job::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed, width};
+use crate::job::{load, mixes};
 use crate::policy::PolicySpec;
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::interval::{paired, paired_bounds, wilson};
@@ -53,12 +53,12 @@ pub fn compare(a: CompareArgs) -> Result<()> {
         m.players = load::STARTERS.iter().map(Into::into).collect();
     }
     if m.policies.len() + usize::from(m.calibrated.is_some()) < 2 {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "compare needs at least two --policy (the first is the baseline), or one and --players",
         ));
     }
     if a.games < 2 {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--games {}: must be at least 2 (a paired difference needs two games)",
             a.games
         )));
@@ -151,7 +151,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     out.write_csv("compare.csv", &t)?;
     out.write_parquet("compare.parquet", &t)?;
     out.write_csv("games.csv", &games.table())?;
-    let meta = super::meta::command_meta(
+    let meta = crate::job::meta::command_meta(
         "compare",
         serde_json::json!({
             "seed": a.seed,
@@ -179,10 +179,10 @@ pub fn compare(a: CompareArgs) -> Result<()> {
                 "net_value": hashes.net_value,
             },
             "reuse": a.reuse.as_ref().map(|p| p.display().to_string()),
-            "edits": super::meta::edit_strings(&loaded.edits),
+            "edits": crate::job::meta::edit_strings(&loaded.edits),
         }),
     );
-    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
+    out.write_bytes("meta.json", &crate::job::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print(&rows, threads);
@@ -261,7 +261,7 @@ fn warn_engine_errors(rows: &[Row], seed: u64) {
             r.mix.count()
         )
     };
-    if let Some(note) = super::job::engine_error_note(&accums, "compare", name) {
+    if let Some(note) = crate::job::plan::engine_error_note(&accums, "compare", name) {
         eprintln!("confluence-sim: {note}");
     }
 }
@@ -403,7 +403,7 @@ impl Reused {
         ];
         for (what, theirs, ours) in checks {
             if theirs != ours {
-                return Err(super::usage(format!(
+                return Err(crate::job::error::usage(format!(
                     "--reuse {}: its games were played with {what} {theirs}, this run has \
                      {ours}; the games would not be the same",
                     dir.display()

@@ -10,7 +10,6 @@
 use anyhow::{Result, bail};
 
 use super::cli::DisagreeArgs;
-use super::load;
 use crate::deck::RareMix;
 use crate::engine::event::NoObserver;
 use crate::engine::setup::Matchup;
@@ -19,6 +18,7 @@ use crate::engine::{
     ChoiceList, Decision, GameState, Step, advance, apply_unchecked, legal_choices,
 };
 use crate::gamelog::describe_choice;
+use crate::job::load;
 use crate::policy::{AnyPolicy, Knob, Policy};
 use crate::sim::GameSeeds;
 
@@ -218,7 +218,7 @@ fn agreement(
 ) -> Result<()> {
     let budgets = &a.agreement;
     if budgets.len() > 8 || budgets.contains(&0) {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "--agreement takes 1 to 8 budgets, each at least 1",
         ));
     }

@@ -7,12 +7,12 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::cli::LadderArgs;
-use super::job::{default_threads, progress_bar, widest_half_width};
-use super::load;
-use super::outputs::{Guard, output_dir};
-use super::summary::WinRateColumns;
 use crate::deck::{ConfluenceDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
+use crate::job::load;
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar, widest_half_width};
+use crate::job::summary::WinRateColumns;
 use crate::policy::PolicyKind;
 use crate::sim::{ConfigSpec, RunPlan};
 use crate::stats::Accum;
@@ -64,8 +64,12 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     for t in &a.skill {
         names.push(format!("skill:t={}", t.trim()));
     }
-    let policies = load::policies(&names)
-        .map_err(|e| super::usage(format!("--policy/--skill: {}", super::message(&e))))?;
+    let policies = load::policies(&names).map_err(|e| {
+        crate::job::error::usage(format!(
+            "--policy/--skill: {}",
+            crate::job::error::message(&e)
+        ))
+    })?;
     let expert = load::expert_weights(a.deck.expert_weights.as_deref())?;
     let value = load::value_weights(a.deck.value_weights.as_deref())?;
     let threads = default_threads(a.threads)?;
@@ -75,8 +79,8 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     let mixes = [RareMix(0), RareMix::all(confluence.rares.len())];
     let batch = a.games.unwrap_or(a.batch.max(1));
     let per_rung = a.games.unwrap_or(a.max_games);
-    let total = super::job::total_games(per_rung, policies.len() * mixes.len())
-        .map_err(|e| super::usage(format!("--games/--max-games {per_rung}: {e}")))?;
+    let total = crate::job::plan::total_games(per_rung, policies.len() * mixes.len())
+        .map_err(|e| crate::job::error::usage(format!("--games/--max-games {per_rung}: {e}")))?;
     let pb = progress_bar(total, a.quiet);
     let mut rungs = Vec::new();
     for (pi, spec) in policies.iter().enumerate() {
@@ -163,7 +167,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_csv("ladder.csv", &table)?;
     out.write_parquet("ladder.parquet", &table)?;
-    let meta = super::meta::command_meta(
+    let meta = crate::job::meta::command_meta(
         "ladder",
         serde_json::json!({
             "seed": a.seed,
@@ -179,7 +183,7 @@ pub fn ladder(a: LadderArgs) -> Result<()> {
             "value_weights": a.deck.value_weights.as_ref().map(|p| p.display().to_string()),
         }),
     );
-    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
+    out.write_bytes("meta.json", &crate::job::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print_ladder(&rungs, threads);
@@ -206,7 +210,7 @@ fn warn_engine_errors(rungs: &[Rung], deck: &str, seed: u64) {
             rungs[i].mix.count()
         )
     };
-    if let Some(note) = super::job::engine_error_note(&accums, "ladder", name) {
+    if let Some(note) = crate::job::plan::engine_error_note(&accums, "ladder", name) {
         eprintln!("confluence-sim: {note}");
     }
 }

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 use super::cli::MergeArgs;
-use super::job::{GamesRule, print_summary};
-use super::outputs::{Guard, output_dir, write_games, write_tables};
-use super::shard::{ShardSet, read_slice};
-use super::spec::RunSpec;
+use crate::job::outputs::{Guard, output_dir, write_games, write_tables};
+use crate::job::plan::{GamesRule, print_summary};
+use crate::job::shard::{ShardSet, read_slice};
+use crate::job::spec::RunSpec;
 use crate::sim::ConfigSpec;
 use crate::sim::state::StateReader;
 use crate::stats::Accum;

@@ -12,9 +12,8 @@ pub mod cli;
 mod compare;
 mod disagree;
 mod ffa;
-mod headtohead;
 mod ladder;
-pub(crate) mod matchup;
+mod matchup;
 mod merge;
 mod optimize;
 mod play;
@@ -35,13 +34,8 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 
+use crate::job::error::{exit_code, message};
 use cli::{Cli, Command};
-// The run layer's modules, by the names the commands use.
-pub use crate::job::error::{Usage, exit_code, is_usage, message, usage};
-use crate::job::plan as job;
-use crate::job::{
-    builtin, checkpoint, experiment, load, meta, mixes, outputs, players, shard, spec, summary,
-};
 
 /// Runs the program; errors are printed as `confluence-sim: error: ...` and exit 1 (a bad
 /// file or a failed run) or 2 (a bad flag value).
@@ -63,7 +57,7 @@ pub fn main() -> ExitCode {
         Command::TrainExpert(a) => train::train(a),
         Command::TrainValue(a) => train_value::train_value(a),
         Command::TrainPolicy(a) => train_policy::train_policy(a),
-        Command::Merge(a) => match shard::merged_kind(&a.shards).as_str() {
+        Command::Merge(a) => match crate::job::shard::merged_kind(&a.shards).as_str() {
             "matchup" => matchup::merge(a),
             "booster-war" => booster_war::merge(a),
             "ffa" => ffa::merge(a),
@@ -79,7 +73,8 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // A run stopped by a signal said what it kept.
-            if let Some(checkpoint::Interrupted(sig)) = e.downcast_ref::<checkpoint::Interrupted>()
+            if let Some(crate::job::checkpoint::Interrupted(sig)) =
+                e.downcast_ref::<crate::job::checkpoint::Interrupted>()
             {
                 return ExitCode::from(128u8.saturating_add(*sig as u8));
             }
@@ -186,14 +181,7 @@ mod tests {
     ];
     /// The modules below them, which they share (the run layer, loading, experiment files,
     /// checkpoints, shards and outputs, is `crate::job`).
-    const SHARED: [&str; 6] = [
-        "cli",
-        "headtohead",
-        "mod",
-        "records",
-        "selfplay",
-        "terminal",
-    ];
+    const SHARED: [&str; 5] = ["cli", "mod", "records", "selfplay", "terminal"];
 
     /// The sibling modules a file of src/app names through `super::`.
     fn uses(text: &str) -> Vec<String> {

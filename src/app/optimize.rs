@@ -11,14 +11,14 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use super::cli::OptimizeArgs;
-use super::job::{default_threads, progress_bar_with_message};
-use super::outputs::{Guard, output_dir};
-use super::summary::{WinRateColumns, signed};
-use super::{load, mixes};
 use crate::cards::effect::CardIdx;
 use crate::deck::swap::{self, SwapPool};
 use crate::deck::{ConfluenceDeck, PlayerDeck, RareMix};
 use crate::export::{ColumnData, OutputDir, Table};
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar_with_message};
+use crate::job::summary::{WinRateColumns, signed};
+use crate::job::{load, mixes};
 use crate::sim::optimize::{MEASURE_FIRST, Player, SearchParams, Step, StepKind};
 use crate::stats::interval::{paired, paired_bounds, wilson};
 
@@ -45,10 +45,11 @@ fn mix(conf: &ConfluenceDeck, rares: &str, seed: u64) -> Result<RareMix> {
             conf.path.display()
         )
     };
-    let (a, b) = mixes::parse_counts(rares, n)
-        .map_err(|_| super::usage(format!("--rares {rares}: out of range; {}", range())))?;
+    let (a, b) = mixes::parse_counts(rares, n).map_err(|_| {
+        crate::job::error::usage(format!("--rares {rares}: out of range; {}", range()))
+    })?;
     if a != b {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--rares {rares}: optimize plays one mix; {}",
             range()
         )));
@@ -74,12 +75,12 @@ fn offers(a: &OptimizeArgs, lib: &crate::cards::Library, deck: &PlayerDeck) -> R
         .map(String::from)
         .collect();
     if list.is_empty() {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--pool {sets}: names no set (expected set codes separated by commas, e.g. CORE,ALIZE, or all)"
         )));
     }
     swap::pool_of_sets(&list, deck, &lib.pool, &lib.db)
-        .map_err(|e| super::usage(format!("--pool {sets}: {e}")))
+        .map_err(|e| crate::job::error::usage(format!("--pool {sets}: {e}")))
 }
 
 pub fn optimize(a: OptimizeArgs) -> Result<()> {
@@ -97,7 +98,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let db = &lib.db;
     let first_swaps = swap::legal_swaps(deck.hero, &deck.cards, &offers, db).len();
     if first_swaps == 0 {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "{}: no legal swap: the pool offers no card this deck may take in (its hero's faction, the copy and rare limits)",
             a.player.display()
         )));
@@ -246,7 +247,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let t = trajectory_table(&result.steps, db);
     out.write_csv("trajectory.csv", &t)?;
     out.write_parquet("trajectory.parquet", &t)?;
-    let meta = super::meta::command_meta(
+    let meta = crate::job::meta::command_meta(
         "optimize",
         serde_json::json!({
             "seed": a.seed,
@@ -259,13 +260,13 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             "day_cap": a.day_cap,
             "threads": threads,
             "pool": match &a.collection {
-                Some(p) => serde_json::json!({"collection": super::meta::model_file(Some(p))}),
+                Some(p) => serde_json::json!({"collection": crate::job::meta::model_file(Some(p))}),
                 None => serde_json::json!({"sets": a.pool.as_deref().unwrap_or(DEFAULT_POOL)}),
             },
             "offered_cards": offers.offers.len(),
             "left_out_not_exact": offers.not_exact,
-            "expert_weights": super::meta::model_file(a.expert_weights.as_deref()),
-            "value_weights": super::meta::model_file(a.value_weights.as_deref()),
+            "expert_weights": crate::job::meta::model_file(a.expert_weights.as_deref()),
+            "value_weights": crate::job::meta::model_file(a.value_weights.as_deref()),
             "search": {
                 "games_budget": a.games,
                 "time_limit_s": a.time,
@@ -287,7 +288,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             },
         }),
     );
-    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
+    out.write_bytes("meta.json", &crate::job::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print(&deck, &best, &measured, db, search_secs);

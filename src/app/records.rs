@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 
-use super::load::{self, Loaded};
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
 use crate::deck::PlayerDeck;
@@ -18,6 +17,7 @@ use crate::engine::{
 };
 use crate::gamelog::{GameLog, describe_choice};
 use crate::job::config::{Edits, Play};
+use crate::job::load::{self, Loaded};
 use crate::record::{DeckFacts, Header, Mode, Record, RecordedDecision};
 use crate::sim::GameSeeds;
 use crate::sim::duel::{DuelRules, DuelSeat, start_duel};
@@ -138,7 +138,7 @@ fn match_args(h: &Header) -> Play {
         confluence: PathBuf::from(
             h.confluence
                 .as_deref()
-                .unwrap_or(super::builtin::CONFLUENCE),
+                .unwrap_or(crate::job::builtin::CONFLUENCE),
         ),
         policies: Vec::new(),
         calibrated: None,
@@ -155,7 +155,7 @@ fn match_args(h: &Header) -> Play {
         subsets: 1,
         day_cap: h.day_cap,
         allow_illegal: true,
-        cards: PathBuf::from(super::builtin::CARDS),
+        cards: PathBuf::from(crate::job::builtin::CARDS),
         expert_weights: None,
         value_weights: None,
         edits: Edits {
@@ -185,7 +185,7 @@ pub fn deal(h: &Header, what: &str) -> Result<Dealt> {
         }
     }
     let conf_cards = if h.mode == Mode::Solo {
-        let mixes = super::mixes::mixes(
+        let mixes = crate::job::mixes::mixes(
             &loaded.confluence,
             db,
             &m.rares,

@@ -6,14 +6,14 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::cli::{ReplayArgs, ReplayMode, WarVariant};
-use super::load;
-use super::mixes;
 use super::records;
 use crate::deck::booster::{Booster, BoosterPool};
 use crate::engine::ffa::FFA_MAX_CARDS;
 use crate::engine::view::View;
 use crate::engine::{ChoiceList, Step, Variant, advance, apply_unchecked, legal_choices};
 use crate::gamelog::GameLog;
+use crate::job::load;
+use crate::job::mixes;
 use crate::policy::{AnyPolicy, Policy, PolicyData};
 use crate::record::{Header, Mode};
 use crate::sim::GameSeeds;
@@ -27,7 +27,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         return replay_file(f, a.json);
     }
     if a.records.is_some() && !matches!(a.mode, ReplayMode::Run | ReplayMode::Matchup) {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "--records writes game records of solo games and matchups (--mode run or matchup)",
         ));
     }
@@ -39,7 +39,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     }
     let loaded = load::load(&(&a.m).into())?;
     if loaded.players.len() != 1 || loaded.policies.len() != 1 {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "replay plays one game: give one --player and one --policy",
         ));
     }
@@ -52,7 +52,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         a.seed,
     )?;
     let Some(&mix) = mixes.get(a.mix_index) else {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--mix-index {} is out of range: these rare flags give {} mix(es)",
             a.mix_index,
             mixes.len()
@@ -78,7 +78,7 @@ fn write_records(
     game: impl Fn(u64) -> Vec<Value> + Sync + Send,
 ) -> Result<()> {
     let games: Vec<u64> = (a.game_index..a.game_index + a.games).collect();
-    let name = super::players::spec_name(player).replace(['/', ' '], "-");
+    let name = crate::job::players::spec_name(player).replace(['/', ' '], "-");
     let written = super::selfplay::each_task(&games, a.threads, false, |&g| {
         let path = dir.join(format!("{name}-s{}-g{g}.jsonl", a.seed));
         records::write_atomic(&path, &game(g))
@@ -116,7 +116,7 @@ fn solo_game<'l>(
         seat: "a".into(),
         player_deck: deck.path.display().to_string(),
         deck: records::deck_facts(db, deck),
-        confluence: Some(super::builtin::shown(&a.m.confluence)),
+        confluence: Some(crate::job::builtin::shown(&a.m.confluence)),
         rares: loaded.confluence.mix_names(mix, db),
         edits: loaded.edits.iter().map(ToString::to_string).collect(),
         opponent: None,
@@ -314,7 +314,7 @@ fn duel_log<'d>(
 fn replay_matchup(a: &ReplayArgs) -> Result<()> {
     let m = &a.m;
     if m.players.is_empty() || m.players.len() > 2 || m.policies.len() > 2 {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "replay --mode matchup plays one game of a pair: give one or two --player (seat A, then seat B; one for a mirror pair) and one or two --policy (the same for both seats, or seat A's then seat B's)",
         ));
     }
@@ -416,13 +416,13 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
         WarVariant::Shuffled => Build::Shuffled,
         WarVariant::Ordered => Build::Ordered,
         WarVariant::Both => {
-            return Err(super::usage(
+            return Err(crate::job::error::usage(
                 "--variant both: a game is played in one variant; give shuffled or ordered",
             ));
         }
     };
     if !m.players.is_empty() || m.policies.len() > 1 {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "replay --mode booster-war deals its decks from boosters: give no --player, and one --policy (both players', default planner)",
         ));
     }
@@ -437,14 +437,19 @@ fn replay_booster_war(a: &ReplayArgs) -> Result<()> {
     let value = load::value_weights(m.value_weights.as_deref())?;
     let slots_file = load::boosters(&a.boosters)?;
     let Some(&slots) = slots_file.get(&a.set) else {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--set {}: {} describes no booster of that set",
             a.set,
-            super::builtin::shown(&a.boosters)
+            crate::job::builtin::shown(&a.boosters)
         )));
     };
-    let pool = BoosterPool::new(&lib, &a.set, slots)
-        .map_err(|e| anyhow::anyhow!("{}: [{}]: {e}", super::builtin::shown(&a.boosters), a.set))?;
+    let pool = BoosterPool::new(&lib, &a.set, slots).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: [{}]: {e}",
+            crate::job::builtin::shown(&a.boosters),
+            a.set
+        )
+    })?;
     let db = &lib.db;
     let seeds = GameSeeds::new(a.seed, a.game_index);
     let mut boosters = [Booster::default(), Booster::default()];
@@ -530,12 +535,12 @@ fn replay_ffa(a: &ReplayArgs) -> Result<()> {
     let policies = load::head_to_head_policies(&m.policies, "replay --mode ffa")?;
     for p in &policies {
         if let Err(e) = p.check_ffa() {
-            return Err(super::usage(format!("--policy {p}: {e}")));
+            return Err(crate::job::error::usage(format!("--policy {p}: {e}")));
         }
     }
     let n = m.players.len() * policies.len();
     if n < SEATS {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "replay --mode ffa names a game of an ffa run: give the run's --player decks and --policy names, in its order (at least 4 entries); {} deck(s) x {} policy(ies) make {n}",
             m.players.len(),
             policies.len()
@@ -543,7 +548,7 @@ fn replay_ffa(a: &ReplayArgs) -> Result<()> {
     }
     let pod_list = pods(n);
     let Some(pod) = pod_list.get(a.pod) else {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--pod {} is out of range: {n} entries make {} pods (0 to {})",
             a.pod,
             pod_list.len(),
@@ -551,7 +556,7 @@ fn replay_ffa(a: &ReplayArgs) -> Result<()> {
         )));
     };
     let Some(seating) = SEATINGS.get(a.seating) else {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--seating {} is out of range: a pod plays {} seatings (0 to {})",
             a.seating,
             SEATINGS.len(),
@@ -618,7 +623,7 @@ fn replay_ffa(a: &ReplayArgs) -> Result<()> {
         let spec = &policies[entry(s).1.policy];
         pols.push(
             spec.build_ffa(&data)
-                .map_err(|e| super::usage(e.to_string()))?,
+                .map_err(|e| crate::job::error::usage(e.to_string()))?,
         );
     }
     let config = (a.pod * SEATINGS.len() + a.seating) as u64;

@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::{Result, bail};
 
 use super::cli::ReportArgs;
-use super::outputs::CHECKPOINT;
+use crate::job::outputs::CHECKPOINT;
 
 pub fn report(a: ReportArgs) -> Result<()> {
     if !(a.target > 0.0 && a.target < 1.0) {
@@ -45,7 +45,7 @@ fn advise_unreportable(dir: &Path) -> Result<()> {
     }
     let shard = dir.join("shard.json");
     if shard.is_file() {
-        let which = super::checkpoint::which_shard(dir);
+        let which = crate::job::checkpoint::which_shard(dir);
         bail!(
             "{d}: it holds {which} of a sharded run, which has no tables of its own; merge the shards first (`confluence-sim merge {d} ... --out DIR`), then report the merged run (`confluence-sim report DIR`)",
             d = dir.display()
@@ -54,7 +54,7 @@ fn advise_unreportable(dir: &Path) -> Result<()> {
     if dir.join(CHECKPOINT).join("run.json").is_file() {
         bail!(
             "{d}: it holds an unfinished run, which has no tables yet; continue it with `{}`, then report it",
-            super::checkpoint::resume_command(dir),
+            crate::job::checkpoint::resume_command(dir),
             d = dir.display()
         );
     }

@@ -4,17 +4,17 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::checkpoint::Checkpoint;
 use super::cli::RunArgs;
-use super::experiment;
-use super::job::{
+use crate::export::OutputDir;
+use crate::job::checkpoint::Checkpoint;
+use crate::job::experiment;
+use crate::job::load;
+use crate::job::mixes;
+use crate::job::outputs::{CHECKPOINT, Guard, output_dir, write_games, write_tables};
+use crate::job::plan::{
     GamesRule, Job, default_threads, print_summary, progress_bar, total_games, widest_half_width,
 };
-use super::load;
-use super::mixes;
-use super::outputs::{CHECKPOINT, Guard, output_dir, write_games, write_tables};
-use super::spec::RunSpec;
-use crate::export::OutputDir;
+use crate::job::spec::RunSpec;
 use crate::sim::state::{StateReader, StateWriter};
 use crate::sim::{ConfigSpec, RunPlan, Stop};
 use crate::stats::Accum;
@@ -30,8 +30,8 @@ pub fn run(a: RunArgs) -> Result<()> {
                 spec_path.display()
             );
         }
-        let kind =
-            super::checkpoint::kind_of(&super::checkpoint::read_spec(&spec_path)?).to_string();
+        let kind = crate::job::checkpoint::kind_of(&crate::job::checkpoint::read_spec(&spec_path)?)
+            .to_string();
         if kind != "run" {
             anyhow::bail!(
                 "--resume {}: it holds an unfinished {kind}, not a run; continue it with `confluence-sim {kind} --resume {}`",
@@ -62,7 +62,7 @@ pub fn run(a: RunArgs) -> Result<()> {
             let games = a.games.unwrap_or_else(|| games_for_half_width(0.01, 0.95));
             let configs = loaded.players.len() * loaded.policies.len() * mixes.len();
             total_games(games, configs)
-                .map_err(|e| super::usage(format!("--games {games}: {e}")))?;
+                .map_err(|e| crate::job::error::usage(format!("--games {games}: {e}")))?;
             Job {
                 loaded,
                 mixes,
@@ -95,7 +95,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     if !loaded.edits.is_empty() && !job.quiet {
         eprintln!(
             "confluence-sim: what-if edits: {}",
-            super::meta::edit_strings(&loaded.edits).join("; ")
+            crate::job::meta::edit_strings(&loaded.edits).join("; ")
         );
     }
     for deck in &loaded.players {
@@ -143,7 +143,7 @@ pub fn execute(job: Job, force: bool) -> Result<()> {
     let checkpoint = Checkpoint::take(&job.out, &spec_text, force)?;
     // Whatever fails from here on, the checkpoint keeps the finished games: say so.
     play_and_write(&job, checkpoint, &spec_text, checked_total, configs)
-        .map_err(|e| super::checkpoint::kept(e, &job.out))
+        .map_err(|e| crate::job::checkpoint::kept(e, &job.out))
 }
 
 /// [`execute`] once the checkpoint is taken: plays the games and writes the outputs.
@@ -272,7 +272,7 @@ fn play_and_write(
     job.warn_engine_errors(&plan.configs, &accums);
     eprintln!(
         "confluence-sim: {}; wrote {} files in {}",
-        super::job::games_and_speed(total, total.saturating_sub(kept), elapsed, job.threads),
+        crate::job::plan::games_and_speed(total, total.saturating_sub(kept), elapsed, job.threads),
         written.len(),
         job.out.display()
     );

@@ -5,8 +5,8 @@ use std::io::Write;
 use anyhow::{Result, bail};
 
 use super::cli::ScenarioArgs;
-use super::load;
 use crate::gamelog::GameLog;
+use crate::job::load;
 use crate::scenario::Scenario;
 
 pub fn scenario(a: ScenarioArgs) -> Result<()> {

@@ -5,11 +5,11 @@
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 
-use super::job::{default_threads, progress_bar};
 use crate::cards::effect::CardIdx;
 use crate::deck::RareMix;
 use crate::engine::ChoiceList;
 use crate::engine::view::View;
+use crate::job::plan::{default_threads, progress_bar};
 use crate::policy::PolicyRng;
 use crate::sim::GameSeeds;
 
@@ -46,7 +46,10 @@ pub type MixTask = (usize, usize, u64);
 /// The games `train-expert` and `train-policy` study: every deck of the run at all commons
 /// and at all rares, `games` each, as (deck, mix, game) tasks in that order, with the
 /// Confluence's cards of the two mixes (indexed by the task's mix).
-pub fn both_mixes(loaded: &super::load::Loaded, games: u64) -> (Vec<MixTask>, [Vec<CardIdx>; 2]) {
+pub fn both_mixes(
+    loaded: &crate::job::load::Loaded,
+    games: u64,
+) -> (Vec<MixTask>, [Vec<CardIdx>; 2]) {
     let mixes = [RareMix(0), RareMix::all(loaded.confluence.rares.len())];
     let tasks = (0..loaded.players.len())
         .flat_map(|d| (0..mixes.len()).flat_map(move |x| (0..games).map(move |g| (d, x, g))))
@@ -63,7 +66,7 @@ pub fn both_mixes_seeds(seed: u64, (d, x, g): MixTask) -> GameSeeds {
 /// `player` (asked at every decision, as the training commands always did), showing `ask`
 /// each decision with the teacher's own stream, drawn from the game's seeds.
 pub fn taught_game(
-    loaded: &super::load::Loaded,
+    loaded: &crate::job::load::Loaded,
     cards: &[Vec<CardIdx>; 2],
     day_cap: u8,
     seed: u64,

@@ -15,15 +15,15 @@ mod race;
 use anyhow::{Context, Result};
 
 use super::cli::SensitivityArgs;
-use super::job::{default_threads, progress_bar};
-use super::load;
-use super::mixes;
-use super::outputs::{Guard, output_dir};
-use super::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed};
 use crate::cards::pool::normalize_name;
 use crate::deck::edit::{CardRef, Print, apply, confluence_grid};
 use crate::deck::{ConfluenceDeck, Edit, PlayerDeck};
 use crate::export::{ColumnData, OutputDir, Table};
+use crate::job::load;
+use crate::job::mixes;
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar};
+use crate::job::summary::{NO_VARIATION, NO_VARIATION_NOTE, WinRateColumns, signed};
 use crate::sim::{ConfigSpec, GameRow, RunPlan};
 use crate::stats::Accum;
 use crate::stats::interval::{paired, paired_bounds, wilson};
@@ -121,7 +121,8 @@ fn select(grid: Vec<Edit>, only: &[String], loaded: &load::Loaded) -> Result<Vec
     }
     let mut keep = vec![false; grid.len()];
     for o in only {
-        let r = CardRef::parse(o).map_err(|e| super::usage(format!("--only {o}: {e}")))?;
+        let r =
+            CardRef::parse(o).map_err(|e| crate::job::error::usage(format!("--only {o}: {e}")))?;
         let mut any = false;
         for (k, e) in grid.iter().enumerate() {
             let rare = matches!(e.card.print, Print::Rare(_));
@@ -143,7 +144,7 @@ fn select(grid: Vec<Edit>, only: &[String], loaded: &load::Loaded) -> Result<Vec
                 .iter()
                 .map(|s| db.card(s.common).name.as_str())
                 .collect();
-            return Err(super::usage(format!(
+            return Err(crate::job::error::usage(format!(
                 "--only {o}: not a card of the Confluence deck {}{}",
                 loaded.confluence.path.display(),
                 crate::suggest::did_you_mean(&r.name, names)
@@ -160,12 +161,12 @@ fn select(grid: Vec<Edit>, only: &[String], loaded: &load::Loaded) -> Result<Vec
 pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
     let m = &a.m;
     if a.games < 2 {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "--games must be at least 2 (paired differences need two games)",
         ));
     }
     if !(a.negligible > 0.0 && a.negligible < 100.0) {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--negligible {}: expected percentage points between 0 and 100 (e.g. 1)",
             a.negligible
         )));
@@ -173,7 +174,7 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
     if let Some(t) = a.target
         && !(t > 0.0 && t < 1.0)
     {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--target {t}: expected a win rate between 0 and 1 (e.g. 0.4)"
         )));
     }
@@ -236,8 +237,8 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
     };
     let stages = race.stages(a.games);
     let total_configs = configs.len() + changed.iter().map(Vec::len).sum::<usize>();
-    let total = super::job::total_games(a.games, total_configs)
-        .map_err(|e| super::usage(format!("--games {}: {e}", a.games)))?;
+    let total = crate::job::plan::total_games(a.games, total_configs)
+        .map_err(|e| crate::job::error::usage(format!("--games {}: {e}", a.games)))?;
     // Check --out before anything runs; the outputs replace it whole at the end.
     drop(output_dir(&a.out, Guard::PLAIN)?);
     if !a.quiet {
@@ -412,7 +413,7 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
         out.write_csv("sensitivity_target.csv", &t)?;
         out.write_parquet("sensitivity_target.parquet", &t)?;
     }
-    let meta = super::meta::command_meta(
+    let meta = crate::job::meta::command_meta(
         "sensitivity",
         serde_json::json!({
             "seed": a.seed,
@@ -424,7 +425,7 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             "rare_counts": mixes.iter().map(|x| x.count()).collect::<Vec<_>>(),
             "confluence_deck": loaded.confluence.name,
             "expert_weights": m.expert_weights.as_ref().map(|p| p.display().to_string()),
-            "edits": super::meta::edit_strings(&loaded.edits),
+            "edits": crate::job::meta::edit_strings(&loaded.edits),
             "grid": grid.len(),
             "only": a.only,
             "target": a.target,
@@ -438,7 +439,7 @@ pub fn sensitivity(a: SensitivityArgs) -> Result<()> {
             "games_unraced": total,
         }),
     );
-    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
+    out.write_bytes("meta.json", &crate::job::meta::to_bytes(&meta))?;
     let written = out.commit()?;
     if !a.quiet {
         print(&rows, &grid, &configs, &base, &loaded);
@@ -559,8 +560,8 @@ fn reach(
             pairs.len()
         );
     }
-    let total = super::job::total_games(games, pairs.len())
-        .map_err(|e| super::usage(format!("--games {games}: {e}")))?;
+    let total = crate::job::plan::total_games(games, pairs.len())
+        .map_err(|e| crate::job::error::usage(format!("--games {games}: {e}")))?;
     let pb = progress_bar(total, quiet);
     let mut played_pairs = Vec::new();
     for (ci, e1, e2, conf, players) in &pairs {

@@ -10,7 +10,7 @@
 
 use crate::stats::Interval;
 
-pub use super::summary::{mix_labels as labels, signed};
+pub use crate::job::summary::{mix_labels as labels, signed};
 
 /// The longest policy spec a table shows whole; a longer one gets a label.
 pub const POLICY_MAX: usize = 32;

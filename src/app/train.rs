@@ -5,12 +5,12 @@
 use anyhow::{Result, bail};
 
 use super::cli::TrainArgs;
-use super::load;
+use crate::job::load;
 use crate::policy::AnyPolicy;
 use crate::policy::train::{self, Examples};
 
 pub fn train(a: TrainArgs) -> Result<()> {
-    let m = super::load::training_decks(&(&a.m).into(), "planner");
+    let m = crate::job::load::training_decks(&(&a.m).into(), "planner");
     if m.policies.len() != 1 {
         bail!("train-expert takes one --policy: the player whose games are studied");
     }
@@ -62,13 +62,13 @@ pub fn train(a: TrainArgs) -> Result<()> {
         search_spec,
         acting,
         a.alpha,
-        super::builtin::shown(&m.confluence),
+        crate::job::builtin::shown(&m.confluence),
         loaded.players.len(),
         all.decisions,
         all.mana.len(),
         all.turn.len()
     );
-    super::outputs::write_whole(&a.out, &w.to_toml(&header))?;
+    crate::job::outputs::write_whole(&a.out, &w.to_toml(&header))?;
     eprintln!(
         "confluence-sim: {} decisions, {} mana and {} turn examples; wrote {}",
         all.decisions,

@@ -10,7 +10,7 @@
 use anyhow::{Context, Result};
 
 use super::cli::TrainPolicyArgs;
-use super::load;
+use crate::job::load;
 use crate::policy::pnet::PolicyNet;
 use crate::policy::pnet::data::{self, Decisions};
 use crate::policy::pnet::fit::{self, FitParams};
@@ -22,7 +22,7 @@ pub const HOLD_OUT_EVERY: u64 = 10;
 pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
     let m = load::training_decks(&(&a.m).into(), "expert");
     if m.policies.len() != 1 {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "train-policy takes one --policy: the player whose games are recorded",
         ));
     }
@@ -30,7 +30,7 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
     let pdata = loaded.policy_data();
     let teacher = load::policies(std::slice::from_ref(&a.search))?.remove(0);
     if !matches!(teacher.build(&pdata), AnyPolicy::Search(_)) {
-        return Err(super::usage(format!(
+        return Err(crate::job::error::usage(format!(
             "--search {teacher}: expected a search policy"
         )));
     }
@@ -70,7 +70,7 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
     }
     drop(per_game);
     if train.is_empty() || held.is_empty() {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "too few decisions to train and evaluate: raise --games (at least 10)",
         ));
     }
@@ -161,7 +161,7 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
         a.batch,
         a.lr,
         a.decay,
-        super::builtin::shown(&m.confluence),
+        crate::job::builtin::shown(&m.confluence),
         m.day_cap,
         deck_names.join(" "),
         train.len(),
@@ -169,7 +169,7 @@ pub fn train_policy(a: TrainPolicyArgs) -> Result<()> {
         hash,
         models
     );
-    super::outputs::write_whole(&a.out, &net.to_toml(&header))?;
+    crate::job::outputs::write_whole(&a.out, &net.to_toml(&header))?;
     print!("{out}");
     eprintln!("confluence-sim: wrote {}", a.out.display());
     Ok(())

@@ -9,12 +9,12 @@ use anyhow::Result;
 use rand::{RngExt, SeedableRng};
 
 use super::cli::{PositionsAt, TrainValueArgs};
-use super::load;
 use crate::deck::RareMix;
 use crate::engine::ChoiceList;
 use crate::engine::GameRng;
 use crate::engine::event::NoObserver;
 use crate::engine::view::View;
+use crate::job::load;
 use crate::policy::value::fit::{self, FitParams, Positions};
 use crate::policy::value::{N_IN, encode, outcome_value};
 use crate::policy::{AnyPolicy, PolicyRng};
@@ -56,14 +56,14 @@ fn rollout_label(
 }
 
 pub fn train_value(a: TrainValueArgs) -> Result<()> {
-    let m = super::load::training_decks(&(&a.m).into(), "expert");
+    let m = crate::job::load::training_decks(&(&a.m).into(), "expert");
     if m.policies.len() != 1 {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "train-value takes one --policy: the player whose games are recorded",
         ));
     }
     if a.every == 0 {
-        return Err(super::usage("--every must be at least 1"));
+        return Err(crate::job::error::usage("--every must be at least 1"));
     }
     let loaded = load::load(&m)?;
     let db = &loaded.lib.db;
@@ -143,7 +143,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         if h { held.extend(p) } else { train.extend(p) }
     }
     if train.is_empty() || held.is_empty() {
-        return Err(super::usage(
+        return Err(crate::job::error::usage(
             "too few positions to train and evaluate: raise --games (at least 10 per deck)",
         ));
     }
@@ -256,7 +256,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         a.batch,
         a.lr,
         a.decay,
-        super::builtin::shown(&m.confluence),
+        crate::job::builtin::shown(&m.confluence),
         m.day_cap,
         deck_names.join(" "),
         train.len(),
@@ -286,7 +286,7 @@ pub fn train_value(a: TrainValueArgs) -> Result<()> {
         network,
         rounds
     );
-    super::outputs::write_whole(&a.out, &net.to_toml(&header))?;
+    crate::job::outputs::write_whole(&a.out, &net.to_toml(&header))?;
     print!("{out}");
     eprintln!("confluence-sim: wrote {}", a.out.display());
     Ok(())

@@ -11,14 +11,14 @@
 use anyhow::{Context, Result, bail};
 
 use super::cli::TuneArgs;
-use super::job::{default_threads, progress_bar};
-use super::load;
-use super::mixes;
-use super::outputs::{Guard, output_dir};
-use super::summary::WinRateColumns;
-use super::summary::{RunMeta, summary_table};
 use crate::deck::RareMix;
 use crate::export::{ColumnData, OutputDir, Table};
+use crate::job::load;
+use crate::job::mixes;
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar};
+use crate::job::summary::WinRateColumns;
+use crate::job::summary::{RunMeta, summary_table};
 use crate::sim::{ConfigSpec, RunPlan};
 use crate::stats::Accum;
 use crate::stats::interval::{games_for_half_width, wilson, z_for};
@@ -34,11 +34,11 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     let policy = match &a.calibrated {
         None => a.policy.clone(),
         Some(f) => {
-            let players = super::players::players_of(f)?;
+            let players = crate::job::players::players_of(f)?;
             match players.as_slice() {
                 [(_, spec)] => spec.clone(),
                 _ => {
-                    return Err(super::usage(format!(
+                    return Err(crate::job::error::usage(format!(
                         "--players {}: tune plays one player and the file has {}; give one with --policy: {}",
                         f.display(),
                         players.len(),
@@ -75,7 +75,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     if n == 0 {
         bail!(
             "{} has no rare cards to tune",
-            super::builtin::shown(&a.deck.confluence)
+            crate::job::builtin::shown(&a.deck.confluence)
         );
     }
     let threads = default_threads(a.threads)?;
@@ -102,8 +102,8 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     let confirm = a
         .confirm
         .unwrap_or_else(|| games_for_half_width(0.01, 0.95));
-    let screening = super::job::total_games(a.games, design.len());
-    let confirming = super::job::total_games(confirm, a.candidates);
+    let screening = crate::job::plan::total_games(a.games, design.len());
+    let confirming = crate::job::plan::total_games(confirm, a.candidates);
     let total = match (screening, confirming) {
         (Ok(s), Ok(c)) => s
             .checked_add(c)
@@ -114,7 +114,9 @@ pub fn tune(a: TuneArgs) -> Result<()> {
             }),
         (Err(e), _) | (_, Err(e)) => Err(e),
     }
-    .map_err(|e| super::usage(format!("--games {} / --confirm {confirm}: {e}", a.games)))?;
+    .map_err(|e| {
+        crate::job::error::usage(format!("--games {} / --confirm {confirm}: {e}", a.games))
+    })?;
     // Check --out before anything runs; the outputs replace it whole at the end.
     drop(output_dir(&a.out, Guard::PLAIN)?);
     let pb = progress_bar(total, a.quiet);
@@ -200,7 +202,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         )
     };
     if let Some(note) =
-        super::job::engine_error_note(&failed, "tune_screening and tune_candidates", name)
+        crate::job::plan::engine_error_note(&failed, "tune_screening and tune_candidates", name)
     {
         eprintln!("confluence-sim: {note}");
     }
@@ -328,7 +330,7 @@ pub fn tune(a: TuneArgs) -> Result<()> {
     out.write_parquet("tune_rares.parquet", &rares)?;
     out.write_csv("tune_screening.csv", &screening)?;
     out.write_parquet("tune_screening.parquet", &screening)?;
-    let meta = super::meta::command_meta(
+    let meta = crate::job::meta::command_meta(
         "tune",
         serde_json::json!({
             "target": a.target,
@@ -340,16 +342,16 @@ pub fn tune(a: TuneArgs) -> Result<()> {
             "decks": loaded.players.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
             "confluence_deck": loaded.confluence.name,
             "expert_weights": a.deck.expert_weights.as_ref().map(|p| p.display().to_string()),
-            "edits": super::meta::edit_strings(&loaded.edits),
+            "edits": crate::job::meta::edit_strings(&loaded.edits),
         }),
     );
-    out.write_bytes("meta.json", &super::meta::to_bytes(&meta))?;
+    out.write_bytes("meta.json", &crate::job::meta::to_bytes(&meta))?;
     out.commit()?;
 
     if !loaded.edits.is_empty() {
         println!(
             "What-if edits: {}.",
-            super::meta::edit_strings(&loaded.edits).join("; ")
+            crate::job::meta::edit_strings(&loaded.edits).join("; ")
         );
     }
     println!(

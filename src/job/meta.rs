@@ -80,53 +80,6 @@ pub fn edit_strings(edits: &[crate::deck::Edit]) -> Vec<String> {
     edits.iter().map(|e| e.to_string()).collect()
 }
 
-/// What a matchup run records: [`meta`]'s fields for a head-to-head run (`kind` =
-/// `matchup`, games per pair, the model files, the entries and how the ranking was fitted).
-#[allow(clippy::too_many_arguments)]
-pub fn matchup_meta(
-    lib: &crate::cards::Library,
-    decks: &[crate::deck::PlayerDeck],
-    policies: &[crate::policy::PolicySpec],
-    entries: &[Value],
-    pairs: usize,
-    games: u64,
-    seed: u64,
-    day_cap: u8,
-    models: &super::config::Models,
-    ranking: Value,
-) -> Value {
-    let decks: Vec<Value> = decks
-        .iter()
-        .map(|d| {
-            json!({
-                "deck": d.name,
-                "hero": lib.db.card(d.hero).name,
-                "cards": d.cards.len() + 1,
-                "not_exact": load::non_exact(lib, d),
-            })
-        })
-        .collect();
-    json!({
-        "tool": "confluence-sim",
-        "kind": "matchup",
-        "version": env!("CARGO_PKG_VERSION"),
-        "git_commit": git_commit(),
-        "created": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        "command": command_line(),
-        "seed": seed,
-        "games": format!("{games} per pair"),
-        "games_per_pair": games,
-        "pairs": pairs,
-        "day_cap": day_cap,
-        "policies": policies.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-        "expert_weights": model_file(models.expert_weights.as_deref()),
-        "value_weights": model_file(models.value_weights.as_deref()),
-        "decks": decks,
-        "entries": entries,
-        "ranking": ranking,
-    })
-}
-
 /// What a command that writes a table (ladder, compare) records in `meta.json`: the tool,
 /// its version and commit, when and how it ran (`kind` names the command), and `fields`.
 pub fn command_meta(kind: &str, fields: Value) -> Value {

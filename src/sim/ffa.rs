@@ -25,14 +25,12 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use super::duel::DuelSeat;
-use super::matchup::Entry;
 use super::runner::Stop;
 use super::seed::splitmix64;
 use super::state::{Cursor, LogWriter, StateError, put};
 use super::tally::{EngineErrors, Play, Slices, Tally, TallyUnit, run_slices};
 use crate::cards::db::CardDb;
 use crate::cards::types::Side;
-use crate::deck::PlayerDeck;
 use crate::engine::event::{NoObserver, Observer};
 use crate::engine::ffa::{FfaSetup, FfaState, FfaView, new_ffa};
 use crate::engine::{Choice, ChoiceList, GameRng, Step, advance, apply_unchecked, legal_choices};
@@ -325,23 +323,8 @@ impl Tally for FfaTally {
     }
 }
 
-/// What a Free for All run plays.
-pub struct FfaPlan<'a> {
-    pub db: &'a CardDb,
-    pub decks: &'a [PlayerDeck],
-    /// Policies that play Free for All (`PolicyKind::plays_ffa`; checked by the caller).
-    pub policies: &'a [PolicySpec],
-    /// The expert's weights and the value model, when not the committed ones.
-    pub models: crate::policy::Models<'a>,
-    pub entries: Vec<Entry>,
-    /// The first game of each configuration this run plays.
-    pub first_game: u64,
-    /// Games per configuration this run plays, from `first_game` on.
-    pub games: u64,
-    pub seed: u64,
-    pub threads: usize,
-    pub day_cap: u8,
-}
+/// What a Free for All run plays: its entries' pods, in every seating.
+pub type FfaPlan<'a> = super::matchup::EntryPlan<'a>;
 
 /// One worker's policies, per seat, built on first use, and its choice buffer. A seat's
 /// policy is keyed by its spec's index; a search's, which plays the other seats in its

@@ -30,21 +30,25 @@ pub const UNIT: u64 = 1024;
 /// One entry of a matchup run: a player deck played by a policy.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// Index into [`MatchupPlan::decks`].
+    /// Index into [`EntryPlan::decks`].
     pub deck: usize,
-    /// Index into [`MatchupPlan::policies`].
+    /// Index into [`EntryPlan::policies`].
     pub policy: usize,
 }
 
-/// What a matchup run plays.
-pub struct MatchupPlan<'a> {
+/// What a run of entries plays, at two seats (a matchup: every pair) or at four (Free for
+/// All: every pod, [`super::ffa::run_ffa`]).
+pub struct EntryPlan<'a> {
     pub db: &'a CardDb,
     pub decks: &'a [PlayerDeck],
+    /// The policies (at four seats, those that play Free for All, `PolicyKind::plays_ffa`;
+    /// checked by the caller).
     pub policies: &'a [PolicySpec],
     pub entries: Vec<Entry>,
-    /// The first game of each pair this run plays (a shard's slice starts after 0).
+    /// The first game of each configuration (pair, pod seating) this run plays (a shard's
+    /// slice starts after 0).
     pub first_game: u64,
-    /// Games per pair this run plays, from `first_game` on.
+    /// Games per configuration this run plays, from `first_game` on.
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
@@ -52,6 +56,9 @@ pub struct MatchupPlan<'a> {
     /// Models instead of the committed ones (`--expert-weights`, `--value-weights`).
     pub models: crate::policy::Models<'a>,
 }
+
+/// What a matchup run plays.
+pub type MatchupPlan<'a> = EntryPlan<'a>;
 
 /// The games of one pair of entries, counted from seat A's side (seat 0 = entry A).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

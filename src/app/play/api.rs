@@ -133,7 +133,10 @@ impl App {
         let g = Game::new(self.t, id, index).map_err(|e| {
             ApiError::new(
                 500,
-                format!("the game could not start: {}", super::super::message(&e)),
+                format!(
+                    "the game could not start: {}",
+                    crate::job::error::message(&e)
+                ),
             )
         })?;
         let v = g.json();

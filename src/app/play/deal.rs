@@ -8,12 +8,14 @@ use anyhow::{Context, Result};
 use serde_json::Value;
 
 use super::super::cli::{PlayArgs, PlayMode};
-use super::super::{load, mixes, records, usage};
+use super::super::records;
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
 use crate::engine::setup::Matchup;
 use crate::engine::{GameRng, GameState};
 use crate::gamelog::GameLog;
+use crate::job::error::usage;
+use crate::job::{load, mixes};
 use crate::policy::{PolicyData, PolicySpec};
 use crate::record::{Header, Mode, Opponent};
 use crate::sim::GameSeeds;
@@ -84,7 +86,12 @@ impl Table {
             std::slice::from_ref(&a.opponent_policy),
             "play --mode matchup",
         )
-        .map_err(|e| usage(format!("--opponent-policy: {}", super::super::message(&e))))?
+        .map_err(|e| {
+            usage(format!(
+                "--opponent-policy: {}",
+                crate::job::error::message(&e)
+            ))
+        })?
         .remove(0);
         let advisor = if a.no_advisor {
             None
@@ -209,7 +216,7 @@ impl Table {
             seat: "a".into(),
             player_deck: self.deck_files[0].display().to_string(),
             deck: records::deck_facts(db, &p[0]),
-            confluence: solo.then(|| super::super::builtin::shown(&self.confluence_file)),
+            confluence: solo.then(|| crate::job::builtin::shown(&self.confluence_file)),
             rares: self.rares.clone(),
             edits: self.loaded.edits.iter().map(ToString::to_string).collect(),
             opponent: (!solo).then(|| Opponent {

@@ -15,7 +15,7 @@ use std::net::{IpAddr, SocketAddr};
 use anyhow::{Context, Result};
 
 use super::cli::PlayArgs;
-use super::usage;
+use crate::job::error::usage;
 
 /// Something a worker thread fills in later (the advisor's estimates, the simulated
 /// players' results on the deal): here, beside the modules that share it, so that the

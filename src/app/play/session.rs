@@ -332,7 +332,10 @@ impl Game {
     /// on; the next decision writes the whole record again).
     fn write_or_note(&self) {
         if let Err(e) = self.write() {
-            eprintln!("confluence-sim: warning: {}", super::super::message(&e));
+            eprintln!(
+                "confluence-sim: warning: {}",
+                crate::job::error::message(&e)
+            );
         }
     }
 }
