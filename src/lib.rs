@@ -22,6 +22,8 @@
 //! - [`report`]: the HTML and Markdown reports with SVG charts, from a run's files;
 //! - [`job`]: the run layer: a run's configuration as plain data, loading, planning,
 //!   shards, checkpoints, merge and the outputs, free of the command line;
+//! - [`design`]: the design algorithms (`tune`, `sensitivity` with its racing, `optimize`),
+//!   plain configuration in and plain results out;
 //! - [`app`]: the command-line interface;
 //! - [`fuzz`]: the parsers' fuzzing entry points (`fuzz/`, `tests/fuzz_smoke.rs`).
 //!
@@ -31,6 +33,7 @@ pub mod analysis;
 pub mod app;
 pub mod cards;
 pub mod deck;
+pub mod design;
 pub mod engine;
 pub mod error;
 pub mod export;

@@ -1,38 +1,30 @@
 //! `confluence-sim optimize`: improves a player deck by one-card swaps from a pool (the exact
 //! cards of some sets, or a collection), judged on paired games against one Confluence deck
-//! and mix with one policy (the search: [`crate::sim::optimize`]). Writes the best deck
+//! and mix with one policy (the search: [`crate::design::optimize`]). Writes the best deck
 //! (`best_deck.txt`, the community text format), the start and the best deck measured again
 //! on game indices the search never played (`optimize.csv` / `.parquet`), the search's
 //! trajectory (`trajectory.csv` / `.parquet`) and `meta.json`.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
 use super::cli::OptimizeArgs;
+use crate::job::plan::{default_threads, progress_bar_with_message};
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::summary::signed;
+use crate::job::{load, mixes};
 use crate::cards::effect::CardIdx;
 use crate::deck::swap::{self, SwapPool};
 use crate::deck::{ConfluenceDeck, PlayerDeck, RareMix};
-use crate::export::{ColumnData, OutputDir, Table};
-use crate::job::outputs::{Guard, output_dir};
-use crate::job::plan::{default_threads, progress_bar_with_message};
-use crate::job::summary::{WinRateColumns, signed};
-use crate::job::{load, mixes};
-use crate::sim::optimize::{MEASURE_FIRST, Player, SearchParams, Step, StepKind};
-use crate::stats::interval::{paired, paired_bounds, wilson};
-
-pub const OPTIMIZE_SCHEMA_VERSION: u32 = 1;
+use crate::design::Z;
+use crate::design::optimize::tables::{Measured, best_deck, kept, measure_table, trajectory_table};
+use crate::design::optimize::{MEASURE_FIRST, Player, SearchParams, Step, StepKind};
+use crate::export::OutputDir;
+use crate::stats::interval::{paired_bounds, wilson};
 
 /// The pool when neither --pool nor --collection is given.
 const DEFAULT_POOL: &str = "CORE";
-
-const Z: f64 = 1.959964;
-
-/// A paired difference's 95% bounds, null (NaN) when its games show no variation.
-fn bounds(d: (f64, f64)) -> (f64, f64) {
-    paired_bounds(d, Z).unwrap_or((f64::NAN, f64::NAN))
-}
 
 /// The rare mix of `--rares N`: all commons, all rares, or one random set of N drawn from
 /// the seed. N counts the Confluence deck's rares (not its 55 slots): the mix holds exactly
@@ -135,7 +127,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
         seed: a.seed,
     };
     // A budget below one round's games plays no round: the "best" deck would be the start.
-    let least = crate::sim::optimize::round_cost(&params, params.batch.min(first_swaps));
+    let least = crate::design::optimize::round_cost(&params, params.batch.min(first_swaps));
     if a.games < least {
         eprintln!(
             "confluence-sim: warning: --games {} is too small for one round of the search (a round of {} candidates plays {} games: --stage-games {} in successive halving, then --confirm {} for two decks); no swap can be tried, and the result is the start deck; give --games {} at least (or lower --batch, --stage-games or --confirm)",
@@ -167,7 +159,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     // deck's latest ones, the swaps kept and the restarts so far.
     let (mut start_est, mut best_est, mut now_est) = (None::<f64>, None, None);
     let (mut kept_n, mut restarts) = (0usize, 0);
-    let result = crate::sim::optimize::search(
+    let result = crate::design::optimize::search(
         &player,
         &offers,
         &deck.cards,
@@ -218,13 +210,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
         ),
         "win rates measured on fresh games: optimize.csv".to_string(),
     ];
-    let text = swap::deck_text(deck.hero, &result.best, db, &header);
-    let best = PlayerDeck::parse(&text, Path::new("best_deck.txt"), &lib.pool, db)
-        .context("the best deck, read back")?;
-    debug_assert!(
-        best.violations(db).is_empty(),
-        "the optimizer keeps decks legal"
-    );
+    let (text, best) = best_deck(deck.hero, &result.best, &header, &lib)?;
     if !a.quiet {
         eprintln!(
             "confluence-sim: search done ({} games, {} steps, stopped by {}); measuring both decks on {} fresh games each",
@@ -236,12 +222,14 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     }
     let pb = progress_bar_with_message(2 * a.measure, a.quiet);
     pb.set_message("measuring on fresh games");
-    let m = crate::sim::optimize::measure(&player, &[&deck.cards, &best.cards], a.measure);
+    let m = crate::design::optimize::measure(&player, &[&deck.cards, &best.cards], a.measure);
     pb.finish_and_clear();
     let measured = Measured::new(&m, a.measure);
     let mut out = OutputDir::new(&a.out).with_context(|| format!("--out {}", a.out.display()))?;
     out.write_bytes("best_deck.txt", text.as_bytes())?;
-    let t = measure_table(&a, &deck, &conf, mix, &policy, &measured, &lib);
+    let t = measure_table(
+        &a.player, a.seed, &deck, &conf, mix, &policy, &measured, &lib,
+    );
     out.write_csv("optimize.csv", &t)?;
     out.write_parquet("optimize.parquet", &t)?;
     let t = trajectory_table(&result.steps, db);
@@ -299,157 +287,6 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
         a.out.display()
     );
     Ok(())
-}
-
-/// Rounds whose swap was kept, in every descent (a restart's kept swaps reach the best deck
-/// only when its challenge is won).
-fn kept(steps: &[Step]) -> usize {
-    steps
-        .iter()
-        .filter(|s| s.kind == StepKind::Round && s.accepted)
-        .count()
-}
-
-/// The start and the best deck on the measurement's games.
-struct Measured {
-    wins: [u64; 2],
-    games: u64,
-    /// Best minus start, paired: mean and standard error.
-    diff: (f64, f64),
-}
-
-impl Measured {
-    fn new(m: &[Vec<bool>], games: u64) -> Measured {
-        let w = |v: &Vec<bool>| v.iter().filter(|&&x| x).count() as u64;
-        Measured {
-            wins: [w(&m[0]), w(&m[1])],
-            games,
-            diff: paired(&m[0], &m[1]),
-        }
-    }
-}
-
-fn measure_table(
-    a: &OptimizeArgs,
-    deck: &PlayerDeck,
-    conf: &ConfluenceDeck,
-    mix: RareMix,
-    policy: &crate::policy::PolicySpec,
-    m: &Measured,
-    lib: &crate::cards::Library,
-) -> Table {
-    let db = &lib.db;
-    let iv: Vec<_> = m.wins.iter().map(|&w| wilson(w, m.games, 0.95)).collect();
-    let two = |s: String| ColumnData::Str(vec![s.clone(), s]);
-    let mut t = Table::new();
-    t.push(
-        "schema_version",
-        ColumnData::U32(vec![OPTIMIZE_SCHEMA_VERSION; 2]),
-    )
-    .push("deck", ColumnData::Str(vec!["start".into(), "best".into()]))
-    .push(
-        "file",
-        ColumnData::Str(vec![a.player.display().to_string(), "best_deck.txt".into()]),
-    )
-    .push("player_hero", two(db.card(deck.hero).name.clone()))
-    .push("policy", two(policy.to_string()))
-    .push("confluence_deck", two(conf.name.clone()))
-    .push("rare_count", ColumnData::U32(vec![mix.count(); 2]))
-    .push("rares", two(conf.mix_names(mix, db).join(";")))
-    .push("games", ColumnData::U64(vec![m.games; 2]))
-    .push("wins", ColumnData::U64(m.wins.to_vec()))
-    .push_win_rates(&iv)
-    .push("first_game", ColumnData::U64(vec![MEASURE_FIRST; 2]))
-    .push(
-        "end_game",
-        ColumnData::U64(vec![MEASURE_FIRST + m.games; 2]),
-    )
-    .push("diff", ColumnData::F64(vec![0.0, m.diff.0]))
-    // No interval (null) where the games show no variation, never a zero-width one.
-    .push("diff_lo", ColumnData::F64(vec![0.0, bounds(m.diff).0]))
-    .push("diff_hi", ColumnData::F64(vec![0.0, bounds(m.diff).1]))
-    .push("seed", ColumnData::U64(vec![a.seed; 2]));
-    t
-}
-
-fn trajectory_table(steps: &[Step], db: &crate::cards::CardDb) -> Table {
-    let n = steps.len();
-    let u64s = |f: &dyn Fn(&Step) -> u64| ColumnData::U64(steps.iter().map(f).collect());
-    let f64s = |f: &dyn Fn(&Step) -> f64| ColumnData::F64(steps.iter().map(f).collect());
-    // Win rates in the confirmation; a restart plays no game (missing values).
-    let rate = |s: &Step, w: u64| {
-        if s.confirm_games == 0 {
-            f64::NAN
-        } else {
-            w as f64 / s.confirm_games as f64
-        }
-    };
-    let diff = |s: &Step, k: f64| {
-        if s.confirm_games == 0 {
-            f64::NAN
-        } else if k == 0.0 {
-            s.diff.0
-        } else if k < 0.0 {
-            bounds(s.diff).0
-        } else {
-            bounds(s.diff).1
-        }
-    };
-    let mut t = Table::new();
-    t.push(
-        "schema_version",
-        ColumnData::U32(vec![OPTIMIZE_SCHEMA_VERSION; n]),
-    )
-    .push(
-        "step",
-        ColumnData::U32(steps.iter().map(|s| s.step).collect()),
-    )
-    .push(
-        "restart",
-        ColumnData::U32(steps.iter().map(|s| s.restart).collect()),
-    )
-    .push(
-        "kind",
-        ColumnData::Str(steps.iter().map(|s| s.kind.name().to_string()).collect()),
-    )
-    .push(
-        "swap",
-        ColumnData::Str(
-            steps
-                .iter()
-                .map(|s| {
-                    s.swaps
-                        .iter()
-                        .map(|w| w.describe(db))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                })
-                .collect(),
-        ),
-    )
-    .push(
-        "candidates",
-        ColumnData::U32(steps.iter().map(|s| s.candidates).collect()),
-    )
-    .push("games", u64s(&|s| s.games))
-    .push("total_games", u64s(&|s| s.total_games))
-    .push("first_game", u64s(&|s| s.first_game))
-    .push("end_game", u64s(&|s| s.end_game))
-    .push("confirm_games", u64s(&|s| s.confirm_games))
-    .push("current_win_rate", f64s(&|s| rate(s, s.base_wins)))
-    .push("candidate_win_rate", f64s(&|s| rate(s, s.wins)))
-    .push(
-        "estimate",
-        f64s(&|s| rate(s, if s.accepted { s.wins } else { s.base_wins })),
-    )
-    .push("diff", f64s(&|s| diff(s, 0.0)))
-    .push("diff_lo", f64s(&|s| diff(s, -1.0)))
-    .push("diff_hi", f64s(&|s| diff(s, 1.0)))
-    .push(
-        "accepted",
-        ColumnData::Bool(steps.iter().map(|s| s.accepted).collect()),
-    );
-    t
 }
 
 fn print(

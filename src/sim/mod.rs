@@ -8,7 +8,6 @@ pub mod duel;
 pub mod ffa;
 pub mod game;
 pub mod matchup;
-pub mod optimize;
 pub mod runner;
 pub mod seed;
 pub mod state;

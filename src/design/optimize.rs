@@ -12,16 +12,17 @@
 //! Everything random (which swaps race, the restarts' swaps) comes from the seed, so the same
 //! plan gives the same result on any thread count.
 //!
-//! Layer: part of [`crate::sim`]; may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing
-//! else of the crate.
+//! The outputs (the best deck read back, the measurement, the tables) are in [`tables`].
+//!
+//! Layer: part of [`crate::design`].
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use super::game::play_game;
-use super::seed::{GameSeeds, splitmix64};
+pub mod tables;
+
 use crate::cards::db::CardDb;
 use crate::cards::effect::CardIdx;
 use crate::deck::swap::{Swap, SwapPool, legal_swaps};
@@ -29,13 +30,15 @@ use crate::engine::ChoiceList;
 use crate::engine::event::NoObserver;
 use crate::engine::setup::Matchup;
 use crate::policy::{Models, PolicyData, PolicySpec};
+use crate::sim::play_game;
+use crate::sim::seed::{GameSeeds, splitmix64};
 use crate::stats::interval::paired;
 
 /// The first game index of the final measurement; the search's games all lie below it.
 pub const MEASURE_FIRST: u64 = 1 << 48;
 
 /// The normal quantile of the one-sided 97.5% test that keeps a swap (and a restart's deck).
-const Z: f64 = 1.959964;
+const Z: f64 = super::Z;
 
 /// Plays decks of one hero against one Confluence deck with one policy.
 pub struct Player<'a> {

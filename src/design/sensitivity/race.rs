@@ -5,17 +5,19 @@
 //! an edit that stops after `n` games has played games `0..n`, paired with the baseline's
 //! first `n` games. Which edits stop depends only on the games' results, never on timing or
 //! threads: the same flags and seed stop the same edits.
+//!
+//! Layer: part of [`crate::design`].
 
 /// How the grid is raced: `None` in [`Race::first`] plays every edit on all the games.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Race {
+pub struct Race {
     /// Games of the first stage (each later stage doubles the games played so far);
     /// `None`: no racing.
     pub first: Option<u64>,
     /// An edit stops when its paired 95% interval lies within ±`negligible` (a fraction:
     /// 0.01 is one percentage point).
     pub negligible: f64,
-    /// With `--target`: an edit whose win rate's 95% interval holds the target never stops
+    /// With a target: an edit whose win rate's 95% interval holds the target never stops
     /// (it is a candidate answer however small its effect).
     pub target: Option<f64>,
 }
@@ -55,10 +57,10 @@ impl Race {
     }
 }
 
-const Z: f64 = super::Z;
+use crate::design::Z;
 
 /// Changed games from which the paired difference's normal interval decides.
-pub(super) const MIN_CHANGED: u64 = 10;
+pub const MIN_CHANGED: u64 = 10;
 
 use crate::stats::interval::wilson;
 
