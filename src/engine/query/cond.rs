@@ -173,7 +173,10 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             Cond::YourTurn => {
                 matches!(
                     self.phase,
-                    Phase::Turn | Phase::TurnEnd | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
                 ) && self.to_act == ctx.controller
             }
             // A range ending at 6 stands for "6 or more": a raised result above 6 is in it.
