@@ -121,9 +121,9 @@ struct SideSpec {
     #[serde(default)]
     mana: u8,
     mana_ready: Option<u8>,
-    /// Counters on the hero (Quest counters and the like).
-    #[serde(default)]
-    hero_counters: u8,
+    /// Counters on the hero (Quest counters and the like); default: those it begins the
+    /// game with.
+    hero_counters: Option<u8>,
     /// The player's hero's Terrain Markers not yet placed (default: those it begins with).
     hero_markers: Option<Vec<String>>,
 }
@@ -465,7 +465,8 @@ fn place_objects(
         let st = s.side_mut(side);
         st.mana_ready = spec.mana_ready.unwrap_or(spec.mana).min(spec.mana);
         let hero = st.hero;
-        s.obj_mut(hero).counters = spec.hero_counters;
+        let start = crate::engine::setup::start_counters(db, s.obj(hero).card);
+        s.obj_mut(hero).counters = spec.hero_counters.or(start).unwrap_or(0);
     }
     for (k, (side, card, exp, f)) in tokens.into_iter().enumerate() {
         let id = (TOKEN_BASE + k) as ObjId;

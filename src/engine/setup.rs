@@ -216,13 +216,8 @@ impl<const N: usize, const M: usize> GameState<N, M> {
         self.place_seats(db, &decks);
         for side in const { Side::seats::<N>() } {
             let hero = self.side(side).hero;
-            for ab in db.abilities_of(self.obj(hero).card) {
-                if let crate::cards::effect::Trigger::Static(
-                    crate::cards::effect::Static::StartCounters(n),
-                ) = ab.trigger
-                {
-                    self.obj_mut(hero).counters = n;
-                }
+            if let Some(n) = start_counters(db, self.obj(hero).card) {
+                self.obj_mut(hero).counters = n;
             }
         }
         // Each hero's Terrain Markers (the Confluence's hero has none; D47 head to head).
@@ -237,6 +232,19 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             }
         }
     }
+}
+
+/// The counters a hero begins the game with ("I begin the game with N counters"), if its
+/// card says so.
+pub fn start_counters(db: &CardDb, hero: CardIdx) -> Option<u8> {
+    db.abilities_of(hero)
+        .iter()
+        .find_map(|ab| match ab.trigger {
+            crate::cards::effect::Trigger::Static(crate::cards::effect::Static::StartCounters(
+                n,
+            )) => Some(n),
+            _ => None,
+        })
 }
 
 /// Sets up a game up to the player's first decision (which 3 opening cards go to Mana).

@@ -257,11 +257,6 @@ pub enum Op {
         /// `modplace` bits.
         place: u8,
     },
-    /// The next card matching the filter you play this turn is free (no cost; its targets'
-    /// Tough is waived, digest 5.6).
-    NextFree {
-        filter: FilterId,
-    },
     /// The next card matching the filter you play this turn gets the `modflag` effects
     /// (loses Fleeting, activates its {R} abilities, is free).
     NextMod {

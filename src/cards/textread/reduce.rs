@@ -548,7 +548,6 @@ impl Reducer<'_> {
                 }
                 op("next_activate_r", &args)
             }
-            Op::NextFree { filter } => op("next_mod", &[&self.filter(filter), "8"]),
             Op::NextMod { filter, flags } => {
                 op("next_mod", &[&self.filter(filter), &flags.to_string()])
             }

@@ -64,7 +64,6 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             } => self.exec_day_tough(f, who, min_cost, tough),
             Op::NextMod { filter, flags } => self.exec_next_mod(f, filter, flags),
             Op::NextActivateR { filter, place } => self.exec_next_activate_r(f, filter, place),
-            Op::NextFree { filter } => self.exec_next_free(f, filter),
             Op::SacrificeOne { who } => self.exec_sacrifice(f, who),
             Op::SacrificeHighest { who, filter } => self.exec_sacrifice_highest(f, who, filter),
             Op::PlayFree {

@@ -87,13 +87,4 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
         Flow::Next
     }
-
-    /// The next matching card is free.
-    pub(super) fn exec_next_free(&mut self, f: &Frame, filter: FilterId) -> Flow {
-        self.push_mod(TurnMod {
-            flags: modflag::FREE,
-            ..TurnMod::of(f.controller, filter)
-        });
-        Flow::Next
-    }
 }

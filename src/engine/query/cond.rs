@@ -168,10 +168,15 @@ impl<const N: usize, const M: usize> GameState<N, M> {
                     .count_ones()
                     == 1
             }),
+            // The card a player plays resolves after its turn's phase moved to `TurnEnd`:
+            // still that player's turn (D65, as a Gift's "during your turn", D24).
             Cond::YourTurn => {
                 matches!(
                     self.phase,
-                    Phase::Turn | Phase::ConfluenceQuick(_) | Phase::ConfluencePlay
+                    Phase::Turn
+                        | Phase::TurnEnd
+                        | Phase::ConfluenceQuick(_)
+                        | Phase::ConfluencePlay
                 ) && self.to_act == ctx.controller
             }
             // A range ending at 6 stands for "6 or more": a raised result above 6 is in it.
