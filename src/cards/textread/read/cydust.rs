@@ -137,14 +137,19 @@ impl Reader<'_> {
             let max = format!("max {}", &c[2]);
             return Ok(Some(vec![op("boost", &["me", &count, &max])]));
         }
-        // "If I have less than N boosts, I gain 1 boost": one boost, never above N.
+        // "If I have less than N boosts, I gain 1 boost": the test, then one boost (outside
+        // a support ability the same as one boost up to a max of N: `equiv::capped_boost`).
         rx!(
             BELOW_MAX,
             r"^If I have less than (\d+|one|two|three|four) boosts?, I gain 1 boost$"
         );
         if let Some(c) = BELOW_MAX.captures(s) {
-            let max = format!("max {}", num_word(&c[1]).ok_or("a number")?);
-            return Ok(Some(vec![op("boost", &["me", "1", &max])]));
+            let n = num_word(&c[1]).filter(|&n| n >= 1).ok_or("a number")?;
+            return Ok(Some(vec![NStep::If(
+                format!("MyBoosts <= {}", n - 1),
+                vec![op("boost", &["me", "1"])],
+                Vec::new(),
+            )]));
         }
         // Playing a card for free, optional: you, or the opponent "immediately".
         rx!(
@@ -661,6 +666,28 @@ mod tests {
                 &["when you_sacrifice(character): boost(me, 1, max 2)"],
             ],
         );
+    }
+
+    #[test]
+    fn a_boost_below_a_max_is_a_trigger_condition_outside_support_abilities() {
+        let text =
+            "When you make a qq [Gift] — If I have less qq than 2 boosts, I gain 1 qq boost.";
+        check(
+            text,
+            &["when gift if boosts < 2: boost(me, 1)"],
+            &[
+                &["when gift if boosts < 3: boost(me, 1)"],
+                &["when gift: boost(me, 1)"],
+                &["when gift if boosts < 2: boost(me, 2)"],
+            ],
+        );
+        // A support ability's max may be raised by a static; its condition may not.
+        let support =
+            "{I} When you make a qq [Gift] — If I have qq less than 2 boosts, I gain qq 1 boost.";
+        assert!(disagrees(verdict_of(
+            &["support when gift: boost(me, 1, max 2)"],
+            support
+        )));
     }
 
     #[test]
