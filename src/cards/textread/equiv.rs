@@ -5,7 +5,7 @@
 //!
 //! Layer: part of [`crate::cards`]; may use `error` and nothing else of the crate.
 
-use super::norm::NStep;
+use super::norm::{NAbility, NStep};
 
 /// The filter `F` of a guard "count(F) >= 1" (at least one object to target).
 fn guard_filter(c: &str) -> Option<&str> {
@@ -249,6 +249,40 @@ mod tests {
         NStep::Op(s.into())
     }
 
+    fn ability(trigger: &str, body: Vec<NStep>) -> NAbility {
+        NAbility {
+            support: false,
+            trigger: trigger.into(),
+            body,
+        }
+    }
+
+    #[test]
+    fn a_spells_target_chosen_first_is_written_where_the_text_names_it() {
+        const T: &str = "target[1-1](character any in:exp)";
+        let first = |trigger: &str, between: NStep| {
+            ability(
+                trigger,
+                vec![op(&format!("select({T})")), between, op("boost(it, X)")],
+            )
+        };
+        let roll = NStep::Roll(Vec::new());
+        assert_eq!(
+            spell_target_in_place(first("spell", roll.clone())),
+            ability("spell", vec![roll.clone(), op(&format!("boost({T}, X)"))])
+        );
+        // Not a Spell (a quick action's target is left where it is), a step between that
+        // names "it" or another target, or no step on "it": unchanged.
+        for a in [
+            first("H", roll.clone()),
+            first("spell", op("exhaust(it)")),
+            first("spell", op(&format!("boost({T}, 1)"))),
+            ability("spell", vec![op(&format!("select({T})")), roll]),
+        ] {
+            assert_eq!(spell_target_in_place(a.clone()), a);
+        }
+    }
+
     const F: &str = "landmark|exp_permanent yours in:exp|landmarks";
 
     fn guard(body: Vec<NStep>) -> NStep {
@@ -439,4 +473,72 @@ mod tests {
             }
         }
     }
+}
+
+/// "If I have less than N boosts, I gain 1 boost" and one boost "up to a max of N" do the
+/// same outside a support ability (a boost of 0 does nothing; only a support ability's max
+/// may be raised by a static, `support_over_max`): the capped boost is the one form.
+pub fn capped_boost(mut a: NAbility) -> NAbility {
+    if a.support {
+        return a;
+    }
+    if let [NStep::If(c, then, otherwise)] = a.body.as_slice()
+        && otherwise.is_empty()
+        && then.as_slice() == [NStep::Op("boost(me, 1)".into())]
+        && let Some(n) = c
+            .strip_prefix("MyBoosts <= ")
+            .and_then(|n| n.parse::<u8>().ok())
+    {
+        a.body = vec![NStep::Op(format!("boost(me, 1, max {})", n + 1))];
+    }
+    a
+}
+
+/// A Spell's targets are chosen when it is declared (digest, "Playing a card": "Spells:
+/// choose modes and targets"), before anything it does: an encoding that selects the
+/// target first, then does A, then acts on it, and a text that does A, then acts on
+/// "target X", say the same. The target is written where the text names it, when the
+/// steps between neither name "it" nor choose anything.
+pub fn spell_target_in_place(mut a: NAbility) -> NAbility {
+    if a.trigger != "spell" {
+        return a;
+    }
+    let Some(NStep::Op(first)) = a.body.first() else {
+        return a;
+    };
+    let Some(target) = first
+        .strip_prefix("select(")
+        .and_then(|s| s.strip_suffix(')'))
+        .filter(|t| t.starts_with("target["))
+        .map(str::to_string)
+    else {
+        return a;
+    };
+    // The one step that acts on "it" (its first argument), and nothing else naming it.
+    let on_it = |o: &str| {
+        o.find("(it").is_some_and(|i| {
+            o[..i]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && matches!(o[i + 3..].chars().next(), Some(')' | ','))
+                && !o[i + 3..].contains("it")
+        })
+    };
+    let mut user = None;
+    for (i, s) in a.body.iter().enumerate().skip(1) {
+        match s {
+            NStep::Roll(b) if b.is_empty() => {}
+            NStep::Op(o) if user.is_none() && on_it(o) => user = Some(i),
+            NStep::Op(o) if !o.contains("it") && !o.contains("target") => {}
+            _ => return a,
+        }
+    }
+    let Some(i) = user else {
+        return a;
+    };
+    if let NStep::Op(o) = &mut a.body[i] {
+        *o = o.replacen("(it", &format!("({target}"), 1);
+    }
+    a.body.remove(0);
+    a
 }

@@ -166,7 +166,11 @@ pub fn encoded(ctx: &Ctx, def: &CardDef) -> Result<Vec<NAbility>, String> {
     for ab in abs {
         out.push(reduce::ability(ctx, ab)?);
     }
-    let mut out = forms::canon_conds(out);
+    let mut out: Vec<NAbility> = forms::canon_conds(out)
+        .into_iter()
+        .map(equiv::spell_target_in_place)
+        .map(equiv::capped_boost)
+        .collect();
     out.sort();
     Ok(out)
 }
@@ -174,7 +178,11 @@ pub fn encoded(ctx: &Ctx, def: &CardDef) -> Result<Vec<NAbility>, String> {
 /// The text of one card in normal form, sorted.
 pub fn read_text(ctx: &Ctx, def: &CardDef, text: &Text) -> Result<Vec<NAbility>, String> {
     let r = read::Reader { db: ctx.db, ctx };
-    let mut v = forms::canon_conds(r.card(def.kind, &text.main, &text.echo)?);
+    let mut v: Vec<NAbility> = forms::canon_conds(r.card(def.kind, &text.main, &text.echo)?)
+        .into_iter()
+        .map(equiv::spell_target_in_place)
+        .map(equiv::capped_boost)
+        .collect();
     v.sort();
     Ok(v)
 }

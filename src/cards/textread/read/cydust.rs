@@ -137,6 +137,20 @@ impl Reader<'_> {
             let max = format!("max {}", &c[2]);
             return Ok(Some(vec![op("boost", &["me", &count, &max])]));
         }
+        // "If I have less than N boosts, I gain 1 boost": the test, then one boost (outside
+        // a support ability the same as one boost up to a max of N: `equiv::capped_boost`).
+        rx!(
+            BELOW_MAX,
+            r"^If I have less than (\d+|one|two|three|four) boosts?, I gain 1 boost$"
+        );
+        if let Some(c) = BELOW_MAX.captures(s) {
+            let n = num_word(&c[1]).filter(|&n| n >= 1).ok_or("a number")?;
+            return Ok(Some(vec![NStep::If(
+                format!("MyBoosts <= {}", n - 1),
+                vec![op("boost", &["me", "1"])],
+                Vec::new(),
+            )]));
+        }
         // Playing a card for free, optional: you, or the opponent "immediately".
         rx!(
             OPP_MAY_PLAY,
@@ -637,6 +651,62 @@ mod tests {
             ]
         );
         assert_eq!(super::subsets(4, 3).len(), 4);
+    }
+
+    #[test]
+    fn a_boost_below_a_max_is_one_boost_up_to_that_max() {
+        let text = "When you sacrifice a qq Permanent — If I have qq less than 2 boosts, I qq gain 1 boost.";
+        check(
+            text,
+            &["when you_sacrifice(permanent): boost(me, 1, max 2)"],
+            &[
+                &["when you_sacrifice(permanent): boost(me, 1, max 3)"],
+                &["when you_sacrifice(permanent): boost(me, 1)"],
+                &["when you_sacrifice(permanent): boost(me, 2, max 2)"],
+                &["when you_sacrifice(character): boost(me, 1, max 2)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_boost_below_a_max_is_a_trigger_condition_outside_support_abilities() {
+        let text =
+            "When you make a qq [Gift] — If I have less qq than 2 boosts, I gain 1 qq boost.";
+        check(
+            text,
+            &["when gift if boosts < 2: boost(me, 1)"],
+            &[
+                &["when gift if boosts < 3: boost(me, 1)"],
+                &["when gift: boost(me, 1)"],
+                &["when gift if boosts < 2: boost(me, 2)"],
+            ],
+        );
+        // A support ability's max may be raised by a static; its condition may not.
+        let support =
+            "{I} When you make a qq [Gift] — If I have qq less than 2 boosts, I gain qq 1 boost.";
+        assert!(disagrees(verdict_of(
+            &["support when gift: boost(me, 1, max 2)"],
+            support
+        )));
+    }
+
+    #[test]
+    fn your_hero_expedition_ascends_and_an_unfaced_ascended_one_moves() {
+        let text = "At Noon — If you qq are first player, your Hero qq Expedition [Ascends]. (Until qq Rest, it can move forward even qq if matched in its qq region's terrains by the opponent's qq Expedition.)\nWhen one or more qq of your Ascended Expeditions qq moves forward — If there qq is no Character facing it, qq draw a card.";
+        let good = [
+            "noon if first_player: ascend(hero)",
+            "when ascended_moves(unfaced): draw",
+        ];
+        check(
+            text,
+            &good,
+            &[
+                &["noon if first_player: ascend(companion)", good[1]],
+                &["noon: ascend(hero)", good[1]],
+                &[good[0], "when ascended_moves: draw"],
+                &[good[0], "when ascended_moves(unfaced): resupply"],
+            ],
+        );
     }
 
     #[test]

@@ -412,6 +412,12 @@ impl Reader<'_> {
                 return Ok(vec![op("resupply", &["You"]), op("resupply", &["You"])]);
             }
             "Both of your Expeditions [Ascend]" => return Ok(vec![op("ascend", &["Each"])]),
+            "your Hero Expedition [Ascends]" | "Your Hero Expedition [Ascends]" => {
+                return Ok(vec![op("ascend", &["Fixed(Hero)"])]);
+            }
+            "your Companion Expedition [Ascends]" | "Your Companion Expedition [Ascends]" => {
+                return Ok(vec![op("ascend", &["Fixed(Companion)"])]);
+            }
             "Target player puts @their_hand_card in Reserve"
             | "target player puts @their_hand_card in Reserve" => {
                 return Ok(vec![NStep::Choose(vec![

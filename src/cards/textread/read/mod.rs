@@ -235,6 +235,15 @@ impl<'a> Reader<'a> {
         } else {
             return self.static_ability(g, support);
         };
+        // "When one or more of your Ascended Expeditions moves forward — If there is no
+        // Character facing it, X": the event counts only an Expedition nobody faces.
+        let (trigger, rest0) = match rest0.strip_prefix("If there is no Character facing it, ") {
+            Some(x) if trigger == "when AscendedMoves { unfaced: false }" => (
+                "when AscendedMoves { unfaced: true }".to_string(),
+                upper_first(x),
+            ),
+            _ => (trigger, rest0),
+        };
         let mut sents = vec![rest0];
         sents.extend(g[1..].iter().cloned());
         // Activation only while you are the first player.

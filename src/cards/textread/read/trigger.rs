@@ -28,6 +28,10 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
         "YourCardToReserve",
     ),
     ("my Expedition moves forward", "MyExpMoves"),
+    (
+        "one or more of your Ascended Expeditions moves forward",
+        "AscendedMoves { unfaced: false }",
+    ),
     ("my Expedition moves forward due to", "MyExpMoves"),
     ("my Expedition @fails_at_dusk", "MyExpFails"),
     ("you roll one or more dice", "YouRoll"),
