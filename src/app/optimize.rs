@@ -10,10 +10,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use super::cli::OptimizeArgs;
-use crate::job::plan::{default_threads, progress_bar_with_message};
-use crate::job::outputs::{Guard, output_dir};
-use crate::job::summary::signed;
-use crate::job::{load, mixes};
 use crate::cards::effect::CardIdx;
 use crate::deck::swap::{self, SwapPool};
 use crate::deck::{ConfluenceDeck, PlayerDeck, RareMix};
@@ -21,6 +17,10 @@ use crate::design::Z;
 use crate::design::optimize::tables::{Measured, best_deck, kept, measure_table, trajectory_table};
 use crate::design::optimize::{MEASURE_FIRST, Player, SearchParams, Step, StepKind};
 use crate::export::OutputDir;
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar_with_message};
+use crate::job::summary::signed;
+use crate::job::{load, mixes};
 use crate::stats::interval::{paired_bounds, wilson};
 
 /// The pool when neither --pool nor --collection is given.

@@ -14,11 +14,6 @@
 use anyhow::{Context, Result};
 
 use super::cli::SensitivityArgs;
-use crate::job::plan::{default_threads, progress_bar};
-use crate::job::load;
-use crate::job::mixes;
-use crate::job::outputs::{Guard, output_dir};
-use crate::job::summary::{NO_VARIATION, NO_VARIATION_NOTE, signed};
 use crate::deck::edit::confluence_grid;
 use crate::design::sensitivity::race::Race;
 use crate::design::sensitivity::tables::{table, target_table};
@@ -27,6 +22,11 @@ use crate::design::sensitivity::{
 };
 use crate::design::{Progress, Z};
 use crate::export::OutputDir;
+use crate::job::load;
+use crate::job::mixes;
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar};
+use crate::job::summary::{NO_VARIATION, NO_VARIATION_NOTE, signed};
 use crate::stats::interval::{paired_bounds, wilson};
 
 /// How many edits per deck, policy and mix the terminal shows.

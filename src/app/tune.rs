@@ -6,13 +6,13 @@
 use anyhow::{Context, Result, bail};
 
 use super::cli::TuneArgs;
-use crate::job::plan::{default_threads, progress_bar};
-use crate::job::load;
-use crate::job::outputs::{Guard, output_dir};
-use crate::job::summary::{RunMeta, summary_table};
 use crate::deck::RareMix;
 use crate::design::tune::{Candidate, TuneConfig, candidates_table, rares_table, screening_design};
 use crate::export::OutputDir;
+use crate::job::load;
+use crate::job::outputs::{Guard, output_dir};
+use crate::job::plan::{default_threads, progress_bar};
+use crate::job::summary::{RunMeta, summary_table};
 use crate::stats::Accum;
 use crate::stats::interval::z_for;
 
@@ -77,9 +77,9 @@ pub fn tune(a: TuneArgs) -> Result<()> {
         day_cap: a.day_cap,
     };
     let confirm = c.confirm;
-    let total = c
-        .total_games(design.len())
-        .map_err(|e| crate::job::error::usage(format!("--games {} / --confirm {confirm}: {e}", a.games)))?;
+    let total = c.total_games(design.len()).map_err(|e| {
+        crate::job::error::usage(format!("--games {} / --confirm {confirm}: {e}", a.games))
+    })?;
     // Check --out before anything runs; the outputs replace it whole at the end.
     drop(output_dir(&a.out, Guard::PLAIN)?);
     let pb = progress_bar(total, a.quiet);
