@@ -219,6 +219,74 @@ pub fn unguard(steps: Vec<NStep>) -> Vec<NStep> {
     out
 }
 
+/// "If I have less than N boosts, I gain 1 boost" and one boost "up to a max of N" do the
+/// same outside a support ability (a boost of 0 does nothing; only a support ability's max
+/// may be raised by a static, `support_over_max`): the capped boost is the one form.
+pub fn capped_boost(mut a: NAbility) -> NAbility {
+    if a.support {
+        return a;
+    }
+    if let [NStep::If(c, then, otherwise)] = a.body.as_slice()
+        && otherwise.is_empty()
+        && then.as_slice() == [NStep::Op("boost(me, 1)".into())]
+        && let Some(n) = c
+            .strip_prefix("MyBoosts <= ")
+            .and_then(|n| n.parse::<u8>().ok())
+    {
+        a.body = vec![NStep::Op(format!("boost(me, 1, max {})", n + 1))];
+    }
+    a
+}
+
+/// A Spell's targets are chosen when it is declared (digest, "Playing a card": "Spells:
+/// choose modes and targets"), before anything it does: an encoding that selects the
+/// target first, then does A, then acts on it, and a text that does A, then acts on
+/// "target X", say the same. The target is written where the text names it, when the
+/// steps between neither name "it" nor choose anything.
+pub fn spell_target_in_place(mut a: NAbility) -> NAbility {
+    if a.trigger != "spell" {
+        return a;
+    }
+    let Some(NStep::Op(first)) = a.body.first() else {
+        return a;
+    };
+    let Some(target) = first
+        .strip_prefix("select(")
+        .and_then(|s| s.strip_suffix(')'))
+        .filter(|t| t.starts_with("target["))
+        .map(str::to_string)
+    else {
+        return a;
+    };
+    // The one step that acts on "it" (its first argument), and nothing else naming it.
+    let on_it = |o: &str| {
+        o.find("(it").is_some_and(|i| {
+            o[..i]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && matches!(o[i + 3..].chars().next(), Some(')' | ','))
+                && !o[i + 3..].contains("it")
+        })
+    };
+    let mut user = None;
+    for (i, s) in a.body.iter().enumerate().skip(1) {
+        match s {
+            NStep::Roll(b) if b.is_empty() => {}
+            NStep::Op(o) if user.is_none() && on_it(o) => user = Some(i),
+            NStep::Op(o) if !o.contains("it") && !o.contains("target") => {}
+            _ => return a,
+        }
+    }
+    let Some(i) = user else {
+        return a;
+    };
+    if let NStep::Op(o) = &mut a.body[i] {
+        *o = o.replacen("(it", &format!("({target}"), 1);
+    }
+    a.body.remove(0);
+    a
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,72 +541,4 @@ mod tests {
             }
         }
     }
-}
-
-/// "If I have less than N boosts, I gain 1 boost" and one boost "up to a max of N" do the
-/// same outside a support ability (a boost of 0 does nothing; only a support ability's max
-/// may be raised by a static, `support_over_max`): the capped boost is the one form.
-pub fn capped_boost(mut a: NAbility) -> NAbility {
-    if a.support {
-        return a;
-    }
-    if let [NStep::If(c, then, otherwise)] = a.body.as_slice()
-        && otherwise.is_empty()
-        && then.as_slice() == [NStep::Op("boost(me, 1)".into())]
-        && let Some(n) = c
-            .strip_prefix("MyBoosts <= ")
-            .and_then(|n| n.parse::<u8>().ok())
-    {
-        a.body = vec![NStep::Op(format!("boost(me, 1, max {})", n + 1))];
-    }
-    a
-}
-
-/// A Spell's targets are chosen when it is declared (digest, "Playing a card": "Spells:
-/// choose modes and targets"), before anything it does: an encoding that selects the
-/// target first, then does A, then acts on it, and a text that does A, then acts on
-/// "target X", say the same. The target is written where the text names it, when the
-/// steps between neither name "it" nor choose anything.
-pub fn spell_target_in_place(mut a: NAbility) -> NAbility {
-    if a.trigger != "spell" {
-        return a;
-    }
-    let Some(NStep::Op(first)) = a.body.first() else {
-        return a;
-    };
-    let Some(target) = first
-        .strip_prefix("select(")
-        .and_then(|s| s.strip_suffix(')'))
-        .filter(|t| t.starts_with("target["))
-        .map(str::to_string)
-    else {
-        return a;
-    };
-    // The one step that acts on "it" (its first argument), and nothing else naming it.
-    let on_it = |o: &str| {
-        o.find("(it").is_some_and(|i| {
-            o[..i]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && matches!(o[i + 3..].chars().next(), Some(')' | ','))
-                && !o[i + 3..].contains("it")
-        })
-    };
-    let mut user = None;
-    for (i, s) in a.body.iter().enumerate().skip(1) {
-        match s {
-            NStep::Roll(b) if b.is_empty() => {}
-            NStep::Op(o) if user.is_none() && on_it(o) => user = Some(i),
-            NStep::Op(o) if !o.contains("it") && !o.contains("target") => {}
-            _ => return a,
-        }
-    }
-    let Some(i) = user else {
-        return a;
-    };
-    if let NStep::Op(o) = &mut a.body[i] {
-        *o = o.replacen("(it", &format!("({target}"), 1);
-    }
-    a.body.remove(0);
-    a
 }
