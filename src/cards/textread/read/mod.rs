@@ -235,8 +235,8 @@ impl<'a> Reader<'a> {
         } else {
             return self.static_ability(g, support);
         };
-        // "When one or more of your Ascended Expeditions moves forward — If there is no
-        // Character facing it, X": the event counts only an Expedition nobody faces.
+        // The Ascended Expeditions' move followed by a test that nobody faces "it", then X:
+        // the event counts only an Expedition nobody faces.
         let (trigger, rest0) = match rest0.strip_prefix("If there is no Character facing it, ") {
             Some(x) if trigger == "when AscendedMoves { unfaced: false }" => (
                 "when AscendedMoves { unfaced: true }".to_string(),

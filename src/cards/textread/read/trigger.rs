@@ -29,7 +29,7 @@ const FIXED_EVENTS: &[(&str, &str)] = &[
     ),
     ("my Expedition moves forward", "MyExpMoves"),
     (
-        "one or more of your Ascended Expeditions moves forward",
+        "one or more of your\x20Ascended Expeditions moves forward",
         "AscendedMoves { unfaced: false }",
     ),
     ("my Expedition moves forward due to", "MyExpMoves"),
