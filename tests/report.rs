@@ -1038,7 +1038,8 @@ fn committed_example_is_complete_consistent_and_short() {
 
     // Missing values are Parquet nulls, not NaN (DuckDB's avg() and polars' mean() skip
     // nulls but return NaN over a NaN).
-    use polars::prelude::*;
+    use polars_core::prelude::*;
+    use polars_io::prelude::*;
     let df = ParquetReader::new(std::fs::File::open(dir.join("cards.parquet")).unwrap())
         .finish()
         .unwrap();

@@ -5,7 +5,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use polars::prelude::*;
+use polars_core::prelude::*;
+use polars_io::prelude::*;
 
 use super::{ColumnData, Table};
 
@@ -51,7 +52,7 @@ pub fn write<W: Write>(t: &Table, w: W) -> Result<(), String> {
 /// Writes tables with the same columns as successive row groups of one file, so that a
 /// long run streams its rows with flat memory.
 pub struct BatchWriter<W: Write> {
-    inner: Option<polars::io::parquet::write::BatchedWriter<W>>,
+    inner: Option<polars_io::parquet::write::BatchedWriter<W>>,
     w: Option<W>,
 }
 
