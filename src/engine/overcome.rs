@@ -275,11 +275,13 @@ fn awake_gigantics<const N: usize, const M: usize>(
     let conf = s.side(Side::Confluence);
     for e in 0..2 {
         for id in conf.exp[e].iter() {
-            if db.card(s.obj(id).card).kind.is_character()
-                && s.has_kw(db, id, kw::GIGANTIC)
-                && !s.has_kw(db, id, kw::ASLEEP)
-                && !gigantics.is_full()
-            {
+            if !db.card(s.obj(id).card).kind.is_character() {
+                continue;
+            }
+            // Every keyword read at once (`has_kw` for each is the same test, an aura's
+            // conditions evaluated once rather than once a keyword).
+            let k = s.kw_bits(db, id);
+            if k & kw::GIGANTIC != 0 && k & kw::ASLEEP == 0 && !gigantics.is_full() {
                 gigantics.push(id);
             }
         }
@@ -301,13 +303,19 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
         let pl = s.side(Side::Player);
         for x in 0..2 {
             for id in pl.exp[x].iter() {
-                if !db.card(s.obj(id).card).kind.is_character() || !s.counts_in(db, id, e) {
+                let o = s.obj(id);
+                if !db.card(o.card).kind.is_character() {
                     continue;
                 }
-                if s.has_kw(db, id, kw::DEFENDER) {
+                // Its keywords read once (`counts_in`'s Gigantic, Defender, Asleep).
+                let k = s.kw_bits(db, id);
+                if !(o.zone == Zone::Expedition && (o.exp == e || k & kw::GIGANTIC != 0)) {
+                    continue;
+                }
+                if k & kw::DEFENDER != 0 {
                     defender = true;
                 }
-                if s.has_kw(db, id, kw::ASLEEP) {
+                if k & kw::ASLEEP != 0 {
                     continue;
                 }
                 totals = totals + s.stats(db, id).clamp_zero();
@@ -318,19 +326,21 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
         for x in Exp::BOTH {
             for id in conf.exp[x.index()].iter() {
                 let def = db.card(s.obj(id).card);
-                let gig = def.kind.is_character() && s.has_kw(db, id, kw::GIGANTIC);
+                // Its keywords read once for the four below.
+                let k = s.kw_bits(db, id);
+                let gig = def.kind.is_character() && k & kw::GIGANTIC != 0;
                 if x != e && !gig {
                     continue;
                 }
                 if facing.is_full() {
                     continue;
                 }
-                let asleep = def.kind.is_character() && s.has_kw(db, id, kw::ASLEEP);
+                let asleep = def.kind.is_character() && k & kw::ASLEEP != 0;
                 facing.push(Facing {
                     obj: id,
                     req: s.stats(db, id).clamp_zero(),
-                    persistent: s.has_kw(db, id, kw::PERSISTENT),
-                    constant: s.has_kw(db, id, kw::CONSTANT),
+                    persistent: k & kw::PERSISTENT != 0,
+                    constant: k & kw::CONSTANT != 0,
                     gigantic: gig,
                     asleep,
                     overcome: false,
