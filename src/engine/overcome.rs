@@ -289,7 +289,9 @@ fn awake_gigantics<const N: usize, const M: usize>(
     gigantics
 }
 
-/// Works out Dusk for both expeditions from the current state (nothing is changed).
+/// Works out Dusk for both expeditions from the current state (nothing is changed). Each
+/// object's keywords are read once (`kw_bits`: Gigantic, Defender, Asleep, Persistent,
+/// Constant, none of them Fleeting, so the same test as a `has_kw` call for each).
 pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) -> DuskReport {
     let gigantics = awake_gigantics(s, db);
     let conf = s.side(Side::Confluence);
@@ -307,7 +309,6 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
                 if !db.card(o.card).kind.is_character() {
                     continue;
                 }
-                // Its keywords read once (`counts_in`'s Gigantic, Defender, Asleep).
                 let k = s.kw_bits(db, id);
                 if !(o.zone == Zone::Expedition && (o.exp == e || k & kw::GIGANTIC != 0)) {
                     continue;
@@ -326,13 +327,9 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
         for x in Exp::BOTH {
             for id in conf.exp[x.index()].iter() {
                 let def = db.card(s.obj(id).card);
-                // Its keywords read once for the four below.
                 let k = s.kw_bits(db, id);
                 let gig = def.kind.is_character() && k & kw::GIGANTIC != 0;
-                if x != e && !gig {
-                    continue;
-                }
-                if facing.is_full() {
+                if (x != e && !gig) || facing.is_full() {
                     continue;
                 }
                 let asleep = def.kind.is_character() && k & kw::ASLEEP != 0;
