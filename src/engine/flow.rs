@@ -324,12 +324,20 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// At Night: marks the objects in play whose "... after Rest" abilities trigger now.
     #[inline(never)]
     fn mark_after_rest(&mut self) {
+        let db = self.db;
         for side in const { Side::seats::<N>() } {
-            let st = *self.s.side(side);
-            for id in st.in_play() {
-                if self.db.card(self.s.obj(id).card).trigger_mask & tmask::AFTER_REST != 0 {
-                    self.s.obj_mut(id).flags |= flag::AFTER_REST;
-                    self.s.rest_armed = true;
+            // Split borrows: the lists are read, the objects written (no copy of the side).
+            let GameState {
+                sides,
+                objs,
+                rest_armed,
+                ..
+            } = &mut *self.s;
+            for id in sides[side].in_play() {
+                let o = &mut objs[id as usize];
+                if db.card(o.card).trigger_mask & tmask::AFTER_REST != 0 {
+                    o.flags |= flag::AFTER_REST;
+                    *rest_armed = true;
                 }
             }
         }

@@ -81,6 +81,23 @@ impl<const N: usize> List<N> {
         true
     }
 
+    /// Appends the ids `from..to` in order; returns false (and changes nothing) when they
+    /// do not fit. (One capacity test for them all: setup lists a deck this way.)
+    #[inline]
+    #[must_use]
+    pub fn push_range(&mut self, from: ObjId, to: ObjId) -> bool {
+        let n = self.len as usize;
+        let k = to.saturating_sub(from) as usize;
+        if n + k > N {
+            return false;
+        }
+        for (slot, id) in self.items[n..n + k].iter_mut().zip(from..to) {
+            *slot = id;
+        }
+        self.len += k as u8;
+        true
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<ObjId> {
         if self.len == 0 {
@@ -188,5 +205,22 @@ mod tests {
         assert!(l.remove_item(3));
         assert_eq!(l.as_slice(), &[9, 2]);
         assert_eq!(l.pop(), Some(2));
+    }
+
+    #[test]
+    fn push_range_appends_in_order_or_refuses() {
+        let mut l: List<5> = List::new();
+        assert!(l.push(9));
+        assert!(l.push_range(3, 6));
+        assert_eq!(l.as_slice(), &[9, 3, 4, 5]);
+        assert!(!l.push_range(0, 2), "two more do not fit in five");
+        assert_eq!(
+            l.as_slice(),
+            &[9, 3, 4, 5],
+            "a refused range changes nothing"
+        );
+        assert!(l.push_range(7, 7), "an empty range fits");
+        assert!(l.push_range(0, 1));
+        assert_eq!(l.as_slice(), &[9, 3, 4, 5, 0]);
     }
 }

@@ -275,11 +275,13 @@ fn awake_gigantics<const N: usize, const M: usize>(
     let conf = s.side(Side::Confluence);
     for e in 0..2 {
         for id in conf.exp[e].iter() {
-            if db.card(s.obj(id).card).kind.is_character()
-                && s.has_kw(db, id, kw::GIGANTIC)
-                && !s.has_kw(db, id, kw::ASLEEP)
-                && !gigantics.is_full()
-            {
+            if !db.card(s.obj(id).card).kind.is_character() {
+                continue;
+            }
+            // Every keyword read at once (`has_kw` for each is the same test, an aura's
+            // conditions evaluated once rather than once a keyword).
+            let k = s.kw_bits(db, id);
+            if k & kw::GIGANTIC != 0 && k & kw::ASLEEP == 0 && !gigantics.is_full() {
                 gigantics.push(id);
             }
         }
@@ -287,7 +289,9 @@ fn awake_gigantics<const N: usize, const M: usize>(
     gigantics
 }
 
-/// Works out Dusk for both expeditions from the current state (nothing is changed).
+/// Works out Dusk for both expeditions from the current state (nothing is changed). Each
+/// object's keywords are read once (`kw_bits`: Gigantic, Defender, Asleep, Persistent,
+/// Constant, none of them Fleeting, so the same test as a `has_kw` call for each).
 pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) -> DuskReport {
     let gigantics = awake_gigantics(s, db);
     let conf = s.side(Side::Confluence);
@@ -301,13 +305,18 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
         let pl = s.side(Side::Player);
         for x in 0..2 {
             for id in pl.exp[x].iter() {
-                if !db.card(s.obj(id).card).kind.is_character() || !s.counts_in(db, id, e) {
+                let o = s.obj(id);
+                if !db.card(o.card).kind.is_character() {
                     continue;
                 }
-                if s.has_kw(db, id, kw::DEFENDER) {
+                let k = s.kw_bits(db, id);
+                if !(o.zone == Zone::Expedition && (o.exp == e || k & kw::GIGANTIC != 0)) {
+                    continue;
+                }
+                if k & kw::DEFENDER != 0 {
                     defender = true;
                 }
-                if s.has_kw(db, id, kw::ASLEEP) {
+                if k & kw::ASLEEP != 0 {
                     continue;
                 }
                 totals = totals + s.stats(db, id).clamp_zero();
@@ -318,19 +327,17 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
         for x in Exp::BOTH {
             for id in conf.exp[x.index()].iter() {
                 let def = db.card(s.obj(id).card);
-                let gig = def.kind.is_character() && s.has_kw(db, id, kw::GIGANTIC);
-                if x != e && !gig {
+                let k = s.kw_bits(db, id);
+                let gig = def.kind.is_character() && k & kw::GIGANTIC != 0;
+                if (x != e && !gig) || facing.is_full() {
                     continue;
                 }
-                if facing.is_full() {
-                    continue;
-                }
-                let asleep = def.kind.is_character() && s.has_kw(db, id, kw::ASLEEP);
+                let asleep = def.kind.is_character() && k & kw::ASLEEP != 0;
                 facing.push(Facing {
                     obj: id,
                     req: s.stats(db, id).clamp_zero(),
-                    persistent: s.has_kw(db, id, kw::PERSISTENT),
-                    constant: s.has_kw(db, id, kw::CONSTANT),
+                    persistent: k & kw::PERSISTENT != 0,
+                    constant: k & kw::CONSTANT != 0,
                     gigantic: gig,
                     asleep,
                     overcome: false,

@@ -147,23 +147,24 @@ impl<const N: usize, const M: usize> GameState<N, M> {
             }
             next += 1;
             let first_card = next;
-            for &c in cards {
-                self.objs[next] = Obj {
+            // The deck's slots in one go (one bounds check for them all).
+            for (o, &c) in self.objs[next..next + cards.len()].iter_mut().zip(cards) {
+                *o = Obj {
                     card: c,
                     zone: Zone::Deck,
                     side,
                     ..Obj::default()
                 };
                 listen |= db.card(c).fire_mask;
-                next += 1;
             }
+            next += cards.len();
             self.listen[side] |= listen;
             // The deck list in one go: the ids in order (capacity checked above).
-            let deck = &mut self.side_mut(side).deck;
-            for id in first_card..next {
-                let ok = deck.push(id as ObjId);
-                debug_assert!(ok);
-            }
+            let ok = self
+                .side_mut(side)
+                .deck
+                .push_range(first_card as ObjId, next as ObjId);
+            debug_assert!(ok);
         }
         debug_assert!(next <= Self::TOKEN_BASE);
         #[cfg(debug_assertions)]

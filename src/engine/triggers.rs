@@ -254,9 +254,22 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         // have none: then no seat is walked at all, and this test, inlined at each call,
         // is all an event costs); debug builds read all of them and check that none else
         // reacts.
-        if !cfg!(debug_assertions)
-            && self.s.listen.0.iter().fold(0, |a, &l| a | l) & ev.class() == 0
-        {
+        let listening = self.listening();
+        self.fire_if(listening, ev);
+    }
+
+    /// The `fire_class` bits some seat listens to now (what [`Self::fire`] tests).
+    #[inline]
+    pub(super) fn listening(&self) -> u32 {
+        self.s.listen.0.iter().fold(0, |a, &l| a | l)
+    }
+
+    /// [`Self::fire`] with its test on `listening`, read by the caller before: for a
+    /// caller that fires several events with nothing in between that could change what
+    /// the seats listen to (only objects coming into the game add to it).
+    #[inline]
+    pub(super) fn fire_if(&mut self, listening: u32, ev: Fire) {
+        if !cfg!(debug_assertions) && listening & ev.class() == 0 {
             return;
         }
         self.fire_listeners(ev);

@@ -10,6 +10,12 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// Takes an object out of its zone list (it stays "in" its zone field until placed).
     pub(super) fn detach(&mut self, id: ObjId) {
         let o = *self.s.obj(id);
+        self.detach_known(id, o);
+    }
+
+    /// [`Self::detach`] for a caller that has read the object `o` already.
+    #[inline]
+    fn detach_known(&mut self, id: ObjId, o: Obj) {
         if let Some(l) = self.s.zone_list_mut(o.side, o.zone, o.exp) {
             l.remove_item(id);
         }
@@ -48,7 +54,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// statuses. `top` puts it on top of a deck or at the top of the Confluence's hand.
     pub(super) fn move_to(&mut self, id: ObjId, to: Zone, exp: Exp, why: Why, top: bool) {
         let before = *self.s.obj(id);
-        self.detach(id);
+        self.detach_known(id, before);
+        // What the seats listen to, for the events below (a move adds no listener).
+        let listening = self.listening();
         let leaving_play = matches!(before.zone, Zone::Expedition | Zone::Landmarks);
         let seasoned = leaving_play && self.s.has_kw(self.db, id, flag::SEASONED);
         if leaving_play {
@@ -71,10 +79,13 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
         if before.zone == Zone::Expedition && to != Zone::Expedition {
             // For `when leaves(FILTER)`: every way out, tokens included.
-            self.fire(super::triggers::Fire::LeftExpedition {
-                obj: id,
-                token: before.is_token(),
-            });
+            self.fire_if(
+                listening,
+                super::triggers::Fire::LeftExpedition {
+                    obj: id,
+                    token: before.is_token(),
+                },
+            );
         }
         // A token that leaves play (its Expedition or Landmark zone) ceases to exist.
         if before.is_token()
@@ -158,7 +169,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
         // "When a card leaves your Reserve": every way out (play, costs, Sabotage, Clean-up).
         if before.zone == Zone::Reserve {
-            self.fire(super::triggers::Fire::ReserveLeft { side });
+            self.fire_if(listening, super::triggers::Fire::ReserveLeft { side });
         }
         // "When I go to Reserve from anywhere".
         if to == Zone::Reserve && self.db.card(before.card).trigger_mask & tmask::WHEN != 0 {
@@ -179,10 +190,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
         // Trigger for a card entering Reserve out of your deck or hand (Resupply, effects, costs).
         if to == Zone::Reserve && matches!(before.zone, Zone::Deck | Zone::Hand) {
-            self.fire(super::triggers::Fire::CardToReserve { side });
+            self.fire_if(listening, super::triggers::Fire::CardToReserve { side });
         }
         if to == Zone::Discard {
-            self.fire(super::triggers::Fire::Discarded { obj: id });
+            self.fire_if(listening, super::triggers::Fire::Discarded { obj: id });
         }
     }
 

@@ -52,7 +52,9 @@ pub fn play_game<P: Policy + ?Sized, O: Observer>(
     buf: &mut ChoiceList,
     obs: &mut O,
 ) -> GameResult {
-    let (mut s, mut rng) = start_game(db, m, seeds, obs);
+    // The state is set up where it is played (no copy of it through `start_game`'s pair).
+    let mut rng = GameSeeds::rng(seeds.events);
+    let mut s = set_up(db, m, seeds, &mut rng, obs);
     let mut prng = seeds.policy_rng();
     finish_game(db, &mut s, &mut rng, policy, &mut prng, buf, obs)
 }
@@ -64,20 +66,33 @@ pub fn start_game<O: Observer>(
     seeds: &GameSeeds,
     obs: &mut O,
 ) -> (GameState, crate::engine::GameRng) {
+    let mut rng = GameSeeds::rng(seeds.events);
+    let s = set_up(db, m, seeds, &mut rng, obs);
+    (s, rng)
+}
+
+/// [`start_game`]'s state, with the stream of its dice and reshuffles (`seeds.events`)
+/// given: returned into the caller's place for it.
+#[inline]
+fn set_up<O: Observer>(
+    db: &CardDb,
+    m: &Matchup<'_>,
+    seeds: &GameSeeds,
+    rng: &mut crate::engine::GameRng,
+    obs: &mut O,
+) -> GameState {
     let mut setup = GameSeeds::rng(seeds.setup);
     let mut conf = GameSeeds::rng(seeds.confluence);
-    let mut rng = GameSeeds::rng(seeds.events);
-    let s = new_game(
+    new_game(
         db,
         m,
         SetupStreams {
             setup: &mut setup,
             confluence: &mut conf,
         },
-        &mut rng,
+        rng,
         obs,
-    );
-    (s, rng)
+    )
 }
 
 /// Plays an already set-up game to its end.
