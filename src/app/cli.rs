@@ -1053,43 +1053,31 @@ fn place(out: &std::path::Path, threads: Option<usize>, quiet: bool, s: &ScaleAr
     }
 }
 
-impl From<&MatchupArgs> for Request<Entries> {
-    fn from(a: &MatchupArgs) -> Self {
-        Request {
-            settings: Entries {
-                players: a.players.clone(),
-                policies: a.policies.clone(),
-                games: a.games,
-                seed: a.seed,
-                day_cap: a.day_cap,
-                allow_illegal: a.allow_illegal,
-                cards: a.cards.clone(),
-                models: (&a.models).into(),
-            },
-            place: place(&a.out, a.threads, a.quiet, &a.scale),
-            resume: a.resume.clone(),
+/// `matchup` and `ffa` name the same flags for their entries: one request from either.
+macro_rules! entries_request {
+    ($($args:ty),+) => {$(
+        impl From<&$args> for Request<Entries> {
+            fn from(a: &$args) -> Self {
+                Request {
+                    settings: Entries {
+                        players: a.players.clone(),
+                        policies: a.policies.clone(),
+                        games: a.games,
+                        seed: a.seed,
+                        day_cap: a.day_cap,
+                        allow_illegal: a.allow_illegal,
+                        cards: a.cards.clone(),
+                        models: (&a.models).into(),
+                    },
+                    place: place(&a.out, a.threads, a.quiet, &a.scale),
+                    resume: a.resume.clone(),
+                }
+            }
         }
-    }
+    )+};
 }
 
-impl From<&FfaArgs> for Request<Entries> {
-    fn from(a: &FfaArgs) -> Self {
-        Request {
-            settings: Entries {
-                players: a.players.clone(),
-                policies: a.policies.clone(),
-                games: a.games,
-                seed: a.seed,
-                day_cap: a.day_cap,
-                allow_illegal: a.allow_illegal,
-                cards: a.cards.clone(),
-                models: (&a.models).into(),
-            },
-            place: place(&a.out, a.threads, a.quiet, &a.scale),
-            resume: a.resume.clone(),
-        }
-    }
-}
+entries_request!(MatchupArgs, FfaArgs);
 
 impl From<WarVariant> for crate::job::config::WarVariant {
     fn from(v: WarVariant) -> Self {
