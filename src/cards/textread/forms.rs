@@ -529,13 +529,9 @@ pub fn canon_conds(v: Vec<super::norm::NAbility>) -> Vec<super::norm::NAbility> 
 
 #[cfg(test)]
 mod tests {
-    use crate::cards::textread::verdict_of;
+    use crate::cards::textread::{disagrees, verdict_of};
 
     use crate::cards::textread::Verdict;
-
-    fn disagrees(v: Verdict) -> bool {
-        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
-    }
 
     #[test]
     fn a_boost_event_reads_with_a_test_of_the_character_boosted() {

@@ -316,6 +316,25 @@ pub(crate) fn verdict_of(lines: &[&str], main: &str) -> Verdict {
     verdict(&Ctx::new(&db), db.card(idx), &texts)
 }
 
+/// Test helper: whether a verdict is a disagreement between text and encoding.
+#[cfg(test)]
+pub(crate) fn disagrees(v: Verdict) -> bool {
+    matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
+}
+
+/// Test helper: the text verifies the encoding `good` and finds each of `bads` different.
+#[cfg(test)]
+pub(crate) fn check(text: &str, good: &[&str], bads: &[&[&str]]) {
+    assert_eq!(
+        verdict_of(good, text),
+        Verdict::Verified,
+        "{good:?}: {text}"
+    );
+    for bad in bads {
+        assert!(disagrees(verdict_of(bad, text)), "{bad:?}: {text}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -541,11 +541,7 @@ fn first_target(o: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cards::textread::{Verdict, verdict_of};
-
-    fn disagrees(v: Verdict) -> bool {
-        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
-    }
+    use crate::cards::textread::{Verdict, disagrees, verdict_of};
 
     #[test]
     fn if_you_do_after_a_hand_card_or_a_mana_orb_is_guarded_by_having_one() {

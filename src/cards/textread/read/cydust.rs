@@ -624,18 +624,7 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cards::textread::{Verdict, verdict_of};
-
-    fn disagrees(v: Verdict) -> bool {
-        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
-    }
-
-    fn check(text: &str, good: &[&str], bad: &[&[&str]]) {
-        assert_eq!(verdict_of(good, text), Verdict::Verified, "{text}");
-        for b in bad {
-            assert!(disagrees(verdict_of(b, text)), "{b:?}: {text}");
-        }
-    }
+    use crate::cards::textread::{check, disagrees, verdict_of};
 
     #[test]
     fn subsets_are_every_set_of_k_in_order() {

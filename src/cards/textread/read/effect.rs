@@ -558,19 +558,7 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cards::textread::{Verdict, verdict_of};
-
-    fn disagrees(v: Verdict) -> bool {
-        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
-    }
-
-    /// Each text with the encoding that says it and encodings that do not.
-    fn check(text: &str, good: &[&str], bads: &[&[&str]]) {
-        assert_eq!(verdict_of(good, text), Verdict::Verified, "{good:?}");
-        for bad in bads {
-            assert!(disagrees(verdict_of(bad, text)), "{bad:?}: {text}");
-        }
-    }
+    use crate::cards::textread::check;
 
     #[test]
     fn first_player_hand_cards_and_mana_orbs_of_a_player_chosen() {

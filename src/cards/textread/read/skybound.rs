@@ -350,19 +350,7 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cards::textread::{Verdict, verdict_of};
-
-    fn disagrees(v: Verdict) -> bool {
-        matches!(v, Verdict::Declared(why) if why.starts_with("disagree"))
-    }
-
-    /// The text verifies `good` and finds each of `bad` different.
-    fn check(text: &str, good: &[&str], bad: &[&[&str]]) {
-        assert_eq!(verdict_of(good, text), Verdict::Verified, "{text}");
-        for b in bad {
-            assert!(disagrees(verdict_of(b, text)), "{b:?}: {text}");
-        }
-    }
+    use crate::cards::textread::check;
 
     #[test]
     fn a_revealed_card_is_drawn_when_it_is_one_kind_and_discarded_otherwise() {
