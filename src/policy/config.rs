@@ -126,6 +126,8 @@ pub enum Knob {
 }
 
 impl Knob {
+    /// Every knob: the search's first (`PolicyKind::known_params` takes the first 17), then
+    /// the value model's and the skill's.
     pub const ALL: [Knob; 20] = [
         Knob::Rollouts,
         Knob::Width,

@@ -267,25 +267,9 @@ impl PolicyKind {
             PolicyKind::Skill => &[Knob::T],
             PolicyKind::Planner => &[Knob::Keep, Knob::Mana],
             PolicyKind::Expert => &[Knob::Keep, Knob::Mana, Knob::Value, Knob::Vonly, Knob::Net],
-            PolicyKind::Search | PolicyKind::Clairvoyant => &[
-                Knob::Rollouts,
-                Knob::Width,
-                Knob::Expert,
-                Knob::Only,
-                Knob::Horizon,
-                Knob::Rank,
-                Knob::Net,
-                Knob::Gate,
-                Knob::Keep,
-                Knob::Mana,
-                Knob::Deep,
-                Knob::Drollouts,
-                Knob::Dwidth,
-                Knob::Narrow,
-                Knob::Margin,
-                Knob::Close,
-                Knob::Doubt,
-            ],
+            // The search's knobs: every one but the value model's and the skill's, which
+            // `Knob::ALL` lists last.
+            PolicyKind::Search | PolicyKind::Clairvoyant => &Knob::ALL[..17],
         }
     }
 
