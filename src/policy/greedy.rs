@@ -33,6 +33,26 @@ pub enum Intent {
     Neutral,
 }
 
+/// For a `select_exp` choice ("target Expedition"), what the expedition is for, read from
+/// the op after it: moving it back, or discarding, exhausting or putting to sleep its
+/// characters, is hostile (an opposing expedition is the one to choose); a boost or a move
+/// forward is friendly. Neutral for any other decision.
+pub fn exp_intent<const N: usize, const M: usize>(view: &View<'_, N, M>) -> Intent {
+    let Some(f) = view.frame() else {
+        return Intent::Neutral;
+    };
+    let db = view.db();
+    let ab = db.abilities[f.ability as usize];
+    if !matches!(db.op(&ab, f.pc), Op::SelectExp { .. }) || f.pc + 1 >= ab.len {
+        return Intent::Neutral;
+    }
+    match db.op(&ab, f.pc + 1) {
+        Op::MoveExp { forward: true, .. } => Intent::Friendly,
+        Op::MoveExp { forward: false, .. } => Intent::Hostile,
+        _ => target_intent(view),
+    }
+}
+
 /// Reads the op after the pending `Select` to guess what the target is for.
 pub fn target_intent<const N: usize, const M: usize>(view: &View<'_, N, M>) -> Intent {
     let Some(f) = view.frame() else {
@@ -226,7 +246,12 @@ impl Greedy {
             Decision::Target => Self::target(view, options),
             Decision::Expedition => {
                 let needs = Needs::of(view);
+                // "Target Expedition" moves back / loses its characters: an opposing one,
+                // the one facing the expedition that needs most.
+                let hostile = exp_intent(view) == Intent::Hostile;
                 argmax_by(options, |c| match *c {
+                    Choice::OpposingExp(e) if hostile => 1 + needs.deficit(e).sum() as i32,
+                    Choice::Exp(_) if hostile => -2,
                     Choice::Exp(e) if !needs.clear(e) => needs.deficit(e).sum() as i32,
                     _ => -1,
                 })

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use super::greedy::{Intent, target_intent};
+use super::greedy::{Intent, exp_intent, target_intent};
 use super::needs::Needs;
 use super::profile::{PlayProfile, Profiles};
 use super::{Policy, PolicyRng, argmax_by, card_of, routine};
@@ -673,7 +673,14 @@ impl Planner {
             Decision::Target => self.target(view, options),
             Decision::Expedition => {
                 let day = self.day(view);
+                // "Target Expedition" moves back / loses its characters: an opposing one,
+                // the one facing the expedition that matters most today.
+                let hostile = exp_intent(view) == Intent::Hostile;
                 argmax_by(options, |c| match *c {
+                    Choice::OpposingExp(e) if hostile => {
+                        day.weight[e.index()] * 10 + day.needs.deficit(e).sum() as i32
+                    }
+                    Choice::Exp(_) if hostile => i32::MIN,
                     Choice::Exp(e) if !day.needs.clear(e) => {
                         day.weight[e.index()] * 10 + day.needs.deficit(e).sum() as i32
                     }
