@@ -95,7 +95,8 @@ pub struct ConfluenceDeck {
     pub description: String,
     pub hero: CardIdx,
     pub slots: Vec<Slot>,
-    /// The rare cards, in file order; a rare mix is a bit set over this list.
+    /// The rare cards, by name (the canonical order, whatever the file's); a rare mix is a
+    /// bit set over this list.
     pub rares: Vec<CardIdx>,
 }
 
@@ -210,7 +211,32 @@ impl ConfluenceDeck {
         let mut rares: Vec<CardIdx> = Vec::new();
         let mut commons: HashMap<String, (usize, usize)> = HashMap::new(); // name -> (first slot, count)
         let mut rare_cards = Vec::new();
+        // A deck is a multiset: the cards are built, laid in slots and listed as rares in a
+        // canonical order (by name, each common before its rares, then the file's order),
+        // so that the same cards in any order make the same deck and play the same games
+        // (issue 48).
+        // Errors still name the first bad card of the file: each card is checked in the
+        // file's order (on a copy of the db) before any is built.
+        let mut scratch = db.clone();
         for spanned in &file.cards {
+            let c = spanned.get_ref();
+            build_card(&mut scratch, &stem, c, true).map_err(|msg| {
+                err(
+                    line_of(text, spanned.span().start),
+                    format!("card '{}': {msg}", c.name),
+                )
+            })?;
+        }
+        drop(scratch);
+        let mut in_order: Vec<_> = file.cards.iter().collect();
+        in_order.sort_by_cached_key(|c| {
+            let c = c.get_ref();
+            (
+                normalize_name(&c.name),
+                !c.rarity.eq_ignore_ascii_case("common"),
+            )
+        });
+        for spanned in in_order {
             let line = line_of(text, spanned.span().start);
             let c = spanned.get_ref();
             let e = |msg: String| err(line, format!("card '{}': {msg}", c.name));

@@ -16,7 +16,9 @@ use crate::error::DeckError;
 /// The most cards (hero included) a side can bring; the game state is sized for it.
 pub const MAX_DECK_CARDS: usize = 63;
 
-/// A parsed player deck: one hero and the deck cards in file order (copies expanded).
+/// A parsed player deck: one hero and the deck cards (copies expanded) in the canonical
+/// order, by card reference, whatever the order of the file's lines: a deck is a multiset,
+/// and the order before the shuffle decides the games (issue 48).
 #[derive(Clone, Debug)]
 pub struct PlayerDeck {
     pub path: PathBuf,
@@ -27,6 +29,24 @@ pub struct PlayerDeck {
     /// For each card of `cards`, the file line it came from.
     pub card_lines: Vec<usize>,
     pub hero_line: usize,
+}
+
+/// Puts a deck's cards in the canonical order: by card reference (a printing: its common
+/// before its rares), copies of one card on their first line's order. The shuffle permutes
+/// positions, so the same cards listed in any order play the same games; `lines` follows.
+pub fn canonical_order(cards: &mut [CardIdx], lines: &mut [usize], db: &CardDb) {
+    let mut both: Vec<(CardIdx, usize)> =
+        cards.iter().copied().zip(lines.iter().copied()).collect();
+    both.sort_by(|a, b| {
+        db.card(a.0)
+            .reference
+            .cmp(&db.card(b.0).reference)
+            .then(a.1.cmp(&b.1))
+    });
+    for (k, (c, l)) in both.into_iter().enumerate() {
+        cards[k] = c;
+        lines[k] = l;
+    }
 }
 
 fn is_reference(s: &str) -> bool {
@@ -207,6 +227,7 @@ impl PlayerDeck {
                 ),
             ));
         }
+        canonical_order(&mut cards, &mut card_lines, db);
         Ok(PlayerDeck {
             path: path.to_path_buf(),
             name: path
@@ -304,5 +325,77 @@ mod tests {
                 .unwrap_err()
                 .contains("unknown rarity")
         );
+    }
+}
+
+/// Issue 48, item 3: a deck is a multiset. The same cards listed in another line order (or
+/// one card split over two lines) give the same deck, card for card, hence the same games.
+#[cfg(test)]
+mod order_tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::cards::Library;
+    use crate::deck::{ConfluenceDeck, RareMix};
+
+    fn lib() -> Library {
+        Library::load(Path::new("decks/cards")).unwrap()
+    }
+
+    #[test]
+    fn any_line_order_gives_the_same_deck() {
+        let lib = lib();
+        let path = Path::new("decks/player/AX_sierra_oddball.txt");
+        let text = std::fs::read_to_string(path).unwrap();
+        let deck = PlayerDeck::parse(&text, path, &lib.pool, &lib.db).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.reverse();
+        let reversed = PlayerDeck::parse(&lines.join("\n"), path, &lib.pool, &lib.db).unwrap();
+        assert_eq!(deck.cards, reversed.cards);
+        // One line "3 X" split into "1 X" and "2 X" far apart.
+        let split = text.replacen(
+            "3 ALT_CORE_B_AX_11_C",
+            "1 ALT_CORE_B_AX_11_C\n2 ALT_CORE_B_AX_24_C",
+            1,
+        );
+        let split = split.replacen(
+            "3 ALT_CORE_B_AX_24_C",
+            "1 ALT_CORE_B_AX_24_C\n2 ALT_CORE_B_AX_11_C",
+            1,
+        );
+        let split = PlayerDeck::parse(&split, path, &lib.pool, &lib.db).unwrap();
+        assert_eq!(deck.cards, split.cards);
+        // The lines follow their cards.
+        for (c, l) in reversed.cards.iter().zip(&reversed.card_lines) {
+            let line = lines[l - 1];
+            assert!(line.contains(&lib.db.card(*c).reference), "{line}");
+        }
+    }
+
+    #[test]
+    fn any_card_order_gives_the_same_confluence_deck() {
+        let path = Path::new("decks/confluence/reference.toml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let (head, blocks) = text.split_at(text.find("[[card]]").unwrap());
+        let mut blocks: Vec<String> = blocks
+            .split("[[card]]")
+            .skip(1)
+            .map(|b| format!("[[card]]{b}\n"))
+            .collect();
+        blocks.reverse();
+        let reversed = format!("{head}{}", blocks.concat());
+        let (mut a, mut b) = (lib(), lib());
+        let d1 = ConfluenceDeck::parse(&text, path, &mut a.db).unwrap();
+        let d2 = ConfluenceDeck::parse(&reversed, path, &mut b.db).unwrap();
+        assert_eq!(d1.slots, d2.slots);
+        assert_eq!(d1.rares, d2.rares);
+        let all = RareMix::all(d1.rares.len());
+        assert_eq!(d1.cards_for(all), d2.cards_for(all));
+        assert_eq!(d1.mix_names(all, &a.db), d2.mix_names(all, &b.db));
+        // The names are in canonical order, whatever the file's.
+        let names = d1.mix_names(all, &a.db);
+        let mut sorted = names.clone();
+        sorted.sort_by_key(|n| crate::cards::pool::normalize_name(n));
+        assert_eq!(names, sorted);
     }
 }
