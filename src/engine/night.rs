@@ -78,14 +78,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         let mut kinds = [Fate::Stay; M];
         // The seats' cards leave together; they take their new timestamps (the Silver
         // Rule's order of every later list of candidates) seat by seat in initiative order,
-        // clockwise from the first player, two seats as four (RULES.md F8). The Confluence
-        // mode keeps the player's cards first: the Confluence has no initiative to hold
-        // (RULES.md F8).
-        let first = if self.s.mode.versus() {
-            self.s.first_player().seat() as usize
-        } else {
-            0
-        };
+        // clockwise from the first player, in every mode (RULES.md F8): solo, the
+        // Confluence's cards first on the days it is first player (the Hero expedition
+        // Threatened, S0).
+        let first = self.s.first_player().seat() as usize;
         for k in 0..N {
             let side = Side::ALL[(first + k) % N];
             for e in Exp::BOTH {
