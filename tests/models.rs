@@ -253,6 +253,27 @@ fn compare_refuses_games_that_are_not_the_same() {
             "played with --seed 1, this run has 2",
         ));
     assert!(!out.exists());
+    // Games of another version of the simulator (a directory written before the canonical
+    // deck order records none: version 1) are not this binary's games.
+    let meta = first.join("meta.json");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    let now = format!("\"games_version\": {}", confluence_sim::sim::GAMES_VERSION);
+    assert!(text.contains(&now), "{text}");
+    std::fs::write(&meta, text.replace(&now, "\"games_version\": 1")).unwrap();
+    sim()
+        .args(base)
+        .arg("--reuse")
+        .arg(&first)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "played with games version 1, this run has {}",
+            confluence_sim::sim::GAMES_VERSION
+        )));
+    assert!(!out.exists());
+    std::fs::write(&meta, text).unwrap();
     // A broken games file is named with its line.
     let games = first.join("games.csv");
     let text = std::fs::read_to_string(&games).unwrap();

@@ -179,6 +179,7 @@ pub fn compare(a: CompareArgs) -> Result<()> {
                 "net_value": hashes.net_value,
             },
             "reuse": a.reuse.as_ref().map(|p| p.display().to_string()),
+            "games_version": crate::sim::GAMES_VERSION,
             "edits": crate::job::meta::edit_strings(&loaded.edits),
         }),
     );
@@ -383,7 +384,15 @@ impl Reused {
             );
         }
         let label = |key: &str| meta[key].as_str().unwrap_or("").to_string();
+        // Games of another version of the simulator are not this binary's games, whatever
+        // their settings (a compare before version 2 recorded none: version 1).
+        let version = meta["games_version"].as_u64().unwrap_or(1);
         let checks = [
+            (
+                "games version",
+                version.to_string(),
+                crate::sim::GAMES_VERSION.to_string(),
+            ),
             ("--seed", meta["seed"].to_string(), seed.to_string()),
             (
                 "--day-cap",

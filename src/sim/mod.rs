@@ -3,6 +3,16 @@
 //!
 //! Layer: may use `cards`, `deck`, `engine`, `policy`, `stats` and nothing else of the crate.
 
+/// The version of the games: bumped whenever a change makes the same flags and seed play
+/// other games (a rule, a card's encoding, a policy's choice, the order of a deck). Outputs
+/// that later runs read back record it (`games_version` in a compare's meta.json), and
+/// `compare --reuse` refuses games of another version: they would not be this binary's.
+/// `tests/games_version.rs` pins a fingerprint of a few hundred games beside it, so that a
+/// change of the games cannot land without a bump. 1: until 2026-11-29 (and every output
+/// that does not record it); 2: a deck in canonical order, solo Rest in initiative order,
+/// Sakarabru's Fury (common) and the hostile "target Expedition" of greedy and planner.
+pub const GAMES_VERSION: u32 = 2;
+
 pub mod booster_war;
 pub mod duel;
 pub mod ffa;
