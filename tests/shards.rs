@@ -756,3 +756,27 @@ fn shards_played_with_other_edits_are_not_merged_in_either_order() {
             ));
     }
 }
+
+/// A shard of another version of the games (`sim::GAMES_VERSION`; one written before the
+/// version was recorded has none) is not merged: its games are not this binary's. (A
+/// checkpoint records the same description and is compared the same way.)
+#[test]
+fn shards_and_checkpoints_of_another_games_version_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s0 = shard(tmp.path(), "a", "0/2", "1");
+    let s1 = shard(tmp.path(), "b", "1/2", "1");
+    let json = s1.join("shard.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let now = format!("\"games_version\": {}", confluence_sim::sim::GAMES_VERSION);
+    assert!(text.contains(&now), "{text}");
+    std::fs::write(&json, text.replace(&now, "\"games_version\": 1")).unwrap();
+    sim()
+        .args(["merge", "-q", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&s0)
+        .arg(&s1)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicate::str::contains("games_version"));
+}

@@ -41,6 +41,9 @@ pub struct DuelSpec {
     /// The command: `matchup`, `booster-war` or `ffa`.
     pub kind: String,
     pub version: String,
+    /// [`crate::sim::GAMES_VERSION`], as a run's description records it.
+    #[serde(default)]
+    pub games_version: Option<u32>,
     pub seed: u64,
     /// Games per configuration (a pair of entries, a variant) of the whole run.
     pub games: u64,
@@ -66,6 +69,7 @@ impl DuelSpec {
             format: FORMAT,
             kind: kind.into(),
             version: env!("CARGO_PKG_VERSION").into(),
+            games_version: Some(crate::sim::GAMES_VERSION),
             seed,
             games,
             settings: serde_json::to_value(settings).expect("settings serialize"),

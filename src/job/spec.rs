@@ -39,13 +39,17 @@ pub enum GamesSpec {
 pub struct RunSpec {
     pub format: u32,
     pub version: String,
+    /// [`crate::sim::GAMES_VERSION`]: a checkpoint or shard of another version of the games
+    /// is refused (one written before it was recorded has none; JSON compares it as null).
+    #[serde(default)]
+    pub games_version: Option<u32>,
     pub experiment: Option<String>,
     pub players: Vec<DataFile>,
     pub confluence: DataFile,
     pub cards: DataFile,
     pub allow_illegal: bool,
     pub policies: Vec<String>,
-    /// The rare mixes, as masks (bit i: the i-th rare of the Confluence deck file).
+    /// The rare mixes, as masks (bit i: the i-th rare of the Confluence deck, by name).
     pub mixes: Vec<u16>,
     pub games: GamesSpec,
     pub seed: u64,
@@ -121,6 +125,7 @@ impl RunSpec {
         Ok(RunSpec {
             format: FORMAT,
             version: env!("CARGO_PKG_VERSION").into(),
+            games_version: Some(crate::sim::GAMES_VERSION),
             experiment: job.experiment.clone(),
             players: players
                 .iter()
@@ -284,6 +289,7 @@ mod tests {
         RunSpec {
             format: FORMAT,
             version: "0".into(),
+            games_version: None,
             experiment: None,
             players: vec![f("a.txt")],
             confluence: f("c.toml"),
