@@ -31,18 +31,28 @@ pub struct PlayerDeck {
     pub hero_line: usize,
 }
 
-/// Puts a deck's cards in the canonical order: by card reference (a printing: its common
-/// before its rares), copies of one card on their first line's order. The shuffle permutes
-/// positions, so the same cards listed in any order play the same games; `lines` follows.
+/// Puts a deck's cards in the canonical order: by name, then by version (the reference
+/// without its set: a common before its rares), then by reference, then by line. The
+/// shuffle permutes positions, so the same cards listed in any order play the same games;
+/// and a reprint (CORE and its Kickstarter edition COREKS, which an English name picks)
+/// takes the place of the card it reprints. `lines` follows.
 pub fn canonical_order(cards: &mut [CardIdx], lines: &mut [usize], db: &CardDb) {
+    let key = |c: CardIdx| {
+        let d = db.card(c);
+        // ALT_CORE_B_BR_20_C: without "CORE", the version ALT_B_BR_20_C.
+        let version: String = d
+            .reference
+            .split('_')
+            .enumerate()
+            .filter(|&(i, _)| i != 1)
+            .map(|(_, p)| p)
+            .collect::<Vec<_>>()
+            .join("_");
+        (normalize_name(&d.name), version, d.reference.clone())
+    };
     let mut both: Vec<(CardIdx, usize)> =
         cards.iter().copied().zip(lines.iter().copied()).collect();
-    both.sort_by(|a, b| {
-        db.card(a.0)
-            .reference
-            .cmp(&db.card(b.0).reference)
-            .then(a.1.cmp(&b.1))
-    });
+    both.sort_by_cached_key(|&(c, l)| (key(c), l));
     for (k, (c, l)) in both.into_iter().enumerate() {
         cards[k] = c;
         lines[k] = l;
