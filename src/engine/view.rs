@@ -239,20 +239,22 @@ impl<'a, const N: usize, const M: usize> View<'a, N, M> {
         if o.side == self.me && (o.zone != Zone::Deck || o.has(flag::KNOWN)) {
             return true;
         }
-        match self.me {
-            // What the first seat (the player) has seen is marked on the card.
-            Side::Player => o.has(flag::KNOWN),
-            // Every other seat (head to head, Free for All) sees the public zones.
-            _ => matches!(
-                o.zone,
-                Zone::Reserve
-                    | Zone::Landmarks
-                    | Zone::Expedition
-                    | Zone::Discard
-                    | Zone::HeroZone
-                    | Zone::Limbo
-            ),
+        // What the players have seen is marked on the card: public zones, reveals, and,
+        // head to head and in Free for All, a card that went from a public zone to a hand or
+        // a Mana orb (every seat remembers it alike, RULES.md F8). The Confluence, which
+        // decides nothing by what it has seen, reads the public zones.
+        if self.me == Side::Player || self.s.mode.versus() {
+            return o.has(flag::KNOWN);
         }
+        matches!(
+            o.zone,
+            Zone::Reserve
+                | Zone::Landmarks
+                | Zone::Expedition
+                | Zone::Discard
+                | Zone::HeroZone
+                | Zone::Limbo
+        )
     }
 
     /// The object, when visible. Panics in debug builds when a policy peeks.

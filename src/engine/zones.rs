@@ -102,6 +102,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
         let ts = self.s.next_ts();
         let owner = self.s.owner_of(id);
+        let versus = self.s.mode.versus();
         let o = self.s.obj_mut(id);
         // A borrowed card that leaves play goes to its owner's zone, whichever personal zone
         // it is sent to (the reminder text of Defect and Brainwash).
@@ -136,7 +137,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             | Zone::Discard
             | Zone::Midnight
             | Zone::Limbo => o.flags |= flag::KNOWN,
-            Zone::Hand if side == Side::Player => o.flags |= flag::KNOWN,
+            // Solo, the player's own hand (head to head a hand is its owner's alone).
+            Zone::Hand if side == Side::Player && !versus => o.flags |= flag::KNOWN,
             Zone::Deck => o.flags &= !flag::KNOWN,
             _ => {}
         }
@@ -263,7 +265,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 return;
             };
             self.move_to(id, Zone::Hand, Exp::Hero, Why::Draw, false);
-            if side == Side::Confluence {
+            // Solo, the Confluence's drawn cards are face down again; head to head a card
+            // revealed on top of a deck stays known to every seat once drawn.
+            if side == Side::Confluence && !self.s.mode.versus() {
                 self.s.obj_mut(id).flags &= !flag::KNOWN;
             }
         }
