@@ -180,7 +180,13 @@ fn a_statistic_edit_changes_that_number_of_that_card_only() {
     let (lib, c1, p1, c2, p2) = applied("Gloom Wisp (rare): water -2");
     let ch = changed(&c1, &p1, &c2, &p2);
     assert_eq!(ch.len(), 1);
-    assert_eq!(ch[0].0, 55, "the first rare");
+    // The rares are listed by name after the 55 slots' commons.
+    let wisp = c1
+        .rares
+        .iter()
+        .position(|&r| lib.db.card(r).name == "Gloom Wisp")
+        .unwrap();
+    assert_eq!(ch[0].0, c1.slots.len() + wisp, "Gloom Wisp's rare");
     assert_eq!(
         lib.db.card(ch[0].1).stats.o - 2,
         lib.db.card(ch[0].2).stats.o
@@ -276,23 +282,37 @@ fn swaps_removals_and_rares_move_cards_not_data() {
                 && lib.db.card(n).rarity == Rarity::Common)
     );
     assert_eq!(c1.rares, c2.rares);
-    let (_, c1, p1, c2, p2) = applied("Gloom Wisp: swap 1 Mire Crawler (rare)");
+    let (lib, c1, p1, c2, p2) = applied("Gloom Wisp: swap 1 Mire Crawler (rare)");
     let ch = changed(&c1, &p1, &c2, &p2);
     assert_eq!(ch.len(), 1);
-    assert_eq!(ch[0].2, c1.rares[1], "Mire Crawler's rare twin");
+    let crawler = c1
+        .rares
+        .iter()
+        .find(|&&r| lib.db.card(r).name == "Mire Crawler")
+        .copied();
+    assert_eq!(Some(ch[0].2), crawler, "Mire Crawler's rare twin");
     // A common replaced by its rare twin, in the one slot the twin takes.
-    let (_, c1, p1, c2, p2) = applied("Gloom Wisp: rare");
+    let (lib, c1, p1, c2, p2) = applied("Gloom Wisp: rare");
     let ch = changed(&c1, &p1, &c2, &p2);
     assert_eq!(ch.len(), 1);
-    let slot = c1.slots.iter().position(|s| s.rare == Some(0)).unwrap();
-    assert_eq!(ch[0], (slot, c1.slots[slot].common, c1.rares[0]));
+    let wisp = c1
+        .rares
+        .iter()
+        .position(|&r| lib.db.card(r).name == "Gloom Wisp")
+        .unwrap();
+    let slot = c1
+        .slots
+        .iter()
+        .position(|s| s.rare == Some(wisp as u8))
+        .unwrap();
+    assert_eq!(ch[0], (slot, c1.slots[slot].common, c1.rares[wisp]));
     for mix in [
         crate::deck::RareMix(0),
         crate::deck::RareMix::all(c1.rares.len()),
     ] {
         assert_eq!(
             c2.cards_for(mix),
-            c1.cards_for(crate::deck::RareMix(1 | mix.0))
+            c1.cards_for(crate::deck::RareMix((1 << wisp) | mix.0))
         );
     }
     // Player cards: a swap from the pool, a removal, a common for its rare.
