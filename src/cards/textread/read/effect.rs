@@ -534,6 +534,9 @@ impl Reader<'_> {
         if let Some(e) = self.cd_effect(s) {
             return e;
         }
+        if let Some(e) = self.du_effect(s) {
+            return e;
+        }
         if let Some(e) = self.set_effect(s) {
             return e;
         }

@@ -1,0 +1,426 @@
+//! Forms of the DUSTER set taught for issue 49 (item 5): a Landmark token in the
+//! controller's Landmarks of the object just named ("its controller's"), exhausting a
+//! Permanent you control or a card in your Reserve (your choice when you have both), a
+//! target's controller drawing after a test of its Base Cost, "You may target X" followed
+//! by effects on it, and a choice of up to the number of cards in your Landmarks.
+//! Each answers `None` for a sentence it does not know, so the reader stays strict.
+
+use super::super::norm::{NStep, filter_str, op, target_str};
+use super::super::reduce::cmp_str;
+use super::cydust::subsets;
+use super::{Reader, upper_first};
+use crate::cards::effect::{Cmp, Filter, Whose, fzone};
+use crate::cards::textread::forms::optional_by_itself;
+
+fn trimmed(s: &str) -> &str {
+    s.trim().trim_end_matches('.').trim()
+}
+
+/// The op with its first "it" argument replaced by `target` (an effect on the object just
+/// targeted is that effect on the target, as `reduce::merge_targets` writes it).
+fn on_target(o: &str, target: &str) -> Option<String> {
+    o.contains("(it")
+        .then(|| o.replacen("(it", &format!("({target}"), 1))
+}
+
+impl Reader<'_> {
+    /// A one-sentence effect of this set; `None` when `s` is not one.
+    pub(super) fn du_effect(&self, s: &str) -> Option<Result<Vec<NStep>, String>> {
+        self.du_effect_inner(s).transpose()
+    }
+
+    fn du_effect_inner(&self, s: &str) -> Result<Option<Vec<NStep>>, String> {
+        // A Landmark token in the Landmarks of the controller of the object just named (the
+        // target returned, discarded or put to sleep).
+        rx!(
+            ITS_CONTROLLERS,
+            r"^(?i:create) an? \[(Manaseed|Aerolith)\] token in its\x20controller's Landmarks$"
+        );
+        if let Some(c) = ITS_CONTROLLERS.captures(s) {
+            let name = c[1].to_ascii_lowercase();
+            return Ok(Some(vec![op("landmark_token", &[&name, "OfIt", "1"])]));
+        }
+        // "Exhaust a Permanent you control or a card in your Reserve": one of yours of
+        // either kind, your choice when you have both, the one you have otherwise (none
+        // when you have neither).
+        rx!(
+            EXHAUST_EITHER,
+            r"^(?i:exhaust) (a Permanent you control) or (a card in your\x20Reserve)$"
+        );
+        if let Some(c) = EXHAUST_EITHER.captures(s) {
+            let mine = |np: &str| -> Result<Filter, String> {
+                let mut f = self.noun(np, Whose::Yours)?.filter;
+                f.whose = Whose::Yours;
+                Ok(f)
+            };
+            let (p, r) = (mine(&c[1])?, mine(&c[2])?);
+            if r.zones != fzone::RESERVE {
+                return Err(format!("an object '{}'", &c[2]));
+            }
+            let count =
+                |f: &Filter| cmp_str(&format!("count({})", filter_str(f, self.ctx)), Cmp::Ge, 1);
+            let exhaust = |f: &Filter| {
+                vec![op(
+                    "exhaust",
+                    &[&target_str(&filter_str(f, self.ctx), 1, 1, false, "")],
+                )]
+            };
+            return Ok(Some(vec![NStep::If(
+                format!("({} and {})", count(&p), count(&r)),
+                vec![NStep::Choose(vec![exhaust(&p), exhaust(&r)])],
+                vec![NStep::If(count(&p), exhaust(&p), exhaust(&r))],
+            )]));
+        }
+        Ok(None)
+    }
+
+    /// The steps of a form of this set that spans sentences, at the start of `sents`, and
+    /// how many sentences it used; `None` when none starts there.
+    pub(super) fn du_sentences(
+        &self,
+        sents: &[String],
+    ) -> Result<Option<(Vec<NStep>, usize)>, String> {
+        let t = |i: usize| sents.get(i).map_or("", |s| trimmed(s));
+        if let Some(r) = self.controller_draws(t(0), t(1))? {
+            return Ok(Some((r, 2)));
+        }
+        if let Some(r) = self.may_target_then(t(0), t(1))? {
+            return Ok(Some((r, 2)));
+        }
+        self.choose_up_to_landmarks(sents)
+    }
+
+    /// "Discard target X. If its Base Cost was {N} or more, its controller draws a card":
+    /// the target chosen, then discarded, and its controller (you when it is yours, the
+    /// opponent otherwise) draws when its Base Cost is at least N.
+    fn controller_draws(&self, a: &str, b: &str) -> Result<Option<Vec<NStep>>, String> {
+        rx!(DISCARD_TARGET, r"^(?i:discard) (target .+)$");
+        rx!(
+            COST_THEN_DRAWS,
+            r"^If its Base Cost was \{(\d+)\} or more, its controller draws (a|one|two) cards?$"
+        );
+        let (Some(ca), Some(cb)) = (DISCARD_TARGET.captures(a), COST_THEN_DRAWS.captures(b)) else {
+            return Ok(None);
+        };
+        let np = self.noun(&ca[1], Whose::Any)?;
+        let (o, _) = self.obj(&ca[1])?;
+        if !o.starts_with("target[1-1](") {
+            return Ok(None);
+        }
+        let n: u8 = cb[1].parse().map_err(|_| "a cost")?;
+        let draws = super::num_word(&cb[2]).ok_or("a number")?.to_string();
+        let test = |whose: Whose| {
+            let mut f = np.filter;
+            f.whose = whose;
+            f.base_cost = true;
+            f.cost_min = n;
+            format!("it_is({})", filter_str(&f, self.ctx))
+        };
+        let discard = op("move_Discard", &["it"]);
+        Ok(Some(vec![
+            op("select", &[&o]),
+            NStep::If(
+                test(Whose::Yours),
+                vec![discard.clone(), op("draw", &["You", &draws])],
+                vec![NStep::If(
+                    test(Whose::Any),
+                    vec![discard.clone(), op("draw", &["Opponent", &draws])],
+                    vec![discard],
+                )],
+            ),
+        ]))
+    }
+
+    /// "You may target X. If you do, it ..., then Y" and "You may target X, it .... If you
+    /// control it, Y": the effects on "it" are on the target, all of it optional.
+    fn may_target_then(&self, a: &str, b: &str) -> Result<Option<Vec<NStep>>, String> {
+        rx!(
+            MAY_TARGET,
+            r"^You may target (an? [A-Z][a-z]+)(?:, (it .+))?$"
+        );
+        let Some(ca) = MAY_TARGET.captures(a) else {
+            return Ok(None);
+        };
+        let kind = ca[1].split_once(' ').map_or("", |x| x.1);
+        let (target, _) = self.obj(&format!("target {kind}"))?;
+        if !target.starts_with("target[1-1](") {
+            return Ok(None);
+        }
+        let (first, rest) = match (ca.get(2), b.strip_prefix("If you do, ")) {
+            // "You may target X. If you do, it ..., then Y".
+            (None, Some(r)) => (self.clause(&upper_first(r))?, Vec::new()),
+            // "You may target X, it .... If you control it, Y": Y only for a target of
+            // yours.
+            (Some(it), None) => {
+                let Some(y) = b.strip_prefix("If you control it, ") else {
+                    return Ok(None);
+                };
+                let mut f = self.noun(&ca[1], Whose::Any)?.filter;
+                f.whose = Whose::Yours;
+                let test = format!("it_is({})", filter_str(&f, self.ctx));
+                (
+                    self.clause(&upper_first(it.as_str()))?,
+                    vec![NStep::If(test, self.clause(&upper_first(y))?, Vec::new())],
+                )
+            }
+            _ => return Ok(None),
+        };
+        let mut body = Vec::new();
+        let mut named = false;
+        for s in first {
+            match s {
+                NStep::Op(o) if !named => match on_target(&o, &target) {
+                    Some(t) => {
+                        body.push(NStep::Op(t));
+                        named = true;
+                    }
+                    None => return Ok(None),
+                },
+                other => body.push(other),
+            }
+        }
+        if !named {
+            return Ok(None);
+        }
+        body.extend(rest);
+        Ok(Some(vec![NStep::May(body)]))
+    }
+
+    /// "Choose up to the number of cards in your Landmarks: • A • B ...": with N cards
+    /// there (the most that count, the number of modes, first), up to N of the modes.
+    fn choose_up_to_landmarks(
+        &self,
+        sents: &[String],
+    ) -> Result<Option<(Vec<NStep>, usize)>, String> {
+        if sents.first().map(|s| s.trim())
+            != Some("Choose up to the number of cards in\x20your Landmarks:")
+        {
+            return Ok(None);
+        }
+        let mut modes: Vec<Vec<NStep>> = Vec::new();
+        let mut i = 1;
+        // "Create one in X" after a bullet that created a token: one more of that token.
+        rx!(
+            TOKEN,
+            r"^Create an? (\[[^\]]+\](?: [A-Z][a-z]+)*(?: token)?) in "
+        );
+        rx!(ONE_MORE, r"^Create one in (.+)$");
+        let mut token: Option<String> = None;
+        while i < sents.len() && sents[i].starts_with('•') {
+            let (mut m, used) = super::bullet_of(&sents[i..]);
+            if let Some(c) = ONE_MORE.captures(trimmed(&m[0])) {
+                let Some(tok) = &token else {
+                    return Err("'Create one' after no token".into());
+                };
+                m[0] = format!("Create a {tok} in {}", &c[1]);
+            }
+            if let Some(c) = TOKEN.captures(&m[0]) {
+                token = Some(c[1].to_string());
+            }
+            modes.push(self.body(&m)?);
+            i += used;
+        }
+        if modes.len() < 2 {
+            return Err("a choice with fewer than two modes".into());
+        }
+        let mut f = self.noun("cards in your Landmarks", Whose::Yours)?.filter;
+        f.whose = Whose::Yours;
+        let count = format!("count({})", filter_str(&f, self.ctx));
+        // From one card up: the choice of up to k modes, k from 1 to the number of modes.
+        let mut steps: Vec<NStep> = Vec::new();
+        for k in 1..=modes.len() {
+            let cond = cmp_str(&count, Cmp::Ge, k as i16);
+            steps = vec![NStep::If(cond, up_to_k(&modes, k), steps)];
+        }
+        Ok(Some((steps, i)))
+    }
+}
+
+/// Up to `k` of the modes, each done in the printed order: one of them when `k` is 1 (or
+/// none: optional unless a mode may do nothing by itself); otherwise one of the sets of
+/// `k` modes (all of them when `k` is their number), each mode of the set optional unless
+/// it may do nothing by itself.
+fn up_to_k(modes: &[Vec<NStep>], k: usize) -> Vec<NStep> {
+    if k == 1 {
+        let choose = NStep::Choose(modes.to_vec());
+        return if modes.iter().any(|m| optional_by_itself(m)) {
+            vec![choose]
+        } else {
+            vec![NStep::May(vec![choose])]
+        };
+    }
+    let optional = |m: &Vec<NStep>| {
+        if optional_by_itself(m) {
+            m.clone()
+        } else {
+            vec![NStep::May(m.clone())]
+        }
+    };
+    let sets: Vec<Vec<NStep>> = subsets(modes.len(), k)
+        .into_iter()
+        .map(|set| set.into_iter().flat_map(|i| optional(&modes[i])).collect())
+        .collect();
+    match <[Vec<NStep>; 1]>::try_from(sets) {
+        Ok([one]) => one,
+        Err(sets) => vec![NStep::Choose(sets)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::textread::check;
+
+    #[test]
+    fn a_landmark_token_in_its_controllers_landmarks() {
+        let text = "{H} You may return qq target Permanent to its qq owner's hand. If you do, qq create a [Manaseed] token in qq its controller's Landmarks.";
+        let good = "H: may { to_hand(target permanent); token(Manaseed, its) }";
+        check(
+            text,
+            &[good],
+            &[
+                &["H: may { to_hand(target permanent); token(Manaseed) }"],
+                &["H: may { to_hand(target permanent); token(Manaseed, opponent) }"],
+                &["H: may { to_hand(target permanent); token(Manaseed, its, 2) }"],
+                &["H: may { to_hand(target permanent); token(Aerolith, its) }"],
+                &["H: to_hand(target permanent); token(Manaseed, its)"],
+                &["H: may { to_hand(target permanent) }; token(Manaseed, its)"],
+            ],
+        );
+        check(
+            "{R} You may discard qq target Character. If you do, qq create an [Aerolith] token qq in its controller's Landmarks.",
+            &["R: may { discard(target character); token(Aerolith, its) }"],
+            &[
+                &["R: may { discard(target character); token(Aerolith) }"],
+                &["R: may { discard(target character); token(Aerolith, each) }"],
+                &["R: may { to_hand(target character); token(Aerolith, its) }"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_permanent_you_control_or_a_card_in_your_reserve_is_exhausted() {
+        let text = "{H} Exhaust a Permanent qq you control or a card qq in your Reserve.";
+        let good = "H: if count(permanent yours) >= 1 and count(card yours in_reserve) >= 1 { choose { exhaust(target permanent yours) } or { exhaust(target card yours in_reserve) } } else if count(permanent yours) >= 1 { exhaust(target permanent yours) } else { exhaust(target card yours in_reserve) }";
+        check(
+            text,
+            &[good],
+            &[
+                // Either side's Permanent, the opponent's Reserve, a ready one.
+                &[&good.replace(
+                    "exhaust(target permanent yours)",
+                    "exhaust(target permanent)",
+                )],
+                &[&good.replace(
+                    "exhaust(target card yours in_reserve)",
+                    "exhaust(target card opposing in_reserve)",
+                )],
+                &[&good.replace(
+                    "{ exhaust(target permanent yours) } or",
+                    "{ ready(target permanent yours) } or",
+                )],
+                // Optional, or only one of the two.
+                &[&format!("H: may {{ {} }}", &good[3..])],
+                &["H: exhaust(target permanent yours)"],
+                &[
+                    "H: choose { exhaust(target permanent yours) } or { exhaust(target card yours in_reserve) }",
+                ],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_discarded_targets_controller_draws_when_its_base_cost_is_high() {
+        let text = "{H} Discard target Character qq or Permanent. If its qq Base Cost was {3} qq or more, its controller qq draws a card.";
+        let good = "H: select(character permanent); if it_is(character permanent yours base_cost>=3) { discard(it); draw } else if it_is(character permanent base_cost>=3) { discard(it); opponent_draws } else { discard(it) }";
+        check(
+            text,
+            &[good],
+            &[
+                // A wrong cost, side, drawer, amount or zone.
+                &[&good.replace(">=3", ">=2")],
+                &[&good.replace("yours base_cost>=3", "opposing base_cost>=3")],
+                &[&good.replace("{ discard(it); draw }", "{ discard(it); opponent_draws }")],
+                &[&good.replace("opponent_draws", "draw")],
+                &[&good.replace("{ discard(it); draw }", "{ discard(it); draw(2) }")],
+                &[&good.replace("discard(it)", "to_hand(it)")],
+                &[&good.replace("select(character permanent)", "select(character)")],
+                // No draw for a cheap one, or a draw for any.
+                &["H: discard(target character permanent); draw"],
+            ],
+        );
+    }
+
+    #[test]
+    fn you_may_target_a_character_then_effects_on_it() {
+        let text = "{H} You may target qq a Character. If you qq do, it gains [[Asleep]], qq then create a [Manaseed] qq token in its controller's qq Landmarks.";
+        let good = "H: may { gain(target character, asleep); token(Manaseed, its) }";
+        check(
+            text,
+            &[good],
+            &[
+                &["H: gain(target character, asleep); token(Manaseed, its)"],
+                &["H: may { gain(target character, anchored); token(Manaseed, its) }"],
+                &["H: may { gain(target character yours, asleep); token(Manaseed, its) }"],
+                &["H: may { gain(target character, asleep); token(Manaseed) }"],
+                &["H: may { gain(target character, asleep) }"],
+            ],
+        );
+        let text = "{H} You may target qq a Character, it gains qq [[Asleep]]. If you control qq it, create a [Manaseed] qq token in your Landmarks.";
+        let good = "H: may { gain(target character, asleep); if it_is(character yours) { token(Manaseed) } }";
+        check(
+            text,
+            &[good],
+            &[
+                &["H: may { gain(target character, asleep); token(Manaseed) }"],
+                &[
+                    "H: may { gain(target character, asleep); if it_is(character opposing) { token(Manaseed) } }",
+                ],
+                &[
+                    "H: may { gain(target character, asleep); if it_is(character yours) { token(Manaseed, its) } }",
+                ],
+                &[
+                    "H: may { gain(target character, asleep) }; if it_is(character yours) { token(Manaseed) }",
+                ],
+                &[
+                    "H: gain(target character, asleep); if it_is(character yours) { token(Manaseed) }",
+                ],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_choice_of_up_to_the_number_of_cards_in_your_landmarks() {
+        let text = "{T} : Choose up qq to the number of qq cards in your Landmarks: • Create qq an [Ordis Recruit 1/1/1] qq Soldier token in a qq Companion Expedition. • Create one qq in a Hero Expedition. qq • Up to two target qq Characters gain 1 boost.";
+        let a = "token(Ordis Recruit, any_companion)";
+        let b = "token(Ordis Recruit, any_hero)";
+        let c = "boost(up_to 2 character, 1)";
+        let good = format!(
+            "quick(T): if count(card yours in_landmarks) >= 3 {{ may {{ {a} }}; may {{ {b} }}; {c} }} else if count(card yours in_landmarks) >= 2 {{ choose {{ may {{ {a} }}; may {{ {b} }} }} or {{ may {{ {a} }}; {c} }} or {{ may {{ {b} }}; {c} }} }} else if count(card yours in_landmarks) >= 1 {{ choose {{ {a} }} or {{ {b} }} or {{ {c} }} }}"
+        );
+        check(
+            text,
+            &[&good],
+            &[
+                // A wrong count, the cards of another zone, a mode lost, the second token
+                // of another kind or expedition, a boost of 2, every mode with one card.
+                &[&good.replacen(">= 3", ">= 4", 1)],
+                &[&good.replace("card yours in_landmarks", "card yours in_reserve")],
+                &[&good.replace("card yours in_landmarks", "card any in_landmarks")],
+                &[&good.replacen(
+                    "or { may { token(Ordis Recruit, any_hero) }; boost(up_to 2 character, 1) } ",
+                    "",
+                    1,
+                )],
+                &[&good.replace(b, "token(Ordis Recruit, any_companion)")],
+                &[&good.replace(b, "token(Ordis Recruit, hero)")],
+                &[&good.replace(b, "token(Brassbug, any_hero)")],
+                &[&good.replace(c, "boost(up_to 2 character, 2)")],
+                &[&good.replace(
+                    "choose { token(Ordis Recruit, any_companion) } or { token(Ordis Recruit, any_hero) } or { boost(up_to 2 character, 1) }",
+                    "may { token(Ordis Recruit, any_companion) }; may { token(Ordis Recruit, any_hero) }; boost(up_to 2 character, 1)",
+                )],
+                &[&good.replace("may { token(Ordis Recruit, any_companion) }", "token(Ordis Recruit, any_companion)")],
+            ],
+        );
+    }
+}
