@@ -2,15 +2,19 @@
 //! controller's Landmarks of the object just named ("its controller's"), exhausting a
 //! Permanent you control or a card in your Reserve (your choice when you have both), a
 //! target's controller drawing after a test of its Base Cost, "You may target X" followed
-//! by effects on it, and a choice of up to the number of cards in your Landmarks.
+//! by effects on it, a choice of up to the number of cards in your Landmarks, "Choose one,
+//! or exhaust a Permanent you control to choose both", one token per card in your
+//! Landmarks (up to N) in a target Expedition, and the Tough of Characters with either of
+//! two statuses.
 //! Each answers `None` for a sentence it does not know, so the reader stays strict.
 
-use super::super::norm::{NStep, filter_str, op, target_str};
-use super::super::reduce::cmp_str;
+use super::super::norm::{NAbility, NStep, filter_str, op, target_str};
+use super::super::reduce::{cmp_str, token_str};
 use super::cydust::subsets;
 use super::{Reader, upper_first};
 use crate::cards::effect::{Cmp, Filter, Whose, fzone};
 use crate::cards::textread::forms::optional_by_itself;
+use crate::cards::types::Stats;
 
 fn trimmed(s: &str) -> &str {
     s.trim().trim_end_matches('.').trim()
@@ -71,7 +75,63 @@ impl Reader<'_> {
                 vec![NStep::If(count(&p), exhaust(&p), exhaust(&r))],
             )]));
         }
+        // "Target an Expedition, then create one [T] token in it per card in your
+        // Landmarks, up to three per activation": any expedition chosen, then one token per
+        // card counted, at most N.
+        rx!(
+            PER_CARD_UP_TO,
+            r"^Target an Expedition, then create one \[([^\]]+?) (\d+)/(\d+)/(\d+)\] [A-Za-z ]*?token in it per card in\x20your Landmarks, up to (two|three|four) per activation$"
+        );
+        if let Some(c) = PER_CARD_UP_TO.captures(s) {
+            let stat = |i: usize| c[i].parse().unwrap_or(0);
+            let t = token_str(&c[1], Stats::new(stat(2), stat(3), stat(4)));
+            let max = super::num_word(&c[5]).ok_or("a number")?;
+            let mut f = self.noun("cards in your Landmarks", Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            let count = format!("count({})", filter_str(&f, self.ctx));
+            let mut steps = vec![op("select_exp", &["Any", "false"])];
+            for k in 1..=max {
+                steps.push(NStep::If(
+                    cmp_str(&count, Cmp::Ge, k),
+                    vec![op("token", &[&t, "Selected", "1", "yours"])],
+                    Vec::new(),
+                ));
+            }
+            return Ok(Some(steps));
+        }
         Ok(None)
+    }
+
+    /// Two statuses' Characters of yours with a Tough: "[[A]] and [[B]] Characters you
+    /// control are [Tough N]", every Character with either (one with both counted once:
+    /// those with B and without A); `None` when `s` is not that.
+    pub(super) fn du_static(&self, s: &str, support: bool) -> Option<Vec<NAbility>> {
+        rx!(
+            TWO_STATUSES_TOUGH,
+            r"^\[\[(Anchored|Asleep|Fleeting)\]\] and \[\[(Anchored|Asleep|Fleeting)\]\] Characters you control\x20are \[Tough (\d)\]$"
+        );
+        let c = TWO_STATUSES_TOUGH.captures(s)?;
+        let each = |st: &str| -> Option<Filter> {
+            let np = self
+                .noun(&format!("[[{st}]] Characters you control"), Whose::Yours)
+                .ok()?;
+            let mut f = np.filter;
+            f.whose = Whose::Yours;
+            Some(f)
+        };
+        let fa = each(&c[1])?;
+        let mut fb = each(&c[2])?;
+        fb.without |= fa.with;
+        Some(
+            [fa, fb]
+                .iter()
+                .map(|f| NAbility {
+                    support,
+                    trigger: format!("static tough_aura({}, {})", filter_str(f, self.ctx), &c[3]),
+                    body: Vec::new(),
+                })
+                .collect(),
+        )
     }
 
     /// The steps of a form of this set that spans sentences, at the start of `sents`, and
@@ -87,7 +147,48 @@ impl Reader<'_> {
         if let Some(r) = self.may_target_then(t(0), t(1))? {
             return Ok(Some((r, 2)));
         }
+        if let Some(r) = self.one_or_pay_for_both(sents)? {
+            return Ok(Some(r));
+        }
         self.choose_up_to_landmarks(sents)
+    }
+
+    /// "Choose one, or exhaust a Permanent you control to choose both: • A • B": one of the
+    /// two modes, or, paying with a ready Permanent of yours exhausted, both in order (only
+    /// one when there is no ready Permanent to exhaust).
+    fn one_or_pay_for_both(&self, sents: &[String]) -> Result<Option<(Vec<NStep>, usize)>, String> {
+        rx!(
+            ONE_OR_BOTH,
+            r"^Choose one, or exhaust (a Permanent you\x20control) to choose both:$"
+        );
+        let Some(c) = sents.first().and_then(|s| ONE_OR_BOTH.captures(s.trim())) else {
+            return Ok(None);
+        };
+        let mut modes: Vec<Vec<NStep>> = Vec::new();
+        let mut i = 1;
+        while i < sents.len() && sents[i].starts_with('•') {
+            let (m, used) = super::bullet_of(&sents[i..]);
+            modes.push(self.body(&m)?);
+            i += used;
+        }
+        let [a, b] = <[Vec<NStep>; 2]>::try_from(modes)
+            .map_err(|_| "a choice of both with other than two modes".to_string())?;
+        let mut f = self.noun(&c[1], Whose::Yours)?.filter;
+        f.whose = Whose::Yours;
+        f.exhausted = Some(false);
+        let fs = filter_str(&f, self.ctx);
+        let mut both = vec![op("exhaust", &[&target_str(&fs, 1, 1, false, "")])];
+        both.extend(a.iter().cloned());
+        both.extend(b.iter().cloned());
+        let one = NStep::Choose(vec![a.clone(), b.clone()]);
+        Ok(Some((
+            vec![NStep::If(
+                cmp_str(&format!("count({fs})"), Cmp::Ge, 1),
+                vec![NStep::Choose(vec![a, b, both])],
+                vec![one],
+            )],
+            i,
+        )))
     }
 
     /// "Discard target X. If its Base Cost was {N} or more, its controller draws a card":
@@ -420,6 +521,96 @@ mod tests {
                     "may { token(Ordis Recruit, any_companion) }; may { token(Ordis Recruit, any_hero) }; boost(up_to 2 character, 1)",
                 )],
                 &[&good.replace("may { token(Ordis Recruit, any_companion) }", "token(Ordis Recruit, any_companion)")],
+            ],
+        );
+    }
+
+    #[test]
+    fn choose_one_or_exhaust_a_permanent_to_choose_both() {
+        let text = "{R} Choose one, or qq exhaust a Permanent you qq control to choose both: qq • [Sabotage]. • Create qq a [Manaseed] token in qq your Landmarks.";
+        let good = "R: if count(permanent yours ready) >= 1 { choose { sabotage } or { token(Manaseed) } or { exhaust(target permanent yours ready); sabotage; token(Manaseed) } } else { choose { sabotage } or { token(Manaseed) } }";
+        check(
+            text,
+            &[good],
+            &[
+                // An exhausted Permanent paid with, the opponent's, both without paying,
+                // one mode lost, the token elsewhere.
+                &[&good.replace("permanent yours ready", "permanent yours")],
+                &[&good.replace(
+                    "exhaust(target permanent yours ready)",
+                    "exhaust(target permanent opposing)",
+                )],
+                &["R: choose { sabotage } or { token(Manaseed) } or { sabotage; token(Manaseed) }"],
+                &["R: choose { sabotage } or { token(Manaseed) }"],
+                &[&good.replace("} else { choose { sabotage } or { token(Manaseed) } }", "}")],
+                &[&good.replace("token(Manaseed) }", "token(Manaseed, opponent) }")],
+                &[&format!("R: may {{ {} }}", &good[3..])],
+            ],
+        );
+    }
+
+    #[test]
+    fn one_token_per_card_in_your_landmarks_in_a_target_expedition() {
+        let text = "{T} : Target an qq Expedition, then create one qq [Ordis Recruit 1/1/1] Soldier token qq in it per card qq in your Landmarks, up qq to three per activation.";
+        let good = "quick(T): select_exp(any); if count(card yours in_landmarks) >= 1 { token(Ordis Recruit, selected) }; if count(card yours in_landmarks) >= 2 { token(Ordis Recruit, selected) }; if count(card yours in_landmarks) >= 3 { token(Ordis Recruit, selected) }";
+        check(
+            text,
+            &[good],
+            &[
+                // Your own expeditions only, a fourth token, one token fewer, the cards of
+                // the Reserve, tokens in my expedition.
+                &[&good.replace("select_exp(any)", "select_exp(yours)")],
+                &[&format!(
+                    "{good}; if count(card yours in_landmarks) >= 4 {{ token(Ordis Recruit, selected) }}"
+                )],
+                &[&good.replace(
+                    "; if count(card yours in_landmarks) >= 3 { token(Ordis Recruit, selected) }",
+                    "",
+                )],
+                &[&good.replace("in_landmarks", "in_reserve")],
+                &[&good.replace("selected)", "mine)")],
+            ],
+        );
+    }
+
+    #[test]
+    fn the_opponents_resupply_as_a_cost_and_two_statuses_tough() {
+        let text = "{T}, Target opponent qq [Resupplies]: The next qq Character you play this qq turn with Base Cost qq {3} or less gains qq [[Anchored]].";
+        let good = "quick(T): opponent_resupply; next_gain(character base_cost<=3, anchored)";
+        check(
+            text,
+            &[good],
+            &[
+                &["quick(T): resupply; next_gain(character base_cost<=3, anchored)"],
+                &["quick(T): next_gain(character base_cost<=3, anchored)"],
+                &["quick(T): opponent_resupply; next_gain(character cost<=3, anchored)"],
+                &["quick(T): opponent_resupply; next_gain(character base_cost<=2, anchored)"],
+                &["quick(T): opponent_resupply; next_gain(character base_cost<=3, asleep)"],
+                &["quick(1, T): opponent_resupply; next_gain(character base_cost<=3, anchored)"],
+            ],
+        );
+        let text = "[[Anchored]] and [[Asleep]] qq Characters you control are qq [Tough 1].";
+        check(
+            text,
+            &[
+                "static tough_aura(character anchored, 1)",
+                "static tough_aura(character asleep not_anchored, 1)",
+            ],
+            &[
+                // One of the two, both counted twice, another Tough, the opponent's.
+                &["static tough_aura(character anchored, 1)"],
+                &[
+                    "static tough_aura(character anchored, 1)",
+                    "static tough_aura(character asleep, 1)",
+                ],
+                &[
+                    "static tough_aura(character anchored, 2)",
+                    "static tough_aura(character asleep not_anchored, 2)",
+                ],
+                &[
+                    "static tough_aura(character opposing anchored, 1)",
+                    "static tough_aura(character opposing asleep not_anchored, 1)",
+                ],
             ],
         );
     }
