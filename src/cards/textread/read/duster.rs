@@ -147,10 +147,58 @@ impl Reader<'_> {
         if let Some(r) = self.may_target_then(t(0), t(1))? {
             return Ok(Some((r, 2)));
         }
+        if let Some(r) = self.sacrifice_one_to_play(t(0), t(1))? {
+            return Ok(Some((r, 2)));
+        }
         if let Some(r) = self.one_or_pay_for_both(sents)? {
             return Ok(Some(r));
         }
         self.choose_up_to_landmarks(sents)
+    }
+
+    /// "If there are N or more cards in your Landmarks, you may sacrifice one. If you do,
+    /// play for free a Landmark Permanent with a max Hand Cost of {M} more than the
+    /// sacrificed card": one of those cards chosen, its Hand Cost kept as X, sacrificed, and
+    /// then a Landmark of Hand Cost X+M or less played for free, from hand or Reserve ("play"
+    /// names no zone), when there is one ("play" is not "you may play").
+    fn sacrifice_one_to_play(&self, a: &str, b: &str) -> Result<Option<Vec<NStep>>, String> {
+        rx!(
+            IF_N_SACRIFICE_ONE,
+            r"^If there are (\w+) or more (cards in your Landmarks), you may sacrifice one$"
+        );
+        rx!(
+            PLAY_AT_MOST_MORE,
+            r"^If you do, play for free (an? .+?) with a max Hand Cost of \{(\d)\} more than the sacrificed\x20card$"
+        );
+        let (Some(ca), Some(cb)) = (
+            IF_N_SACRIFICE_ONE.captures(a),
+            PLAY_AT_MOST_MORE.captures(b),
+        ) else {
+            return Ok(None);
+        };
+        let cond = self.cond(&format!("there are {} or more {}", &ca[1], &ca[2]))?;
+        let mut f = self.noun(&ca[2], Whose::Yours)?.filter;
+        f.whose = Whose::Yours;
+        let mut play = self.noun(&cb[1], Whose::Yours)?.filter;
+        play.zones = fzone::HAND | fzone::RESERVE;
+        play.cost_max_x = cb[2].parse().map_err(|_| "a cost")?;
+        let played = op(
+            "play",
+            &["You", &filter_str(&play, self.ctx), "free", "None", "0"],
+        );
+        Ok(Some(vec![NStep::If(
+            cond,
+            vec![NStep::May(vec![
+                op(
+                    "select",
+                    &[&target_str(&filter_str(&f, self.ctx), 1, 1, false, "")],
+                ),
+                op("set_x", &["ItCost"]),
+                op("move_Sacrifice", &["it"]),
+                NStep::If("Did".into(), vec![played], Vec::new()),
+            ])],
+            Vec::new(),
+        )]))
     }
 
     /// "Choose one, or exhaust a Permanent you control to choose both: • A • B": one of the
@@ -611,6 +659,32 @@ mod tests {
                     "static tough_aura(character opposing anchored, 1)",
                     "static tough_aura(character opposing asleep not_anchored, 1)",
                 ],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_landmark_sacrificed_to_play_one_for_free_up_to_its_cost_plus_n() {
+        let text = "At Noon — If there qq are three or more cards qq in your Landmarks, you qq may sacrifice one. If qq you do, play for free qq a Landmark Permanent with qq a max Hand Cost of qq {2} more than the qq sacrificed card.";
+        let good = "noon: if count(card yours in_landmarks) >= 3 { may { select(card yours in_landmarks); set_x(it_cost); sacrifice(it); if did { play_now(landmark cost<=x+2, free) } } }";
+        check(
+            text,
+            &[good],
+            &[
+                // From hand only, optional, another bound or count, another kind, not
+                // optional, a discard instead.
+                &[&good.replace(
+                    "play_now(landmark cost<=x+2, free)",
+                    "play_free(landmark cost<=x+2)",
+                )],
+                &[&good.replace("free)", "free, may)")],
+                &[&good.replace("x+2", "x+1")],
+                &[&good.replace(">= 3", ">= 2")],
+                &[&good.replace("play_now(landmark", "play_now(card")],
+                &[
+                    "noon: if count(card yours in_landmarks) >= 3 { select(card yours in_landmarks); set_x(it_cost); sacrifice(it); if did { play_now(landmark cost<=x+2, free) } }",
+                ],
+                &[&good.replace("sacrifice(it)", "discard(it)")],
             ],
         );
     }
