@@ -4,8 +4,9 @@
 //! target's controller drawing after a test of its Base Cost, "You may target X" followed
 //! by effects on it, a choice of up to the number of cards in your Landmarks, "Choose one,
 //! or exhaust a Permanent you control to choose both", one token per card in your
-//! Landmarks (up to N) in a target Expedition, and the Tough of Characters with either of
-//! two statuses.
+//! Landmarks (up to N) in a target Expedition, the Tough of Characters with either of two
+//! statuses, a Landmark sacrificed to play one for free (Matz & Hive), and "You may
+//! exhaust target X. If you do, Y" (a ready X: an exhausted one would not be "done").
 //! Each answers `None` for a sentence it does not know, so the reader stays strict.
 
 use super::super::norm::{NAbility, NStep, filter_str, op, target_str};
@@ -147,6 +148,9 @@ impl Reader<'_> {
         if let Some(r) = self.may_target_then(t(0), t(1))? {
             return Ok(Some((r, 2)));
         }
+        if let Some(r) = self.may_exhaust_if_you_do(t(0), t(1))? {
+            return Ok(Some((r, 2)));
+        }
         if let Some(r) = self.sacrifice_one_to_play(t(0), t(1))? {
             return Ok(Some((r, 2)));
         }
@@ -154,6 +158,31 @@ impl Reader<'_> {
             return Ok(Some(r));
         }
         self.choose_up_to_landmarks(sents)
+    }
+
+    /// "You may exhaust target X. If you do, Y": a target already exhausted would not be
+    /// exhausted, so Y would not be done ("if you do" tests that it was, D61): the same as
+    /// declining. The target is a ready X, and Y follows in the optional block.
+    fn may_exhaust_if_you_do(&self, a: &str, b: &str) -> Result<Option<Vec<NStep>>, String> {
+        rx!(MAY_EXHAUST_TARGET, r"^You may exhaust (target .+)$");
+        let (Some(ca), Some(y)) = (
+            MAY_EXHAUST_TARGET.captures(a),
+            b.strip_prefix("If you do, "),
+        ) else {
+            return Ok(None);
+        };
+        let np = self.noun(&ca[1], Whose::Any)?;
+        if np.min != 1 || np.max != 1 || np.filter.exhausted.is_some() {
+            return Ok(None);
+        }
+        let mut f = np.filter;
+        f.exhausted = Some(false);
+        let mut body = vec![op(
+            "exhaust",
+            &[&target_str(&filter_str(&f, self.ctx), 1, 1, false, "")],
+        )];
+        body.extend(self.clause(&upper_first(y))?);
+        Ok(Some(vec![NStep::May(body)]))
     }
 
     /// "If there are N or more cards in your Landmarks, you may sacrifice one. If you do,
@@ -685,6 +714,30 @@ mod tests {
                     "noon: if count(card yours in_landmarks) >= 3 { select(card yours in_landmarks); set_x(it_cost); sacrifice(it); if did { play_now(landmark cost<=x+2, free) } }",
                 ],
                 &[&good.replace("sacrifice(it)", "discard(it)")],
+            ],
+        );
+    }
+
+    #[test]
+    fn you_may_exhaust_a_target_if_you_do_is_a_ready_target() {
+        let text = "{J} You may exhaust qq target card in any qq player's Reserve. If you qq do, create a [Manaseed] qq token in that player's qq Landmarks.";
+        let good = "J: may { if count(card any ready in_reserve) >= 1 { exhaust(target card any ready in_reserve); token(Manaseed, its) } }";
+        check(
+            text,
+            &[good],
+            &[
+                // An exhausted one allowed, one Reserve only, the token always yours or
+                // the opponent's, not optional, the token whether or not one was exhausted.
+                &[&good.replace(" ready", "")],
+                &[&good.replace("card any", "card yours")],
+                &[&good.replace("token(Manaseed, its)", "token(Manaseed)")],
+                &[&good.replace("token(Manaseed, its)", "token(Manaseed, opponent)")],
+                &[
+                    "J: if count(card any ready in_reserve) >= 1 { exhaust(target card any ready in_reserve); token(Manaseed, its) }",
+                ],
+                &[
+                    "J: may { if count(card any ready in_reserve) >= 1 { exhaust(target card any ready in_reserve) } }; token(Manaseed, its)",
+                ],
             ],
         );
     }
