@@ -103,14 +103,33 @@ impl Reader<'_> {
         Ok(None)
     }
 
-    /// Two statuses' Characters of yours with a Tough: "[[A]] and [[B]] Characters you
-    /// control are [Tough N]", every Character with either (one with both counted once:
-    /// those with B and without A); `None` when `s` is not that.
+    /// Statics of this set: "I'm [Defender]" (the keyword), Defenders that don't block my
+    /// Expedition while it is In Contact, and two statuses' Characters of yours with a
+    /// Tough, "[[A]] and [[B]] Characters you control are [Tough N]": every Character with
+    /// either (one with both counted once: those with B and without A); `None` when `s` is
+    /// none of them.
     pub(super) fn du_static(&self, s: &str, support: bool) -> Option<Vec<NAbility>> {
         rx!(
             TWO_STATUSES_TOUGH,
             r"^\[\[(Anchored|Asleep|Fleeting)\]\] and \[\[(Anchored|Asleep|Fleeting)\]\] Characters you control\x20are \[Tough (\d)\]$"
         );
+        // "I'm [Defender]" alone: the keyword; and Defenders that don't prevent my
+        // Expedition from moving forward while it is In Contact.
+        let one = |trigger: &str, body: Vec<NStep>| {
+            Some(vec![NAbility {
+                support,
+                trigger: trigger.to_string(),
+                body,
+            }])
+        };
+        match s {
+            "I'm [Defender]" | "I am [Defender]" => return one("keyword defender", Vec::new()),
+            "If my Expedition is [In Contact], [Defender] Characters @no_block" => {
+                let cond = NStep::If("InContact".into(), Vec::new(), Vec::new());
+                return one("static DefenderNoBlock", vec![cond]);
+            }
+            _ => {}
+        }
         let c = TWO_STATUSES_TOUGH.captures(s)?;
         let each = |st: &str| -> Option<Filter> {
             let np = self
@@ -446,7 +465,7 @@ fn up_to_k(modes: &[Vec<NStep>], k: usize) -> Vec<NStep> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cards::textread::check;
+    use crate::cards::textread::{Verdict, check, verdict_of};
 
     #[test]
     fn a_landmark_token_in_its_controllers_landmarks() {
@@ -739,6 +758,28 @@ mod tests {
                     "J: may { if count(card any ready in_reserve) >= 1 { exhaust(target card any ready in_reserve) } }; token(Manaseed, its)",
                 ],
             ],
+        );
+    }
+
+    #[test]
+    fn a_defender_whose_expedition_in_contact_is_not_blocked_by_defenders() {
+        let text = "If my qq Expedition is [In qq Contact], [Defender] Characters don't qq prevent it from moving forward.";
+        let good = "static defender_no_block if in_contact";
+        check(
+            text,
+            &[good],
+            &[
+                &["static defender_no_block"],
+                &["static defender_no_block if behind"],
+                &["static defender_no_block if not in_contact"],
+            ],
+        );
+        // "I'm [Defender]" is the keyword (which the test card, Ratatoskr, lacks): read
+        // as the keyword and nothing else.
+        let with_keyword = format!("I'm [Defender]. {text}");
+        assert_eq!(
+            verdict_of(&[good], &with_keyword),
+            Verdict::Declared("disagree: text reads [keyword defender:], encoding does []".into())
         );
     }
 }
