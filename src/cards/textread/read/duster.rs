@@ -6,7 +6,9 @@
 //! or exhaust a Permanent you control to choose both", one token per card in your
 //! Landmarks (up to N) in a target Expedition, the Tough of Characters with either of two
 //! statuses, a Landmark sacrificed to play one for free (Matz & Hive), and "You may
-//! exhaust target X. If you do, Y" (a ready X: an exhausted one would not be "done").
+//! exhaust target X. If you do, Y" (a ready X: an exhausted one would not be "done"), a
+//! Spell (Permanent, Character) put from your hand in Reserve, and "Sacrifice a
+//! Permanent" as one of yours chosen.
 //! Each answers `None` for a sentence it does not know, so the reader stays strict.
 
 use super::super::norm::{NAbility, NStep, filter_str, op, target_str};
@@ -44,6 +46,25 @@ impl Reader<'_> {
         if let Some(c) = ITS_CONTROLLERS.captures(s) {
             let name = c[1].to_ascii_lowercase();
             return Ok(Some(vec![op("landmark_token", &[&name, "OfIt", "1"])]));
+        }
+        // A card of a kind put from your hand in Reserve: one of yours there, chosen.
+        rx!(
+            KIND_HAND_TO_RESERVE,
+            r"^(?i:put) (an? (?:Spell|Permanent|Character)) from your hand in Reserve$"
+        );
+        if let Some(c) = KIND_HAND_TO_RESERVE.captures(s) {
+            let mut f = self.noun(&c[1], Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            f.zones = fzone::HAND;
+            let t = target_str(&filter_str(&f, self.ctx), 1, 1, false, "");
+            return Ok(Some(vec![op("move_Reserve", &[&t])]));
+        }
+        // "Sacrifice a Permanent": one of yours, chosen (no Tough is paid on one's own).
+        if s.eq_ignore_ascii_case("sacrifice a Permanent") {
+            let mut f = self.noun("a Permanent", Whose::Yours)?.filter;
+            f.whose = Whose::Yours;
+            let t = target_str(&filter_str(&f, self.ctx), 1, 1, false, "");
+            return Ok(Some(vec![op("move_Sacrifice", &[&t])]));
         }
         // "Exhaust a Permanent you control or a card in your Reserve": one of yours of
         // either kind, your choice when you have both, the one you have otherwise (none
@@ -780,6 +801,49 @@ mod tests {
         assert_eq!(
             verdict_of(&[good], &with_keyword),
             Verdict::Declared("disagree: text reads [keyword defender:], encoding does []".into())
+        );
+    }
+
+    #[test]
+    fn a_card_of_a_kind_from_hand_to_reserve_or_a_permanent_sacrificed() {
+        let text = "{H} You may put qq a Permanent from your qq hand in Reserve. If qq you don't, sacrifice a qq Permanent.";
+        let good = "H: may { send_reserve(target permanent yours in_hand) }; if not did { sacrifice(target permanent yours) }";
+        check(
+            text,
+            &[good],
+            &[
+                // Another kind, from the Reserve, not optional, the sacrifice always or
+                // of the opponent's or of me.
+                &[&good.replace("send_reserve(target permanent", "send_reserve(target spell")],
+                &[&good.replace("in_hand", "in_reserve")],
+                &[
+                    "H: send_reserve(target permanent yours in_hand); if not did { sacrifice(target permanent yours) }",
+                ],
+                &[
+                    "H: may { send_reserve(target permanent yours in_hand) }; sacrifice(target permanent yours)",
+                ],
+                &[&good.replace(
+                    "sacrifice(target permanent yours)",
+                    "sacrifice(target permanent opposing)",
+                )],
+                &[&good.replace("sacrifice(target permanent yours)", "sacrifice(me)")],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_permanent_sacrificed_as_a_quick_actions_cost() {
+        let text = "{T}, {1}, Sacrifice a qq Permanent: create a [Brassbug qq 2/2/2] Robot token in qq target Expedition.";
+        let good = "quick(1, T): sacrifice(target permanent yours); token(Brassbug, target)";
+        check(
+            text,
+            &[good],
+            &[
+                &["quick(1, T): token(Brassbug, target)"],
+                &["quick(T): sacrifice(target permanent yours); token(Brassbug, target)"],
+                &["quick(1, T): sacrifice(target character yours); token(Brassbug, target)"],
+                &["quick(1, T): sacrifice(target permanent yours); token(Brassbug, mine)"],
+            ],
         );
     }
 }
