@@ -8,7 +8,8 @@
 //! statuses, a Landmark sacrificed to play one for free (Matz & Hive), and "You may
 //! exhaust target X. If you do, Y" (a ready X: an exhausted one would not be "done"), a
 //! Spell (Permanent, Character) put from your hand in Reserve, and "Sacrifice a
-//! Permanent" as one of yours chosen.
+//! Permanent" as one of yours chosen, and a target Expedition moved back with its side's
+//! other one moved forward if it did.
 //! Each answers `None` for a sentence it does not know, so the reader stays strict.
 
 use super::super::norm::{NAbility, NStep, filter_str, op, target_str};
@@ -186,6 +187,9 @@ impl Reader<'_> {
             return Ok(Some((r, 2)));
         }
         if let Some(r) = self.may_target_then(t(0), t(1))? {
+            return Ok(Some((r, 2)));
+        }
+        if let Some(r) = back_then_other_forward(t(0), t(1)) {
             return Ok(Some((r, 2)));
         }
         if let Some(r) = self.may_exhaust_if_you_do(t(0), t(1))? {
@@ -482,6 +486,38 @@ fn up_to_k(modes: &[Vec<NStep>], k: usize) -> Vec<NStep> {
         Ok([one]) => one,
         Err(sets) => vec![NStep::Choose(sets)],
     }
+}
+
+/// "Target Expedition moves backwards one region. If it does, its controller moves their
+/// other Expedition forward one region" (either side's, D21), or "Target Expedition you
+/// control ... If it does, move your other Expedition forward one region": a choice of the
+/// expedition that goes back (mine, Hero first, then the opponent's), the other one of its
+/// side going forward only if it did.
+fn back_then_other_forward(a: &str, b: &str) -> Option<Vec<NStep>> {
+    let sides: &[&str] = match (a, b) {
+        (
+            "Target Expedition @moves_back",
+            "If it does, its controller moves their\x20other Expedition forward one region",
+        ) => &["yours", "opposing"],
+        (
+            "Target Expedition you control @moves_back",
+            "If it does, move your other Expedition\x20forward one region",
+        ) => &["yours"],
+        _ => return None,
+    };
+    let mut modes = Vec::new();
+    for side in sides {
+        for (back, fwd) in [
+            ("Fixed(Hero)", "Fixed(Companion)"),
+            ("Fixed(Companion)", "Fixed(Hero)"),
+        ] {
+            modes.push(vec![
+                op("back", &[back, side]),
+                NStep::If("Did".into(), vec![op("forward", &[fwd, side])], Vec::new()),
+            ]);
+        }
+    }
+    Some(vec![NStep::Choose(modes)])
 }
 
 #[cfg(test)]
@@ -843,6 +879,53 @@ mod tests {
                 &["quick(T): sacrifice(target permanent yours); token(Brassbug, target)"],
                 &["quick(1, T): sacrifice(target character yours); token(Brassbug, target)"],
                 &["quick(1, T): sacrifice(target permanent yours); token(Brassbug, mine)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_target_expedition_back_and_its_sides_other_one_forward() {
+        let text = "Target Expedition moves qq backwards one region. If qq it does, its controller qq moves their other Expedition qq forward one region.";
+        let mode = |b: &str, f: &str, opp: &str| {
+            format!("{{ {opp}back({b}); if did {{ {opp}forward({f}) }} }}")
+        };
+        let good = format!(
+            "spell: choose {} or {} or {} or {}",
+            mode("hero", "companion", ""),
+            mode("companion", "hero", ""),
+            mode("hero", "companion", "opponent_"),
+            mode("companion", "hero", "opponent_"),
+        );
+        let mine = format!(
+            "spell: choose {} or {}",
+            mode("hero", "companion", ""),
+            mode("companion", "hero", "")
+        );
+        check(
+            &format!("{{R}} {text}"),
+            &[&good.replace("spell:", "R:")],
+            &[
+                // Only mine, forward whether or not it went back, the other side forward.
+                &[&mine.replace("spell:", "R:")],
+                &[&good
+                    .replace("spell:", "R:")
+                    .replace("if did { forward(companion) }", "forward(companion)")],
+                &[&good.replace("spell:", "R:").replacen(
+                    "if did { forward(companion) }",
+                    "if did { opponent_forward(companion) }",
+                    1,
+                )],
+            ],
+        );
+        let text = "{R} Target Expedition you qq control moves backwards one qq region. If it does, qq move your other Expedition qq forward one region.";
+        check(
+            text,
+            &[&mine.replace("spell:", "R:")],
+            &[
+                &[&good.replace("spell:", "R:")],
+                &[&mine
+                    .replace("spell:", "R:")
+                    .replace("forward(hero)", "forward(companion)")],
             ],
         );
     }
