@@ -1,15 +1,15 @@
 //! Forms of the DUSTER set taught for issue 49 (item 5): a Landmark token in the
-//! controller's Landmarks of the object just named ("its controller's"), exhausting a
-//! Permanent you control or a card in your Reserve (your choice when you have both), a
-//! target's controller drawing after a test of its Base Cost, "You may target X" followed
-//! by effects on it, a choice of up to the number of cards in your Landmarks, "Choose one,
-//! or exhaust a Permanent you control to choose both", one token per card in your
-//! Landmarks (up to N) in a target Expedition, the Tough of Characters with either of two
-//! statuses, a Landmark sacrificed to play one for free (Matz & Hive), and "You may
-//! exhaust target X. If you do, Y" (a ready X: an exhausted one would not be "done"), a
-//! Spell (Permanent, Character) put from your hand in Reserve, and "Sacrifice a
-//! Permanent" as one of yours chosen, and a target Expedition moved back with its side's
-//! other one moved forward if it did.
+//! Landmarks of whoever controls the object just named, exhausting one of your
+//! Permanents or one of your Reserve cards (your choice when you have both), a target's
+//! controller drawing after a test of its Base Cost, "You may target X" followed by
+//! effects on it, a choice of as many modes as you have Landmark cards, one mode or (an
+//! exhausted Permanent of yours paying) both, one token per Landmark card of yours (up to
+//! N) in a target Expedition, the Tough of Characters with either of two statuses, a
+//! Landmark sacrificed to play one for free (Matz & Hive), exhausting a target "if you
+//! do" (a ready one: an exhausted one would not be "done"), a Spell (Permanent,
+//! Character) put from your hand in Reserve, sacrificing a Permanent as one of yours
+//! chosen, and a target Expedition moved back with its side's other one moved forward if
+//! it did.
 //! Each answers `None` for a sentence it does not know, so the reader stays strict.
 
 use super::super::norm::{NAbility, NStep, filter_str, op, target_str};
@@ -67,12 +67,12 @@ impl Reader<'_> {
             let t = target_str(&filter_str(&f, self.ctx), 1, 1, false, "");
             return Ok(Some(vec![op("move_Sacrifice", &[&t])]));
         }
-        // "Exhaust a Permanent you control or a card in your Reserve": one of yours of
+        // Exhausting one of your Permanents or one of your Reserve cards: one of yours of
         // either kind, your choice when you have both, the one you have otherwise (none
         // when you have neither).
         rx!(
             EXHAUST_EITHER,
-            r"^(?i:exhaust) (a Permanent you control) or (a card in your\x20Reserve)$"
+            r"^(?i:exhaust) (a Permanent you control) or\x20(a card in your Reserve)$"
         );
         if let Some(c) = EXHAUST_EITHER.captures(s) {
             let mine = |np: &str| -> Result<Filter, String> {
@@ -98,8 +98,8 @@ impl Reader<'_> {
                 vec![NStep::If(count(&p), exhaust(&p), exhaust(&r))],
             )]));
         }
-        // "Target an Expedition, then create one [T] token in it per card in your
-        // Landmarks, up to three per activation": any expedition chosen, then one token per
+        // An Expedition targeted, then one token in it for each card of your Landmarks, up
+        // to a number per activation: any expedition chosen, then one token per
         // card counted, at most N.
         rx!(
             PER_CARD_UP_TO,
@@ -146,7 +146,7 @@ impl Reader<'_> {
         };
         match s {
             "I'm [Defender]" | "I am [Defender]" => return one("keyword defender", Vec::new()),
-            "If my Expedition is [In Contact], [Defender] Characters @no_block" => {
+            "If my Expedition is [In Contact],\x20[Defender] Characters @no_block" => {
                 let cond = NStep::If("InContact".into(), Vec::new(), Vec::new());
                 return one("static DefenderNoBlock", vec![cond]);
             }
@@ -229,15 +229,15 @@ impl Reader<'_> {
         Ok(Some(vec![NStep::May(body)]))
     }
 
-    /// "If there are N or more cards in your Landmarks, you may sacrifice one. If you do,
-    /// play for free a Landmark Permanent with a max Hand Cost of {M} more than the
-    /// sacrificed card": one of those cards chosen, its Hand Cost kept as X, sacrificed, and
+    /// With N or more cards in your Landmarks, one of them may be sacrificed to play for
+    /// free a Landmark of Hand Cost up to M more than the sacrificed card's (Matz & Hive):
+    /// one of those cards chosen, its Hand Cost kept as X, sacrificed, and
     /// then a Landmark of Hand Cost X+M or less played for free, from hand or Reserve ("play"
     /// names no zone), when there is one ("play" is not "you may play").
     fn sacrifice_one_to_play(&self, a: &str, b: &str) -> Result<Option<Vec<NStep>>, String> {
         rx!(
             IF_N_SACRIFICE_ONE,
-            r"^If there are (\w+) or more (cards in your Landmarks), you may sacrifice one$"
+            r"^If there are (\w+) or more (cards in your Landmarks),\x20you may sacrifice one$"
         );
         rx!(
             PLAY_AT_MOST_MORE,
@@ -274,7 +274,7 @@ impl Reader<'_> {
         )]))
     }
 
-    /// "Choose one, or exhaust a Permanent you control to choose both: • A • B": one of the
+    /// One of two modes, or both when a Permanent of yours is exhausted (Reka Magnate): one of the
     /// two modes, or, paying with a ready Permanent of yours exhausted, both in order (only
     /// one when there is no ready Permanent to exhaust).
     fn one_or_pay_for_both(&self, sents: &[String]) -> Result<Option<(Vec<NStep>, usize)>, String> {
@@ -408,14 +408,14 @@ impl Reader<'_> {
         Ok(Some(vec![NStep::May(body)]))
     }
 
-    /// "Choose up to the number of cards in your Landmarks: • A • B ...": with N cards
+    /// A choice of up to as many modes as you have cards in your Landmarks: with N cards
     /// there (the most that count, the number of modes, first), up to N of the modes.
     fn choose_up_to_landmarks(
         &self,
         sents: &[String],
     ) -> Result<Option<(Vec<NStep>, usize)>, String> {
         if sents.first().map(|s| s.trim())
-            != Some("Choose up to the number of cards in\x20your Landmarks:")
+            != Some("Choose up to the number of\x20cards in your Landmarks:")
         {
             return Ok(None);
         }
@@ -488,9 +488,9 @@ fn up_to_k(modes: &[Vec<NStep>], k: usize) -> Vec<NStep> {
     }
 }
 
-/// "Target Expedition moves backwards one region. If it does, its controller moves their
-/// other Expedition forward one region" (either side's, D21), or "Target Expedition you
-/// control ... If it does, move your other Expedition forward one region": a choice of the
+/// A target Expedition moved back a region and, if it moved, the other Expedition of its
+/// controller moved forward a region (either side's, D21), or of a target Expedition of
+/// yours and your other one: a choice of the
 /// expedition that goes back (mine, Hero first, then the opponent's), the other one of its
 /// side going forward only if it did.
 fn back_then_other_forward(a: &str, b: &str) -> Option<Vec<NStep>> {
