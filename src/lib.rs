@@ -15,7 +15,7 @@
 //! - [`policy`]: player policies, functions of what the player can see;
 //! - [`gamelog`]: the readable and JSON Lines game log (`replay`, `scenario`);
 //! - [`scenario`]: scenario files: a position, steps and expectations;
-//! - [`stats`]: accumulators, intervals, regressions and the Bradley–Terry fit;
+//! - [`stats`]: accumulators, intervals, regressions and the Plackett–Luce fit (Bradley–Terry with tables of two);
 //! - [`sim`]: seeding, one game and the parallel runners, checkpoints and shards;
 //! - [`export`]: the table model, CSV and Parquet, the atomic output directory;
 //! - [`analysis`]: the per-card, paired-difference and rare-effect tables of a run;

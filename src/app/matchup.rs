@@ -10,7 +10,7 @@ use crate::job::config::Entries;
 use crate::job::headtohead::{self, EntryInfo};
 use crate::job::matchup::{LEVEL, Matchup};
 use crate::sim::matchup::PairTally;
-use crate::stats::bradley_terry::BtFit;
+use crate::stats::plackett_luce::PlFit;
 
 pub fn matchup(a: MatchupArgs) -> Result<()> {
     headtohead::run::<Matchup>((&a).into(), print)
@@ -22,11 +22,11 @@ pub fn merge(m: MergeArgs) -> Result<()> {
     headtohead::merge::<Matchup>(&(&m).into(), print)
 }
 
-fn print(p: &Matchup, _: &Entries, fit: &BtFit, _: &[PairTally]) {
+fn print(p: &Matchup, _: &Entries, fit: &PlFit, _: &[PairTally]) {
     print_ranking(&p.field.info, fit)
 }
 
-fn print_ranking(info: &[EntryInfo], fit: &BtFit) {
+fn print_ranking(info: &[EntryInfo], fit: &PlFit) {
     use super::terminal::{Grid, POLICY_MAX, labels, legend, pct, pct_interval};
     let stems: Vec<(String, String)> = info
         .iter()

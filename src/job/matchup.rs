@@ -1,6 +1,7 @@
 //! What `matchup` plays and writes: player decks against each other, every pair of
 //! entries (a deck with a policy) on the same games, as a matrix of win rates
-//! (`matchups.csv`) and a Bradley–Terry ranking (`ranking.csv`), run by the one
+//! (`matchups.csv`) and a Bradley–Terry ranking (`ranking.csv`, the Plackett–Luce fit with
+//! tables of two), run by the one
 //! head-to-head runner ([`super::headtohead`]).
 //!
 //! Layer: part of [`crate::job`].
@@ -22,13 +23,13 @@ use crate::sim::Stop;
 use crate::sim::matchup::{PairTally, pairs, run_matchups};
 use crate::sim::state::{LogWriter, StateError};
 use crate::sim::tally::TallyUnit;
-use crate::stats::bradley_terry::{self, BtFit, Pairing};
 use crate::stats::interval::wilson;
+use crate::stats::plackett_luce::{self, PlFit};
 
 pub use crate::report::matchup::{MATCHUPS_SCHEMA_VERSION, RANKING_SCHEMA_VERSION};
-/// The ranking's prior: virtual games of each entry against a reference entry of average
-/// strength, half of them won (see [`crate::stats::bradley_terry`]).
-pub const PRIOR_GAMES: f64 = 1.0;
+/// The weight of the ranking's prior on each strength, a Gamma prior with its mode at the
+/// average strength (see [`crate::stats::plackett_luce`]): the Free for All rating's.
+pub const PRIOR: f64 = super::ffa::PRIOR;
 /// The confidence level of every interval of the outputs.
 pub const LEVEL: f64 = 0.95;
 
@@ -49,7 +50,7 @@ pub struct Matchup {
 impl HeadToHead for Matchup {
     type Settings = Entries;
     type Tally = PairTally;
-    type Summary = BtFit;
+    type Summary = PlFit;
     const KIND: &'static str = "matchup";
     const CONFIG_WORD: &'static str = "pair";
 
@@ -113,7 +114,7 @@ impl HeadToHead for Matchup {
         run_matchups(&plan, progress, Some(stop), log)
     }
 
-    fn write(&self, a: &Entries, out: &mut OutputDir, tallies: &[PairTally]) -> Result<BtFit> {
+    fn write(&self, a: &Entries, out: &mut OutputDir, tallies: &[PairTally]) -> Result<PlFit> {
         write_outputs(out, self, a, tallies)
     }
 
@@ -129,7 +130,7 @@ fn write_outputs(
     p: &Matchup,
     a: &Entries,
     tallies: &[PairTally],
-) -> Result<BtFit> {
+) -> Result<PlFit> {
     let info = &p.field.info;
     let n = info.len();
     let ranking = rank(n, tallies);
@@ -159,8 +160,8 @@ fn write_outputs(
         a.day_cap,
         &a.models,
         json!({
-            "method": "Bradley-Terry, maximum likelihood by Newton-Raphson on the log-strengths with step halving; draws count half a win",
-            "prior_games": PRIOR_GAMES,
+            "method": "Bradley-Terry (Plackett-Luce with tables of two), minorize-maximize iterations with a Gamma prior; mirror pairs left out; draws count half a win",
+            "prior": PRIOR,
             "intervals": "95%, normal approximation on the log-strength, observed information",
             "iterations": ranking.iterations,
             "converged": ranking.converged,
@@ -232,21 +233,20 @@ fn tally_of(
     }
 }
 
-/// The Bradley–Terry fit of the entries: every pair of distinct entries, draws as half
-/// wins (mirror pairs say nothing about strength).
-pub fn rank(n: usize, tallies: &[PairTally]) -> BtFit {
-    let pairings: Vec<Pairing> = pairs(n)
+/// The Bradley–Terry fit of the entries: a table of two for every pair of distinct
+/// entries, draws as half wins (mirror pairs say nothing about strength), fitted by the
+/// Free for All rating's loop.
+pub fn rank(n: usize, tallies: &[PairTally]) -> PlFit {
+    let tables: Vec<plackett_luce::Table> = pairs(n)
         .into_iter()
         .zip(tallies)
         .filter(|((a, b), _)| a != b)
-        .map(|((a, b), t)| Pairing {
-            a,
-            b,
-            wins_a: t.wins[0] as f64 + t.draws as f64 / 2.0,
-            wins_b: t.wins[1] as f64 + t.draws as f64 / 2.0,
+        .map(|((a, b), t)| {
+            let half = t.draws as f64 / 2.0;
+            plackett_luce::Table::pair(a, b, t.wins[0] as f64 + half, t.wins[1] as f64 + half)
         })
         .collect();
-    bradley_terry::fit(n, &pairings, PRIOR_GAMES)
+    plackett_luce::fit(n, &tables, PRIOR)
 }
 
 /// One row per ordered pair of entries (`a` then `b`, each from 0 to n-1): the two rows of
@@ -331,7 +331,7 @@ fn record(n: usize, tallies: &[PairTally]) -> Vec<(u64, f64)> {
 }
 
 /// One row per entry, strongest first.
-pub fn ranking_table(info: &[EntryInfo], tallies: &[PairTally], fit: &BtFit) -> Table {
+pub fn ranking_table(info: &[EntryInfo], tallies: &[PairTally], fit: &PlFit) -> Table {
     let n = info.len();
     let order = fit.order();
     let ranks = fit.ranks();

@@ -4,7 +4,6 @@
 //! Layer: may use `engine` and nothing else of the crate.
 
 pub mod accum;
-pub mod bradley_terry;
 pub mod interval;
 pub mod plackett_luce;
 pub mod regression;

@@ -1,8 +1,10 @@
 //! Who wins among several: the Plackett–Luce model of the first place (Luce 1959), the
-//! Bradley–Terry model extended from pairs to tables of any size. Player `i` at a table
-//! `S` wins with probability `γ_i / Σ_{j∈S} γ_j`. Free for All's ranking fits it to the
-//! winners of its pods (four players each); a game with no winner (the day cap) says
-//! nothing about who was stronger and is left out.
+//! Bradley–Terry model (Bradley & Terry 1952) extended from pairs to tables of any size.
+//! Player `i` at a table `S` wins with probability `γ_i / Σ_{j∈S} γ_j`. Free for All's
+//! rating fits it to the winners of its pods (four players each); a game with no winner
+//! (the day cap) says nothing about who was stronger and is left out. `matchup`'s ranking
+//! is the same fit with tables of two ([`Table::pair`]): Bradley–Terry, through this one
+//! loop, with a draw as half a win to each side.
 //!
 //! [`fit`] maximises the log-likelihood of the winners plus a small Gamma prior on each
 //! strength, which keeps every strength finite when a player never wins (where the plain
@@ -27,7 +29,7 @@
 //! The log-strengths `θ = ln γ` are reported centred (mean 0), with standard errors from
 //! the observed information of the games at the optimum, `Σ_S n_S (diag p_S − p_S p_Sᵀ)`
 //! with `p_S` the win probabilities at table `S`: the covariance of the centred
-//! log-strengths is its pseudo-inverse (as for [`super::bradley_terry`]).
+//! log-strengths is its pseudo-inverse ([`standard_errors`]).
 //!
 //! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate.
 
@@ -40,6 +42,17 @@ pub struct Table {
     pub players: Vec<usize>,
     /// Wins of `players[k]`.
     pub wins: Vec<f64>,
+}
+
+impl Table {
+    /// A table of two: `a` won `wins_a` of their games, `b` won `wins_b` (Bradley–Terry's
+    /// paired comparison; a draw adds one half to each).
+    pub fn pair(a: usize, b: usize, wins_a: f64, wins_b: f64) -> Table {
+        Table {
+            players: vec![a, b],
+            wins: vec![wins_a, wins_b],
+        }
+    }
 }
 
 /// The fitted model.
@@ -160,9 +173,57 @@ pub fn fit(n: usize, tables: &[Table], prior: f64) -> PlFit {
     }
     PlFit {
         log_strength,
-        se: super::bradley_terry::standard_errors(info),
+        se: if connected(n, &tables) {
+            standard_errors(info)
+        } else {
+            vec![f64::INFINITY; n]
+        },
         iterations,
         converged,
+    }
+}
+
+/// Whether every player meets every other at some table, directly or through others
+/// (otherwise nothing in the games links the levels of the separate groups).
+fn connected(n: usize, tables: &[&Table]) -> bool {
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for t in tables {
+        if let Some(&first) = t.players.first() {
+            for &p in &t.players[1..] {
+                let (a, b) = (root(&mut group, first), root(&mut group, p));
+                group[a] = b;
+            }
+        }
+    }
+    (0..n).all(|i| root(&mut group, i) == root(&mut group, 0))
+}
+
+/// Standard errors of the centred log-strengths: the diagonal of the pseudo-inverse of the
+/// games' information matrix `I` at the optimum, computed as `(I + J/n)^-1 − J/n` with `J`
+/// the all-ones matrix (valid because `I` sends the all-ones vector to 0 and the players
+/// all meet, which [`fit`] checks first).
+fn standard_errors(information: DMatrix<f64>) -> Vec<f64> {
+    let n = information.nrows();
+    if n <= 1 {
+        return vec![0.0; n];
+    }
+    let nf = n as f64;
+    let m = information.add_scalar(1.0 / nf);
+    match m.cholesky() {
+        Some(c) => {
+            let inv = c.inverse();
+            (0..n)
+                .map(|i| (inv[(i, i)] - 1.0 / nf).max(0.0).sqrt())
+                .collect()
+        }
+        None => vec![f64::INFINITY; n],
     }
 }
 
@@ -307,6 +368,104 @@ mod tests {
             assert!(lo <= w && w <= hi, "player {i}: {lo}..{hi} against {w}");
         }
         assert_eq!(f.order()[0], 0);
+    }
+
+    /// A lopsided matrix of pairs like the starter decks': records of 1990–10 and 2000–0
+    /// next to even ones, 2,000 games per pair.
+    fn lopsided() -> Vec<Table> {
+        [
+            (0, 1, 1990.0, 10.0),
+            (0, 2, 2000.0, 0.0),
+            (0, 3, 1890.0, 110.0),
+            (0, 4, 1995.0, 5.0),
+            (1, 2, 1300.0, 700.0),
+            (1, 3, 980.0, 1020.0),
+            (1, 4, 1700.0, 300.0),
+            (2, 3, 600.0, 1400.0),
+            (2, 4, 1100.0, 900.0),
+            (3, 4, 2000.0, 0.0),
+        ]
+        .into_iter()
+        .map(|(a, b, wa, wb)| Table::pair(a, b, wa, wb))
+        .collect()
+    }
+
+    /// The penalised likelihood's gradient in log-strength at the fit's scale (mean
+    /// strength 1, where the fit reports it up to the centring), written out from the
+    /// tables on their own.
+    fn gradient_at_fit(tables: &[Table], prior: f64, f: &PlFit) -> Vec<f64> {
+        let n = f.log_strength.len();
+        let mut gamma: Vec<f64> = f.log_strength.iter().map(|t| t.exp()).collect();
+        let m = gamma.iter().sum::<f64>() / n as f64;
+        gamma.iter_mut().for_each(|g| *g /= m);
+        let mut grad = vec![0.0; n];
+        for t in tables {
+            let total: f64 = t.players.iter().map(|&p| gamma[p]).sum();
+            let games: f64 = t.wins.iter().sum();
+            for (&p, &w) in t.players.iter().zip(&t.wins) {
+                grad[p] += w - games * gamma[p] / total;
+            }
+        }
+        for (g, gam) in grad.iter_mut().zip(&gamma) {
+            *g += prior * (1.0 - gam);
+        }
+        grad
+    }
+
+    #[test]
+    fn a_lopsided_matrix_of_pairs_converges_to_the_maximum() {
+        // Plain MM creeps here for hundreds of thousands of iterations along the common
+        // scale of the strengths; the rescaling after each iteration is what ends it.
+        let tables = lopsided();
+        let f = fit(5, &tables, 1.0);
+        assert!(f.converged && f.iterations < 20_000, "{f:?}");
+        let grad = gradient_at_fit(&tables, 1.0, &f);
+        assert!(grad.iter().all(|g| g.abs() < 1e-6), "{grad:?}");
+        assert_eq!(f.order(), vec![0, 3, 1, 2, 4]);
+    }
+
+    #[test]
+    fn two_players_with_a_prior_give_their_closed_form() {
+        // A table of two, w wins of g games, prior p: the likelihood equations add up to
+        // γ_A + γ_B = 2, so γ_A = (w + p) / (g/2 + p) and the log-strengths differ by
+        // ln((w + p) / (g − w + p)).
+        for (w, g, p) in [
+            (1990.0, 2000.0, 1.0),
+            (2000.0, 2000.0, 1.0),
+            (30.0, 40.0, 1.0),
+            (7.0, 7.0, 0.5),
+        ] {
+            let f = fit(2, &[Table::pair(0, 1, w, g - w)], p);
+            assert!(f.converged, "{f:?}");
+            let d = ((w + p) / (g - w + p)).ln();
+            assert!((f.log_strength[0] - d / 2.0).abs() < 1e-9, "{f:?} vs {d}");
+            assert!((f.log_strength[1] + d / 2.0).abs() < 1e-9, "{f:?} vs {d}");
+        }
+    }
+
+    #[test]
+    fn the_prior_keeps_a_perfect_record_of_pairs_finite() {
+        // A wins all 100 games against B and C; B and C split theirs.
+        let tables = [
+            Table::pair(0, 1, 100.0, 0.0),
+            Table::pair(0, 2, 100.0, 0.0),
+            Table::pair(1, 2, 50.0, 50.0),
+        ];
+        let f = fit(3, &tables, 1.0);
+        assert!(f.converged, "{f:?}");
+        assert!(f.log_strength.iter().all(|t| t.is_finite()));
+        assert!(f.se.iter().all(|s| s.is_finite() && *s > 0.0), "{f:?}");
+        assert_eq!(f.ranks()[0], 1);
+        assert!(f.win_probability(0, &[0, 1]) > 0.97, "{f:?}");
+        assert!((f.log_strength[1] - f.log_strength[2]).abs() < 1e-9);
+    }
+
+    #[test]
+    fn players_who_never_meet_have_no_finite_error() {
+        // 0 and 1 play, 2 and 3 play, the two groups never: nothing links their levels.
+        let tables = [Table::pair(0, 1, 6.0, 4.0), Table::pair(2, 3, 5.0, 5.0)];
+        let f = fit(4, &tables, 1.0);
+        assert!(f.se.iter().all(|s| s.is_infinite()), "{:?}", f.se);
     }
 
     #[test]

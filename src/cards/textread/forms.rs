@@ -161,7 +161,7 @@ pub fn sentences(r: &Reader, sents: &[String]) -> Result<Option<(Vec<NStep>, usi
 
 /// Whether a mode may do nothing by itself (an effect on up to N targets, [Sabotage]'s up
 /// to one card in a Reserve): choosing it and choosing nothing are then the same.
-fn optional_by_itself(mode: &[NStep]) -> bool {
+pub(in crate::cards::textread) fn optional_by_itself(mode: &[NStep]) -> bool {
     matches!(mode, [NStep::Op(o)] if o.starts_with("sabotage(") || o.contains("target[0-"))
 }
 

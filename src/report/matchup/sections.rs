@@ -254,7 +254,7 @@ fn ranking_section(m: &MatchupModel) -> Section {
         blocks: vec![
             Block::Paragraph(
                 Rich::default()
-                    .t("A Bradley–Terry model fitted to the matrix (maximum likelihood by Newton's method; mirror pairs left out, draws as half a win, and one virtual game of each entry against an average one, half won, to keep every strength finite): entry ")
+                    .t("A Bradley–Terry model fitted to the matrix (the Plackett–Luce fit of the Free for All rating with tables of two: minorize–maximize iterations; mirror pairs left out, draws as half a win, and a small Gamma prior, one virtual win and game per entry, to keep every strength finite): entry ")
                     .code("i")
                     .t(" beats entry ")
                     .code("j")
@@ -305,7 +305,7 @@ pub fn page(m: &MatchupModel) -> Page {
         sections: vec![matrix_section(m), ranking_section(m)],
         run: run(m),
         source: "a matchup directory",
-        methods: "Win-rate intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001); the ranking is a Bradley–Terry model (Bradley & Terry 1952) fitted by maximum likelihood (Newton's method with step halving).",
+        methods: "Win-rate intervals are 95% Wilson score intervals (Wilson 1927; Brown, Cai & DasGupta 2001); the ranking is a Bradley–Terry model (Bradley & Terry 1952) fitted as Plackett–Luce with tables of two (Luce 1959; Hunter 2004's minorize–maximize iterations with a Gamma prior).",
         warnings: m.warnings.clone(),
     }
 }

@@ -59,6 +59,11 @@ impl Reader<'_> {
         let mut out: Vec<NStep> = Vec::new();
         let mut i = 0;
         while i < sents.len() {
+            if let Some((steps, used)) = self.du_sentences(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) = self.pair(&sents[i..])? {
                 out.extend(steps);
                 i += used;

@@ -35,7 +35,7 @@ const EXPS: [(&str, &str); 4] = [
 ];
 
 /// Every set of `k` of the indices `0..n`, in lexicographic order.
-fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+pub(super) fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
     if k == 0 {
         return vec![Vec::new()];
     }

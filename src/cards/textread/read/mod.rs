@@ -42,6 +42,7 @@ mod body;
 mod conds;
 mod costs;
 mod cydust;
+mod duster;
 mod effect;
 mod noun;
 mod pairs;

@@ -339,6 +339,9 @@ impl Reader<'_> {
             Some(r) => (r, true),
             None => (s, support),
         };
+        if let Some(v) = self.du_static(s, support) {
+            return Ok(v);
+        }
         let (trigger, body) = match self.fixed_static(s) {
             Some(t) => t,
             None => match STATICS

@@ -15,12 +15,25 @@ rx!(
 
 /// Long set phrases and the short marks the patterns read in their place, replaced in
 /// this order.
-const MARKS: [(&str, &str); 33] = [
+const MARKS: [(&str, &str); 35] = [
     // A quick action whose second cost is exhausting a Reserve card: the cost as the
     // sentence "Exhaust a card in your Reserve to X" reads it (only when one is ready).
     (
         "{T}, Exhaust a card in your Reserve: ",
         "{T} : Exhaust a card in your Reserve to ",
+    ),
+    // A quick action of a Permanent (Brassbug Nursery, the only card with it) whose cost
+    // sacrifices a Permanent: the source is one, so the cost can always be paid, and the
+    // sacrifice is the ability's first effect.
+    (
+        "{T}, {1}, Sacrifice a Permanent: ",
+        "{T}, {1} : Sacrifice a Permanent. ",
+    ),
+    // A quick action whose second cost is the opponent's Resupply (it can always be
+    // paid): that Resupply as the ability's first effect.
+    (
+        "{T}, Target opponent [Resupplies]: ",
+        "{T} : Target opponent [Resupplies]. ",
     ),
     ("the top card of your deck", "@topdeck"),
     ("the top card of their deck", "@theirtopdeck"),
