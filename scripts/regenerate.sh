@@ -56,7 +56,7 @@ fi
 clean_tree
 # The binary must be named confluence-sim for meta.json to record the commands as written.
 BIN_ROOT="${BIN_ROOT:-target/regenerate-bin}"
-cargo install --quiet --path . --root "$BIN_ROOT" --force
+cargo install --quiet --locked --path . --root "$BIN_ROOT" --force
 export PATH="$PWD/$BIN_ROOT/bin:$PATH"
 STARTERS=(decks/player/AX_sierra_oddball.txt decks/player/BR_kojo_booda.txt decks/player/LY_nevenka_blotch.txt
     decks/player/MU_teija_nauraa.txt decks/player/OR_sigismar_wingspan.txt decks/player/YZ_akesha_taru.txt)
