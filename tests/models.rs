@@ -114,6 +114,35 @@ fn compare_reuses_the_games_of_an_earlier_run() {
     );
     let csv = std::fs::read_to_string(more.join("compare.csv")).unwrap();
     assert!(csv.lines().skip(1).all(|l| l.ends_with(",false")), "{csv}");
+    // Refreshed in place from nothing (`--reuse DIR --out DIR`, DIR missing): every game
+    // played, the same table; a missing --reuse that is not --out stays an error.
+    let fresh = tmp.path().join("fresh");
+    let from_nothing = compare(
+        &fresh,
+        &["greedy", "random"],
+        "80",
+        &["--reuse", fresh.to_str().unwrap()],
+    );
+    assert_eq!(from_nothing, played);
+    sim()
+        .args([
+            "compare",
+            "--player",
+            "decks/player/BR_kojo_booda.txt",
+            "--rares",
+            "0",
+        ])
+        .args([
+            "--policy", "greedy", "--policy", "random", "--games", "8", "-q",
+        ])
+        .arg("--reuse")
+        .arg(tmp.path().join("missing"))
+        .arg("--out")
+        .arg(tmp.path().join("elsewhere"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--reuse"));
+    assert!(!tmp.path().join("elsewhere").exists());
 }
 
 /// The `reused` flags of a compare.csv, row by row.

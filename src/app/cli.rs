@@ -597,7 +597,9 @@ pub struct CompareArgs {
     /// An earlier compare's output directory: each deck, mix and policy whose games it holds
     /// (its games.csv, same seed, day cap, Confluence deck and expert weights, at least
     /// --games games) is taken from there instead of played again. For an expensive
-    /// reference (`search:rollouts=192`) played once and compared with many policies.
+    /// reference (`search:rollouts=192`) played once and compared with many policies. The
+    /// same directory as --out refreshes it in place; when it does not exist yet, every
+    /// game is played.
     #[arg(long, value_name = "DIR")]
     pub reuse: Option<PathBuf>,
     /// No progress bar and no table on the terminal.

@@ -79,6 +79,19 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     let weights = load::weights_label(m.expert_weights.as_deref());
     let hashes = ModelHashes::of(m.expert_weights.as_deref(), m.value_weights.as_deref())?;
     let reuse = match &a.reuse {
+        // Refreshing a directory in place (`--reuse DIR --out DIR`) from nothing, as a
+        // regeneration does after removing it: no games to take, every game played. A
+        // missing directory that is not --out stays an error (a mistyped path would
+        // otherwise replay everything without a word).
+        Some(dir) if !dir.exists() && dir == &a.out => {
+            if !a.quiet {
+                eprintln!(
+                    "confluence-sim: --reuse {}: no such directory yet, the --out of this run: every game is played",
+                    dir.display()
+                );
+            }
+            Reused::default()
+        }
         Some(dir) => {
             let value = load::weights_label(m.value_weights.as_deref());
             Reused::read(
