@@ -10,7 +10,7 @@ rx!(
 rx!(pub(super) WHEN_SPLIT, r"^(When|At) (.+?) — (.*)$");
 rx!(
     pub(super) QUICK,
-    r"^((?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a Character)(?:, (?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a Character))*) ?: (.*)$"
+    r"^((?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a (?:Character|Permanent))(?:, (?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a (?:Character|Permanent)))*) ?: (.*)$"
 );
 
 /// Long set phrases and the short marks the patterns read in their place, replaced in
