@@ -36,6 +36,16 @@ fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The sides whose Expeditions a target Expedition moved back one region may be: either
+/// side's (D21), or only yours ("you control"); `None` for another sentence.
+fn back_sides(s: &str) -> Option<&'static [&'static str]> {
+    match s {
+        "Target Expedition @moves_back" => Some(&["yours", "opposing"]),
+        "Target Expedition you control @moves_back" => Some(&["yours"]),
+        _ => None,
+    }
+}
+
 /// "Choose X+1" of distinct modes, X my counters: with X = k (k+1 below the number of
 /// modes) a choice of every set of k+1 modes, each done in the printed order; with more,
 /// every mode, in order (there are no more distinct modes to choose).
@@ -79,6 +89,26 @@ impl Reader<'_> {
         // The Expedition facing mine is the opponent's one in my lane.
         if s == "The Expedition facing me @moves_back" {
             return Ok(Some(vec![op("back", &["Mine", "opposing"])]));
+        }
+        // "Target Expedition moves backwards one region": any of the four expeditions, the
+        // Confluence's (its Darkness) too (RULES.md D21); "you control": one of yours.
+        if let Some(sides) = back_sides(s) {
+            let modes = sides
+                .iter()
+                .flat_map(|side| {
+                    ["Fixed(Hero)", "Fixed(Companion)"].map(|e| vec![op("back", &[e, side])])
+                })
+                .collect();
+            return Ok(Some(vec![NStep::Choose(modes)]));
+        }
+        // Characters of a Hand Cost or more that you (or the player targeted) control are
+        // [Tough N] this Day.
+        rx!(
+            DAY_TOUGH,
+            r"^This Day, Characters with Hand Cost \{(\d+)\} or more you\x20control are \[Tough (\d+)\]$"
+        );
+        if let Some(c) = DAY_TOUGH.captures(s) {
+            return Ok(Some(vec![op("day_tough", &["You", &c[1], &c[2]])]));
         }
         // A card played for free, not optional ("Play X for free"): yours, from hand or
         // Reserve.
@@ -188,6 +218,45 @@ impl Reader<'_> {
                 choose_x_plus_one(&modes)
             };
             return Ok(Some((out, i)));
+        }
+        // A target Expedition moved back and, only if it was, the other Expedition of its
+        // side moved forward ("its controller moves their other Expedition", or "your other
+        // Expedition" after one you control): a choice of the Expedition moved back.
+        if let Some(sides) = back_sides(t(0))
+            && (t(1)
+                == "If it does, its controller moves their\x20other Expedition forward one region"
+                && sides.len() == 2
+                || t(1) == "If it does, move your other\x20Expedition forward one region"
+                    && sides == ["yours"])
+        {
+            let mut modes = Vec::new();
+            for side in sides {
+                for (a, b) in [
+                    ("Fixed(Hero)", "Fixed(Companion)"),
+                    ("Fixed(Companion)", "Fixed(Hero)"),
+                ] {
+                    modes.push(vec![
+                        op("back", &[a, side]),
+                        NStep::If("Did".into(), vec![op("forward", &[b, side])], Vec::new()),
+                    ]);
+                }
+            }
+            return Ok(Some((vec![NStep::Choose(modes)], 2)));
+        }
+        // "Target a player. This Day, Characters ... that they control are [Tough N]": you
+        // or the opponent.
+        rx!(
+            THEIR_DAY_TOUGH,
+            r"^This Day, Characters with Hand Cost \{(\d+)\} or more that they\x20control are \[Tough (\d+)\]$"
+        );
+        if t(0) == "Target a player"
+            && let Some(c) = THEIR_DAY_TOUGH.captures(t(1))
+        {
+            let mode = |who: &str| vec![op("day_tough", &[who, &c[1], &c[2]])];
+            return Ok(Some((
+                vec![NStep::Choose(vec![mode("You"), mode("Opponent")])],
+                2,
+            )));
         }
         // Every boost removed from the Characters in play and in Reserve, then bullets by
         // how many were removed ("1-4: ...", "9+: ...").
@@ -413,6 +482,93 @@ mod tests {
                 &["when to_reserve if boosts >= 2: draw"],
                 &["when to_reserve if had_boosts >= 2: may { draw }"],
             ],
+        );
+    }
+
+    #[test]
+    fn characters_of_a_hand_cost_or_more_tough_this_day() {
+        let text =
+            "{H} This Day, Characters with qq Hand Cost {4} or more qq you control are [Tough 5].";
+        check(
+            text,
+            &["H: day_tough(cost>=4, 5)"],
+            &[
+                &["H: day_tough(cost>=3, 5)"],
+                &["H: day_tough(cost>=4, 4)"],
+                &["H: opponent_day_tough(cost>=4, 5)"],
+                &["H: choose { day_tough(cost>=4, 5) } or { opponent_day_tough(cost>=4, 5) }"],
+            ],
+        );
+        let text = "{H} Target a player. This Day, qq Characters with Hand Cost {3} qq or more that they control qq are [Tough 5].";
+        check(
+            text,
+            &["H: choose { day_tough(cost>=3, 5) } or { opponent_day_tough(cost>=3, 5) }"],
+            &[
+                &["H: day_tough(cost>=3, 5)"],
+                &["H: choose { day_tough(cost>=3, 5) } or { opponent_day_tough(cost>=4, 5) }"],
+                &[
+                    "H: may { choose { day_tough(cost>=3, 5) } or { opponent_day_tough(cost>=3, 5) } }",
+                ],
+            ],
+        );
+    }
+
+    #[test]
+    fn a_target_expedition_moved_back() {
+        let text = "{H} Target Expedition moves backwards one region.";
+        check(
+            text,
+            &[
+                "H: choose { back(hero) } or { back(companion) } or { opponent_back(hero) } or { opponent_back(companion) }",
+            ],
+            &[
+                &["H: opponent_back(target)"],
+                &["H: choose { back(hero) } or { back(companion) }"],
+                &[
+                    "H: choose { forward(hero) } or { forward(companion) } or { opponent_forward(hero) } or { opponent_forward(companion) }",
+                ],
+            ],
+        );
+        let text = "{H} Target Expedition moves qq backwards one region. If it qq does, its controller moves qq their other Expedition forward qq one region.";
+        let mode =
+            |a: &str, b: &str, o: &str| format!("{{ {o}back({a}); if did {{ {o}forward({b}) }} }}");
+        let all = format!(
+            "H: choose {} or {} or {} or {}",
+            mode("hero", "companion", ""),
+            mode("companion", "hero", ""),
+            mode("hero", "companion", "opponent_"),
+            mode("companion", "hero", "opponent_")
+        );
+        let mine = format!(
+            "H: choose {} or {}",
+            mode("hero", "companion", ""),
+            mode("companion", "hero", "")
+        );
+        check(
+            text,
+            &[&all],
+            &[
+                &[&mine],
+                // The forward move not tied to the move back.
+                &[&all
+                    .replace("if did { ", "")
+                    .replace("(companion) } }", "(companion) }")
+                    .replace("(hero) } }", "(hero) }")],
+                // The other side's Expedition moved forward.
+                &[&format!(
+                    "H: choose {} or {} or {} or {}",
+                    mode("hero", "companion", ""),
+                    mode("companion", "hero", ""),
+                    "{ opponent_back(hero); if did { forward(companion) } }",
+                    "{ opponent_back(companion); if did { forward(hero) } }"
+                )],
+            ],
+        );
+        let text = "{H} Target Expedition you control qq moves backwards one region. qq If it does, move your qq other Expedition forward one region.";
+        check(
+            text,
+            &[&mine],
+            &[&[&all], &[&mine.replace("forward(", "back(")]],
         );
     }
 
