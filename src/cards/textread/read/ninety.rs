@@ -243,6 +243,32 @@ impl Reader<'_> {
             }
             return Ok(Some((vec![NStep::Choose(modes)], 2)));
         }
+        // "You may sacrifice a X or Y. If you do, Z": of two kinds one filter cannot join
+        // (a Robot, a Character subtype, or a Permanent), the one you choose, then Z if one
+        // was sacrificed.
+        rx!(
+            MAY_SACRIFICE_EITHER,
+            r"^You may sacrifice (an? [A-Z][a-z]+) or ([A-Z][a-z]+)$"
+        );
+        if let Some(c) = MAY_SACRIFICE_EITHER.captures(t(0))
+            && let Some(z) = t(1).strip_prefix("If you do, ")
+            && self
+                .noun(&format!("{} or {}", &c[1], &c[2]), Whose::Yours)
+                .is_err()
+        {
+            let then = self.clause(z)?;
+            let mut modes = Vec::new();
+            for w in [c[1].to_string(), format!("a {}", &c[2])] {
+                let mut f = self.noun(&w, Whose::Yours)?.filter;
+                f.whose = Whose::Yours;
+                let t = target_str(&filter_str(&f, self.ctx), 1, 1, false, "");
+                modes.push(vec![
+                    op("move_Sacrifice", &[&t]),
+                    NStep::If("Did".into(), then.clone(), Vec::new()),
+                ]);
+            }
+            return Ok(Some((vec![NStep::May(vec![NStep::Choose(modes)])], 2)));
+        }
         // "Target a player. This Day, Characters ... that they control are [Tough N]": you
         // or the opponent.
         rx!(
@@ -294,6 +320,32 @@ impl Reader<'_> {
             return Ok(Some((out, i)));
         }
         Ok(None)
+    }
+
+    /// The test that "it" (a card in `zones`) is `what`: one filter, or, for "a X or Y"
+    /// of two that one filter cannot join (a Robot, a Character subtype, or a Permanent),
+    /// the test that it is either, in the printed order.
+    pub(super) fn n9_it_is_either(&self, what: &str, zones: u8) -> Result<String, String> {
+        let one = |w: &str| -> Result<String, String> {
+            let mut f = self.noun(w, Whose::Any)?.filter;
+            f.whose = Whose::Any;
+            f.zones = zones;
+            Ok(format!("it_is({})", filter_str(&f, self.ctx)))
+        };
+        match one(what) {
+            Ok(t) => Ok(t),
+            Err(e) => {
+                rx!(EITHER, r"^(an? [A-Z][a-z]+) or ([A-Z][a-z]+)$");
+                let Some(c) = EITHER.captures(what) else {
+                    return Err(e);
+                };
+                Ok(format!(
+                    "({} or {})",
+                    one(&c[1])?,
+                    one(&format!("a {}", &c[2]))?
+                ))
+            }
+        }
     }
 
     /// A quick action's costs with "Sacrifice a Permanent" among them, on a Permanent:
@@ -569,6 +621,56 @@ mod tests {
             text,
             &[&mine],
             &[&[&all], &[&mine.replace("forward(", "back(")]],
+        );
+    }
+
+    #[test]
+    fn a_robot_or_permanent() {
+        let text = "{H} You may sacrifice a qq Robot or Permanent. If you qq do, I gain 2 boosts.";
+        let mode = |k: &str, n: u8| {
+            format!("{{ sacrifice(target {k} yours); if did {{ boost(me, {n}) }} }}")
+        };
+        let good = format!(
+            "H: may {{ choose {} or {} }}",
+            mode("robot", 2),
+            mode("permanent", 2)
+        );
+        check(
+            text,
+            &[&good],
+            &[
+                &[&format!(
+                    "H: choose {} or {}",
+                    mode("robot", 2),
+                    mode("permanent", 2)
+                )],
+                &[&format!(
+                    "H: may {{ choose {} or {} }}",
+                    mode("robot", 2),
+                    mode("permanent", 3)
+                )],
+                &[&format!(
+                    "H: may {{ choose {} or {} }}",
+                    mode("robot", 2),
+                    mode("plant", 2)
+                )],
+                &[&good.replace("robot yours", "robot opposing")],
+            ],
+        );
+        let text = "At Dusk — Reveal the top card qq of your deck. If it's a qq Robot or Permanent, draw it. qq Otherwise, discard it.";
+        let good = "dusk: reveal_top; if it_is(card robot in_deck) or it_is(permanent in_deck) { draw } else { discard(it) }";
+        check(
+            text,
+            &[good],
+            &[
+                &["dusk: reveal_top; if it_is(card robot in_deck) { draw } else { discard(it) }"],
+                &[
+                    "dusk: reveal_top; if it_is(card robot in_deck) or it_is(spell in_deck) { draw } else { discard(it) }",
+                ],
+                &[
+                    "dusk: reveal_top; if it_is(card robot in_deck) or it_is(permanent in_deck) { discard(it) } else { draw }",
+                ],
+            ],
         );
     }
 

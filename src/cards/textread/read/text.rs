@@ -88,6 +88,9 @@ pub fn clean(text: &str) -> String {
     // creates a Mana Moth gives it as 2/2/2.
     let t = text
         .replace("[MANA_MOTH]", "[Mana Moth 2/2/2]")
+        // One text keeps a mark ("[BB]") where the others of its card print a boost's
+        // reminder text.
+        .replace(" boost[BB].", " boost.")
         .replace(" (as an exhausted Mana Orb)", " as an exhausted Mana Orb")
         .replace(" (as exhausted Mana Orbs)", " as exhausted Mana Orbs");
     let mut t = REMINDER.replace_all(&t, "").into_owned();
