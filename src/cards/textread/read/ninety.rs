@@ -358,25 +358,33 @@ impl Reader<'_> {
         kind: CardKind,
         costs: &str,
     ) -> Option<Result<(String, bool, Vec<NStep>), String>> {
+        self.n9_quick_inner(kind, costs).transpose()
+    }
+
+    fn n9_quick_inner(
+        &self,
+        kind: CardKind,
+        costs: &str,
+    ) -> Result<Option<(String, bool, Vec<NStep>)>, String> {
         if !matches!(kind, CardKind::Landmark | CardKind::ExpeditionPermanent) {
-            return None;
+            return Ok(None);
         }
         let parts: Vec<&str> = costs.split(", ").collect();
-        let k = parts.iter().position(|p| *p == "Sacrifice a Permanent")?;
+        let Some(k) = parts.iter().position(|p| *p == "Sacrifice a Permanent") else {
+            return Ok(None);
+        };
         let rest: Vec<&str> = parts
             .iter()
             .enumerate()
             .filter(|(i, _)| *i != k)
             .map(|(_, p)| *p)
             .collect();
-        Some((|| {
-            let (t, support) = self.quick(&rest.join(", "))?;
-            let mut f = self.noun("a Permanent", Whose::Yours)?.filter;
-            f.whose = Whose::Yours;
-            let fs = filter_str(&f, self.ctx);
-            let first = op("move_Sacrifice", &[&target_str(&fs, 1, 1, false, "")]);
-            Ok((t, support, vec![first]))
-        })())
+        let (t, support) = self.quick(&rest.join(", "))?;
+        let mut f = self.noun("a Permanent", Whose::Yours)?.filter;
+        f.whose = Whose::Yours;
+        let fs = filter_str(&f, self.ctx);
+        let first = op("move_Sacrifice", &[&target_str(&fs, 1, 1, false, "")]);
+        Ok(Some((t, support, vec![first])))
     }
 
     /// Events read as another event and a condition around the body: "When an X or an Y
@@ -385,53 +393,52 @@ impl Reader<'_> {
     /// with "if I had N or more boosts" is that move and a test of the boosts I had when I
     /// left. The trigger and the condition; `None` when `what` is neither.
     pub(super) fn n9_when(&self, what: &str) -> Option<Result<(String, String), String>> {
+        self.n9_when_inner(what).transpose()
+    }
+
+    fn n9_when_inner(&self, what: &str) -> Result<Option<(String, String)>, String> {
         rx!(
             TO_RESERVE_HAD,
             r"^I go to your Reserve @from_exp, if I had (\w+) or more boosts$"
         );
         if let Some(c) = TO_RESERVE_HAD.captures(what) {
-            return Some(
-                super::num_word(&c[1])
-                    .ok_or_else(|| format!("a number '{}'", &c[1]))
-                    .map(|n| {
-                        (
-                            "when ToReserve { from_expedition: true }".to_string(),
-                            cmp_str("MyLeftBoosts", Cmp::Ge, n),
-                        )
-                    }),
-            );
+            let n = super::num_word(&c[1]).ok_or_else(|| format!("a number '{}'", &c[1]))?;
+            return Ok(Some((
+                "when ToReserve { from_expedition: true }".to_string(),
+                cmp_str("MyLeftBoosts", Cmp::Ge, n),
+            )));
         }
         rx!(
             EITHER_JOINS,
             r"^(an? [A-Za-z]+) or (an? [A-Za-z]+) joins my Expedition$"
         );
-        let c = EITHER_JOINS.captures(what)?;
-        Some((|| {
-            let one = |w: &str| -> Result<String, String> {
-                let mut f = Filter {
-                    kinds: fkind::CHARACTER,
-                    zones: fzone::EXPEDITION,
-                    ..Filter::default()
-                };
-                if w == "a token" {
-                    f.token = Some(true);
-                } else {
-                    let n = self.noun(w, Whose::Any)?.filter;
-                    if n.subtypes == 0 || n.kinds & fkind::CHARACTER == 0 {
-                        return Err(format!("an object '{w}'"));
-                    }
-                    f.subtypes = n.subtypes;
-                }
-                Ok(format!("it_is({})", filter_str(&f, self.ctx)))
-            };
-            let cond = format!("({} or {})", one(&c[1])?, one(&c[2])?);
-            let ev = Filter {
+        let Some(c) = EITHER_JOINS.captures(what) else {
+            return Ok(None);
+        };
+        let one = |w: &str| -> Result<String, String> {
+            let mut f = Filter {
                 kinds: fkind::CHARACTER,
-                place: Where::MyExpedition,
+                zones: fzone::EXPEDITION,
                 ..Filter::default()
             };
-            Ok((format!("when joins({})", self.event(ev)), cond))
-        })())
+            if w == "a token" {
+                f.token = Some(true);
+            } else {
+                let n = self.noun(w, Whose::Any)?.filter;
+                if n.subtypes == 0 || n.kinds & fkind::CHARACTER == 0 {
+                    return Err(format!("an object '{w}'"));
+                }
+                f.subtypes = n.subtypes;
+            }
+            Ok(format!("it_is({})", filter_str(&f, self.ctx)))
+        };
+        let cond = format!("({} or {})", one(&c[1])?, one(&c[2])?);
+        let ev = Filter {
+            kinds: fkind::CHARACTER,
+            place: Where::MyExpedition,
+            ..Filter::default()
+        };
+        Ok(Some((format!("when joins({})", self.event(ev)), cond)))
     }
 }
 
