@@ -15,6 +15,10 @@ fn trimmed(s: &str) -> &str {
     s.trim().trim_end_matches('.').trim()
 }
 
+/// A quick action read with a cost that is its body's first effect: the trigger, whether
+/// it is a support ability, and that first effect.
+type QuickRead = (String, bool, Vec<NStep>);
+
 /// The X that counts a card's own named counters, in the normal form's words.
 const MY_COUNTERS: &str = "MyCounters";
 
@@ -357,15 +361,11 @@ impl Reader<'_> {
         &self,
         kind: CardKind,
         costs: &str,
-    ) -> Option<Result<(String, bool, Vec<NStep>), String>> {
+    ) -> Option<Result<QuickRead, String>> {
         self.n9_quick_inner(kind, costs).transpose()
     }
 
-    fn n9_quick_inner(
-        &self,
-        kind: CardKind,
-        costs: &str,
-    ) -> Result<Option<(String, bool, Vec<NStep>)>, String> {
+    fn n9_quick_inner(&self, kind: CardKind, costs: &str) -> Result<Option<QuickRead>, String> {
         if !matches!(kind, CardKind::Landmark | CardKind::ExpeditionPermanent) {
             return Ok(None);
         }
