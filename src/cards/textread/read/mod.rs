@@ -207,8 +207,6 @@ impl<'a> Reader<'a> {
         }
         let mut support = support;
         let mut time_cond: Option<String> = None;
-        // Effects the costs of a quick action put first in its body.
-        let mut prefix: Vec<NStep> = Vec::new();
         let mut s0 = g[0].clone();
         if let Some(r) = s0.strip_prefix("{I} ") {
             s0 = r.to_string();
@@ -221,14 +219,7 @@ impl<'a> Reader<'a> {
         } else if let Some(r) = s0.strip_prefix("{R} ") {
             ("R".into(), r.into())
         } else if let Some(c) = QUICK.captures(&s0) {
-            let (t, sup) = match self.n9_quick(kind, &c[1]) {
-                Some(q) => {
-                    let (t, sup, first) = q?;
-                    prefix = first;
-                    (t, sup)
-                }
-                None => self.quick(&c[1])?,
-            };
+            let (t, sup) = self.quick(&c[1])?;
             support |= sup;
             (t, c[2].to_string())
         } else if let Some(c) = WHEN_SPLIT.captures(&s0)
@@ -315,10 +306,6 @@ impl<'a> Reader<'a> {
             after_rest = true;
         }
         let mut body = self.body(&sents)?;
-        if !prefix.is_empty() {
-            prefix.extend(body);
-            body = prefix;
-        }
         if let Some(c) = time_cond {
             body = vec![NStep::If(c, body, Vec::new())];
         }

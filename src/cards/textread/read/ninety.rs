@@ -9,15 +9,10 @@ use super::super::norm::{NStep, filter_str, op, target_str};
 use super::super::reduce::cmp_str;
 use super::Reader;
 use crate::cards::effect::{Cmp, Filter, Where, Whose, fkind, fzone};
-use crate::cards::types::CardKind;
 
 fn trimmed(s: &str) -> &str {
     s.trim().trim_end_matches('.').trim()
 }
-
-/// A quick action read with a cost that is its body's first effect: the trigger, whether
-/// it is a support ability, and that first effect.
-type QuickRead = (String, bool, Vec<NStep>);
 
 /// The X that counts a card's own named counters, in the normal form's words.
 const MY_COUNTERS: &str = "MyCounters";
@@ -77,19 +72,6 @@ impl Reader<'_> {
     }
 
     fn n9_effect_inner(&self, s: &str) -> Result<Option<Vec<NStep>>, String> {
-        // A card of a kind (not any card: that is the hand-to-Reserve payment) chosen in
-        // your hand and put in your Reserve.
-        rx!(
-            PUT_FROM_HAND,
-            r"^(?i:put) (an? (?:Spell|Permanent|Character)) from your hand in Reserve$"
-        );
-        if let Some(c) = PUT_FROM_HAND.captures(s) {
-            let mut f = self.noun(&c[1], Whose::Yours)?.filter;
-            f.whose = Whose::Yours;
-            f.zones = fzone::HAND;
-            let t = target_str(&filter_str(&f, self.ctx), 1, 1, false, "");
-            return Ok(Some(vec![op("move_Reserve", &[&t])]));
-        }
         // The Expedition facing mine is the opponent's one in my lane.
         if s == "The Expedition facing me @moves_back" {
             return Ok(Some(vec![op("back", &["Mine", "opposing"])]));
@@ -223,30 +205,6 @@ impl Reader<'_> {
             };
             return Ok(Some((out, i)));
         }
-        // A target Expedition moved back and, only if it was, the other Expedition of its
-        // side moved forward ("its controller moves their other Expedition", or "your other
-        // Expedition" after one you control): a choice of the Expedition moved back.
-        if let Some(sides) = back_sides(t(0))
-            && (t(1)
-                == "If it does, its controller moves their\x20other Expedition forward one region"
-                && sides.len() == 2
-                || t(1) == "If it does, move your other\x20Expedition forward one region"
-                    && sides == ["yours"])
-        {
-            let mut modes = Vec::new();
-            for side in sides {
-                for (a, b) in [
-                    ("Fixed(Hero)", "Fixed(Companion)"),
-                    ("Fixed(Companion)", "Fixed(Hero)"),
-                ] {
-                    modes.push(vec![
-                        op("back", &[a, side]),
-                        NStep::If("Did".into(), vec![op("forward", &[b, side])], Vec::new()),
-                    ]);
-                }
-            }
-            return Ok(Some((vec![NStep::Choose(modes)], 2)));
-        }
         // "You may sacrifice a X or Y. If you do, Z": of two kinds one filter cannot join
         // (a Robot, a Character subtype, or a Permanent), the one you choose, then Z if one
         // was sacrificed.
@@ -352,41 +310,6 @@ impl Reader<'_> {
         }
     }
 
-    /// A quick action's costs with "Sacrifice a Permanent" among them, on a Permanent:
-    /// the trigger of the other costs and the sacrifice as the body's first effect. The
-    /// card is itself a Permanent of yours, so the cost can always be paid, and choosing
-    /// the Permanent as the action resolves is the encodings' spelling of it. `None` when
-    /// the card is not a Permanent or the costs have no such sacrifice.
-    pub(super) fn n9_quick(
-        &self,
-        kind: CardKind,
-        costs: &str,
-    ) -> Option<Result<QuickRead, String>> {
-        self.n9_quick_inner(kind, costs).transpose()
-    }
-
-    fn n9_quick_inner(&self, kind: CardKind, costs: &str) -> Result<Option<QuickRead>, String> {
-        if !matches!(kind, CardKind::Landmark | CardKind::ExpeditionPermanent) {
-            return Ok(None);
-        }
-        let parts: Vec<&str> = costs.split(", ").collect();
-        let Some(k) = parts.iter().position(|p| *p == "Sacrifice a Permanent") else {
-            return Ok(None);
-        };
-        let rest: Vec<&str> = parts
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != k)
-            .map(|(_, p)| *p)
-            .collect();
-        let (t, support) = self.quick(&rest.join(", "))?;
-        let mut f = self.noun("a Permanent", Whose::Yours)?.filter;
-        f.whose = Whose::Yours;
-        let fs = filter_str(&f, self.ctx);
-        let first = op("move_Sacrifice", &[&target_str(&fs, 1, 1, false, "")]);
-        Ok(Some((t, support, vec![first])))
-    }
-
     /// Events read as another event and a condition around the body: "When an X or an Y
     /// joins my Expedition" is the join event of any Character in my Expedition and the
     /// test that it is one of the two; my move from the Expedition zone to your Reserve
@@ -444,68 +367,7 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cards::textread::{Verdict, check, disagrees, verdict_of, verdict_on};
-
-    /// Brassbug Nursery's common: a Landmark Permanent (the test card of `check` is a
-    /// Character).
-    const NURSERY: &str = "ALT_CYCLONE_B_AX_78_C";
-
-    #[test]
-    fn a_card_of_a_kind_put_from_hand_in_reserve_if_you_dont_sacrifice() {
-        let text =
-            "{H} You may put a Spell from qq your hand in Reserve. If you qq don't, sacrifice me.";
-        check(
-            text,
-            &[
-                "H: may { select(spell yours in_hand) }; if it_is(spell in_hand) { send_reserve(it) } else { sacrifice(me) }",
-            ],
-            &[
-                // Not optional.
-                &[
-                    "H: select(spell yours in_hand); if it_is(spell in_hand) { send_reserve(it) } else { sacrifice(me) }",
-                ],
-                // Another zone, another kind.
-                &[
-                    "H: may { select(spell yours in_reserve) }; if it_is(spell in_reserve) { send_reserve(it) } else { sacrifice(me) }",
-                ],
-                &[
-                    "H: may { select(character yours in_hand) }; if it_is(character in_hand) { send_reserve(it) } else { sacrifice(me) }",
-                ],
-                // To the discard pile instead.
-                &[
-                    "H: may { select(spell yours in_hand) }; if it_is(spell in_hand) { discard(it) } else { sacrifice(me) }",
-                ],
-            ],
-        );
-        // "a card" is the plain hand-to-Reserve payment, not this form.
-        let text = "{H} Put a Permanent from qq your hand in Reserve.";
-        check(
-            text,
-            &["H: send_reserve(target permanent yours in_hand)"],
-            &[&["H: send_reserve(target permanent opposing in_hand)"]],
-        );
-    }
-
-    #[test]
-    fn a_permanent_sacrificed_as_a_quick_action_cost_on_a_permanent() {
-        let text = "{T}, {1}, Sacrifice a Permanent: qq create a [Brassbug 2/2/2] Robot qq token in target Expedition.";
-        let good = ["quick(1, T): sacrifice(target permanent yours); token(Brassbug, target)"];
-        assert_eq!(verdict_on(NURSERY, &good, text), Verdict::Verified);
-        for bad in [
-            // No sacrifice, another cost, an opposing Permanent, a Character.
-            ["quick(1, T): token(Brassbug, target)"],
-            ["quick(2, T): sacrifice(target permanent yours); token(Brassbug, target)"],
-            ["quick(1, T): sacrifice(target permanent opposing); token(Brassbug, target)"],
-            ["quick(1, T): sacrifice(target character yours); token(Brassbug, target)"],
-        ] {
-            assert!(disagrees(verdict_on(NURSERY, &bad, text)), "{bad:?}");
-        }
-        // A Character may have no Permanent to sacrifice: the form is not read there.
-        assert!(matches!(
-            verdict_of(&good, text),
-            Verdict::Declared(why) if why.starts_with("unread")
-        ));
-    }
+    use crate::cards::textread::{Verdict, check, verdict_of};
 
     #[test]
     fn a_join_event_of_either_of_two_kinds() {
@@ -587,47 +449,6 @@ mod tests {
                     "H: choose { forward(hero) } or { forward(companion) } or { opponent_forward(hero) } or { opponent_forward(companion) }",
                 ],
             ],
-        );
-        let text = "{H} Target Expedition moves qq backwards one region. If it qq does, its controller moves qq their other Expedition forward qq one region.";
-        let mode =
-            |a: &str, b: &str, o: &str| format!("{{ {o}back({a}); if did {{ {o}forward({b}) }} }}");
-        let all = format!(
-            "H: choose {} or {} or {} or {}",
-            mode("hero", "companion", ""),
-            mode("companion", "hero", ""),
-            mode("hero", "companion", "opponent_"),
-            mode("companion", "hero", "opponent_")
-        );
-        let mine = format!(
-            "H: choose {} or {}",
-            mode("hero", "companion", ""),
-            mode("companion", "hero", "")
-        );
-        check(
-            text,
-            &[&all],
-            &[
-                &[&mine],
-                // The forward move not tied to the move back.
-                &[&all
-                    .replace("if did { ", "")
-                    .replace("(companion) } }", "(companion) }")
-                    .replace("(hero) } }", "(hero) }")],
-                // The other side's Expedition moved forward.
-                &[&format!(
-                    "H: choose {} or {} or {} or {}",
-                    mode("hero", "companion", ""),
-                    mode("companion", "hero", ""),
-                    "{ opponent_back(hero); if did { forward(companion) } }",
-                    "{ opponent_back(companion); if did { forward(hero) } }"
-                )],
-            ],
-        );
-        let text = "{H} Target Expedition you control qq moves backwards one region. qq If it does, move your qq other Expedition forward one region.";
-        check(
-            text,
-            &[&mine],
-            &[&[&all], &[&mine.replace("forward(", "back(")]],
         );
     }
 
