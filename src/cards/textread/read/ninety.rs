@@ -8,6 +8,7 @@
 use super::super::norm::{NStep, filter_str, op, target_str};
 use super::super::reduce::cmp_str;
 use super::Reader;
+use super::cydust::subsets;
 use crate::cards::effect::{Cmp, Filter, Where, Whose, fkind, fzone};
 
 fn trimmed(s: &str) -> &str {
@@ -16,24 +17,6 @@ fn trimmed(s: &str) -> &str {
 
 /// The X that counts a card's own named counters, in the normal form's words.
 const MY_COUNTERS: &str = "MyCounters";
-
-/// Every set of `k` of the indices `0..n`, in lexicographic order.
-fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
-    if k == 0 {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for first in 0..n {
-        for rest in subsets(n, k - 1) {
-            if rest.first().is_none_or(|&r| r > first) {
-                let mut s = vec![first];
-                s.extend(rest);
-                out.push(s);
-            }
-        }
-    }
-    out
-}
 
 /// The sides whose Expeditions a target Expedition moved back one region may be: either
 /// side's (D21), or only yours ("you control"); `None` for another sentence.
