@@ -255,16 +255,32 @@ impl State<'_> {
         }
         let s = alive[0];
         let (_, w) = self.play(&[cur, &decks[s]], self.params.confirm, progress);
+        let (kind, swaps) = (StepKind::Round, vec![cands[s]]);
+        self.step(kind, swaps, cands.len() as u32, games0, first0, &w)
+    }
+
+    /// The step that ends on a confirmation: `w[1]`'s deck against `w[0]`'s on the same
+    /// games, kept when the paired difference clears its interval; the games counted from
+    /// `games0`, the step's first game index `first_game`.
+    fn step(
+        &self,
+        kind: StepKind,
+        swaps: Vec<Swap>,
+        candidates: u32,
+        games0: u64,
+        first_game: u64,
+        w: &[Vec<bool>],
+    ) -> Step {
         let diff = paired(&w[0], &w[1]);
         Step {
             step: 0,
             restart: 0,
-            kind: StepKind::Round,
-            swaps: vec![cands[s]],
-            candidates: cands.len() as u32,
+            kind,
+            swaps,
+            candidates,
             games: self.games - games0,
             total_games: self.games,
-            first_game: first0,
+            first_game,
             end_game: self.next_game,
             base_wins: w[0].iter().filter(|&&x| x).count() as u64,
             wins: w[1].iter().filter(|&&x| x).count() as u64,
@@ -283,23 +299,7 @@ impl State<'_> {
     ) -> Step {
         let games0 = self.games;
         let (first, w) = self.play(&[best, local], self.params.confirm, progress);
-        let diff = paired(&w[0], &w[1]);
-        Step {
-            step: 0,
-            restart: 0,
-            kind: StepKind::Challenge,
-            swaps: Vec::new(),
-            candidates: 1,
-            games: self.games - games0,
-            total_games: self.games,
-            first_game: first,
-            end_game: self.next_game,
-            base_wins: w[0].iter().filter(|&&x| x).count() as u64,
-            wins: w[1].iter().filter(|&&x| x).count() as u64,
-            confirm_games: self.params.confirm,
-            diff,
-            accepted: diff.0 - Z * diff.1 > 0.0,
-        }
+        self.step(StepKind::Challenge, Vec::new(), 1, games0, first, &w)
     }
 
     fn push(&mut self, mut s: Step, restart: u32) -> &Step {

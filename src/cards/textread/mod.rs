@@ -302,9 +302,16 @@ fn canon_steps(steps: Vec<NStep>) -> Vec<NStep> {
 /// the project quotes a card's text (tests/no_card_texts.rs).
 #[cfg(test)]
 pub(crate) fn verdict_of(lines: &[&str], main: &str) -> Verdict {
+    verdict_on("ALT_CORE_B_BR_04_C", lines, main)
+}
+
+/// Test helper: as [`verdict_of`], on the card `card` (its kind, a Permanent say, matters
+/// to some forms).
+#[cfg(test)]
+pub(crate) fn verdict_on(card: &str, lines: &[&str], main: &str) -> Verdict {
     let pool = crate::cards::pool::CardPool::load(Path::new("decks/cards/pool.csv")).unwrap();
     let mut db = crate::cards::CardDb::from_pool(&pool);
-    let idx = db.by_ref("ALT_CORE_B_BR_04_C").unwrap();
+    let idx = db.by_ref(card).unwrap();
     let lines: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
     db.encode(idx, &lines, Coverage::Exact).unwrap();
     let mut texts = Texts::default();
@@ -312,7 +319,7 @@ pub(crate) fn verdict_of(lines: &[&str], main: &str) -> Verdict {
         main: main.replace(" qq", ""),
         echo: String::new(),
     };
-    texts.by_ref.insert("ALT_CORE_B_BR_04_C".into(), text);
+    texts.by_ref.insert(card.into(), text);
     verdict(&Ctx::new(&db), db.card(idx), &texts)
 }
 

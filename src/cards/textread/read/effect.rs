@@ -127,7 +127,7 @@ static EFFECTS: Patterns<Vec<NStep>> = Patterns::new(&[
         },
     ),
     (
-        r"^(?i:the) next (.+?) you play this turn( with (?:Hand|Base) Cost \{\d+\} or less)? (gains|loses) \[\[(Fleeting|Anchored|Asleep)\]\]$",
+        r"^(?i:the) next (.+?)(?: that)? you play this turn( with (?:Hand|Base) Cost \{\d+\} or less)? (gains|loses) \[\[(Fleeting|Anchored|Asleep)\]\]$",
         |r, c| {
             let what = format!("{}{}", &c[1], c.get(2).map_or("", |m| m.as_str()));
             let f = next_card(r, &what)?;
@@ -538,6 +538,9 @@ impl Reader<'_> {
             return e;
         }
         if let Some(e) = self.set_effect(s) {
+            return e;
+        }
+        if let Some(e) = self.n9_effect(s) {
             return e;
         }
         if let Some(e) = EFFECTS.read(self, s) {

@@ -44,6 +44,7 @@ mod costs;
 mod cydust;
 mod duster;
 mod effect;
+mod ninety;
 mod noun;
 mod pairs;
 mod skybound;
@@ -221,6 +222,13 @@ impl<'a> Reader<'a> {
             let (t, sup) = self.quick(&c[1])?;
             support |= sup;
             (t, c[2].to_string())
+        } else if let Some(c) = WHEN_SPLIT.captures(&s0)
+            && &c[1] == "When"
+            && let Some(j) = self.n9_when(&c[2])
+        {
+            let (t, cond) = j?;
+            time_cond = Some(cond);
+            (t, c[3].to_string())
         } else if let Some(c) = WHEN_SPLIT.captures(&s0) {
             // "At Dusk, if C — X": X at Dusk, only when C holds.
             rx!(TIME_IF, r"^(Noon|Dusk|Night), if (.+)$");

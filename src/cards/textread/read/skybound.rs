@@ -91,10 +91,7 @@ impl Reader<'_> {
             && let Some(cb) = IF_ITS.captures(b)
             && c3 == "Otherwise, discard it"
         {
-            let mut f = self.noun(&cb[1], Whose::Any)?.filter;
-            f.whose = Whose::Any;
-            f.zones = fzone::DECK;
-            let test = format!("it_is({})", filter_str(&f, self.ctx));
+            let test = self.n9_it_is_either(&cb[1], fzone::DECK)?;
             let mut steps = vec![
                 op("reveal_top", &[]),
                 NStep::If(

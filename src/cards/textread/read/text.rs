@@ -10,7 +10,7 @@ rx!(
 rx!(pub(super) WHEN_SPLIT, r"^(When|At) (.+?) — (.*)$");
 rx!(
     pub(super) QUICK,
-    r"^((?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a Character)(?:, (?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a Character))*) ?: (.*)$"
+    r"^((?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a (?:Character|Permanent))(?:, (?:\{\d+\}|\{T\}|\{D\}|Spend (?:one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|(?:Discard (?:a|one) card from your (?:Reserve|hand)|Discard @reserve_card)|Sacrifice a (?:Character|Permanent)))*) ?: (.*)$"
 );
 
 /// Long set phrases and the short marks the patterns read in their place, replaced in
@@ -88,6 +88,9 @@ pub fn clean(text: &str) -> String {
     // creates a Mana Moth gives it as 2/2/2.
     let t = text
         .replace("[MANA_MOTH]", "[Mana Moth 2/2/2]")
+        // One text keeps a mark ("[BB]") where the others of its card print a boost's
+        // reminder text.
+        .replace(" boost[BB].", " boost.")
         .replace(" (as an exhausted Mana Orb)", " as an exhausted Mana Orb")
         .replace(" (as exhausted Mana Orbs)", " as exhausted Mana Orbs");
     let mut t = REMINDER.replace_all(&t, "").into_owned();
