@@ -29,7 +29,7 @@
 //! The log-strengths `θ = ln γ` are reported centred (mean 0), with standard errors from
 //! the observed information of the games at the optimum, `Σ_S n_S (diag p_S − p_S p_Sᵀ)`
 //! with `p_S` the win probabilities at table `S`: the covariance of the centred
-//! log-strengths is its pseudo-inverse ([`standard_errors`]).
+//! log-strengths is its pseudo-inverse (`standard_errors`).
 //!
 //! Layer: part of [`crate::stats`]; may use `engine` and nothing else of the crate.
 
