@@ -374,9 +374,21 @@ fn place_cards(
             for e in list {
                 let f = e.full();
                 let c = resolver.find(db, &f.card, f.rarity.as_deref())?;
-                if f.token || db.card(c).kind == CardKind::Token {
-                    if zone != Zone::Expedition {
-                        return Err(format!("token '{}' can only be in an expedition", f.card));
+                let kind = db.card(c).kind;
+                if f.token || matches!(kind, CardKind::Token | CardKind::LandmarkToken) {
+                    // A Landmark token (Aerolith, Manaseed) lies in the Landmarks, any other
+                    // token in an expedition.
+                    let allowed = if kind == CardKind::LandmarkToken {
+                        Zone::Landmarks
+                    } else {
+                        Zone::Expedition
+                    };
+                    if zone != allowed {
+                        let place = match allowed {
+                            Zone::Landmarks => "the Landmarks",
+                            _ => "an expedition",
+                        };
+                        return Err(format!("token '{}' can only be in {place}", f.card));
                     }
                     tokens.push((side, c, exp, f));
                 } else {
@@ -476,11 +488,16 @@ fn place_objects(
             flags |= kw::parse(&st.to_ascii_lowercase())
                 .ok_or_else(|| format!("unknown status '{st}'"))?;
         }
+        let zone = if db.card(card).kind == CardKind::LandmarkToken {
+            Zone::Landmarks
+        } else {
+            Zone::Expedition
+        };
         *s.obj_mut(id) = Obj {
             card,
             flags,
             ts,
-            zone: Zone::Expedition,
+            zone,
             side,
             exp,
             boosts: f.boosts,
@@ -489,7 +506,12 @@ fn place_objects(
             left_boosts: 0,
             left_kw: 0,
         };
-        let _ = s.side_mut(side).exp[exp.index()].push(id);
+        let list = if zone == Zone::Landmarks {
+            &mut s.side_mut(side).landmarks
+        } else {
+            &mut s.side_mut(side).exp[exp.index()]
+        };
+        let _ = list.push(id);
     }
     Ok(())
 }

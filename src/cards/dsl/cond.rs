@@ -422,6 +422,9 @@ impl<'a, A: Arena> Parser<'a, A> {
         if !any {
             return self.err("an object description (e.g. 'character yours cost<=3')");
         }
+        // `token` alone is a token Character (and whatever the context defaults to); with a
+        // kind it is a token of that kind only ("target token Permanent": Milady de Winter).
+        let kinds_named = f.kinds != 0;
         if f.kinds == 0 {
             f.kinds = if default_kinds != 0 {
                 default_kinds
@@ -431,7 +434,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 fkind::CHARACTER
             };
         }
-        if f.token == Some(true) {
+        if f.token == Some(true) && !kinds_named {
             f.kinds |= fkind::CHARACTER;
         }
         Ok((f, zones_set))
