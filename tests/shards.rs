@@ -7,7 +7,9 @@ use std::process::{Child, Stdio};
 use predicates::prelude::*;
 
 mod common;
-use common::{names, root, signal, sim, start_until_checkpoint, wait_for_checkpoint};
+use common::{
+    merge_refused, names, root, signal, sim, start_until_checkpoint, wait_for_checkpoint,
+};
 
 /// Every output but meta.json (which records the command and the time) is the same, byte
 /// for byte.
@@ -458,15 +460,7 @@ fn shards_played_with_other_expert_weights_are_not_merged() {
     // Any change to the file's content counts, as for decks.
     std::fs::write(&weights, text + "\n# changed\n").unwrap();
     let s1 = shard("b", "1/2");
-    sim()
-        .args(["merge", "-q", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&s0)
-        .arg(&s1)
-        .assert()
-        .failure()
-        .code(1)
-        .stderr(predicate::str::contains("expert_weights"));
+    merge_refused(&tmp.path().join("out"), &[&s0, &s1], "expert_weights");
 }
 
 /// Every file of a directory with its content, to check that it was left alone.
@@ -718,17 +712,11 @@ fn shards_of_other_seeds_are_named_by_their_seed_whatever_the_mixes() {
             .map(|s| s[..20].to_string()),
         "the test needs shards whose mixes differ"
     );
-    sim()
-        .args(["merge", "-q", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&a)
-        .arg(&b)
-        .assert()
-        .failure()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "not shards of the same run: seed: 1 vs 2",
-        ));
+    merge_refused(
+        &tmp.path().join("out"),
+        &[&a, &b],
+        "not shards of the same run: seed: 1 vs 2",
+    );
 }
 
 /// Shards played with other edits are not merged, whichever shard has them (a shard's
@@ -770,13 +758,5 @@ fn shards_and_checkpoints_of_another_games_version_are_refused() {
     let now = format!("\"games_version\": {}", confluence_sim::sim::GAMES_VERSION);
     assert!(text.contains(&now), "{text}");
     std::fs::write(&json, text.replace(&now, "\"games_version\": 1")).unwrap();
-    sim()
-        .args(["merge", "-q", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&s0)
-        .arg(&s1)
-        .assert()
-        .failure()
-        .code(1)
-        .stderr(predicate::str::contains("games_version"));
+    merge_refused(&tmp.path().join("out"), &[&s0, &s1], "games_version");
 }

@@ -8,7 +8,7 @@ use std::process::Child;
 use predicates::prelude::*;
 
 mod common;
-use common::{names, root, signal, sim, start_until_checkpoint};
+use common::{merge_refused, names, root, signal, sim, start_until_checkpoint};
 
 /// meta.json without what records the process that wrote it (its command line and time).
 fn meta_without_process(dir: &Path) -> serde_json::Value {
@@ -199,17 +199,11 @@ fn ffa_shards_read_other_value_weights_are_not_merged() {
     let text = std::fs::read_to_string(&weights).unwrap();
     std::fs::write(&weights, text + "\n# changed\n").unwrap();
     let s1 = shard(tmp.path(), "b", &args, &[], "1/2");
-    sim()
-        .args(["merge", "-q", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&s0)
-        .arg(&s1)
-        .assert()
-        .failure()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "not shards of the same run: files",
-        ));
+    merge_refused(
+        &tmp.path().join("out"),
+        &[&s0, &s1],
+        "not shards of the same run: files",
+    );
 }
 
 /// Starts a run of several seconds on one thread and returns once its checkpoint holds a

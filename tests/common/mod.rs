@@ -76,6 +76,19 @@ pub fn sim() -> assert_cmd::Command {
     c
 }
 
+/// `merge` of the shard directories `dirs` into `out` is refused as a bad file (exit 1),
+/// its message naming `needle` (the setting that differs, or what is wrong).
+pub fn merge_refused<P: AsRef<std::ffi::OsStr>>(out: &Path, dirs: &[P], needle: &str) {
+    sim()
+        .args(["merge", "-q", "--out"])
+        .arg(out)
+        .args(dirs)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicates::str::contains(needle));
+}
+
 /// The names in a directory, sorted (none if it does not exist).
 pub fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
