@@ -525,6 +525,9 @@ impl Reader<'_> {
             let n = num_word(&c[1]).unwrap_or(0);
             return Ok(vec![op("ready_mana", &[&n.to_string()])]);
         }
+        if let Some(e) = self.mo_effect(s) {
+            return e;
+        }
         if let Some(e) = self.x_effect(s) {
             return e;
         }
