@@ -11,9 +11,9 @@
 //! Each answers `None` for a sentence it does not know, so the reader stays strict.
 
 use super::super::norm::{NAbility, NStep, filter_str, op};
-use super::super::reduce::cmp_str;
+use super::super::reduce::{cmp_str, cost_str};
 use super::{Reader, num_word, upper_first};
-use crate::cards::effect::{Cmp, Filter, Where, Whose, fkind, fzone};
+use crate::cards::effect::{Cmp, Cost, Filter, Where, Whose, fkind, fzone, playflag};
 use crate::cards::types::{CardKind, kw};
 
 fn trimmed(s: &str) -> &str {
@@ -366,13 +366,39 @@ impl Reader<'_> {
         sents: &[String],
     ) -> Result<Option<(Vec<NStep>, usize)>, String> {
         let t = |i: usize| sents.get(i).map_or("", |s| trimmed(s));
-        // The card revealed with a roll, drawn when it is still on top and its Hand Cost is
-        // the die's result.
+        // The card revealed with a roll, when it is still on top and its Hand Cost is the
+        // die's result: drawn, or played for free (from the deck) by exhausting me.
         rx!(
-            REVEALED_DRAW,
-            r"^@revealed_on_roll If its Hand Cost is equal\x20to the die's result, draw it$"
+            REVEALED_IF_COST,
+            r"^@revealed_on_roll If its Hand Cost is equal\x20to the die's result, (.+)$"
         );
-        if REVEALED_DRAW.is_match(t(0)) {
+        if let Some(c) = REVEALED_IF_COST.captures(t(0)) {
+            let then = match &c[1] {
+                "draw it" => self.clause("Draw a card")?,
+                "you may exhaust me to play it for free" => {
+                    let card = Filter {
+                        kinds: fkind::CARD,
+                        zones: fzone::RESERVE | fzone::HAND,
+                        ..Filter::default()
+                    };
+                    let play = op(
+                        "play",
+                        &[
+                            "You",
+                            &filter_str(&card, self.ctx),
+                            "free",
+                            "None",
+                            &playflag::IT.to_string(),
+                        ],
+                    );
+                    let exhaust = Cost {
+                        exhaust: true,
+                        ..Cost::default()
+                    };
+                    vec![NStep::Pay(cost_str(&exhaust), vec![play])]
+                }
+                _ => return Err(format!("an effect on the card revealed '{}'", &c[1])),
+            };
             let f = Filter {
                 kinds: fkind::CARD,
                 zones: fzone::DECK,
@@ -383,8 +409,7 @@ impl Reader<'_> {
                 filter_str(&f, self.ctx),
                 Cmp::Eq
             );
-            let draw = self.clause("Draw a card")?;
-            return Ok(Some((vec![NStep::If(cond, draw, Vec::new())], 1)));
+            return Ok(Some((vec![NStep::If(cond, then, Vec::new())], 1)));
         }
         if let Some(r) = self.spend_boosts_to_have(t(0), t(1))? {
             return Ok(Some(r));
@@ -553,6 +578,29 @@ mod tests {
                 &["when roll: if it_is(card in_deck) and it_cost = roll_result { may { draw } }"],
                 &["when roll: if it_is(card in_deck) and it_cost = roll_result { resupply }"],
                 &["when roll: draw"],
+            ],
+        );
+        let text = "If you would roll one or qq more dice, also reveal the top card qq of your deck. When you qq reveal a card qq this way — If its Hand Cost is qq equal to the die's result, you may qq exhaust me to play it for free.";
+        let good = "when roll: if it_is(card in_deck) and it_cost = roll_result { pay(T) { play_now(it, free) } }";
+        check(
+            text,
+            &[good],
+            &[
+                &[
+                    "when roll: if it_is(card in_deck) and it_cost = roll_result { play_now(it, free) }",
+                ],
+                &[
+                    "when roll: if it_is(card in_deck) and it_cost = roll_result { pay(T) { play_now(it, free, may) } }",
+                ],
+                &[
+                    "when roll: if it_is(card in_deck) and it_cost = roll_result { pay(1) { play_now(it, free) } }",
+                ],
+                &[
+                    "when roll: if it_is(card in_deck) and it_cost = roll_result { pay(T) { play_now(it, less 1) } }",
+                ],
+                &[
+                    "when roll: if it_is(card in_deck) and it_cost = roll_result { pay(T) { draw } }",
+                ],
             ],
         );
         // The reaction alone, without the sentence that reveals the card, is not read.
