@@ -17,7 +17,10 @@ fn bad<T>(c: &Captures<'_>) -> Reading<T> {
 }
 
 /// A card the next one of which you play this turn is changed: the filter, yours.
-fn next_card(r: &Reader<'_>, what: &str) -> Result<crate::cards::effect::Filter, String> {
+pub(super) fn next_card(
+    r: &Reader<'_>,
+    what: &str,
+) -> Result<crate::cards::effect::Filter, String> {
     let mut f = r.noun(&format!("a {what}"), Whose::Yours)?.filter;
     f.whose = Whose::Yours;
     Ok(f)

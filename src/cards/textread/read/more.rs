@@ -13,7 +13,7 @@
 use super::super::norm::{NAbility, NStep, filter_str, op};
 use super::super::reduce::{cmp_str, cost_str};
 use super::{Reader, num_word, upper_first};
-use crate::cards::effect::{Cmp, Cost, Filter, Where, Whose, fkind, fzone, playflag};
+use crate::cards::effect::{Cmp, Cost, Filter, Where, Whose, fkind, fzone, modflag, playflag};
 use crate::cards::types::{CardKind, kw};
 
 fn trimmed(s: &str) -> &str {
@@ -411,6 +411,22 @@ impl Reader<'_> {
             );
             return Ok(Some((vec![NStep::If(cond, then, Vec::new())], 1)));
         }
+        // The next X played this turn free, and losing [[Fleeting]] when played from hand:
+        // one modifier of the next X.
+        rx!(NEXT_FREE, r"^The next (.+?) you play this turn is free$");
+        if let Some(c) = NEXT_FREE.captures(t(0))
+            && t(1) == "If you play it from\x20your hand, it loses [[Fleeting]]"
+        {
+            let f = super::effect::next_card(self, &c[1])?;
+            let flags = modflag::FREE | modflag::LOSE_FLEETING_HAND;
+            return Ok(Some((
+                vec![op(
+                    "next_mod",
+                    &[&filter_str(&f, self.ctx), &flags.to_string()],
+                )],
+                2,
+            )));
+        }
         if let Some(r) = self.spend_boosts_to_have(t(0), t(1))? {
             return Ok(Some(r));
         }
@@ -646,6 +662,19 @@ mod tests {
             &["J: resupply"],
             "{J} [Resupply]. Ignore my abilities qq during the first Day."
         ));
+    }
+
+    #[test]
+    fn the_next_spell_free_and_losing_fleeting_from_hand() {
+        check(
+            "{T} : The next Spell you qq play this turn is free. If you qq play it from your hand, qq it loses [[Fleeting]].",
+            &["quick(T): next_free(spell, hand_loses_fleeting)"],
+            &[
+                &["quick(T): next_free(spell)"],
+                &["quick(T): next_free(character, hand_loses_fleeting)"],
+                &["quick(1, T): next_free(spell, hand_loses_fleeting)"],
+            ],
+        );
     }
 
     #[test]
