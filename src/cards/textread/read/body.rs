@@ -59,6 +59,11 @@ impl Reader<'_> {
         let mut out: Vec<NStep> = Vec::new();
         let mut i = 0;
         while i < sents.len() {
+            if let Some((steps, used)) = self.mo_sentences(&sents[i..])? {
+                out.extend(steps);
+                i += used;
+                continue;
+            }
             if let Some((steps, used)) = self.du_sentences(&sents[i..])? {
                 out.extend(steps);
                 i += used;
@@ -297,6 +302,9 @@ impl Reader<'_> {
 
     /// A condition of "If ..., ...".
     pub(in crate::cards::textread) fn cond(&self, c: &str) -> Result<String, String> {
+        if let Some(r) = self.mo_cond(c) {
+            return r;
+        }
         Ok(match c {
             "you are the first player" | "you are first player" => "FirstPlayer".into(),
             "your opponent is first player" | "your opponent is the first player" => {

@@ -17,7 +17,10 @@ fn bad<T>(c: &Captures<'_>) -> Reading<T> {
 }
 
 /// A card the next one of which you play this turn is changed: the filter, yours.
-fn next_card(r: &Reader<'_>, what: &str) -> Result<crate::cards::effect::Filter, String> {
+pub(super) fn next_card(
+    r: &Reader<'_>,
+    what: &str,
+) -> Result<crate::cards::effect::Filter, String> {
     let mut f = r.noun(&format!("a {what}"), Whose::Yours)?.filter;
     f.whose = Whose::Yours;
     Ok(f)
@@ -524,6 +527,9 @@ impl Reader<'_> {
         if let Some(c) = READY_ORBS.captures(s) {
             let n = num_word(&c[1]).unwrap_or(0);
             return Ok(vec![op("ready_mana", &[&n.to_string()])]);
+        }
+        if let Some(e) = self.mo_effect(s) {
+            return e;
         }
         if let Some(e) = self.x_effect(s) {
             return e;

@@ -44,6 +44,7 @@ mod costs;
 mod cydust;
 mod duster;
 mod effect;
+mod more;
 mod ninety;
 mod noun;
 mod pairs;
@@ -145,12 +146,14 @@ impl<'a> Reader<'a> {
             let mut groups: Vec<Vec<String>> = Vec::new();
             let mut after_keyword = true;
             let mut after_alone = false;
-            for s in sentences(&text) {
+            let (sents, first_day) = more::joined_sentences(sentences(&text));
+            for s in sents {
                 // A static sentence written among a card's effects is an ability of its
                 // own ("You may discard ... to reduce my cost by {2}." in a Spell).
                 let alone = STANDALONE.is_match(&s)
                     || cydust::STANDALONE_CD.is_match(&s)
-                    || alibise::STANDALONE.is_match(&s);
+                    || alibise::STANDALONE.is_match(&s)
+                    || more::STANDALONE_MO.is_match(&s);
                 let is_kw = s
                     .trim_end_matches('.')
                     .split(", ")
@@ -164,9 +167,14 @@ impl<'a> Reader<'a> {
                 after_keyword = is_kw;
                 after_alone = alone;
             }
+            let mut read = Vec::new();
             for g in groups {
-                out.extend(self.ability(kind, &g, support)?);
+                read.extend(self.ability(kind, &g, support)?);
             }
+            if first_day {
+                read = more::idle_first_day(read)?;
+            }
+            out.extend(read);
         }
         Ok(out)
     }
@@ -201,7 +209,8 @@ impl<'a> Reader<'a> {
         if g.len() == 1
             && (STANDALONE.is_match(&g[0])
                 || cydust::STANDALONE_CD.is_match(&g[0])
-                || alibise::STANDALONE.is_match(&g[0]))
+                || alibise::STANDALONE.is_match(&g[0])
+                || more::STANDALONE_MO.is_match(&g[0]))
         {
             return self.static_ability(g, support);
         }
@@ -255,6 +264,9 @@ impl<'a> Reader<'a> {
         };
         let mut sents = vec![rest0];
         sents.extend(g[1..].iter().cloned());
+        if let Some(v) = self.mo_surcharge(&trigger, &sents, support) {
+            return v;
+        }
         // Activation only while you are the first player.
         let mut only_first = false;
         if sents.last().is_some_and(|l| {

@@ -18,11 +18,11 @@ fn trimmed(s: &str) -> &str {
 /// The X that counts a card's own named counters, in the normal form's words.
 const MY_COUNTERS: &str = "MyCounters";
 
-/// The sides whose Expeditions a target Expedition moved back one region may be: either
-/// side's (D21), or only yours ("you control"); `None` for another sentence.
+/// The sides whose Expeditions a target Expedition moved back one region may be: only
+/// yours ("you control"); `None` for another sentence (any target Expedition moved back is
+/// read by `read/more.rs` as the Expedition selected).
 fn back_sides(s: &str) -> Option<&'static [&'static str]> {
     match s {
-        "Target Expedition @moves_back" => Some(&["yours", "opposing"]),
         "Target Expedition you control @moves_back" => Some(&["yours"]),
         _ => None,
     }
@@ -59,8 +59,7 @@ impl Reader<'_> {
         if s == "The Expedition facing me @moves_back" {
             return Ok(Some(vec![op("back", &["Mine", "opposing"])]));
         }
-        // "Target Expedition moves backwards one region": any of the four expeditions, the
-        // Confluence's (its Darkness) too (RULES.md D21); "you control": one of yours.
+        // A target Expedition "you control" moved back one region: one of yours.
         if let Some(sides) = back_sides(s) {
             let modes = sides
                 .iter()
@@ -418,19 +417,17 @@ mod tests {
     }
 
     #[test]
-    fn a_target_expedition_moved_back() {
-        let text = "{H} Target Expedition moves backwards one region.";
+    fn a_target_expedition_you_control_moved_back() {
+        let text = "{H} Target Expedition you control qq moves backwards one region.";
         check(
             text,
-            &[
-                "H: choose { back(hero) } or { back(companion) } or { opponent_back(hero) } or { opponent_back(companion) }",
-            ],
+            &["H: choose { back(hero) } or { back(companion) }"],
             &[
                 &["H: opponent_back(target)"],
-                &["H: choose { back(hero) } or { back(companion) }"],
                 &[
-                    "H: choose { forward(hero) } or { forward(companion) } or { opponent_forward(hero) } or { opponent_forward(companion) }",
+                    "H: choose { back(hero) } or { back(companion) } or { opponent_back(hero) } or { opponent_back(companion) }",
                 ],
+                &["H: choose { forward(hero) } or { forward(companion) }"],
             ],
         );
     }

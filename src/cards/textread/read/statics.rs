@@ -328,6 +328,9 @@ impl Reader<'_> {
         support: bool,
     ) -> Result<Vec<NAbility>, String> {
         if g.len() != 1 {
+            if let Some(v) = self.mo_static_pair(g, support) {
+                return v;
+            }
             if let Some(v) = self.static_sentences(g, support) {
                 return Ok(v);
             }
@@ -339,6 +342,9 @@ impl Reader<'_> {
             Some(r) => (r, true),
             None => (s, support),
         };
+        if let Some(v) = self.mo_static(s, support) {
+            return v;
+        }
         if let Some(v) = self.du_static(s, support) {
             return Ok(v);
         }

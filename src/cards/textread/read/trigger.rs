@@ -208,6 +208,9 @@ impl Reader<'_> {
         if let Some((_, e)) = FIXED_EVENTS.iter().find(|(t, _)| *t == what) {
             return Ok(format!("when {e}"));
         }
+        if let Some(e) = self.mo_when(what) {
+            return Ok(e);
+        }
         if what == "I'm sacrificed, if I was not [[Fleeting]]" {
             let f = Filter {
                 kinds: fkind::CHARACTER,
