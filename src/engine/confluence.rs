@@ -17,6 +17,23 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// hero, characters in expeditions (left to right), landmarks, Reserve cards (A10).
     pub(super) fn confluence_quick_candidate(&self, cursor: u16) -> Option<(ObjId, u8)> {
         let side = self.s.side(Side::Confluence);
+        // Most of the time none of its objects has a quick or support ability: say so
+        // before listing and sorting the expeditions (the lists one by one, as
+        // `queue_timed` tests them).
+        let has = |ids: &[ObjId]| {
+            ids.iter().any(|&id| {
+                self.db.card(self.s.obj(id).card).trigger_mask & (tmask::QUICK | tmask::SUPPORT)
+                    != 0
+            })
+        };
+        if !(has(std::slice::from_ref(&side.hero))
+            || has(side.exp[0].as_slice())
+            || has(side.exp[1].as_slice())
+            || has(side.landmarks.as_slice())
+            || has(side.reserve.as_slice()))
+        {
+            return None;
+        }
         let mut exp: List<64> = List::new();
         for e in 0..2 {
             for id in side.exp[e].iter() {

@@ -405,7 +405,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// check the win (interpretation A4: before Midnight).
     #[inline(never)]
     fn progress(&mut self) {
-        let report = overcome::evaluate(self.s, self.db);
+        // Filled in this frame (no copy of the report out of `evaluate`).
+        let mut report = overcome::DuskReport::empty();
+        overcome::evaluate_into(self.s, self.db, &mut report);
         if O::ENABLED {
             self.emit(Event::Dusk(&report));
         }

@@ -98,6 +98,40 @@ pub struct DuskReport {
     pub exps: [ExpReport; 2],
 }
 
+impl ExpReport {
+    /// An empty report, its fields written in place (the derived `Default` of an array of
+    /// two builds each element apart and copies it, uninitialized facing list included).
+    #[inline(always)]
+    const fn empty() -> ExpReport {
+        ExpReport {
+            region: 0,
+            requirement: 0,
+            added: 0,
+            totals: Stats::ZERO,
+            facing: ArrayVec::new_const(),
+            ascend: false,
+            defender: false,
+            blocked: false,
+            terrain_paid: false,
+            cleared: false,
+            advanced: false,
+            due_to: 0,
+            remaining: Stats::ZERO,
+            verdict: Verdict::Advanced,
+        }
+    }
+}
+
+impl DuskReport {
+    /// An empty report for [`evaluate_into`] to fill (the same as `default()`).
+    #[inline(always)]
+    pub const fn empty() -> DuskReport {
+        DuskReport {
+            exps: [ExpReport::empty(), ExpReport::empty()],
+        }
+    }
+}
+
 /// Pays one point per required terrain, natural type first, else with an added type.
 /// Returns the types of the points spent.
 pub fn pay_terrain(rem: Stats, requirement: u8, added: u8) -> Option<u8> {
@@ -289,15 +323,29 @@ fn awake_gigantics<const N: usize, const M: usize>(
     gigantics
 }
 
-/// Works out Dusk for both expeditions from the current state (nothing is changed). Each
-/// object's keywords are read once (`kw_bits`: Gigantic, Defender, Asleep, Persistent,
-/// Constant, none of them Fleeting, so the same test as a `has_kw` call for each).
+/// Works out Dusk for both expeditions from the current state (nothing is changed).
 pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb) -> DuskReport {
+    let mut report = DuskReport::empty();
+    evaluate_into(s, db, &mut report);
+    report
+}
+
+/// [`evaluate`] into a report the caller holds, every field of it written (no copy of the
+/// report out of the function). Each object's keywords are read once (`kw_bits`: Gigantic,
+/// Defender, Asleep, Persistent, Constant, none of them Fleeting, so the same test as a
+/// `has_kw` call for each).
+pub fn evaluate_into<const N: usize, const M: usize>(
+    s: &GameState<N, M>,
+    db: &CardDb,
+    report: &mut DuskReport,
+) {
     let gigantics = awake_gigantics(s, db);
     let conf = s.side(Side::Confluence);
     // Filled in place, the facing lists in the report itself (no copy of them).
     let mut inputs: [SideInput; 2] = Default::default();
-    let mut report = DuskReport::default();
+    for r in &mut report.exps {
+        r.facing.clear();
+    }
     for e in Exp::BOTH {
         let region = s.region(e);
         let mut totals = Stats::ZERO;
@@ -413,6 +461,12 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
         }
     }
     let (_, h, c) = best.expect("the empty subset always fits");
+    verdicts(report, h, c, all_g);
+}
+
+/// Writes each expedition's outcome from the chosen subsets (`h` facing the Hero
+/// expedition, `c` the Companion one).
+fn verdicts(report: &mut DuskReport, h: Entry, c: Entry, all_g: u16) {
     for (e, ent, other) in [(Exp::Hero, h, c), (Exp::Companion, c, h)] {
         let r = &mut report.exps[e.index()];
         for (i, f) in r.facing.iter_mut().enumerate() {
@@ -438,7 +492,6 @@ pub fn evaluate<const N: usize, const M: usize>(s: &GameState<N, M>, db: &CardDb
             Verdict::GiganticElsewhere
         };
     }
-    report
 }
 
 /// The terrain types whose spending would trigger one of the player's "moves forward due

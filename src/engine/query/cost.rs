@@ -171,20 +171,26 @@ impl<const N: usize, const M: usize> GameState<N, M> {
 
     /// The least that playing card `id` may cost: the opponents' "... can't cost less than
     /// N" (Robin Hood), which also holds for a card played for free or for less by an
-    /// effect (0 when no opponent has such a static).
-    #[inline]
+    /// effect (0 when no opponent has such a static). An inlined test (with two seats: no
+    /// static of the opponent's in play, no floor), the reading out of line.
+    #[inline(always)]
     pub fn cost_floor(&self, db: &CardDb, id: ObjId) -> u8 {
         // Booster War's free mana: nothing costs anything, so no floor applies (D50).
         if self.variant.free_mana {
             return 0;
         }
+        if N == 2 && self.statics[self.obj(id).side.other()] == 0 {
+            return 0;
+        }
+        self.cost_floor_read(db, id)
+    }
+
+    /// [`Self::cost_floor`] past its test.
+    #[inline(never)]
+    fn cost_floor_read(&self, db: &CardDb, id: ObjId) -> u8 {
         let side = self.obj(id).side;
         if N == 2 {
-            let other = side.other();
-            if self.statics[other] == 0 {
-                return 0;
-            }
-            return self.opponent_min_cost(db, id, other);
+            return self.opponent_min_cost(db, id, side.other());
         }
         let (opps, n_opps) = self.opponents_list(side);
         let mut floor = 0;
