@@ -344,7 +344,7 @@ fn start_step(s: &mut GameState, step: &str) -> Box<dyn Fn(&GameState) -> bool> 
 /// A card the file places: its card, the zone and expedition it starts in, its entry.
 type Placed = (CardIdx, Zone, Exp, FullEntry);
 /// A token the file places in an expedition: its side, card, expedition and entry.
-type PlacedToken = (Side, CardIdx, Exp, FullEntry);
+type PlacedToken = (Side, CardIdx, Zone, Exp, FullEntry);
 
 /// The cards the file places, by side (the player's, then the Confluence's), each with the
 /// zone it starts in: the zones' cards by name, the Mana orbs as filler cards and the
@@ -390,7 +390,7 @@ fn place_cards(
                         };
                         return Err(format!("token '{}' can only be in {place}", f.card));
                     }
-                    tokens.push((side, c, exp, f));
+                    tokens.push((side, c, zone, exp, f));
                 } else {
                     placed[side.index()].push((c, zone, exp, f));
                 }
@@ -480,7 +480,7 @@ fn place_objects(
         let start = crate::engine::setup::start_counters(db, s.obj(hero).card);
         s.obj_mut(hero).counters = spec.hero_counters.or(start).unwrap_or(0);
     }
-    for (k, (side, card, exp, f)) in tokens.into_iter().enumerate() {
+    for (k, (side, card, zone, exp, f)) in tokens.into_iter().enumerate() {
         let id = (TOKEN_BASE + k) as ObjId;
         let ts = s.next_ts();
         let mut flags = flag::TOKEN | flag::KNOWN;
@@ -488,11 +488,6 @@ fn place_objects(
             flags |= kw::parse(&st.to_ascii_lowercase())
                 .ok_or_else(|| format!("unknown status '{st}'"))?;
         }
-        let zone = if db.card(card).kind == CardKind::LandmarkToken {
-            Zone::Landmarks
-        } else {
-            Zone::Expedition
-        };
         *s.obj_mut(id) = Obj {
             card,
             flags,
