@@ -500,6 +500,41 @@ fn search_doubt_looks_the_second_day_only_where_the_game_is_in_doubt() {
     );
 }
 
+/// `settled=P` plays the best first guess without a search where the value model (here the
+/// network's, `net=4`) puts the position below P% or above 100 - P%, and searches as
+/// without it elsewhere.
+#[test]
+fn search_settled_skips_the_search_where_the_game_is_as_good_as_settled() {
+    let sh = shared();
+    let db = &sh.s.lib.db;
+    let net = confluence_sim::policy::value::ValueNet::embedded_net();
+    let base = "search:net=7,rollouts=4,width=4,deep=0";
+    let gated = format!("{base},settled=25");
+    let (mut skipped, mut searched_too) = (0, 0);
+    for (seed, g) in &varied_decisions() {
+        let v = 100.0 * net.value(&View::new(g, db));
+        let settled = !(25.0..=75.0).contains(&v);
+        let plays_as = if settled {
+            format!("{base},only=0")
+        } else {
+            base.to_string()
+        };
+        let (a, b) = (searched(&gated, g, *seed), searched(&plays_as, g, *seed));
+        assert_eq!(
+            a, b,
+            "value {v:.1}%: {gated} searched otherwise than {plays_as}"
+        );
+        assert_eq!(choose(&gated, g, *seed).0, choose(&plays_as, g, *seed).0);
+        let real = a.2 > 1;
+        skipped += (settled && real) as u32;
+        searched_too += (!settled && real && a.1 > 0) as u32;
+    }
+    assert!(
+        skipped > 0 && searched_too > 0,
+        "the states' values never fell on both sides of the band ({skipped} skipped, {searched_too} searched): the check proves nothing"
+    );
+}
+
 /// By default a search with a horizon gives the cards into Mana and the Afternoon turns a
 /// second day and twice the samples, and the Mana decisions two candidates (`deep=3`,
 /// `narrow=1`, `dwidth=2`); head to head, where the rollouts play to the end, it keeps its

@@ -119,6 +119,7 @@ pub enum Knob {
     Margin,
     Close,
     Doubt,
+    Settled,
     Value,
     Vonly,
     /// `skill`'s temperature, in thousandths of a point.
@@ -126,9 +127,9 @@ pub enum Knob {
 }
 
 impl Knob {
-    /// Every knob: the search's first (`PolicyKind::known_params` takes the first 17), then
+    /// Every knob: the search's first (`PolicyKind::known_params` takes the first 18), then
     /// the value model's and the skill's.
-    pub const ALL: [Knob; 20] = [
+    pub const ALL: [Knob; 21] = [
         Knob::Rollouts,
         Knob::Width,
         Knob::Expert,
@@ -146,6 +147,7 @@ impl Knob {
         Knob::Margin,
         Knob::Close,
         Knob::Doubt,
+        Knob::Settled,
         Knob::Value,
         Knob::Vonly,
         Knob::T,
@@ -171,6 +173,7 @@ impl Knob {
             Knob::Margin => "margin",
             Knob::Close => "close",
             Knob::Doubt => "doubt",
+            Knob::Settled => "settled",
             Knob::Value => "value",
             Knob::Vonly => "vonly",
             Knob::T => "t",
@@ -215,6 +218,7 @@ pub struct Settings {
     pub margin: u8,
     pub close: u8,
     pub doubt: u8,
+    pub settled: u8,
     /// `skill:t=T`, thousandths of a point.
     pub t: u32,
 }
@@ -247,6 +251,7 @@ impl Settings {
                 Knob::Margin => s.margin = pct,
                 Knob::Close => s.close = pct,
                 Knob::Doubt => s.doubt = pct,
+                Knob::Settled => s.settled = pct,
                 Knob::Value => s.value = v,
                 Knob::Vonly => s.vonly = Some(Decisions::from_bits(v)),
                 Knob::T => s.t = v,

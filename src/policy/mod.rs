@@ -269,7 +269,7 @@ impl PolicyKind {
             PolicyKind::Expert => &[Knob::Keep, Knob::Mana, Knob::Value, Knob::Vonly, Knob::Net],
             // The search's knobs: every one but the value model's and the skill's, which
             // `Knob::ALL` lists last.
-            PolicyKind::Search | PolicyKind::Clairvoyant => &Knob::ALL[..17],
+            PolicyKind::Search | PolicyKind::Clairvoyant => &Knob::ALL[..18],
         }
     }
 
@@ -390,6 +390,7 @@ impl std::str::FromStr for PolicySpec {
                 Knob::Net if kind == PolicyKind::Expert => (0, 1),
                 Knob::Net => (0, Network::ALL.bits()),
                 Knob::Gate | Knob::Margin | Knob::Close | Knob::Doubt => (0, 100),
+                Knob::Settled => (0, 49),
                 Knob::Only | Knob::Vonly | Knob::Deep | Knob::Narrow => (0, Decisions::ALL.bits()),
                 Knob::Value => (0, value::afterstate::MAX_SAMPLES),
                 Knob::Horizon => (0, 30),
@@ -905,6 +906,7 @@ impl PolicySpec {
             margin: s.margin,
             close: s.close,
             doubt: s.doubt,
+            settled: s.settled,
         }
     }
 
@@ -956,6 +958,7 @@ impl PolicySpec {
                     ("margin", s.margin as u32),
                     ("close", s.close as u32),
                     ("doubt", s.doubt as u32),
+                    ("settled", s.settled as u32),
                 ] {
                     if v != 0 {
                         extra.push_str(&format!(",{key}={v}"));
@@ -1479,6 +1482,18 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("doubt=101 is out of range (0 to 100)"), "{e}");
+        let f: PolicySpec = "fastsearch:settled=3".parse().unwrap();
+        assert!(
+            f.resolved().contains(",margin=2,settled=3,"),
+            "{}",
+            f.resolved()
+        );
+        assert_eq!(params_of(&f).settled, 3);
+        let e = "search:settled=50"
+            .parse::<PolicySpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("settled=50 is out of range (0 to 49)"), "{e}");
         let e = "search:close=101"
             .parse::<PolicySpec>()
             .unwrap_err()

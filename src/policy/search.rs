@@ -132,6 +132,11 @@ pub struct SearchParams {
     /// where the value model of the network's games says 10% to 90%
     /// (docs/studies/2026-11-27-deepsearch.md).
     pub doubt: u8,
+    /// Percent: where the value model gives the position a win probability below this or
+    /// above 100 less this (the game as good as settled), the best first guess is played
+    /// without a search (0, the default: always search). Solo games with a value model
+    /// only.
+    pub settled: u8,
 }
 
 /// Every kind of decision is searched.
@@ -180,6 +185,7 @@ impl SearchParams {
             margin: 0,
             close: 0,
             doubt: 0,
+            settled: 0,
         }
     }
 
@@ -603,7 +609,7 @@ impl Search {
         } else {
             self.params.rollouts
         };
-        if plain == 0 || !self.params.only.contains(view.decision()) {
+        if plain == 0 || !self.params.only.contains(view.decision()) || self.settled_here(view) {
             // Unsearched: the best first guess decides (the ranker's, else the rollout
             // policy's).
             if let Some(r) = &mut self.ranker {
@@ -669,6 +675,22 @@ impl Search {
     /// Whether the value model ends the rollouts here (a solo game with a horizon).
     fn scored<const N: usize, const M: usize>(&self, view: &View<'_, N, M>) -> bool {
         self.params.horizon > 0 && self.value.is_some() && !view.mode().versus()
+    }
+
+    /// Whether the value model finds the game as good as settled here (`settled`).
+    fn settled_here<'v, const N: usize, const M: usize>(&self, view: &View<'v, N, M>) -> bool
+    where
+        View<'v, N, M>: Seated<'v>,
+    {
+        if self.params.settled == 0 || view.mode().versus() {
+            return false;
+        }
+        let (Some(net), Some(two)) = (&self.value, view.two_seat()) else {
+            return false;
+        };
+        let v = net.value(two) * 100.0;
+        let s = self.params.settled as f32;
+        v < s || v > 100.0 - s
     }
 
     /// Whether this decision's rollouts look a day further (`deep`, `doubt`).
