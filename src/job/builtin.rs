@@ -49,6 +49,7 @@ pub static FILES: &[(&str, &str)] = files![
     "decks/experiments/precision.toml",
     "decks/experiments/rare_impact.toml",
     "decks/experiments/starter_decks.toml",
+    "decks/experiments/starter_decks_fastsearch.toml",
     "decks/player/AX_sierra_oddball.txt",
     "decks/player/BR_kojo_booda.txt",
     "decks/player/LY_nevenka_blotch.txt",
