@@ -366,7 +366,8 @@ pub struct Frame {
     /// Any number of targets, chosen one at a time: only objects with a later timestamp
     /// are still offered.
     pub cursor: u16,
-    /// Repetitions left of a `repeat AMOUNT` loop.
+    /// Repetitions left of a `repeat AMOUNT` loop (of a `repeat any` loop: rounds left
+    /// before its guard, 255 at its start).
     pub loops: u8,
     /// Free for All: the opponent this effect concerns, once its controller chose it
     /// (`NO_SEAT` before; with two seats never read: the one opponent).

@@ -8,7 +8,8 @@
 //! trigger  := J | H | R | spell | noon | dusk | night | quick(costs) | D[(costs)] | when event
 //! seq      := stmt {";" stmt}
 //! stmt     := may {seq} | pay(costs) {seq} | if cond {seq} [else {seq}]
-//!           | choose {seq} or {seq} ... | roll [{ a-b: seq | c-d: seq }] | repeat N {seq} | call
+//!           | choose {seq} or {seq} ... | roll [{ a-b: seq | c-d: seq }]
+//!           | repeat (N | amount | any) {seq} | call
 //! ```
 //!
 //! The parser's methods are split by what they read: `lexer` makes the tokens, `line`

@@ -165,21 +165,32 @@ impl<'a, A: Arena> Parser<'a, A> {
                 }
             }
             "repeat" if !matches!(self.peek_at(1), Tok::Int(_)) => {
-                // repeat AMOUNT { ... }: a loop, the amount read once when it starts.
+                // repeat AMOUNT { ... }: a loop, the amount read once when it starts;
+                // repeat any { ... }: again while the body's may or pay is taken.
                 self.pos += 1;
-                let n = self.amount()?;
+                let any = self.eat_word("any");
+                let n = if any {
+                    Amount::Const(0)
+                } else {
+                    self.amount()?
+                };
                 let at = body.len();
                 body.push(Op::LoopStart { n, end: 0 });
                 self.block(body)?;
                 if body[at + 1..]
                     .iter()
-                    .any(|op| matches!(op, Op::LoopStart { .. }))
+                    .any(|op| matches!(op, Op::LoopStart { .. } | Op::LoopAny { .. }))
                 {
-                    return self.fail("a repeat with an amount can't hold another one".into());
+                    return self
+                        .fail("a repeat with an amount (or any) can't hold another one".into());
                 }
                 body.push(Op::LoopNext { to: at as u16 + 1 });
                 let end = Self::here(body);
-                body[at] = Op::LoopStart { n, end };
+                body[at] = if any {
+                    Op::LoopAny { end }
+                } else {
+                    Op::LoopStart { n, end }
+                };
             }
             "repeat" => {
                 self.pos += 1;
@@ -348,6 +359,7 @@ fn relocate(op: Op, offset: u16) -> Op {
             n,
             end: end + offset,
         },
+        Op::LoopAny { end } => Op::LoopAny { end: end + offset },
         Op::LoopNext { to } => Op::LoopNext { to: to + offset },
         other => other,
     }

@@ -425,7 +425,15 @@ pub enum Op {
         n: Amount,
         end: u16,
     },
-    /// Back to `to` (the body's start) while repetitions remain.
+    /// `repeat any { ... }` ("any number of"): the body runs at least once and again while
+    /// `did` holds at its end (its `may` or `pay` was taken), so declining, or a cost that
+    /// cannot be paid, ends it. `did` is cleared as each round begins. The body ends with a
+    /// `LoopNext`; `end` is past it.
+    LoopAny {
+        end: u16,
+    },
+    /// Back to `to` (the body's start) while repetitions remain (after a `LoopAny`: while
+    /// the round just run set `did`).
     LoopNext {
         to: u16,
     },

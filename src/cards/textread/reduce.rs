@@ -337,6 +337,14 @@ impl Reducer<'_> {
                     ));
                     pc = end;
                 }
+                Op::LoopAny { end } => {
+                    let end = end as usize;
+                    out.push(NStep::Repeat(
+                        "any".into(),
+                        self.block(ops, pc + 1, end - 1)?,
+                    ));
+                    pc = end;
+                }
                 Op::PayCards { .. } => pc += 1,
                 Op::Select {
                     filter,
@@ -651,6 +659,7 @@ impl Reducer<'_> {
             | Op::JumpUnless { .. }
             | Op::Jump { .. }
             | Op::LoopStart { .. }
+            | Op::LoopAny { .. }
             | Op::LoopNext { .. }
             | Op::Choose { .. } => return Err(format!("a stray {o:?}")),
         })

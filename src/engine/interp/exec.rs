@@ -121,7 +121,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Op::JumpUnless { cond, to } => self.exec_jump_unless(f, cond, to),
             Op::Jump { to } => Flow::Goto(to),
             Op::LoopStart { n, end } => self.exec_loop_start(f, n, end),
-            Op::LoopNext { to } => self.exec_loop_next(to),
+            Op::LoopAny { .. } => self.exec_loop_any(),
+            Op::LoopNext { to } => self.exec_loop_next(f, to),
             Op::Choose { .. } => self.exec_choose(f),
         }
     }
@@ -175,11 +176,28 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         Flow::Next
     }
 
-    /// A loop's end: back to its start while rounds are left.
-    fn exec_loop_next(&mut self, to: u16) -> Flow {
+    /// A `repeat any` loop begins: its first round, with `did` cleared. `loops` counts the
+    /// rounds down from 255, a guard against a body that can always be taken (a `may`
+    /// the Confluence always takes, with nothing to pay): no card's "any number" comes
+    /// near it.
+    fn exec_loop_any(&mut self) -> Flow {
         let fr = self.frame_mut();
-        if fr.loops > 1 {
+        fr.did = false;
+        fr.loops = u8::MAX;
+        Flow::Next
+    }
+
+    /// A loop's end: back to its start while rounds are left; after a `repeat any`, while
+    /// the round just run took its `may` or `pay` (`did`), with `did` cleared again.
+    fn exec_loop_next(&mut self, f: &Frame, to: u16) -> Flow {
+        let ab = self.db.abilities[f.ability as usize];
+        let any = matches!(self.db.op(&ab, to - 1), Op::LoopAny { .. });
+        let fr = self.frame_mut();
+        if fr.loops > 1 && (!any || fr.did) {
             fr.loops -= 1;
+            if any {
+                fr.did = false;
+            }
             Flow::Goto(to)
         } else {
             fr.loops = 0;

@@ -54,6 +54,31 @@ impl Reader<'_> {
                 Vec::new(),
             )]));
         }
+        // Discarding "any number" of Reserve cards (sacrificing any number of Permanents)
+        // to do E "that many" times: the one-card form, repeated until the player stops or
+        // nothing is left to pay (`repeat any`, RULES.md D66), E once for each card.
+        rx!(
+            ANY_NUMBER_TO,
+            r"^You may (discard|sacrifice) any number of (.+?) to (.+) that many (boosts|cards)$"
+        );
+        if let Some(c) = ANY_NUMBER_TO.captures(s) {
+            let one = match (&c[1], &c[2]) {
+                ("discard", "cards from your Reserve") => "@reserve_card".to_string(),
+                ("sacrifice", plural) if !plural.contains(' ') && plural.ends_with('s') => {
+                    format!("a {}", plural.trim_end_matches('s'))
+                }
+                _ => return Ok(None),
+            };
+            let each = match &c[4] {
+                "boosts" => "1 boost",
+                _ => "a card",
+            };
+            let sentence = format!("You may {} {one} to {} {each}", &c[1], &c[3]);
+            let Some(round) = self.cost_clause_inner(&sentence)? else {
+                return Ok(None);
+            };
+            return Ok(Some(vec![NStep::Repeat("any".into(), round)]));
+        }
         // "You may sacrifice a Permanent to X": only with one to sacrifice.
         rx!(SACRIFICE_TO, r"^You may sacrifice (an? .+?) to (.+)$");
         if let Some(c) = SACRIFICE_TO.captures(s)
@@ -166,5 +191,83 @@ impl Reader<'_> {
             )]));
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::textread::{Verdict, check, verdict_of};
+
+    fn unread(lines: &[&str], text: &str) -> bool {
+        matches!(verdict_of(lines, text), Verdict::Declared(why) if why.starts_with("unread"))
+    }
+
+    #[test]
+    fn any_number_of_reserve_cards_discarded_for_that_many_boosts_or_cards() {
+        let text = "{J} You may discard any number qq of cards from your Reserve qq to give me that many qq boosts.";
+        let good = "J: repeat any { pay(discard_reserve) { boost(me, 1) } }";
+        check(
+            text,
+            &[good],
+            &[
+                // Another amount, zone, effect or trigger.
+                &["J: repeat any { pay(discard_reserve) { boost(me, 2) } }"],
+                &["J: repeat any { pay(discard_hand) { boost(me, 1) } }"],
+                &["J: repeat any { pay(discard_reserve) { draw } }"],
+                &["H: repeat any { pay(discard_reserve) { boost(me, 1) } }"],
+                // A cap, a count read once, a single card.
+                &["J: repeat 8 { pay(discard_reserve) { boost(me, 1) } }"],
+                &["J: repeat reserve { pay(discard_reserve) { boost(me, 1) } }"],
+                &["J: pay(discard_reserve) { boost(me, 1) }"],
+                // Not optional.
+                &[
+                    "J: repeat any { if reserve >= 1 { discard(target card yours in_reserve); boost(me, 1) } }",
+                ],
+            ],
+        );
+        let text = "{J} You may discard any number qq of cards from your Reserve qq to draw that many qq cards.";
+        check(
+            text,
+            &["J: repeat any { pay(discard_reserve) { draw } }"],
+            &[
+                &["J: repeat any { pay(discard_reserve) { draw(2) } }"],
+                &["J: repeat any { pay(discard_reserve) { opponent_draws } }"],
+                &["J: repeat 8 { pay(discard_reserve) { draw } }"],
+            ],
+        );
+        // Another zone is not this form.
+        assert!(unread(
+            &["J: repeat any { pay(discard_hand) { draw } }"],
+            "{J} You may discard any number qq of cards from your hand qq to draw that many qq cards."
+        ));
+    }
+
+    #[test]
+    fn any_number_of_permanents_sacrificed_for_that_many_boosts() {
+        let text =
+            "{J} You may sacrifice any number qq of Permanents to give qq me that many boosts.";
+        let good = "J: repeat any { if control(permanent yours) { may { sacrifice(target permanent yours); boost(me, 1) } } }";
+        check(
+            text,
+            &[good],
+            &[
+                &[&good.replace("boost(me, 1)", "boost(me, 2)")],
+                &[&good.replace("target permanent yours", "target permanent opposing")],
+                &[&good.replace("target permanent yours", "target character yours")],
+                &[&good.replace("repeat any", "repeat 8")],
+                &[
+                    "J: repeat any { if control(permanent yours) { sacrifice(target permanent yours); boost(me, 1) } }",
+                ],
+                &[&good.replace("J:", "R:")],
+            ],
+        );
+        // The guard says no more than the target it guards (`equiv.rs`).
+        assert_eq!(
+            verdict_of(
+                &["J: repeat any { may { sacrifice(target permanent yours); boost(me, 1) } }"],
+                text
+            ),
+            Verdict::Verified
+        );
     }
 }
