@@ -19,8 +19,8 @@
 #            new outputs (README.md, docs/*.md; the dated pages under docs/studies/ keep
 #            the figures of their day and say which version they measured).
 # Usage: scripts/regenerate.sh models|reports|figures
-# Each step is a long run on 2 cores (models about 80 minutes, reports about 2 hours with
-# the convergence study's reference search); the 16-core machine takes a fraction of that.
+# Each step is a long run on 2 cores (models about 80 minutes, reports about 3 hours with
+# the convergence study's reference search and the two `fastsearch` examples); the 16-core machine takes a fraction of that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT="${1:-}"
@@ -88,6 +88,14 @@ reports_starter_decks() {
 }
 step starter-decks reports_starter_decks
 
+# The same games played by the fast strong player (about 35 times the CPU time).
+reports_starter_decks_fastsearch() {
+    fresh reports/starter-decks-fastsearch
+    run confluence-sim run --experiment decks/experiments/starter_decks_fastsearch.toml
+    run confluence-sim report reports/starter-decks-fastsearch
+}
+step starter-decks-fastsearch reports_starter_decks_fastsearch
+
 reports_starter_matchups() {
     fresh reports/starter-matchups
     run confluence-sim matchup "${players[@]}" --policy greedy --policy planner --games 2000 --seed 1 --out reports/starter-matchups --quiet
@@ -120,6 +128,13 @@ reports_sensitivity_bravos() {
     run confluence-sim report reports/sensitivity-bravos
 }
 step sensitivity-bravos reports_sensitivity_bravos
+
+reports_sensitivity_bravos_fastsearch() {
+    fresh reports/sensitivity-bravos-fastsearch
+    run confluence-sim sensitivity --player decks/player/BR_kojo_booda.txt --rares 15 --policy fastsearch --games 4000 --out reports/sensitivity-bravos-fastsearch
+    run confluence-sim report reports/sensitivity-bravos-fastsearch
+}
+step sensitivity-bravos-fastsearch reports_sensitivity_bravos_fastsearch
 
 # The two longest last, the convergence study before compare, which reuses its games.
 reports_convergence() {
