@@ -306,7 +306,13 @@ pub(crate) mod tests {
     #[test]
     fn choose_builds_a_jump_table() {
         let b = body("spell: choose { draw } or { resupply } or { sabotage }");
-        assert_eq!(b[0], Op::Choose { n: 3 });
+        assert_eq!(
+            b[0],
+            Op::Choose {
+                n: 3,
+                by_opponent: false
+            }
+        );
         let Op::Jump { to: first } = b[1] else {
             panic!()
         };

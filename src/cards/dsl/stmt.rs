@@ -79,8 +79,9 @@ impl<'a, A: Arena> Parser<'a, A> {
                     body[at] = Op::JumpUnless { cond, to: end };
                 }
             }
-            "choose" => {
+            "choose" | "opponent_choose" => {
                 self.pos += 1;
+                let by_opponent = w == "opponent_choose";
                 // Choose{n}, then n jumps to the mode bodies, each mode ending with a jump to the end.
                 let mut modes: Vec<Vec<Op>> = Vec::new();
                 loop {
@@ -99,6 +100,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let base = body.len();
                 body.push(Op::Choose {
                     n: modes.len() as u8,
+                    by_opponent,
                 });
                 let table = body.len();
                 for _ in &modes {

@@ -437,9 +437,11 @@ pub enum Op {
     LoopNext {
         to: u16,
     },
-    /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode.
+    /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode. The
+    /// controller chooses, or with `by_opponent` its opponent (`opponent_choose`).
     Choose {
         n: u8,
+        by_opponent: bool,
     },
 }
 

@@ -493,7 +493,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 fn names_opponent(op: &Op) -> bool {
     match *op {
         Op::OpponentSelect { .. } => true,
-        Op::Select { by_opponent, .. } => by_opponent,
+        Op::Select { by_opponent, .. } | Op::Choose { by_opponent, .. } => by_opponent,
         Op::LandmarkToken { whose, .. } => whose == PlayerRef::Opponent,
         Op::Draw { who, .. }
         | Op::Resupply { who, .. }
