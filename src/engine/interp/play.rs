@@ -173,9 +173,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     if !self.s.silenced(self.db, id) {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
                     }
-                    if self.db.card(self.s.obj(id).card).kind.is_character() {
-                        self.fire(Fire::Joined { obj: id });
-                    }
+                    // A Character or an Expedition Permanent joins the expedition.
+                    self.fire(Fire::Joined { obj: id });
                 }
                 _ => {
                     let deck = self.s.side(side).deck;
