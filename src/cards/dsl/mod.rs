@@ -471,6 +471,40 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_count_plus_a_number_and_a_loop_until_declined() {
+        let b = body("spell: boost(target character, counters+2)");
+        assert_eq!(
+            b[1],
+            Op::Boost {
+                obj: ObjRef::It,
+                n: Amount::Plus(Count::MyCounters, 2),
+                max: 0
+            }
+        );
+        let b = body("J: repeat any { pay(discard_reserve) { draw } }; boost(me, 1)");
+        assert_eq!(b[0], Op::LoopAny { end: 4 });
+        assert!(matches!(b[1], Op::Pay { skip: 3, .. }));
+        assert_eq!(b[3], Op::LoopNext { to: 1 });
+        assert!(matches!(b[4], Op::Boost { .. }));
+        let b = body("H: opponent_choose { draw } or { resupply }");
+        assert_eq!(
+            b[0],
+            Op::Choose {
+                n: 2,
+                by_opponent: true
+            }
+        );
+        for bad in [
+            "J: repeat any { repeat any { draw } }",
+            "J: repeat counters { repeat any { draw } }",
+            "J: boost(me, counters+0)",
+        ] {
+            let mut a = TestArena::default();
+            assert!(Parser::compile_line(bad, &mut a).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn next_character_modifiers_take_their_places() {
         assert_eq!(
             body("quick(T): next_boost(character, 2, mine, joins)")[0],

@@ -296,6 +296,10 @@ impl<'a, A: Arena> Parser<'a, A> {
             Tok::Ident(w) => {
                 self.pos += 1;
                 match self.count_word(&w)? {
+                    // A count plus a number: `counters+2`.
+                    Some(c) if self.eat_punct("+") => {
+                        Ok(Amount::Plus(c, self.small("amount added", 1, 20)? as i8))
+                    }
                     Some(c) => Ok(Amount::Count(c)),
                     None => {
                         self.pos -= 1;

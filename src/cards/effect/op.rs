@@ -24,6 +24,8 @@ pub enum Amount {
     Count(Count),
     /// Minus a count (`-its_boosts`).
     Neg(Count),
+    /// A count plus a number (`counters+2`: "X+2, where X is my number of counters").
+    Plus(Count, i8),
 }
 
 /// Who an op concerns.

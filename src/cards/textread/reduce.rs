@@ -122,6 +122,7 @@ impl Reducer<'_> {
             Amount::Const(n) => n.to_string(),
             Amount::Count(c) => self.count(c),
             Amount::Neg(c) => format!("-{}", self.count(c)),
+            Amount::Plus(c, n) => format!("{}+{n}", self.count(c)),
         }
     }
 
