@@ -299,7 +299,7 @@ pub enum Op {
         hand_cost: bool,
     },
     /// Reveal your deck's top card; the player may play it at no cost (not from hand: no {H}
-    /// abilities), otherwise it joins the hand.
+    /// abilities); if not, the player may put it into the hand, else it stays on top.
     TopPlayOrHand,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.

@@ -220,6 +220,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// is made. The Confluence always plays it.
     pub(super) fn exec_top_play_or_hand(&mut self, f: &Frame) -> Flow {
         let side = f.controller;
+        // Not played: the player may put it into their hand, or leave it on top.
+        if f.step == 1 {
+            self.ask(Decision::May, side);
+            return Flow::Wait;
+        }
         let Some(id) = self.take_top(side) else {
             return Flow::Next;
         };
@@ -239,8 +244,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     || !room
                     || self.s.cost_floor(self.db, id) > self.s.side(side).mana_ready
                 {
-                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
-                    return Flow::Next;
+                    self.frame_mut().step = 1;
+                    self.ask(Decision::May, side);
+                    return Flow::Wait;
                 }
                 self.ask(Decision::PlayFree, side);
                 Flow::Wait
