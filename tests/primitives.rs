@@ -157,7 +157,7 @@ impl Walk<'_> {
 
     fn amount(&mut self, a: Amount) {
         self.add("Amount", &a);
-        if let Amount::Count(c) | Amount::Neg(c) = a {
+        if let Amount::Count(c) | Amount::Neg(c) | Amount::Plus(c, _) = a {
             self.count(c);
         }
     }

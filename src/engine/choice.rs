@@ -345,7 +345,7 @@ fn mode_options<const N: usize, const M: usize>(
     let f = s.frame().expect("mode decision without frame");
     let ab = db.abilities[f.ability as usize];
     match db.op(&ab, f.pc) {
-        Op::Choose { n } => {
+        Op::Choose { n, .. } => {
             for k in 0..n {
                 push(out, Choice::Mode(k));
             }

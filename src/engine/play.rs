@@ -111,9 +111,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     });
                 }
                 self.fire_played(id, from_reserve);
-                if kind.is_character() {
-                    self.fire(Fire::Joined { obj: id });
-                }
+                // A Character or an Expedition Permanent joins the expedition.
+                self.fire(Fire::Joined { obj: id });
             }
             CardKind::Landmark => {
                 self.move_to(id, Zone::Landmarks, Exp::Hero, Why::Play, false);
@@ -122,6 +121,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 self.trigger_granted(id, |from| played_trigger(&Trigger::Played(from)));
                 self.mark_free(before, free);
                 self.fire_played(id, from_reserve);
+                self.fire(Fire::Joined { obj: id });
             }
             CardKind::Spell => {
                 self.move_to(id, Zone::Limbo, Exp::Hero, Why::Play, false);

@@ -400,8 +400,10 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             (EventKind::JoinsFacing(f), Fire::Joined { obj }) => {
                 // A Gigantic character joins (and faces) both expeditions (S3 7.4.3.h).
                 let o = self.s.obj(obj);
-                let facing = in_exp(o.exp)
-                    || (me.zone == Zone::Expedition && self.s.has_kw(db, obj, flag::GIGANTIC));
+                // (A Landmark joins no expedition.)
+                let facing = o.zone == Zone::Expedition
+                    && (in_exp(o.exp)
+                        || (me.zone == Zone::Expedition && self.s.has_kw(db, obj, flag::GIGANTIC)));
                 (o.side != me.side && facing && self.s.matches(db, db.filter(f), obj, &ctx))
                     .then_some(obj)
             }

@@ -58,6 +58,7 @@ fn const_amount(a: Amount) -> i16 {
         // Counted amounts depend on the board; one is a cautious guess.
         Amount::Count(_) => 1,
         Amount::Neg(_) => -1,
+        Amount::Plus(_, n) => 1 + n as i16,
     }
 }
 

@@ -306,7 +306,13 @@ pub(crate) mod tests {
     #[test]
     fn choose_builds_a_jump_table() {
         let b = body("spell: choose { draw } or { resupply } or { sabotage }");
-        assert_eq!(b[0], Op::Choose { n: 3 });
+        assert_eq!(
+            b[0],
+            Op::Choose {
+                n: 3,
+                by_opponent: false
+            }
+        );
         let Op::Jump { to: first } = b[1] else {
             panic!()
         };
@@ -462,6 +468,40 @@ pub(crate) mod tests {
         let mut a = TestArena::default();
         let e = Parser::compile_line("R: token(Nobody)", &mut a).unwrap_err();
         assert!(e.msg.contains("unknown token 'Nobody'"));
+    }
+
+    #[test]
+    fn a_count_plus_a_number_and_a_loop_until_declined() {
+        let b = body("spell: boost(target character, counters+2)");
+        assert_eq!(
+            b[1],
+            Op::Boost {
+                obj: ObjRef::It,
+                n: Amount::Plus(Count::MyCounters, 2),
+                max: 0
+            }
+        );
+        let b = body("J: repeat any { pay(discard_reserve) { draw } }; boost(me, 1)");
+        assert_eq!(b[0], Op::LoopAny { end: 4 });
+        assert!(matches!(b[1], Op::Pay { skip: 3, .. }));
+        assert_eq!(b[3], Op::LoopNext { to: 1 });
+        assert!(matches!(b[4], Op::Boost { .. }));
+        let b = body("H: opponent_choose { draw } or { resupply }");
+        assert_eq!(
+            b[0],
+            Op::Choose {
+                n: 2,
+                by_opponent: true
+            }
+        );
+        for bad in [
+            "J: repeat any { repeat any { draw } }",
+            "J: repeat counters { repeat any { draw } }",
+            "J: boost(me, counters+0)",
+        ] {
+            let mut a = TestArena::default();
+            assert!(Parser::compile_line(bad, &mut a).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -79,8 +79,9 @@ impl<'a, A: Arena> Parser<'a, A> {
                     body[at] = Op::JumpUnless { cond, to: end };
                 }
             }
-            "choose" => {
+            "choose" | "opponent_choose" => {
                 self.pos += 1;
+                let by_opponent = w == "opponent_choose";
                 // Choose{n}, then n jumps to the mode bodies, each mode ending with a jump to the end.
                 let mut modes: Vec<Vec<Op>> = Vec::new();
                 loop {
@@ -99,6 +100,7 @@ impl<'a, A: Arena> Parser<'a, A> {
                 let base = body.len();
                 body.push(Op::Choose {
                     n: modes.len() as u8,
+                    by_opponent,
                 });
                 let table = body.len();
                 for _ in &modes {
@@ -294,6 +296,10 @@ impl<'a, A: Arena> Parser<'a, A> {
             Tok::Ident(w) => {
                 self.pos += 1;
                 match self.count_word(&w)? {
+                    // A count plus a number: `counters+2`.
+                    Some(c) if self.eat_punct("+") => {
+                        Ok(Amount::Plus(c, self.small("amount added", 1, 20)? as i8))
+                    }
                     Some(c) => Ok(Amount::Count(c)),
                     None => {
                         self.pos -= 1;

@@ -66,7 +66,9 @@ pub enum EventKind {
     OpponentPlays(FilterId),
     /// An opponent plays a card matching the filter from Reserve.
     OpponentPlaysFromReserve(FilterId),
-    /// A character matching the filter joins your expeditions (played or created).
+    /// An object matching the filter joins your expeditions or Landmarks: a Character or a
+    /// Permanent played or created there, a Character that defects to you, a Permanent you
+    /// take control of.
     Joins(FilterId),
     /// A character matching the filter joins the expedition facing me.
     JoinsFacing(FilterId),

@@ -24,6 +24,8 @@ pub enum Amount {
     Count(Count),
     /// Minus a count (`-its_boosts`).
     Neg(Count),
+    /// A count plus a number (`counters+2`: "X+2, where X is my number of counters").
+    Plus(Count, i8),
 }
 
 /// Who an op concerns.
@@ -297,7 +299,7 @@ pub enum Op {
         hand_cost: bool,
     },
     /// Reveal your deck's top card; the player may play it at no cost (not from hand: no {H}
-    /// abilities), otherwise it joins the hand.
+    /// abilities); if not, the player may put it into the hand, else it stays on top.
     TopPlayOrHand,
     /// The expedition(s) (or, `opposing`, the opposing ones on those sides) can't move
     /// forward for the rest of the day.
@@ -437,9 +439,11 @@ pub enum Op {
     LoopNext {
         to: u16,
     },
-    /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode.
+    /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode. The
+    /// controller chooses, or with `by_opponent` its opponent (`opponent_choose`).
     Choose {
         n: u8,
+        by_opponent: bool,
     },
 }
 

@@ -122,6 +122,7 @@ impl Reducer<'_> {
             Amount::Const(n) => n.to_string(),
             Amount::Count(c) => self.count(c),
             Amount::Neg(c) => format!("-{}", self.count(c)),
+            Amount::Plus(c, n) => format!("{}+{n}", self.count(c)),
         }
     }
 
@@ -285,7 +286,7 @@ impl Reducer<'_> {
                     }
                     out.push(NStep::Roll(branches));
                 }
-                Op::Choose { n } => {
+                Op::Choose { n, by_opponent } => {
                     let n = n as usize;
                     let starts: Vec<usize> = (0..n)
                         .map(|i| match ops[pc + 1 + i] {
@@ -325,6 +326,10 @@ impl Reducer<'_> {
                             last_exit
                         };
                         modes.push(self.block(ops, s, e)?);
+                    }
+                    // The opponent's choice: a mark before the modes.
+                    if by_opponent {
+                        out.push(op("opponent_chooses", &[]));
                     }
                     out.push(NStep::Choose(modes));
                     pc = end;

@@ -266,7 +266,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Decision::May | Decision::Mode | Decision::Die => {
                 self.answer_may_or_mode(&f, decision, choice, op)
             }
-            _ => self.answer_card(&f, decision, choice, op),
+            _ => self.answer_card(decision, choice, op),
         }
     }
 
@@ -354,6 +354,17 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     fr.step = 0;
                 }
             }
+            (Decision::May, yes_no, Op::TopPlayOrHand) => {
+                // The revealed card not played: into the hand, or left on top of the deck.
+                if yes_no == Choice::Yes
+                    && let Some(id) = f.it.first()
+                {
+                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
+                }
+                let fr = self.frame_mut();
+                fr.pc += 1;
+                fr.step = 0;
+            }
             (Decision::May, yes_no, Op::ActivateJEach { .. }) => {
                 if yes_no == Choice::Yes
                     && let Some(id) = f.it.first()
@@ -397,7 +408,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// An answer that picks a card: to keep from a Resupply, from hand, to sacrifice, to play, or
     /// to pay a cost with.
     #[inline]
-    fn answer_card(&mut self, f: &Frame, decision: Decision, choice: Choice, op: Op) {
+    fn answer_card(&mut self, decision: Decision, choice: Choice, op: Op) {
         match (decision, choice, op) {
             (Decision::ResupplyPick, Choice::Card(keep), op) => {
                 let side = self.s.obj(keep).side;
@@ -472,13 +483,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 self.play_card(obj, from_reserve, exp, None, alt);
             }
             (Decision::PlayFree, Choice::Done, Op::TopPlayOrHand) => {
-                // Not played: it goes to the hand.
-                if let Some(id) = f.it.first() {
-                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
-                }
-                let fr = self.frame_mut();
-                fr.pc += 1;
-                fr.step = 0;
+                // Not played: next, whether it goes to the hand.
+                self.frame_mut().step = 1;
             }
             (Decision::PlayFree, Choice::Play { obj, exp, .. }, Op::TopPlayOrHand) => {
                 let fr = self.frame_mut();

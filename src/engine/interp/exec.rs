@@ -123,7 +123,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Op::LoopStart { n, end } => self.exec_loop_start(f, n, end),
             Op::LoopAny { .. } => self.exec_loop_any(),
             Op::LoopNext { to } => self.exec_loop_next(f, to),
-            Op::Choose { .. } => self.exec_choose(f),
+            Op::Choose { by_opponent, .. } => self.exec_choose(f, by_opponent),
         }
     }
 
@@ -205,12 +205,18 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         }
     }
 
-    /// Modes: the player chooses, the Confluence takes the first.
-    fn exec_choose(&mut self, f: &Frame) -> Flow {
-        if self.s.scripted(f.controller) {
+    /// Modes: the player chooses, the Confluence takes the first. `by_opponent`: the
+    /// controller's opponent chooses (`opponent_choose`).
+    fn exec_choose(&mut self, f: &Frame, by_opponent: bool) -> Flow {
+        let chooser = if by_opponent {
+            self.opp_of(f)
+        } else {
+            f.controller
+        };
+        if self.s.scripted(chooser) {
             Flow::Goto(f.pc + 1)
         } else {
-            self.ask(Decision::Mode, f.controller);
+            self.ask(Decision::Mode, chooser);
             Flow::Wait
         }
     }

@@ -246,12 +246,13 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Amount::Const(n) => n as i16,
             Amount::Count(c) => self.s.count(self.db, c, &self.ctx(f)),
             Amount::Neg(c) => -self.s.count(self.db, c, &self.ctx(f)),
+            Amount::Plus(c, n) => self.s.count(self.db, c, &self.ctx(f)) + n as i16,
         }
     }
 
     /// An amount read for one object an op acts on (`its_boosts`).
     fn amount_for(&self, a: Amount, f: &Frame, id: ObjId) -> i16 {
-        let (Amount::Count(c) | Amount::Neg(c)) = a else {
+        let (Amount::Count(c) | Amount::Neg(c) | Amount::Plus(c, _)) = a else {
             return self.amount(a, f);
         };
         let ctx = Ctx {
@@ -259,7 +260,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             ..self.ctx(f)
         };
         let n = self.s.count(self.db, c, &ctx);
-        if matches!(a, Amount::Neg(_)) { -n } else { n }
+        match a {
+            Amount::Neg(_) => -n,
+            Amount::Plus(_, k) => n + k as i16,
+            _ => n,
+        }
     }
 
     /// The side whose expedition(s) an op names: the `select_exp` choice's side, else the
@@ -493,7 +498,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 fn names_opponent(op: &Op) -> bool {
     match *op {
         Op::OpponentSelect { .. } => true,
-        Op::Select { by_opponent, .. } => by_opponent,
+        Op::Select { by_opponent, .. } | Op::Choose { by_opponent, .. } => by_opponent,
         Op::LandmarkToken { whose, .. } => whose == PlayerRef::Opponent,
         Op::Draw { who, .. }
         | Op::Resupply { who, .. }

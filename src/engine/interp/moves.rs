@@ -405,6 +405,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                 _ => continue,
             };
             self.hand_over(id, to, exp);
+            self.fire(Fire::Joined { obj: id });
         }
         Flow::Next
     }

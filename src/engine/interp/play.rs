@@ -173,9 +173,8 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     if !self.s.silenced(self.db, id) {
                         self.trigger_own(id, NO_OBJ, |t| *t == Trigger::Played(PlayFrom::Any));
                     }
-                    if self.db.card(self.s.obj(id).card).kind.is_character() {
-                        self.fire(Fire::Joined { obj: id });
-                    }
+                    // A Character or an Expedition Permanent joins the expedition.
+                    self.fire(Fire::Joined { obj: id });
                 }
                 _ => {
                     let deck = self.s.side(side).deck;
@@ -221,6 +220,11 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
     /// is made. The Confluence always plays it.
     pub(super) fn exec_top_play_or_hand(&mut self, f: &Frame) -> Flow {
         let side = f.controller;
+        // Not played: the player may put it into their hand, or leave it on top.
+        if f.step == 1 {
+            self.ask(Decision::May, side);
+            return Flow::Wait;
+        }
         let Some(id) = self.take_top(side) else {
             return Flow::Next;
         };
@@ -240,8 +244,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
                     || !room
                     || self.s.cost_floor(self.db, id) > self.s.side(side).mana_ready
                 {
-                    self.move_to(id, Zone::Hand, Exp::Hero, Why::Effect, false);
-                    return Flow::Next;
+                    self.frame_mut().step = 1;
+                    self.ask(Decision::May, side);
+                    return Flow::Wait;
                 }
                 self.ask(Decision::PlayFree, side);
                 Flow::Wait

@@ -79,7 +79,9 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
         for side in sides.iter() {
             let side = Side::of_seat(side);
             for _ in 0..n {
-                self.create_landmark_token(side, card);
+                if let Some(t) = self.create_landmark_token(side, card) {
+                    self.fire(Fire::Joined { obj: t });
+                }
             }
         }
         Flow::Next

@@ -352,7 +352,7 @@ impl Reader<'_> {
         // "You may X" / "You may pay {N} to X" / "You may exhaust me to X".
         rx!(
             MAY_PAY_TO,
-            r"^You may (pay \{(\d+)\}|exhaust me|sacrifice a Character|spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?)(?: and (spend (one|two|three|\d+) of my [A-Z][a-z]+ counters?|exhaust me))?(?: to (?P<body>.+)|)$"
+            r"^You may (pay \{(\d+)\}|exhaust me|sacrifice a Character|spend (one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?)(?: and (spend (one|two|three|four|five|\d+) of my [A-Z][a-z]+ counters?|exhaust me))?(?: to (?P<body>.+)|)$"
         );
         if let Some(c) = MAY_PAY_TO.captures(s) {
             let mut cost = crate::cards::effect::Cost::default();

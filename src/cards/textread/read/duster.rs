@@ -98,6 +98,40 @@ impl Reader<'_> {
                 vec![NStep::If(count(&p), exhaust(&p), exhaust(&r))],
             )]));
         }
+        // Each player exhausting one of their Permanents or one of their Reserve cards: you
+        // as above, then the opponent, who chooses (`opponent_choose`, `opponent_select`)
+        // between the two kinds when it has both, and takes the one it has otherwise.
+        rx!(
+            EACH_EXHAUSTS_EITHER,
+            r"^Each player exhausts a Permanent they control or\x20a card in their Reserve$"
+        );
+        if EACH_EXHAUSTS_EITHER.is_match(s) {
+            let Some(mut steps) = self
+                .du_effect_inner("Exhaust a Permanent you control or\x20a card in your Reserve")?
+            else {
+                return Ok(None);
+            };
+            let theirs = |np: &str| -> Result<String, String> {
+                let mut f = self.noun(np, Whose::Yours)?.filter;
+                f.whose = Whose::Opposing;
+                Ok(filter_str(&f, self.ctx))
+            };
+            let (p, r) = (
+                theirs("a Permanent you control")?,
+                theirs("a card in your Reserve")?,
+            );
+            let count = |f: &str| cmp_str(&format!("count({f})"), Cmp::Ge, 1);
+            let exhaust = |f: &str| vec![op("opponent_select", &[f]), op("exhaust", &["it"])];
+            steps.push(NStep::If(
+                format!("({} and {})", count(&p), count(&r)),
+                vec![
+                    op("opponent_chooses", &[]),
+                    NStep::Choose(vec![exhaust(&p), exhaust(&r)]),
+                ],
+                vec![NStep::If(count(&p), exhaust(&p), exhaust(&r))],
+            ));
+            return Ok(Some(steps));
+        }
         // An Expedition targeted, then one token in it for each card of your Landmarks, up
         // to a number per activation: any expedition chosen, then one token per
         // card counted, at most N.
@@ -578,6 +612,43 @@ mod tests {
                 &[
                     "H: choose { exhaust(target permanent yours) } or { exhaust(target card yours in_reserve) }",
                 ],
+            ],
+        );
+    }
+
+    #[test]
+    fn each_player_exhausts_a_permanent_or_a_reserve_card_of_their_choice() {
+        let text =
+            "{H} Each player exhausts a qq Permanent they control or a card qq in their Reserve.";
+        let mine = "if count(permanent yours) >= 1 and count(card yours in_reserve) >= 1 { choose { exhaust(target permanent yours) } or { exhaust(target card yours in_reserve) } } else if count(permanent yours) >= 1 { exhaust(target permanent yours) } else { exhaust(target card yours in_reserve) }";
+        let theirs = "if count(permanent opposing) >= 1 and count(card opposing in_reserve) >= 1 { opponent_choose { opponent_select(permanent opposing); exhaust(it) } or { opponent_select(card opposing in_reserve); exhaust(it) } } else if count(permanent opposing) >= 1 { opponent_select(permanent opposing); exhaust(it) } else { opponent_select(card opposing in_reserve); exhaust(it) }";
+        let good = format!("H: {mine}; {theirs}");
+        check(
+            text,
+            &[&good],
+            &[
+                // The opponent's choice made by the player, or none (its Permanent first).
+                &[&good.replace("opponent_choose", "choose")],
+                &[&format!(
+                    "H: {mine}; if count(permanent opposing) >= 1 {{ opponent_select(permanent opposing); exhaust(it) }} else if count(card opposing in_reserve) >= 1 {{ opponent_select(card opposing in_reserve); exhaust(it) }}"
+                )],
+                // The player's own part only, or the opponent's objects chosen by the player.
+                &[&format!("H: {mine}")],
+                &[&good.replace(
+                    "{ opponent_select(card opposing in_reserve); exhaust(it) } }",
+                    "{ exhaust(target card opposing in_reserve) } }",
+                )],
+                // Another zone or side for the opponent's card, or readied.
+                &[&good.replace(
+                    "opponent_select(card opposing in_reserve)",
+                    "opponent_select(card opposing in_hand)",
+                )],
+                &[&good.replace(
+                    "opponent_select(permanent opposing)",
+                    "opponent_select(permanent yours)",
+                )],
+                &[&good.replace("exhaust(it)", "ready(it)")],
+                &[&good.replacen("H:", "R:", 1)],
             ],
         );
     }

@@ -401,6 +401,9 @@ impl Reader<'_> {
                 return Ok(vec![op("move_Reserve", &["me"])]);
             }
             "Roll a die" => return Ok(vec![NStep::Roll(Vec::new())]),
+            // The top card revealed, then played for free, put into the hand, or left on
+            // top (`more::joined_sentences`).
+            super::more::REVEAL_PLAY_OR_HAND => return Ok(vec![op("top_play_or_hand", &[])]),
             "Discard one of your Mana Orbs" => return Ok(vec![op("lose_mana", &["1"])]),
             "Put @topdeck in your Mana zone @exhausted_orb"
             | "put @topdeck in your Mana zone @exhausted_orb" => {

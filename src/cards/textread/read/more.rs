@@ -35,13 +35,21 @@ const ROLL_REVEALS: &str = "If you would roll one\x20or more dice, also reveal @
 const REVEALED_THIS_WAY: &str = "When you reveal a card this way — ";
 /// The mark the reaction's body carries once joined to the roll.
 const REVEALED_MARK: &str = "@revealed_on_roll ";
+/// The top card revealed, then the player's option to play it for free or to put it
+/// into the hand (Auraq & Kibble): one effect (`top_play_or_hand`), written as this mark
+/// in the first sentence.
+const REVEAL_TOP: &str = "reveal @topdeck";
+const PLAY_OR_HAND: &str = "You may play it for\x20free or put it into\x20your hand";
+pub(super) const REVEAL_PLAY_OR_HAND: &str = "@reveal_top_play_or_hand";
 /// A quick action's surcharge when you are not the first player.
 const SURCHARGE: &str = "This action costs {1} more\x20if you are not the first player";
 
 /// The sentences of a text before they are grouped into abilities: "If you would roll ...,
 /// also reveal the top card" followed by "When you reveal a card this way — X" becomes one
-/// roll trigger whose body reacts to that card, and a last "Ignore my abilities during the
-/// first Day" is taken out (`true`: the abilities read are then idled on day 1, see
+/// roll trigger whose body reacts to that card, the top card revealed followed by the
+/// option to play it for free, or to put it into the hand, becomes one mark,
+/// [`REVEAL_PLAY_OR_HAND`],
+/// and a last "Ignore my abilities during the first Day" is taken out (`true`: the abilities read are then idled on day 1, see
 /// [`idle_first_day`]).
 pub(super) fn joined_sentences(sents: Vec<String>) -> (Vec<String>, bool) {
     let mut out = Vec::new();
@@ -62,6 +70,13 @@ pub(super) fn joined_sentences(sents: Vec<String>) -> (Vec<String>, bool) {
             out.push(format!(
                 "When you roll one or more dice — {REVEALED_MARK}{rest}"
             ));
+            i += 2;
+            continue;
+        }
+        if let Some(before) = trimmed(s).strip_suffix(REVEAL_TOP)
+            && sents.get(i + 1).is_some_and(|n| trimmed(n) == PLAY_OR_HAND)
+        {
+            out.push(format!("{before}{REVEAL_PLAY_OR_HAND}."));
             i += 2;
             continue;
         }
@@ -525,6 +540,27 @@ mod tests {
 
     fn unread(lines: &[&str], text: &str) -> bool {
         matches!(verdict_of(lines, text), Verdict::Declared(why) if why.starts_with("unread"))
+    }
+
+    #[test]
+    fn the_top_card_revealed_then_played_for_free_or_put_into_the_hand() {
+        let text = "At Noon — You may spend five of qq my Performance counters to reveal the top qq card of your qq deck. You may play it for qq free or put it qq into your hand.";
+        check(
+            text,
+            &["noon: pay(counters 5) { top_play_or_hand }"],
+            &[
+                &["noon: pay(counters 4) { top_play_or_hand }"],
+                &["noon: top_play_or_hand"],
+                &["dusk: pay(counters 5) { top_play_or_hand }"],
+                &["noon: pay(counters 5) { reveal_top; to_hand(it) }"],
+                &["noon: pay(counters 5) { draw }"],
+            ],
+        );
+        // Revealed and nothing said of it after: not this form.
+        assert!(unread(
+            &["noon: pay(counters 5) { top_play_or_hand }"],
+            "At Noon — You may spend five of qq my Performance counters to reveal the top qq card of your deck. You may qq draw a card."
+        ));
     }
 
     #[test]

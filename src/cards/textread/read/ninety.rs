@@ -112,6 +112,20 @@ impl Reader<'_> {
             }
             return Ok(Some(vec![op("select", &[&o]), NStep::Choose(modes)]));
         }
+        // A target gaining X plus N boosts, X my counters: one boost of their number plus N
+        // (never capped, as the other forms of X read it).
+        rx!(
+            GAINS_X_PLUS,
+            r"^(.+?) gains X\+(\d+) boosts, where X is\x20my number of [A-Z][a-z]+ [Cc]ounters$"
+        );
+        if let Some(c) = GAINS_X_PLUS.captures(s) {
+            let (o, _) = self.obj(&c[1])?;
+            let n: i16 = c[2].parse().map_err(|_| format!("a number '{}'", &c[2]))?;
+            return Ok(Some(vec![op(
+                "boost",
+                &[&o, &format!("{MY_COUNTERS}+{n}")],
+            )]));
+        }
         // A Hand Cost bound of X plus N, X my counters: X set to their number, then the
         // bound read against it.
         rx!(
@@ -492,6 +506,30 @@ mod tests {
                 &["quick(T, counters 3): next_lose(character, fleeting)"],
                 &["quick(T, counters 3): next_gain(character zero_stat, fleeting)"],
                 &["quick(T, counters 2): next_lose(character zero_stat, fleeting)"],
+            ],
+        );
+    }
+
+    #[test]
+    fn x_plus_two_boosts_x_my_counters() {
+        let text =
+            "{H} Target Character gains X+2 boosts, qq where X is my number of qq Arcane counters.";
+        check(
+            text,
+            &["H: boost(target character, counters+2)"],
+            &[
+                // X unrolled only up to a cap: past it the card gives fewer.
+                &[
+                    "H: select(character); if counters = 0 { boost(it, 2) } else if counters = 1 { boost(it, 3) } else if counters = 2 { boost(it, 4) } else { boost(it, 5) }",
+                ],
+                // Another number added, or none; two gains; a target of one side.
+                &["H: boost(target character, counters+1)"],
+                &["H: boost(target character, counters+3)"],
+                &["H: boost(target character, counters)"],
+                &["H: boost(target character, 2)"],
+                &["H: boost(target character, 2); boost(it, counters)"],
+                &["H: boost(target character yours, counters+2)"],
+                &["H: boost(target character, boosts+2)"],
             ],
         );
     }

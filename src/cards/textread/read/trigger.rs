@@ -141,6 +141,15 @@ static EVENTS: Patterns<String> = Patterns::new(&[
             Ok(Some(format!("{name}({})", r.event(f))))
         },
     ),
+    // A Permanent joining your Expeditions or Landmarks: played or created there, or taken
+    // (the join event counts Permanents as well as Characters).
+    (
+        r"^(.+? Permanents?) joins your Expeditions or\x20Landmarks$",
+        |r, c| {
+            let f = r.noun(&c[1], Whose::Yours)?.filter;
+            Ok(Some(format!("joins({})", r.event(f))))
+        },
+    ),
     // A token Character you create, wherever it goes (the event object is the token); a
     // text naming any token would count Permanent tokens too, which this event does not.
     (
@@ -226,5 +235,29 @@ impl Reader<'_> {
                 None => Err(format!("an event 'When {what}'")),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::textread::check;
+
+    #[test]
+    fn a_permanent_joining_your_expeditions_or_landmarks() {
+        let text =
+            "When another Permanent joins qq your Expeditions or Landmarks — I gain qq 1 boost.";
+        check(
+            text,
+            &["when joins(permanent other): boost(me, 1)"],
+            &[
+                // Only played, or any Permanent (me too), or a Character.
+                &["when play(permanent): boost(me, 1)"],
+                &["when play(permanent other): boost(me, 1)"],
+                &["when joins(permanent): boost(me, 1)"],
+                &["when joins(character other): boost(me, 1)"],
+                // Another amount.
+                &["when joins(permanent other): boost(me, 2)"],
+            ],
+        );
     }
 }
