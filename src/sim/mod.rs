@@ -13,8 +13,9 @@
 /// that does not record it); 2: a deck in canonical order, solo Rest in initiative order,
 /// Sakarabru's Fury (common) and the hostile "target Expedition" of greedy and planner;
 /// 3: the Skybound Lucans as printed (`repeat any`), which changes a training deck's games
-/// and so the committed models retrained on them (and the encodings of 2026-11-29 and 30,
-/// which had changed the CORE Booster War's games without a bump: the hash came after).
+/// and so the committed models retrained on them (with it, what changed the CORE Booster
+/// War's games after version 2 without a bump, most likely encodings of cards no starter
+/// plays: the hash came after).
 pub const GAMES_VERSION: u32 = 3;
 
 pub mod booster_war;
