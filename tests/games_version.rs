@@ -4,7 +4,11 @@
 //! the version: a change that plays other games fails here
 //! until the version is bumped (and the fingerprint with it), so that `compare --reuse`
 //! refuses the games of the version before, and the committed outputs get regenerated
-//! (docs/examples.md).
+//! (docs/examples.md). Those 720 games play few of the pool's cards, so a hash of every
+//! card's encoding lines and printed facts is pinned beside them: a card's new encoding
+//! changes the games of every deck that holds it (a training deck, a community deck a
+//! committed report plays, a user's deck whose games `--reuse` would take), whether or not
+//! the starters' games show it.
 
 use confluence_sim::deck::RareMix;
 use confluence_sim::engine::ChoiceList;
@@ -15,8 +19,8 @@ use confluence_sim::sim::{GAMES_VERSION, GameSeeds, play_game};
 
 mod common;
 
-/// The version and the fingerprint of its games.
-const PINNED: (u32, u64) = (3, 0xf4d3_8992_7c70_ffc8);
+/// The version, the fingerprint of its games and the hash of the cards' encodings.
+const PINNED: (u32, u64, u64) = (3, 0xf4d3_8992_7c70_ffc8, 0xa1bb_8b35_73d8_c93b);
 
 /// FNV-1a over every card's move (object, side, zones and why), in order.
 struct Moves(u64);
@@ -84,12 +88,49 @@ fn fingerprint() -> u64 {
     h.0
 }
 
+/// FNV-1a over every compiled card (the pool's, the tokens', the Confluence's), in order of
+/// reference: its encoding lines and the facts the engine reads. Not the compiled ops:
+/// their arena indices move when any other card's encoding does.
+fn encodings() -> u64 {
+    let s = common::setup();
+    let mut cards: Vec<_> = s.lib.db.cards.iter().collect();
+    cards.sort_by(|a, b| a.reference.cmp(&b.reference));
+    let mut h = Moves(0xcbf2_9ce4_8422_2325);
+    for c in cards {
+        let text = format!(
+            "{}|{:?}|{:?}|{:?}|{}|{}|{}|{:?}|{}|{}|{}|{:?}|{:?}|{}|{}|{}|{}",
+            c.reference,
+            c.lines,
+            c.faction,
+            c.kind,
+            c.subtypes,
+            c.hand_cost,
+            c.reserve_cost,
+            c.stats,
+            c.keywords,
+            c.tough,
+            c.scout,
+            c.placement,
+            c.midnight,
+            c.reserve_limit,
+            c.landmark_limit,
+            c.also_kinds,
+            c.coverage.class(),
+        );
+        for b in text.bytes() {
+            h.mix_in(u64::from(b));
+        }
+    }
+    h.0
+}
+
 #[test]
 fn the_games_version_moves_with_the_games() {
-    let now = (GAMES_VERSION, fingerprint());
+    let now = (GAMES_VERSION, fingerprint(), encodings());
     assert_eq!(
         now, PINNED,
-        "the games changed (or the version did): bump sim::GAMES_VERSION, pin the new \
-         fingerprint here, and regenerate the committed outputs (docs/examples.md)"
+        "the games changed, a card's encoding or facts did, or the version did: bump \
+         sim::GAMES_VERSION, pin the new fingerprint and hash here, and regenerate the \
+         committed outputs (docs/examples.md)"
     );
 }
