@@ -301,6 +301,7 @@ fn search_and_expert_are_blind_to_hidden_information_at_every_decision() {
         "search:rollouts=4,width=4,net=3",
         "search:rollouts=4,width=4,net=3,deep=0,margin=2,close=3",
         "search:rollouts=4,width=4,net=7,deep=0,margin=2",
+        "search:rollouts=4,width=4,net=7,deep=0,settled=25",
         "search:rollouts=4,width=4,net=7,deep=3,drollouts=6,doubt=25",
         "expert",
         "expert:value=2",

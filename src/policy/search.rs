@@ -722,8 +722,8 @@ impl Search {
     /// rollout streams (common random numbers, so the differences between options are
     /// far less noisy than the values), as deep and with as many samples as the search
     /// gives the decision (`rollouts`, or `deep`'s a day further), none dropped. The
-    /// search's `width`, `narrow`, `gate`, `margin`, `close` and `only` do not apply: every
-    /// option is valued, at least one sample each.
+    /// search's `width`, `narrow`, `gate`, `margin`, `close`, `only` and `settled` do not
+    /// apply: every option is valued, at least one sample each.
     ///
     /// At most [`MAX_VALUED`] options are played: the ranker's best ones first (the order
     /// the search takes its candidates in, up to `MAX_WIDTH`), then the others in the

@@ -484,8 +484,11 @@ pub(crate) mod tests {
         let b = body("J: repeat any { pay(discard_reserve) { draw } }; boost(me, 1)");
         assert_eq!(b[0], Op::LoopAny { end: 4 });
         assert!(matches!(b[1], Op::Pay { skip: 3, .. }));
-        assert_eq!(b[3], Op::LoopNext { to: 1 });
+        assert_eq!(b[3], Op::LoopNext { to: 1, any: true });
         assert!(matches!(b[4], Op::Boost { .. }));
+        let b = body("J: repeat counters { draw }");
+        assert!(matches!(b[0], Op::LoopStart { end: 3, .. }));
+        assert_eq!(b[2], Op::LoopNext { to: 1, any: false });
         let b = body("H: opponent_choose { draw } or { resupply }");
         assert_eq!(
             b[0],

@@ -186,7 +186,10 @@ impl<'a, A: Arena> Parser<'a, A> {
                     return self
                         .fail("a repeat with an amount (or any) can't hold another one".into());
                 }
-                body.push(Op::LoopNext { to: at as u16 + 1 });
+                body.push(Op::LoopNext {
+                    to: at as u16 + 1,
+                    any,
+                });
                 let end = Self::here(body);
                 body[at] = if any {
                     Op::LoopAny { end }
@@ -366,7 +369,10 @@ fn relocate(op: Op, offset: u16) -> Op {
             end: end + offset,
         },
         Op::LoopAny { end } => Op::LoopAny { end: end + offset },
-        Op::LoopNext { to } => Op::LoopNext { to: to + offset },
+        Op::LoopNext { to, any } => Op::LoopNext {
+            to: to + offset,
+            any,
+        },
         other => other,
     }
 }

@@ -434,10 +434,12 @@ pub enum Op {
     LoopAny {
         end: u16,
     },
-    /// Back to `to` (the body's start) while repetitions remain (after a `LoopAny`: while
-    /// the round just run set `did`).
+    /// Back to `to` (the body's start) while repetitions remain (`any`, the end of a
+    /// `LoopAny`: while the round just run set `did`). The parser marks `any` so that the
+    /// interpreter need not look back at the loop's head.
     LoopNext {
         to: u16,
+        any: bool,
     },
     /// Choose one of `n` modes; the `n` ops that follow are `Jump`s to each mode. The
     /// controller chooses, or with `by_opponent` its opponent (`opponent_choose`).

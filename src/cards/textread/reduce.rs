@@ -172,28 +172,53 @@ impl Reducer<'_> {
     }
 
     /// An event's filter, read without its side: the event says whose card it is.
-    fn ev_filter(&self, id: FilterId) -> String {
+    /// An event's filter, read as the text reads it: the event names the side (`you
+    /// play`, `an opponent plays`), so a filter naming the same side, or none, reads as
+    /// none. A filter naming the other side is kept: the engine tests both, so such a
+    /// trigger never fires, and it must not read as the text.
+    fn ev_filter(&self, id: FilterId, side: Whose) -> String {
         let mut f = *self.db.filter(id);
-        f.whose = Whose::Any;
+        if f.whose == side {
+            f.whose = Whose::Any;
+        }
         f.zones = Filter::default().zones;
         filter_str(&f, self.ctx)
     }
 
     fn event(&self, e: &EventKind) -> String {
         match e {
-            EventKind::LeavesYourExpeditions(f) => format!("leaves({})", self.ev_filter(*f)),
-            EventKind::SacrificedAs(f) => format!("sacrificed_as({})", self.ev_filter(*f)),
-            EventKind::YouSacrifice(f) => format!("you_sacrifice({})", self.ev_filter(*f)),
-            EventKind::YouPlay(f) => format!("play({})", self.ev_filter(*f)),
-            EventKind::YouPlayFromReserve(f) => format!("play_reserve({})", self.ev_filter(*f)),
-            EventKind::YouPlayFirst(f) => format!("play_first({})", self.ev_filter(*f)),
-            EventKind::OpponentPlays(f) => format!("opponent_play({})", self.ev_filter(*f)),
-            EventKind::OpponentPlaysFromReserve(f) => {
-                format!("opponent_play_reserve({})", self.ev_filter(*f))
+            EventKind::LeavesYourExpeditions(f) => {
+                format!("leaves({})", self.ev_filter(*f, Whose::Yours))
             }
-            EventKind::Joins(f) => format!("joins({})", self.ev_filter(*f)),
-            EventKind::JoinsFacing(f) => format!("joins_facing({})", self.ev_filter(*f)),
-            EventKind::YouCreateToken(f) => format!("token_created({})", self.ev_filter(*f)),
+            EventKind::SacrificedAs(f) => {
+                format!("sacrificed_as({})", self.ev_filter(*f, Whose::Yours))
+            }
+            EventKind::YouSacrifice(f) => {
+                format!("you_sacrifice({})", self.ev_filter(*f, Whose::Yours))
+            }
+            EventKind::YouPlay(f) => format!("play({})", self.ev_filter(*f, Whose::Yours)),
+            EventKind::YouPlayFromReserve(f) => {
+                format!("play_reserve({})", self.ev_filter(*f, Whose::Yours))
+            }
+            EventKind::YouPlayFirst(f) => {
+                format!("play_first({})", self.ev_filter(*f, Whose::Yours))
+            }
+            EventKind::OpponentPlays(f) => {
+                format!("opponent_play({})", self.ev_filter(*f, Whose::Opposing))
+            }
+            EventKind::OpponentPlaysFromReserve(f) => {
+                format!(
+                    "opponent_play_reserve({})",
+                    self.ev_filter(*f, Whose::Opposing)
+                )
+            }
+            EventKind::Joins(f) => format!("joins({})", self.ev_filter(*f, Whose::Yours)),
+            EventKind::JoinsFacing(f) => {
+                format!("joins_facing({})", self.ev_filter(*f, Whose::Opposing))
+            }
+            EventKind::YouCreateToken(f) => {
+                format!("token_created({})", self.ev_filter(*f, Whose::Yours))
+            }
             EventKind::IGain(b) => format!("i_gain({})", kw::describe(*b).join("|")),
             EventKind::YourCharacterGains(b) => format!("gains({})", kw::describe(*b).join("|")),
             EventKind::MyExpMovesDue(t) => format!("moves_due({})", terrain::describe(*t)),

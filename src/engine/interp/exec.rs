@@ -122,7 +122,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
             Op::Jump { to } => Flow::Goto(to),
             Op::LoopStart { n, end } => self.exec_loop_start(f, n, end),
             Op::LoopAny { .. } => self.exec_loop_any(),
-            Op::LoopNext { to } => self.exec_loop_next(f, to),
+            Op::LoopNext { to, any } => self.exec_loop_next(to, any),
             Op::Choose { by_opponent, .. } => self.exec_choose(f, by_opponent),
         }
     }
@@ -189,9 +189,7 @@ impl<O: Observer<N, M>, const N: usize, const M: usize> Engine<'_, O, N, M> {
 
     /// A loop's end: back to its start while rounds are left; after a `repeat any`, while
     /// the round just run took its `may` or `pay` (`did`), with `did` cleared again.
-    fn exec_loop_next(&mut self, f: &Frame, to: u16) -> Flow {
-        let ab = self.db.abilities[f.ability as usize];
-        let any = matches!(self.db.op(&ab, to - 1), Op::LoopAny { .. });
+    fn exec_loop_next(&mut self, to: u16, any: bool) -> Flow {
         let fr = self.frame_mut();
         if fr.loops > 1 && (!any || fr.did) {
             fr.loops -= 1;

@@ -382,8 +382,15 @@ mod tests {
                 &[
                     "when joins(character in_my_expedition): if it_is(plant) or it_is(token) { boost(me, 1) }",
                 ],
+                // A join filter naming the other side never fires (the event is my side's).
+                &[
+                    "when joins(character opposing in_my_expedition): if it_is(robot) or it_is(token) { boost(me, 1) }",
+                ],
             ],
         );
+        // Naming my side, as the event does, is the same trigger.
+        let yours = "when joins(character yours in_my_expedition): if it_is(robot) or it_is(token) { boost(me, 1) }";
+        assert_eq!(verdict_of(&[yours], text), Verdict::Verified);
     }
 
     #[test]
