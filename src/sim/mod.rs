@@ -9,8 +9,8 @@
 /// `compare --reuse` refuses games of another version: they would not be this binary's.
 /// `tests/games_version.rs` pins a fingerprint of a few hundred games beside it, and a hash
 /// of every card's encoding and facts (the starters' games play few of the pool's cards),
-/// so that a change of the games cannot land without a bump. 1: until 2026-11-29 (and every output
-/// that does not record it); 2: a deck in canonical order, solo Rest in initiative order,
+/// so that a change of the games cannot land without a bump. 1: until 2026-11-29 (and
+/// every output that does not record it); 2: a deck in canonical order, solo Rest in initiative order,
 /// Sakarabru's Fury (common) and the hostile "target Expedition" of greedy and planner;
 /// 3: the Skybound Lucans as printed (`repeat any`), which changes a training deck's games
 /// and so the committed models retrained on them (with it, what changed the CORE Booster

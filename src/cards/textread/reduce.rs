@@ -171,7 +171,6 @@ impl Reducer<'_> {
         })
     }
 
-    /// An event's filter, read without its side: the event says whose card it is.
     /// An event's filter, read as the text reads it: the event names the side (`you
     /// play`, `an opponent plays`), so a filter naming the same side, or none, reads as
     /// none. A filter naming the other side is kept: the engine tests both, so such a
@@ -185,40 +184,31 @@ impl Reducer<'_> {
         filter_str(&f, self.ctx)
     }
 
+    /// The events with a filter: the word the encoding writes, and the side the event
+    /// itself names.
+    fn filtered_event(e: &EventKind) -> Option<(&'static str, FilterId, Whose)> {
+        use Whose::{Opposing, Yours};
+        Some(match *e {
+            EventKind::LeavesYourExpeditions(f) => ("leaves", f, Yours),
+            EventKind::SacrificedAs(f) => ("sacrificed_as", f, Yours),
+            EventKind::YouSacrifice(f) => ("you_sacrifice", f, Yours),
+            EventKind::YouPlay(f) => ("play", f, Yours),
+            EventKind::YouPlayFromReserve(f) => ("play_reserve", f, Yours),
+            EventKind::YouPlayFirst(f) => ("play_first", f, Yours),
+            EventKind::OpponentPlays(f) => ("opponent_play", f, Opposing),
+            EventKind::OpponentPlaysFromReserve(f) => ("opponent_play_reserve", f, Opposing),
+            EventKind::Joins(f) => ("joins", f, Yours),
+            EventKind::JoinsFacing(f) => ("joins_facing", f, Opposing),
+            EventKind::YouCreateToken(f) => ("token_created", f, Yours),
+            _ => return None,
+        })
+    }
+
     fn event(&self, e: &EventKind) -> String {
+        if let Some((word, f, side)) = Self::filtered_event(e) {
+            return format!("{word}({})", self.ev_filter(f, side));
+        }
         match e {
-            EventKind::LeavesYourExpeditions(f) => {
-                format!("leaves({})", self.ev_filter(*f, Whose::Yours))
-            }
-            EventKind::SacrificedAs(f) => {
-                format!("sacrificed_as({})", self.ev_filter(*f, Whose::Yours))
-            }
-            EventKind::YouSacrifice(f) => {
-                format!("you_sacrifice({})", self.ev_filter(*f, Whose::Yours))
-            }
-            EventKind::YouPlay(f) => format!("play({})", self.ev_filter(*f, Whose::Yours)),
-            EventKind::YouPlayFromReserve(f) => {
-                format!("play_reserve({})", self.ev_filter(*f, Whose::Yours))
-            }
-            EventKind::YouPlayFirst(f) => {
-                format!("play_first({})", self.ev_filter(*f, Whose::Yours))
-            }
-            EventKind::OpponentPlays(f) => {
-                format!("opponent_play({})", self.ev_filter(*f, Whose::Opposing))
-            }
-            EventKind::OpponentPlaysFromReserve(f) => {
-                format!(
-                    "opponent_play_reserve({})",
-                    self.ev_filter(*f, Whose::Opposing)
-                )
-            }
-            EventKind::Joins(f) => format!("joins({})", self.ev_filter(*f, Whose::Yours)),
-            EventKind::JoinsFacing(f) => {
-                format!("joins_facing({})", self.ev_filter(*f, Whose::Opposing))
-            }
-            EventKind::YouCreateToken(f) => {
-                format!("token_created({})", self.ev_filter(*f, Whose::Yours))
-            }
             EventKind::IGain(b) => format!("i_gain({})", kw::describe(*b).join("|")),
             EventKind::YourCharacterGains(b) => format!("gains({})", kw::describe(*b).join("|")),
             EventKind::MyExpMovesDue(t) => format!("moves_due({})", terrain::describe(*t)),
